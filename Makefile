@@ -1,0 +1,52 @@
+# agentc — the commands a developer and CI run.
+#   make test      everything CI checks (installs the pinned Node toolchain first)
+#   make check     generated/ is up to date and the tree is vetted and formatted
+#   make generate  regenerate generated/ from spec/
+#   make bench     benchmarks, with peers measured in the same run
+#   make fuzz      fuzz targets, FUZZTIME each (default 20s)
+
+GO        ?= go
+FUZZTIME  ?= 20s
+BENCHTIME ?= 1x
+BIN       := $(CURDIR)/bin
+CUE       := $(BIN)/cue
+CUE_VERSION := v0.17.1
+
+-include gen/testdata/npm/npm.mk
+
+.PHONY: all test check generate bench fuzz vet fmtcheck tools clean
+
+all: check test
+
+# The real cue binary is a peer in benchmarks; install it from the module
+# proxy at the version go.mod pins.
+$(CUE): go.mod
+	GOBIN=$(BIN) $(GO) install cuelang.org/go/cmd/cue@$(CUE_VERSION)
+
+tools: $(CUE)
+
+vet:
+	$(GO) vet ./...
+
+fmtcheck:
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^generated/')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+generate:
+	$(GO) run ./cmd/agentc gen
+
+check: vet fmtcheck
+	$(GO) run ./cmd/agentc vet
+	@if $(GO) run ./cmd/agentc help check >/dev/null 2>&1; then $(GO) run ./cmd/agentc check; fi
+
+test: npm tools
+	$(GO) test -count=1 ./...
+
+bench: npm tools
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./gen/...
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./gen/load
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,223 @@
+// Package cli implements the agentc command line. Every command is a
+// function of its arguments and streams that returns an exit code; none
+// calls os.Exit.
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/agentc-dev/agentc/gen/diag"
+)
+
+// Exit codes.
+const (
+	ExitOK       = 0 // success
+	ExitFindings = 1 // findings, or the command failed
+	ExitUsage    = 2 // the command line was wrong
+)
+
+// SchemaVersion is the version of the --json envelope.
+const SchemaVersion = "v1"
+
+// env is what a command runs with.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	json           bool
+}
+
+type command struct {
+	name, args, summary string
+	run                 func(e *env, fs *flag.FlagSet, args []string) error
+	flags               func(fs *flag.FlagSet)
+}
+
+var commands []*command
+
+func register(c *command) { commands = append(commands, c) }
+
+// Main runs agentc with args (without the program name) and returns the
+// exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			if c := lookupCommand(args[1]); c != nil {
+				fs := newFlagSet(c, stderr)
+				fs.SetOutput(stdout)
+				fs.Usage()
+				return ExitOK
+			}
+		}
+		w := stdout
+		code := ExitOK
+		if len(args) == 0 {
+			w, code = stderr, ExitUsage
+		}
+		usage(w)
+		return code
+	}
+	c := lookupCommand(args[0])
+	if c == nil {
+		fmt.Fprintf(stderr, "agentc: unknown command %q\n", args[0])
+		usage(stderr)
+		return ExitUsage
+	}
+	fs := newFlagSet(c, stderr)
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	fs.BoolVar(&e.json, "json", false, "print one JSON envelope on stdout; logs go to stderr")
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitUsage
+	}
+	err := c.run(e, fs, fs.Args())
+	return e.finish(c.name, err)
+}
+
+func lookupCommand(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func newFlagSet(c *command, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("agentc "+c.name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: agentc %s [flags] %s\n\n%s\n\nflags:\n", c.name, c.args, c.summary)
+		fs.PrintDefaults()
+	}
+	if c.flags != nil {
+		c.flags(fs)
+	}
+	return fs
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "agentc compiles an agent-contract spec (CUE) into tools, validators, tables and docs.")
+	fmt.Fprintln(w, "\nusage: agentc <command> [flags] [args]\n\ncommands:")
+	cs := slices.Clone(commands)
+	slices.SortFunc(cs, func(a, b *command) int { return strings.Compare(a.name, b.name) })
+	for _, c := range cs {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'agentc help <command>' for a command's flags. Exit status: 0 ok, 1 findings or failure, 2 usage.")
+}
+
+// usageError is a command-line mistake (exit 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// reported wraps an error whose findings were already printed (human mode),
+// so that finish does not print them twice.
+type reported struct{ err error }
+
+func (r *reported) Error() string { return r.err.Error() }
+func (r *reported) Unwrap() error { return r.err }
+
+// result is what a successful command hands back for --json.
+type result struct{ data any }
+
+func (r *result) Error() string { return "" }
+
+// ok returns the data for the --json envelope of a successful command.
+func ok(data any) error { return &result{data} }
+
+// envelope is seed 003's machine I/O contract.
+type envelope struct {
+	SchemaVersion string     `json:"schema_version"`
+	Success       bool       `json:"success"`
+	Data          any        `json:"data,omitempty"`
+	Error         *errorBody `json:"error,omitempty"`
+}
+
+type errorBody struct {
+	Code     string        `json:"code"`
+	Message  string        `json:"message"`
+	Findings []findingJSON `json:"findings,omitempty"`
+}
+
+type findingJSON struct {
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// finish prints the outcome and returns the exit code.
+func (e *env) finish(cmd string, err error) int {
+	var res *result
+	if err == nil || errors.As(err, &res) {
+		if e.json {
+			var data any = struct{}{}
+			if res != nil && res.data != nil {
+				data = res.data
+			}
+			e.writeJSON(envelope{SchemaVersion: SchemaVersion, Success: true, Data: data})
+		}
+		return ExitOK
+	}
+	code := ExitFindings
+	kind := "findings"
+	var ue *usageError
+	if errors.As(err, &ue) {
+		code, kind = ExitUsage, "usage"
+	}
+	if e.json {
+		body := &errorBody{Code: kind, Message: err.Error()}
+		var l diag.List
+		if errors.As(err, &l) {
+			body.Message = fmt.Sprintf("%d finding(s)", len(l))
+			for _, f := range l {
+				body.Findings = append(body.Findings, findingJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Msg})
+			}
+		} else if code == ExitFindings {
+			body.Code = "failure"
+		}
+		e.writeJSON(envelope{SchemaVersion: SchemaVersion, Success: false, Error: body})
+		return code
+	}
+	var rep *reported
+	if errors.As(err, &rep) {
+		return code
+	}
+	if code == ExitUsage {
+		fmt.Fprintf(e.stderr, "agentc %s: %v\nRun 'agentc help %s' for usage.\n", cmd, err, cmd)
+		return code
+	}
+	var l diag.List
+	if errors.As(err, &l) {
+		diag.Print(e.stderr, l)
+		return code
+	}
+	fmt.Fprintf(e.stderr, "agentc %s: %v\n", cmd, err)
+	return code
+}
+
+func (e *env) writeJSON(v any) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		fmt.Fprintf(e.stderr, "agentc: encoding JSON: %v\n", err)
+		return
+	}
+	e.stdout.Write(append(b, '\n'))
+}
+
+// logf writes a diagnostic line to stderr (never stdout).
+func (e *env) logf(format string, args ...any) {
+	fmt.Fprintf(e.stderr, format+"\n", args...)
+}

@@ -1,0 +1,715 @@
+package load
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"cuelang.org/go/cue"
+
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/names"
+)
+
+// build converts the evaluated root into the model, recording findings.
+func (l *loader) build(root cue.Value) *model.Spec {
+	s := &model.Spec{Dir: l.src.Display}
+	for name := range l.src.Files {
+		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != "agentc_schema.cue" {
+			s.Files = append(s.Files, l.src.Display+"/"+name)
+		}
+	}
+	slices.Sort(s.Files)
+
+	l.contract(root, s)
+	l.codegen(root, s)
+	l.tools(root, s)
+	l.modes(root, s)
+	l.selection(root, s)
+	l.models(root, s)
+	l.callback(root, s)
+	l.opencode(root, s)
+	l.nameClashes(s)
+	return s
+}
+
+// lookup returns the value at a dotted path (labels quoted as needed).
+func lookup(v cue.Value, sels ...cue.Selector) cue.Value {
+	return v.LookupPath(cue.MakePath(sels...))
+}
+
+func str(v cue.Value) string {
+	s, _ := v.String()
+	return s
+}
+
+func (l *loader) decode(v cue.Value, x any) bool {
+	if err := v.Decode(x); err != nil {
+		l.errs = append(l.errs, diagOf(l, v, err)...)
+		return false
+	}
+	return true
+}
+
+func (l *loader) contract(root cue.Value, s *model.Spec) {
+	c := lookup(root, cue.Str("contract"))
+	s.Contract = model.Contract{
+		Name:     str(lookup(c, cue.Str("name"))),
+		Revision: str(lookup(c, cue.Str("revision"))),
+		Summary:  strings.TrimSpace(str(lookup(c, cue.Str("summary")))),
+		Pos:      l.vpos(c),
+	}
+}
+
+func (l *loader) codegen(root cue.Value, s *model.Spec) {
+	var c struct {
+		Out string `json:"out"`
+		Go  struct {
+			Dir     string `json:"dir"`
+			Package string `json:"package"`
+		} `json:"go"`
+		OpenCode   struct{ Dir string } `json:"opencode"`
+		TS         struct{ Dir string } `json:"ts"`
+		JSONSchema struct{ Dir string } `json:"jsonschema"`
+		Docs       struct{ Dir string } `json:"docs"`
+	}
+	v := lookup(root, cue.Str("codegen"))
+	if !l.decode(v, &c) {
+		return
+	}
+	s.Codegen = model.Codegen{Out: c.Out, GoDir: c.Go.Dir, GoPackage: c.Go.Package, OpenCodeDir: c.OpenCode.Dir,
+		TSDir: c.TS.Dir, JSONSchemaDir: c.JSONSchema.Dir, DocsDir: c.Docs.Dir}
+	for _, d := range []struct{ field, dir string }{{"out", c.Out}, {"go.dir", c.Go.Dir}, {"opencode.dir", c.OpenCode.Dir},
+		{"ts.dir", c.TS.Dir}, {"jsonschema.dir", c.JSONSchema.Dir}, {"docs.dir", c.Docs.Dir}} {
+		if !localPath(d.dir) {
+			l.errorf(v, "codegen", "codegen.%s %q must be a relative path inside the output tree (no '..', no leading '/')", d.field, d.dir)
+		}
+	}
+	if names.IsGoReserved(c.Go.Package) {
+		l.errorf(v, "codegen", "codegen.go.package %q is a Go keyword or predeclared identifier", c.Go.Package)
+	}
+}
+
+// localPath reports whether p is a non-empty relative slash path with no
+// ".." segment.
+func localPath(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+func (l *loader) tools(root cue.Value, s *model.Spec) {
+	w := &typeWalker{l: l, checks: map[string]*model.Check{}}
+	it, _ := lookup(root, cue.Str("tools")).Fields()
+	taken := map[string]*model.Tool{}     // every name and alias
+	files := map[string]*model.Tool{}     // file names
+	goNames := map[string]*model.Tool{}   // Go stems
+	for it.Next() {
+		tv := it.Value()
+		t := &model.Tool{
+			Name:        it.Selector().Unquoted(),
+			Execution:   model.Execution(str(lookup(tv, cue.Str("execution")))),
+			Description: strings.TrimSpace(str(lookup(tv, cue.Str("description")))),
+			Pos:         l.vpos(tv),
+		}
+		if d := lookup(tv, cue.Str("deprecated")); d.Exists() {
+			t.Deprecated = strings.TrimSpace(str(d))
+		}
+		if sm := lookup(tv, cue.Str("summary")); sm.Exists() {
+			t.Summary = str(sm)
+		}
+		l.decode(lookup(tv, cue.Str("aliases")), &t.Aliases)
+		t.FileName = names.FileName(t.Name)
+		t.GoName = names.GoExported(t.Name)
+		t.TSName = names.TSCamel(t.Name)
+		if !toolName.MatchString(t.Name) {
+			l.errorAt(t.Pos, "tool-name", "tool name %q must start with a letter and hold only letters, digits, '_', '-' and '.'", t.Name)
+		}
+		for i, n := range t.AllNames() {
+			pos := t.Pos
+			if i > 0 {
+				pos = l.vpos(lookup(tv, cue.Str("aliases"), cue.Index(i-1)))
+				if !toolName.MatchString(n) {
+					l.errorAt(pos, "tool-name", "alias %q must start with a letter and hold only letters, digits, '_', '-' and '.'", n)
+				}
+			}
+			if prev, ok := taken[n]; ok && prev != t {
+				l.errorAt(pos, "duplicate-tool", "tool name %q is already used by tool %q (%s)", n, prev.Name, prev.Pos)
+			} else if ok {
+				l.errorAt(pos, "duplicate-tool", "alias %q repeats a name of tool %q", n, t.Name)
+			}
+			taken[n] = t
+			fn := names.FileName(n)
+			if prev, ok := files[fn]; ok && prev != t {
+				l.errorAt(pos, "duplicate-tool", "tool %q's file name %s.ts is also tool %q's (%s)", n, fn, prev.Name, prev.Pos)
+			}
+			files[fn] = t
+		}
+		if prev, ok := goNames[t.GoName]; ok {
+			l.errorAt(t.Pos, "name-clash", "tools %q and %q both become Go name %s", prev.Name, t.Name, t.GoName)
+		}
+		goNames[t.GoName] = t
+
+		args := lookup(tv, cue.Str("args"))
+		t.Args = w.object(args, t.GoName+"Args", names.TSPascal(t.Name)+"Args", t.GoName, names.TSPascal(t.Name))
+		t.Args.Doc = t.Description
+		if r := lookup(tv, cue.Str("result")); r.Exists() {
+			if !t.Execution.GatewayExecuted() {
+				l.errorf(r, "result", "only gateway-executed tools return result data; %q runs in the %s", t.Name, t.Execution)
+			}
+			t.Result = w.object(r, t.GoName+"Result", names.TSPascal(t.Name)+"Result", t.GoName+"Result", names.TSPascal(t.Name)+"Result")
+		}
+		if t.Summary != "" {
+			l.summary(lookup(tv, cue.Str("summary")), t)
+		}
+		t.Fingerprint = fingerprint(t)
+		s.Tools = append(s.Tools, t)
+	}
+	slices.SortFunc(s.Tools, func(a, b *model.Tool) int { return cmp.Compare(a.Name, b.Name) })
+	for _, c := range w.checks {
+		s.Checks = append(s.Checks, c)
+	}
+	slices.SortFunc(s.Checks, func(a, b *model.Check) int { return cmp.Compare(a.Name, b.Name) })
+	if len(s.Tools) == 0 {
+		l.errorAt(model.Pos{File: l.src.Display}, "no-tools", "the spec declares no tools")
+	}
+}
+
+var toolName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`)
+
+var placeholder = regexp.MustCompile(`\{\{\s*([^{}]*?)\s*\}\}`)
+
+// summary checks a sandbox tool's result template.
+func (l *loader) summary(v cue.Value, t *model.Tool) {
+	for _, m := range placeholder.FindAllStringSubmatch(t.Summary, -1) {
+		name, count := m[1], false
+		if rest, ok := strings.CutPrefix(name, "count:"); ok {
+			name, count = rest, true
+		}
+		var f *model.Field
+		for _, x := range t.Args.Fields {
+			if x.Name == name {
+				f = x
+			}
+		}
+		switch {
+		case f == nil:
+			l.errorf(v, "placeholder", "summary placeholder {{%s}} names no argument of %q", m[1], t.Name)
+		case count && f.Type.Kind != model.Array:
+			l.errorf(v, "placeholder", "{{count:%s}} needs a list argument", name)
+		}
+	}
+}
+
+// fingerprint hashes the tool's wire contract: its name and argument schema
+// without docs, positions or generated names.
+func fingerprint(t *model.Tool) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", t.Name)
+	var enc func(t *model.Type)
+	enc = func(t *model.Type) {
+		if t == nil {
+			return
+		}
+		b, _ := json.Marshal(struct {
+			K          model.Kind
+			Min, Max   *int
+			P          []string
+			C          []string
+			Lo, Hi     *model.Bound
+			E          []string
+			L          string
+			MinI, MaxI *int
+		}{t.Kind, t.MinLength, t.MaxLength, patterns(t.Patterns), checkNames(t.Checks), t.Minimum, t.Maximum, t.Enum, t.Literal, t.MinItems, t.MaxItems})
+		h.Write(b)
+		enc(t.Items)
+		for _, f := range t.Fields {
+			fmt.Fprintf(h, "\n%q %s %s:", f.Name, f.Presence, f.Default)
+			enc(f.Type)
+		}
+		h.Write([]byte{'\n'})
+	}
+	enc(t.Args)
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+func patterns(ps []model.Pattern) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Regexp)
+	}
+	return out
+}
+
+func checkNames(cs []*model.Check) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Name+":"+strings.Join(patterns(c.Reject), ",")+":"+strings.Join(patterns(c.Match), ","))
+	}
+	return out
+}
+
+func (l *loader) modes(root cue.Value, s *model.Spec) {
+	it, _ := lookup(root, cue.Str("modes")).Fields()
+	type raw struct {
+		v       cue.Value
+		extends string
+		extPos  model.Pos
+		prompt  cue.Value
+	}
+	raws := map[*model.Mode]raw{}
+	for it.Next() {
+		mv := it.Value()
+		m := &model.Mode{
+			Name:        it.Selector().Unquoted(),
+			Goal:        str(lookup(mv, cue.Str("goal"))),
+			SourceEdits: str(lookup(mv, cue.Str("source_edits"))),
+			OwnPrompt:   strings.TrimSpace(str(lookup(mv, cue.Str("prompt")))),
+			Pos:         l.vpos(mv),
+		}
+		m.GoName = names.GoExported(m.Name)
+		m.TSName = names.TSCamel(m.Name)
+		if c := lookup(mv, cue.Str("critical")); c.Exists() {
+			m.Critical = strings.TrimSpace(str(c))
+		}
+		r := raw{v: mv, prompt: lookup(mv, cue.Str("prompt"))}
+		if e := lookup(mv, cue.Str("extends")); e.Exists() {
+			r.extends, r.extPos = str(e), l.vpos(e)
+		}
+		given := map[string]bool{}
+		tit, _ := lookup(mv, cue.Str("tools")).Fields()
+		for tit.Next() {
+			name := tit.Selector().Unquoted()
+			pos := l.vpos(tit.Value())
+			st := model.Standing(str(tit.Value()))
+			t := s.Tool(name)
+			switch {
+			case t == nil:
+				l.errorAt(pos, "unknown-tool", "mode %q names unknown tool %q%s", m.Name, name, suggest(name, toolNames(s)))
+				continue
+			case t.Name != name:
+				l.errorAt(pos, "unknown-tool", "mode %q names tool %q by its alias %q; use its name", m.Name, t.Name, name)
+			case st.Rank() < 0:
+				l.errorAt(pos, "unknown-standing", "unknown standing %q for tool %q in mode %q (want one of %s)", st, name, m.Name, standingList())
+				continue
+			}
+			if given[t.Name] {
+				continue
+			}
+			given[t.Name] = true
+			m.Standings = append(m.Standings, model.ToolStanding{Tool: t, Standing: st, Pos: pos})
+		}
+		for _, t := range s.Tools {
+			if !given[t.Name] {
+				m.Standings = append(m.Standings, model.ToolStanding{Tool: t, Standing: model.Unavailable, Pos: m.Pos})
+			}
+		}
+		slices.SortFunc(m.Standings, func(a, b model.ToolStanding) int { return cmp.Compare(a.Tool.Name, b.Tool.Name) })
+		raws[m] = r
+		s.Modes = append(s.Modes, m)
+	}
+	slices.SortFunc(s.Modes, func(a, b *model.Mode) int { return cmp.Compare(a.Name, b.Name) })
+	if len(s.Modes) == 0 {
+		l.errorAt(model.Pos{File: l.src.Display}, "no-modes", "the spec declares no modes")
+	}
+
+	// Resolve extends, then detect cycles.
+	for _, m := range s.Modes {
+		r := raws[m]
+		if r.extends == "" {
+			continue
+		}
+		if p := s.Mode(r.extends); p == nil {
+			l.errorAt(r.extPos, "unknown-mode", "mode %q extends unknown mode %q%s", m.Name, r.extends, suggest(r.extends, modeNames(s)))
+		} else {
+			m.Extends = p
+		}
+	}
+	cyclic := map[*model.Mode]bool{}
+	for _, m := range s.Modes {
+		seen := map[*model.Mode]bool{}
+		var chain []string
+		for x := m; x != nil; x = x.Extends {
+			if seen[x] {
+				if x == m {
+					cyclic[m] = true
+					l.errorAt(raws[m].extPos, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
+				}
+				break
+			}
+			seen[x] = true
+			chain = append(chain, x.Name)
+		}
+	}
+	params := l.promptParams(root, s)
+	for _, m := range s.Modes {
+		if cyclic[m] {
+			continue
+		}
+		var parts []string
+		for x := m; x != nil; x = x.Extends {
+			if cyclic[x] {
+				break
+			}
+			parts = append([]string{x.OwnPrompt}, parts...)
+		}
+		m.Prompt = strings.Join(parts, "\n\n")
+		l.checkPrompt(m, raws[m].prompt, params, raws)
+	}
+}
+
+func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
+	known := map[string]bool{}
+	it, _ := lookup(root, cue.Str("prompt_params")).Fields()
+	for it.Next() {
+		n := it.Selector().Unquoted()
+		known[n] = true
+		s.PromptParams = append(s.PromptParams, &model.PromptParam{Name: n, GoName: names.GoUnexported(n), TSName: names.TSCamel(n), Doc: str(it.Value())})
+	}
+	slices.SortFunc(s.PromptParams, func(a, b *model.PromptParam) int { return cmp.Compare(a.Name, b.Name) })
+	return known
+}
+
+// checkPrompt enforces the seed's acceptance gate on a mode's full prompt:
+// it mentions only tools the mode makes mentionable, and every tool the
+// mode makes emphasized or stronger; and its placeholders are known.
+func (l *loader) checkPrompt(m *model.Mode, own cue.Value, params map[string]bool, raws any) {
+	ownPos := l.vpos(own)
+	for _, ph := range placeholder.FindAllStringSubmatch(m.OwnPrompt, -1) {
+		if !params[ph[1]] {
+			l.errorAt(ownPos, "placeholder", "prompt of mode %q uses {{%s}}, which is not in prompt_params", m.Name, ph[1])
+		}
+	}
+	for _, ts := range m.Standings {
+		where := mentionedIn(m, ts.Tool)
+		switch {
+		case where != nil && !ts.Standing.Mentionable():
+			pos, via := ownPos, ""
+			if where != m {
+				via = fmt.Sprintf(" (in the prompt it extends, of mode %q)", where.Name)
+				pos = where.Pos
+			}
+			l.errorAt(pos, "prompt-mentions-tool", "prompt of mode %q mentions tool %q%s, which is %s in that mode", m.Name, ts.Tool.Name, via, ts.Standing)
+		case where == nil && ts.Standing.MustMention():
+			l.errorAt(ownPos, "prompt-omits-tool", "prompt of mode %q never mentions tool %q, which is %s in that mode", m.Name, ts.Tool.Name, ts.Standing)
+		}
+	}
+}
+
+// mentionedIn returns the mode (m or an ancestor) whose own prompt mentions
+// tool t by any of its names, or nil.
+func mentionedIn(m *model.Mode, t *model.Tool) *model.Mode {
+	for x, n := m, 0; x != nil && n < 64; x, n = x.Extends, n+1 {
+		if Mentions(x.OwnPrompt, t) {
+			return x
+		}
+	}
+	return nil
+}
+
+// Mentions reports whether text names tool t (its name, an alias or its file
+// name) as a whole word.
+func Mentions(text string, t *model.Tool) bool {
+	for _, n := range append(t.AllNames(), t.FileName) {
+		for i := 0; ; {
+			j := strings.Index(text[i:], n)
+			if j < 0 {
+				break
+			}
+			j += i
+			before := j == 0 || !isWordByte(text[j-1])
+			after := j+len(n) >= len(text) || !isWordByte(text[j+len(n)])
+			if before && after {
+				return true
+			}
+			i = j + 1
+		}
+	}
+	return false
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+func (l *loader) selection(root cue.Value, s *model.Spec) {
+	sv := lookup(root, cue.Str("selection"))
+	s.Selection.Pos = l.vpos(sv)
+	inputs := map[string]*model.SelectionInput{}
+	it, _ := lookup(sv, cue.Str("inputs")).Fields()
+	for it.Next() {
+		in := &model.SelectionInput{Name: it.Selector().Unquoted(), Doc: str(it.Value())}
+		in.GoName, in.TSName = names.GoExported(in.Name), names.TSCamel(in.Name)
+		inputs[in.Name] = in
+		s.Selection.Inputs = append(s.Selection.Inputs, in)
+	}
+	slices.SortFunc(s.Selection.Inputs, func(a, b *model.SelectionInput) int { return cmp.Compare(a.Name, b.Name) })
+	rules, _ := lookup(sv, cue.Str("rules")).List()
+	for rules.Next() {
+		rv := rules.Value()
+		r := &model.Rule{Pos: l.vpos(rv)}
+		mv := lookup(rv, cue.Str("mode"))
+		if r.Mode = s.Mode(str(mv)); r.Mode == nil {
+			l.errorf(mv, "unknown-mode", "selection rule picks unknown mode %q%s", str(mv), suggest(str(mv), modeNames(s)))
+		}
+		wit, _ := lookup(rv, cue.Str("when")).Fields()
+		for wit.Next() {
+			in := inputs[wit.Selector().Unquoted()]
+			if in == nil {
+				l.errorf(wit.Value(), "unknown-input", "selection rule reads %q, which is not in selection.inputs", wit.Selector().Unquoted())
+				continue
+			}
+			r.When = append(r.When, model.Condition{Input: in, Value: str(wit.Value())})
+		}
+		if len(r.When) == 0 {
+			l.errorf(rv, "selection", "selection rule has no conditions; use selection.default instead")
+		}
+		slices.SortFunc(r.When, func(a, b model.Condition) int { return cmp.Compare(a.Input.Name, b.Input.Name) })
+		s.Selection.Rules = append(s.Selection.Rules, r)
+	}
+	dv := lookup(sv, cue.Str("default"))
+	if s.Selection.Default = s.Mode(str(dv)); s.Selection.Default == nil {
+		l.errorf(dv, "unknown-mode", "selection.default is unknown mode %q%s", str(dv), suggest(str(dv), modeNames(s)))
+	}
+}
+
+func (l *loader) models(root cue.Value, s *model.Spec) {
+	opencodeIDs, apiIDs, goNames := map[string]*model.Model{}, map[string]*model.Model{}, map[string]*model.Model{}
+	it, _ := lookup(root, cue.Str("models")).Fields()
+	for it.Next() {
+		mv := it.Value()
+		m := &model.Model{
+			Canonical: it.Selector().Unquoted(),
+			Display:   str(lookup(mv, cue.Str("display"))),
+			OpenCode:  str(lookup(mv, cue.Str("opencode"))),
+			API:       str(lookup(mv, cue.Str("api"))),
+			Pos:       l.vpos(mv),
+		}
+		m.GoName, m.TSName = names.GoExported(m.Canonical), names.TSCamel(m.Canonical)
+		if p := opencodeIDs[m.OpenCode]; p != nil {
+			l.errorf(lookup(mv, cue.Str("opencode")), "duplicate-model-id", "OpenCode ID %q is also model %q's; ID transforms must be one-to-one", m.OpenCode, p.Canonical)
+		}
+		if p := apiIDs[m.API]; p != nil {
+			l.errorf(lookup(mv, cue.Str("api")), "duplicate-model-id", "API ID %q is also model %q's; ID transforms must be one-to-one", m.API, p.Canonical)
+		}
+		if p := goNames[m.GoName]; p != nil {
+			l.errorAt(m.Pos, "name-clash", "models %q and %q both become Go name %s", p.Canonical, m.Canonical, m.GoName)
+		}
+		opencodeIDs[m.OpenCode], apiIDs[m.API], goNames[m.GoName] = m, m, m
+		s.Models = append(s.Models, m)
+	}
+	slices.SortFunc(s.Models, func(a, b *model.Model) int { return cmp.Compare(a.Canonical, b.Canonical) })
+	ids := func() []string {
+		var out []string
+		for _, m := range s.Models {
+			out = append(out, m.Canonical)
+		}
+		return out
+	}
+	ait, _ := lookup(root, cue.Str("agents")).Fields()
+	for ait.Next() {
+		av := ait.Value()
+		a := &model.Agent{Name: ait.Selector().Unquoted(), Pos: l.vpos(av)}
+		a.GoName, a.TSName = names.GoExported(a.Name), names.TSCamel(a.Name)
+		lit, _ := lookup(av, cue.Str("models")).List()
+		for lit.Next() {
+			id := str(lit.Value())
+			if m := s.Model(id); m == nil {
+				l.errorf(lit.Value(), "unknown-model", "agent %q lists model %q, which is not in the registry%s", a.Name, id, suggest(id, ids()))
+			} else {
+				a.Models = append(a.Models, m)
+			}
+		}
+		dv := lookup(av, cue.Str("default"))
+		switch m := s.Model(str(dv)); {
+		case m == nil:
+			l.errorf(dv, "unknown-model", "default model %q of agent %q is not in the registry%s", str(dv), a.Name, suggest(str(dv), ids()))
+		case !slices.Contains(a.Models, m):
+			l.errorf(dv, "unknown-model", "default model %q of agent %q is not among its models", str(dv), a.Name)
+		default:
+			a.Default = m
+		}
+		s.Agents = append(s.Agents, a)
+	}
+	slices.SortFunc(s.Agents, func(a, b *model.Agent) int { return cmp.Compare(a.Name, b.Name) })
+	if len(s.Agents) == 0 {
+		l.errorAt(model.Pos{File: l.src.Display}, "no-agents", "the spec declares no agents")
+	}
+}
+
+func (l *loader) callback(root cue.Value, s *model.Spec) {
+	var c struct {
+		Path          string   `json:"path"`
+		MaxRetries    int      `json:"max_retries"`
+		BackoffBaseMS int      `json:"backoff_base_ms"`
+		TimeoutMS     int      `json:"timeout_ms"`
+		RetentionMS   int      `json:"retention_ms"`
+		RetryOn       []string `json:"retry_on"`
+		Env           struct {
+			GatewayURL string `json:"gateway_url"`
+			SessionID  string `json:"session_id"`
+			AuthToken  string `json:"auth_token"`
+		} `json:"env"`
+	}
+	v := lookup(root, cue.Str("callback"))
+	if !l.decode(v, &c) {
+		return
+	}
+	s.Callback = model.Callback{Path: c.Path, MaxRetries: c.MaxRetries, BackoffBaseMS: c.BackoffBaseMS, TimeoutMS: c.TimeoutMS,
+		RetentionMS: c.RetentionMS, RetryOn: c.RetryOn, EnvGatewayURL: c.Env.GatewayURL, EnvSessionID: c.Env.SessionID, EnvAuthToken: c.Env.AuthToken}
+	for _, p := range []string{"{sessionId}", "{toolName}"} {
+		if strings.Count(c.Path, p) != 1 {
+			l.errorf(lookup(v, cue.Str("path")), "callback", "callback.path must contain %s exactly once", p)
+		}
+	}
+}
+
+func (l *loader) opencode(root cue.Value, s *model.Spec) {
+	v := lookup(root, cue.Str("opencode"))
+	var o struct {
+		ToolDir       string   `json:"tool_dir"`
+		ConfigPaths   []string `json:"config_paths"`
+		PluginPackage string   `json:"plugin_package"`
+		PluginVersion string   `json:"plugin_version"`
+	}
+	if !l.decode(v, &o) {
+		return
+	}
+	s.OpenCode = model.OpenCode{ToolDir: o.ToolDir, ConfigPaths: o.ConfigPaths, PluginPackage: o.PluginPackage, PluginVersion: o.PluginVersion}
+	if !localPath(o.ToolDir) {
+		l.errorf(lookup(v, cue.Str("tool_dir")), "opencode", "opencode.tool_dir %q must be relative to the repository root", o.ToolDir)
+	}
+	cv := lookup(v, cue.Str("config"))
+	if err := cv.Validate(cue.Concrete(true)); err != nil {
+		l.errs = append(l.errs, diagOf(l, cv, err)...)
+		return
+	}
+	if lookup(cv, cue.Str("model")).Exists() {
+		l.errorf(lookup(cv, cue.Str("model")), "opencode", "opencode.config must not set \"model\": it comes from the agent's default model")
+	}
+	b, err := cv.MarshalJSON()
+	if err != nil {
+		l.errorf(cv, "opencode", "opencode.config: %v", err)
+		return
+	}
+	var x any
+	if err := json.Unmarshal(b, &x); err != nil {
+		l.errorf(cv, "opencode", "opencode.config: %v", err)
+		return
+	}
+	s.OpenCode.Config, _ = json.Marshal(x)
+}
+
+// nameClashes checks that generated Go and TS type names are unique.
+func (l *loader) nameClashes(s *model.Spec) {
+	goTypes := map[string]model.Pos{}
+	tsTypes := map[string]model.Pos{}
+	var visit func(t *model.Type)
+	visit = func(t *model.Type) {
+		if t == nil {
+			return
+		}
+		if t.Kind == model.Object {
+			if p, ok := goTypes[t.GoName]; ok {
+				l.errorAt(t.Pos, "name-clash", "Go type name %s is generated twice (also for %s)", t.GoName, p)
+			} else {
+				goTypes[t.GoName] = t.Pos
+			}
+			if p, ok := tsTypes[t.TSName]; ok && !(p == t.Pos) {
+				l.errorAt(t.Pos, "name-clash", "TypeScript type name %s is generated twice (also for %s)", t.TSName, p)
+			} else {
+				tsTypes[t.TSName] = t.Pos
+			}
+		}
+		visit(t.Items)
+		for _, f := range t.Fields {
+			visit(f.Type)
+		}
+	}
+	tsTools := map[string]*model.Tool{}
+	for _, t := range s.Tools {
+		visit(t.Args)
+		visit(t.Result)
+		if p := tsTools[t.TSName]; p != nil {
+			l.errorAt(t.Pos, "name-clash", "tools %q and %q both become TypeScript name %s", p.Name, t.Name, t.TSName)
+		}
+		tsTools[t.TSName] = t
+	}
+	modes := map[string]*model.Mode{}
+	for _, m := range s.Modes {
+		if p := modes[m.GoName]; p != nil {
+			l.errorAt(m.Pos, "name-clash", "modes %q and %q both become Go name %s", p.Name, m.Name, m.GoName)
+		}
+		modes[m.GoName] = m
+	}
+}
+
+func toolNames(s *model.Spec) []string {
+	var out []string
+	for _, t := range s.Tools {
+		out = append(out, t.AllNames()...)
+	}
+	return out
+}
+
+func modeNames(s *model.Spec) []string {
+	var out []string
+	for _, m := range s.Modes {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+func standingList() string {
+	var ss []string
+	for _, s := range model.Standings {
+		ss = append(ss, string(s))
+	}
+	return strings.Join(ss, ", ")
+}
+
+// suggest returns `; did you mean "x"?` for the closest known name within
+// a small edit distance, or "".
+func suggest(name string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := editDistance(name, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,272 @@
+// Package load reads an agent-contract spec written in CUE, evaluates it
+// against agentc's metaschema and builds the resolved model. Every problem
+// it finds is a positioned diag.Error; nothing outside the supported subset
+// is dropped silently.
+package load
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	cueerrors "cuelang.org/go/cue/errors"
+	cueload "cuelang.org/go/cue/load"
+	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/cue/token"
+
+	"github.com/agentc-dev/agentc/gen/diag"
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/spec"
+)
+
+// DefaultDisplayDir is how positions in the embedded default spec are shown.
+const DefaultDisplayDir = "spec"
+
+// virtualRoot is where the embedded spec is placed in cue/load's overlay.
+var virtualRoot = filepath.Join(string(filepath.Separator), "agentc-embedded", "spec")
+
+// Source is a spec to load: a set of CUE files in one directory.
+type Source struct {
+	// Display is the directory name used in positions and messages.
+	Display string
+	// Files maps a file name (no directory) to its contents.
+	Files map[string][]byte
+	// abs is the absolute directory cue/load sees.
+	abs string
+}
+
+// Default returns the embedded default spec.
+func Default() *Source {
+	files := map[string][]byte{}
+	_ = fs.WalkDir(spec.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := spec.FS.ReadFile(p)
+			files[p] = b
+		}
+		return nil
+	})
+	return &Source{Display: DefaultDisplayDir, Files: files, abs: virtualRoot}
+}
+
+// Dir reads the spec in dir: its *.cue files and cue.mod/module.cue.
+func Dir(dir string) (*Source, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return nil, fmt.Errorf("reading spec: %w", err)
+	}
+	files := map[string][]byte{}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".cue") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(abs, e.Name()))
+		if err != nil {
+			return nil, fmt.Errorf("reading spec: %w", err)
+		}
+		files[e.Name()] = b
+	}
+	if b, err := os.ReadFile(filepath.Join(abs, "cue.mod", "module.cue")); err == nil {
+		files["cue.mod/module.cue"] = b
+	}
+	display := filepath.ToSlash(filepath.Clean(dir))
+	return &Source{Display: display, Files: files, abs: abs}, nil
+}
+
+// Bytes builds a source from in-memory files placed in a virtual directory
+// (for tests and fuzzing).
+func Bytes(display string, files map[string][]byte) *Source {
+	return &Source{Display: display, Files: files, abs: filepath.Join(string(filepath.Separator), "agentc-virtual", filepath.FromSlash(display))}
+}
+
+// Load evaluates src and builds the model. The error, if any, is a
+// diag.List of positioned findings.
+func Load(src *Source) (*model.Spec, error) {
+	l := &loader{src: src}
+	v, err := l.evaluate()
+	if err != nil {
+		return nil, err
+	}
+	s := l.build(v)
+	if err := l.errs.Err(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+type loader struct {
+	src  *Source
+	errs diag.List
+	root cue.Value
+}
+
+// evaluate loads the CUE instance with the metaschema overlaid and
+// validates it (non-concrete: argument schemas stay schemas).
+func (l *loader) evaluate() (cue.Value, error) {
+	var userFiles []string
+	for name := range l.src.Files {
+		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != spec.SchemaFile {
+			userFiles = append(userFiles, name)
+		}
+	}
+	slices.Sort(userFiles)
+	if len(userFiles) == 0 {
+		return cue.Value{}, diag.List{{Pos: model.Pos{File: l.src.Display}, Code: "no-spec", Msg: "no .cue files in the spec directory"}}
+	}
+	pkg := ""
+	for _, name := range userFiles {
+		f, err := parser.ParseFile(name, l.src.Files[name], parser.PackageClauseOnly)
+		if err != nil {
+			return cue.Value{}, l.convert(err)
+		}
+		if p := f.PackageName(); p != "" {
+			pkg = p
+			break
+		}
+	}
+	if pkg == "" {
+		return cue.Value{}, diag.List{{Pos: model.Pos{File: l.display(filepath.Join(l.src.abs, userFiles[0]))}, Code: "no-package",
+			Msg: "spec files must declare a package (for example `package agentc`)"}}
+	}
+	overlay := map[string]cueload.Source{}
+	for name, b := range l.src.Files {
+		if name == spec.SchemaFile {
+			continue
+		}
+		overlay[filepath.Join(l.src.abs, filepath.FromSlash(name))] = cueload.FromBytes(b)
+	}
+	schema := spec.Schema()
+	if pkg != "agentc" {
+		schema = bytes.Replace(schema, []byte("\npackage agentc\n"), []byte("\npackage "+pkg+"\n"), 1)
+	}
+	overlay[filepath.Join(l.src.abs, spec.SchemaFile)] = cueload.FromBytes(schema)
+	if _, ok := l.src.Files["cue.mod/module.cue"]; !ok {
+		overlay[filepath.Join(l.src.abs, "cue.mod", "module.cue")] = cueload.FromString("module: \"agentc.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
+	}
+	cfg := &cueload.Config{Dir: l.src.abs, Overlay: overlay, Package: pkg}
+	insts := cueload.Instances([]string{"."}, cfg)
+	if len(insts) != 1 {
+		return cue.Value{}, fmt.Errorf("loading spec: %d instances", len(insts))
+	}
+	if err := insts[0].Err; err != nil {
+		return cue.Value{}, l.convert(err)
+	}
+	v := cuecontext.New().BuildInstance(insts[0])
+	if err := v.Err(); err != nil {
+		return cue.Value{}, l.convert(err)
+	}
+	if err := v.Validate(cue.Concrete(false)); err != nil {
+		return cue.Value{}, l.convert(err)
+	}
+	l.root = v
+	return v, nil
+}
+
+// convert turns CUE errors into positioned findings.
+func (l *loader) convert(err error) error {
+	return l.convertList(err, model.Pos{File: l.src.Display}).Err()
+}
+
+// diagOf converts err, placing findings without a position at v.
+func diagOf(l *loader, v cue.Value, err error) diag.List {
+	return l.convertList(err, l.vpos(v))
+}
+
+func (l *loader) convertList(err error, fallback model.Pos) diag.List {
+	var out diag.List
+	for _, e := range cueerrors.Errors(err) {
+		format, args := e.Msg()
+		msg := fmt.Sprintf(format, args...)
+		if p := e.Path(); len(p) > 0 {
+			msg = strings.Join(p, ".") + ": " + msg
+		}
+		pos := l.pos(e.Position())
+		if !pos.IsValid() {
+			for _, ip := range e.InputPositions() {
+				if p := l.pos(ip); p.IsValid() {
+					pos = p
+					break
+				}
+			}
+		}
+		if !pos.IsValid() {
+			pos = fallback
+		}
+		out = append(out, &diag.Error{Pos: pos, Code: "cue", Msg: msg})
+	}
+	if len(out) == 0 {
+		out.Add(fallback, "cue", "%v", err)
+	}
+	return out
+}
+
+// pos converts a CUE position to a display position.
+func (l *loader) pos(p token.Pos) model.Pos {
+	if !p.IsValid() {
+		return model.Pos{}
+	}
+	return model.Pos{File: l.display(p.Filename()), Line: p.Line(), Col: p.Column()}
+}
+
+// display maps a file path cue/load saw to the path shown to users.
+func (l *loader) display(file string) string {
+	if rel, err := filepath.Rel(l.src.abs, file); err == nil && !strings.HasPrefix(rel, "..") {
+		return path.Join(l.src.Display, filepath.ToSlash(rel))
+	}
+	return file
+}
+
+// vpos returns the position of v in the spec's own files when it has one
+// there: a struct unified with the metaschema reports the metaschema's
+// position first, which tells an author nothing.
+func (l *loader) vpos(v cue.Value) model.Pos {
+	p := l.pos(v.Pos())
+	if p.IsValid() && !strings.HasSuffix(p.File, "/"+spec.SchemaFile) {
+		return p
+	}
+	if q, ok := l.userPos(v, 0); ok {
+		return q
+	}
+	return p
+}
+
+func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
+	if depth > 8 {
+		return model.Pos{}, false
+	}
+	op, args := v.Expr()
+	if op != cue.AndOp {
+		return model.Pos{}, false
+	}
+	for _, a := range args {
+		if p := l.pos(a.Pos()); p.IsValid() && !strings.HasSuffix(p.File, "/"+spec.SchemaFile) {
+			return p, true
+		}
+	}
+	for _, a := range args {
+		if p, ok := l.userPos(a, depth+1); ok {
+			return p, true
+		}
+	}
+	return model.Pos{}, false
+}
+
+// errorf records a finding at a CUE value's position.
+func (l *loader) errorf(v cue.Value, code, format string, args ...any) {
+	l.errs.Add(l.vpos(v), code, format, args...)
+}
+
+// errorAt records a finding at a model position.
+func (l *loader) errorAt(p model.Pos, code, format string, args ...any) {
+	l.errs.Add(p, code, format, args...)
+}

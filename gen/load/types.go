@@ -1,0 +1,487 @@
+package load
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"cuelang.org/go/cue"
+
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/names"
+)
+
+// supported is appended to "unsupported" findings so authors know the subset.
+const supported = "supported: string, number, int, bool, string enums (\"a\" | \"b\"), defaults (*v | T), " +
+	"optional (?) and required fields, nested structs, lists [...T], strings.MinRunes/MaxRunes, " +
+	"list.MinItems/MaxItems, =~ patterns, numeric bounds, named checks (#Def @check(\"message\"))"
+
+// typeWalker converts CUE argument schemas into model types.
+type typeWalker struct {
+	l *loader
+	// checks collects named checks by definition path.
+	checks map[string]*model.Check
+}
+
+// object converts a struct-valued schema. goName and tsName name its type;
+// object types below it are named childGo/childTS + the field's name.
+func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string) *model.Type {
+	t := &model.Type{Kind: model.Object, GoName: goName, TSName: tsName, Pos: w.l.vpos(v)}
+	if v.IncompleteKind() != cue.StructKind {
+		w.l.errorf(v, "unsupported", "expected a struct of fields, found %v", v.IncompleteKind())
+		return t
+	}
+	it, err := v.Fields(cue.Optional(true), cue.Patterns(true))
+	if err != nil {
+		w.l.errorf(v, "unsupported", "%v", err)
+		return t
+	}
+	goNames := map[string]string{}
+	for it.Next() {
+		sel := it.Selector()
+		fv := it.Value()
+		if sel.ConstraintType() == cue.PatternConstraint {
+			w.l.errorf(fv, "unsupported", "pattern constraints ([string]: T) are not supported in argument schemas; %s", supported)
+			continue
+		}
+		if sel.IsDefinition() || sel.PkgPath() != "" {
+			continue // definitions and hidden fields are not arguments
+		}
+		name := sel.Unquoted()
+		f := &model.Field{Name: name, Pos: w.l.vpos(fv), Presence: model.Required}
+		if sel.ConstraintType() == cue.OptionalConstraint {
+			f.Presence = model.Optional
+		}
+		f.GoName = names.GoExported(name)
+		f.TSName = names.TSProperty(name)
+		if f.GoName == "" {
+			w.l.errorf(fv, "name-clash", "field %q has no letters or digits to make a Go name from", name)
+		} else if prev, ok := goNames[f.GoName]; ok {
+			w.l.errorf(fv, "name-clash", "fields %q and %q both become Go field %s", prev, name, f.GoName)
+		} else {
+			goNames[f.GoName] = name
+		}
+		if d, ok := fv.Default(); ok && !isEmptyList(d) {
+			if f.Presence == model.Optional {
+				w.l.errorf(fv, "unsupported", "optional field %q has a default; drop the '?' (a field with a default may be omitted)", name)
+			}
+			if !d.IsConcrete() {
+				w.l.errorf(fv, "unsupported", "default of %q is not a concrete value", name)
+			} else if b, err := d.MarshalJSON(); err != nil {
+				w.l.errorf(fv, "unsupported", "default of %q: %v", name, err)
+			} else {
+				f.Presence = model.Defaulted
+				f.Default = json.RawMessage(b)
+			}
+		}
+		f.Type = w.typ(fv, childGo, childTS, name)
+		f.Type.Doc = docOf(fv)
+		t.Fields = append(t.Fields, f)
+	}
+	return t
+}
+
+// typ converts any schema value of the field named field; an object type
+// there is named base/tsBase + the field's name.
+//
+// The kind comes from the leaves of the constraint's expression tree, not
+// from v itself: `[...T] & list.MinItems(1)` is an error value as a whole
+// (its empty default fails MinItems) but a fine schema.
+func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
+	pos := w.l.vpos(v)
+	var leaves []cue.Value
+	kind := v.IncompleteKind()
+	if v.Err() != nil || kind == cue.BottomKind {
+		kind = cue.TopKind
+		w.leaves(v, &leaves, 0)
+		for _, lf := range leaves {
+			kind &= lf.IncompleteKind()
+		}
+	}
+	switch kind {
+	case cue.StructKind:
+		goName, tsName := base+names.GoExported(field), tsBase+names.TSPascal(field)
+		sv := v
+		if v.Err() != nil && len(leaves) > 0 {
+			sv = leaves[0]
+		}
+		return w.object(sv, goName, tsName, goName, tsName)
+	case cue.ListKind:
+		t := &model.Type{Kind: model.Array, Pos: pos}
+		lv := v
+		if v.Err() != nil {
+			for _, lf := range leaves {
+				if lf.IncompleteKind() == cue.ListKind {
+					lv = lf
+					break
+				}
+			}
+		}
+		elem := lv.LookupPath(cue.MakePath(cue.AnyIndex))
+		if !elem.Exists() {
+			w.l.errorf(v, "unsupported", "only open lists [...T] are supported, not fixed-length lists")
+			return t
+		}
+		if n, _ := lv.Len().Int64(); n > 0 {
+			w.l.errorf(v, "unsupported", "list prefixes ([a, ...T]) are not supported; use [...T]")
+		}
+		t.Items = w.typ(elem, base, tsBase, names.Singular(field))
+		t.Items.Doc = docOf(elem)
+		w.constraints(v, t)
+		return t
+	case cue.StringKind:
+		t := &model.Type{Kind: model.String, Pos: pos}
+		w.constraints(v, t)
+		return t
+	case cue.IntKind:
+		t := &model.Type{Kind: model.Integer, Pos: pos}
+		w.constraints(v, t)
+		return t
+	case cue.NumberKind:
+		t := &model.Type{Kind: model.Number, Pos: pos}
+		w.constraints(v, t)
+		return t
+	case cue.FloatKind:
+		w.l.errorf(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
+		return &model.Type{Kind: model.Number, Pos: pos}
+	case cue.BoolKind:
+		t := &model.Type{Kind: model.Boolean, Pos: pos}
+		w.constraints(v, t)
+		return t
+	case cue.TopKind:
+		w.l.errorf(v, "unsupported", "a field needs a type (found _); %s", supported)
+	case cue.NullKind:
+		w.l.errorf(v, "unsupported", "null is not supported in argument schemas")
+	case cue.BottomKind:
+		if err := v.Err(); err != nil {
+			w.l.errs = append(w.l.errs, diagOf(w.l, v, err)...)
+		} else {
+			w.l.errorf(v, "unsupported", "this constraint can never be satisfied")
+		}
+	default:
+		w.l.errorf(v, "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
+	}
+	return &model.Type{Kind: model.String, Pos: pos}
+}
+
+// leaves collects the operands of v's top-level conjunction that are not
+// themselves conjunctions, mapping builtin calls to the kind they accept.
+func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
+	if depth > 64 {
+		return
+	}
+	op, args := v.Expr()
+	switch op {
+	case cue.AndOp:
+		for _, a := range args {
+			w.leaves(a, out, depth+1)
+		}
+	case cue.CallOp:
+		// Validators such as list.MinItems(1) report the kind they accept.
+		if k := args[0].IncompleteKind(); k != cue.BottomKind {
+			*out = append(*out, v)
+		}
+	default:
+		if v.Err() == nil {
+			*out = append(*out, v)
+		}
+	}
+}
+
+// constraints walks v's expression tree and applies each constraint to t.
+func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
+	w.walk(v, t, 0)
+	if t.MinLength != nil && t.MaxLength != nil && *t.MinLength > *t.MaxLength {
+		w.l.errorf(v, "unsupported", "minimum length %d exceeds maximum length %d", *t.MinLength, *t.MaxLength)
+	}
+	if t.MinItems != nil && t.MaxItems != nil && *t.MinItems > *t.MaxItems {
+		w.l.errorf(v, "unsupported", "minimum item count %d exceeds maximum item count %d", *t.MinItems, *t.MaxItems)
+	}
+}
+
+func (w *typeWalker) walk(v cue.Value, t *model.Type, depth int) {
+	if depth > 64 {
+		w.l.errorf(v, "unsupported", "constraint nested too deeply")
+		return
+	}
+	op, args := v.Expr()
+	switch op {
+	case cue.AndOp:
+		for _, a := range args {
+			w.walk(a, t, depth+1)
+		}
+		return
+	case cue.OrOp:
+		w.disjunction(v, args, t)
+		return
+	case cue.NoOp, cue.SelectorOp:
+		if pkg, path := v.ReferencePath(); pkg.Exists() && len(path.Selectors()) > 0 {
+			target := pkg.LookupPath(path)
+			if attr := target.Attribute("check"); attr.Err() == nil {
+				w.check(target, path, attr, t)
+				return
+			}
+			if op == cue.SelectorOp || target.Pos() != v.Pos() {
+				w.walk(target, t, depth+1)
+				return
+			}
+		}
+		if op == cue.NoOp && len(args) == 1 {
+			if sub, _ := args[0].Expr(); sub != cue.NoOp || args[0].Pos() != v.Pos() {
+				// A value with a default: Expr drops the default disjunct.
+				w.walk(args[0], t, depth+1)
+				return
+			}
+		}
+		w.leaf(v, t)
+	case cue.CallOp:
+		w.call(v, args, t)
+	case cue.RegexMatchOp:
+		if t.Kind != model.String {
+			w.l.errorf(v, "unsupported", "=~ applies to strings only")
+			return
+		}
+		re, err := args[0].String()
+		if err != nil {
+			w.l.errorf(v, "unsupported", "=~ needs a literal pattern")
+			return
+		}
+		if _, err := regexp.Compile(re); err != nil {
+			w.l.errorf(v, "unsupported", "invalid pattern %q: %v", re, err)
+			return
+		}
+		t.Patterns = append(t.Patterns, model.Pattern{Regexp: re, Pos: w.l.vpos(v)})
+	case cue.NotRegexMatchOp:
+		w.l.errorf(v, "unsupported", "!~ needs a message: put it in a named check, a definition with @check(\"message\")")
+	case cue.GreaterThanEqualOp, cue.GreaterThanOp, cue.LessThanEqualOp, cue.LessThanOp:
+		w.bound(v, op, args, t)
+	default:
+		w.l.errorf(v, "unsupported", "unsupported constraint %v (operator %v); %s", v, op, supported)
+	}
+}
+
+// leaf handles a basic type or a literal.
+func (w *typeWalker) leaf(v cue.Value, t *model.Type) {
+	if v.IsConcrete() && v.Kind() != cue.StructKind && v.Kind() != cue.ListKind {
+		if s, err := v.String(); err == nil && t.Kind == model.String {
+			t.Kind = model.Literal
+			t.Literal = s
+			return
+		}
+		w.l.errorf(v, "unsupported", "only string literals may stand as a constraint, found %v", v)
+		return
+	}
+	switch v.IncompleteKind() {
+	case cue.StringKind, cue.IntKind, cue.NumberKind, cue.BoolKind, cue.ListKind, cue.StructKind:
+		// The base type, already in t.Kind.
+	default:
+		w.l.errorf(v, "unsupported", "unsupported constraint %v; %s", v, supported)
+	}
+}
+
+// disjunction handles "a" | "b" (an enum) after defaults were split off.
+func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type) {
+	var vals []string
+	for _, a := range args {
+		s, err := a.String()
+		if err != nil || !a.IsConcrete() {
+			w.l.errorf(a, "unsupported", "disjunctions may only list string literals (an enum) and one default (*v | T)")
+			return
+		}
+		if slices.Contains(vals, s) {
+			continue
+		}
+		vals = append(vals, s)
+	}
+	if t.Kind != model.String {
+		w.l.errorf(v, "unsupported", "enums must be strings")
+		return
+	}
+	if len(vals) == 1 {
+		t.Kind, t.Literal = model.Literal, vals[0]
+		return
+	}
+	t.Kind, t.Enum = model.Enum, vals
+}
+
+// call handles builtin validator calls.
+func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
+	fn := fmt.Sprint(args[0])
+	intArg := func() (*int, bool) {
+		if len(args) != 2 {
+			w.l.errorf(v, "unsupported", "%s takes one argument", fn)
+			return nil, false
+		}
+		n, err := args[1].Int64()
+		if err != nil || n < 0 || n > 1<<31 {
+			w.l.errorf(args[1], "unsupported", "%s needs a non-negative integer literal", fn)
+			return nil, false
+		}
+		i := int(n)
+		return &i, true
+	}
+	switch fn {
+	case "strings.MinRunes", "strings.MaxRunes":
+		if t.Kind != model.String {
+			w.l.errorf(v, "unsupported", "%s applies to strings only", fn)
+			return
+		}
+		if n, ok := intArg(); ok {
+			if fn == "strings.MinRunes" {
+				t.MinLength = tighterMin(t.MinLength, n)
+			} else {
+				t.MaxLength = tighterMax(t.MaxLength, n)
+			}
+		}
+	case "list.MinItems", "list.MaxItems":
+		if t.Kind != model.Array {
+			w.l.errorf(v, "unsupported", "%s applies to lists only", fn)
+			return
+		}
+		if n, ok := intArg(); ok {
+			if fn == "list.MinItems" {
+				t.MinItems = tighterMin(t.MinItems, n)
+			} else {
+				t.MaxItems = tighterMax(t.MaxItems, n)
+			}
+		}
+	default:
+		w.l.errorf(v, "unsupported", "unsupported builtin %s; %s", fn, supported)
+	}
+}
+
+func tighterMin(old, n *int) *int {
+	if old != nil && *old > *n {
+		return old
+	}
+	return n
+}
+
+func tighterMax(old, n *int) *int {
+	if old != nil && *old < *n {
+		return old
+	}
+	return n
+}
+
+// bound handles >=, >, <=, < with a number literal.
+func (w *typeWalker) bound(v cue.Value, op cue.Op, args []cue.Value, t *model.Type) {
+	if t.Kind != model.Number && t.Kind != model.Integer {
+		w.l.errorf(v, "unsupported", "numeric bounds apply to numbers only (string bounds are not supported)")
+		return
+	}
+	if len(args) != 1 || !args[0].IsConcrete() {
+		w.l.errorf(v, "unsupported", "bounds need a number literal")
+		return
+	}
+	b, err := args[0].MarshalJSON()
+	if err != nil {
+		w.l.errorf(v, "unsupported", "bound: %v", err)
+		return
+	}
+	bd := &model.Bound{Value: json.Number(b), Exclusive: op == cue.GreaterThanOp || op == cue.LessThanOp}
+	switch op {
+	case cue.GreaterThanEqualOp, cue.GreaterThanOp:
+		if t.Minimum != nil {
+			w.l.errorf(v, "unsupported", "more than one lower bound")
+		}
+		t.Minimum = bd
+	default:
+		if t.Maximum != nil {
+			w.l.errorf(v, "unsupported", "more than one upper bound")
+		}
+		t.Maximum = bd
+	}
+}
+
+// check records a named check: a definition carrying @check("message").
+func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *model.Type) {
+	if t.Kind != model.String {
+		w.l.errorf(def, "unsupported", "named checks apply to strings only")
+		return
+	}
+	key := path.String()
+	c, ok := w.checks[key]
+	if !ok {
+		msg, err := attr.String(0)
+		if err != nil || strings.TrimSpace(msg) == "" {
+			w.l.errorf(def, "check", "@check needs a message: @check(\"what is wrong\")")
+		}
+		sels := path.Selectors()
+		name := strings.TrimPrefix(sels[len(sels)-1].String(), "#")
+		c = &model.Check{Name: name, Message: msg, Doc: docOf(def), GoName: names.GoExported(name), TSName: names.TSCamel(name), Pos: w.l.vpos(def)}
+		if c.Doc == "" {
+			c.Doc = msg
+		}
+		w.checkBody(def, c, 0)
+		if len(c.Reject)+len(c.Match) == 0 {
+			w.l.errorf(def, "check", "named check #%s has no =~ or !~ pattern", name)
+		}
+		w.checks[key] = c
+	}
+	if !slices.Contains(t.Checks, c) {
+		t.Checks = append(t.Checks, c)
+	}
+}
+
+func (w *typeWalker) checkBody(v cue.Value, c *model.Check, depth int) {
+	if depth > 32 {
+		return
+	}
+	op, args := v.Expr()
+	switch op {
+	case cue.AndOp:
+		for _, a := range args {
+			w.checkBody(a, c, depth+1)
+		}
+	case cue.RegexMatchOp, cue.NotRegexMatchOp:
+		re, err := args[0].String()
+		if err != nil {
+			w.l.errorf(v, "check", "patterns in a named check must be literals")
+			return
+		}
+		if _, err := regexp.Compile(re); err != nil {
+			w.l.errorf(v, "check", "invalid pattern %q: %v", re, err)
+			return
+		}
+		p := model.Pattern{Regexp: re, Pos: w.l.vpos(v)}
+		if op == cue.RegexMatchOp {
+			c.Match = append(c.Match, p)
+		} else {
+			c.Reject = append(c.Reject, p)
+		}
+	case cue.NoOp:
+		if v.IncompleteKind() == cue.StringKind && !v.IsConcrete() {
+			if len(args) == 1 && args[0].Pos() != v.Pos() {
+				w.checkBody(args[0], c, depth+1)
+			}
+			return // the base type string
+		}
+		fallthrough
+	default:
+		w.l.errorf(v, "check", "a named check may contain only string, =~ and !~ (found %v)", v)
+	}
+}
+
+// docOf returns the doc comment text attached to v's field.
+func docOf(v cue.Value) string {
+	var parts []string
+	for _, cg := range v.Doc() {
+		if s := strings.TrimSpace(cg.Text()); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// isEmptyList reports whether v is the list []: every open list [...T]
+// defaults to it, so it never counts as an authored default.
+func isEmptyList(v cue.Value) bool {
+	if v.Kind() != cue.ListKind {
+		return false
+	}
+	n, err := v.Len().Int64()
+	return err == nil && n == 0
+}

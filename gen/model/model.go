@@ -1,0 +1,451 @@
+// Package model is the single resolved description of an agent contract.
+//
+// The loader (package load) builds a Spec from CUE once; every emitter reads
+// only this package. Nothing here refers to cue.Value: names for every target
+// are computed, cross-references are resolved to pointers, doc comments are
+// plain text, and every element keeps the source position it came from.
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Pos is a source position in a spec file. Line and Col are 1-based; a zero
+// Pos means "no position".
+type Pos struct {
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
+}
+
+// IsValid reports whether p names a place in a file.
+func (p Pos) IsValid() bool { return p.File != "" && p.Line > 0 }
+
+// String formats p as file:line:col (or file, or "-").
+func (p Pos) String() string {
+	switch {
+	case p.File == "":
+		return "-"
+	case p.Line == 0:
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Spec is a whole agent contract.
+type Spec struct {
+	// Dir is the directory the spec was loaded from, as given (for messages).
+	Dir      string
+	Contract Contract
+	Codegen  Codegen
+	// Tools sorted by Name.
+	Tools []*Tool
+	// Checks are the named checks used by any tool, sorted by Name.
+	Checks []*Check
+	// Modes sorted by Name.
+	Modes        []*Mode
+	Selection    Selection
+	PromptParams []*PromptParam
+	// Agents sorted by Name.
+	Agents []*Agent
+	// Models sorted by Canonical ID.
+	Models   []*Model
+	Callback Callback
+	OpenCode OpenCode
+	// Files lists the spec's source files (relative to Dir where possible),
+	// sorted, for generated headers.
+	Files []string
+}
+
+// Contract identifies the contract.
+type Contract struct {
+	Name     string
+	Revision string
+	Summary  string
+	Pos      Pos
+}
+
+// Codegen holds output locations, each relative to Out.
+type Codegen struct {
+	Out           string
+	GoDir         string
+	GoPackage     string
+	OpenCodeDir   string
+	TSDir         string
+	JSONSchemaDir string
+	DocsDir       string
+}
+
+// Execution says where a tool runs.
+type Execution string
+
+// The execution kinds.
+const (
+	// Gateway tools' sandbox stubs call the gateway back over HTTP.
+	Gateway Execution = "gateway"
+	// Sandbox tools run in the sandbox.
+	Sandbox Execution = "sandbox"
+	// Intercepted tools are stubs whose calls the gateway intercepts from
+	// OpenCode's event stream (the first contract version).
+	Intercepted Execution = "intercepted"
+)
+
+// GatewayExecuted reports whether the gateway runs the tool (and so the
+// generated Go handler interface has a method for it).
+func (e Execution) GatewayExecuted() bool { return e == Gateway || e == Intercepted }
+
+// Tool is one agent tool.
+type Tool struct {
+	// Name is what the model calls (e.g. "automation.complete").
+	Name string
+	// Aliases are other names the gateway accepts.
+	Aliases []string
+	// FileName is the OpenCode tool file's base name and thus OpenCode's tool
+	// id (e.g. "automation_complete"); OpenCode ids are file names.
+	FileName string
+	// GoName is the exported Go identifier stem (e.g. "AutomationComplete").
+	GoName string
+	// TSName is the TypeScript identifier stem (e.g. "automationComplete").
+	TSName      string
+	Execution   Execution
+	Description string
+	// Deprecated is the reason the tool is deprecated, or "".
+	Deprecated string
+	// Args is the argument schema; always an object.
+	Args *Type
+	// Result is the schema of the gateway's `data`, or nil.
+	Result *Type
+	// Summary is a sandbox tool's result template, or "".
+	Summary string
+	// Fingerprint is a stable hash of the tool's wire contract (name, args).
+	Fingerprint string
+	Pos         Pos
+}
+
+// AllNames returns the tool's name followed by its aliases.
+func (t *Tool) AllNames() []string { return append([]string{t.Name}, t.Aliases...) }
+
+// Kind is the JSON kind of an argument type.
+type Kind string
+
+// The kinds of argument types.
+const (
+	String  Kind = "string"
+	Number  Kind = "number"
+	Integer Kind = "integer"
+	Boolean Kind = "boolean"
+	Object  Kind = "object"
+	Array   Kind = "array"
+	// Enum is a string that must be one of Enum (two or more values).
+	Enum Kind = "enum"
+	// Literal is a string that must equal Literal.
+	Literal Kind = "literal"
+)
+
+// Type is an argument (or result) type: a node of the schema tree.
+type Type struct {
+	Kind Kind
+	// Doc is the description of the value (from the field's doc comment).
+	Doc string
+
+	// String constraints. Lengths count Unicode code points (see README).
+	MinLength *int
+	MaxLength *int
+	// Patterns must all match (CUE =~, RE2 syntax).
+	Patterns []Pattern
+	// Checks are named checks the value must pass.
+	Checks []*Check
+
+	// Number constraints.
+	Minimum *Bound
+	Maximum *Bound
+
+	// Enum values (Kind Enum), in declaration order.
+	Enum []string
+	// Literal value (Kind Literal).
+	Literal string
+
+	// Items is the element type (Kind Array).
+	Items    *Type
+	MinItems *int
+	MaxItems *int
+
+	// Fields of an object, in declaration order.
+	Fields []*Field
+	// GoName is the Go type name of an object type (e.g.
+	// "SaveServiceCommandsCommand"); TSName likewise for TypeScript.
+	GoName string
+	TSName string
+
+	Pos Pos
+}
+
+// Pattern is a regular expression a string must match.
+type Pattern struct {
+	// Regexp in RE2 syntax as written in the spec.
+	Regexp string
+	Pos    Pos
+}
+
+// Bound is a numeric bound.
+type Bound struct {
+	// Value as written (a JSON number).
+	Value json.Number
+	// Exclusive is true for < and >.
+	Exclusive bool
+}
+
+// Check is a named check: a rule with its own message, expressed in CUE as a
+// definition carrying @check("message").
+type Check struct {
+	// Name is the definition's name without '#' (e.g. "RelativePath").
+	Name string
+	// Message is the error message when the value fails the check.
+	Message string
+	// Doc states the rule for the model (from the definition's doc comment).
+	Doc string
+	// Reject lists RE2 patterns none of which may match.
+	Reject []Pattern
+	// Match lists RE2 patterns all of which must match.
+	Match []Pattern
+	// GoName and TSName are identifier stems for generated helpers.
+	GoName string
+	TSName string
+	Pos    Pos
+}
+
+// Presence says how a field may be absent.
+type Presence string
+
+// The presences.
+const (
+	// Required fields must be present.
+	Required Presence = "required"
+	// Optional fields may be absent and then stay absent.
+	Optional Presence = "optional"
+	// Defaulted fields may be absent and then take Default.
+	Defaulted Presence = "default"
+)
+
+// Field is a field of an object type.
+type Field struct {
+	// Name is the JSON key (case-sensitive).
+	Name     string
+	Presence Presence
+	// Default is the JSON encoding of the default (Presence Defaulted).
+	Default json.RawMessage
+	Type    *Type
+	// GoName is the exported Go field name; TSName the TS property name
+	// (quoted when it is not an identifier).
+	GoName string
+	TSName string
+	Pos    Pos
+}
+
+// Doc returns the field's description.
+func (f *Field) Doc() string { return f.Type.Doc }
+
+// Standing is a tool's standing in a mode.
+type Standing string
+
+// The standings, strongest first.
+const (
+	Mandatory   Standing = "mandatory"
+	Require     Standing = "required"
+	Emphasized  Standing = "emphasized"
+	Encouraged  Standing = "encouraged"
+	Available   Standing = "available"
+	Unmentioned Standing = "unmentioned"
+	Unavailable Standing = "unavailable"
+)
+
+// Standings lists every standing, strongest first.
+var Standings = []Standing{Mandatory, Require, Emphasized, Encouraged, Available, Unmentioned, Unavailable}
+
+// Rank orders standings: higher is stronger; -1 for an unknown standing.
+func (s Standing) Rank() int {
+	for i, x := range Standings {
+		if x == s {
+			return len(Standings) - 1 - i
+		}
+	}
+	return -1
+}
+
+// Injected reports whether a tool with this standing is present in the mode.
+func (s Standing) Injected() bool { return s != Unavailable && s.Rank() >= 0 }
+
+// Mentionable reports whether the mode's prompt may mention the tool.
+func (s Standing) Mentionable() bool { return s.Injected() && s != Unmentioned }
+
+// MustMention reports whether the mode's prompt has to mention the tool.
+func (s Standing) MustMention() bool { return s.Rank() >= Emphasized.Rank() }
+
+// Mode is a session mode.
+type Mode struct {
+	Name   string
+	GoName string
+	TSName string
+	Goal   string
+	// Extends is the mode whose prompt this one's extends, or nil.
+	Extends *Mode
+	// Standings has one entry per tool of the spec, sorted by tool name
+	// (tools the mode leaves out are Unavailable).
+	Standings   []ToolStanding
+	SourceEdits string
+	// OwnPrompt is this mode's prompt template as written; Prompt is the
+	// full template (the parent's, a blank line, then OwnPrompt).
+	OwnPrompt string
+	Prompt    string
+	// Critical is appended even to custom prompts; "" if none.
+	Critical string
+	Pos      Pos
+}
+
+// ToolStanding is a tool's standing in a mode.
+type ToolStanding struct {
+	Tool     *Tool
+	Standing Standing
+	Pos      Pos
+}
+
+// Standing returns the standing of the named tool (by name) in m.
+func (m *Mode) Standing(tool string) Standing {
+	for _, ts := range m.Standings {
+		if ts.Tool.Name == tool {
+			return ts.Standing
+		}
+	}
+	return Unavailable
+}
+
+// Injected returns the tools injected in m, sorted by name.
+func (m *Mode) Injected() []*Tool {
+	var out []*Tool
+	for _, ts := range m.Standings {
+		if ts.Standing.Injected() {
+			out = append(out, ts.Tool)
+		}
+	}
+	return out
+}
+
+// Selection chooses a session's mode.
+type Selection struct {
+	// Inputs are the session attributes the rules read, sorted by Name.
+	Inputs  []*SelectionInput
+	Rules   []*Rule
+	Default *Mode
+	Pos     Pos
+}
+
+// SelectionInput is a session attribute read by the selection rules.
+type SelectionInput struct {
+	Name   string
+	GoName string
+	TSName string
+	Doc    string
+}
+
+// Rule picks Mode when every condition holds.
+type Rule struct {
+	// When lists conditions sorted by input name.
+	When []Condition
+	Mode *Mode
+	Pos  Pos
+}
+
+// Condition requires a session attribute to equal Value.
+type Condition struct {
+	Input *SelectionInput
+	Value string
+}
+
+// PromptParam is a {{name}} placeholder usable in prompts.
+type PromptParam struct {
+	Name   string
+	GoName string
+	TSName string
+	Doc    string
+}
+
+// Agent is an agent type and the models it supports.
+type Agent struct {
+	Name    string
+	GoName  string
+	TSName  string
+	Models  []*Model
+	Default *Model
+	Pos     Pos
+}
+
+// Model is a model with its ID forms.
+type Model struct {
+	// Canonical ID (DB, internal).
+	Canonical string
+	Display   string
+	// OpenCode is the ID in OpenCode's config (provider/model).
+	OpenCode string
+	// API is the ID sent to the provider's API.
+	API    string
+	GoName string
+	TSName string
+	Pos    Pos
+}
+
+// Callback configures the sandbox→gateway callback.
+type Callback struct {
+	Path          string
+	MaxRetries    int
+	BackoffBaseMS int
+	TimeoutMS     int
+	RetentionMS   int
+	RetryOn       []string
+	EnvGatewayURL string
+	EnvSessionID  string
+	EnvAuthToken  string
+}
+
+// OpenCode configures OpenCode's files.
+type OpenCode struct {
+	ToolDir       string
+	ConfigPaths   []string
+	PluginPackage string
+	PluginVersion string
+	// Config is opencode.json without "model", as canonical JSON (keys
+	// sorted, as encoding/json writes maps).
+	Config json.RawMessage
+}
+
+// Tool returns the tool with the given name or alias, or nil.
+func (s *Spec) Tool(name string) *Tool {
+	for _, t := range s.Tools {
+		for _, n := range t.AllNames() {
+			if n == name {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// Mode returns the named mode, or nil.
+func (s *Spec) Mode(name string) *Mode {
+	for _, m := range s.Modes {
+		if m.Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// Model returns the model with the given canonical ID, or nil.
+func (s *Spec) Model(id string) *Model {
+	for _, m := range s.Models {
+		if m.Canonical == id {
+			return m
+		}
+	}
+	return nil
+}

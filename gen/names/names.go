@@ -1,0 +1,282 @@
+// Package names is the one place where spec names become identifiers in
+// each target language: Go and TypeScript naming, initialisms, keyword
+// escaping and file-name mangling.
+package names
+
+import (
+	"strings"
+	"unicode"
+)
+
+// goInitialisms are written in capitals in Go names (as golint does).
+var goInitialisms = map[string]bool{
+	"API": true, "ASCII": true, "CPU": true, "CSS": true, "DNS": true, "EOF": true,
+	"HTML": true, "HTTP": true, "HTTPS": true, "ID": true, "IP": true, "JSON": true,
+	"MCP": true, "SQL": true, "SSE": true, "SSH": true, "TCP": true, "TLS": true,
+	"TTL": true, "UI": true, "UID": true, "URI": true, "URL": true, "UTF8": true,
+	"UUID": true, "XML": true,
+}
+
+// words splits s into words at non-alphanumerics, lower→upper case changes
+// and letter↔digit changes are kept together ("claude-opus-4.6" →
+// claude, opus, 4, 6; "workspacePath" → workspace, Path).
+func words(s string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, string(cur))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && len(cur) > 0 && (unicode.IsLower(cur[len(cur)-1]) ||
+			(i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(cur[len(cur)-1]))):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	return out
+}
+
+// join concatenates words, putting '_' between two digits that would
+// otherwise run together ("4", "6" → "4_6").
+func join(ws []string) string {
+	var b strings.Builder
+	for i, w := range ws {
+		if i > 0 && isDigit(lastRune(ws[i-1])) && isDigit(firstRune(w)) {
+			b.WriteByte('_')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
+}
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+func firstRune(s string) rune {
+	for _, r := range s {
+		return r
+	}
+	return 0
+}
+
+func lastRune(s string) rune {
+	rs := []rune(s)
+	if len(rs) == 0 {
+		return 0
+	}
+	return rs[len(rs)-1]
+}
+
+func capitalize(w string) string {
+	rs := []rune(strings.ToLower(w))
+	if len(rs) > 0 {
+		rs[0] = unicode.ToUpper(rs[0])
+	}
+	return string(rs)
+}
+
+// GoExported returns the exported Go identifier for a spec name:
+// "save_snapshot" → "SaveSnapshot", "run_id" → "RunID",
+// "claude-opus-4.6" → "ClaudeOpus4_6". A name starting with a digit gets an
+// "X" prefix. It returns "" for a name with no letters or digits.
+func GoExported(s string) string {
+	ws := words(s)
+	for i, w := range ws {
+		if up := strings.ToUpper(w); goInitialisms[up] {
+			ws[i] = up
+		} else {
+			ws[i] = capitalize(w)
+		}
+	}
+	id := join(ws)
+	if id != "" && isDigit(firstRune(id)) {
+		id = "X" + id
+	}
+	return id
+}
+
+// GoUnexported returns a lower-case-initial Go identifier for a spec name,
+// escaping Go keywords and predeclared identifiers with a trailing '_'.
+func GoUnexported(s string) string {
+	ws := words(s)
+	for i, w := range ws {
+		switch up := strings.ToUpper(w); {
+		case i == 0:
+			ws[i] = strings.ToLower(w)
+		case goInitialisms[up]:
+			ws[i] = up
+		default:
+			ws[i] = capitalize(w)
+		}
+	}
+	id := join(ws)
+	if id != "" && isDigit(firstRune(id)) {
+		id = "x" + id
+	}
+	if goReserved[id] {
+		id += "_"
+	}
+	return id
+}
+
+// TSCamel returns a camelCase TypeScript identifier: "save_snapshot" →
+// "saveSnapshot", "automation.complete" → "automationComplete". Reserved
+// words get a trailing '_'.
+func TSCamel(s string) string {
+	ws := words(s)
+	for i, w := range ws {
+		if i == 0 {
+			ws[i] = strings.ToLower(w)
+		} else {
+			ws[i] = capitalize(w)
+		}
+	}
+	id := join(ws)
+	if id != "" && isDigit(firstRune(id)) {
+		id = "_" + id
+	}
+	if tsReserved[id] {
+		id += "_"
+	}
+	return id
+}
+
+// TSPascal returns a PascalCase TypeScript type name.
+func TSPascal(s string) string {
+	ws := words(s)
+	for i, w := range ws {
+		ws[i] = capitalize(w)
+	}
+	id := join(ws)
+	if id != "" && isDigit(firstRune(id)) {
+		id = "T" + id
+	}
+	return id
+}
+
+// TSProperty returns a property key as TypeScript source: the name itself
+// when it is an identifier, else a JSON-quoted string.
+func TSProperty(s string) string {
+	if IsTSIdentifier(s) {
+		return s
+	}
+	return quoteJS(s)
+}
+
+// IsTSIdentifier reports whether s is an ECMAScript IdentifierName (ASCII
+// subset: letters, digits, '_' and '$', not starting with a digit).
+func IsTSIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		ok := r == '_' || r == '$' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && isDigit(r))
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func quoteJS(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x2028 || r == 0x2029:
+			b.WriteString(`\u`)
+			const hex = "0123456789abcdef"
+			b.WriteByte(hex[r>>12&0xf])
+			b.WriteByte(hex[r>>8&0xf])
+			b.WriteByte(hex[r>>4&0xf])
+			b.WriteByte(hex[r&0xf])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// FileName returns the OpenCode tool file base name (and so OpenCode's tool
+// id) for a tool name: every character outside [A-Za-z0-9_-] becomes '_'
+// ("automation.complete" → "automation_complete").
+func FileName(tool string) string {
+	var b strings.Builder
+	for _, r := range tool {
+		if r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || isDigit(r) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// Singular returns a naive English singular for naming list element types
+// ("commands" → "command", "keys" → "key", "files" → "file",
+// "suggestions" → "suggestion", "entries" → "entry").
+func Singular(s string) string {
+	switch {
+	case strings.HasSuffix(s, "ies") && len(s) > 3:
+		return s[:len(s)-3] + "y"
+	case strings.HasSuffix(s, "sses"), strings.HasSuffix(s, "shes"), strings.HasSuffix(s, "ches"), strings.HasSuffix(s, "xes"):
+		return s[:len(s)-2]
+	case strings.HasSuffix(s, "ss"):
+		return s
+	case strings.HasSuffix(s, "s") && len(s) > 1:
+		return s[:len(s)-1]
+	}
+	return s + "Item"
+}
+
+// goReserved are Go keywords and predeclared identifiers that an unexported
+// identifier must not shadow.
+var goReserved = setOf(
+	"break", "case", "chan", "const", "continue", "default", "defer", "else",
+	"fallthrough", "for", "func", "go", "goto", "if", "import", "interface",
+	"map", "package", "range", "return", "select", "struct", "switch", "type", "var",
+	"any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex",
+	"complex64", "complex128", "copy", "delete", "error", "false", "float32", "float64",
+	"imag", "int", "int8", "int16", "int32", "int64", "iota", "len", "make", "max",
+	"min", "new", "nil", "panic", "print", "println", "real", "recover", "rune",
+	"string", "true", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
+)
+
+// tsReserved are ECMAScript/TypeScript reserved words (and a few globals the
+// generated modules use) that a binding name must not take.
+var tsReserved = setOf(
+	"break", "case", "catch", "class", "const", "continue", "debugger", "default",
+	"delete", "do", "else", "enum", "export", "extends", "false", "finally", "for",
+	"function", "if", "import", "in", "instanceof", "new", "null", "return", "super",
+	"switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with",
+	"as", "implements", "interface", "let", "package", "private", "protected", "public",
+	"static", "yield", "await", "any", "boolean", "number", "string", "symbol", "type",
+	"undefined", "unknown", "never", "object", "z", "tool",
+)
+
+func setOf(ss ...string) map[string]bool {
+	m := make(map[string]bool, len(ss))
+	for _, s := range ss {
+		m[s] = true
+	}
+	return m
+}
+
+// IsGoReserved reports whether id is a Go keyword or predeclared identifier.
+func IsGoReserved(id string) bool { return goReserved[id] }
+
+// IsTSReserved reports whether id is a reserved word in generated TypeScript.
+func IsTSReserved(id string) bool { return tsReserved[id] }

@@ -1,0 +1,87 @@
+// Package testscripts drives the real agentc command line through every
+// testscripts/*.txtar script (testscript). Run with -update to rewrite the
+// golden stdout/stderr sections of the scripts from the actual output.
+package testscripts
+
+import (
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agentc-dev/agentc/gen/cli"
+	"github.com/agentc-dev/agentc/spec"
+)
+
+var update = flag.Bool("update", false, "rewrite the scripts' golden output sections")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"agentc": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:           ".",
+		UpdateScripts: *update,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"defaultspec": cmdDefaultSpec,
+			"replace":     cmdReplace,
+		},
+	})
+}
+
+// cmdDefaultSpec writes the embedded default spec into a directory:
+// defaultspec DIR.
+func cmdDefaultSpec(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: defaultspec DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	err := fs.WalkDir(spec.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := spec.FS.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	ts.Check(err)
+}
+
+// cmdReplace replaces text in a file, failing when the old text is absent:
+// replace FILE OLD NEW (Go-quoted strings allowed for escapes).
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace FILE OLD NEW")
+	}
+	unq := func(s string) string {
+		if strings.HasPrefix(s, `"`) {
+			var out string
+			if _, err := fmt.Sscanf(s, "%q", &out); err == nil {
+				return out
+			}
+		}
+		return s
+	}
+	file := ts.MkAbs(args[0])
+	b, err := os.ReadFile(file)
+	ts.Check(err)
+	old, repl := unq(args[1]), unq(args[2])
+	if !strings.Contains(string(b), old) {
+		ts.Fatalf("replace: %q not found in %s", old, args[0])
+	}
+	ts.Check(os.WriteFile(file, []byte(strings.Replace(string(b), old, repl, 1)), 0o644))
+}
