@@ -47,12 +47,15 @@ func register(c *command) { commands = append(commands, c) }
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
-			if c := lookupCommand(args[1]); c != nil {
-				fs := newFlagSet(c, stderr)
-				fs.SetOutput(stdout)
-				fs.Usage()
-				return ExitOK
+			c := lookupCommand(args[1])
+			if c == nil {
+				fmt.Fprintf(stderr, "agentc help: unknown command %q\n", args[1])
+				return ExitUsage
 			}
+			fs := newFlagSet(c, stderr)
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return ExitOK
 		}
 		w := stdout
 		code := ExitOK

@@ -112,9 +112,9 @@ func localPath(p string) bool {
 func (l *loader) tools(root cue.Value, s *model.Spec) {
 	w := &typeWalker{l: l, checks: map[string]*model.Check{}}
 	it, _ := lookup(root, cue.Str("tools")).Fields()
-	taken := map[string]*model.Tool{}     // every name and alias
-	files := map[string]*model.Tool{}     // file names
-	goNames := map[string]*model.Tool{}   // Go stems
+	taken := map[string]*model.Tool{}   // every name and alias
+	files := map[string]*model.Tool{}   // file names
+	goNames := map[string]*model.Tool{} // Go stems
 	for it.Next() {
 		tv := it.Value()
 		t := &model.Tool{
