@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/write"
+)
+
+// specFlags are the flags every generating command shares.
+type specFlags struct {
+	spec, out, only string
+}
+
+func (f *specFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.spec, "spec", "", "spec directory (default: the embedded default spec)")
+	fs.StringVar(&f.out, "out", "", "output root (default: the spec's codegen.out)")
+	fs.StringVar(&f.only, "only", "", "comma-separated emitters to run (default: all; see 'agentc help gen')")
+}
+
+// generate loads the spec and runs the emitters; it returns the files and
+// the output root.
+func (f *specFlags) generate() (*model.Spec, []emit.File, string, error) {
+	s, err := loadSpec(f.spec)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	var only []string
+	if f.only != "" {
+		only = strings.Split(f.only, ",")
+	}
+	files, err := emit.Generate(s, only...)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	out := f.out
+	if out == "" {
+		out = s.Codegen.Out
+	}
+	return s, files, out, nil
+}
+
+func init() {
+	var sf specFlags
+	register(&command{
+		name:    "gen",
+		summary: "Generate every artifact from the spec into the output root; writes only changed files, atomically.",
+		flags: func(fs *flag.FlagSet) {
+			sf.register(fs)
+			fs.Usage = func() {
+				fmt.Fprintf(fs.Output(), "usage: agentc gen [--spec DIR] [--out DIR] [--only a,b] [--json]\n\n"+
+					"Generate every artifact from the spec. Nothing is written unless every emitter succeeds;\n"+
+					"each changed file is replaced atomically; stale files that agentc generated are removed;\n"+
+					"a file agentc did not generate is never overwritten.\n\nemitters:\n")
+				for _, e := range emit.Emitters() {
+					fmt.Fprintf(fs.Output(), "  %-11s %s\n", e.Name, e.Doc)
+				}
+				fmt.Fprintf(fs.Output(), "\nflags:\n")
+				fs.PrintDefaults()
+			}
+		},
+		run: func(e *env, fs *flag.FlagSet, args []string) error {
+			if len(args) > 0 {
+				return usagef("gen takes no arguments (use --spec DIR)")
+			}
+			return runGen(e, &sf)
+		},
+	})
+}
+
+func runGen(e *env, sf *specFlags) error {
+	_, files, out, err := sf.generate()
+	if err != nil {
+		return err
+	}
+	changes, err := write.Plan(out, files)
+	if err != nil {
+		return err
+	}
+	if err := write.Apply(write.OS{}, out, changes); err != nil {
+		return err
+	}
+	var written, removed []string
+	unchanged := 0
+	for _, c := range changes {
+		switch c.Kind {
+		case write.Create, write.Update:
+			written = append(written, c.Path)
+		case write.Remove:
+			removed = append(removed, c.Path)
+		case write.Unchanged:
+			unchanged++
+		}
+	}
+	if !e.json {
+		e.logf("agentc gen: %s: %d written, %d unchanged, %d removed", out, len(written), unchanged, len(removed))
+	}
+	return ok(map[string]any{"out": out, "written": nonNil(written), "removed": nonNil(removed), "unchanged": unchanged})
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
