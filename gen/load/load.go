@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
 	cueerrors "cuelang.org/go/cue/errors"
 	cueload "cuelang.org/go/cue/load"
@@ -108,6 +109,10 @@ type loader struct {
 	src  *Source
 	errs diag.List
 	root cue.Value
+	// docs maps a field's position (display file, line, column) to its doc
+	// comment. Value.Doc is quadratic in the size of a file, so the loader
+	// reads doc comments from the syntax once.
+	docs map[model.Pos]string
 }
 
 // evaluate loads the CUE instance with the metaschema overlaid and
@@ -153,6 +158,7 @@ func (l *loader) evaluate() (cue.Value, error) {
 	if _, ok := l.src.Files["cue.mod/module.cue"]; !ok {
 		overlay[filepath.Join(l.src.abs, "cue.mod", "module.cue")] = cueload.FromString("module: \"agentc.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
 	}
+	l.indexDocs(userFiles)
 	cfg := &cueload.Config{Dir: l.src.abs, Overlay: overlay, Package: pkg}
 	insts := cueload.Instances([]string{"."}, cfg)
 	if len(insts) != 1 {
@@ -269,4 +275,44 @@ func (l *loader) errorf(v cue.Value, code, format string, args ...any) {
 // errorAt records a finding at a model position.
 func (l *loader) errorAt(p model.Pos, code, format string, args ...any) {
 	l.errs.Add(p, code, format, args...)
+}
+
+// indexDocs records the doc comment of every field in the user's files.
+func (l *loader) indexDocs(files []string) {
+	l.docs = map[model.Pos]string{}
+	for _, name := range files {
+		abs := filepath.Join(l.src.abs, name)
+		f, err := parser.ParseFile(abs, l.src.Files[name], parser.ParseComments)
+		if err != nil {
+			continue // reported by cue/load
+		}
+		ast.Walk(f, func(n ast.Node) bool {
+			fd, ok := n.(*ast.Field)
+			if !ok {
+				return true
+			}
+			var parts []string
+			for _, cg := range ast.Comments(fd) {
+				if cg.Doc && !cg.Line {
+					if t := strings.TrimSpace(cg.Text()); t != "" {
+						parts = append(parts, t)
+					}
+				}
+			}
+			if len(parts) > 0 {
+				doc := strings.Join(parts, "\n")
+				l.docs[l.pos(fd.Label.Pos())] = doc
+				l.docs[l.pos(fd.Pos())] = doc
+				if fd.Value != nil {
+					l.docs[l.pos(fd.Value.Pos())] = doc
+				}
+			}
+			return true
+		}, nil)
+	}
+}
+
+// docOf returns the doc comment of the field v came from.
+func (l *loader) docOf(v cue.Value) string {
+	return l.docs[l.pos(v.Pos())]
 }

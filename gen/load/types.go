@@ -77,7 +77,7 @@ func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string
 			}
 		}
 		f.Type = w.typ(fv, childGo, childTS, name)
-		f.Type.Doc = docOf(fv)
+		f.Type.Doc = w.l.docOf(fv)
 		t.Fields = append(t.Fields, f)
 	}
 	return t
@@ -128,7 +128,7 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 			w.l.errorf(v, "unsupported", "list prefixes ([a, ...T]) are not supported; use [...T]")
 		}
 		t.Items = w.typ(elem, base, tsBase, names.Singular(field))
-		t.Items.Doc = docOf(elem)
+		t.Items.Doc = w.l.docOf(elem)
 		w.constraints(v, t)
 		return t
 	case cue.StringKind:
@@ -411,7 +411,7 @@ func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *
 		}
 		sels := path.Selectors()
 		name := strings.TrimPrefix(sels[len(sels)-1].String(), "#")
-		c = &model.Check{Name: name, Message: msg, Doc: docOf(def), GoName: names.GoExported(name), TSName: names.TSCamel(name), Pos: w.l.vpos(def)}
+		c = &model.Check{Name: name, Message: msg, Doc: w.l.docOf(def), GoName: names.GoExported(name), TSName: names.TSCamel(name), Pos: w.l.vpos(def)}
 		if c.Doc == "" {
 			c.Doc = msg
 		}
@@ -465,16 +465,6 @@ func (w *typeWalker) checkBody(v cue.Value, c *model.Check, depth int) {
 	}
 }
 
-// docOf returns the doc comment text attached to v's field.
-func docOf(v cue.Value) string {
-	var parts []string
-	for _, cg := range v.Doc() {
-		if s := strings.TrimSpace(cg.Text()); s != "" {
-			parts = append(parts, s)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
 
 // isEmptyList reports whether v is the list []: every open list [...T]
 // defaults to it, so it never counts as an authored default.
