@@ -465,7 +465,6 @@ func (w *typeWalker) checkBody(v cue.Value, c *model.Check, depth int) {
 	}
 }
 
-
 // isEmptyList reports whether v is the list []: every open list [...T]
 // defaults to it, so it never counts as an authored default.
 func isEmptyList(v cue.Value) bool {
