@@ -1,0 +1,561 @@
+// Package opencodetest runs the real `opencode serve` (the pinned
+// opencode-ai from gen/testdata/npm) inside a test, offline, on loopback.
+//
+// OpenCode wants to install @opencode-ai/plugin with npm into its global
+// config directory and into <repo>/.opencode on the first request for a
+// project. Start prepares both so no install runs, points npm at a loopback
+// port that only counts connections (RegistryHits) with retries off, so a
+// stray install fails in under a second instead of hanging a request for a
+// minute, gives the server a scratch HOME and a minimal environment, and
+// waits for the "opencode server listening on" line before it returns,
+// because a request sent earlier can hang forever. The facts behind these
+// steps are in OPENCODE.md.
+package opencodetest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/agentc-dev/agentc/gen/internal/nodetool"
+)
+
+// listeningMarker starts the line opencode serve prints once it accepts
+// requests; the URL follows it.
+const listeningMarker = "opencode server listening on "
+
+// DefaultStartTimeout bounds the wait for the listening line when
+// Options.StartTimeout is zero. Start to listening takes about 1 s on a
+// quiet machine; the margin is for loaded CI runners.
+const DefaultStartTimeout = 60 * time.Second
+
+// stopGrace is how long the server gets to exit after SIGTERM before the
+// process group is killed.
+const stopGrace = 5 * time.Second
+
+// pluginPackage is the package OpenCode would otherwise install.
+const pluginPackage = "@opencode-ai/plugin"
+
+// inheritedEnv lists the only variables passed through from the test's
+// environment; everything else (XDG_*, OPENCODE_*, npm_config_*, provider
+// API keys) stays out so the server sees the same world on every machine.
+var inheritedEnv = []string{"PATH", "TMPDIR", "LANG", "LC_ALL", "TZ", "SYSTEMROOT"}
+
+// Options configures Start.
+type Options struct {
+	// Config, when not nil, is written to <repo>/opencode.json before the
+	// server starts (for example a scripted provider).
+	Config []byte
+	// Env holds extra KEY=value entries for the server's environment; they
+	// override the defaults Start sets.
+	Env []string
+	// StartTimeout bounds the wait for the listening line; zero means
+	// DefaultStartTimeout.
+	StartTimeout time.Duration
+}
+
+// Server is a running opencode serve process.
+type Server struct {
+	// URL is the base URL the server printed, like http://127.0.0.1:41234.
+	URL string
+	// Dir is the repository directory the server was started in.
+	Dir string
+	// Home is the scratch HOME of the server; OpenCode keeps its config,
+	// data, logs and caches under it.
+	Home string
+	// StartupTime is how long the server took from exec to the listening
+	// line.
+	StartupTime time.Duration
+
+	client   *http.Client
+	output   *syncBuffer
+	registry *tripwire
+}
+
+// Tool is one entry of GET /experimental/tool.
+type Tool struct {
+	// ID is the tool's name; for a custom tool, the base name of its file.
+	ID string `json:"id"`
+	// Description is the text the model is shown.
+	Description string `json:"description"`
+	// Parameters is the JSON Schema of the arguments, byte for byte as the
+	// server sent it.
+	Parameters json.RawMessage `json:"parameters"`
+}
+
+// Start runs opencode serve in repoDir and stops it (with its whole process
+// group) when the test ends. It fails the test if the server does not come
+// up; it skips or fails like nodetool.Dir when the toolchain is missing.
+//
+// Start creates <repoDir>/.opencode/node_modules (a symlink to the installed
+// toolchain) and <repoDir>/.opencode/package-lock.json when they are absent,
+// and OpenCode itself writes <repoDir>/.opencode/.gitignore: give it a
+// scratch copy of a repository, never a source tree.
+func Start(t testing.TB, repoDir string, opts Options) *Server {
+	t.Helper()
+	bin := nodetool.OpencodeBin(t)
+	nodeModules := nodetool.Dir(t)
+
+	dir, err := filepath.Abs(repoDir)
+	if err != nil {
+		t.Fatalf("opencodetest: %v", err)
+	}
+	home := t.TempDir()
+	if err := prepare(dir, home, nodeModules, opts.Config); err != nil {
+		t.Fatalf("opencodetest: %v", err)
+	}
+
+	registry, err := newTripwire()
+	if err != nil {
+		t.Fatalf("opencodetest: dead registry: %v", err)
+	}
+	t.Cleanup(registry.close)
+
+	timeout := opts.StartTimeout
+	if timeout <= 0 {
+		timeout = DefaultStartTimeout
+	}
+	s := &Server{
+		Dir:      dir,
+		Home:     home,
+		client:   &http.Client{},
+		registry: registry,
+	}
+	env := environment(home, registry.url(), opts.Env)
+
+	// The port is chosen here and could be taken before opencode binds it;
+	// when that is why the server exited, try again with another port.
+	const attempts = 3
+	for i := 1; ; i++ {
+		out, err := s.start(t, bin, env, timeout)
+		if err == nil {
+			return s
+		}
+		var busy *portBusyError
+		if errors.As(err, &busy) && i < attempts {
+			t.Logf("opencodetest: %v; retrying", err)
+			continue
+		}
+		t.Fatalf("opencodetest: %v\n--- opencode output ---\n%s", err, out)
+		return nil
+	}
+}
+
+// portBusyError reports that the server exited and its port is in use.
+type portBusyError struct {
+	port int
+	err  error
+}
+
+func (e *portBusyError) Error() string {
+	return fmt.Sprintf("opencode serve exited (%v) and port %d is taken", e.err, e.port)
+}
+
+// start execs one server and waits for it to listen. On success it registers
+// the cleanup that stops it; on failure it returns the server's output.
+func (s *Server) start(t testing.TB, bin string, env []string, timeout time.Duration) (string, error) {
+	t.Helper()
+	port, err := freePort()
+	if err != nil {
+		return "", err
+	}
+	output := &syncBuffer{}
+	listening := make(chan string, 1)
+	watch := &lineWatcher{w: output, marker: listeningMarker, found: listening}
+
+	// --print-logs puts OpenCode's log on stderr, so a failing test shows
+	// what the "Check server logs" of a 500 answer refers to.
+	cmd := exec.Command(bin, "serve", "--print-logs", "--hostname", "127.0.0.1", "--port", strconv.Itoa(port))
+	cmd.Dir = s.Dir
+	cmd.Env = env
+	cmd.Stdout = watch
+	cmd.Stderr = &lineWatcher{w: output, marker: listeningMarker, found: listening}
+	cmd.WaitDelay = stopGrace
+	setProcessGroup(cmd)
+
+	began := time.Now()
+	if err := cmd.Start(); err != nil {
+		return "", fmt.Errorf("starting %s: %w", bin, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case u := <-listening:
+		s.URL = strings.TrimRight(u, "/")
+		s.StartupTime = time.Since(began)
+		s.output = output
+		t.Cleanup(func() {
+			stop(cmd, exited)
+			if t.Failed() {
+				t.Logf("opencodetest: output of opencode serve in %s:\n%s", s.Dir, output.String())
+			}
+		})
+		return "", nil
+	case err := <-exited:
+		if err == nil {
+			err = errors.New("exit status 0")
+		}
+		if portTaken(port) {
+			return output.String(), &portBusyError{port: port, err: err}
+		}
+		return output.String(), fmt.Errorf("opencode serve exited before listening: %w", err)
+	case <-timer.C:
+		stop(cmd, exited)
+		return output.String(), fmt.Errorf("opencode serve did not print %q within %v", strings.TrimSpace(listeningMarker), timeout)
+	}
+}
+
+// stop ends the server's process group: SIGTERM, then SIGKILL after
+// stopGrace. exited delivers cmd.Wait's result.
+func stop(cmd *exec.Cmd, exited <-chan error) {
+	terminateGroup(cmd)
+	select {
+	case <-exited:
+		return
+	case <-time.After(stopGrace):
+	}
+	killGroup(cmd)
+	<-exited
+}
+
+// Output returns what the server has printed on stdout and stderr so far.
+func (s *Server) Output() string {
+	return s.output.String()
+}
+
+// RegistryHits returns how many connections reached the dead npm registry,
+// that is how many times something under the server tried to install.
+func (s *Server) RegistryHits() int {
+	return int(s.registry.hits.Load())
+}
+
+// GetJSON sends GET path (with its query) to the server and decodes the JSON
+// answer into out. A status other than 200 is an error carrying the body.
+func (s *Server) GetJSON(ctx context.Context, path string, out any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+path, nil)
+	if err != nil {
+		return fmt.Errorf("GET %s: %w", path, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("GET %s: %w", path, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("GET %s: reading the answer: %w", path, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		hint := ""
+		if n := s.RegistryHits(); n > 0 {
+			hint = fmt.Sprintf(" (OpenCode tried to install from npm %d times: is <repo>/.opencode/package-lock.json missing %s?)", n, pluginPackage)
+		}
+		return fmt.Errorf("GET %s: %s: %s%s", path, resp.Status, bytes.TrimSpace(body), hint)
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return fmt.Errorf("GET %s: decoding %q: %w", path, truncate(body, 200), err)
+	}
+	return nil
+}
+
+// ToolIDs returns the ids of every tool the server knows for its directory
+// (GET /experimental/tool/ids), built-in and custom.
+func (s *Server) ToolIDs(ctx context.Context) ([]string, error) {
+	var ids []string
+	if err := s.GetJSON(ctx, "/experimental/tool/ids", &ids); err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// Tools returns the tools offered to the given provider and model, with the
+// JSON Schema of their arguments (GET /experimental/tool). Both parameters
+// are required by the server but need not name a configured provider; the
+// built-in tool set varies with them (apply_patch replaces edit and write
+// for openai gpt-* models, for example), custom tools do not.
+func (s *Server) Tools(ctx context.Context, provider, model string) ([]Tool, error) {
+	q := url.Values{"provider": {provider}, "model": {model}}
+	var tools []Tool
+	if err := s.GetJSON(ctx, "/experimental/tool?"+q.Encode(), &tools); err != nil {
+		return nil, err
+	}
+	return tools, nil
+}
+
+// prepare lays out the files that keep OpenCode from installing anything:
+// the project's .opencode/node_modules and lock, the global config
+// directory's empty node_modules and lock, and opencode.json if given.
+func prepare(dir, home, nodeModules string, config []byte) error {
+	version, err := pluginVersion(nodeModules)
+	if err != nil {
+		return err
+	}
+	lock, err := minimalLock(version)
+	if err != nil {
+		return err
+	}
+
+	project := filepath.Join(dir, ".opencode")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		return err
+	}
+	link := filepath.Join(project, "node_modules")
+	if _, err := os.Lstat(link); errors.Is(err, fs.ErrNotExist) {
+		if err := os.Symlink(nodeModules, link); err != nil {
+			return fmt.Errorf("linking the toolchain into the project: %w", err)
+		}
+	} else if err != nil {
+		return err
+	}
+	if err := writeIfAbsent(filepath.Join(project, "package-lock.json"), lock); err != nil {
+		return err
+	}
+
+	global := filepath.Join(home, ".config", "opencode")
+	if err := os.MkdirAll(filepath.Join(global, "node_modules"), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(global, "package-lock.json"), lock, 0o644); err != nil {
+		return err
+	}
+
+	if config != nil {
+		if !json.Valid(config) {
+			return fmt.Errorf("the opencode.json body (Options.Config) is not valid JSON: %q", truncate(config, 200))
+		}
+		if err := os.WriteFile(filepath.Join(dir, "opencode.json"), config, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pluginVersion reads the installed @opencode-ai/plugin's version.
+func pluginVersion(nodeModules string) (string, error) {
+	path := filepath.Join(nodeModules, filepath.FromSlash(pluginPackage), "package.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("reading the installed %s: %w", pluginPackage, err)
+	}
+	var manifest struct {
+		Version string `json:"version"`
+	}
+	if err := json.Unmarshal(data, &manifest); err != nil {
+		return "", fmt.Errorf("decoding %s: %w", path, err)
+	}
+	if manifest.Version == "" {
+		return "", fmt.Errorf("%s has no version", path)
+	}
+	return manifest.Version, nil
+}
+
+// minimalLock is a package-lock.json that lists only the plugin, which is
+// all OpenCode checks before deciding not to install it.
+func minimalLock(version string) ([]byte, error) {
+	lock := map[string]any{
+		"lockfileVersion": 3,
+		"requires":        true,
+		"packages": map[string]any{
+			"": map[string]any{
+				"dependencies": map[string]string{pluginPackage: version},
+			},
+			"node_modules/" + pluginPackage: map[string]string{"version": version},
+		},
+	}
+	data, err := json.MarshalIndent(lock, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding the lock file: %w", err)
+	}
+	return append(data, '\n'), nil
+}
+
+// writeIfAbsent writes data to path unless a file is already there.
+func writeIfAbsent(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// environment builds the server's environment: a few inherited variables,
+// the scratch HOME, OpenCode's switches for offline use, the dead registry,
+// then extra (which wins).
+func environment(home, registry string, extra []string) []string {
+	vars := map[string]string{}
+	var order []string
+	set := func(k, v string) {
+		if _, ok := vars[k]; !ok {
+			order = append(order, k)
+		}
+		vars[k] = v
+	}
+	for _, k := range inheritedEnv {
+		if v, ok := os.LookupEnv(k); ok {
+			set(k, v)
+		}
+	}
+	set("HOME", home)
+	set("OPENCODE_DISABLE_MODELS_FETCH", "1")
+	set("OPENCODE_DISABLE_AUTOUPDATE", "1")
+	set("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
+	set("OPENCODE_DISABLE_SHARE", "1")
+	set("npm_config_registry", registry)
+	// npm retries a dropped connection with back-off for about a minute, and
+	// the request that set off the install hangs meanwhile; with no retries
+	// it fails at once with a 500 that GetJSON explains.
+	set("npm_config_fetch_retries", "0")
+	for _, kv := range extra {
+		k, v, _ := strings.Cut(kv, "=")
+		set(k, v)
+	}
+	env := make([]string, 0, len(order))
+	for _, k := range order {
+		env = append(env, k+"="+vars[k])
+	}
+	return env
+}
+
+// freePort asks the kernel for an unused loopback port.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("finding a free port: %w", err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	if err := l.Close(); err != nil {
+		return 0, fmt.Errorf("finding a free port: %w", err)
+	}
+	return port, nil
+}
+
+// portTaken reports whether something listens on the loopback port.
+func portTaken(port int) bool {
+	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		return true
+	}
+	l.Close()
+	return false
+}
+
+// tripwire is the dead npm registry: a loopback listener that counts and
+// drops every connection, so an install fails at once instead of reaching
+// the network, and the test can tell that one was tried.
+type tripwire struct {
+	l    net.Listener
+	hits atomic.Int64
+	done sync.WaitGroup
+}
+
+func newTripwire() (*tripwire, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	w := &tripwire{l: l}
+	w.done.Add(1)
+	go func() {
+		defer w.done.Done()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			w.hits.Add(1)
+			c.Close()
+		}
+	}()
+	return w, nil
+}
+
+func (w *tripwire) url() string { return "http://" + w.l.Addr().String() + "/" }
+
+func (w *tripwire) close() {
+	w.l.Close()
+	w.done.Wait()
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers and readers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	if b == nil {
+		return ""
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// lineWatcher copies output to w and sends what follows marker on the first
+// complete line that contains it.
+type lineWatcher struct {
+	w      io.Writer
+	marker string
+	found  chan<- string
+	line   []byte
+}
+
+func (lw *lineWatcher) Write(p []byte) (int, error) {
+	lw.line = append(lw.line, p...)
+	for {
+		i := bytes.IndexByte(lw.line, '\n')
+		if i < 0 {
+			break
+		}
+		line := string(bytes.TrimRight(lw.line[:i], "\r"))
+		lw.line = lw.line[i+1:]
+		if _, rest, ok := strings.Cut(line, lw.marker); ok {
+			select {
+			case lw.found <- strings.TrimSpace(rest):
+			default:
+			}
+		}
+	}
+	return lw.w.Write(p)
+}
+
+// truncate shortens b for an error message.
+func truncate(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	return string(b[:n]) + "…"
+}
