@@ -151,7 +151,18 @@ type errorBody struct {
 	Code     string        `json:"code"`
 	Message  string        `json:"message"`
 	Findings []findingJSON `json:"findings,omitempty"`
+	// Details carries a command's structured report (check, breaking).
+	Details any `json:"details,omitempty"`
 }
+
+// failure is a command failure that has a structured report for --json and
+// has already printed its human report.
+type failure struct {
+	code, msg string
+	details   any
+}
+
+func (f *failure) Error() string { return f.msg }
 
 type findingJSON struct {
 	File    string `json:"file,omitempty"`
@@ -183,7 +194,10 @@ func (e *env) finish(cmd string, err error) int {
 	if e.json {
 		body := &errorBody{Code: kind, Message: err.Error()}
 		var l diag.List
-		if errors.As(err, &l) {
+		var fl *failure
+		if errors.As(err, &fl) {
+			body.Code, body.Message, body.Details = fl.code, fl.msg, fl.details
+		} else if errors.As(err, &l) {
 			body.Message = fmt.Sprintf("%d finding(s)", len(l))
 			for _, f := range l {
 				body.Findings = append(body.Findings, findingJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Msg})
@@ -196,6 +210,11 @@ func (e *env) finish(cmd string, err error) int {
 	}
 	var rep *reported
 	if errors.As(err, &rep) {
+		return code
+	}
+	var fl *failure
+	if errors.As(err, &fl) {
+		fmt.Fprintf(e.stderr, "agentc %s: %s\n", cmd, fl.msg)
 		return code
 	}
 	if code == ExitUsage {
