@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,11 +31,37 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           ".",
 		UpdateScripts: *update,
+		Setup:         setupGo,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"defaultspec": cmdDefaultSpec,
 			"replace":     cmdReplace,
 		},
 	})
+}
+
+// setupGo lets scripts run the go command in a downstream module: it passes
+// the real Go caches and proxy settings through, and AGENTC_ROOT names this
+// checkout for replace directives.
+func setupGo(env *testscript.Env) error {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPROXY", "GOROOT").Output()
+	if err != nil {
+		return fmt.Errorf("go env: %v", err)
+	}
+	vals := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(vals) != 4 {
+		return fmt.Errorf("go env: unexpected output %q", out)
+	}
+	env.Setenv("GOCACHE", vals[0])
+	env.Setenv("GOMODCACHE", vals[1])
+	env.Setenv("GOPROXY", vals[2])
+	env.Setenv("GOFLAGS", "-mod=mod")
+	env.Setenv("PATH", filepath.Join(vals[3], "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return err
+	}
+	env.Setenv("AGENTC_ROOT", root)
+	return nil
 }
 
 // cmdDefaultSpec writes the embedded default spec into a directory:
