@@ -56,7 +56,7 @@ func runCheck(e *env, sf *specFlags) error {
 	if err != nil {
 		return err
 	}
-	findings, total, err := drift(out, files)
+	findings, total, err := drift(out, files, sf.only != "")
 	if err != nil {
 		return err
 	}
@@ -73,8 +73,12 @@ func runCheck(e *env, sf *specFlags) error {
 }
 
 // drift compares the generated files with the tree under out.
-func drift(out string, files []emit.File) ([]driftFinding, int, error) {
-	changes, err := write.Plan(out, files)
+func drift(out string, files []emit.File, partial bool) ([]driftFinding, int, error) {
+	plan := write.Plan
+	if partial {
+		plan = write.PlanPartial
+	}
+	changes, err := plan(out, files)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -76,7 +76,11 @@ func runGen(e *env, sf *specFlags) error {
 	if err != nil {
 		return err
 	}
-	changes, err := write.Plan(out, files)
+	plan := write.Plan
+	if sf.only != "" {
+		plan = write.PlanPartial // other emitters' files are not stale
+	}
+	changes, err := plan(out, files)
 	if err != nil {
 		return err
 	}

@@ -42,6 +42,61 @@ type Change struct {
 // Plan compares files with the tree under root and returns every change,
 // sorted by path. It reads but never writes.
 func Plan(root string, files []emit.File) ([]Change, error) {
+	return plan(root, files, false)
+}
+
+// PlanPartial is Plan for a run of only some emitters: it never removes a
+// file, and the manifest among files is extended with the previous
+// manifest's entries for files that still exist and that this run did not
+// produce, so the other emitters' files stay recognisably agentc's.
+func PlanPartial(root string, files []emit.File) ([]Change, error) {
+	old, err := os.ReadFile(filepath.Join(root, emit.ManifestName))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	produced := map[string]bool{}
+	for _, f := range files {
+		produced[f.Path] = true
+	}
+	var keep []string
+	for p, sum := range emit.ParseManifest(old) {
+		if produced[p] {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
+			keep = append(keep, sum+"  "+p)
+		}
+	}
+	slices.Sort(keep)
+	files = slices.Clone(files)
+	for i, f := range files {
+		if f.Path == emit.ManifestName && len(keep) > 0 {
+			files[i].Data = mergeManifest(f.Data, keep)
+		}
+	}
+	return plan(root, files, true)
+}
+
+// mergeManifest adds entry lines to a manifest, keeping lines sorted by path.
+func mergeManifest(data []byte, entries []string) []byte {
+	var head, lines []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if strings.HasPrefix(l, "#") {
+			head = append(head, l)
+		} else if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	lines = append(lines, entries...)
+	slices.SortFunc(lines, func(a, b string) int {
+		_, pa, _ := strings.Cut(a, "  ")
+		_, pb, _ := strings.Cut(b, "  ")
+		return strings.Compare(pa, pb)
+	})
+	return []byte(strings.Join(append(head, lines...), "\n") + "\n")
+}
+
+func plan(root string, files []emit.File, partial bool) ([]Change, error) {
 	var changes []Change
 	want := map[string]bool{}
 	var manifest map[string]string
@@ -65,6 +120,10 @@ func Plan(root string, files []emit.File) ([]Change, error) {
 		default:
 			changes = append(changes, Change{Path: f.Path, Kind: Conflict, Old: old, New: f.Data})
 		}
+	}
+	if partial {
+		slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+		return changes, nil
 	}
 	// Stale files: agentc's own files under root that are no longer generated.
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -152,9 +211,11 @@ const tmpPrefix = ".agentc-tmp-"
 // MkdirAll creates dir and its parents.
 func (OS) MkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }
 
-// WriteAtomic writes data to a temporary file in path's directory, syncs
-// it, and renames it over path, so a reader (or a crash) sees the old file
-// or the new one, never a mix.
+// WriteAtomic writes data to a temporary file in path's directory and
+// renames it over path, so a reader, or an interrupted agentc, sees the old
+// file or the new one, never a mix. It does not fsync: that would guard
+// against a power loss, not an interruption, and costs more than the rest
+// of a large run.
 func (OS) WriteAtomic(path string, data []byte) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), tmpPrefix+"*")
 	if err != nil {
@@ -167,9 +228,6 @@ func (OS) WriteAtomic(path string, data []byte) (err error) {
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
 		return err
 	}
 	if err = f.Chmod(0o644); err != nil {
