@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -94,12 +95,11 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
 		ts.Fatalf("usage: replace FILE OLD NEW")
 	}
+	// The whole argument must be one Go string literal: a Go-quoted prefix
+	// ('"a": "b"') is text, not a literal followed by junk.
 	unq := func(s string) string {
-		if strings.HasPrefix(s, `"`) {
-			var out string
-			if _, err := fmt.Sscanf(s, "%q", &out); err == nil {
-				return out
-			}
+		if out, err := strconv.Unquote(s); err == nil && strings.HasPrefix(s, `"`) {
+			return out
 		}
 		return s
 	}

@@ -78,6 +78,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK
 		}
+		if e.json || slices.Contains(args[1:], "--json") || slices.Contains(args[1:], "-json") {
+			// The flag package printed the error and usage on stderr; a
+			// machine caller still gets its one envelope on stdout.
+			e.json = true
+			e.writeJSON(envelope{SchemaVersion: SchemaVersion, Error: &errorBody{Code: "usage", Message: err.Error()}})
+		}
 		return ExitUsage
 	}
 	err := c.run(e, fs, fs.Args())

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
 
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
@@ -87,11 +89,11 @@ func (l *loader) codegen(root cue.Value, s *model.Spec) {
 	for _, d := range []struct{ field, dir string }{{"out", c.Out}, {"go.dir", c.Go.Dir}, {"opencode.dir", c.OpenCode.Dir},
 		{"ts.dir", c.TS.Dir}, {"jsonschema.dir", c.JSONSchema.Dir}, {"docs.dir", c.Docs.Dir}} {
 		if !localPath(d.dir) {
-			l.errorf(v, "codegen", "codegen.%s %q must be a relative path inside the output tree (no '..', no leading '/')", d.field, d.dir)
+			l.errorf(v.LookupPath(cue.ParsePath(d.field)), "codegen", "codegen.%s %q must be a relative path inside the output tree (no '..', no leading '/')", d.field, d.dir)
 		}
 	}
 	if names.IsGoReserved(c.Go.Package) {
-		l.errorf(v, "codegen", "codegen.go.package %q is a Go keyword or predeclared identifier", c.Go.Package)
+		l.errorf(v.LookupPath(cue.ParsePath("go.package")), "codegen", "codegen.go.package %q is a Go keyword or predeclared identifier", c.Go.Package)
 	}
 }
 
@@ -112,9 +114,7 @@ func localPath(p string) bool {
 func (l *loader) tools(root cue.Value, s *model.Spec) {
 	w := &typeWalker{l: l, checks: map[string]*model.Check{}}
 	it, _ := lookup(root, cue.Str("tools")).Fields()
-	taken := map[string]*model.Tool{}   // every name and alias
-	files := map[string]*model.Tool{}   // file names
-	goNames := map[string]*model.Tool{} // Go stems
+	var named []namedTool
 	for it.Next() {
 		tv := it.Value()
 		t := &model.Tool{
@@ -136,30 +136,15 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		if !toolName.MatchString(t.Name) {
 			l.errorAt(t.Pos, "tool-name", "tool name %q must start with a letter and hold only letters, digits, '_', '-' and '.'", t.Name)
 		}
-		for i, n := range t.AllNames() {
-			pos := t.Pos
-			if i > 0 {
-				pos = l.vpos(lookup(tv, cue.Str("aliases"), cue.Index(i-1)))
-				if !toolName.MatchString(n) {
-					l.errorAt(pos, "tool-name", "alias %q must start with a letter and hold only letters, digits, '_', '-' and '.'", n)
-				}
+		nt := namedTool{t: t}
+		for i, a := range t.Aliases {
+			pos := l.vpos(lookup(tv, cue.Str("aliases"), cue.Index(i)))
+			if !toolName.MatchString(a) {
+				l.errorAt(pos, "tool-name", "alias %q must start with a letter and hold only letters, digits, '_', '-' and '.'", a)
 			}
-			if prev, ok := taken[n]; ok && prev != t {
-				l.errorAt(pos, "duplicate-tool", "tool name %q is already used by tool %q (%s)", n, prev.Name, prev.Pos)
-			} else if ok {
-				l.errorAt(pos, "duplicate-tool", "alias %q repeats a name of tool %q", n, t.Name)
-			}
-			taken[n] = t
-			fn := names.FileName(n)
-			if prev, ok := files[fn]; ok && prev != t {
-				l.errorAt(pos, "duplicate-tool", "tool %q's file name %s.ts is also tool %q's (%s)", n, fn, prev.Name, prev.Pos)
-			}
-			files[fn] = t
+			nt.aliasPos = append(nt.aliasPos, pos)
 		}
-		if prev, ok := goNames[t.GoName]; ok {
-			l.errorAt(t.Pos, "name-clash", "tools %q and %q both become Go name %s", prev.Name, t.Name, t.GoName)
-		}
-		goNames[t.GoName] = t
+		named = append(named, nt)
 
 		args := lookup(tv, cue.Str("args"))
 		t.Args = w.object(args, t.GoName+"Args", names.TSPascal(t.Name)+"Args", t.GoName, names.TSPascal(t.Name))
@@ -176,6 +161,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		t.Fingerprint = fingerprint(t)
 		s.Tools = append(s.Tools, t)
 	}
+	l.toolNameClashes(named)
 	slices.SortFunc(s.Tools, func(a, b *model.Tool) int { return cmp.Compare(a.Name, b.Name) })
 	for _, c := range w.checks {
 		s.Checks = append(s.Checks, c)
@@ -183,6 +169,76 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	slices.SortFunc(s.Checks, func(a, b *model.Check) int { return cmp.Compare(a.Name, b.Name) })
 	if len(s.Tools) == 0 {
 		l.errorAt(model.Pos{File: l.src.Display}, "no-tools", "the spec declares no tools")
+	}
+}
+
+// namedTool is a tool with the positions of its aliases.
+type namedTool struct {
+	t        *model.Tool
+	aliasPos []model.Pos
+}
+
+// toolNameClashes checks that every tool name and alias names one tool, and
+// that tool names stay distinct as file names (OpenCode's tool ids) and Go
+// names. Tool names come first, so a clash with an alias is reported at the
+// alias; a clashing alias is dropped. Tools whose names clash are marked
+// clashed, so that the names derived from them (TypeScript names, type
+// names) and prompt mentions do not repeat the finding.
+func (l *loader) toolNameClashes(named []namedTool) {
+	owner := map[string]*model.Tool{} // every name and alias
+	ownerPos := map[string]model.Pos{}
+	files := map[string]*model.Tool{}
+	for _, nt := range named {
+		t := nt.t
+		owner[t.Name], ownerPos[t.Name] = t, t.Pos
+		if prev := files[t.FileName]; prev != nil {
+			l.errorAt(t.Pos, "duplicate-tool", "tool %q has the same file name, %s.ts, as tool %q (%s); OpenCode would see one tool", t.Name, t.FileName, prev.Name, prev.Pos)
+			l.clashed[t], l.clashed[prev] = true, true
+			continue
+		}
+		files[t.FileName] = t
+	}
+	for _, nt := range named {
+		t := nt.t
+		var kept []string
+		for i, a := range t.Aliases {
+			pos := nt.aliasPos[i]
+			prev, taken := owner[a]
+			switch {
+			case taken && prev == t && a == t.Name:
+				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q repeats the tool's own name", a, t.Name)
+				continue
+			case taken && prev == t:
+				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q is listed twice", a, t.Name)
+				continue
+			case taken && a == prev.Name:
+				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q is already the name of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
+				continue
+			case taken:
+				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q is already an alias of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
+				continue
+			}
+			if f := files[names.FileName(a)]; f != nil && f != t {
+				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q is tool %q's file name, %s.ts (OpenCode's tool id) (%s)", a, t.Name, f.Name, names.FileName(a), f.Pos)
+				continue
+			}
+			owner[a], ownerPos[a] = t, pos
+			kept = append(kept, a)
+		}
+		t.Aliases = kept
+	}
+	goNames := map[string]*model.Tool{}
+	for _, nt := range named {
+		t := nt.t
+		if l.clashed[t] {
+			continue
+		}
+		if prev := goNames[t.GoName]; prev != nil {
+			l.errorAt(t.Pos, "name-clash", "tools %q and %q both become Go name %s", prev.Name, t.Name, t.GoName)
+			l.clashed[t], l.clashed[prev] = true, true
+			continue
+		}
+		goNames[t.GoName] = t
 	}
 }
 
@@ -203,11 +259,22 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 				f = x
 			}
 		}
+		pos := l.textPos(v, l.vpos(v), func(raw string) int { return strings.Index(raw, m[0]) })
 		switch {
 		case f == nil:
-			l.errorf(v, "placeholder", "summary placeholder {{%s}} names no argument of %q", m[1], t.Name)
+			var known []string
+			for _, x := range t.Args.Fields {
+				if !count || x.Type.Kind == model.Array {
+					known = append(known, x.Name)
+				}
+			}
+			hint := ""
+			if k := closest(name, known); k != "" {
+				hint = fmt.Sprintf("; did you mean {{%s}}?", strings.TrimSuffix(m[1], name)+k)
+			}
+			l.errorAt(pos, "placeholder", "summary placeholder {{%s}} names no argument of %q%s", m[1], t.Name, hint)
 		case count && f.Type.Kind != model.Array:
-			l.errorf(v, "placeholder", "{{count:%s}} needs a list argument", name)
+			l.errorAt(pos, "placeholder", "{{count:%s}} needs a list argument; %q is %s", name, name, f.Type.Kind)
 		}
 	}
 }
@@ -344,7 +411,10 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			if seen[x] {
 				if x == m {
 					cyclic[m] = true
-					l.errorAt(raws[m].extPos, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
+					// One finding per cycle, at the first of its modes by name.
+					if slices.Min(chain) == m.Name {
+						l.errorAt(raws[m].extPos, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
+					}
 				}
 				break
 			}
@@ -365,7 +435,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			parts = append([]string{x.OwnPrompt}, parts...)
 		}
 		m.Prompt = strings.Join(parts, "\n\n")
-		l.checkPrompt(m, raws[m].prompt, params, raws)
+		l.checkPrompt(m, params, func(m *model.Mode) cue.Value { return raws[m].prompt })
 	}
 }
 
@@ -384,22 +454,42 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
 // checkPrompt enforces the seed's acceptance gate on a mode's full prompt:
 // it mentions only tools the mode makes mentionable, and every tool the
 // mode makes emphasized or stronger; and its placeholders are known.
-func (l *loader) checkPrompt(m *model.Mode, own cue.Value, params map[string]bool, raws any) {
+// prompt returns a mode's own prompt value, for positions: a finding about
+// a mention is placed at the mention.
+func (l *loader) checkPrompt(m *model.Mode, params map[string]bool, prompt func(*model.Mode) cue.Value) {
+	own := prompt(m)
 	ownPos := l.vpos(own)
+	var known []string
+	for p := range params {
+		known = append(known, p)
+	}
+	slices.Sort(known)
 	for _, ph := range placeholder.FindAllStringSubmatch(m.OwnPrompt, -1) {
 		if !params[ph[1]] {
-			l.errorAt(ownPos, "placeholder", "prompt of mode %q uses {{%s}}, which is not in prompt_params", m.Name, ph[1])
+			pos := l.textPos(own, ownPos, func(raw string) int { return strings.Index(raw, ph[0]) })
+			hint := ""
+			if k := closest(ph[1], known); k != "" {
+				hint = fmt.Sprintf("; did you mean {{%s}}?", k)
+			}
+			l.errorAt(pos, "placeholder", "prompt of mode %q uses {{%s}}, which is not in prompt_params%s", m.Name, ph[1], hint)
 		}
 	}
 	for _, ts := range m.Standings {
+		if l.clashed[ts.Tool] {
+			continue // which tool a mention means is unclear; the clash is reported
+		}
 		where := mentionedIn(m, ts.Tool)
 		switch {
 		case where != nil && !ts.Standing.Mentionable():
-			pos, via := ownPos, ""
+			via := ""
 			if where != m {
+				if !where.Standing(ts.Tool.Name).Mentionable() {
+					continue // reported for the mode whose prompt it is
+				}
 				via = fmt.Sprintf(" (in the prompt it extends, of mode %q)", where.Name)
-				pos = where.Pos
 			}
+			wv := prompt(where)
+			pos := l.textPos(wv, l.vpos(wv), func(raw string) int { return mentionIndex(raw, ts.Tool) })
 			l.errorAt(pos, "prompt-mentions-tool", "prompt of mode %q mentions tool %q%s, which is %s in that mode", m.Name, ts.Tool.Name, via, ts.Standing)
 		case where == nil && ts.Standing.MustMention():
 			l.errorAt(ownPos, "prompt-omits-tool", "prompt of mode %q never mentions tool %q, which is %s in that mode", m.Name, ts.Tool.Name, ts.Standing)
@@ -421,8 +511,15 @@ func mentionedIn(m *model.Mode, t *model.Tool) *model.Mode {
 // Mentions reports whether text names tool t (its name, an alias or its file
 // name) as a whole word.
 func Mentions(text string, t *model.Tool) bool {
+	return mentionIndex(text, t) >= 0
+}
+
+// mentionIndex returns the byte offset of the first whole-word mention of
+// tool t in text, or -1.
+func mentionIndex(text string, t *model.Tool) int {
+	first := -1
 	for _, n := range append(t.AllNames(), t.FileName) {
-		for i := 0; ; {
+		for i := 0; i < len(text); {
 			j := strings.Index(text[i:], n)
 			if j < 0 {
 				break
@@ -431,12 +528,69 @@ func Mentions(text string, t *model.Tool) bool {
 			before := j == 0 || !isWordByte(text[j-1])
 			after := j+len(n) >= len(text) || !isWordByte(text[j+len(n)])
 			if before && after {
-				return true
+				if first < 0 || j < first {
+					first = j
+				}
+				break
 			}
 			i = j + 1
 		}
 	}
-	return false
+	return first
+}
+
+// textPos returns the position, in the spec's source, of the first match of
+// find in the string literals v is written with (the literal fragments of
+// an interpolation included), or fallback when no literal matches: a
+// placeholder or mention inside a multi-line prompt is placed at its line
+// and column.
+func (l *loader) textPos(v cue.Value, fallback model.Pos, find func(raw string) int) model.Pos {
+	for _, b := range l.literals(v) {
+		i := find(b.Value)
+		if i < 0 {
+			continue
+		}
+		p := l.pos(b.Pos())
+		if !p.IsValid() || isSchemaFile(p.File) {
+			continue
+		}
+		pre := b.Value[:i]
+		if nl := strings.LastIndexByte(pre, '\n'); nl >= 0 {
+			p.Line += strings.Count(pre, "\n")
+			p.Col = i - nl
+		} else {
+			p.Col += i
+		}
+		return p
+	}
+	return fallback
+}
+
+// literals returns the string literals, as written, that make up v.
+func (l *loader) literals(v cue.Value) []*ast.BasicLit {
+	var out []*ast.BasicLit
+	var add func(n ast.Node)
+	add = func(n ast.Node) {
+		switch x := n.(type) {
+		case *ast.Field:
+			add(x.Value)
+		case *ast.BasicLit:
+			if x.Kind == token.STRING && !slices.Contains(out, x) {
+				out = append(out, x)
+			}
+		case *ast.Interpolation:
+			for _, e := range x.Elts {
+				add(e)
+			}
+		}
+	}
+	add(v.Source())
+	if op, args := v.Expr(); op == cue.AndOp {
+		for _, a := range args {
+			add(a.Source())
+		}
+	}
+	return out
 }
 
 func isWordByte(b byte) bool {
@@ -464,7 +618,9 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 			l.errorf(mv, "unknown-mode", "selection rule picks unknown mode %q%s", str(mv), suggest(str(mv), modeNames(s)))
 		}
 		wit, _ := lookup(rv, cue.Str("when")).Fields()
+		conds := 0
 		for wit.Next() {
+			conds++
 			in := inputs[wit.Selector().Unquoted()]
 			if in == nil {
 				l.errorf(wit.Value(), "unknown-input", "selection rule reads %q, which is not in selection.inputs", wit.Selector().Unquoted())
@@ -472,7 +628,7 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 			}
 			r.When = append(r.When, model.Condition{Input: in, Value: str(wit.Value())})
 		}
-		if len(r.When) == 0 {
+		if conds == 0 {
 			l.errorf(rv, "selection", "selection rule has no conditions; use selection.default instead")
 		}
 		slices.SortFunc(r.When, func(a, b model.Condition) int { return cmp.Compare(a.Input.Name, b.Input.Name) })
@@ -639,6 +795,9 @@ func (l *loader) nameClashes(s *model.Spec) {
 	}
 	tsTools := map[string]*model.Tool{}
 	for _, t := range s.Tools {
+		if l.clashed[t] {
+			continue // its names clash already
+		}
 		visit(t.Args)
 		visit(t.Result)
 		if p := tsTools[t.TSName]; p != nil {
@@ -679,19 +838,31 @@ func standingList() string {
 	return strings.Join(ss, ", ")
 }
 
-// suggest returns `; did you mean "x"?` for the closest known name within
-// a small edit distance, or "".
+// suggest returns `; did you mean "x"?` for the closest known name, or "".
 func suggest(name string, known []string) string {
-	best, bestD := "", 3
+	if k := closest(name, known); k != "" {
+		return fmt.Sprintf("; did you mean %q?", k)
+	}
+	return ""
+}
+
+// closest returns the known name nearest to name — ignoring case, within a
+// few edits for its length, or extending it — or "".
+func closest(name string, known []string) string {
+	best, bestD := "", 0
+	ln := strings.ToLower(name)
+	limit := max(1, min(2, len(name)/3))
 	for _, k := range known {
-		if d := editDistance(name, k); d < bestD {
+		lk := strings.ToLower(k)
+		d := editDistance(ln, lk)
+		if len(ln) >= 3 && strings.HasPrefix(lk, ln) {
+			d = min(d, 1)
+		}
+		if d <= limit && (best == "" || d < bestD) {
 			best, bestD = k, d
 		}
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
+	return best
 }
 
 func editDistance(a, b string) int {

@@ -17,7 +17,6 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
-	cueerrors "cuelang.org/go/cue/errors"
 	cueload "cuelang.org/go/cue/load"
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
@@ -93,7 +92,7 @@ func Bytes(display string, files map[string][]byte) *Source {
 // Load evaluates src and builds the model. The error, if any, is a
 // diag.List of positioned findings.
 func Load(src *Source) (*model.Spec, error) {
-	l := &loader{src: src}
+	l := &loader{src: src, clashed: map[*model.Tool]bool{}}
 	v, err := l.evaluate()
 	if err != nil {
 		return nil, err
@@ -113,6 +112,9 @@ type loader struct {
 	// comment. Value.Doc is quadratic in the size of a file, so the loader
 	// reads doc comments from the syntax once.
 	docs map[model.Pos]string
+	// clashed holds tools whose names clash with another tool's; checks
+	// that would only repeat that finding skip them.
+	clashed map[*model.Tool]bool
 }
 
 // evaluate loads the CUE instance with the metaschema overlaid and
@@ -128,20 +130,9 @@ func (l *loader) evaluate() (cue.Value, error) {
 	if len(userFiles) == 0 {
 		return cue.Value{}, diag.List{{Pos: model.Pos{File: l.src.Display}, Code: "no-spec", Msg: "no .cue files in the spec directory"}}
 	}
-	pkg := ""
-	for _, name := range userFiles {
-		f, err := parser.ParseFile(name, l.src.Files[name], parser.PackageClauseOnly)
-		if err != nil {
-			return cue.Value{}, l.convert(err)
-		}
-		if p := f.PackageName(); p != "" {
-			pkg = p
-			break
-		}
-	}
-	if pkg == "" {
-		return cue.Value{}, diag.List{{Pos: model.Pos{File: l.display(filepath.Join(l.src.abs, userFiles[0]))}, Code: "no-package",
-			Msg: "spec files must declare a package (for example `package agentc`)"}}
+	pkg, errs := l.packageName(userFiles)
+	if errs != nil {
+		return cue.Value{}, errs.Err()
 	}
 	overlay := map[string]cueload.Source{}
 	for name, b := range l.src.Files {
@@ -168,14 +159,66 @@ func (l *loader) evaluate() (cue.Value, error) {
 		return cue.Value{}, l.convert(err)
 	}
 	v := cuecontext.New().BuildInstance(insts[0])
+	l.root = v // for positions while converting errors
 	if err := v.Err(); err != nil {
 		return cue.Value{}, l.convert(err)
 	}
 	if err := v.Validate(cue.Concrete(false)); err != nil {
 		return cue.Value{}, l.convert(err)
 	}
-	l.root = v
+	if errs := l.metaschema(v); len(errs) > 0 {
+		return cue.Value{}, errs.Err()
+	}
 	return v, nil
+}
+
+// packageName returns the package every user file declares. A file without
+// a package clause, or with another package, would be left out of the
+// instance silently by cue/load, so each is a finding.
+func (l *loader) packageName(userFiles []string) (string, diag.List) {
+	type clause struct {
+		file, pkg string
+		pos       token.Pos
+	}
+	var clauses []clause
+	count := map[string]int{}
+	for _, name := range userFiles {
+		f, err := parser.ParseFile(filepath.Join(l.src.abs, name), l.src.Files[name], parser.PackageClauseOnly)
+		if err != nil {
+			return "", l.convertList(err, model.Pos{File: l.src.Display})
+		}
+		c := clause{file: name}
+		for _, d := range f.Decls {
+			if p, ok := d.(*ast.Package); ok && p.Name != nil && p.Name.Name != "_" {
+				c.pkg, c.pos = p.Name.Name, p.Name.Pos()
+			}
+		}
+		clauses = append(clauses, c)
+		if c.pkg != "" {
+			count[c.pkg]++
+		}
+	}
+	// The package is the one most files declare; on a tie, the first file's.
+	pkg := ""
+	for _, c := range clauses {
+		if c.pkg != "" && (pkg == "" || count[c.pkg] > count[pkg]) {
+			pkg = c.pkg
+		}
+	}
+	var errs diag.List
+	for _, c := range clauses {
+		switch {
+		case c.pkg == "" && pkg == "":
+			errs.Add(model.Pos{File: path.Join(l.src.Display, c.file), Line: 1, Col: 1}, "no-package",
+				"spec files must declare a package (for example `package agentc`)")
+		case c.pkg == "":
+			errs.Add(model.Pos{File: path.Join(l.src.Display, c.file), Line: 1, Col: 1}, "no-package",
+				"this file has no package clause, so it would not be part of the spec; start it with `package %s`", pkg)
+		case c.pkg != pkg:
+			errs.Add(l.pos(c.pos), "package", "package %s differs from the spec's package %s; every spec file must be in one package", c.pkg, pkg)
+		}
+	}
+	return pkg, errs
 }
 
 // convert turns CUE errors into positioned findings.
@@ -186,34 +229,6 @@ func (l *loader) convert(err error) error {
 // diagOf converts err, placing findings without a position at v.
 func diagOf(l *loader, v cue.Value, err error) diag.List {
 	return l.convertList(err, l.vpos(v))
-}
-
-func (l *loader) convertList(err error, fallback model.Pos) diag.List {
-	var out diag.List
-	for _, e := range cueerrors.Errors(err) {
-		format, args := e.Msg()
-		msg := fmt.Sprintf(format, args...)
-		if p := e.Path(); len(p) > 0 {
-			msg = strings.Join(p, ".") + ": " + msg
-		}
-		pos := l.pos(e.Position())
-		if !pos.IsValid() {
-			for _, ip := range e.InputPositions() {
-				if p := l.pos(ip); p.IsValid() {
-					pos = p
-					break
-				}
-			}
-		}
-		if !pos.IsValid() {
-			pos = fallback
-		}
-		out = append(out, &diag.Error{Pos: pos, Code: "cue", Msg: msg})
-	}
-	if len(out) == 0 {
-		out.Add(fallback, "cue", "%v", err)
-	}
-	return out
 }
 
 // pos converts a CUE position to a display position.

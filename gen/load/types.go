@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
@@ -30,15 +31,15 @@ type typeWalker struct {
 func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string) *model.Type {
 	t := &model.Type{Kind: model.Object, GoName: goName, TSName: tsName, Pos: w.l.vpos(v)}
 	if v.IncompleteKind() != cue.StructKind {
-		w.l.errorf(v, "unsupported", "expected a struct of fields, found %v", v.IncompleteKind())
+		w.errorv(v, "unsupported", "expected a struct of fields, found %v", v.IncompleteKind())
 		return t
 	}
 	it, err := v.Fields(cue.Optional(true), cue.Patterns(true))
 	if err != nil {
-		w.l.errorf(v, "unsupported", "%v", err)
+		w.errorv(v, "unsupported", "%v", err)
 		return t
 	}
-	goNames := map[string]string{}
+	goNames := map[string]*model.Field{}
 	for it.Next() {
 		sel := it.Selector()
 		fv := it.Value()
@@ -59,11 +60,11 @@ func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string
 		if f.GoName == "" {
 			w.l.errorf(fv, "name-clash", "field %q has no letters or digits to make a Go name from", name)
 		} else if prev, ok := goNames[f.GoName]; ok {
-			w.l.errorf(fv, "name-clash", "fields %q and %q both become Go field %s", prev, name, f.GoName)
+			w.l.errorf(fv, "name-clash", "fields %q and %q both become Go field %s (%q is at %s)", prev.Name, name, f.GoName, prev.Name, prev.Pos)
 		} else {
-			goNames[f.GoName] = name
+			goNames[f.GoName] = f
 		}
-		if d, ok := fv.Default(); ok && !isEmptyList(d) {
+		if d, ok := fv.Default(); ok && !isEmptyList(d) && !openListDefault(fv, d) {
 			if f.Presence == model.Optional {
 				w.l.errorf(fv, "unsupported", "optional field %q has a default; drop the '?' (a field with a default may be omitted)", name)
 			}
@@ -121,11 +122,11 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 		}
 		elem := lv.LookupPath(cue.MakePath(cue.AnyIndex))
 		if !elem.Exists() {
-			w.l.errorf(v, "unsupported", "only open lists [...T] are supported, not fixed-length lists")
+			w.errorv(v, "unsupported", "only open lists [...T] are supported, not fixed-length lists")
 			return t
 		}
-		if n, _ := lv.Len().Int64(); n > 0 {
-			w.l.errorf(v, "unsupported", "list prefixes ([a, ...T]) are not supported; use [...T]")
+		if prefixLen(lv) > 0 {
+			w.errorv(v, "unsupported", "list prefixes ([a, ...T]) are not supported; use [...T]")
 		}
 		t.Items = w.typ(elem, base, tsBase, names.Singular(field))
 		t.Items.Doc = w.l.docOf(elem)
@@ -144,24 +145,24 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 		w.constraints(v, t)
 		return t
 	case cue.FloatKind:
-		w.l.errorf(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
+		w.errorv(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
 		return &model.Type{Kind: model.Number, Pos: pos}
 	case cue.BoolKind:
 		t := &model.Type{Kind: model.Boolean, Pos: pos}
 		w.constraints(v, t)
 		return t
 	case cue.TopKind:
-		w.l.errorf(v, "unsupported", "a field needs a type (found _); %s", supported)
+		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
 	case cue.NullKind:
-		w.l.errorf(v, "unsupported", "null is not supported in argument schemas")
+		w.errorv(v, "unsupported", "null is not supported in argument schemas")
 	case cue.BottomKind:
 		if err := v.Err(); err != nil {
 			w.l.errs = append(w.l.errs, diagOf(w.l, v, err)...)
 		} else {
-			w.l.errorf(v, "unsupported", "this constraint can never be satisfied")
+			w.errorv(v, "unsupported", "this constraint can never be satisfied")
 		}
 	default:
-		w.l.errorf(v, "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
+		w.errorv(v, "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
 	}
 	return &model.Type{Kind: model.String, Pos: pos}
 }
@@ -194,16 +195,16 @@ func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
 func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
 	w.walk(v, t, 0)
 	if t.MinLength != nil && t.MaxLength != nil && *t.MinLength > *t.MaxLength {
-		w.l.errorf(v, "unsupported", "minimum length %d exceeds maximum length %d", *t.MinLength, *t.MaxLength)
+		w.errorv(v, "unsupported", "minimum length %d exceeds maximum length %d", *t.MinLength, *t.MaxLength)
 	}
 	if t.MinItems != nil && t.MaxItems != nil && *t.MinItems > *t.MaxItems {
-		w.l.errorf(v, "unsupported", "minimum item count %d exceeds maximum item count %d", *t.MinItems, *t.MaxItems)
+		w.errorv(v, "unsupported", "minimum item count %d exceeds maximum item count %d", *t.MinItems, *t.MaxItems)
 	}
 }
 
 func (w *typeWalker) walk(v cue.Value, t *model.Type, depth int) {
 	if depth > 64 {
-		w.l.errorf(v, "unsupported", "constraint nested too deeply")
+		w.errorv(v, "unsupported", "constraint nested too deeply")
 		return
 	}
 	op, args := v.Expr()
@@ -240,25 +241,25 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, depth int) {
 		w.call(v, args, t)
 	case cue.RegexMatchOp:
 		if t.Kind != model.String {
-			w.l.errorf(v, "unsupported", "=~ applies to strings only")
+			w.errorv(v, "unsupported", "=~ applies to strings only")
 			return
 		}
 		re, err := args[0].String()
 		if err != nil {
-			w.l.errorf(v, "unsupported", "=~ needs a literal pattern")
+			w.errorv(v, "unsupported", "=~ needs a literal pattern")
 			return
 		}
 		if _, err := regexp.Compile(re); err != nil {
-			w.l.errorf(v, "unsupported", "invalid pattern %q: %v", re, err)
+			w.errorv(v, "unsupported", "invalid pattern %q: %v", re, err)
 			return
 		}
 		t.Patterns = append(t.Patterns, model.Pattern{Regexp: re, Pos: w.l.vpos(v)})
 	case cue.NotRegexMatchOp:
-		w.l.errorf(v, "unsupported", "!~ needs a message: put it in a named check, a definition with @check(\"message\")")
+		w.errorv(v, "unsupported", "!~ needs a message: put it in a named check, a definition with @check(\"message\")")
 	case cue.GreaterThanEqualOp, cue.GreaterThanOp, cue.LessThanEqualOp, cue.LessThanOp:
 		w.bound(v, op, args, t)
 	default:
-		w.l.errorf(v, "unsupported", "unsupported constraint %v (operator %v); %s", v, op, supported)
+		w.errorv(v, "unsupported", "unsupported constraint %v (operator %v); %s", v, op, supported)
 	}
 }
 
@@ -270,14 +271,14 @@ func (w *typeWalker) leaf(v cue.Value, t *model.Type) {
 			t.Literal = s
 			return
 		}
-		w.l.errorf(v, "unsupported", "only string literals may stand as a constraint, found %v", v)
+		w.errorv(v, "unsupported", "only string literals may stand as a constraint, found %v", v)
 		return
 	}
 	switch v.IncompleteKind() {
 	case cue.StringKind, cue.IntKind, cue.NumberKind, cue.BoolKind, cue.ListKind, cue.StructKind:
 		// The base type, already in t.Kind.
 	default:
-		w.l.errorf(v, "unsupported", "unsupported constraint %v; %s", v, supported)
+		w.errorv(v, "unsupported", "unsupported constraint %v; %s", v, supported)
 	}
 }
 
@@ -287,7 +288,7 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type) {
 	for _, a := range args {
 		s, err := a.String()
 		if err != nil || !a.IsConcrete() {
-			w.l.errorf(a, "unsupported", "disjunctions may only list string literals (an enum) and one default (*v | T)")
+			w.errorv(a, "unsupported", "disjunctions may only list string literals (an enum) and one default (*v | T)")
 			return
 		}
 		if slices.Contains(vals, s) {
@@ -296,7 +297,7 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type) {
 		vals = append(vals, s)
 	}
 	if t.Kind != model.String {
-		w.l.errorf(v, "unsupported", "enums must be strings")
+		w.errorv(v, "unsupported", "enums must be strings")
 		return
 	}
 	if len(vals) == 1 {
@@ -311,12 +312,12 @@ func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 	fn := fmt.Sprint(args[0])
 	intArg := func() (*int, bool) {
 		if len(args) != 2 {
-			w.l.errorf(v, "unsupported", "%s takes one argument", fn)
+			w.errorv(v, "unsupported", "%s takes one argument", fn)
 			return nil, false
 		}
 		n, err := args[1].Int64()
 		if err != nil || n < 0 || n > 1<<31 {
-			w.l.errorf(args[1], "unsupported", "%s needs a non-negative integer literal", fn)
+			w.errorv(args[1], "unsupported", "%s needs a non-negative integer literal", fn)
 			return nil, false
 		}
 		i := int(n)
@@ -325,7 +326,7 @@ func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 	switch fn {
 	case "strings.MinRunes", "strings.MaxRunes":
 		if t.Kind != model.String {
-			w.l.errorf(v, "unsupported", "%s applies to strings only", fn)
+			w.errorv(v, "unsupported", "%s applies to strings only", fn)
 			return
 		}
 		if n, ok := intArg(); ok {
@@ -337,7 +338,7 @@ func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 		}
 	case "list.MinItems", "list.MaxItems":
 		if t.Kind != model.Array {
-			w.l.errorf(v, "unsupported", "%s applies to lists only", fn)
+			w.errorv(v, "unsupported", "%s applies to lists only", fn)
 			return
 		}
 		if n, ok := intArg(); ok {
@@ -348,7 +349,7 @@ func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 			}
 		}
 	default:
-		w.l.errorf(v, "unsupported", "unsupported builtin %s; %s", fn, supported)
+		w.errorv(v, "unsupported", "unsupported builtin %s; %s", fn, supported)
 	}
 }
 
@@ -369,31 +370,39 @@ func tighterMax(old, n *int) *int {
 // bound handles >=, >, <=, < with a number literal.
 func (w *typeWalker) bound(v cue.Value, op cue.Op, args []cue.Value, t *model.Type) {
 	if t.Kind != model.Number && t.Kind != model.Integer {
-		w.l.errorf(v, "unsupported", "numeric bounds apply to numbers only (string bounds are not supported)")
+		w.errorv(v, "unsupported", "numeric bounds apply to numbers only (string bounds are not supported)")
 		return
 	}
 	if len(args) != 1 || !args[0].IsConcrete() {
-		w.l.errorf(v, "unsupported", "bounds need a number literal")
+		w.errorv(v, "unsupported", "bounds need a number literal")
 		return
 	}
 	b, err := args[0].MarshalJSON()
 	if err != nil {
-		w.l.errorf(v, "unsupported", "bound: %v", err)
+		w.errorv(v, "unsupported", "bound: %v", err)
 		return
 	}
 	bd := &model.Bound{Value: json.Number(b), Exclusive: op == cue.GreaterThanOp || op == cue.LessThanOp}
 	switch op {
 	case cue.GreaterThanEqualOp, cue.GreaterThanOp:
 		if t.Minimum != nil {
-			w.l.errorf(v, "unsupported", "more than one lower bound")
+			w.errorv(v, "unsupported", "more than one lower bound (%s and %s); keep one", boundString(t.Minimum, ">"), boundString(bd, ">"))
 		}
 		t.Minimum = bd
 	default:
 		if t.Maximum != nil {
-			w.l.errorf(v, "unsupported", "more than one upper bound")
+			w.errorv(v, "unsupported", "more than one upper bound (%s and %s); keep one", boundString(t.Maximum, "<"), boundString(bd, "<"))
 		}
 		t.Maximum = bd
 	}
+}
+
+// boundString writes a bound as CUE does: >=0, >1, <=10, <5.
+func boundString(b *model.Bound, dir string) string {
+	if b.Exclusive {
+		return dir + b.Value.String()
+	}
+	return dir + "=" + b.Value.String()
 }
 
 // check records a named check: a definition carrying @check("message").
@@ -415,8 +424,9 @@ func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *
 		if c.Doc == "" {
 			c.Doc = msg
 		}
+		before := len(w.l.errs)
 		w.checkBody(def, c, 0)
-		if len(c.Reject)+len(c.Match) == 0 {
+		if len(c.Reject)+len(c.Match) == 0 && len(w.l.errs) == before {
 			w.l.errorf(def, "check", "named check #%s has no =~ or !~ pattern", name)
 		}
 		w.checks[key] = c
@@ -461,8 +471,47 @@ func (w *typeWalker) checkBody(v cue.Value, c *model.Check, depth int) {
 		}
 		fallthrough
 	default:
-		w.l.errorf(v, "check", "a named check may contain only string, =~ and !~ (found %v)", v)
+		w.l.errorf(v, "check", "a named check may contain only string, =~ and !~ (found %v); put other constraints on the fields that use it", v)
 	}
+}
+
+// prefixLen returns the number of elements before the "..." of an open
+// list ([a, ...T] has 1). Len is not concrete for an open list, so the
+// elements are counted.
+func prefixLen(v cue.Value) int {
+	it, err := v.List()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for it.Next() {
+		n++
+	}
+	return n
+}
+
+// openListDefault reports whether d is only the closed form of a list with
+// a prefix ([a, ...T] defaults to [a]), not an authored default: such a
+// default is never concrete, and the prefix is reported as unsupported.
+func openListDefault(v, d cue.Value) bool {
+	return d.Kind() == cue.ListKind && v.IncompleteKind() == cue.ListKind && d.Validate(cue.Concrete(true)) != nil
+}
+
+// errorv records a finding about a type or constraint at the place its
+// value is written.
+func (w *typeWalker) errorv(v cue.Value, code, format string, args ...any) {
+	w.l.errorAt(w.l.valPos(v), code, format, args...)
+}
+
+// valPos is where v's value is written: for a field, the value after the
+// colon rather than the label.
+func (l *loader) valPos(v cue.Value) model.Pos {
+	if f, ok := v.Source().(*ast.Field); ok && f.Value != nil {
+		if p := l.pos(f.Value.Pos()); p.IsValid() && !isSchemaFile(p.File) {
+			return p
+		}
+	}
+	return l.vpos(v)
 }
 
 // isEmptyList reports whether v is the list []: every open list [...T]

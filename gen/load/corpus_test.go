@@ -1,0 +1,210 @@
+package load_test
+
+import (
+	"errors"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/agentc-dev/agentc/gen/diag"
+	"github.com/agentc-dev/agentc/gen/load"
+	"github.com/agentc-dev/agentc/gen/model"
+)
+
+var update = flag.Bool("update", false, "rewrite the want sections (and codes lines) of testdata/broken/*.txtar from the actual findings")
+
+// minCases is the least number of broken-spec cases the corpus must hold,
+// so that deleting cases does not pass unnoticed.
+const minCases = 45
+
+// displayDir is the directory name the corpus's positions are shown under.
+const displayDir = "spec"
+
+// baseFiles reads testdata/base: the small valid spec every broken case
+// starts from. Keys are slash paths relative to the base directory.
+func baseFiles(t testing.TB) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	root := filepath.Join("testdata", "base")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		files[filepath.ToSlash(rel)] = b
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("testdata/base is empty")
+	}
+	return files
+}
+
+// findings renders err's findings as vet prints them, one per line.
+func findings(err error) []string {
+	var out []string
+	for _, e := range diag.Errors(err) {
+		out = append(out, e.Error())
+	}
+	return out
+}
+
+// codes returns the distinct finding codes of err, sorted.
+func codes(err error) []string {
+	var out []string
+	for _, e := range diag.Errors(err) {
+		out = append(out, e.Code)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestBase checks that the corpus's base spec is valid and exercises what
+// the broken cases rely on, so that a finding in a case comes from the case.
+func TestBase(t *testing.T) {
+	s, err := load.Load(load.Bytes(displayDir, baseFiles(t)))
+	if err != nil {
+		t.Fatalf("base spec does not load:\n%v", err)
+	}
+	if got := len(s.Tools); got != 3 {
+		t.Errorf("base has %d tools, want 3", got)
+	}
+	if got := len(s.Modes); got != 2 {
+		t.Errorf("base has %d modes, want 2", got)
+	}
+	if m := s.Mode("automation"); m == nil || m.Extends == nil || m.Extends.Name != "coding" {
+		t.Errorf("base mode automation does not extend coding")
+	}
+	if len(s.Checks) != 1 || s.Checks[0].Name != "RelativePath" || len(s.Checks[0].Reject) != 3 {
+		t.Errorf("base checks = %+v, want #RelativePath with 3 rejected patterns", s.Checks)
+	}
+	files := s.Tool("save_files").Args.Fields[0].Type
+	if files.Kind != model.Array || files.Items.Kind != model.Object || files.Items.GoName != "SaveFilesFile" {
+		t.Fatalf("save_files.files = %+v, want a list of SaveFilesFile objects", files)
+	}
+	owner := files.Items.Fields[3]
+	if owner.Name != "owner" || owner.Presence != model.Optional || owner.Type.Kind != model.Object || len(owner.Type.Fields) != 2 {
+		t.Errorf("save_files.files[].owner = %+v, want an optional nested struct of 2 fields", owner)
+	}
+	if mode := files.Items.Fields[2]; mode.Presence != model.Defaulted || string(mode.Default) != `"overwrite"` {
+		t.Errorf("save_files.files[].mode = %+v, want default \"overwrite\"", mode)
+	}
+	if len(s.Models) != 2 || len(s.Agents) != 1 {
+		t.Errorf("base has %d models and %d agents, want 2 and 1", len(s.Models), len(s.Agents))
+	}
+}
+
+// TestBroken loads the base spec with each case's files replacing or adding
+// to the base's, and compares the findings with the case's want section,
+// exactly. The archive's comment may hold a "codes:" line listing the
+// distinct finding codes, which is compared too.
+func TestBroken(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("testdata", "broken", "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) < minCases {
+		t.Errorf("the corpus holds %d cases, want at least %d", len(paths), minCases)
+	}
+	for _, p := range paths {
+		name := strings.TrimSuffix(filepath.Base(p), ".txtar")
+		t.Run(name, func(t *testing.T) {
+			ar, err := txtar.ParseFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := baseFiles(t)
+			wantIdx := -1
+			for i, f := range ar.Files {
+				if f.Name == "want" {
+					wantIdx = i
+					continue
+				}
+				files[f.Name] = f.Data
+			}
+			if wantIdx < 0 {
+				t.Fatal("no -- want -- section")
+			}
+
+			s, err := load.Load(load.Bytes(displayDir, files))
+			if err == nil {
+				t.Fatalf("the case loads without findings (model for %d tools); a broken case must fail", len(s.Tools))
+			}
+			if s != nil {
+				t.Errorf("Load returned both a model and findings")
+			}
+			var l diag.List
+			if !errors.As(err, &l) {
+				t.Errorf("Load's error is %T, not a diag.List: %v", err, err)
+			}
+			for _, e := range diag.Errors(err) {
+				if e.Code == "" || e.Msg == "" || !e.Pos.IsValid() && e.Pos.File == "" {
+					t.Errorf("finding without code, message or file: %#v", e)
+				}
+			}
+			got := findings(err)
+			gotCodes := "codes: " + strings.Join(codes(err), " ")
+
+			if *update {
+				ar.Files[wantIdx].Data = []byte(strings.Join(got, "\n") + "\n")
+				ar.Comment = setCodes(ar.Comment, gotCodes)
+				if err := os.WriteFile(p, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want := strings.Split(strings.TrimRight(string(ar.Files[wantIdx].Data), "\n"), "\n")
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("findings differ (-want +got):\n%s", diff)
+			}
+			if wc, ok := codesLine(ar.Comment); ok && wc != gotCodes {
+				t.Errorf("codes differ:\nwant %s\n got %s", wc, gotCodes)
+			}
+		})
+	}
+}
+
+// codesLine returns the "codes:" line of an archive comment.
+func codesLine(comment []byte) (string, bool) {
+	for _, line := range strings.Split(string(comment), "\n") {
+		if strings.HasPrefix(line, "codes:") {
+			return strings.TrimSpace(line), true
+		}
+	}
+	return "", false
+}
+
+// setCodes replaces (or appends) the comment's "codes:" line.
+func setCodes(comment []byte, line string) []byte {
+	var out []string
+	done := false
+	for _, l := range strings.Split(strings.TrimRight(string(comment), "\n"), "\n") {
+		if strings.HasPrefix(l, "codes:") {
+			l, done = line, true
+		}
+		if l != "" || len(out) > 0 {
+			out = append(out, l)
+		}
+	}
+	if !done {
+		out = append(out, line)
+	}
+	return []byte(strings.Join(out, "\n") + "\n")
+}

@@ -1,0 +1,341 @@
+package load
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"cuelang.org/go/cue"
+	cueerrors "cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/token"
+
+	"github.com/agentc-dev/agentc/gen/diag"
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/spec"
+)
+
+// metaschema checks what evaluating the package does not: that the spec
+// stays inside the metaschema's closed definitions, and that every field the
+// metaschema requires has a value.
+//
+// The metaschema is embedded at the package's top level (`#Spec`), and an
+// embedding admits every field declared beside it — which, in a package,
+// is every field of every file. So a misspelt field ("descripton") or an
+// unknown top-level field would be accepted silently; unifying #Spec with
+// the whole value applies its closedness. Likewise a field the metaschema
+// declares as `string` stays a valid, non-concrete schema when the spec
+// leaves it out, so required fields are checked for concreteness here,
+// outside argument and result schemas, which stay schemas.
+func (l *loader) metaschema(v cue.Value) diag.List {
+	def := v.LookupPath(cue.MakePath(cue.Def("Spec")))
+	if def.Exists() {
+		if err := def.Unify(v).Validate(cue.Concrete(false)); err != nil {
+			if errs := l.convertList(err, model.Pos{File: l.src.Display}); len(errs) > 0 {
+				return errs
+			}
+		}
+	}
+	var errs diag.List
+	l.required(v, nil, model.Pos{File: l.src.Display}, &errs)
+	return errs
+}
+
+// required reports fields below v (at path) that have no concrete value.
+// anchor is the closest user-file position above v, where a field that only
+// the metaschema declares is reported.
+func (l *loader) required(v cue.Value, path []string, anchor model.Pos, errs *diag.List) {
+	if p := l.vpos(v); p.IsValid() && !isSchemaFile(p.File) {
+		anchor = p
+	}
+	if schemaPath(path) {
+		return // argument and result schemas, and opencode.config (checked when built)
+	}
+	d, _ := v.Default()
+	switch d.IncompleteKind() {
+	case cue.StructKind:
+		it, err := d.Fields()
+		if err != nil {
+			return // reported by evaluation
+		}
+		for it.Next() {
+			l.required(it.Value(), append(slices.Clip(path), it.Selector().String()), anchor, errs)
+		}
+		return
+	case cue.ListKind:
+		if d.IsConcrete() {
+			it, err := d.List()
+			if err != nil {
+				return
+			}
+			for i := 0; it.Next(); i++ {
+				l.required(it.Value(), append(slices.Clip(path), strconv.Itoa(i)), anchor, errs)
+			}
+			return
+		}
+	}
+	if d.IsConcrete() {
+		return
+	}
+	if p := l.vpos(v); p.IsValid() && !isSchemaFile(p.File) {
+		errs.Add(p, "schema", "%s: needs a concrete value, found %v", strings.Join(path, "."), d)
+		return
+	}
+	errs.Add(anchor, "schema", "%s is required but not set (want %v)", strings.Join(path, "."), d)
+}
+
+// schemaPath reports whether path (from the root) is a part of the spec that
+// holds a schema or free-form JSON rather than metaschema fields.
+func schemaPath(path []string) bool {
+	switch {
+	case len(path) == 3 && path[0] == "tools" && (path[2] == "args" || path[2] == "result"):
+		return true
+	case len(path) == 2 && path[0] == "opencode" && path[1] == "config":
+		return true
+	}
+	return false
+}
+
+func isSchemaFile(file string) bool {
+	return strings.HasSuffix(file, "/"+spec.SchemaFile)
+}
+
+// cueErr is a CUE error on its way to becoming a finding.
+type cueErr struct {
+	path   []string
+	format string
+	args   []any
+	pos    model.Pos
+	// alt is the position of the error's first input in the metaschema, if
+	// any (the alternative a disjunction offered).
+	alt token.Pos
+	// also holds the error's other positions in the spec's files.
+	also []model.Pos
+}
+
+// convertList turns CUE errors into positioned findings. Positions in the
+// metaschema tell an author nothing (the file is not on their disk), so a
+// finding is placed at the first position in the spec's own files, else at
+// the value its path names, else at fallback. Disjunction failures against
+// the metaschema's enums become one "is not one of" finding, and fields the
+// closed metaschema does not allow get a did-you-mean.
+func (l *loader) convertList(err error, fallback model.Pos) diag.List {
+	var es []cueErr
+	for _, e := range cueerrors.Errors(err) {
+		format, args := e.Msg()
+		if m := fmt.Sprintf(format, args...); strings.TrimSpace(m) == "" || strings.Contains(m, "%!") {
+			// Some errors (cue/load's wrapped ones) carry their text only in
+			// Error.
+			format, args = "%s", []any{strings.TrimPrefix(e.Error(), strings.Join(e.Path(), ".")+": ")}
+		}
+		ce := cueErr{path: e.Path(), format: format, args: args}
+		if len(ce.path) > 0 && ce.path[0] == "#Spec" {
+			ce.path = ce.path[1:] // errors of the closedness check
+		}
+		for _, p := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
+			mp := l.pos(p)
+			if !mp.IsValid() {
+				continue
+			}
+			if isSchemaFile(mp.File) {
+				if !ce.alt.IsValid() {
+					ce.alt = p
+				}
+				continue
+			}
+			if !ce.pos.IsValid() {
+				ce.pos = mp
+			} else if mp != ce.pos && !slices.Contains(ce.also, mp) {
+				ce.also = append(ce.also, mp)
+			}
+		}
+		if !ce.pos.IsValid() {
+			ce.pos = l.pathPos(ce.path, fallback)
+		}
+		if !ce.pos.IsValid() && strings.Contains(fmt.Sprint(ce.args...), "module.cue") {
+			ce.pos.File = path.Join(l.src.Display, "cue.mod", "module.cue")
+		}
+		es = append(es, ce)
+	}
+	var out diag.List
+	for i := 0; i < len(es); i++ {
+		e := es[i]
+		if n, ok := emptyDisjunction(e); ok {
+			if f, used := l.notOneOf(es[i+1:], e, n); used > 0 {
+				out = append(out, f)
+				i += used
+				continue
+			}
+		}
+		if e.format == "field not allowed" {
+			if f := l.notAllowed(e); f != nil {
+				out = append(out, f)
+			}
+			continue
+		}
+		msg := fmt.Sprintf(e.format, e.args...)
+		if len(e.path) > 0 {
+			msg = strings.Join(e.path, ".") + ": " + msg
+		}
+		if e.format == "conflicting values %s and %s" && len(e.also) > 0 {
+			// Say where the other value comes from, as cue vet does.
+			var ps []string
+			for _, p := range e.also {
+				ps = append(ps, p.String())
+			}
+			msg += " (also at " + strings.Join(ps, ", ") + ")"
+		}
+		out = append(out, &diag.Error{Pos: e.pos, Code: "cue", Msg: msg})
+	}
+	if len(out) == 0 && len(es) == 0 {
+		out.Add(fallback, "cue", "%v", err)
+	}
+	return out
+}
+
+// pathPos returns the user-file position of the value at path in the spec,
+// or fallback.
+func (l *loader) pathPos(path []string, fallback model.Pos) model.Pos {
+	if len(path) == 0 || !l.root.Exists() {
+		return fallback
+	}
+	v := l.root.LookupPath(cue.ParsePath(strings.Join(path, ".")))
+	for !v.Exists() && len(path) > 1 {
+		path = path[:len(path)-1]
+		v = l.root.LookupPath(cue.ParsePath(strings.Join(path, ".")))
+	}
+	if p := l.vpos(v); p.IsValid() && !isSchemaFile(p.File) {
+		return p
+	}
+	return fallback
+}
+
+// emptyDisjunction reports whether e heads a disjunction failure, and the
+// number of alternatives.
+func emptyDisjunction(e cueErr) (int, bool) {
+	if e.format != "%d errors in empty disjunction:" || len(e.args) != 1 {
+		return 0, false
+	}
+	n, ok := e.args[0].(int)
+	return n, ok
+}
+
+// notOneOf folds the errors that follow a disjunction failure head into one
+// finding when every alternative is a literal the same offending value
+// conflicts with. It returns the finding and how many errors it used.
+func (l *loader) notOneOf(rest []cueErr, head cueErr, n int) (*diag.Error, int) {
+	if len(rest) < n || n == 0 {
+		return nil, 0
+	}
+	type alt struct {
+		lit string
+		pos token.Pos
+	}
+	var alts []alt
+	var bad string
+	pos := head.pos
+	for _, e := range rest[:n] {
+		if e.format != "conflicting values %s and %s" || len(e.args) != 2 || !slices.Equal(e.path, head.path) {
+			return nil, 0
+		}
+		a, b := fmt.Sprint(e.args[0]), fmt.Sprint(e.args[1])
+		if bad == "" {
+			bad = b
+		} else if b != bad {
+			return nil, 0
+		}
+		if !pos.IsValid() || pos.Line == 0 {
+			pos = e.pos
+		}
+		alts = append(alts, alt{a, e.alt})
+	}
+	if e := rest[0]; e.pos.IsValid() {
+		pos = e.pos
+	}
+	slices.SortStableFunc(alts, func(x, y alt) int {
+		return cmp.Or(cmp.Compare(x.pos.Line(), y.pos.Line()), cmp.Compare(x.pos.Column(), y.pos.Column()))
+	})
+	var lits, plain []string
+	for _, a := range alts {
+		lits = append(lits, a.lit)
+		plain = append(plain, unquote(a.lit))
+	}
+	hint := suggest(unquote(bad), plain)
+	// A mode's tool standing has its own finding code.
+	if p := head.path; len(p) == 4 && p[0] == "modes" && p[2] == "tools" {
+		return &diag.Error{Pos: pos, Code: "unknown-standing", Msg: fmt.Sprintf("unknown standing %s for tool %q in mode %q (want one of %s)%s",
+			bad, unquote(p[3]), unquote(p[1]), standingList(), hint)}, n
+	}
+	return &diag.Error{Pos: pos, Code: "schema", Msg: fmt.Sprintf("%s: %s is not one of %s%s",
+		strings.Join(head.path, "."), bad, strings.Join(lits, ", "), hint)}, n
+}
+
+// keyRules are the metaschema's maps whose keys must be identifiers, with
+// the noun for a key. The loader reports a bad key itself: CUE's "field not
+// allowed" on the key's fields does not say why.
+var keyRules = []struct {
+	path []string
+	noun string
+	re   *regexp.Regexp
+}{
+	{[]string{"modes"}, "mode name", identifier},
+	{[]string{"agents"}, "agent name", identifier},
+	{[]string{"selection", "inputs"}, "selection input name", identifier},
+	{[]string{"prompt_params"}, "prompt parameter name", paramName},
+}
+
+var (
+	identifier = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	paramName  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+)
+
+// notAllowed turns a closedness error into a finding: a bad key of an
+// identifier-keyed map, or a field the metaschema does not have (with the
+// closest field it does have).
+func (l *loader) notAllowed(e cueErr) *diag.Error {
+	for _, r := range keyRules {
+		if len(e.path) <= len(r.path) || !slices.Equal(e.path[:len(r.path)], r.path) {
+			continue
+		}
+		key := unquote(e.path[len(r.path)])
+		if r.re.MatchString(key) {
+			break
+		}
+		kp := e.path[:len(r.path)+1]
+		return &diag.Error{Pos: l.pathPos(kp, e.pos), Code: "name", Msg: fmt.Sprintf("%s %q must %s", r.noun, key, keyRule(r.re))}
+	}
+	msg := strings.Join(e.path, ".") + ": field not allowed"
+	if len(e.path) > 0 && l.root.Exists() {
+		// The field's siblings in the spec hold the metaschema's fields too.
+		bad := unquote(e.path[len(e.path)-1])
+		parent := l.root.LookupPath(cue.ParsePath(strings.Join(e.path[:len(e.path)-1], ".")))
+		var known []string
+		if it, err := parent.Fields(cue.Optional(true)); err == nil {
+			for it.Next() {
+				if n := it.Selector().Unquoted(); n != bad {
+					known = append(known, n)
+				}
+			}
+		}
+		msg += suggest(bad, known)
+	}
+	return &diag.Error{Pos: e.pos, Code: "schema", Msg: msg}
+}
+
+func keyRule(re *regexp.Regexp) string {
+	if re == identifier {
+		return "start with a lower-case letter and hold only lower-case letters, digits and '_'"
+	}
+	return "start with a letter and hold only letters, digits and '_'"
+}
+
+// unquote returns a CUE label or string literal without its quotes.
+func unquote(s string) string {
+	if u, err := strconv.Unquote(s); err == nil {
+		return u
+	}
+	return s
+}
