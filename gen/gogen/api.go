@@ -1,0 +1,398 @@
+package gogen
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/names"
+)
+
+// dispatch renders dispatch.go: the handler interface and Dispatch.
+func (g *generator) dispatch(f *jen.File) {
+	comment(f, "Call identifies one tool call the gateway received.")
+	f.Type().Id("Call").Struct(
+		jen.Comment("Tool is the name the caller used: a tool's name or one of its aliases."),
+		jen.Id("Tool").String(),
+		jen.Comment("Mode is the session's mode; tools the mode does not inject are rejected."),
+		jen.Id("Mode").Id("Mode"),
+		jen.Comment("SessionID identifies the session."),
+		jen.Id("SessionID").String(),
+		jen.Comment("ToolCallID is the sandbox's idempotency key for the call."),
+		jen.Id("ToolCallID").String(),
+	)
+	comment(f, "Output is what a handler returns on success: the text the model reads and the\ntyped data the gateway returns with it.")
+	f.Type().Id("Output").Types(jen.Id("D").Any()).Struct(
+		jen.Comment("Result is the message for the model."),
+		jen.Id("Result").String(),
+		jen.Comment("Data is the tool's result data."),
+		jen.Id("Data").Id("D"),
+	)
+	comment(f, "NoData is the data of a tool whose spec declares no result.")
+	f.Type().Id("NoData").Struct()
+
+	var methods []jen.Code
+	for _, t := range g.s.Tools {
+		if !t.Execution.GatewayExecuted() {
+			continue
+		}
+		text := fmt.Sprintf("%s executes %q with validated arguments.", t.GoName, t.Name)
+		if t.Deprecated != "" {
+			text += "\n\nDeprecated: " + t.Deprecated
+		}
+		methods = append(methods, doc(text), jen.Id(t.GoName).Params(
+			jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Id("Call"), jen.Id("args").Id(t.Args.GoName),
+		).Params(jen.Id("Output").Types(g.resultType(t)), jen.Error()))
+	}
+	comment(f, "Handler executes the gateway's tools: one method per gateway-executed tool.")
+	f.Type().Id("Handler").Interface(methods...)
+
+	comment(f, "Result is the tool-call response body: {success, result, data?}.")
+	f.Type().Id("Result").Struct(
+		jen.Comment("Success reports whether the tool ran and succeeded."),
+		jen.Id("Success").Bool().Tag(map[string]string{"json": "success"}),
+		jen.Comment("Result is the message for the model."),
+		jen.Id("Result").String().Tag(map[string]string{"json": "result"}),
+		jen.Comment("Data is the tool's result data, when it has any."),
+		jen.Id("Data").Qual("encoding/json", "RawMessage").Tag(map[string]string{"json": "data,omitempty"}),
+	)
+
+	var cases []jen.Code
+	for _, t := range g.s.Tools {
+		if !t.Execution.GatewayExecuted() {
+			continue
+		}
+		cases = append(cases, jen.Case(jen.Id("Tool"+t.GoName)).Block(
+			jen.List(jen.Id("a"), jen.Err()).Op(":=").Id("Decode"+t.Args.GoName).Call(jen.Id("args")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("invalidArguments").Call(jen.Err()))),
+			jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("h").Dot(t.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a")),
+			jen.Return(jen.Id("reply").Call(jen.Id("tool"), jen.Id("out").Dot("Result"), jen.Id("out").Dot("Data"), jen.Err())),
+		))
+	}
+	cases = append(cases, jen.Default().Block(jen.Return(jen.Id("failed").Call(jen.Lit("Tool ").Op("+").Id("tool").Dot("Name").Call().Op("+").Lit(" runs in the sandbox, not on the gateway")))))
+
+	comment(f, "Dispatch runs one tool call: it resolves the name (aliases included), rejects a\n"+
+		"tool the session's mode does not inject or the gateway does not execute, decodes and\n"+
+		"validates the JSON arguments (\"Invalid arguments: <zod messages joined by \", \">\" on\n"+
+		"failure), calls the handler, and turns its error or panic into a failed result that\n"+
+		"names the tool.")
+	f.Func().Id("Dispatch").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("call").Id("Call"), jen.Id("args").Index().Byte(),
+	).Params(jen.Id("res").Id("Result")).Block(
+		jen.List(jen.Id("tool"), jen.Id("ok")).Op(":=").Id("LookupTool").Call(jen.Id("call").Dot("Tool")),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Id("failed").Call(jen.Lit("Unknown tool: ").Op("+").Id("call").Dot("Tool")))),
+		jen.If(jen.Op("!").Id("call").Dot("Mode").Dot("Has").Call(jen.Id("tool"))).Block(jen.Return(jen.Id("failed").Call(
+			jen.Lit("Tool ").Op("+").Id("tool").Dot("Name").Call().Op("+").Lit(" is not available in ").Op("+").Id("modeLabel").Call(jen.Id("call").Dot("Mode")).Op("+").Lit(" sessions")))),
+		jen.Defer().Func().Params().Block(
+			jen.If(jen.Id("p").Op(":=").Recover(), jen.Id("p").Op("!=").Nil()).Block(
+				jen.Id("res").Op("=").Id("failed").Call(jen.Qual("fmt", "Sprintf").Call(jen.Lit("%s failed: panic: %v"), jen.Id("tool").Dot("Name").Call(), jen.Id("p"))))).Call(),
+		jen.Switch(jen.Id("tool")).Block(cases...),
+	)
+
+	f.Func().Id("modeLabel").Params(jen.Id("m").Id("Mode")).String().Block(
+		jen.If(jen.Id("m").Op("==").Lit("")).Block(jen.Return(jen.Lit("unknown-mode"))),
+		jen.Return(jen.String().Call(jen.Id("m"))))
+	f.Func().Id("failed").Params(jen.Id("msg").String()).Id("Result").Block(
+		jen.Return(jen.Id("Result").Values(jen.Dict{jen.Id("Result"): jen.Id("msg")})))
+	comment(f, "invalidArguments is the seed's answer to arguments that fail validation.")
+	f.Func().Id("invalidArguments").Params(jen.Err().Error()).Id("Result").Block(
+		jen.Return(jen.Id("failed").Call(jen.Lit("Invalid arguments: ").Op("+").Err().Dot("Error").Call())))
+	comment(f, "reply turns a handler's answer into a Result.")
+	f.Func().Id("reply").Types(jen.Id("D").Any()).Params(jen.Id("tool").Id("Tool"), jen.Id("result").String(), jen.Id("data").Id("D"), jen.Err().Error()).Id("Result").Block(
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("failed").Call(jen.Id("tool").Dot("Name").Call().Op("+").Lit(" failed: ").Op("+").Err().Dot("Error").Call()))),
+		jen.Id("res").Op(":=").Id("Result").Values(jen.Dict{jen.Id("Success"): jen.True(), jen.Id("Result"): jen.Id("result")}),
+		jen.If(jen.List(jen.Id("_"), jen.Id("none")).Op(":=").Any().Call(jen.Id("data")).Assert(jen.Id("NoData")), jen.Op("!").Id("none")).Block(
+			jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("data")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("failed").Call(jen.Id("tool").Dot("Name").Call().Op("+").Lit(" failed: encoding its result: ").Op("+").Err().Dot("Error").Call()))),
+			jen.Id("res").Dot("Data").Op("=").Id("b"),
+		),
+		jen.Return(jen.Id("res")))
+}
+
+func (g *generator) resultType(t *model.Tool) jen.Code {
+	if t.Result == nil {
+		return jen.Id("NoData")
+	}
+	return jen.Id(t.Result.GoName)
+}
+
+// modes renders modes.go: modes, standings, selection.
+func (g *generator) modes(f *jen.File) {
+	s := g.s
+	comment(f, "Mode is a session mode.")
+	f.Type().Id("Mode").String()
+	var consts []jen.Code
+	for _, m := range s.Modes {
+		consts = append(consts, doc(fmt.Sprintf("Mode%s is the %q mode: %s.", m.GoName, m.Name, strings.TrimSuffix(m.Goal, "."))), jen.Id("Mode"+m.GoName).Id("Mode").Op("=").Lit(m.Name))
+	}
+	f.Const().Defs(consts...)
+
+	comment(f, "Standing is a tool's standing in a mode, strongest first.")
+	f.Type().Id("Standing").String()
+	var sc []jen.Code
+	for _, st := range model.Standings {
+		sc = append(sc, jen.Id("Standing"+goValueName(string(st))).Id("Standing").Op("=").Lit(string(st)))
+	}
+	comment(f, "The standings, strongest first.")
+	f.Const().Defs(sc...)
+	comment(f, "Injected reports whether a tool with this standing is present in the mode.")
+	f.Func().Params(jen.Id("s").Id("Standing")).Id("Injected").Params().Bool().Block(
+		jen.Return(jen.Id("s").Op("!=").Lit("").Op("&&").Id("s").Op("!=").Id("StandingUnavailable")))
+
+	comment(f, "modeInfo is what the package knows about a mode.")
+	f.Type().Id("modeInfo").Struct(
+		jen.Id("mode").Id("Mode"), jen.Id("goal").String(), jen.Id("extends").Id("Mode"), jen.Id("sourceEdits").String(),
+		jen.Id("standings").Index(jen.Id("numTools")).Id("Standing"))
+	var rows []jen.Code
+	for _, m := range s.Modes {
+		var sts []jen.Code
+		for _, t := range s.Tools {
+			sts = append(sts, jen.Id("Standing"+goValueName(string(m.Standing(t.Name)))))
+		}
+		ext := jen.Lit("")
+		if m.Extends != nil {
+			ext = jen.Id("Mode" + m.Extends.GoName)
+		}
+		rows = append(rows, jen.Values(jen.Id("Mode"+m.GoName), jen.Lit(m.Goal), ext, jen.Lit(m.SourceEdits), jen.Index(jen.Id("numTools")).Id("Standing").Values(sts...)))
+	}
+	f.Var().Id("modeTable").Op("=").Index(jen.Op("...")).Id("modeInfo").Values(rows...)
+	f.Func().Id("_").Params().Block(
+		jen.Comment("// An \"invalid array index\" compiler error here means the modes changed: run agentc gen again."),
+		jen.Var().Id("x").Index(jen.Lit(1)).Struct(),
+		jen.Id("_").Op("=").Id("x").Index(jen.Len(jen.Id("modeTable")).Op("-").Lit(len(s.Modes))))
+
+	f.Func().Params(jen.Id("m").Id("Mode")).Id("info").Params().Op("*").Id("modeInfo").Block(
+		jen.For(jen.Id("i").Op(":=").Range().Id("modeTable")).Block(
+			jen.If(jen.Id("modeTable").Index(jen.Id("i")).Dot("mode").Op("==").Id("m")).Block(jen.Return(jen.Op("&").Id("modeTable").Index(jen.Id("i"))))),
+		jen.Return(jen.Nil()))
+	comment(f, "Modes returns every mode, sorted by name.")
+	var ms []jen.Code
+	for _, m := range s.Modes {
+		ms = append(ms, jen.Id("Mode"+m.GoName))
+	}
+	f.Func().Id("Modes").Params().Index().Id("Mode").Block(jen.Return(jen.Index().Id("Mode").Values(ms...)))
+	comment(f, "ParseMode returns the named mode, or an error for an unknown name.")
+	f.Func().Id("ParseMode").Params(jen.Id("name").String()).Params(jen.Id("Mode"), jen.Error()).Block(
+		jen.If(jen.Id("m").Op(":=").Id("Mode").Call(jen.Id("name")), jen.Id("m").Dot("info").Call().Op("!=").Nil()).Block(jen.Return(jen.Id("m"), jen.Nil())),
+		jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown mode %q"), jen.Id("name"))))
+	comment(f, "Valid reports whether m is one of the contract's modes.")
+	f.Func().Params(jen.Id("m").Id("Mode")).Id("Valid").Params().Bool().Block(jen.Return(jen.Id("m").Dot("info").Call().Op("!=").Nil()))
+	comment(f, "Goal returns the mode's one-line purpose.")
+	f.Func().Params(jen.Id("m").Id("Mode")).Id("Goal").Params().String().Block(
+		jen.If(jen.Id("i").Op(":=").Id("m").Dot("info").Call(), jen.Id("i").Op("!=").Nil()).Block(jen.Return(jen.Id("i").Dot("goal"))),
+		jen.Return(jen.Lit("")))
+	comment(f, "SourceEdits says whether the mode forbids, encourages or allows source-code edits.")
+	f.Func().Params(jen.Id("m").Id("Mode")).Id("SourceEdits").Params().String().Block(
+		jen.If(jen.Id("i").Op(":=").Id("m").Dot("info").Call(), jen.Id("i").Op("!=").Nil()).Block(jen.Return(jen.Id("i").Dot("sourceEdits"))),
+		jen.Return(jen.Lit("")))
+	comment(f, "Extends returns the mode whose prompt this mode's prompt extends, if any.")
+	f.Func().Params(jen.Id("m").Id("Mode")).Id("Extends").Params().Params(jen.Id("Mode"), jen.Bool()).Block(
+		jen.If(jen.Id("i").Op(":=").Id("m").Dot("info").Call(), jen.Id("i").Op("!=").Nil().Op("&&").Id("i").Dot("extends").Op("!=").Lit("")).Block(jen.Return(jen.Id("i").Dot("extends"), jen.True())),
+		jen.Return(jen.Lit(""), jen.False()))
+	comment(f, "Standing returns the tool's standing in the mode (unavailable for an unknown mode).")
+	f.Func().Params(jen.Id("m").Id("Mode")).Id("Standing").Params(jen.Id("t").Id("Tool")).Id("Standing").Block(
+		jen.If(jen.Id("i").Op(":=").Id("m").Dot("info").Call(), jen.Id("i").Op("!=").Nil().Op("&&").Id("t").Op(">=").Lit(0).Op("&&").Id("t").Op("<").Id("numTools")).Block(jen.Return(jen.Id("i").Dot("standings").Index(jen.Id("t")))),
+		jen.Return(jen.Id("StandingUnavailable")))
+	comment(f, "Has reports whether the mode injects the tool (the gateway rejects other tools).")
+	f.Func().Params(jen.Id("m").Id("Mode")).Id("Has").Params(jen.Id("t").Id("Tool")).Bool().Block(jen.Return(jen.Id("m").Dot("Standing").Call(jen.Id("t")).Dot("Injected").Call()))
+	comment(f, "Tools returns the tools the mode injects, sorted by name.")
+	f.Func().Params(jen.Id("m").Id("Mode")).Id("Tools").Params().Index().Id("Tool").Block(
+		jen.Var().Id("out").Index().Id("Tool"),
+		jen.For(jen.Id("_").Op(",").Id("t").Op(":=").Range().Id("Tools").Call()).Block(
+			jen.If(jen.Id("m").Dot("Has").Call(jen.Id("t"))).Block(jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("t")))),
+		jen.Return(jen.Id("out")))
+
+	// Selection.
+	var fields []jen.Code
+	for _, in := range s.Selection.Inputs {
+		fields = append(fields, doc(fmt.Sprintf("%s is %q: %s", in.GoName, in.Name, in.Doc)), jen.Id(in.GoName).String().Tag(map[string]string{"json": in.Name}))
+	}
+	comment(f, "Session holds the session attributes that select its mode.")
+	f.Type().Id("Session").Struct(fields...)
+	var body []jen.Code
+	for _, r := range s.Selection.Rules {
+		var cond *jen.Statement
+		for _, c := range r.When {
+			e := jen.Id("s").Dot(c.Input.GoName).Op("==").Lit(c.Value)
+			if cond == nil {
+				cond = e
+			} else {
+				cond = cond.Op("&&").Add(e)
+			}
+		}
+		body = append(body, jen.If(cond).Block(jen.Return(jen.Id("Mode"+r.Mode.GoName))))
+	}
+	body = append(body, jen.Return(jen.Id("Mode"+s.Selection.Default.GoName)))
+	var rules []string
+	for _, r := range s.Selection.Rules {
+		var cs []string
+		for _, c := range r.When {
+			cs = append(cs, fmt.Sprintf("%s == %q", c.Input.Name, c.Value))
+		}
+		rules = append(rules, fmt.Sprintf("%s → %s", strings.Join(cs, " && "), r.Mode.Name))
+	}
+	comment(f, fmt.Sprintf("SelectMode picks the session's mode: the first matching rule (%s), else %s.", strings.Join(rules, "; "), s.Selection.Default.Name))
+	f.Func().Id("SelectMode").Params(jen.Id("s").Id("Session")).Id("Mode").Block(body...)
+}
+
+// models renders models.go: the model registry, ID transforms and agents.
+func (g *generator) models(f *jen.File) {
+	s := g.s
+	comment(f, "ModelID is a canonical model ID (as stored in the database).")
+	f.Type().Id("ModelID").String()
+	var consts []jen.Code
+	for _, m := range s.Models {
+		consts = append(consts, doc(fmt.Sprintf("Model%s is %s.", m.GoName, m.Display)), jen.Id("Model"+m.GoName).Id("ModelID").Op("=").Lit(m.Canonical))
+	}
+	f.Const().Defs(consts...)
+	comment(f, "Model is a model with its ID forms.")
+	f.Type().Id("Model").Struct(
+		jen.Comment("ID is the canonical ID."), jen.Id("ID").Id("ModelID"),
+		jen.Comment("Display is the human-readable name."), jen.Id("Display").String(),
+		jen.Comment("OpenCode is the ID in OpenCode's config (provider/model)."), jen.Id("OpenCode").String(),
+		jen.Comment("API is the ID sent to the provider's API."), jen.Id("API").String(),
+	)
+	var rows []jen.Code
+	for _, m := range s.Models {
+		rows = append(rows, jen.Values(jen.Id("Model"+m.GoName), jen.Lit(m.Display), jen.Lit(m.OpenCode), jen.Lit(m.API)))
+	}
+	f.Var().Id("modelTable").Op("=").Index(jen.Op("...")).Id("Model").Values(rows...)
+	comment(f, "Models returns every model, sorted by canonical ID.")
+	f.Func().Id("Models").Params().Index().Id("Model").Block(jen.Return(jen.Qual("slices", "Clone").Call(jen.Id("modelTable").Index(jen.Empty(), jen.Empty()))))
+	comment(f, "UnknownModelError reports an ID that names no model in the given form.")
+	f.Type().Id("UnknownModelError").Struct(
+		jen.Comment("Form is \"canonical\", \"opencode\" or \"api\"."), jen.Id("Form").String(),
+		jen.Comment("ID is the unknown ID."), jen.Id("ID").String())
+	f.Func().Params(jen.Id("e").Op("*").Id("UnknownModelError")).Id("Error").Params().String().Block(
+		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("unknown %s model ID %q"), jen.Id("e").Dot("Form"), jen.Id("e").Dot("ID"))))
+	lookup := func(name, form, field, docText string) {
+		comment(f, docText)
+		f.Func().Id(name).Params(jen.Id("id").String()).Params(jen.Id("Model"), jen.Error()).Block(
+			jen.For(jen.Id("_").Op(",").Id("m").Op(":=").Range().Id("modelTable")).Block(
+				jen.If(jen.String().Call(jen.Id("m").Dot(field)).Op("==").Id("id")).Block(jen.Return(jen.Id("m"), jen.Nil()))),
+			jen.Return(jen.Id("Model").Values(), jen.Op("&").Id("UnknownModelError").Values(jen.Dict{jen.Id("Form"): jen.Lit(form), jen.Id("ID"): jen.Id("id")})))
+	}
+	lookup("LookupModel", "canonical", "ID", "LookupModel returns the model with the canonical ID.")
+	lookup("ModelFromOpenCode", "opencode", "OpenCode", "ModelFromOpenCode returns the model with the OpenCode ID.")
+	lookup("ModelFromAPI", "api", "API", "ModelFromAPI returns the model with the API ID.")
+	transform := func(name, from, to, docText string) {
+		comment(f, docText)
+		f.Func().Id(name).Params(jen.Id("id").String()).Params(jen.String(), jen.Error()).Block(
+			jen.List(jen.Id("m"), jen.Err()).Op(":=").Id(from).Call(jen.Id("id")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(""), jen.Err())),
+			jen.Return(jen.String().Call(jen.Id("m").Dot(to)), jen.Nil()))
+	}
+	transform("ToOpenCodeModelID", "LookupModel", "OpenCode", "ToOpenCodeModelID maps a canonical ID to OpenCode's.")
+	transform("ToAPIModelID", "LookupModel", "API", "ToAPIModelID maps a canonical ID to the provider API's.")
+	transform("OpenCodeToCanonicalModelID", "ModelFromOpenCode", "ID", "OpenCodeToCanonicalModelID maps an OpenCode ID to the canonical one.")
+	transform("OpenCodeToAPIModelID", "ModelFromOpenCode", "API", "OpenCodeToAPIModelID maps an OpenCode ID to the provider API's.")
+	transform("APIToCanonicalModelID", "ModelFromAPI", "ID", "APIToCanonicalModelID maps a provider API ID to the canonical one.")
+	transform("APIToOpenCodeModelID", "ModelFromAPI", "OpenCode", "APIToOpenCodeModelID maps a provider API ID to OpenCode's.")
+
+	comment(f, "AgentType is an agent type.")
+	f.Type().Id("AgentType").String()
+	var ac []jen.Code
+	for _, a := range s.Agents {
+		ac = append(ac, jen.Comment(fmt.Sprintf("Agent%s is the %q agent type.", a.GoName, a.Name)), jen.Id("Agent"+a.GoName).Id("AgentType").Op("=").Lit(a.Name))
+	}
+	f.Const().Defs(ac...)
+	var mcases, dcases []jen.Code
+	var all []jen.Code
+	for _, a := range s.Agents {
+		var ids []jen.Code
+		for _, m := range a.Models {
+			ids = append(ids, jen.Id("Model"+m.GoName))
+		}
+		all = append(all, jen.Id("Agent"+a.GoName))
+		mcases = append(mcases, jen.Case(jen.Id("Agent"+a.GoName)).Block(jen.Return(jen.Index().Id("ModelID").Values(ids...))))
+		def := jen.Lit("")
+		if a.Default != nil {
+			def = jen.Id("Model" + a.Default.GoName)
+		}
+		dcases = append(dcases, jen.Case(jen.Id("Agent"+a.GoName)).Block(jen.Return(def, jen.Nil())))
+	}
+	comment(f, "Agents returns every agent type, sorted by name.")
+	f.Func().Id("Agents").Params().Index().Id("AgentType").Block(jen.Return(jen.Index().Id("AgentType").Values(all...)))
+	comment(f, "Models returns the models the agent type supports (none for an unknown type).")
+	f.Func().Params(jen.Id("a").Id("AgentType")).Id("Models").Params().Index().Id("ModelID").Block(jen.Switch(jen.Id("a")).Block(mcases...), jen.Return(jen.Nil()))
+	comment(f, "DefaultModel returns the model a session of the agent type uses when it names none.")
+	f.Func().Params(jen.Id("a").Id("AgentType")).Id("DefaultModel").Params().Params(jen.Id("ModelID"), jen.Error()).Block(
+		jen.Switch(jen.Id("a")).Block(dcases...),
+		jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown agent type %q"), jen.Id("a"))))
+}
+
+var placeholder = regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
+
+// template renders a prompt template as a Go string expression over p.
+func (g *generator) template(text string) jen.Code {
+	params := map[string]*model.PromptParam{}
+	for _, p := range g.s.PromptParams {
+		params[p.Name] = p
+	}
+	var parts []jen.Code
+	last := 0
+	for _, m := range placeholder.FindAllStringSubmatchIndex(text, -1) {
+		p := params[text[m[2]:m[3]]]
+		if p == nil {
+			continue // the loader reports unknown placeholders
+		}
+		if m[0] > last {
+			parts = append(parts, jen.Lit(text[last:m[0]]))
+		}
+		parts = append(parts, jen.Id("p").Dot(names.GoExported(p.Name)))
+		last = m[1]
+	}
+	if last < len(text) || len(parts) == 0 {
+		parts = append(parts, jen.Lit(text[last:]))
+	}
+	e := jen.Add(parts[0])
+	for _, p := range parts[1:] {
+		e = e.Op("+").Add(p)
+	}
+	return e
+}
+
+// prompts renders prompts.go: the prompt builders.
+func (g *generator) prompts(f *jen.File) {
+	s := g.s
+	var fields []jen.Code
+	for _, p := range s.PromptParams {
+		fields = append(fields, doc(fmt.Sprintf("%s fills {{%s}}: %s", names.GoExported(p.Name), p.Name, p.Doc)), jen.Id(names.GoExported(p.Name)).String())
+	}
+	comment(f, "PromptParams fills the prompts' {{placeholders}}.")
+	f.Type().Id("PromptParams").Struct(fields...)
+	var cases, ccases []jen.Code
+	for _, m := range s.Modes {
+		text := fmt.Sprintf("%sPrompt returns the %s mode's system prompt.", m.GoName, m.Name)
+		if m.Extends != nil {
+			text += fmt.Sprintf(" It is the %s prompt followed by the %s mode's own text.", m.Extends.Name, m.Name)
+		}
+		comment(f, text)
+		f.Func().Id(m.GoName + "Prompt").Params(jen.Id("p").Id("PromptParams")).String().Block(jen.Return(g.template(m.Prompt)))
+		cases = append(cases, jen.Case(jen.Id("Mode"+m.GoName)).Block(jen.Return(jen.Id(m.GoName+"Prompt").Call(jen.Id("p")), jen.Nil())))
+		if m.Critical != "" {
+			ccases = append(ccases, jen.Case(jen.Id("Mode"+m.GoName)).Block(jen.Return(g.template(m.Critical))))
+		}
+	}
+	comment(f, "SystemPrompt returns the mode's system prompt, or an error for an unknown mode.")
+	f.Func().Id("SystemPrompt").Params(jen.Id("m").Id("Mode"), jen.Id("p").Id("PromptParams")).Params(jen.String(), jen.Error()).Block(
+		jen.Switch(jen.Id("m")).Block(cases...),
+		jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown mode %q"), jen.Id("m"))))
+	comment(f, "CriticalInstructions returns what the mode appends even to a custom prompt (\"\" if nothing).")
+	ccases = append(ccases, jen.Default().Block(jen.Id("_").Op("=").Id("p")))
+	f.Func().Id("CriticalInstructions").Params(jen.Id("m").Id("Mode"), jen.Id("p").Id("PromptParams")).String().Block(
+		jen.Switch(jen.Id("m")).Block(ccases...),
+		jen.Return(jen.Lit("")))
+	comment(f, "BuildSystemPrompt returns the session's system prompt: the mode's prompt, or a\n"+
+		"non-empty custom prompt (session.system_prompt) followed by a blank line and the mode's\n"+
+		"critical instructions, so an override cannot drop what the mode depends on.")
+	f.Func().Id("BuildSystemPrompt").Params(jen.Id("m").Id("Mode"), jen.Id("p").Id("PromptParams"), jen.Id("custom").String()).Params(jen.String(), jen.Error()).Block(
+		jen.If(jen.Qual("strings", "TrimSpace").Call(jen.Id("custom")).Op("==").Lit("")).Block(jen.Return(jen.Id("SystemPrompt").Call(jen.Id("m"), jen.Id("p")))),
+		jen.If(jen.Op("!").Id("m").Dot("Valid").Call()).Block(jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown mode %q"), jen.Id("m")))),
+		jen.If(jen.Id("c").Op(":=").Id("CriticalInstructions").Call(jen.Id("m"), jen.Id("p")), jen.Id("c").Op("!=").Lit("")).Block(
+			jen.Return(jen.Qual("strings", "TrimRight").Call(jen.Id("custom"), jen.Lit("\n")).Op("+").Lit("\n\n").Op("+").Id("c"), jen.Nil())),
+		jen.Return(jen.Id("custom"), jen.Nil()))
+}

@@ -1,0 +1,408 @@
+package gogen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/zodgen"
+)
+
+// decoders renders decode.go: a Decode function per tool and a method per
+// argument object, string constraint set and number constraint set.
+func (g *generator) decoders(f *jen.File) {
+	for _, t := range g.s.Tools {
+		a := t.Args.GoName
+		comment(f, fmt.Sprintf("Decode%s decodes and validates the arguments of %q from JSON in one pass, as\n"+
+			"the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's\n"+
+			"issues for well-formed JSON that fails validation, or a *SyntaxError for input that\n"+
+			"is not JSON. Defaults are applied and unknown keys are dropped.", a, t.Name))
+		f.Func().Id("Decode"+a).Params(jen.Id("data").Index().Byte()).Params(jen.Id(a), jen.Error()).Block(
+			jen.Var().Id("v").Id(a),
+			jen.Id("d").Op(":=").Id("decoder").Values(jen.Dict{jen.Id("data"): jen.Id("data")}),
+			jen.Id("d").Dot("decode"+a).Call(jen.Op("&").Id("v")),
+			jen.Id("d").Dot("end").Call(),
+			jen.If(jen.Id("d").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Id(a).Values(), jen.Id("d").Dot("err"))),
+			jen.If(jen.Len(jen.Id("d").Dot("issues")).Op(">").Lit(0)).Block(jen.Return(jen.Id(a).Values(), jen.Id("Issues").Call(jen.Id("d").Dot("issues")))),
+			jen.Return(jen.Id("v"), jen.Nil()),
+		)
+	}
+	for _, t := range g.decoded {
+		g.objectDecoder(f, t)
+	}
+	for _, t := range g.checkOrder {
+		if t.Kind == model.String {
+			g.stringCheck(f, t)
+		} else {
+			g.numberCheck(f, t)
+		}
+	}
+	if len(g.valuesOrder) > 0 {
+		var defs []jen.Code
+		for _, key := range g.valuesOrder {
+			var vs []jen.Code
+			for _, v := range strings.Split(key, "\x00") {
+				vs = append(vs, jen.Lit(v))
+			}
+			defs = append(defs, jen.Id(g.values[key]).Op("=").Index().String().Values(vs...))
+		}
+		comment(f, "The accepted values of enums and literals, in the spec's order (zod's \"values\").")
+		f.Var().Defs(defs...)
+	}
+	if len(g.patternOrder) > 0 {
+		var defs []jen.Code
+		for _, re := range g.patternOrder {
+			defs = append(defs, jen.Id(g.patterns[re]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(re)))
+		}
+		comment(f, "The spec's patterns (RE2), as Go, CUE and the translated ECMAScript regexes read them alike.")
+		f.Var().Defs(defs...)
+	}
+}
+
+// objectDecoder renders decode<GoName>.
+func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
+	n := len(t.Fields)
+	var cases []jen.Code
+	var keys, missing []jen.Code
+	var required uint64
+	var defaults []jen.Code
+	for i, fd := range t.Fields {
+		bit := jen.Id(fmt.Sprintf("0x%x", uint64(1)<<i))
+		dst := jen.Op("&").Id("v").Dot(fd.GoName)
+		pre := []jen.Code{
+			jen.If(jen.Id("seen").Op("&").Add(bit).Op("!=").Lit(0)).Block(
+				jen.Comment("A repeated key: JSON.parse keeps the last value."),
+				jen.Id("v").Dot(fd.GoName).Op("=").Add(g.zero(fd))),
+			jen.Id("seen").Op("|=").Add(bit),
+		}
+		if fd.Presence == model.Optional {
+			pre = append(pre, jen.Id("v").Dot(fd.GoName).Dot("Set").Op("=").True())
+			dst = jen.Op("&").Id("v").Dot(fd.GoName).Dot("Value")
+		}
+		body := append(pre,
+			jen.Id("segs").Index(jen.Lit(i)).Index(jen.Lit(0)).Op("=").Len(jen.Id("d").Dot("issues")),
+			jen.Id("d").Dot("push").Call(jen.Lit(fd.Name)))
+		body = append(body, g.valueCode(fd.Type, dst, 0)...)
+		body = append(body,
+			jen.Id("d").Dot("pop").Call(),
+			jen.Id("segs").Index(jen.Lit(i)).Index(jen.Lit(1)).Op("=").Len(jen.Id("d").Dot("issues")))
+		cases = append(cases, jen.Case(jen.Lit(fd.Name)).Block(body...))
+		keys = append(keys, jen.Lit(fd.Name))
+		switch fd.Presence {
+		case model.Required:
+			required |= 1 << i
+			missing = append(missing, missingIssue(fd.Type))
+		case model.Defaulted:
+			v, err := g.goValue(fd.Type, fd.Default)
+			if err != nil {
+				v = jen.Id(fmt.Sprintf("/* bad default: %v */", err))
+			}
+			defaults = append(defaults, jen.If(jen.Id("seen").Op("&").Id(fmt.Sprintf("0x%x", uint64(1)<<i)).Op("==").Lit(0)).Block(
+				jen.Id("v").Dot(fd.GoName).Op("=").Add(v)))
+			missing = append(missing, jen.Values())
+		default:
+			missing = append(missing, jen.Values())
+		}
+	}
+	cases = append(cases, jen.Default().Block(jen.Comment("Unknown keys are stripped, as zod does."), jen.Id("d").Dot("skip").Call()))
+	name := t.GoName
+	comment(f, fmt.Sprintf("decode%s decodes a %s at the current path; issues come out in field order.", name, name))
+	stmts := []jen.Code{
+		jen.List(jen.Id("more"), jen.Id("ok")).Op(":=").Id("d").Dot("objectStart").Call(),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Return()),
+		jen.Id("start").Op(":=").Len(jen.Id("d").Dot("issues")),
+		jen.Var().Id("seen").Uint64(),
+		jen.Var().Id("segs").Index(jen.Lit(max(n, 1))).Index(jen.Lit(2)).Int(),
+		jen.For(jen.Id("more")).Block(
+			jen.Id("key").Op(":=").Id("d").Dot("key").Call(),
+			jen.If(jen.Id("d").Dot("err").Op("!=").Nil()).Block(jen.Return()),
+			jen.Switch(jen.String().Call(jen.Id("key"))).Block(cases...),
+			jen.If(jen.Id("d").Dot("err").Op("!=").Nil()).Block(jen.Return()),
+			jen.Id("more").Op("=").Id("d").Dot("objectNext").Call(),
+		),
+		jen.If(jen.Id("d").Dot("err").Op("!=").Nil()).Block(jen.Return()),
+	}
+	stmts = append(stmts, defaults...)
+	if n > 0 {
+		stmts = append(stmts, jen.If(jen.Len(jen.Id("d").Dot("issues")).Op("!=").Id("start").Op("||").Id("seen").Op("&").Lit(required).Op("!=").Lit(required)).Block(
+			jen.Id("d").Dot("reorder").Call(jen.Id("start"), jen.Id("segs").Index(jen.Empty(), jen.Empty()), jen.Id("seen"), jen.Id("keys"+name).Index(jen.Empty(), jen.Empty()), jen.Id("missing"+name).Index(jen.Empty(), jen.Empty()))))
+		f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Id("v").Op("*").Id(name)).Block(stmts...)
+		comment(f, fmt.Sprintf("keys%s are %s's JSON keys, in field order.", name, name))
+		f.Var().Id("keys" + name).Op("=").Index(jen.Op("...")).String().Values(keys...)
+		comment(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined); empty when absence is fine.", name))
+		f.Var().Id("missing" + name).Op("=").Index(jen.Op("...")).Id("Issue").Values(missing...)
+	} else {
+		stmts = append(stmts, jen.Id("_").Op("=").Id("start"), jen.Id("_").Op("=").Id("seen"), jen.Id("_").Op("=").Id("segs"))
+		f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Id("v").Op("*").Id(name)).Block(stmts...)
+	}
+}
+
+// valueCode decodes one value of type t into the pointer expression dst.
+func (g *generator) valueCode(t *model.Type, dst *jen.Statement, depth int) []jen.Code {
+	d := jen.Id("d")
+	switch t.Kind {
+	case model.String:
+		if name, ok := g.strChecks[strSig(t)]; ok {
+			return []jen.Code{jen.If(d.Clone().Dot("str").Call(dst)).Block(d.Clone().Dot(name).Call(jen.Op("*").Parens(dst)))}
+		}
+		return []jen.Code{d.Clone().Dot("str").Call(dst)}
+	case model.Literal:
+		return []jen.Code{d.Clone().Dot("enum").Call(dst, jen.Id(g.valuesVar([]string{t.Literal})), jen.Lit(valueMessage([]string{t.Literal})))}
+	case model.Enum:
+		return []jen.Code{d.Clone().Dot("enum").Call(jen.Parens(jen.Op("*").String()).Parens(dst), jen.Id(g.valuesVar(t.Enum)), jen.Lit(valueMessage(t.Enum)))}
+	case model.Boolean:
+		return []jen.Code{d.Clone().Dot("boolean").Call(dst)}
+	case model.Number, model.Integer:
+		fv := fmt.Sprintf("f%d", depth)
+		var then []jen.Code
+		if name, ok := g.numChecks[numSig(t)]; ok {
+			then = append(then, d.Clone().Dot(name).Call(jen.Id(fv)))
+		}
+		val := jen.Id(fv)
+		if t.Kind == model.Integer {
+			val = jen.Int64().Call(jen.Id(fv))
+		}
+		then = append(then, jen.Op("*").Parens(dst).Op("=").Add(val))
+		return []jen.Code{jen.Block(
+			jen.Var().Id(fv).Float64(),
+			jen.If(d.Clone().Dot("num").Call(jen.Op("&").Id(fv))).Block(then...))}
+	case model.Object:
+		return []jen.Code{d.Clone().Dot("decode" + t.GoName).Call(dst)}
+	case model.Array:
+		more, ok, n, e := fmt.Sprintf("more%d", depth), fmt.Sprintf("ok%d", depth), fmt.Sprintf("n%d", depth), fmt.Sprintf("e%d", depth)
+		loop := []jen.Code{
+			d.Clone().Dot("pushIndex").Call(jen.Id(n)),
+			jen.Var().Id(e).Add(g.goType(t.Items)),
+		}
+		loop = append(loop, g.valueCode(t.Items, jen.Op("&").Id(e), depth+1)...)
+		loop = append(loop,
+			d.Clone().Dot("pop").Call(),
+			jen.Op("*").Parens(dst).Op("=").Append(jen.Op("*").Parens(dst), jen.Id(e)),
+			jen.Id(n).Op("++"),
+			jen.If(d.Clone().Dot("err").Op("!=").Nil()).Block(jen.Return()),
+			jen.Id(more).Op("=").Add(d.Clone()).Dot("arrayNext").Call(),
+		)
+		var counts []jen.Code
+		if t.MinItems != nil {
+			counts = append(counts, jen.If(jen.Id(n).Op("<").Lit(*t.MinItems)).Block(d.Clone().Dot("add").Call(sizeIssue("too_small", "array", *t.MinItems))))
+		}
+		if t.MaxItems != nil {
+			counts = append(counts, jen.If(jen.Id(n).Op(">").Lit(*t.MaxItems)).Block(d.Clone().Dot("add").Call(sizeIssue("too_big", "array", *t.MaxItems))))
+		}
+		body := []jen.Code{
+			jen.If(jen.Op("*").Parens(dst).Op("==").Nil()).Block(jen.Comment("[] decodes to an empty, non-nil slice (no allocation)."), jen.Op("*").Parens(dst).Op("=").Add(g.goType(t)).Values()),
+			jen.Id(n).Op(":=").Lit(0),
+			jen.For(jen.Id(more)).Block(loop...),
+			jen.If(d.Clone().Dot("err").Op("!=").Nil()).Block(jen.Return()),
+		}
+		body = append(body, counts...)
+		if len(counts) == 0 {
+			body = append(body, jen.Id("_").Op("=").Id(n))
+		}
+		return []jen.Code{
+			jen.If(jen.List(jen.Id(more), jen.Id(ok)).Op(":=").Add(d.Clone()).Dot("arrayStart").Call(), jen.Id(ok)).Block(body...),
+		}
+	}
+	panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
+}
+
+// stringCheck renders the method that checks a constrained string, in the
+// order the zod schema runs its checks.
+func (g *generator) stringCheck(f *jen.File, t *model.Type) {
+	name := g.strChecks[strSig(t)]
+	var body []jen.Code
+	if t.MinLength != nil || t.MaxLength != nil {
+		// Bytes bound code points: n bytes hold between n/4 and n code points.
+		var conds []jen.Code
+		if t.MaxLength != nil {
+			conds = append(conds, jen.Id("n").Op(">").Lit(*t.MaxLength))
+		}
+		if t.MinLength != nil && *t.MinLength > 0 {
+			conds = append(conds, jen.Id("n").Op("<").Lit(4**t.MinLength))
+		}
+		body = append(body, jen.Id("n").Op(":=").Len(jen.Id("s")))
+		if len(conds) > 0 {
+			cond := conds[0]
+			if len(conds) > 1 {
+				cond = jen.Add(conds[0]).Op("||").Add(conds[1])
+			}
+			body = append(body, jen.If(cond).Block(jen.Id("n").Op("=").Id("runeCount").Call(jen.Id("s"))))
+		}
+		if t.MinLength != nil {
+			body = append(body, jen.If(jen.Id("n").Op("<").Lit(*t.MinLength)).Block(jen.Id("d").Dot("add").Call(sizeIssue("too_small", "string", *t.MinLength))))
+		}
+		if t.MaxLength != nil {
+			body = append(body, jen.If(jen.Id("n").Op(">").Lit(*t.MaxLength)).Block(jen.Id("d").Dot("add").Call(sizeIssue("too_big", "string", *t.MaxLength))))
+		}
+	}
+	for _, p := range t.Patterns {
+		lit, _ := zodgen.RegexLiteral(p.Regexp)
+		body = append(body, jen.If(jen.Op("!").Id(g.patterns[p.Regexp]).Dot("MatchString").Call(jen.Id("s"))).Block(
+			jen.Id("d").Dot("add").Call(jen.Id("Issue").Values(jen.Dict{
+				jen.Id("Origin"):  jen.Lit("string"),
+				jen.Id("Code"):    jen.Lit("invalid_format"),
+				jen.Id("Format"):  jen.Lit("regex"),
+				jen.Id("Pattern"): jen.Lit(lit),
+				jen.Id("Message"): jen.Lit("Invalid string: must match pattern " + lit),
+			}))))
+	}
+	for _, c := range t.Checks {
+		var conds []jen.Code
+		for _, p := range c.Reject {
+			conds = append(conds, jen.Id(g.patterns[p.Regexp]).Dot("MatchString").Call(jen.Id("s")))
+		}
+		for _, p := range c.Match {
+			conds = append(conds, jen.Op("!").Id(g.patterns[p.Regexp]).Dot("MatchString").Call(jen.Id("s")))
+		}
+		cond := jen.Add(conds[0])
+		for _, c := range conds[1:] {
+			cond = cond.Op("||").Add(c)
+		}
+		body = append(body, jen.Comment(fmt.Sprintf("Check %s: %s", c.Name, strings.ReplaceAll(c.Doc, "\n", " "))), jen.If(cond).Block(
+			jen.Id("d").Dot("add").Call(jen.Id("Issue").Values(jen.Dict{
+				jen.Id("Code"):    jen.Lit("custom"),
+				jen.Id("Message"): jen.Lit(c.Message),
+			}))))
+	}
+	comment(f, fmt.Sprintf("%s checks a string: %s", name, strings.TrimPrefix(limits(t), "Constraints: ")))
+	f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id(name).Params(jen.Id("s").String()).Block(body...)
+}
+
+// numberCheck renders the method that checks a number: .int() first, then
+// the bounds (skipped after a fractional value, as zod aborts there).
+func (g *generator) numberCheck(f *jen.File, t *model.Type) {
+	name := g.numChecks[numSig(t)]
+	var bounds []jen.Code
+	if m := t.Minimum; m != nil {
+		op, adj := ">=", ">="
+		if m.Exclusive {
+			op, adj = ">", ">"
+		}
+		v := zodgen.JSNumber(m.Value)
+		bounds = append(bounds, jen.If(jen.Op("!").Parens(jen.Id("f").Op(op).Id(goFloat(v)))).Block(jen.Id("d").Dot("add").Call(jen.Id("Issue").Values(jen.Dict{
+			jen.Id("Origin"):    jen.Lit("number"),
+			jen.Id("Code"):      jen.Lit("too_small"),
+			jen.Id("Minimum"):   jen.Lit(v),
+			jen.Id("Inclusive"): jen.Lit(!m.Exclusive),
+			jen.Id("Message"):   jen.Lit("Too small: expected number to be " + adj + v),
+		}))))
+	}
+	if m := t.Maximum; m != nil {
+		op, adj := "<=", "<="
+		if m.Exclusive {
+			op, adj = "<", "<"
+		}
+		v := zodgen.JSNumber(m.Value)
+		bounds = append(bounds, jen.If(jen.Op("!").Parens(jen.Id("f").Op(op).Id(goFloat(v)))).Block(jen.Id("d").Dot("add").Call(jen.Id("Issue").Values(jen.Dict{
+			jen.Id("Origin"):    jen.Lit("number"),
+			jen.Id("Code"):      jen.Lit("too_big"),
+			jen.Id("Maximum"):   jen.Lit(v),
+			jen.Id("Inclusive"): jen.Lit(!m.Exclusive),
+			jen.Id("Message"):   jen.Lit("Too big: expected number to be " + adj + v),
+		}))))
+	}
+	var body []jen.Code
+	if t.Kind == model.Integer {
+		body = append(body, jen.If(jen.Op("!").Id("d").Dot("intCheck").Call(jen.Id("f"))).Block(jen.Return()))
+	}
+	body = append(body, bounds...)
+	comment(f, fmt.Sprintf("%s checks a number as zod's %s does.", name, strings.TrimPrefix(zodgen.Expr(t, "z"), "z.")))
+	f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id(name).Params(jen.Id("f").Float64()).Block(body...)
+}
+
+// goFloat writes a JavaScript number as a Go float literal.
+func goFloat(js string) string {
+	if strings.ContainsAny(js, ".e") {
+		return js
+	}
+	return js + ".0"
+}
+
+// sizeIssue is zod's too_small/too_big issue for a length or item count.
+func sizeIssue(code, origin string, n int) jen.Code {
+	unit := map[string]string{"string": "characters", "array": "items"}[origin]
+	d := jen.Dict{
+		jen.Id("Origin"):    jen.Lit(origin),
+		jen.Id("Code"):      jen.Lit(code),
+		jen.Id("Inclusive"): jen.True(),
+	}
+	if code == "too_small" {
+		d[jen.Id("Minimum")] = jen.Lit(fmt.Sprint(n))
+		d[jen.Id("Message")] = jen.Lit(fmt.Sprintf("Too small: expected %s to have >=%d %s", origin, n, unit))
+	} else {
+		d[jen.Id("Maximum")] = jen.Lit(fmt.Sprint(n))
+		d[jen.Id("Message")] = jen.Lit(fmt.Sprintf("Too big: expected %s to have <=%d %s", origin, n, unit))
+	}
+	return jen.Id("Issue").Values(d)
+}
+
+// valueMessage is zod's invalid_value message.
+func valueMessage(values []string) string {
+	if len(values) == 1 {
+		return `Invalid input: expected "` + values[0] + `"`
+	}
+	var q []string
+	for _, v := range values {
+		q = append(q, `"`+v+`"`)
+	}
+	return "Invalid option: expected one of " + strings.Join(q, "|")
+}
+
+// missingIssue is the issue zod reports for an absent required field of
+// type t (it validates undefined).
+func missingIssue(t *model.Type) jen.Code {
+	switch t.Kind {
+	case model.Enum, model.Literal:
+		vals := t.Enum
+		if t.Kind == model.Literal {
+			vals = []string{t.Literal}
+		}
+		var vs []jen.Code
+		for _, v := range vals {
+			vs = append(vs, jen.Lit(v))
+		}
+		return jen.Values(jen.Dict{
+			jen.Id("Code"):    jen.Lit("invalid_value"),
+			jen.Id("Values"):  jen.Index().String().Values(vs...),
+			jen.Id("Message"): jen.Lit(valueMessage(vals)),
+		})
+	}
+	expected := map[model.Kind]string{model.String: "string", model.Number: "number", model.Integer: "number", model.Boolean: "boolean", model.Array: "array", model.Object: "object"}[t.Kind]
+	return jen.Values(jen.Dict{
+		jen.Id("Code"):     jen.Lit("invalid_type"),
+		jen.Id("Expected"): jen.Lit(expected),
+		jen.Id("Message"):  jen.Lit("Invalid input: expected " + expected + ", received undefined"),
+	})
+}
+
+// zero is the zero value of a field's Go type.
+func (g *generator) zero(fd *model.Field) jen.Code {
+	if fd.Presence == model.Optional {
+		return g.fieldType(fd).Values()
+	}
+	switch fd.Type.Kind {
+	case model.String, model.Literal, model.Enum:
+		return jen.Lit("")
+	case model.Number, model.Integer:
+		return jen.Lit(0)
+	case model.Boolean:
+		return jen.False()
+	case model.Array:
+		return jen.Nil()
+	}
+	return g.fieldType(fd).Values()
+}
+
+// valuesVar names the package-level slice of an enum's or literal's values.
+func (g *generator) valuesVar(vals []string) string {
+	key := strings.Join(vals, "\x00")
+	if name, ok := g.values[key]; ok {
+		return name
+	}
+	name := fmt.Sprintf("values%d", len(g.values))
+	g.values[key] = name
+	g.valuesOrder = append(g.valuesOrder, key)
+	return name
+}

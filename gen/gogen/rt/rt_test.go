@@ -1,0 +1,60 @@
+package rt
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestScanPlain(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{"abcdefghijklmnop\"", 16}, {"abc", 3}, {"abcdefgh\\", 8}, {"abcdefg\x1f", 7}, {"abcdefghijé", 10}, {"\"", 0},
+	} {
+		if got := scanPlain([]byte(tc.s), 0); got != tc.want {
+			t.Errorf("scanPlain(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestReadStringReplacement: invalid UTF-8 becomes one U+FFFD per maximal
+// subpart (as a WHATWG decoder reads it); lone surrogates become U+FFFD.
+func TestReadStringReplacement(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"\"\xF0\x90\x80\"", "\uFFFD"},
+		{"\"\xE0\x80\"", "\uFFFD\uFFFD"},
+		{"\"a\xFFb\"", "a\uFFFDb"},
+		{`"\ud800x"`, "\uFFFDx"},
+		{`"\ud83d\ude00"`, "😀"},
+		{`"\ude00\ud83d"`, "\uFFFD\uFFFD"},
+		{`"\u00e9\n\/"`, "é\n/"},
+	} {
+		d := decoder{data: []byte(tc.in)}
+		got, ok := d.readString()
+		if !ok || got != tc.want || !utf8.ValidString(got) {
+			t.Errorf("readString(%q) = %q, %v; want %q", tc.in, got, ok, tc.want)
+		}
+	}
+}
+
+func TestSkipDeep(t *testing.T) {
+	in := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
+	d := decoder{data: []byte(in)}
+	if k := d.skip(); k != kindArray || d.err != nil || d.pos != len(in) {
+		t.Errorf("skip = %q, err %v, pos %d", k, d.err, d.pos)
+	}
+	d = decoder{data: []byte(`{"a":[1,{"b":2]}`)}
+	if d.skip(); d.err == nil {
+		t.Error("skip accepted a mismatched bracket")
+	}
+}
+
+func TestAppendJSString(t *testing.T) {
+	got := string(AppendJSString(nil, "a\"\\\b\f\n\r\t\x01<>&\u2028é"))
+	want := `"a\"\\\b\f\n\r\t\u0001<>&` + "\u2028é\""
+	if got != want {
+		t.Errorf("AppendJSString = %s, want %s", got, want)
+	}
+}
