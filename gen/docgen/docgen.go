@@ -1,0 +1,321 @@
+// Package docgen emits the Markdown contract reference: the tools with
+// their arguments, the mode table, the selection rule, the models and the
+// callback settings, all from the model.
+package docgen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/zodgen"
+)
+
+// FileName is the reference's name under codegen.docs.dir.
+const FileName = "contract.md"
+
+func init() {
+	emit.Register("docs", "the Markdown contract reference: tools, modes, selection, models, callback", Emit)
+}
+
+// Emit returns {codegen.docs.dir}/contract.md.
+func Emit(s *model.Spec) ([]emit.File, error) {
+	return []emit.File{{Path: path.Join(s.Codegen.DocsDir, FileName), Data: Reference(s)}}, nil
+}
+
+// Reference renders the contract reference.
+func Reference(s *model.Spec) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "<!-- %s -->\n<!-- %s -->\n\n", emit.Header, emit.SourceLine(s))
+	fmt.Fprintf(&b, "# Contract %s, revision %s\n\n%s\n\n", s.Contract.Name, s.Contract.Revision, oneLine(s.Contract.Summary))
+
+	b.WriteString("## Tools\n\n| tool | execution | modes | status |\n| --- | --- | --- | --- |\n")
+	for _, t := range s.Tools {
+		var in []string
+		for _, m := range s.Modes {
+			if m.Standing(t.Name).Injected() {
+				in = append(in, m.Name)
+			}
+		}
+		status := "current"
+		if t.Deprecated != "" {
+			status = "**deprecated**"
+		}
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s |\n", t.Name, anchor(t.Name), t.Execution, orDash(strings.Join(in, ", ")), status)
+	}
+	b.WriteString("\n")
+	for _, t := range s.Tools {
+		tool(&b, s, t)
+	}
+
+	modes(&b, s)
+	selection(&b, s)
+	models(&b, s)
+	callback(&b, s)
+	return b.Bytes()
+}
+
+func tool(b *bytes.Buffer, s *model.Spec, t *model.Tool) {
+	fmt.Fprintf(b, "### `%s`\n\n", t.Name)
+	if t.Deprecated != "" {
+		fmt.Fprintf(b, "> **Deprecated.** %s\n\n", oneLine(t.Deprecated))
+	}
+	fmt.Fprintf(b, "%s\n\n", strings.TrimSpace(t.Description))
+	fmt.Fprintf(b, "- **Execution:** %s — %s\n", t.Execution, executionDoc(t.Execution))
+	fmt.Fprintf(b, "- **OpenCode tool id:** `%s` (`%s/%s.ts`)\n", t.FileName, s.OpenCode.ToolDir, t.FileName)
+	if len(t.Aliases) > 0 {
+		fmt.Fprintf(b, "- **Aliases** (accepted by the gateway): %s\n", codeList(t.Aliases))
+	}
+	if t.Summary != "" {
+		fmt.Fprintf(b, "- **Returns** (in the sandbox): %s\n", oneLine(t.Summary))
+	}
+	fmt.Fprintf(b, "- **Defined at:** %s\n\n", t.Pos)
+
+	b.WriteString("**Arguments**\n\n")
+	if len(t.Args.Fields) == 0 {
+		b.WriteString("None.\n\n")
+	} else {
+		b.WriteString("| argument | type | presence | limits | description |\n| --- | --- | --- | --- | --- |\n")
+		fieldRows(b, "", t.Args)
+		b.WriteString("\n")
+	}
+	if t.Result != nil {
+		b.WriteString("**Result data** (`data` of the gateway's answer)\n\n")
+		if len(t.Result.Fields) == 0 {
+			b.WriteString("None.\n\n")
+		} else {
+			b.WriteString("| field | type | presence | limits | description |\n| --- | --- | --- | --- | --- |\n")
+			fieldRows(b, "", t.Result)
+			b.WriteString("\n")
+		}
+	}
+}
+
+// fieldRows writes one row per field, recursing into objects and lists of
+// objects with dotted paths (list items as name[]).
+func fieldRows(b *bytes.Buffer, prefix string, t *model.Type) {
+	for _, f := range t.Fields {
+		name := prefix + f.Name
+		presence := string(f.Presence)
+		if f.Presence == model.Defaulted {
+			presence = "default `" + string(f.Default) + "`"
+		}
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", name, typeName(f.Type), presence, cell(limits(f.Type)), cell(zodgen.Description(f.Type)))
+		switch {
+		case f.Type.Kind == model.Object:
+			fieldRows(b, name+".", f.Type)
+		case f.Type.Kind == model.Array && f.Type.Items.Kind == model.Object:
+			fieldRows(b, name+"[].", f.Type.Items)
+		}
+	}
+}
+
+func typeName(t *model.Type) string {
+	switch t.Kind {
+	case model.Enum:
+		var q []string
+		for _, v := range t.Enum {
+			q = append(q, "`"+jsonString(v)+"`")
+		}
+		return strings.Join(q, " \\| ")
+	case model.Literal:
+		return "`" + jsonString(t.Literal) + "`"
+	case model.Array:
+		return "list of " + typeName(t.Items)
+	}
+	return string(t.Kind)
+}
+
+func limits(t *model.Type) string {
+	var l []string
+	if t.MinLength != nil {
+		l = append(l, fmt.Sprintf("≥ %d characters", *t.MinLength))
+	}
+	if t.MaxLength != nil {
+		l = append(l, fmt.Sprintf("≤ %d characters", *t.MaxLength))
+	}
+	for _, p := range t.Patterns {
+		l = append(l, "matches `"+p.Regexp+"`")
+	}
+	for _, c := range t.Checks {
+		l = append(l, "check "+c.Name+": "+c.Message)
+	}
+	if m := t.Minimum; m != nil {
+		l = append(l, map[bool]string{true: "> ", false: "≥ "}[m.Exclusive]+string(m.Value))
+	}
+	if m := t.Maximum; m != nil {
+		l = append(l, map[bool]string{true: "< ", false: "≤ "}[m.Exclusive]+string(m.Value))
+	}
+	if t.MinItems != nil {
+		l = append(l, fmt.Sprintf("≥ %d items", *t.MinItems))
+	}
+	if t.MaxItems != nil {
+		l = append(l, fmt.Sprintf("≤ %d items", *t.MaxItems))
+	}
+	if t.Kind == model.Array {
+		if il := limits(t.Items); il != "" {
+			l = append(l, "each item: "+il)
+		}
+	}
+	return strings.Join(l, "; ")
+}
+
+func modes(b *bytes.Buffer, s *model.Spec) {
+	b.WriteString("## Modes\n\n| aspect |")
+	for _, m := range s.Modes {
+		fmt.Fprintf(b, " %s |", m.Name)
+	}
+	b.WriteString("\n| --- |")
+	for range s.Modes {
+		b.WriteString(" --- |")
+	}
+	row := func(label string, f func(m *model.Mode) string) {
+		fmt.Fprintf(b, "\n| %s |", label)
+		for _, m := range s.Modes {
+			fmt.Fprintf(b, " %s |", cell(f(m)))
+		}
+	}
+	row("Base prompt", func(m *model.Mode) string {
+		if m.Extends != nil {
+			return "Extends " + m.Extends.Name
+		}
+		return "Unique"
+	})
+	row("Goal", func(m *model.Mode) string { return m.Goal })
+	for _, t := range s.Tools {
+		row("`"+t.Name+"`", func(m *model.Mode) string {
+			st := m.Standing(t.Name)
+			if st == model.Mandatory {
+				return "**" + string(st) + "**"
+			}
+			return string(st)
+		})
+	}
+	row("Source code edits", func(m *model.Mode) string { return m.SourceEdits })
+	row("Critical instructions (kept with a custom prompt)", func(m *model.Mode) string {
+		if m.Critical != "" {
+			return "yes"
+		}
+		return "—"
+	})
+	b.WriteString("\n\nStandings, strongest first: ")
+	var st []string
+	for _, x := range model.Standings {
+		st = append(st, "`"+string(x)+"`")
+	}
+	b.WriteString(strings.Join(st, ", "))
+	b.WriteString(". A tool is injected into a mode's sandbox unless it is `unavailable` there; its files are then removed and the gateway rejects it. An `unmentioned` tool is injected but the prompt must not mention it.\n\n")
+}
+
+func selection(b *bytes.Buffer, s *model.Spec) {
+	b.WriteString("## Mode selection\n\nThe first rule whose every condition holds picks the mode; a custom system prompt replaces the mode's prompt but keeps its critical instructions.\n\n")
+	for i, r := range s.Selection.Rules {
+		var conds []string
+		for _, c := range r.When {
+			conds = append(conds, fmt.Sprintf("`%s` = `%s`", c.Input.Name, jsonString(c.Value)))
+		}
+		fmt.Fprintf(b, "%d. %s → **%s**\n", i+1, strings.Join(conds, " and "), r.Mode.Name)
+	}
+	fmt.Fprintf(b, "%d. otherwise → **%s**\n\n", len(s.Selection.Rules)+1, s.Selection.Default.Name)
+	if len(s.Selection.Inputs) > 0 {
+		b.WriteString("| input | meaning |\n| --- | --- |\n")
+		for _, in := range s.Selection.Inputs {
+			fmt.Fprintf(b, "| `%s` | %s |\n", in.Name, cell(in.Doc))
+		}
+		b.WriteString("\n")
+	}
+	if len(s.PromptParams) > 0 {
+		b.WriteString("Prompt parameters:\n\n| placeholder | meaning |\n| --- | --- |\n")
+		for _, p := range s.PromptParams {
+			fmt.Fprintf(b, "| `{{%s}}` | %s |\n", p.Name, cell(p.Doc))
+		}
+		b.WriteString("\n")
+	}
+}
+
+func models(b *bytes.Buffer, s *model.Spec) {
+	b.WriteString("## Models\n\n| canonical | display | OpenCode | API | agents |\n| --- | --- | --- | --- | --- |\n")
+	for _, m := range s.Models {
+		var as []string
+		for _, a := range s.Agents {
+			for _, x := range a.Models {
+				if x == m {
+					n := a.Name
+					if a.Default == m {
+						n += " (default)"
+					}
+					as = append(as, n)
+				}
+			}
+		}
+		fmt.Fprintf(b, "| `%s` | %s | `%s` | `%s` | %s |\n", m.Canonical, cell(m.Display), m.OpenCode, m.API, orDash(strings.Join(as, ", ")))
+	}
+	b.WriteString("\n")
+}
+
+func callback(b *bytes.Buffer, s *model.Spec) {
+	c := s.Callback
+	b.WriteString("## Gateway callback\n\nA gateway-executed tool's sandbox module calls the gateway synchronously:\n\n")
+	fmt.Fprintf(b, "- `POST {%s}%s` with `Authorization: Bearer {%s}`; `{sessionId}` comes from `%s`.\n", c.EnvGatewayURL, c.Path, c.EnvAuthToken, c.EnvSessionID)
+	b.WriteString("- Body `{\"tool_call_id\": string, \"args\": object}` (arguments validated, defaults applied); answer `{\"success\": boolean, \"result\": string, \"data\"?: object}`. `result` is the tool's output; `success: false` makes it an error.\n")
+	b.WriteString("- `tool_call_id` is computed once per execution (the assistant message id and the model's tool call id) and reused on every retry; the gateway returns the stored result for a repeated id.\n")
+	fmt.Fprintf(b, "- Retries: up to %d after the first attempt, on %s, waiting %d ms × 2^n before retry n; each attempt times out after %d ms; OpenCode's abort ends the call.\n",
+		c.MaxRetries, codeList(c.RetryOn), c.BackoffBaseMS, c.TimeoutMS)
+	fmt.Fprintf(b, "- The gateway keeps a completed result for %d ms.\n", c.RetentionMS)
+}
+
+func executionDoc(e model.Execution) string {
+	switch e {
+	case model.Gateway:
+		return "the sandbox module validates the arguments and calls the gateway, which runs the tool."
+	case model.Sandbox:
+		return "the tool runs in the sandbox and returns its summary."
+	case model.Intercepted:
+		return "the sandbox module is a stub; the gateway intercepts the call from OpenCode's event stream and patches the result back."
+	}
+	return ""
+}
+
+func anchor(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '-':
+			b.WriteRune(r)
+		case r == ' ':
+			b.WriteRune('-')
+		}
+	}
+	return b.String()
+}
+
+func codeList(vs []string) string {
+	var q []string
+	for _, v := range vs {
+		q = append(q, "`"+v+"`")
+	}
+	return strings.Join(q, ", ")
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// cell makes text safe inside a table cell.
+func cell(s string) string {
+	return strings.ReplaceAll(oneLine(s), "|", "\\|")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return strings.Trim(string(b), `"`)
+}

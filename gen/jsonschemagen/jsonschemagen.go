@@ -1,0 +1,379 @@
+// Package jsonschemagen emits one JSON Schema per tool: exactly what the
+// model is shown. OpenCode sends the model zod 4's toJSONSchema of the tool's
+// args object (draft 2020-12, input view: a defaulted or optional field is
+// not required, refinements are dropped, objects carry no
+// additionalProperties). This package derives the same document from the
+// model, following the zod expressions package zodgen writes, so that the
+// committed schema can be compared with the real OpenCode's rendering byte
+// for byte after canonicalisation (Canonical).
+package jsonschemagen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/zodgen"
+)
+
+// Draft is the $schema zod 4 writes at the root.
+const Draft = "https://json-schema.org/draft/2020-12/schema"
+
+// maxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER: zod's .int()
+// bounds an integer to ±maxSafeInteger unless a tighter bound replaces it.
+const maxSafeInteger = 9007199254740991
+
+func init() {
+	emit.Register("jsonschema", "JSON Schema of each tool's arguments, as OpenCode shows them to the model", Emit)
+}
+
+// Emit returns {codegen.jsonschema.dir}/{tool file name}.json for every tool.
+func Emit(s *model.Spec) ([]emit.File, error) {
+	var files []emit.File
+	for _, t := range s.Tools {
+		data, err := Schema(t)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
+		}
+		files = append(files, emit.File{Path: path.Join(s.Codegen.JSONSchemaDir, t.FileName+".json"), Data: data})
+	}
+	return files, nil
+}
+
+// Schema returns the canonical JSON Schema of t's arguments.
+func Schema(t *model.Tool) ([]byte, error) {
+	root, err := object(t.Args)
+	if err != nil {
+		return nil, err
+	}
+	root["$schema"] = Draft
+	return encode(root)
+}
+
+// Canonical re-encodes a JSON document canonically: object keys sorted,
+// two-space indentation, numbers as JavaScript prints them, no HTML
+// escaping, a trailing newline. Schema's output is canonical; Canonical of
+// OpenCode's answer must equal it.
+func Canonical(data []byte) ([]byte, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if d.More() {
+		return nil, fmt.Errorf("trailing data after the JSON value")
+	}
+	v, err := normalize(v)
+	if err != nil {
+		return nil, err
+	}
+	return encode(v)
+}
+
+// normalize rewrites every number as JavaScript would print it, so that a
+// spec's "1.0" and JSON.stringify's "1" agree.
+func normalize(v any) (any, error) {
+	switch v := v.(type) {
+	case json.Number:
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil {
+			return nil, err
+		}
+		return json.Number(JSNumber(f)), nil
+	case map[string]any:
+		for k, e := range v {
+			n, err := normalize(e)
+			if err != nil {
+				return nil, err
+			}
+			v[k] = n
+		}
+	case []any:
+		for i, e := range v {
+			n, err := normalize(e)
+			if err != nil {
+				return nil, err
+			}
+			v[i] = n
+		}
+	}
+	return v, nil
+}
+
+func encode(v any) ([]byte, error) {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	e.SetIndent("", "  ")
+	if err := e.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// object renders an object type: properties in declaration order (the
+// encoder sorts keys anyway), required listing the fields without a
+// default or "?", in declaration order.
+func object(t *model.Type) (map[string]any, error) {
+	props := map[string]any{}
+	var required []any
+	for _, f := range t.Fields {
+		p, err := node(f.Type)
+		if err != nil {
+			return nil, fmt.Errorf("field %s: %w", f.Name, err)
+		}
+		switch f.Presence {
+		case model.Defaulted:
+			def, err := decode(f.Default)
+			if err != nil {
+				return nil, fmt.Errorf("field %s: default %s: %w", f.Name, f.Default, err)
+			}
+			p["default"] = def
+		case model.Required:
+			required = append(required, f.Name)
+		}
+		if d := zodgen.Description(f.Type); d != "" {
+			p["description"] = d
+		}
+		props[f.Name] = p
+	}
+	out := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		out["required"] = required
+	}
+	return out, nil
+}
+
+func decode(raw json.RawMessage) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	return normalize(v)
+}
+
+// node renders a type (without its field's presence and description).
+func node(t *model.Type) (map[string]any, error) {
+	switch t.Kind {
+	case model.String:
+		out := map[string]any{"type": "string"}
+		if t.MinLength != nil {
+			out["minLength"] = *t.MinLength
+		}
+		if t.MaxLength != nil {
+			out["maxLength"] = *t.MaxLength
+		}
+		// Named checks are refinements: toJSONSchema drops them (their rule
+		// is in the description instead).
+		switch len(t.Patterns) {
+		case 0:
+		case 1:
+			out["pattern"] = RegExpSource(t.Patterns[0].Regexp)
+		default:
+			var all []any
+			for _, p := range t.Patterns {
+				all = append(all, map[string]any{"pattern": RegExpSource(p.Regexp)})
+			}
+			out["allOf"] = all
+		}
+		return out, nil
+	case model.Number, model.Integer:
+		return number(t)
+	case model.Boolean:
+		return map[string]any{"type": "boolean"}, nil
+	case model.Enum:
+		var vs []any
+		for _, v := range t.Enum {
+			vs = append(vs, v)
+		}
+		return map[string]any{"type": "string", "enum": vs}, nil
+	case model.Literal:
+		return map[string]any{"type": "string", "const": t.Literal}, nil
+	case model.Array:
+		items, err := node(t.Items)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]any{"type": "array", "items": items}
+		if t.MinItems != nil {
+			out["minItems"] = *t.MinItems
+		}
+		if t.MaxItems != nil {
+			out["maxItems"] = *t.MaxItems
+		}
+		return out, nil
+	case model.Object:
+		return object(t)
+	}
+	return nil, fmt.Errorf("unsupported kind %q", t.Kind)
+}
+
+// number follows zod's bag for .int(), .gt/.gte and .lt/.lte: .int() sets
+// minimum and maximum to ±MAX_SAFE_INTEGER; an inclusive bound replaces the
+// inclusive one only when it is tighter; toJSONSchema then keeps, of an
+// inclusive and an exclusive bound on the same side, the tighter one (the
+// exclusive one when they are equal).
+func number(t *model.Type) (map[string]any, error) {
+	out := map[string]any{"type": "number"}
+	var minimum, maximum, exclMin, exclMax *float64
+	if t.Kind == model.Integer {
+		out["type"] = "integer"
+		lo, hi := float64(-maxSafeInteger), float64(maxSafeInteger)
+		minimum, maximum = &lo, &hi
+	}
+	if b := t.Minimum; b != nil {
+		v, err := strconv.ParseFloat(string(b.Value), 64)
+		if err != nil {
+			return nil, fmt.Errorf("minimum %s: %w", b.Value, err)
+		}
+		if b.Exclusive {
+			exclMin = &v
+		} else if minimum == nil || v > *minimum {
+			minimum = &v
+		}
+	}
+	if b := t.Maximum; b != nil {
+		v, err := strconv.ParseFloat(string(b.Value), 64)
+		if err != nil {
+			return nil, fmt.Errorf("maximum %s: %w", b.Value, err)
+		}
+		if b.Exclusive {
+			exclMax = &v
+		} else if maximum == nil || v < *maximum {
+			maximum = &v
+		}
+	}
+	if exclMin != nil && minimum != nil {
+		if *exclMin >= *minimum {
+			minimum = nil
+		} else {
+			exclMin = nil
+		}
+	}
+	if exclMax != nil && maximum != nil {
+		if *exclMax <= *maximum {
+			maximum = nil
+		} else {
+			exclMax = nil
+		}
+	}
+	set := func(k string, v *float64) {
+		if v != nil {
+			out[k] = json.Number(JSNumber(*v))
+		}
+	}
+	set("minimum", minimum)
+	set("maximum", maximum)
+	set("exclusiveMinimum", exclMin)
+	set("exclusiveMaximum", exclMax)
+	return out, nil
+}
+
+// JSNumber formats f as JavaScript's Number.prototype.toString (and so
+// JSON.stringify) does: the shortest digits that round-trip, in decimal
+// notation for exponents from -7 to 20 and as d.ddde±x otherwise.
+func JSNumber(f float64) string {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return "null"
+	case f == 0:
+		return "0"
+	}
+	sign := ""
+	if f < 0 {
+		sign, f = "-", -f
+	}
+	// Shortest round-trip digits and the decimal exponent.
+	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddddde±xx
+	mant, expStr, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	exp, _ := strconv.Atoi(expStr)
+	k := len(digits)
+	n := exp + 1 // the decimal point sits after n digits
+	switch {
+	case k <= n && n <= 21:
+		return sign + digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		return sign + digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		return sign + "0." + strings.Repeat("0", -n) + digits
+	}
+	es := "+"
+	if n-1 < 0 {
+		es = "-"
+	}
+	m := digits[:1]
+	if k > 1 {
+		m += "." + digits[1:]
+	}
+	return sign + m + "e" + es + strconv.Itoa(abs(n-1))
+}
+
+func abs(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
+}
+
+// RegExpSource returns what JavaScript's new RegExp(re).source is: "/"
+// outside a character class and line terminators escaped, "(?:)" for the
+// empty pattern. zod writes a pattern's source into JSON Schema.
+func RegExpSource(re string) string {
+	if re == "" {
+		return "(?:)"
+	}
+	var b strings.Builder
+	inClass, escaped := false, false
+	for _, r := range re {
+		switch {
+		case escaped:
+			escaped = false
+			switch r {
+			case '\n':
+				b.WriteString("n")
+				continue
+			case '\r':
+				b.WriteString("r")
+				continue
+			case '\u2028':
+				b.WriteString("u2028")
+				continue
+			case '\u2029':
+				b.WriteString("u2029")
+				continue
+			}
+		case r == '\\':
+			escaped = true
+		case r == '[':
+			inClass = true
+		case r == ']':
+			inClass = false
+		case r == '/' && !inClass:
+			b.WriteString(`\/`)
+			continue
+		}
+		switch r {
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\u2028':
+			b.WriteString(`\u2028`)
+		case '\u2029':
+			b.WriteString(`\u2029`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

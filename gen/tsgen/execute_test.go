@@ -1,0 +1,339 @@
+package tsgen_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentc-dev/agentc/gen/internal/nodetool"
+	"github.com/agentc-dev/agentc/gen/tsgen"
+)
+
+// gatewayRequest is one callback the fake gateway received.
+type gatewayRequest struct {
+	Path          string
+	Authorization string
+	ContentType   string
+	ToolCallID    string          `json:"tool_call_id"`
+	Args          json.RawMessage `json:"args"`
+}
+
+// fakeGateway answers callbacks like the real gateway: {success, result,
+// data}. A tool_call_id containing "drop" has its first request's
+// connection dropped before any answer; one containing "fail" gets
+// success: false; one containing "500" gets HTTP 500.
+type fakeGateway struct {
+	mu       sync.Mutex
+	requests []gatewayRequest
+	dropped  map[string]bool
+}
+
+func (g *fakeGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	var req gatewayRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	req.Path = r.URL.EscapedPath()
+	req.Authorization = r.Header.Get("Authorization")
+	req.ContentType = r.Header.Get("Content-Type")
+	g.mu.Lock()
+	g.requests = append(g.requests, req)
+	drop := strings.Contains(req.ToolCallID, "drop") && !g.dropped[req.ToolCallID]
+	if drop {
+		g.dropped[req.ToolCallID] = true
+	}
+	g.mu.Unlock()
+	switch {
+	case drop:
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close() // the sandbox froze: the socket is gone
+		}
+	case strings.Contains(req.ToolCallID, "500"):
+		http.Error(w, "boom", http.StatusInternalServerError)
+	case strings.Contains(req.ToolCallID, "fail"):
+		json.NewEncoder(w).Encode(map[string]any{"success": false, "result": "Failed to save: no configuration"})
+	default:
+		json.NewEncoder(w).Encode(map[string]any{"success": true, "result": "done " + req.ToolCallID, "data": map[string]any{"n": 1}})
+	}
+}
+
+func (g *fakeGateway) take() []gatewayRequest {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := g.requests
+	g.requests = nil
+	return out
+}
+
+// call is one execute() run under node.
+type call struct {
+	// Tool is the tool's file name; Args its raw arguments (JSON).
+	Tool string
+	Args string
+	// MessageID and CallID go into the context; Abort "before" aborts it
+	// before the call.
+	MessageID, CallID, Abort string
+
+	// WantOutput or WantError is the expected outcome (exact).
+	WantOutput, WantError string
+	// WantRequests are the callbacks the gateway must have received:
+	// their tool_call_id (a trailing "*" matches any suffix) and args.
+	WantRequests []wantRequest
+}
+
+type wantRequest struct {
+	ToolCallID string
+	Args       string
+}
+
+type callResult struct {
+	OK     bool   `json:"ok"`
+	Output string `json:"output"`
+	Error  string `json:"error"`
+}
+
+// TestExecuteUnderNode imports each generated tool module under node with
+// a stub OpenCode context: execute() must reject bad arguments with zod's
+// issues, apply defaults, strip unknown keys, and call the gateway as seed
+// 001 says (path, bearer token, {tool_call_id, args}), retrying a dropped
+// connection with the same tool_call_id.
+func TestExecuteUnderNode(t *testing.T) {
+	node := nodetool.Node(t)
+	modules := nodetool.Dir(t)
+	driverDir, err := filepath.Abs(filepath.Join("testdata", "node"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string][]call{
+		"": {
+			{
+				Tool: "save_service_commands", Args: `{}`,
+				WantError: "Invalid arguments for save_service_commands: commands: Invalid input: expected array, received undefined",
+			},
+			{
+				Tool: "save_service_commands", Args: `{"commands": []}`,
+				WantError: "Invalid arguments for save_service_commands: commands: Too small: expected array to have >=1 items",
+			},
+			{
+				Tool: "save_service_commands", Args: `{"commands": [{"name": "", "command": 5}]}`,
+				WantError: "Invalid arguments for save_service_commands: commands.0.name: Too small: expected string to have >=1 characters; commands.0.command: Invalid input: expected string, received number",
+			},
+			{
+				Tool: "save_env_files", Args: `{"files": [{"path": "../x", "format": "dotenv", "mode": "secret", "keys": [{"key": "A", "required": true}]}]}`,
+				WantError: "Invalid arguments for save_env_files: files.0.path: Path must be relative, without a leading '/' and without '..' segments",
+			},
+			{
+				// Defaults applied, unknown keys stripped, one callback.
+				Tool: "save_env_files", MessageID: "msg_1", CallID: "toolu_1",
+				Args:         `{"files": [{"path": ".env", "format": "dotenv", "mode": "secret", "keys": [{"key": "A", "required": true, "extra": 1}]}], "extra": true}`,
+				WantOutput:   "done msg_1:toolu_1",
+				WantRequests: []wantRequest{{"msg_1:toolu_1", `{"files":[{"path":".env","workspacePath":".","format":"dotenv","mode":"secret","keys":[{"key":"A","required":true}]}]}`}},
+			},
+			{
+				// The socket drops mid-request: the call is retried with the
+				// same tool_call_id and completes once.
+				Tool: "automation_complete", MessageID: "msg_2", CallID: "toolu_drop",
+				Args:       `{"run_id": "r1", "completion_id": "c1", "outcome": "succeeded"}`,
+				WantOutput: "done msg_2:toolu_drop",
+				WantRequests: []wantRequest{
+					{"msg_2:toolu_drop", `{"run_id":"r1","completion_id":"c1","outcome":"succeeded"}`},
+					{"msg_2:toolu_drop", `{"run_id":"r1","completion_id":"c1","outcome":"succeeded"}`},
+				},
+			},
+			{
+				// No callID from OpenCode: one generated id, reused on the retry.
+				Tool: "save_snapshot", MessageID: "msg_3drop",
+				Args:       `{"message": "ready"}`,
+				WantOutput: "done msg_3drop:*",
+				WantRequests: []wantRequest{
+					{"msg_3drop:*", `{"message":"ready"}`},
+					{"msg_3drop:*", `{"message":"ready"}`},
+				},
+			},
+			{
+				Tool: "save_snapshot", MessageID: "msg_4", CallID: "fail", Args: `{}`,
+				WantError:    "Failed to save: no configuration",
+				WantRequests: []wantRequest{{"msg_4:fail", `{}`}},
+			},
+			{
+				Tool: "save_snapshot", MessageID: "msg_5", CallID: "500", Args: `{}`,
+				WantError:    "Gateway error 500",
+				WantRequests: []wantRequest{{"msg_5:500", `{}`}},
+			},
+			{
+				Tool: "save_snapshot", MessageID: "msg_6", CallID: "x", Args: `{}`, Abort: "before",
+				WantError: "This operation was aborted",
+			},
+			{
+				Tool: "request_env_variables", Args: `{"keys": [{"key": "A"}, {"key": "B", "required": false}]}`,
+				WantOutput: "Requested 2 environment variable(s) from the user. Their values will be written to /tmp/.proliferate_env.json once submitted; read them with jq.",
+			},
+			{
+				Tool: "request_env_variables", Args: `{"keys": [{"key": "A", "type": "file"}]}`,
+				WantError: `Invalid arguments for request_env_variables: keys.0.type: Invalid option: expected one of "env"|"secret"`,
+			},
+		},
+		"testdata/v000": {
+			{
+				Tool: "verify", Args: `{}`,
+				WantOutput: "verify was submitted to the platform.",
+			},
+			{
+				Tool: "save_service_commands", Args: `{"commands": [{"name": "web"}]}`,
+				WantError: "Invalid arguments for save_service_commands: commands.0.command: Invalid input: expected string, received undefined",
+			},
+			{Tool: "save_snapshot", Args: `{"message": "m"}`, WantOutput: "save_snapshot was submitted to the platform."},
+			{Tool: "save_env_files", Args: `{"files": [{"path": "/etc/x", "format": "dotenv", "mode": "secret", "keys": []}]}`,
+				WantError: "Invalid arguments for save_env_files: files.0.path: Path must be relative, without a leading '/' and without '..' segments; files.0.keys: Too small: expected array to have >=1 items"},
+			{Tool: "automation_complete", Args: `{"run_id": "r", "completion_id": "c", "outcome": "done"}`,
+				WantError: `Invalid arguments for automation.complete: outcome: Invalid option: expected one of "succeeded"|"failed"|"needs_human"`},
+			{Tool: "request_env_variables", Args: `{"keys": [{"key": "A"}]}`, WantOutput: "Requested 1 environment variable(s)."},
+		},
+		"testdata/coverage": {
+			{
+				Tool: "note-taker", Args: `{"title": "T", "lines": ["a", "b"]}`,
+				WantOutput: "Noted T with 2 line(s) and 0 tag(s) in text/plain.",
+			},
+			{
+				Tool: "kitchen_sink", MessageID: "m", CallID: "k",
+				Args:         `{"name": "abc", "path": "a/b", "ratio": 0.5, "count": 2, "kind": "sink", "tags": [], "items": [{"id": 1}]}`,
+				WantOutput:   "done m:k",
+				WantRequests: []wantRequest{{"m:k", `{"name":"abc","path":"a/b","ratio":0.5,"count":2,"weight":1.5,"retries":3,"dry_run":false,"level":"info","kind":"sink","tags":[],"items":[{"id":1}]}`}},
+			},
+			{
+				Tool: "empty", Args: `{"anything": 1}`,
+				WantOutput: "empty was submitted to the platform.",
+			},
+		},
+	}
+
+	gw := &fakeGateway{dropped: map[string]bool{}}
+	srv := httptest.NewServer(gw) // listens on 127.0.0.1
+	defer srv.Close()
+
+	for _, dir := range specs {
+		calls := cases[dir]
+		t.Run(specName(dir), func(t *testing.T) {
+			g := generate(t, dir)
+			root := t.TempDir()
+			g.writeUnder(t, g.spec.Codegen.OpenCodeDir, root)
+			for _, f := range []string{"driver.mjs", "hooks.mjs"} {
+				b, err := os.ReadFile(filepath.Join(driverDir, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				writeFile(t, filepath.Join(root, f), b)
+			}
+			if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+				t.Fatal(err)
+			}
+			type driverCall struct {
+				Module string            `json:"module"`
+				Args   json.RawMessage   `json:"args"`
+				Ctx    map[string]string `json:"ctx"`
+				Abort  string            `json:"abort,omitempty"`
+			}
+			// Every tool must be exercised at least once.
+			seen := map[string]bool{}
+			byFile := map[string]string{} // file name → tool name
+			for _, tl := range g.spec.Tools {
+				byFile[tl.FileName] = tl.Name
+			}
+			var input []driverCall
+			for _, c := range calls {
+				seen[c.Tool] = true
+				ctx := map[string]string{"messageID": c.MessageID}
+				if c.CallID != "" {
+					ctx["callID"] = c.CallID
+				}
+				input = append(input, driverCall{Module: filepath.Join(root, tsgen.ToolSubdir, c.Tool+".ts"), Args: json.RawMessage(c.Args), Ctx: ctx, Abort: c.Abort})
+			}
+			for _, tl := range g.spec.Tools {
+				if !seen[tl.FileName] {
+					t.Errorf("no execute() case for %s", tl.FileName)
+				}
+			}
+			in, _ := json.Marshal(input)
+			cmd := exec.Command(node, "driver.mjs")
+			cmd.Dir = root
+			cb := g.spec.Callback
+			cmd.Env = append(os.Environ(), cb.EnvGatewayURL+"="+srv.URL+"/", cb.EnvSessionID+"=sess/1", cb.EnvAuthToken+"=tok-1")
+			cmd.Stdin = bytes.NewReader(in)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			began := time.Now()
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("node driver: %v\n%s", err, stderr.Bytes())
+			}
+			t.Logf("%d calls under node in %v", len(calls), time.Since(began).Round(time.Millisecond))
+			var results []callResult
+			if err := json.Unmarshal(out, &results); err != nil || len(results) != len(calls) {
+				t.Fatalf("driver output %q: %v", out, err)
+			}
+			requests := gw.take()
+			for i, c := range calls {
+				r := results[i]
+				label := c.Tool + " " + c.Args
+				switch {
+				case c.WantError != "":
+					if r.OK || r.Error != c.WantError {
+						t.Errorf("%s:\n got %+v\nwant error %q", label, r, c.WantError)
+					}
+				case !r.OK || !matchID(c.WantOutput, r.Output):
+					t.Errorf("%s:\n got %+v\nwant output %q", label, r, c.WantOutput)
+				}
+				// The requests of this call, in order.
+				var mine []gatewayRequest
+				for _, req := range requests {
+					for _, w := range c.WantRequests {
+						if matchID(w.ToolCallID, req.ToolCallID) {
+							mine = append(mine, req)
+							break
+						}
+					}
+				}
+				if len(mine) != len(c.WantRequests) {
+					t.Errorf("%s: the gateway got %d requests, want %d: %+v", label, len(mine), len(c.WantRequests), mine)
+					continue
+				}
+				for j, w := range c.WantRequests {
+					req := mine[j]
+					wantPath := "/proliferate/sess%2F1/tools/" + byFile[c.Tool]
+					if req.Path != wantPath {
+						t.Errorf("%s: request path %q, want %q", label, req.Path, wantPath)
+					}
+					if req.Authorization != "Bearer tok-1" || req.ContentType != "application/json" {
+						t.Errorf("%s: headers Authorization %q, Content-Type %q", label, req.Authorization, req.ContentType)
+					}
+					if string(req.Args) != w.Args {
+						t.Errorf("%s: request args\n got %s\nwant %s", label, req.Args, w.Args)
+					}
+					if j > 0 && req.ToolCallID != mine[0].ToolCallID {
+						t.Errorf("%s: retry %d used tool_call_id %q, the first attempt %q", label, j, req.ToolCallID, mine[0].ToolCallID)
+					}
+				}
+			}
+		})
+	}
+}
+
+// matchID compares with a pattern whose trailing "*" matches any suffix.
+func matchID(pattern, s string) bool {
+	if p, ok := strings.CutSuffix(pattern, "*"); ok {
+		return strings.HasPrefix(s, p) && len(s) > len(p)
+	}
+	return pattern == s
+}

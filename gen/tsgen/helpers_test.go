@@ -1,0 +1,115 @@
+package tsgen_test
+
+import (
+	"encoding/json"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/agentc-dev/agentc/gen/jsonschemagen"
+
+	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/load"
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/tsgen"
+)
+
+// specs are the specs the TypeScript tests run on: the default (current)
+// contract, the first contract version (intercepted tools) and a spec that
+// uses every argument construct.
+var specs = []string{"", "testdata/v000", "testdata/coverage"}
+
+func specName(dir string) string {
+	if dir == "" {
+		return "default"
+	}
+	return path.Base(dir)
+}
+
+// loadSpec loads the spec in dir, or the embedded default for "".
+func loadSpec(t testing.TB, dir string) *model.Spec {
+	t.Helper()
+	src := load.Default()
+	if dir != "" {
+		var err error
+		if src, err = load.Dir(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := load.Load(src)
+	if err != nil {
+		t.Fatalf("loading %s: %v", specName(dir), err)
+	}
+	return s
+}
+
+// generated holds one spec's generated files by path.
+type generated struct {
+	spec  *model.Spec
+	files map[string][]byte
+}
+
+func generate(t testing.TB, dir string) *generated {
+	t.Helper()
+	s := loadSpec(t, dir)
+	files, err := emit.Generate(s, "opencode", "ts", "jsonschema")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &generated{spec: s, files: map[string][]byte{}}
+	for _, f := range files {
+		g.files[f.Path] = f.Data
+	}
+	return g
+}
+
+// file returns a generated file, failing the test when there is none.
+func (g *generated) file(t testing.TB, p string) []byte {
+	t.Helper()
+	data, ok := g.files[p]
+	if !ok {
+		t.Fatalf("%s was not generated", p)
+	}
+	return data
+}
+
+// opencode returns a file under codegen.opencode.dir.
+func (g *generated) opencode(t testing.TB, p string) []byte {
+	t.Helper()
+	return g.file(t, path.Join(g.spec.Codegen.OpenCodeDir, p))
+}
+
+// injection returns a mode's injection manifest.
+func (g *generated) injection(t testing.TB, mode string) tsgen.Injection {
+	t.Helper()
+	var inj tsgen.Injection
+	if err := json.Unmarshal(g.opencode(t, path.Join(tsgen.InjectSubdir, mode+".json")), &inj); err != nil {
+		t.Fatal(err)
+	}
+	return inj
+}
+
+// writeUnder writes every generated file whose path starts with prefix/
+// into root, without the prefix.
+func (g *generated) writeUnder(t testing.TB, prefix, root string) {
+	t.Helper()
+	for p, data := range g.files {
+		rel, ok := strings.CutPrefix(p, prefix+"/")
+		if !ok {
+			continue
+		}
+		writeFile(t, filepath.Join(root, filepath.FromSlash(rel)), data)
+	}
+}
+
+func writeFile(t testing.TB, p string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,354 @@
+package tsgen
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/model"
+)
+
+// EmitTS returns the TypeScript modules for TS consumers: modes.ts,
+// models.ts and prompts.ts under codegen.ts.dir.
+func EmitTS(s *model.Spec) ([]emit.File, error) {
+	prompts, err := promptsModule(s)
+	if err != nil {
+		return nil, err
+	}
+	dir := s.Codegen.TSDir
+	return []emit.File{
+		{Path: path.Join(dir, "models.ts"), Data: modelsModule(s)},
+		{Path: path.Join(dir, "modes.ts"), Data: modesModule(s)},
+		{Path: path.Join(dir, "prompts.ts"), Data: prompts},
+	}, nil
+}
+
+// union renders a string-literal union type.
+func union(vs []string) string {
+	if len(vs) == 0 {
+		return "never"
+	}
+	var q []string
+	for _, v := range vs {
+		q = append(q, jsString(v))
+	}
+	return strings.Join(q, " | ")
+}
+
+func list(vs []string) string {
+	var q []string
+	for _, v := range vs {
+		q = append(q, jsString(v))
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// doc writes a /** */ comment with the given indentation.
+func doc(b *bytes.Buffer, indent, text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	lines := strings.Split(text, "\n")
+	if len(lines) == 1 {
+		fmt.Fprintf(b, "%s/** %s */\n", indent, jsdoc(lines[0]))
+		return
+	}
+	fmt.Fprintf(b, "%s/**\n", indent)
+	for _, l := range lines {
+		fmt.Fprintf(b, "%s\n", strings.TrimRight(indent+" * "+jsdoc(l), " "))
+	}
+	fmt.Fprintf(b, "%s */\n", indent)
+}
+
+func modesModule(s *model.Spec) []byte {
+	var b bytes.Buffer
+	b.WriteString(header(s))
+	b.WriteString("\n// Session modes: how a session's mode is chosen, and each tool's standing\n// in each mode.\n\n")
+
+	var standings []string
+	for _, st := range model.Standings {
+		standings = append(standings, string(st))
+	}
+	doc(&b, "", "A tool's standing in a mode, strongest first.")
+	fmt.Fprintf(&b, "export type Standing = %s\n\n", union(standings))
+	doc(&b, "", "Every standing, strongest first.")
+	fmt.Fprintf(&b, "export const STANDINGS: readonly Standing[] = %s\n\n", list(standings))
+
+	var tools, modes []string
+	for _, t := range s.Tools {
+		tools = append(tools, t.Name)
+	}
+	for _, m := range s.Modes {
+		modes = append(modes, m.Name)
+	}
+	doc(&b, "", "A tool, by the name the model calls.")
+	fmt.Fprintf(&b, "export type ToolName = %s\n\n", union(tools))
+	doc(&b, "", "Every tool, sorted.")
+	fmt.Fprintf(&b, "export const TOOL_NAMES: readonly ToolName[] = %s\n\n", list(tools))
+	doc(&b, "", "Where a tool runs.")
+	b.WriteString("export type Execution = \"gateway\" | \"sandbox\" | \"intercepted\"\n\n")
+	doc(&b, "", "What a consumer needs to know about a tool.")
+	b.WriteString("export interface ToolInfo {\n  readonly name: ToolName\n  /** Other names the gateway accepts. */\n  readonly aliases: readonly string[]\n  /** OpenCode's tool id: the tool file's base name. */\n  readonly fileName: string\n  readonly execution: Execution\n  /** Why the tool is deprecated, or \"\". */\n  readonly deprecated: string\n}\n\n")
+	doc(&b, "", "Every tool by name.")
+	b.WriteString("export const TOOLS: Readonly<Record<ToolName, ToolInfo>> = {\n")
+	for _, t := range s.Tools {
+		fmt.Fprintf(&b, "  %s: { name: %s, aliases: %s, fileName: %s, execution: %s, deprecated: %s },\n",
+			jsString(t.Name), jsString(t.Name), list(t.Aliases), jsString(t.FileName), jsString(string(t.Execution)), jsString(t.Deprecated))
+	}
+	b.WriteString("}\n\n")
+
+	doc(&b, "", "A session mode.")
+	fmt.Fprintf(&b, "export type ModeName = %s\n\n", union(modes))
+	doc(&b, "", "Every mode, sorted.")
+	fmt.Fprintf(&b, "export const MODE_NAMES: readonly ModeName[] = %s\n\n", list(modes))
+	doc(&b, "", "A mode's settings.")
+	b.WriteString("export interface ModeInfo {\n  readonly name: ModeName\n  /** One-line purpose of the mode. */\n  readonly goal: string\n  /** The mode whose prompt this mode's prompt extends, or null. */\n  readonly extends: ModeName | null\n  /** Source-code edits in this mode. */\n  readonly sourceEdits: string\n  /** Every tool's standing in this mode. */\n  readonly standings: Readonly<Record<ToolName, Standing>>\n}\n\n")
+	doc(&b, "", "Every mode by name.")
+	b.WriteString("export const MODES: Readonly<Record<ModeName, ModeInfo>> = {\n")
+	for _, m := range s.Modes {
+		ext := "null"
+		if m.Extends != nil {
+			ext = jsString(m.Extends.Name)
+		}
+		fmt.Fprintf(&b, "  %s: {\n    name: %s,\n    goal: %s,\n    extends: %s,\n    sourceEdits: %s,\n    standings: {\n", jsString(m.Name), jsString(m.Name), jsString(m.Goal), ext, jsString(m.SourceEdits))
+		for _, ts := range m.Standings {
+			fmt.Fprintf(&b, "      %s: %s,\n", jsString(ts.Tool.Name), jsString(string(ts.Standing)))
+		}
+		b.WriteString("    },\n  },\n")
+	}
+	b.WriteString("}\n\n")
+
+	doc(&b, "", "The session attributes the mode selection reads.")
+	b.WriteString("export interface SessionAttributes {\n")
+	for _, in := range s.Selection.Inputs {
+		doc(&b, "  ", in.Doc)
+		fmt.Fprintf(&b, "  readonly %s?: string | null\n", in.TSName)
+	}
+	b.WriteString("}\n\n")
+	var rule strings.Builder
+	for _, r := range s.Selection.Rules {
+		var conds []string
+		for _, c := range r.When {
+			conds = append(conds, fmt.Sprintf("%s = %q", c.Input.Name, c.Value))
+		}
+		fmt.Fprintf(&rule, "\n  - %s → %s", strings.Join(conds, " and "), r.Mode.Name)
+	}
+	fmt.Fprintf(&rule, "\n  - otherwise → %s", s.Selection.Default.Name)
+	doc(&b, "", "selectMode returns a session's mode: the first rule whose every condition\nholds, else the default."+rule.String())
+	b.WriteString("export function selectMode(session: SessionAttributes): ModeName {\n")
+	for _, r := range s.Selection.Rules {
+		var conds []string
+		for _, c := range r.When {
+			conds = append(conds, fmt.Sprintf("session.%s === %s", c.Input.TSName, jsString(c.Value)))
+		}
+		fmt.Fprintf(&b, "  if (%s) {\n    return %s\n  }\n", strings.Join(conds, " && "), jsString(r.Mode.Name))
+	}
+	fmt.Fprintf(&b, "  return %s\n}\n\n", jsString(s.Selection.Default.Name))
+
+	doc(&b, "", "resolveTool returns the tool a name or alias names, or undefined.")
+	b.WriteString("export function resolveTool(name: string): ToolName | undefined {\n  switch (name) {\n")
+	for _, t := range s.Tools {
+		for _, n := range t.AllNames() {
+			fmt.Fprintf(&b, "    case %s:\n", jsString(n))
+		}
+		fmt.Fprintf(&b, "      return %s\n", jsString(t.Name))
+	}
+	b.WriteString("  }\n  return undefined\n}\n\n")
+
+	doc(&b, "", "toolStanding returns a tool's (name or alias) standing in a mode;\nan unknown tool is \"unavailable\".")
+	b.WriteString("export function toolStanding(mode: ModeName, tool: string): Standing {\n  const t = resolveTool(tool)\n  return t === undefined ? \"unavailable\" : MODES[mode].standings[t]\n}\n\n")
+	doc(&b, "", "isInjected reports whether a mode's sandbox holds the tool.")
+	b.WriteString("export function isInjected(mode: ModeName, tool: string): boolean {\n  return toolStanding(mode, tool) !== \"unavailable\"\n}\n\n")
+	doc(&b, "", "injectedTools lists the tools a mode injects, sorted.")
+	b.WriteString("export function injectedTools(mode: ModeName): readonly ToolName[] {\n  return TOOL_NAMES.filter((t) => isInjected(mode, t))\n}\n")
+	return b.Bytes()
+}
+
+func modelsModule(s *model.Spec) []byte {
+	var b bytes.Buffer
+	b.WriteString(header(s))
+	b.WriteString("\n// The model registry and its ID transforms. Every transform throws on an ID\n// it does not know.\n\n")
+	var ids, agents []string
+	for _, m := range s.Models {
+		ids = append(ids, m.Canonical)
+	}
+	for _, a := range s.Agents {
+		agents = append(agents, a.Name)
+	}
+	doc(&b, "", "A canonical model ID (database, internal).")
+	fmt.Fprintf(&b, "export type ModelId = %s\n\n", union(ids))
+	doc(&b, "", "An agent type.")
+	fmt.Fprintf(&b, "export type AgentType = %s\n\n", union(agents))
+	doc(&b, "", "A model's ID forms.")
+	b.WriteString("export interface ModelInfo {\n  /** Canonical ID (database, internal). */\n  readonly canonical: ModelId\n  readonly display: string\n  /** ID in OpenCode's config (provider/model). */\n  readonly opencode: string\n  /** ID sent to the provider's API. */\n  readonly api: string\n}\n\n")
+	doc(&b, "", "Every model by canonical ID.")
+	b.WriteString("export const MODELS: Readonly<Record<ModelId, ModelInfo>> = {\n")
+	for _, m := range s.Models {
+		fmt.Fprintf(&b, "  %s: { canonical: %s, display: %s, opencode: %s, api: %s },\n",
+			jsString(m.Canonical), jsString(m.Canonical), jsString(m.Display), jsString(m.OpenCode), jsString(m.API))
+	}
+	b.WriteString("}\n\n")
+	doc(&b, "", "Each agent type's models and default model.")
+	b.WriteString("export const AGENTS: Readonly<Record<AgentType, { readonly models: readonly ModelId[]; readonly defaultModel: ModelId }>> = {\n")
+	for _, a := range s.Agents {
+		var ms []string
+		for _, m := range a.Models {
+			ms = append(ms, m.Canonical)
+		}
+		def := ""
+		if a.Default != nil {
+			def = a.Default.Canonical
+		}
+		fmt.Fprintf(&b, "  %s: { models: %s, defaultModel: %s },\n", jsString(a.Name), list(ms), jsString(def))
+	}
+	b.WriteString("}\n\n")
+	b.WriteString(`/** isModelId reports whether id is a canonical model ID. */
+export function isModelId(id: string): id is ModelId {
+  return Object.prototype.hasOwnProperty.call(MODELS, id)
+}
+
+/** modelInfo returns the model with canonical ID id; it throws on an unknown ID. */
+export function modelInfo(id: string): ModelInfo {
+  if (!isModelId(id)) {
+    throw new Error("unknown model ID " + JSON.stringify(id))
+  }
+  return MODELS[id]
+}
+
+/** toOpencodeModelId maps a canonical ID to OpenCode's (provider/model). */
+export function toOpencodeModelId(id: string): string {
+  return modelInfo(id).opencode
+}
+
+/** toApiModelId maps a canonical ID to the provider API's. */
+export function toApiModelId(id: string): string {
+  return modelInfo(id).api
+}
+
+function findBy(form: "opencode" | "api", id: string): ModelId {
+  for (const m of Object.values(MODELS)) {
+    if (m[form] === id) {
+      return m.canonical
+    }
+  }
+  throw new Error("unknown " + (form === "api" ? "API" : "OpenCode") + " model ID " + JSON.stringify(id))
+}
+
+/** fromOpencodeModelId maps an OpenCode model ID back to its canonical ID. */
+export function fromOpencodeModelId(id: string): ModelId {
+  return findBy("opencode", id)
+}
+
+/** fromApiModelId maps a provider API model ID back to its canonical ID. */
+export function fromApiModelId(id: string): ModelId {
+  return findBy("api", id)
+}
+
+/** defaultModel returns an agent type's default model. */
+export function defaultModel(agent: AgentType): ModelId {
+  return AGENTS[agent].defaultModel
+}
+`)
+	return b.Bytes()
+}
+
+// templateExpr renders a prompt template as a TypeScript expression over
+// `params`: literal text and {{param}} placeholders joined with +.
+func templateExpr(s *model.Spec, tmpl string) (string, error) {
+	var parts []string
+	rest := tmpl
+	for {
+		loc := placeholder.FindStringSubmatchIndex(rest)
+		if loc == nil {
+			break
+		}
+		if loc[0] > 0 {
+			parts = append(parts, jsString(rest[:loc[0]]))
+		}
+		name := rest[loc[4]:loc[5]]
+		var p *model.PromptParam
+		for _, x := range s.PromptParams {
+			if x.Name == name {
+				p = x
+			}
+		}
+		if p == nil || loc[2] >= 0 {
+			return "", fmt.Errorf("prompt placeholder %s names no prompt parameter", rest[loc[0]:loc[1]])
+		}
+		parts = append(parts, "params."+p.TSName)
+		rest = rest[loc[1]:]
+	}
+	if rest != "" || len(parts) == 0 {
+		parts = append(parts, jsString(rest))
+	}
+	return strings.Join(parts, " +\n    "), nil
+}
+
+func promptFunc(m *model.Mode) string { return m.TSName + "Prompt" }
+
+func promptsModule(s *model.Spec) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(header(s))
+	b.WriteString("\n// System prompt builders, one per mode. A mode that extends another appends\n// its own text to the parent's prompt.\n\n")
+	b.WriteString("import type { ModeName } from \"./modes.js\"\n\n")
+	doc(&b, "", "The parameters every prompt may use.")
+	b.WriteString("export interface PromptParams {\n")
+	for _, p := range s.PromptParams {
+		doc(&b, "  ", p.Doc)
+		fmt.Fprintf(&b, "  readonly %s: string\n", p.TSName)
+	}
+	b.WriteString("}\n\n")
+	for _, m := range s.Modes {
+		var body string
+		if m.Extends != nil && m.Prompt == m.Extends.Prompt+"\n\n"+m.OwnPrompt {
+			own, err := templateExpr(s, m.OwnPrompt)
+			if err != nil {
+				return nil, fmt.Errorf("mode %s: %w", m.Name, err)
+			}
+			body = fmt.Sprintf("%s(params) +\n    \"\\n\\n\" +\n    %s", promptFunc(m.Extends), own)
+			doc(&b, "", fmt.Sprintf("%s returns the %s mode's system prompt: the %s prompt followed by\nthe %s mode's own text. Goal: %s.", promptFunc(m), m.Name, m.Extends.Name, m.Name, m.Goal))
+		} else {
+			full, err := templateExpr(s, m.Prompt)
+			if err != nil {
+				return nil, fmt.Errorf("mode %s: %w", m.Name, err)
+			}
+			body = full
+			doc(&b, "", fmt.Sprintf("%s returns the %s mode's system prompt. Goal: %s.", promptFunc(m), m.Name, m.Goal))
+		}
+		param := "params"
+		if !strings.Contains(body, "params") {
+			param = "_params" // a prompt without placeholders
+		}
+		fmt.Fprintf(&b, "export function %s(%s: PromptParams): string {\n  return (\n    %s\n  )\n}\n\n", promptFunc(m), param, body)
+	}
+	doc(&b, "", "criticalInstructions returns what a mode appends even to a custom\nsystem prompt, or \"\".")
+	var cases strings.Builder
+	for _, m := range s.Modes {
+		expr := `""`
+		if m.Critical != "" {
+			e, err := templateExpr(s, m.Critical)
+			if err != nil {
+				return nil, fmt.Errorf("mode %s critical: %w", m.Name, err)
+			}
+			expr = e
+		}
+		fmt.Fprintf(&cases, "    case %s:\n      return (\n        %s\n      )\n", jsString(m.Name), strings.ReplaceAll(expr, "\n    ", "\n        "))
+	}
+	param := "params"
+	if !strings.Contains(cases.String(), "params.") {
+		param = "_params" // no critical instructions use a parameter
+	}
+	fmt.Fprintf(&b, "export function criticalInstructions(mode: ModeName, %s: PromptParams): string {\n  switch (mode) {\n%s  }\n}\n\n", param, cases.String())
+	doc(&b, "", "buildSystemPrompt returns a session's system prompt: the mode's prompt, or\nthe custom prompt when one is set, followed then by the mode's critical\ninstructions so that an override cannot drop what the mode depends on.")
+	b.WriteString("export function buildSystemPrompt(mode: ModeName, params: PromptParams, customPrompt?: string | null): string {\n")
+	b.WriteString("  if (customPrompt) {\n    const critical = criticalInstructions(mode, params)\n    return critical === \"\" ? customPrompt : customPrompt + \"\\n\\n\" + critical\n  }\n")
+	b.WriteString("  switch (mode) {\n")
+	for _, m := range s.Modes {
+		fmt.Fprintf(&b, "    case %s:\n      return %s(params)\n", jsString(m.Name), promptFunc(m))
+	}
+	b.WriteString("  }\n}\n")
+	return b.Bytes(), nil
+}

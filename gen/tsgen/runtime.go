@@ -1,0 +1,189 @@
+package tsgen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentc-dev/agentc/gen/model"
+)
+
+// runtimeTS is the shared module every tool file imports: argument parsing
+// and the gateway callback helper of seed 001 §2. %[n] verbs are filled by
+// runtimeModule.
+const runtimeTS = `%[1]s
+// The runtime shared by the agentc tools in ../tool: argument parsing and
+// the gateway callback helper. It lives outside the tool folder because
+// OpenCode loads every .ts file there as a tool.
+
+/** The body of a gateway callback's answer (seed 001 §6.5). */
+export interface ToolCallbackResponse {
+  success: boolean
+  result: string
+  data?: Record<string, unknown>
+}
+
+/**
+ * The part of OpenCode's tool context the runtime reads. callID (the model's
+ * tool_use id) is passed at run time but not declared by @opencode-ai/plugin.
+ */
+export interface CallContext {
+  messageID?: string
+  callID?: string
+  abort?: AbortSignal
+}
+
+/** The gateway route; {sessionId} and {toolName} are filled in. */
+export const CALLBACK_PATH = %[2]s
+/** Retries after the first attempt, on network-level failures only. */
+export const MAX_RETRIES = %[3]d
+/** The backoff before retry n (from 0) is RETRY_BASE_MS × 2^n. */
+export const RETRY_BASE_MS = %[4]d
+/** The timeout of each attempt. */
+export const TIMEOUT_MS = %[5]d
+/** Failure signatures (error names, codes, message parts) that are retried. */
+export const RETRY_ON: readonly string[] = %[6]s
+/** The environment variables the callback reads. */
+export const ENV = { gatewayURL: %[7]s, sessionID: %[8]s, authToken: %[9]s } as const
+
+interface Issue {
+  readonly path: readonly PropertyKey[]
+  readonly message: string
+}
+
+interface Parser<T> {
+  safeParse(input: unknown): { success: boolean; data?: T; error?: { issues: readonly Issue[] } }
+}
+
+/**
+ * parseArgs parses a tool's raw arguments with its schema (OpenCode does
+ * not) and returns them with defaults applied, or throws an Error listing
+ * every issue zod found, so that nothing invalid leaves the sandbox.
+ */
+export function parseArgs<T>(tool: string, schema: Parser<T>, input: unknown): T {
+  const r = schema.safeParse(input)
+  if (r.success) {
+    return r.data as T
+  }
+  throw new Error(formatIssues(tool, r.error?.issues ?? []))
+}
+
+/** formatIssues states zod's issues: "Invalid arguments for T: path: message; …". */
+export function formatIssues(tool: string, issues: readonly Issue[]): string {
+  const parts = issues.map((i) => (i.path.length > 0 ? i.path.map(String).join(".") + ": " : "") + i.message)
+  return "Invalid arguments for " + tool + ": " + parts.join("; ")
+}
+
+/**
+ * toolCallId is the idempotency key of one logical tool execution, computed
+ * once and reused on every retry: the assistant message's id (unique per
+ * step) joined with the model's tool_use id (unique within the step; a model
+ * may repeat it across steps), or with a random UUID when OpenCode passed no
+ * callID.
+ */
+export function toolCallId(ctx: CallContext): string {
+  const call = typeof ctx.callID === "string" && ctx.callID !== "" ? ctx.callID : globalThis.crypto.randomUUID()
+  return typeof ctx.messageID === "string" && ctx.messageID !== "" ? ctx.messageID + ":" + call : call
+}
+
+function env(name: string): string {
+  const v = process.env[name]
+  if (v === undefined || v === "") {
+    throw new Error("agentc: the environment variable " + name + " is not set; the gateway callback needs it")
+  }
+  return v
+}
+
+/** isRetryable reports whether err is a network-level failure worth a retry. */
+export function isRetryable(err: unknown): boolean {
+  const seen: string[] = []
+  const collect = (e: unknown) => {
+    if (typeof e !== "object" || e === null) {
+      return
+    }
+    const o = e as { name?: unknown; message?: unknown; code?: unknown }
+    for (const v of [o.name, o.message, o.code]) {
+      if (typeof v === "string") {
+        seen.push(v)
+      }
+    }
+  }
+  collect(err)
+  collect((err as { cause?: unknown } | null)?.cause)
+  return RETRY_ON.some((sig) => seen.some((s) => s === sig || s.includes(sig)))
+}
+
+function sleep(ms: number, abort?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer)
+      reject(abort?.reason ?? new Error("aborted"))
+    }
+    const timer = setTimeout(() => {
+      abort?.removeEventListener("abort", done)
+      resolve()
+    }, ms)
+    abort?.addEventListener("abort", done, { once: true })
+  })
+}
+
+/**
+ * callGatewayTool runs a gateway-executed tool: POST {gateway}{CALLBACK_PATH}
+ * with the sandbox token and {tool_call_id, args}, retrying network-level
+ * failures with the same tool_call_id and exponential backoff. A non-2xx
+ * answer is not retried. abort (OpenCode's ctx.abort) ends the call and any
+ * backoff at once.
+ */
+export async function callGatewayTool(
+  toolName: string,
+  toolCallId: string,
+  args: unknown,
+  abort?: AbortSignal,
+): Promise<ToolCallbackResponse> {
+  const url =
+    env(ENV.gatewayURL).replace(/\/+$/, "") +
+    CALLBACK_PATH.replace("{sessionId}", encodeURIComponent(env(ENV.sessionID))).replace(
+      "{toolName}",
+      encodeURIComponent(toolName),
+    )
+  const token = env(ENV.authToken)
+  const body = JSON.stringify({ tool_call_id: toolCallId, args })
+  for (let attempt = 0; ; attempt++) {
+    abort?.throwIfAborted()
+    try {
+      const timeout = AbortSignal.timeout(TIMEOUT_MS)
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: "Bearer " + token },
+        body,
+        signal: abort ? AbortSignal.any([abort, timeout]) : timeout,
+      })
+      if (!res.ok) {
+        return { success: false, result: "Gateway error " + res.status }
+      }
+      const out = (await res.json()) as ToolCallbackResponse
+      if (typeof out !== "object" || out === null || typeof out.success !== "boolean" || typeof out.result !== "string") {
+        throw new Error("agentc: the gateway answered " + toolName + " without {success, result}")
+      }
+      return out
+    } catch (err) {
+      abort?.throwIfAborted()
+      if (attempt < MAX_RETRIES && isRetryable(err)) {
+        await sleep(RETRY_BASE_MS * Math.pow(2, attempt), abort)
+        continue
+      }
+      throw err
+    }
+  }
+}
+`
+
+// runtimeModule renders the shared runtime with the spec's callback settings.
+func runtimeModule(s *model.Spec) []byte {
+	cb := s.Callback
+	var on []string
+	for _, r := range cb.RetryOn {
+		on = append(on, jsString(r))
+	}
+	return fmt.Appendf(nil, runtimeTS, header(s), jsString(cb.Path), cb.MaxRetries, cb.BackoffBaseMS, cb.TimeoutMS,
+		"["+strings.Join(on, ", ")+"]", jsString(cb.EnvGatewayURL), jsString(cb.EnvSessionID), jsString(cb.EnvAuthToken))
+}

@@ -1,0 +1,63 @@
+package tsgen_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/agentc-dev/agentc/gen/internal/nodetool"
+)
+
+// tsconfig type-checks the generated TypeScript strictly, unused names
+// included, against the installed @opencode-ai/plugin (and its zod).
+// allowImportingTsExtensions is for the tools' "../agentc/runtime.ts"
+// import, which OpenCode's Bun runtime resolves as written.
+const tsconfig = `{
+  "compilerOptions": {
+    "strict": true,
+    "noEmit": true,
+    "noUnusedLocals": true,
+    "noUnusedParameters": true,
+    "noImplicitReturns": true,
+    "noFallthroughCasesInSwitch": true,
+    "target": "ES2022",
+    "module": "ESNext",
+    "moduleResolution": "bundler",
+    "allowImportingTsExtensions": true,
+    "lib": ["ES2022", "DOM"],
+    "types": ["node"]
+  },
+  "include": ["**/*.ts"],
+  "exclude": ["node_modules"]
+}
+`
+
+// TestTypeScriptTypeChecks runs the pinned tsc --strict over every
+// generated .ts file of each spec.
+func TestTypeScriptTypeChecks(t *testing.T) {
+	tsc := nodetool.Tsc(t)
+	node := nodetool.Node(t)
+	modules := nodetool.Dir(t)
+	for _, dir := range specs {
+		t.Run(specName(dir), func(t *testing.T) {
+			g := generate(t, dir)
+			root := t.TempDir()
+			g.writeUnder(t, g.spec.Codegen.OpenCodeDir, filepath.Join(root, "opencode"))
+			g.writeUnder(t, g.spec.Codegen.TSDir, filepath.Join(root, "ts"))
+			writeFile(t, filepath.Join(root, "tsconfig.json"), []byte(tsconfig))
+			if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+				t.Fatal(err)
+			}
+			began := time.Now()
+			cmd := exec.Command(node, tsc, "--noEmit", "-p", root)
+			cmd.Dir = root
+			out, err := cmd.CombinedOutput()
+			t.Logf("tsc --strict took %v", time.Since(began).Round(time.Millisecond))
+			if err != nil {
+				t.Fatalf("tsc: %v\n%s", err, out)
+			}
+		})
+	}
+}
