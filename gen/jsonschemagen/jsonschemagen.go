@@ -174,14 +174,24 @@ func node(t *model.Type) (map[string]any, error) {
 		}
 		// Named checks are refinements: toJSONSchema drops them (their rule
 		// is in the description instead).
-		switch len(t.Patterns) {
+		// zod carries each RE2 pattern translated to ECMAScript (zodgen);
+		// toJSONSchema writes that RegExp's source.
+		var srcs []string
+		for _, p := range t.Patterns {
+			src, err := zodgen.RegexSource(p.Regexp)
+			if err != nil {
+				return nil, err
+			}
+			srcs = append(srcs, RegExpSource(src))
+		}
+		switch len(srcs) {
 		case 0:
 		case 1:
-			out["pattern"] = RegExpSource(t.Patterns[0].Regexp)
+			out["pattern"] = srcs[0]
 		default:
 			var all []any
-			for _, p := range t.Patterns {
-				all = append(all, map[string]any{"pattern": RegExpSource(p.Regexp)})
+			for _, src := range srcs {
+				all = append(all, map[string]any{"pattern": src})
 			}
 			out["allOf"] = all
 		}
