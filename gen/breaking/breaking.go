@@ -182,7 +182,7 @@ func (c *cmpr) tools() {
 			}
 		}
 		if ot.Execution != nt.Execution {
-			c.add("TOOL_EXECUTION_CHANGED", nt.Pos, ot.Pos, subj, "tool %q now executes %s (was %s)", ot.Name, nt.Execution, ot.Execution)
+			c.add("TOOL_EXECUTION_CHANGED", nt.Pos, ot.Pos, subj, "tool %q now executes %q: %s (was %q: %s)", ot.Name, nt.Execution, executes(nt.Execution), ot.Execution, executes(ot.Execution))
 		}
 		if ot.Deprecated == "" && nt.Deprecated != "" {
 			c.add("TOOL_DEPRECATED", nt.Pos, ot.Pos, subj, "tool %q is deprecated: %s", ot.Name, nt.Deprecated)
@@ -202,6 +202,41 @@ func (c *cmpr) tools() {
 	}
 }
 
+// executes says how a tool of an execution kind runs.
+func executes(e model.Execution) string {
+	switch e {
+	case model.Gateway:
+		return "its sandbox stub calls the gateway back"
+	case model.Sandbox:
+		return "it runs in the sandbox"
+	case model.Intercepted:
+		return "the gateway intercepts it from the event stream"
+	}
+	return "unknown"
+}
+
+// renamed pairs the one field removed from an object with the one added,
+// when there is exactly one of each and they have the same shape: a rename
+// is reported once, as what it is, rather than as a removal and an
+// addition.
+func renamed(o, n *model.Type) (of, nf *model.Field) {
+	var gone, added []*model.Field
+	for _, f := range o.Fields {
+		if field(n, f.Name) == nil {
+			gone = append(gone, f)
+		}
+	}
+	for _, f := range n.Fields {
+		if field(o, f.Name) == nil {
+			added = append(added, f)
+		}
+	}
+	if len(gone) == 1 && len(added) == 1 && describe(gone[0].Type) == describe(added[0].Type) {
+		return gone[0], added[0]
+	}
+	return nil, nil
+}
+
 func field(t *model.Type, name string) *model.Field {
 	for _, f := range t.Fields {
 		if f.Name == name {
@@ -214,9 +249,16 @@ func field(t *model.Type, name string) *model.Field {
 // args compares argument object types; path names the location for
 // messages ("commands[].cwd").
 func (c *cmpr) args(subj, path string, o, n *model.Type) {
+	ro, rn := renamed(o, n)
 	for _, of := range o.Fields {
 		p := join(path, of.Name)
 		nf := field(n, of.Name)
+		if of == ro {
+			// Callers still send the old name, which is now dropped.
+			c.add("ARG_REMOVED", rn.Pos, of.Pos, subj, "argument %s was renamed to %s", p, rn.Name)
+			c.argType(subj, join(path, rn.Name), of.Type, rn.Type, rn.Pos, of.Pos)
+			continue
+		}
 		if nf == nil {
 			c.add("ARG_REMOVED", n.Pos, of.Pos, subj, "argument %s was removed", p)
 			continue
@@ -236,7 +278,7 @@ func (c *cmpr) args(subj, path string, o, n *model.Type) {
 		c.argType(subj, p, of.Type, nf.Type, nf.Pos, of.Pos)
 	}
 	for _, nf := range n.Fields {
-		if field(o, nf.Name) != nil {
+		if field(o, nf.Name) != nil || nf == rn {
 			continue
 		}
 		if nf.Presence == model.Required {
@@ -428,9 +470,16 @@ func jsonEqual(a, b json.RawMessage) bool {
 
 // result compares result data (the gateway's side produces it).
 func (c *cmpr) result(subj, path string, o, n *model.Type) {
+	ro, rn := renamed(o, n)
 	for _, of := range o.Fields {
 		p := join(path, of.Name)
 		nf := field(n, of.Name)
+		if of == ro {
+			// Consumers still read the old name, which is now absent.
+			c.add("RESULT_FIELD_REMOVED", rn.Pos, of.Pos, subj, "result field %s was renamed to %s", p, rn.Name)
+			c.resultType(subj, join(path, rn.Name), of.Type, rn.Type, rn.Pos, of.Pos)
+			continue
+		}
 		if nf == nil {
 			c.add("RESULT_FIELD_REMOVED", n.Pos, of.Pos, subj, "result field %s was removed", p)
 			continue
@@ -441,7 +490,7 @@ func (c *cmpr) result(subj, path string, o, n *model.Type) {
 		c.resultType(subj, p, of.Type, nf.Type, nf.Pos, of.Pos)
 	}
 	for _, nf := range n.Fields {
-		if field(o, nf.Name) == nil {
+		if field(o, nf.Name) == nil && nf != rn {
 			c.add("RESULT_FIELD_ADDED", nf.Pos, o.Pos, subj, "result field %s was added", join(path, nf.Name))
 		}
 	}
@@ -458,13 +507,23 @@ func (c *cmpr) resultType(subj, p string, o, n *model.Type, pos, oldPos model.Po
 	case model.Array:
 		c.resultType(subj, p+"[]", o.Items, n.Items, pos, oldPos)
 	case model.Enum, model.Literal:
-		ov := values(o)
-		for _, v := range values(n) {
+		// A value no longer produced breaks nobody; a new one may
+		// surprise a consumer that switches on the old ones.
+		ov, nv := values(o), values(n)
+		for _, v := range nv {
 			if !slices.Contains(ov, v) {
-				c.add("RESULT_TYPE_CHANGED", pos, oldPos, subj, "result field %s may now be %q", p, v)
+				c.add("RESULT_TYPE_CHANGED", pos, oldPos, subj, "result field %s may now be %q (values were %s, now %s)", p, v, quoteAll(ov), quoteAll(nv))
 			}
 		}
 	}
+}
+
+func quoteAll(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, " | ")
 }
 
 func (c *cmpr) modes() {
@@ -488,10 +547,7 @@ func (c *cmpr) modes() {
 		for _, ots := range om.Standings {
 			nt := c.new.Tool(ots.Tool.Name)
 			if nt == nil {
-				if ots.Standing.Injected() {
-					c.add("MODE_TOOL_DROPPED", nm.Pos, ots.Pos, subj, "mode %q no longer has tool %q (removed)", om.Name, ots.Tool.Name)
-				}
-				continue
+				continue // TOOL_REMOVED says it, once
 			}
 			ns := nm.Standing(nt.Name)
 			pos := nm.Pos

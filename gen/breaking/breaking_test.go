@@ -115,9 +115,39 @@ func TestToolsModelsEnums(t *testing.T) {
 	n2.Models = nil
 	n2.Agents[0].Models = nil
 	got = rules(Compare(o2, n2))
-	want = []string{"AGENT_MODEL_REMOVED", "MODE_TOOL_DROPPED", "MODEL_REMOVED", "TOOL_REMOVED"}
+	// The removed tool's absence from the mode is part of TOOL_REMOVED, not
+	// a second finding.
+	want = []string{"AGENT_MODEL_REMOVED", "MODEL_REMOVED", "TOOL_REMOVED"}
 	if !slices.Equal(got, want) {
 		t.Errorf("rules = %v, want %v", got, want)
+	}
+}
+
+// One field removed and one of the same shape added is a rename, reported
+// once; its types are still compared under the new name.
+func TestRenames(t *testing.T) {
+	res := func(name string) *model.Type {
+		return obj(fld("n", model.Required, str()), fld(name, model.Required, str()))
+	}
+	fs := Compare(spec(obj(), res("prebuildId"), model.Available), spec(obj(), res("configurationId"), model.Available))
+	if len(fs) != 1 || fs[0].Rule != "RESULT_FIELD_REMOVED" || fs[0].Message != "result field t.prebuildId was renamed to configurationId" {
+		t.Errorf("result rename: %v", fs)
+	}
+	arg := func(name string, max int) *model.Type {
+		return obj(fld(name, model.Required, str(func(t *model.Type) { t.MaxLength = ip(max) })))
+	}
+	fs = Compare(spec(arg("dir", 10), nil, model.Available), spec(arg("cwd", 5), nil, model.Available))
+	if got := rules(fs); !slices.Equal(got, []string{"ARG_LIMIT_TIGHTENED", "ARG_REMOVED"}) || fs[1].Message != "argument t.dir was renamed to cwd" {
+		t.Errorf("argument rename: %v", fs)
+	}
+	// Different shapes, or more than one candidate: a removal and an addition.
+	num := obj(fld("cwd", model.Required, &model.Type{Kind: model.Integer}))
+	if got := rules(Compare(spec(arg("dir", 10), nil, model.Available), spec(num, nil, model.Available))); !slices.Equal(got, []string{"ARG_ADDED_REQUIRED", "ARG_REMOVED"}) {
+		t.Errorf("shape change: %v", got)
+	}
+	two := obj(fld("a", model.Optional, str()), fld("b", model.Optional, str()))
+	if got := rules(Compare(spec(arg("dir", 10), nil, model.Available), spec(two, nil, model.Available))); !slices.Equal(got, []string{"ARG_ADDED_OPTIONAL", "ARG_ADDED_OPTIONAL", "ARG_REMOVED"}) {
+		t.Errorf("two added: %v", got)
 	}
 }
 

@@ -4,10 +4,14 @@ import (
 	"flag"
 	"fmt"
 	"path"
+	"path/filepath"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
 
+	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/handlers"
 	"github.com/agentc-dev/agentc/gen/write"
 )
 
@@ -38,21 +42,25 @@ type driftFinding struct {
 
 func init() {
 	var sf specFlags
+	var pattern string
 	register(&command{
 		name:    "check",
 		summary: "Regenerate in memory and report every generated file that differs from disk, with a diff; never writes.",
-		flags:   func(fs *flag.FlagSet) { sf.register(fs) },
+		flags: func(fs *flag.FlagSet) {
+			sf.register(fs)
+			fs.StringVar(&pattern, "handlers", "", "also check the hand-written gateway `packages` (a go package pattern, e.g. ./...) against the generated Handler interface")
+		},
 		run: func(e *env, fs *flag.FlagSet, args []string) error {
 			if len(args) > 0 {
-				return usagef("check takes no arguments (use --spec DIR, --out DIR)")
+				return usagef("check takes no arguments (use --spec DIR, --out DIR, --handlers PATTERN)")
 			}
-			return runCheck(e, &sf)
+			return runCheck(e, &sf, pattern)
 		},
 	})
 }
 
-func runCheck(e *env, sf *specFlags) error {
-	_, files, out, err := sf.generate()
+func runCheck(e *env, sf *specFlags, pattern string) error {
+	s, files, out, err := sf.generate()
 	if err != nil {
 		return err
 	}
@@ -66,8 +74,37 @@ func runCheck(e *env, sf *specFlags) error {
 		}
 	}
 	data := map[string]any{"out": out, "files": total, "findings": findings}
+	var msgs []string
 	if len(findings) > 0 {
-		return &failure{code: "drift", msg: fmt.Sprintf("%d of %d generated files in %s differ from the spec", len(findings), total, out), details: data}
+		msgs = append(msgs, fmt.Sprintf("%d of %d generated files in %s differ from the spec", len(findings), total, out))
+	}
+	if pattern != "" {
+		res, err := handlers.Check(handlers.Options{
+			Patterns: strings.Fields(pattern),
+			GenDir:   filepath.Join(filepath.FromSlash(out), filepath.FromSlash(s.Codegen.GoDir)),
+			Spec:     s,
+		})
+		if err != nil {
+			return fmt.Errorf("--handlers %s: %w", pattern, err)
+		}
+		if !e.json {
+			diag.Print(e.stdout, res.Findings)
+		}
+		hf := []findingJSON{}
+		for _, f := range res.Findings {
+			hf = append(hf, findingJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Msg})
+		}
+		data["handlers"] = map[string]any{"package": res.GenPath, "types": nonNil(res.Types), "findings": hf}
+		if len(res.Findings) > 0 {
+			msgs = append(msgs, fmt.Sprintf("%d handler finding(s) against %s.Handler", len(res.Findings), res.GenPath))
+		}
+	}
+	if len(msgs) > 0 {
+		code := "drift"
+		if len(findings) == 0 {
+			code = "handlers"
+		}
+		return &failure{code: code, msg: strings.Join(msgs, "; "), details: data}
 	}
 	return ok(data)
 }

@@ -73,7 +73,7 @@ func tool(b *bytes.Buffer, s *model.Spec, t *model.Tool) {
 	if t.Summary != "" {
 		fmt.Fprintf(b, "- **Returns** (in the sandbox): %s\n", oneLine(t.Summary))
 	}
-	fmt.Fprintf(b, "- **Defined at:** %s\n\n", t.Pos)
+	fmt.Fprintf(b, "- **Defined at:** %s\n\n", specRelative(s, t.Pos))
 
 	b.WriteString("**Arguments**\n\n")
 	if len(t.Args.Fields) == 0 {
@@ -318,4 +318,14 @@ func orDash(s string) string {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return strings.Trim(string(b), `"`)
+}
+
+// specRelative shows a position relative to the spec directory, so the
+// reference does not depend on how the directory was named on the command
+// line (the same rule as the Source header).
+func specRelative(s *model.Spec, p model.Pos) model.Pos {
+	if rel, ok := strings.CutPrefix(p.File, s.Dir+"/"); ok && s.Dir != "" && s.Dir != "." {
+		p.File = rel
+	}
+	return p
 }

@@ -23,7 +23,7 @@ func (l *loader) build(root cue.Value) *model.Spec {
 	s := &model.Spec{Dir: l.src.Display}
 	for name := range l.src.Files {
 		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != "agentc_schema.cue" {
-			s.Files = append(s.Files, l.src.Display+"/"+name)
+			s.Files = append(s.Files, name)
 		}
 	}
 	slices.Sort(s.Files)

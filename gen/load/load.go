@@ -252,7 +252,7 @@ func (l *loader) display(file string) string {
 // position first, which tells an author nothing.
 func (l *loader) vpos(v cue.Value) model.Pos {
 	p := l.pos(v.Pos())
-	if p.IsValid() && !strings.HasSuffix(p.File, "/"+spec.SchemaFile) {
+	if p.IsValid() && !isSchemaFile(p.File) {
 		return p
 	}
 	if q, ok := l.userPos(v, 0); ok {
@@ -270,7 +270,7 @@ func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 		return model.Pos{}, false
 	}
 	for _, a := range args {
-		if p := l.pos(a.Pos()); p.IsValid() && !strings.HasSuffix(p.File, "/"+spec.SchemaFile) {
+		if p := l.pos(a.Pos()); p.IsValid() && !isSchemaFile(p.File) {
 			return p, true
 		}
 	}

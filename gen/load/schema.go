@@ -100,7 +100,7 @@ func schemaPath(path []string) bool {
 }
 
 func isSchemaFile(file string) bool {
-	return strings.HasSuffix(file, "/"+spec.SchemaFile)
+	return path.Base(file) == spec.SchemaFile
 }
 
 // cueErr is a CUE error on its way to becoming a finding.

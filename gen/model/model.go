@@ -53,8 +53,9 @@ type Spec struct {
 	Models   []*Model
 	Callback Callback
 	OpenCode OpenCode
-	// Files lists the spec's source files (relative to Dir where possible),
-	// sorted, for generated headers.
+	// Files lists the spec's source file names, relative to the spec
+	// directory (so generated headers do not depend on how the directory
+	// was named on the command line), sorted.
 	Files []string
 }
 

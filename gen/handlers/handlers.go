@@ -1,0 +1,401 @@
+// Package handlers checks hand-written gateway code against the Go package
+// agentc generated from a spec: it loads the hand-written packages with
+// golang.org/x/tools/go/packages, finds the types that implement (or are
+// meant to implement) the generated Handler interface, and reports, per
+// tool, a missing handler method, a handler for a tool the spec no longer
+// has, and a method whose signature is wrong — each at its file:line:col.
+//
+// The generated package is located by directory, not by name: it is the Go
+// package in <out>/<codegen.go.dir>, and its import path follows from the
+// module that holds the loaded packages. The Handler interface as compiled
+// is the reference for signatures (types.Identical, so aliases and
+// parameter names do not matter); the spec supplies the tool names for the
+// messages.
+package handlers
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/agentc-dev/agentc/gen/diag"
+	"github.com/agentc-dev/agentc/gen/model"
+)
+
+// Finding codes.
+const (
+	CodeMissing   = "handler-missing"   // a gateway tool has no method on a handler type
+	CodeSignature = "handler-signature" // a handler method has the wrong signature
+	CodeStale     = "handler-stale"     // a handler-shaped method for a tool the spec no longer has
+	CodeNone      = "handler-none"      // no type implements Handler at all
+	CodeCompile   = "handler-compile"   // the hand-written package does not type-check
+)
+
+// Options says what to check.
+type Options struct {
+	// Patterns are the package patterns of the hand-written code ("./...").
+	Patterns []string
+	// Dir is the directory patterns are resolved in and positions are
+	// made relative to; "" means the current directory.
+	Dir string
+	// GenDir is the directory of the generated Go package (relative to Dir
+	// or absolute): <out>/<codegen.go.dir>.
+	GenDir string
+	// Spec is the spec the generated package comes from; it names the tools.
+	Spec *model.Spec
+}
+
+// Result is the outcome of a check.
+type Result struct {
+	// Findings are sorted by position.
+	Findings diag.List
+	// GenPath is the import path of the generated package.
+	GenPath string
+	// Types lists the handler types found, as "pkgpath.Name", sorted.
+	Types []string
+	// Packages is how many packages the patterns matched.
+	Packages int
+}
+
+// loadMode is the least go/packages must do: syntax and types for the
+// matched packages (so that a package that no longer compiles, because a
+// method is missing, still yields its types and positions), export data for
+// their dependencies, and each package's module to place the generated one.
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedModule |
+	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo
+
+// Check loads the packages and checks their handler types. It returns an
+// error only when the packages cannot be loaded or located at all; every
+// problem in the code is a finding.
+func Check(opts Options) (*Result, error) {
+	dir := opts.Dir
+	if dir == "" {
+		var err error
+		if dir, err = os.Getwd(); err != nil {
+			return nil, err
+		}
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	genDir := opts.GenDir
+	if !filepath.IsAbs(genDir) {
+		genDir = filepath.Join(dir, genDir)
+	}
+	cfg := &packages.Config{Mode: loadMode, Dir: dir, Tests: false}
+	pkgs, err := packages.Load(cfg, opts.Patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", strings.Join(opts.Patterns, " "), err)
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("%s matched no packages", strings.Join(opts.Patterns, " "))
+	}
+	c := &checker{fset: pkgs[0].Fset, dir: dir, spec: opts.Spec, res: &Result{Packages: len(pkgs)}}
+	c.res.GenPath, err = genImportPath(pkgs, genDir)
+	if err != nil {
+		return nil, err
+	}
+	c.run(pkgs)
+	c.res.Findings.Sort()
+	return c.res, nil
+}
+
+// genImportPath computes the import path of the package in genDir from the
+// module of the loaded packages.
+func genImportPath(pkgs []*packages.Package, genDir string) (string, error) {
+	for _, p := range pkgs {
+		m := p.Module
+		if m == nil || m.Dir == "" {
+			continue
+		}
+		rel, err := filepath.Rel(m.Dir, genDir)
+		if err != nil || !filepath.IsLocal(rel) {
+			continue
+		}
+		return m.Path + "/" + filepath.ToSlash(rel), nil
+	}
+	for _, p := range pkgs {
+		// A package that failed to load entirely (a bad pattern) says why.
+		for _, e := range p.Errors {
+			if e.Kind == packages.ListError {
+				return "", fmt.Errorf("%s", e.Msg)
+			}
+		}
+	}
+	return "", fmt.Errorf("the generated Go package directory %s is not inside the module of the packages matched", genDir)
+}
+
+type checker struct {
+	fset *token.FileSet
+	dir  string
+	spec *model.Spec
+	res  *Result
+}
+
+// candidate is a type that implements, or is meant to implement, Handler.
+type candidate struct {
+	pkg   *packages.Package
+	named *types.Named
+}
+
+func (c *checker) run(pkgs []*packages.Package) {
+	var gen *types.Package
+	var users []*packages.Package // matched packages that import the generated one
+	for _, p := range pkgs {
+		if p.PkgPath == c.res.GenPath || p.Types == nil {
+			continue
+		}
+		for _, imp := range p.Types.Imports() {
+			if imp.Path() == c.res.GenPath {
+				gen = imp
+				users = append(users, p)
+			}
+		}
+	}
+	if gen == nil {
+		c.res.Findings.Add(model.Pos{}, CodeNone, "no type implements %s.Handler: no package matched by the pattern imports %s", c.genName(), c.res.GenPath)
+		c.compileErrors(pkgs)
+		return
+	}
+	handlerObj, _ := gen.Scope().Lookup("Handler").(*types.TypeName)
+	callObj, _ := gen.Scope().Lookup("Call").(*types.TypeName)
+	if handlerObj == nil || callObj == nil || !types.IsInterface(handlerObj.Type()) {
+		c.res.Findings.Add(c.pos(handlerObj), CodeNone, "%s has no Handler interface; regenerate it with agentc gen", c.res.GenPath)
+		return
+	}
+	iface := handlerObj.Type().Underlying().(*types.Interface)
+	var cands []candidate
+	for _, p := range users {
+		asserted := assertedTypes(p, handlerObj.Type())
+		scope := p.Types.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok || types.IsInterface(named) {
+				continue
+			}
+			if asserted[tn] || c.meantAsHandler(named, iface, callObj) {
+				cands = append(cands, candidate{p, named})
+			}
+		}
+	}
+	if len(cands) == 0 {
+		c.res.Findings.Add(c.pos(handlerObj), CodeNone, "no type in the packages matched implements %s.Handler (%s); declare one and assert it: var _ %s.Handler = (*Gateway)(nil)",
+			gen.Name(), c.toolList(iface), gen.Name())
+		c.compileErrors(pkgs)
+		return
+	}
+	for _, cand := range cands {
+		c.res.Types = append(c.res.Types, cand.pkg.PkgPath+"."+cand.named.Obj().Name())
+		c.checkType(cand, iface, callObj)
+	}
+	slices.Sort(c.res.Types)
+	if len(c.res.Findings) == 0 {
+		// Nothing explains why a matched package does not compile; its
+		// types are incomplete, so say so rather than pass.
+		c.compileErrors(pkgs)
+	}
+}
+
+// meantAsHandler reports whether a type has a method named like a Handler
+// method or shaped like one.
+func (c *checker) meantAsHandler(named *types.Named, iface *types.Interface, callObj *types.TypeName) bool {
+	ms := types.NewMethodSet(types.NewPointer(named))
+	for sel := range ms.Methods() {
+		f := sel.Obj().(*types.Func)
+		if m, _, _ := types.LookupFieldOrMethod(iface, false, nil, f.Name()); m != nil {
+			return true
+		}
+		if handlerShaped(f, callObj) {
+			return true
+		}
+	}
+	return false
+}
+
+// handlerShaped reports whether f looks like a handler method:
+// (context.Context, Call, Args) (Output[Result], error), judged only by the
+// second parameter and the error result so that a method whose argument
+// type no longer exists (a removed tool) still counts.
+func handlerShaped(f *types.Func, callObj *types.TypeName) bool {
+	sig := f.Type().(*types.Signature)
+	if sig.Params().Len() != 3 || sig.Results().Len() != 2 {
+		return false
+	}
+	n, ok := types.Unalias(sig.Params().At(1).Type()).(*types.Named)
+	return ok && n.Obj() == callObj && types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type())
+}
+
+// assertedTypes returns the package's types asserted to be handlers:
+// var _ gen.Handler = (*T)(nil), T{}, &T{} or NewT().
+func assertedTypes(p *packages.Package, handler types.Type) map[*types.TypeName]bool {
+	out := map[*types.TypeName]bool{}
+	if p.TypesInfo == nil {
+		return out
+	}
+	for _, f := range p.Syntax {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, s := range gd.Specs {
+				vs := s.(*ast.ValueSpec)
+				if vs.Type == nil || !types.Identical(p.TypesInfo.TypeOf(vs.Type), handler) {
+					continue
+				}
+				for _, v := range vs.Values {
+					t := p.TypesInfo.TypeOf(v)
+					if ptr, ok := t.(*types.Pointer); ok {
+						t = ptr.Elem()
+					}
+					if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() == p.Types {
+						out[n.Obj()] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (c *checker) checkType(cand candidate, iface *types.Interface, callObj *types.TypeName) {
+	// Qualify by package name, as the code the user writes does.
+	q := func(p *types.Package) string {
+		if p == cand.pkg.Types {
+			return ""
+		}
+		return p.Name()
+	}
+	tn := cand.named.Obj()
+	ms := types.NewMethodSet(types.NewPointer(cand.named))
+	for m := range iface.Methods() {
+		tool := c.toolName(m.Name())
+		sel := ms.Lookup(m.Pkg(), m.Name())
+		want := m.Type().(*types.Signature)
+		if sel == nil {
+			c.res.Findings.Add(c.pos(tn), CodeMissing, "type %s has no handler for tool %q: add the method %s%s",
+				tn.Name(), tool, m.Name(), strings.TrimPrefix(types.TypeString(want, q), "func"))
+			continue
+		}
+		f := sel.Obj().(*types.Func)
+		if have := f.Type().(*types.Signature); !types.Identical(have, want) {
+			c.res.Findings.Add(c.pos(f), CodeSignature, "%s.%s, the handler for tool %q, has the wrong signature: have %s, want %s",
+				tn.Name(), m.Name(), tool, types.TypeString(have, q), types.TypeString(want, q))
+		}
+	}
+	for sel := range ms.Methods() {
+		f := sel.Obj().(*types.Func)
+		if m, _, _ := types.LookupFieldOrMethod(iface, false, nil, f.Name()); m != nil || !handlerShaped(f, callObj) {
+			continue
+		}
+		if t := c.toolByGoName(f.Name()); t != nil {
+			c.res.Findings.Add(c.pos(f), CodeStale, "%s.%s handles tool %q, which the gateway no longer executes (it runs %s); delete the method",
+				tn.Name(), f.Name(), t.Name, t.Execution)
+			continue
+		}
+		c.res.Findings.Add(c.pos(f), CodeStale, "%s.%s handles a tool the spec no longer has (no gateway tool is named %s in Go); delete the method",
+			tn.Name(), f.Name(), f.Name())
+	}
+}
+
+// compileErrors reports the matched packages' type errors, which make the
+// analysis unreliable, when nothing else explains them.
+func (c *checker) compileErrors(pkgs []*packages.Package) {
+	for _, p := range pkgs {
+		// go list's own compile failure repeats the type errors; keep it
+		// only when it is all there is.
+		typeErrs := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind != packages.ListError })
+		for _, e := range p.Errors {
+			if e.Kind == packages.ListError && typeErrs {
+				continue
+			}
+			c.res.Findings.Add(c.parsePos(e.Pos), CodeCompile, "package %s does not compile: %s", p.PkgPath, e.Msg)
+		}
+	}
+}
+
+var posRE = regexp.MustCompile(`^(.*):(\d+):(\d+)$`)
+
+func (c *checker) parsePos(s string) model.Pos {
+	m := posRE.FindStringSubmatch(s)
+	if m == nil {
+		if s == "" || s == "-" {
+			return model.Pos{}
+		}
+		return model.Pos{File: c.rel(s)}
+	}
+	line, _ := strconv.Atoi(m[2])
+	col, _ := strconv.Atoi(m[3])
+	return model.Pos{File: c.rel(m[1]), Line: line, Col: col}
+}
+
+// pos is obj's position, its file relative to the working directory.
+func (c *checker) pos(obj types.Object) model.Pos {
+	if obj == nil || !obj.Pos().IsValid() || obj.Pkg() == nil {
+		return model.Pos{}
+	}
+	p := c.fset.Position(obj.Pos())
+	return model.Pos{File: c.rel(p.Filename), Line: p.Line, Col: p.Column}
+}
+
+// rel shortens file as the go command does: relative to the working
+// directory when that is shorter.
+func (c *checker) rel(file string) string {
+	if r, err := filepath.Rel(c.dir, file); err == nil && len(r) < len(file) {
+		return filepath.ToSlash(r)
+	}
+	return file
+}
+
+func (c *checker) genName() string {
+	if c.spec != nil && c.spec.Codegen.GoPackage != "" {
+		return c.spec.Codegen.GoPackage
+	}
+	return "contract"
+}
+
+func (c *checker) toolByGoName(goName string) *model.Tool {
+	if c.spec == nil {
+		return nil
+	}
+	for _, t := range c.spec.Tools {
+		if t.GoName == goName {
+			return t
+		}
+	}
+	return nil
+}
+
+// toolName is the tool name behind a Handler method, or the method name
+// when the spec does not know it (the generated package is stale).
+func (c *checker) toolName(method string) string {
+	if t := c.toolByGoName(method); t != nil {
+		return t.Name
+	}
+	return method
+}
+
+func (c *checker) toolList(iface *types.Interface) string {
+	var names []string
+	for m := range iface.Methods() {
+		names = append(names, c.toolName(m.Name()))
+	}
+	if len(names) == 0 {
+		return "the spec has no gateway tools"
+	}
+	return "tools " + strings.Join(names, ", ")
+}

@@ -1,0 +1,213 @@
+package handlers
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/agentc-dev/agentc/gen/model"
+)
+
+// module is a downstream module with a stand-in for the generated package
+// (the parts Handler needs) and one package per situation.
+const module = `
+-- go.mod --
+module example.com/gw
+
+go 1.26
+-- gen/go/contract/dispatch.go --
+package contract
+
+import "context"
+
+type Call struct{ Tool string }
+
+type Output[D any] struct {
+	Result string
+	Data   D
+}
+
+type NoData struct{}
+
+type SaveSnapshotArgs struct{ Message string }
+type SaveSnapshotResult struct{ SnapshotID string }
+type AutomationCompleteArgs struct{ RunID string }
+
+type Handler interface {
+	AutomationComplete(ctx context.Context, call Call, args AutomationCompleteArgs) (Output[NoData], error)
+	SaveSnapshot(ctx context.Context, call Call, args SaveSnapshotArgs) (Output[SaveSnapshotResult], error)
+}
+-- good/good.go --
+package good
+
+import (
+	"context"
+
+	"example.com/gw/gen/go/contract"
+)
+
+var _ contract.Handler = (*Gateway)(nil)
+
+type Gateway struct{}
+
+func (*Gateway) AutomationComplete(context.Context, contract.Call, contract.AutomationCompleteArgs) (contract.Output[contract.NoData], error) {
+	return contract.Output[contract.NoData]{}, nil
+}
+
+type Snap = contract.Output[contract.SaveSnapshotResult]
+
+func (g Gateway) SaveSnapshot(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (Snap, error) {
+	return Snap{}, nil
+}
+
+// Unrelated has no handler method: not a handler type.
+type Unrelated struct{}
+
+func (Unrelated) Save() {}
+-- bad/bad.go --
+package bad
+
+import (
+	"context"
+
+	"example.com/gw/gen/go/contract"
+)
+
+// Tools has one handler method, with the wrong result type, and misses the other.
+type Tools struct{}
+
+func (*Tools) SaveSnapshot(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (contract.Output[contract.NoData], error) {
+	return contract.Output[contract.NoData]{}, nil
+}
+
+// Verify handles a tool the spec no longer has; RequestEnvVariables one
+// that runs in the sandbox.
+func (*Tools) Verify(ctx context.Context, call contract.Call, args struct{ Folder string }) (contract.Output[contract.NoData], error) {
+	return contract.Output[contract.NoData]{}, nil
+}
+
+func (*Tools) RequestEnvVariables(ctx context.Context, call contract.Call, args struct{}) (contract.Output[contract.NoData], error) {
+	return contract.Output[contract.NoData]{}, nil
+}
+
+// Empty is asserted to be a handler and has no method at all; the package
+// does not compile, and the findings say why.
+type Empty struct{}
+
+var _ contract.Handler = Empty{}
+-- none/none.go --
+package none
+
+import "example.com/gw/gen/go/contract"
+
+// Use imports the generated package without implementing Handler.
+func Use(c contract.Call) string { return c.Tool }
+`
+
+func writeModule(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range txtar.Parse([]byte(module)).Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func testSpec() *model.Spec {
+	return &model.Spec{
+		Codegen: model.Codegen{GoPackage: "contract"},
+		Tools: []*model.Tool{
+			{Name: "automation.complete", GoName: "AutomationComplete", Execution: model.Gateway},
+			{Name: "request_env_variables", GoName: "RequestEnvVariables", Execution: model.Sandbox},
+			{Name: "save_snapshot", GoName: "SaveSnapshot", Execution: model.Gateway},
+		},
+	}
+}
+
+func check(t *testing.T, dir string, patterns ...string) *Result {
+	t.Helper()
+	res, err := Check(Options{Patterns: patterns, Dir: dir, GenDir: "gen/go/contract", Spec: testSpec()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func lines(res *Result) []string {
+	var out []string
+	for _, f := range res.Findings {
+		out = append(out, f.Code+" "+f.Error())
+	}
+	return out
+}
+
+func TestCheck(t *testing.T) {
+	dir := writeModule(t)
+	cases := []struct {
+		pattern string
+		types   []string
+		want    []string
+	}{
+		{"./good", []string{"example.com/gw/good.Gateway"}, nil},
+		{"./bad", []string{"example.com/gw/bad.Empty", "example.com/gw/bad.Tools"}, []string{
+			`handler-missing bad/bad.go:10:6: type Tools has no handler for tool "automation.complete": add the method AutomationComplete(ctx context.Context, call contract.Call, args contract.AutomationCompleteArgs) (contract.Output[contract.NoData], error)`,
+			`handler-signature bad/bad.go:12:15: Tools.SaveSnapshot, the handler for tool "save_snapshot", has the wrong signature: have func(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (contract.Output[contract.NoData], error), want func(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (contract.Output[contract.SaveSnapshotResult], error)`,
+			`handler-stale bad/bad.go:18:15: Tools.Verify handles a tool the spec no longer has (no gateway tool is named Verify in Go); delete the method`,
+			`handler-stale bad/bad.go:22:15: Tools.RequestEnvVariables handles tool "request_env_variables", which the gateway no longer executes (it runs sandbox); delete the method`,
+			`handler-missing bad/bad.go:28:6: type Empty has no handler for tool "automation.complete": add the method AutomationComplete(ctx context.Context, call contract.Call, args contract.AutomationCompleteArgs) (contract.Output[contract.NoData], error)`,
+			`handler-missing bad/bad.go:28:6: type Empty has no handler for tool "save_snapshot": add the method SaveSnapshot(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (contract.Output[contract.SaveSnapshotResult], error)`,
+		}},
+		{"./none", nil, []string{
+			`handler-none gen/go/contract/dispatch.go:18:1: no type in the packages matched implements contract.Handler (tools automation.complete, save_snapshot); declare one and assert it: var _ contract.Handler = (*Gateway)(nil)`,
+		}},
+		{"./gen/...", nil, []string{
+			`handler-none no type implements contract.Handler: no package matched by the pattern imports example.com/gw/gen/go/contract`,
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.pattern, func(t *testing.T) {
+			res := check(t, dir, c.pattern)
+			if res.GenPath != "example.com/gw/gen/go/contract" {
+				t.Errorf("GenPath = %q", res.GenPath)
+			}
+			if diff := cmp.Diff(c.types, res.Types); diff != "" {
+				t.Errorf("types (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(c.want, lines(res)); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A package that does not compile for a reason the handler check does not
+// explain is reported rather than passed.
+func TestCompileError(t *testing.T) {
+	dir := writeModule(t)
+	p := filepath.Join(dir, "good", "good.go")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(b), "return Snap{}, nil", "return Snap{}, undefined", 1)), 0o644)
+	res := check(t, dir, "./good")
+	got := lines(res)
+	if len(got) != 1 || !strings.Contains(got[0], "handler-compile good/good.go:20:") || !strings.Contains(got[0], "undefined: undefined") {
+		t.Errorf("findings = %q, want one compile error in good/good.go", got)
+	}
+}
+
+func TestOutsideModule(t *testing.T) {
+	dir := writeModule(t)
+	_, err := Check(Options{Patterns: []string{"./good"}, Dir: dir, GenDir: t.TempDir(), Spec: testSpec()})
+	if err == nil || !strings.Contains(err.Error(), "is not inside the module") {
+		t.Errorf("err = %v, want not inside the module", err)
+	}
+}
