@@ -1,5 +1,6 @@
 # agentc — the commands a developer and CI run.
-#   make test      everything CI checks (installs the pinned Node toolchain first)
+#   make test      everything CI checks (installs the pinned Node toolchain and
+#                  Debian's postgresql when missing, first)
 #   make check     generated/ is up to date and the tree is vetted and formatted
 #   make generate  regenerate generated/ from spec/
 #   make bench     benchmarks, with peers measured in the same run
@@ -12,7 +13,8 @@ BIN       := $(CURDIR)/bin
 CUE       := $(BIN)/cue
 CUE_VERSION := v0.17.1
 
--include gen/testdata/npm/npm.mk
+include gen/testdata/npm/npm.mk
+include gen/internal/pgtest/pg.mk
 
 .PHONY: all test check generate bench fuzz vet fmtcheck tools clean
 
@@ -39,7 +41,7 @@ check: vet fmtcheck
 	$(GO) run ./cmd/agentc vet
 	@if $(GO) run ./cmd/agentc help check >/dev/null 2>&1; then $(GO) run ./cmd/agentc check; fi
 
-test: npm tools
+test: npm tools postgres
 	$(GO) test -count=1 ./...
 
 bench: npm tools

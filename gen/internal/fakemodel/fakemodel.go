@@ -1,0 +1,591 @@
+// Package fakemodel is a scripted Anthropic Messages API on loopback for
+// tests that drive the real OpenCode: point an OpenCode provider using the
+// built-in @ai-sdk/anthropic package at it (Config writes the entry) and it
+// answers each request from a script, streaming server-sent events exactly
+// as api.anthropic.com does (message_start, content_block_start/delta/stop
+// for text and tool_use with input_json_delta, message_delta with the
+// stop_reason, message_stop). It records every request so a test can
+// assert what the model was sent: the system prompt, the temperature, the
+// tools' input_schema, the tool_result contents.
+//
+// A script is a list of turns. Each request is answered by the first turn
+// not yet used whose Matcher accepts it; a turn answers once. OpenCode asks
+// its small model for a session title, without tools, alongside the first
+// step: a request without tools that no turn matches gets a short text
+// answer (TitleTurn) instead of an error. A request with tools that no turn
+// matches gets a non-retryable 400 error and fails the test when it ends.
+package fakemodel
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TitleTurn is the Turn name recorded for the built-in answer to a request
+// without tools that no script turn matched.
+const TitleTurn = "(title)"
+
+// DefaultTitle is the text of the built-in answer to the title request.
+const DefaultTitle = "Scripted session"
+
+// Turn is one scripted answer.
+type Turn struct {
+	// Name identifies the turn in Request.Turn and in failure messages; ""
+	// becomes "turn N" (1-based position in the script).
+	Name string
+	// Match selects the request the turn answers. nil means HasTools(), so
+	// that a bare turn never answers the title request.
+	Match Matcher
+	// Reply is the answer, unless Respond is set.
+	Reply Reply
+	// Respond, when set, computes the answer from the request.
+	Respond func(*Request) Reply
+}
+
+// Reply is what the model answers.
+type Reply struct {
+	// Blocks are the content blocks, streamed in order.
+	Blocks []Block
+	// StopReason is the stop_reason; "" means "tool_use" when a block calls
+	// a tool and "end_turn" otherwise.
+	StopReason string
+	// Delay holds the answer back before its first byte; it ends early when
+	// the client goes away.
+	Delay time.Duration
+	// Error, when set, is answered instead of the blocks.
+	Error *APIError
+}
+
+// Block is one content block of a Reply: text, or a tool call.
+type Block struct {
+	// Text is a text block's text, used when ToolUse is nil.
+	Text string
+	// ToolUse makes the block a tool_use block.
+	ToolUse *ToolUse
+}
+
+// ToolUse is a tool call of the model.
+type ToolUse struct {
+	// ID is the call id (tool_use.id); "" becomes toolu_fake_<request>_<block>.
+	ID string
+	// Name is the tool to call.
+	Name string
+	// Input is marshalled to JSON as the arguments, unless InputJSON is set.
+	Input any
+	// InputJSON is sent verbatim as the arguments; it may be malformed on
+	// purpose.
+	InputJSON string
+}
+
+// APIError is an error answer of the API, like
+// {"type":"error","error":{"type":"overloaded_error","message":"…"}}.
+// OpenCode retries 429, 5xx and overloaded errors with back-off; use a 4xx
+// status for an error that ends the step.
+type APIError struct {
+	// Status is the HTTP status; 0 means 400.
+	Status int
+	// Type is the error type, like invalid_request_error; "" means
+	// api_error.
+	Type string
+	// Message is the error message.
+	Message string
+}
+
+// Text is a text block.
+func Text(s string) Block { return Block{Text: s} }
+
+// CallTool is a tool_use block calling name with input marshalled to JSON.
+// An empty id is generated.
+func CallTool(id, name string, input any) Block {
+	return Block{ToolUse: &ToolUse{ID: id, Name: name, Input: input}}
+}
+
+// Say is a reply of one text block that ends the turn.
+func Say(text string) Reply { return Reply{Blocks: []Block{Text(text)}} }
+
+// Call is a reply of one tool call.
+func Call(id, name string, input any) Reply {
+	return Reply{Blocks: []Block{CallTool(id, name, input)}}
+}
+
+// Server is a running scripted model.
+type Server struct {
+	// URL is the server's base URL, like http://127.0.0.1:41234; the API is
+	// under URL + "/v1".
+	URL string
+
+	t   testing.TB
+	srv *httptest.Server
+
+	mu        sync.Mutex
+	turns     []turn
+	requests  []*Request
+	unmatched []*Request
+	title     string
+}
+
+type turn struct {
+	Turn
+	used bool
+}
+
+// New starts a scripted model on 127.0.0.1 with the given turns and stops it
+// when the test ends. At the end it fails the test for every request with
+// tools that no turn answered; turns left unused are the test's business
+// (see Unused).
+func New(t testing.TB, turns ...Turn) *Server {
+	t.Helper()
+	s := &Server{t: t, title: DefaultTitle}
+	s.Add(turns...)
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.URL = s.srv.URL
+	t.Cleanup(func() {
+		s.srv.Close()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, r := range s.unmatched {
+			t.Errorf("fakemodel: no scripted turn answered %s", r)
+		}
+	})
+	return s
+}
+
+// BaseURL is the API's base URL for the provider's baseURL option:
+// URL + "/v1".
+func (s *Server) BaseURL() string { return s.URL + "/v1" }
+
+// Add appends turns to the script.
+func (s *Server) Add(turns ...Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, tn := range turns {
+		if tn.Name == "" {
+			tn.Name = fmt.Sprintf("turn %d", len(s.turns)+1)
+		}
+		if tn.Match == nil {
+			tn.Match = HasTools()
+		}
+		s.turns = append(s.turns, turn{Turn: tn})
+	}
+}
+
+// SetTitle changes the text of the built-in answer to the title request.
+func (s *Server) SetTitle(title string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.title = title
+}
+
+// Requests returns every request received so far, in arrival order.
+func (s *Server) Requests() []*Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.requests)
+}
+
+// Answered returns the requests a script turn answered (not the title
+// request or unmatched ones), in arrival order.
+func (s *Server) Answered() []*Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*Request
+	for _, r := range s.requests {
+		if r.Turn != "" && r.Turn != TitleTurn {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ByTurn returns the request the named turn answered, or nil.
+func (s *Server) ByTurn(name string) *Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.requests {
+		if r.Turn == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// Unused returns the names of the turns that have not answered yet.
+func (s *Server) Unused() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, tn := range s.turns {
+		if !tn.used {
+			out = append(out, tn.Name)
+		}
+	}
+	return out
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, "fakemodel: reading the body: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	req := &Request{
+		Method:   r.Method,
+		Path:     r.URL.Path,
+		Header:   r.Header.Clone(),
+		Body:     body,
+		Received: time.Now(),
+	}
+	if err := json.Unmarshal(body, &req.Messages); err != nil {
+		req.DecodeErr = err
+	}
+
+	reply, ok := s.pick(req)
+	if !ok {
+		writeError(w, &APIError{
+			Status:  http.StatusBadRequest,
+			Type:    "invalid_request_error",
+			Message: fmt.Sprintf("fakemodel: no scripted turn matches %s", req),
+		})
+		return
+	}
+	if reply.Delay > 0 && !sleep(r.Context(), reply.Delay) {
+		return
+	}
+	if reply.Error != nil {
+		writeError(w, reply.Error)
+		return
+	}
+	msg := buildMessage(req, reply)
+	if req.Messages.Stream {
+		writeStream(w, msg)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(msg)
+}
+
+// pick records req and chooses its answer.
+func (s *Server) pick(req *Request) (Reply, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req.Seq = len(s.requests) + 1
+	s.requests = append(s.requests, req)
+	if req.DecodeErr != nil || req.Method != http.MethodPost || req.Path != "/v1/messages" {
+		s.unmatched = append(s.unmatched, req)
+		return Reply{}, false
+	}
+	for i := range s.turns {
+		tn := &s.turns[i]
+		if tn.used || !tn.Match(req) {
+			continue
+		}
+		tn.used = true
+		req.Turn = tn.Name
+		if tn.Respond != nil {
+			// Respond runs under the lock so answers are computed in
+			// arrival order; it must not call the Server.
+			return tn.Respond(req), true
+		}
+		return tn.Reply, true
+	}
+	if !req.HasTools() {
+		req.Turn = TitleTurn
+		return Say(s.title), true
+	}
+	s.unmatched = append(s.unmatched, req)
+	return Reply{}, false
+}
+
+// sleep waits d or until ctx ends; it reports whether d elapsed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func writeError(w http.ResponseWriter, e *APIError) {
+	status := e.Status
+	if status == 0 {
+		status = http.StatusBadRequest
+	}
+	typ := e.Type
+	if typ == "" {
+		typ = "api_error"
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]any{
+		"type":  "error",
+		"error": map[string]string{"type": typ, "message": e.Message},
+	})
+}
+
+// message is the non-streaming answer, also the source of the stream.
+type message struct {
+	ID           string         `json:"id"`
+	Type         string         `json:"type"`
+	Role         string         `json:"role"`
+	Model        string         `json:"model"`
+	Content      []messageBlock `json:"content"`
+	StopReason   string         `json:"stop_reason"`
+	StopSequence *string        `json:"stop_sequence"`
+	Usage        usage          `json:"usage"`
+}
+
+type messageBlock struct {
+	Type  string          `json:"type"`
+	Text  *string         `json:"text,omitempty"`
+	ID    string          `json:"id,omitempty"`
+	Name  string          `json:"name,omitempty"`
+	Input json.RawMessage `json:"input,omitempty"`
+}
+
+type usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+}
+
+func buildMessage(req *Request, reply Reply) *message {
+	msg := &message{
+		ID:    fmt.Sprintf("msg_fake_%d", req.Seq),
+		Type:  "message",
+		Role:  "assistant",
+		Model: req.Messages.Model,
+		Usage: usage{InputTokens: len(req.Body) / 4, OutputTokens: 1},
+	}
+	stop := "end_turn"
+	for i, b := range reply.Blocks {
+		if b.ToolUse == nil {
+			text := b.Text
+			msg.Content = append(msg.Content, messageBlock{Type: "text", Text: &text})
+			msg.Usage.OutputTokens += len(text) / 4
+			continue
+		}
+		stop = "tool_use"
+		id := b.ToolUse.ID
+		if id == "" {
+			id = fmt.Sprintf("toolu_fake_%d_%d", req.Seq, i)
+		}
+		input := json.RawMessage(b.ToolUse.InputJSON)
+		if b.ToolUse.InputJSON == "" {
+			in := b.ToolUse.Input
+			if in == nil {
+				in = map[string]any{}
+			}
+			data, err := json.Marshal(in)
+			if err != nil {
+				// A test bug: say so in the tool's arguments, where the
+				// test will see it.
+				data, _ = json.Marshal(map[string]string{"fakemodel_error": err.Error()})
+			}
+			input = data
+		}
+		msg.Content = append(msg.Content, messageBlock{Type: "tool_use", ID: id, Name: b.ToolUse.Name, Input: input})
+		msg.Usage.OutputTokens += len(input) / 4
+	}
+	if reply.StopReason != "" {
+		stop = reply.StopReason
+	}
+	msg.StopReason = stop
+	return msg
+}
+
+// writeStream sends msg as the Messages API's event stream.
+func writeStream(w http.ResponseWriter, msg *message) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	send := func(event string, data any) {
+		b, err := json.Marshal(data)
+		if err != nil {
+			event = "error"
+			b, _ = json.Marshal(map[string]any{
+				"type":  "error",
+				"error": map[string]string{"type": "api_error", "message": "fakemodel: " + err.Error()},
+			})
+		}
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+
+	start := *msg
+	start.Content = []messageBlock{}
+	start.StopReason = ""
+	send("message_start", map[string]any{
+		"type": "message_start",
+		"message": map[string]any{
+			"id": start.ID, "type": "message", "role": "assistant", "model": start.Model,
+			"content": start.Content, "stop_reason": nil, "stop_sequence": nil,
+			"usage": usage{InputTokens: msg.Usage.InputTokens, OutputTokens: 1},
+		},
+	})
+	send("ping", map[string]string{"type": "ping"})
+	for i, b := range msg.Content {
+		switch b.Type {
+		case "text":
+			send("content_block_start", map[string]any{
+				"type": "content_block_start", "index": i,
+				"content_block": map[string]string{"type": "text", "text": ""},
+			})
+			for _, piece := range split(*b.Text) {
+				send("content_block_delta", map[string]any{
+					"type": "content_block_delta", "index": i,
+					"delta": map[string]string{"type": "text_delta", "text": piece},
+				})
+			}
+		case "tool_use":
+			send("content_block_start", map[string]any{
+				"type": "content_block_start", "index": i,
+				"content_block": map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": map[string]any{}},
+			})
+			for _, piece := range split(string(b.Input)) {
+				send("content_block_delta", map[string]any{
+					"type": "content_block_delta", "index": i,
+					"delta": map[string]string{"type": "input_json_delta", "partial_json": piece},
+				})
+			}
+		}
+		send("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+	}
+	send("message_delta", map[string]any{
+		"type":  "message_delta",
+		"delta": map[string]any{"stop_reason": msg.StopReason, "stop_sequence": nil},
+		"usage": map[string]int{"output_tokens": msg.Usage.OutputTokens},
+	})
+	send("message_stop", map[string]string{"type": "message_stop"})
+}
+
+// split cuts s in two at a rune boundary near the middle, so each block
+// arrives in more than one delta as from the real API; short strings stay
+// whole.
+func split(s string) []string {
+	if len(s) < 2 {
+		return []string{s}
+	}
+	mid := len(s) / 2
+	for mid < len(s) && !utf8Start(s[mid]) {
+		mid++
+	}
+	if mid == len(s) {
+		return []string{s}
+	}
+	return []string{s[:mid], s[mid:]}
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// ConfigOptions shapes the opencode.json Config writes.
+type ConfigOptions struct {
+	// ProviderID is the provider's id in opencode.json; "" means
+	// DefaultProviderID.
+	ProviderID string
+	// ModelID is the model's id; "" means DefaultModelID.
+	ModelID string
+	// APIKey is sent as x-api-key; "" means "fakemodel-key".
+	APIKey string
+	// ModelEntry holds extra keys of the model entry, overriding the
+	// defaults (for example "temperature": false, "limit": {…}).
+	ModelEntry map[string]any
+	// Extra holds top-level keys merged over the defaults (for example
+	// "agent", "instructions", "permission").
+	Extra map[string]any
+}
+
+// DefaultProviderID is the provider id Config uses by default.
+const DefaultProviderID = "fakemodel"
+
+// DefaultModelID is the model id Config uses by default.
+const DefaultModelID = "fake-claude"
+
+// Model returns the provider and model ids opts selects, for the model
+// field of a prompt.
+func (o ConfigOptions) Model() (providerID, modelID string) {
+	providerID, modelID = o.ProviderID, o.ModelID
+	if providerID == "" {
+		providerID = DefaultProviderID
+	}
+	if modelID == "" {
+		modelID = DefaultModelID
+	}
+	return providerID, modelID
+}
+
+// Config returns an opencode.json that makes this server OpenCode's only
+// provider, as its model and small model (so the title request comes here
+// too): the built-in @ai-sdk/anthropic package with baseURL BaseURL(), a
+// model with tool_call, autoupdate off, sharing disabled, no snapshots, and
+// every permission allowed. Pass it as opencodetest.Options.Config.
+func (s *Server) Config(opts ConfigOptions) []byte {
+	providerID, modelID := opts.Model()
+	apiKey := opts.APIKey
+	if apiKey == "" {
+		apiKey = "fakemodel-key"
+	}
+	model := map[string]any{
+		"name":        "Scripted model",
+		"tool_call":   true,
+		"temperature": true,
+		"reasoning":   false,
+		"attachment":  false,
+		"limit":       map[string]int{"context": 200000, "output": 8192},
+	}
+	for k, v := range opts.ModelEntry {
+		model[k] = v
+	}
+	full := providerID + "/" + modelID
+	cfg := map[string]any{
+		"$schema":           "https://opencode.ai/config.json",
+		"autoupdate":        false,
+		"share":             "disabled",
+		"snapshot":          false,
+		"permission":        map[string]string{"*": "allow"},
+		"model":             full,
+		"small_model":       full,
+		"enabled_providers": []string{providerID},
+		"provider": map[string]any{
+			providerID: map[string]any{
+				"name":    "agentc fakemodel",
+				"npm":     "@ai-sdk/anthropic",
+				"options": map[string]string{"baseURL": s.BaseURL(), "apiKey": apiKey},
+				"models":  map[string]any{modelID: model},
+			},
+		},
+	}
+	for k, v := range opts.Extra {
+		cfg[k] = v
+	}
+	data, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		s.t.Fatalf("fakemodel: encoding opencode.json: %v", err)
+	}
+	return append(data, '\n')
+}
+
+// String describes the script's state for a failure message.
+func (s *Server) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var b strings.Builder
+	fmt.Fprintf(&b, "fakemodel at %s: %d requests", s.URL, len(s.requests))
+	for _, r := range s.requests {
+		fmt.Fprintf(&b, "\n  %s -> %q", r, r.Turn)
+	}
+	return b.String()
+}

@@ -1,0 +1,462 @@
+// Package pgtest runs a real PostgreSQL server for a test: Debian's
+// binaries (package postgresql, /usr/lib/postgresql/<version>/bin; `make
+// postgres` installs it), a fresh cluster in t.TempDir(), listening on
+// 127.0.0.1 only, on a free port, with no unix socket. Start returns when
+// the server accepts connections; the server stops when the test ends.
+// Restart stops it and starts it again on the same data directory and port,
+// for tests of what survives a restart.
+//
+// PostgreSQL refuses to run as root. Under root, pgtest runs initdb and
+// postgres as the "postgres" system user that Debian's package creates
+// (or "nobody" when there is none), hands it the data directory, and lets
+// it traverse the test's temporary directory.
+//
+// When the binaries are missing the test is skipped, unless the CI
+// environment variable is set, which fails it: a test that silently skips
+// in CI proves nothing.
+//
+// The cluster trades durability for speed (fsync, synchronous_commit and
+// full_page_writes off): a clean Restart keeps every committed row, a
+// machine crash would not, and tests do not crash machines.
+package pgtest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BinGlob is where Debian's postgresql package puts the server binaries.
+const BinGlob = "/usr/lib/postgresql/*/bin"
+
+// BinDirEnv names an environment variable that, when set, is the directory
+// holding initdb and postgres, instead of the newest match of BinGlob.
+const BinDirEnv = "PGTEST_BINDIR"
+
+// Superuser is the cluster's superuser; it needs no password from loopback.
+const Superuser = "postgres"
+
+// Database is the database the DSN names.
+const Database = "postgres"
+
+// installHint tells a reader how to get the binaries.
+const installHint = "run `make postgres` (apt-get install -y --no-install-recommends postgresql)"
+
+// readyMarker is the log line postgres prints once it accepts connections.
+const readyMarker = "database system is ready to accept connections"
+
+// startTimeout bounds initdb and each server start; a loaded CI runner is
+// slow, a healthy one takes about a second.
+const startTimeout = 60 * time.Second
+
+// stopTimeout bounds a fast shutdown before the server is killed.
+const stopTimeout = 30 * time.Second
+
+// Server is a running PostgreSQL server.
+type Server struct {
+	// DSN is the connection URL of the superuser and Database, like
+	// postgres://postgres@127.0.0.1:41234/postgres?sslmode=disable.
+	DSN string
+	// Host is 127.0.0.1.
+	Host string
+	// Port is the TCP port; it stays the same across Restart.
+	Port int
+	// DataDir is the cluster's data directory.
+	DataDir string
+	// Version is the server's major version, like "15".
+	Version string
+	// InitTime is how long initdb took.
+	InitTime time.Duration
+	// StartupTime is how long the last start took, from exec to ready.
+	StartupTime time.Duration
+
+	bin    string
+	runAs  *credential
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	exited chan error
+	output *syncBuffer
+}
+
+// Start initialises a cluster in a temporary directory, starts a server
+// for it and stops the server when the test ends.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	bin := binDir(t, BinGlob, os.Getenv(BinDirEnv), os.Getenv("CI"))
+	if err := supported(); err != nil {
+		skipOrFail(t, os.Getenv("CI"), err.Error())
+	}
+	s := &Server{Host: "127.0.0.1", bin: bin, Version: filepath.Base(filepath.Dir(bin))}
+
+	dir := t.TempDir()
+	cred, err := runAsUser(dir)
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	s.runAs = cred
+	s.DataDir = filepath.Join(dir, "data")
+
+	began := time.Now()
+	if out, err := s.initdb(); err != nil {
+		t.Fatalf("pgtest: initdb: %v\n%s", err, out)
+	}
+	s.InitTime = time.Since(began)
+
+	port, err := freePort()
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	s.Port = port
+	s.DSN = s.DSNFor(Database)
+	if err := s.start(); err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := s.stop(); err != nil {
+			t.Errorf("pgtest: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("pgtest: server log:\n%s", s.Output())
+		}
+	})
+	return s
+}
+
+// DSNFor returns the connection URL of the superuser and the named
+// database (which the test creates).
+func (s *Server) DSNFor(database string) string {
+	return fmt.Sprintf("postgres://%s@%s/%s?sslmode=disable", Superuser, net.JoinHostPort(s.Host, strconv.Itoa(s.Port)), database)
+}
+
+// Restart stops the server with a fast shutdown (open connections are
+// closed, committed data is kept) and starts it again on the same data
+// directory and port.
+//
+// A *sql.DB that lives across a Restart holds dead connections. pgx's
+// database/sql driver pings a pooled connection before reuse only when it
+// has been idle for more than a second, so right after a quick Restart the
+// next query on it fails with "FATAL: terminating connection due to
+// administrator command (SQLSTATE 57P01)" instead of dialling again: open
+// a new *sql.DB (as a restarted gateway would), or retry.
+func (s *Server) Restart(t testing.TB) {
+	t.Helper()
+	if err := s.stop(); err != nil {
+		t.Fatalf("pgtest: restart: %v", err)
+	}
+	if err := s.start(); err != nil {
+		t.Fatalf("pgtest: restart: %v", err)
+	}
+}
+
+// Stop stops the server with a fast shutdown; Restart starts it again.
+// Stopping a stopped server does nothing.
+func (s *Server) Stop(t testing.TB) {
+	t.Helper()
+	if err := s.stop(); err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+}
+
+// Output returns what the server and initdb have printed so far.
+func (s *Server) Output() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.output.String()
+}
+
+// initdb creates the cluster.
+func (s *Server) initdb() (string, error) {
+	out := &syncBuffer{}
+	s.mu.Lock()
+	s.output = out
+	s.mu.Unlock()
+	cmd := exec.Command(filepath.Join(s.bin, "initdb"),
+		"--pgdata", s.DataDir,
+		"--username", Superuser,
+		"--auth", "trust",
+		"--encoding", "UTF8",
+		"--locale", "C",
+		"--no-sync",
+		"--no-instructions",
+	)
+	cmd.Env = environment()
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.WaitDelay = time.Second
+	s.runAs.apply(cmd)
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return out.String(), err
+	case <-time.After(startTimeout):
+		cmd.Process.Kill()
+		<-done
+		return out.String(), fmt.Errorf("initdb did not finish within %v", startTimeout)
+	}
+}
+
+// start runs postgres and waits until it accepts connections.
+func (s *Server) start() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd != nil {
+		return errors.New("the server is already running")
+	}
+	ready := make(chan struct{}, 1)
+	watch := &lineWatcher{w: s.output, marker: readyMarker, found: ready}
+	cmd := exec.Command(filepath.Join(s.bin, "postgres"),
+		"-D", s.DataDir,
+		"-p", strconv.Itoa(s.Port),
+		"-c", "listen_addresses="+s.Host,
+		"-c", "unix_socket_directories=",
+		"-c", "fsync=off",
+		"-c", "synchronous_commit=off",
+		"-c", "full_page_writes=off",
+		"-c", "logging_collector=off",
+		"-c", "log_destination=stderr",
+		"-c", "max_connections=200",
+	)
+	cmd.Env = environment()
+	cmd.Stdout, cmd.Stderr = watch, watch
+	cmd.WaitDelay = time.Second
+	s.runAs.apply(cmd)
+	configureProcess(cmd)
+
+	began := time.Now()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting postgres: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	timer := time.NewTimer(startTimeout)
+	defer timer.Stop()
+	select {
+	case <-ready:
+		s.StartupTime = time.Since(began)
+		s.cmd, s.exited = cmd, exited
+		return nil
+	case err := <-exited:
+		if err == nil {
+			err = errors.New("exit status 0")
+		}
+		return fmt.Errorf("postgres exited before it was ready (%v); port %d may be taken; log:\n%s", err, s.Port, s.output.String())
+	case <-timer.C:
+		cmd.Process.Kill()
+		<-exited
+		return fmt.Errorf("postgres was not ready within %v; log:\n%s", startTimeout, s.output.String())
+	}
+}
+
+// stop ends the server: SIGINT (fast shutdown), then SIGKILL after
+// stopTimeout.
+func (s *Server) stop() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd == nil {
+		return nil
+	}
+	cmd, exited := s.cmd, s.exited
+	s.cmd, s.exited = nil, nil
+	if err := interrupt(cmd); err != nil {
+		return fmt.Errorf("stopping postgres: %w", err)
+	}
+	select {
+	case <-exited:
+		return nil
+	case <-time.After(stopTimeout):
+	}
+	cmd.Process.Kill()
+	<-exited
+	return fmt.Errorf("postgres did not shut down within %v and was killed", stopTimeout)
+}
+
+// binDir finds the directory holding initdb and postgres: override when
+// set, else the newest version matching glob. It skips the test when there
+// is none, or fails it when ci is set.
+func binDir(t testing.TB, glob, override, ci string) string {
+	t.Helper()
+	if override != "" {
+		if err := hasBinaries(override); err != nil {
+			t.Fatalf("pgtest: %s=%s: %v", BinDirEnv, override, err)
+		}
+		return override
+	}
+	dirs, _ := filepath.Glob(glob)
+	sort.Slice(dirs, func(i, j int) bool { return versionOf(dirs[i]) > versionOf(dirs[j]) })
+	var errs []error
+	for _, dir := range dirs {
+		err := hasBinaries(dir)
+		if err == nil {
+			return dir
+		}
+		errs = append(errs, err)
+	}
+	msg := fmt.Sprintf("PostgreSQL's server binaries are not installed (nothing usable in %s: %v); %s",
+		glob, errors.Join(errs...), installHint)
+	skipOrFail(t, ci, msg)
+	return ""
+}
+
+// skipOrFail skips the test, or fails it when ci is set.
+func skipOrFail(t testing.TB, ci, msg string) {
+	t.Helper()
+	if ci == "" {
+		t.Skipf("pgtest: %s", msg)
+	}
+	t.Fatalf("pgtest: CI=%q: %s", ci, msg)
+}
+
+// versionOf is the major version in a path like
+// /usr/lib/postgresql/15/bin, or -1.
+func versionOf(binDir string) int {
+	v, err := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
+	if err != nil {
+		return -1
+	}
+	return v
+}
+
+// hasBinaries checks dir for executable initdb and postgres.
+func hasBinaries(dir string) error {
+	for _, name := range []string{"initdb", "postgres"} {
+		info, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		if info.Mode().Perm()&0o111 == 0 {
+			return fmt.Errorf("%s is not executable", filepath.Join(dir, name))
+		}
+	}
+	return nil
+}
+
+// credential is the user the server runs as; nil means the test's own.
+type credential struct {
+	name     string
+	uid, gid uint32
+}
+
+// runAsUser decides which user runs the cluster in dir. Not root: the test's
+// user, nothing to do. Root: the postgres (or nobody) system user, which
+// gets dir and may traverse dir's parent.
+func runAsUser(dir string) (*credential, error) {
+	if os.Geteuid() != 0 {
+		return nil, nil
+	}
+	var u *user.User
+	var err error
+	for _, name := range []string{"postgres", "nobody"} {
+		if u, err = user.Lookup(name); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("running as root, and PostgreSQL refuses root: no postgres or nobody user to run it as: %w", err)
+	}
+	uid, err1 := strconv.ParseUint(u.Uid, 10, 32)
+	gid, err2 := strconv.ParseUint(u.Gid, 10, 32)
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, fmt.Errorf("user %s: %w", u.Username, err)
+	}
+	// t.TempDir's parent is the test's own 0700 directory; the server's
+	// user needs to pass through it, nothing more.
+	parent := filepath.Dir(dir)
+	if info, err := os.Stat(parent); err != nil {
+		return nil, err
+	} else if err := os.Chmod(parent, info.Mode().Perm()|0o011); err != nil {
+		return nil, err
+	}
+	if err := os.Chown(dir, int(uid), int(gid)); err != nil {
+		return nil, fmt.Errorf("handing %s to %s: %w", dir, u.Username, err)
+	}
+	return &credential{name: u.Username, uid: uint32(uid), gid: uint32(gid)}, nil
+}
+
+// environment is the servers' environment: a fixed C locale and the few
+// variables worth inheriting.
+func environment() []string {
+	env := []string{"LC_ALL=C", "LANG=C"}
+	for _, k := range []string{"PATH", "TZ"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// freePort asks the kernel for an unused loopback port.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("finding a free port: %w", err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	if err := l.Close(); err != nil {
+		return 0, fmt.Errorf("finding a free port: %w", err)
+	}
+	return port, nil
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers and readers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	if b == nil {
+		return ""
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// lineWatcher copies output to w and signals found at the first complete
+// line that contains marker.
+type lineWatcher struct {
+	w      io.Writer
+	marker string
+	found  chan<- struct{}
+	line   []byte
+}
+
+func (lw *lineWatcher) Write(p []byte) (int, error) {
+	lw.line = append(lw.line, p...)
+	for {
+		i := bytes.IndexByte(lw.line, '\n')
+		if i < 0 {
+			break
+		}
+		if strings.Contains(string(lw.line[:i]), lw.marker) {
+			select {
+			case lw.found <- struct{}{}:
+			default:
+			}
+		}
+		lw.line = lw.line[i+1:]
+	}
+	return lw.w.Write(p)
+}

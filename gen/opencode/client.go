@@ -1,0 +1,479 @@
+package opencode
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// DefaultRequestTimeout bounds each request other than the event stream
+// when Config.RequestTimeout is zero.
+const DefaultRequestTimeout = 60 * time.Second
+
+// maxBody bounds the answers read into memory (message lists included).
+const maxBody = 64 << 20
+
+// Config configures a Client.
+type Config struct {
+	// BaseURL is the server's address, like http://127.0.0.1:4096.
+	BaseURL string
+	// Directory, when set, is sent as the directory query parameter of
+	// every request, selecting the project instance of a server that
+	// serves several; "" means the server's working directory.
+	Directory string
+	// Username and Password, when Password is set, are sent as HTTP basic
+	// authentication (opencode serve with OPENCODE_SERVER_PASSWORD; its
+	// default username is "opencode", used when Username is "").
+	Username, Password string
+	// Transport carries the requests; nil means a private clone of
+	// http.DefaultTransport, whose idle connections Close closes.
+	Transport http.RoundTripper
+	// RequestTimeout bounds each request other than the event stream; zero
+	// means DefaultRequestTimeout.
+	RequestTimeout time.Duration
+	// AbortTimeout bounds how long Cancel waits for OpenCode to settle the
+	// aborted turn, and how long Execute spends aborting after its context
+	// ended; zero means DefaultAbortTimeout.
+	AbortTimeout time.Duration
+	// EventBuffer is the capacity of each executor's Events channel; zero
+	// means 256. The event stream is not read while the channel is full.
+	EventBuffer int
+}
+
+// DefaultAbortTimeout is Config.AbortTimeout's default.
+const DefaultAbortTimeout = 30 * time.Second
+
+// HTTPError is an answer of the server with an unexpected status.
+type HTTPError struct {
+	// Method and Path name the request.
+	Method, Path string
+	// StatusCode is the answer's status code.
+	StatusCode int
+	// Body is the start of the answer's body.
+	Body string
+}
+
+// Error implements error.
+func (e *HTTPError) Error() string {
+	return fmt.Sprintf("opencode: %s %s: %d %s: %s", e.Method, e.Path, e.StatusCode, http.StatusText(e.StatusCode), e.Body)
+}
+
+// Session is a session as the server describes it (POST /session,
+// GET /session/:id).
+type Session struct {
+	// ID is the session id, like ses_….
+	ID string `json:"id"`
+	// Title is the session's title.
+	Title string `json:"title"`
+	// Directory is the project directory the session runs in.
+	Directory string `json:"directory"`
+	// ProjectID is the project's id.
+	ProjectID string `json:"projectID"`
+	// Version is the OpenCode version that created the session.
+	Version string `json:"version"`
+}
+
+// Model selects a configured provider's model for a prompt.
+type Model struct {
+	// ProviderID is the provider's id in opencode.json.
+	ProviderID string `json:"providerID"`
+	// ModelID is the model's id within the provider.
+	ModelID string `json:"modelID"`
+}
+
+// Prompt is the body of POST /session/:id/prompt_async.
+type Prompt struct {
+	// Model selects the model; nil means the session's or the config's.
+	Model *Model `json:"model,omitempty"`
+	// Agent selects the agent (build, plan, …); "" means the default.
+	Agent string `json:"agent,omitempty"`
+	// System is added to the system prompt.
+	System string `json:"system,omitempty"`
+	// Variant selects a model variant (a reasoning level, for example).
+	Variant string `json:"variant,omitempty"`
+	// Tools enables (true) or disables (false) tools by id; the key "*"
+	// matches every tool, and a specific id wins over it.
+	Tools map[string]bool `json:"tools,omitempty"`
+	// Parts is the message; Text builds a one-part message.
+	Parts []PromptPart `json:"parts"`
+}
+
+// PromptPart is one part of a prompt; only text parts are supported here.
+type PromptPart struct {
+	// Type is "text".
+	Type string `json:"type"`
+	// Text is the text.
+	Text string `json:"text"`
+}
+
+// TextParts is a prompt's parts holding one text part.
+func TextParts(text string) []PromptPart {
+	return []PromptPart{{Type: "text", Text: text}}
+}
+
+// Message is one message of a session with its parts
+// (GET /session/:id/message).
+type Message struct {
+	// Info describes the message.
+	Info MessageInfo `json:"info"`
+	// Parts are the message's parts in order.
+	Parts []Part `json:"parts"`
+}
+
+// MessageInfo describes a message.
+type MessageInfo struct {
+	// ID is the message id, like msg_…; ids sort in creation order.
+	ID string `json:"id"`
+	// SessionID is the session's id.
+	SessionID string `json:"sessionID"`
+	// Role is "user" or "assistant".
+	Role string `json:"role"`
+	// ParentID is, for an assistant message, the user message it answers.
+	ParentID string `json:"parentID,omitempty"`
+	// ProviderID and ModelID name the model of an assistant message.
+	ProviderID string `json:"providerID,omitempty"`
+	// ModelID is the model of an assistant message.
+	ModelID string `json:"modelID,omitempty"`
+	// Agent is the agent that handled the message.
+	Agent string `json:"agent,omitempty"`
+	// Finish is an assistant message's finish reason (stop, tool-calls, …).
+	Finish string `json:"finish,omitempty"`
+	// Time holds the creation and, for a finished assistant message,
+	// completion times in Unix milliseconds.
+	Time MessageTime `json:"time"`
+	// Error is set on an assistant message that failed or was aborted.
+	Error *MessageError `json:"error,omitempty"`
+}
+
+// MessageTime holds a message's times in Unix milliseconds.
+type MessageTime struct {
+	// Created is when the message was created.
+	Created int64 `json:"created"`
+	// Completed is when an assistant message finished; 0 while it runs.
+	Completed int64 `json:"completed,omitempty"`
+}
+
+// MessageError is an error OpenCode recorded, like
+// {"name":"MessageAbortedError","data":{"message":"Aborted"}}.
+type MessageError struct {
+	// Name is the error's kind: MessageAbortedError, APIError,
+	// ProviderAuthError, UnknownError, …
+	Name string `json:"name"`
+	// Data is the error's details; most kinds have a message.
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// Message is Data's message field, or "".
+func (e *MessageError) Message() string {
+	var d struct {
+		Message string `json:"message"`
+	}
+	json.Unmarshal(e.Data, &d)
+	return d.Message
+}
+
+// String is "Name: message".
+func (e *MessageError) String() string {
+	if e == nil {
+		return ""
+	}
+	if m := e.Message(); m != "" {
+		return e.Name + ": " + m
+	}
+	return e.Name
+}
+
+// Part is one part of a message: text, reasoning, tool, step-start,
+// step-finish, file, … Only the fields of its Type are set.
+type Part struct {
+	// ID is the part id, like prt_….
+	ID string `json:"id"`
+	// SessionID is the session's id.
+	SessionID string `json:"sessionID"`
+	// MessageID is the message's id.
+	MessageID string `json:"messageID"`
+	// Type is the part's kind.
+	Type string `json:"type"`
+	// Text is a text or reasoning part's text.
+	Text string `json:"text,omitempty"`
+	// Synthetic marks a text part OpenCode added rather than the user or
+	// the model.
+	Synthetic bool `json:"synthetic,omitempty"`
+	// Ignored marks a text part OpenCode leaves out of the conversation.
+	Ignored bool `json:"ignored,omitempty"`
+	// Time holds a text part's start and end in Unix milliseconds; End is
+	// 0 while the model is still writing it.
+	Time *PartTime `json:"time,omitempty"`
+	// CallID is a tool part's call id: the model's tool_use id, verbatim.
+	CallID string `json:"callID,omitempty"`
+	// Tool is a tool part's tool id.
+	Tool string `json:"tool,omitempty"`
+	// State is a tool part's state.
+	State *ToolState `json:"state,omitempty"`
+	// Reason is a step-finish part's finish reason.
+	Reason string `json:"reason,omitempty"`
+}
+
+// PartTime holds a part's times in Unix milliseconds.
+type PartTime struct {
+	// Start is when the part began.
+	Start int64 `json:"start"`
+	// End is when it ended; 0 while it runs.
+	End int64 `json:"end,omitempty"`
+}
+
+// Tool part statuses, in the order a call goes through them.
+const (
+	ToolPending   = "pending"
+	ToolRunning   = "running"
+	ToolCompleted = "completed"
+	ToolError     = "error"
+)
+
+// ToolState is a tool part's state.
+type ToolState struct {
+	// Status is ToolPending, ToolRunning, ToolCompleted or ToolError.
+	Status string `json:"status"`
+	// Input is the call's arguments; {} while pending.
+	Input json.RawMessage `json:"input,omitempty"`
+	// Raw is the arguments' text as streamed so far, while pending.
+	Raw string `json:"raw,omitempty"`
+	// Output is a completed call's result.
+	Output string `json:"output,omitempty"`
+	// Error is a failed call's error, like "Tool execution aborted".
+	Error string `json:"error,omitempty"`
+	// Title is the title the tool set.
+	Title string `json:"title,omitempty"`
+	// Metadata is the metadata the tool or OpenCode set ({"interrupted":
+	// true} after an abort, {"truncated": false} after a result).
+	Metadata json.RawMessage `json:"metadata,omitempty"`
+}
+
+// Done reports whether the call has finished, successfully or not.
+func (s *ToolState) Done() bool {
+	return s != nil && (s.Status == ToolCompleted || s.Status == ToolError)
+}
+
+// Health is the answer of GET /global/health.
+type Health struct {
+	// Healthy is true when the server works.
+	Healthy bool `json:"healthy"`
+	// Version is the server's OpenCode version.
+	Version string `json:"version"`
+}
+
+// Client talks to one opencode serve over HTTP and server-sent events. It
+// implements Runtime. It is safe for concurrent use.
+type Client struct {
+	base      *url.URL
+	cfg       Config
+	http      *http.Client
+	transport *http.Transport // non-nil when the client owns it
+}
+
+// New returns a client for the server at cfg.BaseURL. It makes no request.
+func New(cfg Config) (*Client, error) {
+	u, err := url.Parse(strings.TrimRight(cfg.BaseURL, "/"))
+	if err != nil {
+		return nil, fmt.Errorf("opencode: base URL %q: %w", cfg.BaseURL, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, fmt.Errorf("opencode: base URL %q: want http(s)://host:port", cfg.BaseURL)
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.AbortTimeout <= 0 {
+		cfg.AbortTimeout = DefaultAbortTimeout
+	}
+	if cfg.EventBuffer <= 0 {
+		cfg.EventBuffer = 256
+	}
+	c := &Client{base: u, cfg: cfg}
+	rt := cfg.Transport
+	if rt == nil {
+		c.transport = http.DefaultTransport.(*http.Transport).Clone()
+		rt = c.transport
+	}
+	// No client timeout: the event stream lasts as long as its context;
+	// the other requests get RequestTimeout through their context.
+	c.http = &http.Client{Transport: rt}
+	return c, nil
+}
+
+// url builds the address of path with the configured directory.
+func (c *Client) url(path string, query url.Values) string {
+	u := *c.base
+	u.Path = c.base.Path + path
+	q := url.Values{}
+	for k, v := range query {
+		q[k] = v
+	}
+	if c.cfg.Directory != "" {
+		q.Set("directory", c.cfg.Directory)
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// newRequest builds a request with authentication and, for a non-nil body,
+// a JSON content type.
+func (c *Client) newRequest(ctx context.Context, method, path string, query url.Values, body any) (*http.Request, error) {
+	var rd io.Reader
+	if body != nil {
+		data, err := json.Marshal(body)
+		if err != nil {
+			return nil, fmt.Errorf("opencode: %s %s: encoding the body: %w", method, path, err)
+		}
+		rd = bytes.NewReader(data)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.url(path, query), rd)
+	if err != nil {
+		return nil, fmt.Errorf("opencode: %s %s: %w", method, path, err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.cfg.Password != "" {
+		user := c.cfg.Username
+		if user == "" {
+			user = "opencode"
+		}
+		req.SetBasicAuth(user, c.cfg.Password)
+	}
+	return req, nil
+}
+
+// do sends a request bounded by RequestTimeout and decodes a JSON answer
+// into out (when out is not nil). Any 2xx status is success.
+func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
+	defer cancel()
+	req, err := c.newRequest(ctx, method, path, nil, body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("opencode: %s %s: %w", method, path, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return fmt.Errorf("opencode: %s %s: reading the answer: %w", method, path, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return &HTTPError{Method: method, Path: path, StatusCode: resp.StatusCode, Body: truncate(data, 2000)}
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("opencode: %s %s: decoding %q: %w", method, path, truncate(data, 200), err)
+	}
+	return nil
+}
+
+// Health asks GET /global/health.
+func (c *Client) Health(ctx context.Context) (*Health, error) {
+	var h Health
+	if err := c.do(ctx, http.MethodGet, "/global/health", nil, &h); err != nil {
+		return nil, err
+	}
+	return &h, nil
+}
+
+// Ping reports whether the server answers and says it is healthy.
+func (c *Client) Ping(ctx context.Context) error {
+	h, err := c.Health(ctx)
+	if err != nil {
+		return err
+	}
+	if !h.Healthy {
+		return fmt.Errorf("opencode: %s says it is not healthy", c.base)
+	}
+	return nil
+}
+
+// CreateSession creates a session (POST /session). With an empty title
+// OpenCode asks the small model for one after the first prompt.
+func (c *Client) CreateSession(ctx context.Context, title string) (*Session, error) {
+	body := map[string]string{}
+	if title != "" {
+		body["title"] = title
+	}
+	var s Session
+	if err := c.do(ctx, http.MethodPost, "/session", body, &s); err != nil {
+		return nil, err
+	}
+	if s.ID == "" {
+		return nil, errors.New("opencode: POST /session: the answer has no session id")
+	}
+	return &s, nil
+}
+
+// GetSession returns a session (GET /session/:id).
+func (c *Client) GetSession(ctx context.Context, sessionID string) (*Session, error) {
+	var s Session
+	if err := c.do(ctx, http.MethodGet, "/session/"+url.PathEscape(sessionID), nil, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// PromptAsync sends a prompt without waiting for the answer
+// (POST /session/:id/prompt_async, 204); the answer comes on the event
+// stream.
+func (c *Client) PromptAsync(ctx context.Context, sessionID string, p Prompt) error {
+	if p.Parts == nil {
+		p.Parts = []PromptPart{}
+	}
+	return c.do(ctx, http.MethodPost, "/session/"+url.PathEscape(sessionID)+"/prompt_async", p, nil)
+}
+
+// Abort aborts the session's running turn (POST /session/:id/abort): a
+// running tool ends with the error "Tool execution aborted" and the
+// assistant message with MessageAbortedError.
+func (c *Client) Abort(ctx context.Context, sessionID string) error {
+	var ok bool
+	if err := c.do(ctx, http.MethodPost, "/session/"+url.PathEscape(sessionID)+"/abort", nil, &ok); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Messages lists the session's messages with their parts, oldest first
+// (GET /session/:id/message).
+func (c *Client) Messages(ctx context.Context, sessionID string) ([]Message, error) {
+	var msgs []Message
+	if err := c.do(ctx, http.MethodGet, "/session/"+url.PathEscape(sessionID)+"/message", nil, &msgs); err != nil {
+		return nil, err
+	}
+	return msgs, nil
+}
+
+// Close closes the idle connections of the client's own transport. The
+// executors it started keep working until they are closed.
+func (c *Client) Close() error {
+	if c.transport != nil {
+		c.transport.CloseIdleConnections()
+	}
+	return nil
+}
+
+// truncate shortens b for an error message.
+func truncate(b []byte, n int) string {
+	b = bytes.TrimSpace(b)
+	if len(b) <= n {
+		return string(b)
+	}
+	return string(b[:n]) + "…"
+}

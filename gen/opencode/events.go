@@ -1,0 +1,479 @@
+package opencode
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// OpenCode's event types on GET /event that the executor reads; every
+// event is one SSE "data:" line holding {"id":"evt_…","type":T,
+// "properties":{…}}, with no SSE event or id field.
+const (
+	// EventServerConnected is the first event of every stream.
+	EventServerConnected = "server.connected"
+	// EventSessionStatus carries {sessionID, status:{type: busy|idle|retry}}.
+	EventSessionStatus = "session.status"
+	// EventSessionIdle carries {sessionID}: the session's loop stopped.
+	// After an abort it comes twice, once before the running tool's final
+	// state is published and once after.
+	EventSessionIdle = "session.idle"
+	// EventSessionError carries {sessionID?, error:{name, data}}.
+	EventSessionError = "session.error"
+	// EventMessageUpdated carries {sessionID, info: MessageInfo}.
+	EventMessageUpdated = "message.updated"
+	// EventMessagePartUpdated carries {sessionID, part: Part, time}.
+	EventMessagePartUpdated = "message.part.updated"
+	// EventMessagePartDelta carries {sessionID, messageID, partID, field,
+	// delta}: a piece of a text or reasoning part's field as it streams.
+	EventMessagePartDelta = "message.part.delta"
+)
+
+// StreamEventType is the kind of a normalised event.
+type StreamEventType string
+
+// The normalised event kinds.
+const (
+	// EventSystem is about the session rather than the conversation: the
+	// executor is ready, the model call is being retried.
+	EventSystem StreamEventType = "system"
+	// EventMessage is text of the user or the assistant; Partial marks a
+	// streamed piece of an assistant text that a complete one follows.
+	EventMessage StreamEventType = "message"
+	// EventToolCall is a tool call with its arguments, once it runs.
+	EventToolCall StreamEventType = "tool_call"
+	// EventToolResult is a tool call's end: its output, or its error.
+	EventToolResult StreamEventType = "tool_result"
+	// EventCompletion ends a turn: the session went idle with every tool
+	// call settled. FinalText is the last assistant message's text.
+	EventCompletion StreamEventType = "completion"
+	// EventError is an error OpenCode reported for the session.
+	EventError StreamEventType = "error"
+)
+
+// StreamEvent is an OpenCode event normalised. Fields that do not apply to
+// its Type are zero.
+type StreamEvent struct {
+	// Type is the event's kind.
+	Type StreamEventType
+	// SessionID is the OpenCode session.
+	SessionID string
+	// Role is "user" or "assistant" for a message event, "assistant" for
+	// tool and completion events.
+	Role string
+	// Text is a message's text (the piece, when Partial), or a system
+	// event's description.
+	Text string
+	// Partial marks a streamed piece of an assistant text.
+	Partial bool
+	// ToolName is the called tool's id.
+	ToolName string
+	// ToolID is the call id: the model's tool_use id, which OpenCode passes
+	// to the tool as ctx.callID.
+	ToolID string
+	// ToolInput is the call's arguments as JSON.
+	ToolInput json.RawMessage
+	// ToolOutput is a tool_result's output, or its error text when IsError.
+	ToolOutput string
+	// ToolStatus is a tool event's state: running for tool_call, completed
+	// or error for tool_result.
+	ToolStatus string
+	// IsError marks a failed tool_result, and a completion whose turn
+	// ended in an error.
+	IsError bool
+	// FinalText is a completion's final text.
+	FinalText string
+	// Error is an error event's, or a failed completion's, error as
+	// "Name: message", like "MessageAbortedError: Aborted".
+	Error string
+	// MessageID and PartID locate the event in the session.
+	MessageID, PartID string
+	// RawType is the OpenCode event type it came from ("" for events made
+	// from the message list).
+	RawType string
+	// Raw is the OpenCode event's JSON.
+	Raw json.RawMessage
+	// Time is when the executor produced the event.
+	Time time.Time
+}
+
+// String is a one-line description for logs and failure messages.
+func (e *StreamEvent) String() string {
+	var b strings.Builder
+	b.WriteString(string(e.Type))
+	add := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(&b, " %s=%q", k, v)
+		}
+	}
+	add("role", e.Role)
+	add("text", e.Text)
+	if e.Partial {
+		b.WriteString(" partial")
+	}
+	add("tool", e.ToolName)
+	add("id", e.ToolID)
+	add("input", string(e.ToolInput))
+	add("status", e.ToolStatus)
+	add("output", e.ToolOutput)
+	add("final", e.FinalText)
+	add("error", e.Error)
+	return b.String()
+}
+
+// rawEvent is one event of GET /event.
+type rawEvent struct {
+	ID         string          `json:"id"`
+	Type       string          `json:"type"`
+	Properties json.RawMessage `json:"properties"`
+}
+
+// signal tells the executor what an event means for the turn.
+type signal int
+
+const (
+	sigNone signal = iota
+	// sigActive: the session is working on a prompt (busy) or reported
+	// an error for it.
+	sigActive
+	// sigIdle: the session went idle; the turn may be over.
+	sigIdle
+)
+
+// normalizer turns one session's OpenCode events into StreamEvents. It
+// remembers what it has emitted so each tool call yields exactly one
+// tool_call and one tool_result however many updates OpenCode sends.
+type normalizer struct {
+	sessionID string
+	now       func() time.Time
+
+	roles     map[string]string // message id → role
+	partTypes map[string]string // part id → type
+	textDone  map[string]bool   // text parts emitted complete
+	called    map[string]bool   // tool parts with a tool_call emitted
+	resulted  map[string]bool   // tool parts with a tool_result emitted
+
+	// The state of the current turn as the events tell it: the newest user
+	// message, the newest assistant message, the tool parts not yet done,
+	// the completed text of each message, the last session.error.
+	lastUser      string
+	lastAssistant *MessageInfo
+	unresolved    map[string]bool
+	texts         map[string][]string
+	turnError     string
+}
+
+func newNormalizer(sessionID string) *normalizer {
+	return &normalizer{
+		sessionID: sessionID,
+		now:       time.Now,
+		roles:     map[string]string{},
+		partTypes: map[string]string{},
+		textDone:  map[string]bool{},
+		called:    map[string]bool{},
+		resulted:  map[string]bool{},
+
+		unresolved: map[string]bool{},
+		texts:      map[string][]string{},
+	}
+}
+
+// handle normalises one raw event. Events of other sessions and of no
+// session yield nothing.
+func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
+	var ev rawEvent
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return nil, sigNone, fmt.Errorf("opencode: decoding an event %q: %w", truncate(data, 200), err)
+	}
+	var props struct {
+		SessionID string         `json:"sessionID"`
+		Info      *MessageInfo   `json:"info"`
+		Part      *Part          `json:"part"`
+		MessageID string         `json:"messageID"`
+		PartID    string         `json:"partID"`
+		Field     string         `json:"field"`
+		Delta     string         `json:"delta"`
+		Status    *sessionStatus `json:"status"`
+		Error     *MessageError  `json:"error"`
+	}
+	switch ev.Type {
+	case EventSessionStatus, EventSessionIdle, EventSessionError,
+		EventMessageUpdated, EventMessagePartUpdated, EventMessagePartDelta:
+	default:
+		return nil, sigNone, nil
+	}
+	if err := json.Unmarshal(ev.Properties, &props); err != nil {
+		return nil, sigNone, fmt.Errorf("opencode: decoding a %s event %q: %w", ev.Type, truncate(data, 200), err)
+	}
+	if props.SessionID != n.sessionID {
+		return nil, sigNone, nil
+	}
+	mk := func(t StreamEventType) *StreamEvent {
+		return &StreamEvent{Type: t, SessionID: n.sessionID, RawType: ev.Type, Raw: json.RawMessage(data), Time: n.now()}
+	}
+
+	switch ev.Type {
+	case EventSessionStatus:
+		if props.Status == nil {
+			return nil, sigNone, nil
+		}
+		switch props.Status.Type {
+		case "busy":
+			return nil, sigActive, nil
+		case "retry":
+			e := mk(EventSystem)
+			e.Text = fmt.Sprintf("retrying the model call (attempt %d): %s", props.Status.Attempt, props.Status.Message)
+			return []*StreamEvent{e}, sigNone, nil
+		}
+		return nil, sigNone, nil
+
+	case EventSessionIdle:
+		return nil, sigIdle, nil
+
+	case EventSessionError:
+		e := mk(EventError)
+		e.Error = props.Error.String()
+		if e.Error == "" {
+			e.Error = "UnknownError"
+		}
+		n.turnError = e.Error
+		return []*StreamEvent{e}, sigActive, nil
+
+	case EventMessageUpdated:
+		if info := props.Info; info != nil && info.ID != "" {
+			n.roles[info.ID] = info.Role
+			// Message ids sort in creation order; a late update of an
+			// older message does not make it the newest.
+			switch info.Role {
+			case "user":
+				if info.ID > n.lastUser {
+					n.lastUser = info.ID
+				}
+			case "assistant":
+				if n.lastAssistant == nil || info.ID >= n.lastAssistant.ID {
+					n.lastAssistant = info
+				}
+			}
+		}
+		return nil, sigNone, nil
+
+	case EventMessagePartDelta:
+		if props.Field != "text" || n.partTypes[props.PartID] != "text" || n.textDone[props.PartID] || props.Delta == "" {
+			return nil, sigNone, nil
+		}
+		e := mk(EventMessage)
+		e.Role = n.role(props.MessageID)
+		e.Text = props.Delta
+		e.Partial = true
+		e.MessageID, e.PartID = props.MessageID, props.PartID
+		return []*StreamEvent{e}, sigNone, nil
+
+	case EventMessagePartUpdated:
+		if props.Part == nil {
+			return nil, sigNone, nil
+		}
+		return n.part(props.Part, mk), sigNone, nil
+	}
+	return nil, sigNone, nil
+}
+
+// sessionStatus is a session.status event's status.
+type sessionStatus struct {
+	Type    string `json:"type"`
+	Attempt int    `json:"attempt"`
+	Message string `json:"message"`
+}
+
+// role returns a message's role; a message not seen yet is the
+// assistant's, since OpenCode announces user messages before their parts.
+func (n *normalizer) role(messageID string) string {
+	if r := n.roles[messageID]; r != "" {
+		return r
+	}
+	return "assistant"
+}
+
+// part normalises a part's new state.
+func (n *normalizer) part(p *Part, mk func(StreamEventType) *StreamEvent) []*StreamEvent {
+	n.partTypes[p.ID] = p.Type
+	switch p.Type {
+	case "text":
+		if p.Synthetic || p.Ignored || n.textDone[p.ID] {
+			return nil
+		}
+		role := n.role(p.MessageID)
+		// A user's text is complete at once; an assistant's when its end
+		// time is set.
+		if role == "assistant" && (p.Time == nil || p.Time.End == 0) {
+			return nil
+		}
+		n.textDone[p.ID] = true
+		if p.Text == "" {
+			return nil
+		}
+		n.texts[p.MessageID] = append(n.texts[p.MessageID], p.Text)
+		e := mk(EventMessage)
+		e.Role = role
+		e.Text = p.Text
+		e.MessageID, e.PartID = p.MessageID, p.ID
+		return []*StreamEvent{e}
+	case "tool":
+		return n.tool(p, mk)
+	}
+	return nil
+}
+
+// tool emits a tool part's tool_call once it runs (or ends, if it never
+// ran) and its tool_result once it ends.
+func (n *normalizer) tool(p *Part, mk func(StreamEventType) *StreamEvent) []*StreamEvent {
+	if p.State.Done() {
+		delete(n.unresolved, p.ID)
+	} else if !n.resulted[p.ID] {
+		n.unresolved[p.ID] = true
+	}
+	if p.State == nil || p.State.Status == ToolPending {
+		return nil
+	}
+	var out []*StreamEvent
+	if !n.called[p.ID] {
+		n.called[p.ID] = true
+		e := mk(EventToolCall)
+		fillTool(e, p)
+		e.ToolStatus = ToolRunning
+		out = append(out, e)
+	}
+	if p.State.Done() && !n.resulted[p.ID] {
+		n.resulted[p.ID] = true
+		e := mk(EventToolResult)
+		fillTool(e, p)
+		if p.State.Status == ToolError {
+			e.IsError = true
+			e.ToolOutput = p.State.Error
+		} else {
+			e.ToolOutput = p.State.Output
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func fillTool(e *StreamEvent, p *Part) {
+	e.Role = "assistant"
+	e.ToolName = p.Tool
+	e.ToolID = p.CallID
+	e.ToolInput = p.State.Input
+	e.ToolStatus = p.State.Status
+	e.MessageID, e.PartID = p.MessageID, p.ID
+}
+
+// settledByEvents reports whether the events show the turn over: the
+// newest assistant message answers the newest user message and is
+// complete, and no tool call is pending or running. A turn that failed
+// before any assistant message counts as over once OpenCode reported the
+// error.
+func (n *normalizer) settledByEvents() bool {
+	if n.lastUser == "" || len(n.unresolved) > 0 {
+		return false
+	}
+	a := n.lastAssistant
+	if a == nil || a.ParentID != n.lastUser {
+		return n.turnError != ""
+	}
+	return a.Time.Completed != 0
+}
+
+// completeFromEvents returns the completion of a turn settledByEvents
+// reports over, and starts the next turn.
+func (n *normalizer) completeFromEvents() *StreamEvent {
+	done := &StreamEvent{Type: EventCompletion, SessionID: n.sessionID, Role: "assistant", Time: n.now(), Error: n.turnError}
+	if a := n.lastAssistant; a != nil && a.ParentID == n.lastUser {
+		done.MessageID = a.ID
+		done.FinalText = strings.Join(n.texts[a.ID], "\n")
+		if a.Error != nil {
+			done.Error = a.Error.String()
+		}
+	}
+	done.IsError = done.Error != ""
+	n.turnError = ""
+	return done
+}
+
+// settle decides from the session's messages (GET /session/:id/message)
+// whether the turn is over, for when the events do not show it: the last
+// user message has an answer whose last assistant message is complete,
+// with no tool call still pending or running, or OpenCode reported an
+// error. When settled it returns the tool events the stream did not
+// deliver, then the completion. The list can lag the events: right after
+// the second session.idle of an abort it has been seen to show the aborted
+// tool still running.
+func (n *normalizer) settle(msgs []Message) ([]*StreamEvent, bool) {
+	lastUser := -1
+	for i, m := range msgs {
+		if m.Info.Role == "user" {
+			lastUser = i
+		}
+	}
+	if lastUser < 0 {
+		return nil, false
+	}
+	answer := msgs[lastUser+1:]
+	var last *Message
+	for i := range answer {
+		if answer[i].Info.Role == "assistant" {
+			last = &answer[i]
+		}
+		for _, p := range answer[i].Parts {
+			if p.Type == "tool" && !p.State.Done() {
+				return nil, false
+			}
+		}
+	}
+	if last == nil && n.turnError == "" {
+		return nil, false
+	}
+	if last != nil && last.Info.Time.Completed == 0 {
+		return nil, false
+	}
+
+	var out []*StreamEvent
+	mk := func(t StreamEventType) *StreamEvent {
+		return &StreamEvent{Type: t, SessionID: n.sessionID, Time: n.now()}
+	}
+	for _, m := range answer {
+		for i := range m.Parts {
+			if p := &m.Parts[i]; p.Type == "tool" {
+				out = append(out, n.tool(p, mk)...)
+			}
+		}
+	}
+	// The list shows every call settled, so whatever the events left
+	// unresolved is settled too.
+	clear(n.unresolved)
+	done := mk(EventCompletion)
+	done.Role = "assistant"
+	done.Error = n.turnError
+	if last != nil {
+		done.MessageID = last.Info.ID
+		done.FinalText = messageText(last)
+		if last.Info.Error != nil {
+			done.Error = last.Info.Error.String()
+		}
+	}
+	done.IsError = done.Error != ""
+	out = append(out, done)
+	n.turnError = ""
+	return out, true
+}
+
+// messageText joins a message's text parts, leaving out synthetic and
+// ignored ones.
+func messageText(m *Message) string {
+	var parts []string
+	for _, p := range m.Parts {
+		if p.Type == "text" && !p.Synthetic && !p.Ignored && p.Text != "" {
+			parts = append(parts, p.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

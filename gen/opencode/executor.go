@@ -1,0 +1,420 @@
+package opencode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// debugHook, when set (by tests), is told the reader's decisions.
+var debugHook func(format string, args ...any)
+
+// maxEvent bounds one server-sent event's data.
+const maxEvent = 16 << 20
+
+// errorBuffer is the capacity of Errors(); further errors are dropped
+// while it is full.
+const errorBuffer = 16
+
+// ErrClosed is returned by the methods of a closed executor.
+var ErrClosed = errors.New("opencode: executor closed")
+
+// Executor is a StreamingExecutor over one OpenCode session: it reads the
+// server's event stream, keeps the session's events, and turns them into
+// StreamEvents. One goroutine reads the stream; it ends, closing Events,
+// Errors and Done, when the executor is closed, its context ends or the
+// stream breaks.
+type Executor struct {
+	c         *Client
+	sessionID string
+	defaults  Prompt
+
+	events chan *StreamEvent
+	errs   chan error
+	done   chan struct{}
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu sync.Mutex
+	// pending counts prompts sent and not yet answered by a completion.
+	pending int
+	// active is set when the session reported work (busy) or an error
+	// since the last prompt, so that an idle left over from an earlier
+	// turn does not end this one.
+	active bool
+	// idle is set when the session went idle in this turn before the
+	// events showed it over.
+	idle bool
+	// settled is closed at each completion and replaced.
+	settled  chan struct{}
+	closing  bool
+	exitCode int
+	exitErr  error
+}
+
+// ExecuteStreaming opens the server's event stream, creates a session (or
+// takes req.SessionID), and sends req.Message when it is not empty. The
+// executor runs until Close or until ctx ends. Its first event is a system
+// event naming the session.
+func (c *Client) ExecuteStreaming(ctx context.Context, req *ExecuteRequest) (StreamingExecutor, error) {
+	return c.Start(ctx, req)
+}
+
+// Start is ExecuteStreaming returning the concrete *Executor.
+func (c *Client) Start(ctx context.Context, req *ExecuteRequest) (*Executor, error) {
+	if req == nil {
+		req = &ExecuteRequest{}
+	}
+	ectx, cancel := context.WithCancel(ctx)
+	sse, body, err := c.subscribe(ectx, cancel)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	sessionID := req.SessionID
+	if sessionID == "" {
+		s, err := c.CreateSession(ectx, req.Title)
+		if err != nil {
+			cancel()
+			body.Close()
+			return nil, err
+		}
+		sessionID = s.ID
+	}
+	e := &Executor{
+		c:         c,
+		sessionID: sessionID,
+		defaults:  req.prompt(""),
+		events:    make(chan *StreamEvent, c.cfg.EventBuffer),
+		errs:      make(chan error, errorBuffer),
+		done:      make(chan struct{}),
+		ctx:       ectx,
+		cancel:    cancel,
+		settled:   make(chan struct{}),
+	}
+	e.events <- &StreamEvent{
+		Type: EventSystem, SessionID: sessionID, Time: time.Now(),
+		Text: fmt.Sprintf("opencode session %s at %s", sessionID, c.base),
+	}
+	go e.run(sse, body)
+	if req.Message != "" {
+		if err := e.SendMessage(req.Message); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// subscribe opens GET /event and reads its first event (server.connected),
+// after which every later event of the instance is on the stream. The
+// connection is bounded by RequestTimeout until then, by ctx after.
+func (c *Client) subscribe(ctx context.Context, cancel context.CancelFunc) (*sseReader, io.ReadCloser, error) {
+	timer := time.AfterFunc(c.cfg.RequestTimeout, cancel)
+	fail := func(err error) (*sseReader, io.ReadCloser, error) {
+		if !timer.Stop() {
+			err = fmt.Errorf("opencode: GET /event: no first event within %v: %w", c.cfg.RequestTimeout, err)
+		}
+		return nil, nil, err
+	}
+	req, err := c.newRequest(ctx, http.MethodGet, "/event", nil, nil)
+	if err != nil {
+		return fail(err)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return fail(fmt.Errorf("opencode: GET /event: %w", err))
+	}
+	if resp.StatusCode != http.StatusOK {
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 2000))
+		resp.Body.Close()
+		return fail(&HTTPError{Method: http.MethodGet, Path: "/event", StatusCode: resp.StatusCode, Body: truncate(data, 2000)})
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
+		resp.Body.Close()
+		return fail(fmt.Errorf("opencode: GET /event: content type %q, want text/event-stream", resp.Header.Get("Content-Type")))
+	}
+	sse := newSSEReader(resp.Body, maxEvent)
+	if _, err := sse.Next(); err != nil {
+		resp.Body.Close()
+		return fail(fmt.Errorf("opencode: GET /event: reading the first event: %w", err))
+	}
+	if !timer.Stop() {
+		resp.Body.Close()
+		return nil, nil, fmt.Errorf("opencode: GET /event: no first event within %v", c.cfg.RequestTimeout)
+	}
+	return sse, resp.Body, nil
+}
+
+// run reads the event stream until it ends.
+func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
+	defer func() {
+		body.Close()
+		e.mu.Lock()
+		e.closing = true
+		e.mu.Unlock()
+		close(e.events)
+		close(e.errs)
+		close(e.done)
+	}()
+	n := newNormalizer(e.sessionID)
+	for {
+		ev, err := sse.Next()
+		if err != nil {
+			e.exit(err)
+			return
+		}
+		out, sig, err := n.handle(ev.Data)
+		if err != nil {
+			e.report(err)
+			continue
+		}
+		if debugHook != nil {
+			e.mu.Lock()
+			debugHook("event %.120s → %d events, signal %d; pending %d active %v idle %v; settled by events %v (user %s, assistant %+v, unresolved %v)",
+				ev.Data, len(out), sig, e.pending, e.active, e.idle, n.settledByEvents(), n.lastUser, n.lastAssistant, n.unresolved)
+			e.mu.Unlock()
+		}
+		if !e.send(out) {
+			e.exit(nil)
+			return
+		}
+		switch sig {
+		case sigActive:
+			e.mu.Lock()
+			if e.pending > 0 {
+				e.active = true
+			}
+			e.mu.Unlock()
+			continue
+		case sigIdle:
+			e.mu.Lock()
+			check := e.pending > 0 && e.active
+			if check {
+				e.idle = true
+			}
+			e.mu.Unlock()
+			if !check {
+				continue
+			}
+			if n.settledByEvents() {
+				break
+			}
+			// The events do not show the turn over: after an abort
+			// OpenCode goes idle before it publishes the running tool's
+			// end. Ask the message list, which also covers events the
+			// stream never delivered; when it is not settled either, a
+			// later event or idle ends the turn.
+			msgs, err := e.c.Messages(e.ctx, e.sessionID)
+			if err != nil {
+				if e.ctx.Err() != nil {
+					e.exit(nil)
+					return
+				}
+				e.report(fmt.Errorf("opencode: session %s went idle but its messages could not be read: %w", e.sessionID, err))
+				continue
+			}
+			out, ok := n.settle(msgs)
+			if debugHook != nil {
+				debugHook("message list of %d messages: settled %v", len(msgs), ok)
+			}
+			if !ok {
+				continue
+			}
+			if !e.finishTurn(out) {
+				return
+			}
+			continue
+		default:
+			// After an idle that came too early, the turn ends as soon
+			// as the events show it over.
+			e.mu.Lock()
+			check := e.idle && e.pending > 0 && e.active
+			e.mu.Unlock()
+			if !check || !n.settledByEvents() {
+				continue
+			}
+		}
+		if !e.finishTurn([]*StreamEvent{n.completeFromEvents()}) {
+			return
+		}
+	}
+}
+
+// finishTurn marks the turn answered and delivers its last events; it
+// reports false when the executor is ending (and has recorded why). The
+// state is reset before the completion goes out: a consumer may send the
+// next message the moment it sees the completion.
+func (e *Executor) finishTurn(out []*StreamEvent) bool {
+	e.mu.Lock()
+	e.pending = 0
+	e.active = false
+	e.idle = false
+	settled := e.settled
+	e.settled = make(chan struct{})
+	e.mu.Unlock()
+	ok := e.send(out)
+	close(settled)
+	if !ok {
+		e.exit(nil)
+	}
+	return ok
+}
+
+// send delivers events unless the executor is ending; it reports whether
+// it delivered them all.
+func (e *Executor) send(evs []*StreamEvent) bool {
+	for _, ev := range evs {
+		select {
+		case e.events <- ev:
+		case <-e.ctx.Done():
+			return false
+		}
+	}
+	return true
+}
+
+// report delivers a non-fatal error, dropping it when Errors() is full.
+func (e *Executor) report(err error) {
+	select {
+	case e.errs <- err:
+	default:
+	}
+}
+
+// exit records why the stream ended: Close is a clean end, a context that
+// ended or a broken or finished stream is a failure.
+func (e *Executor) exit(err error) {
+	e.mu.Lock()
+	closing := e.closing
+	e.mu.Unlock()
+	switch {
+	case closing:
+		return
+	case e.ctx.Err() != nil:
+		err = fmt.Errorf("opencode: session %s: %w", e.sessionID, context.Cause(e.ctx))
+	case errors.Is(err, io.EOF):
+		err = fmt.Errorf("opencode: session %s: the server ended the event stream", e.sessionID)
+	case err != nil:
+		err = fmt.Errorf("opencode: session %s: reading the event stream: %w", e.sessionID, err)
+	default:
+		return
+	}
+	e.report(err)
+	e.mu.Lock()
+	e.exitCode, e.exitErr = 1, err
+	e.mu.Unlock()
+}
+
+// SendMessage sends a text prompt with the request's model, agent, system
+// prompt, variant and tools. A completion event answers it.
+func (e *Executor) SendMessage(message string) error {
+	p := e.defaults
+	p.Parts = TextParts(message)
+	return e.SendPrompt(e.ctx, p)
+}
+
+// SendPrompt sends any prompt. Prompts sent while a turn runs are queued by
+// OpenCode; one completion then answers them all.
+func (e *Executor) SendPrompt(ctx context.Context, p Prompt) error {
+	e.mu.Lock()
+	if e.closing {
+		e.mu.Unlock()
+		return ErrClosed
+	}
+	e.pending++
+	e.active = false
+	e.idle = false
+	e.mu.Unlock()
+	if err := e.c.PromptAsync(ctx, e.sessionID, p); err != nil {
+		e.mu.Lock()
+		e.pending--
+		e.mu.Unlock()
+		return err
+	}
+	return nil
+}
+
+// Cancel aborts the running turn (POST /session/:id/abort): a running tool
+// ends with "Tool execution aborted". When a turn was running it waits, at
+// most Config.AbortTimeout, until OpenCode has settled it and its
+// completion (with Error "MessageAbortedError: Aborted") is on Events, so a
+// message sent next starts a fresh turn; keep reading Events meanwhile.
+func (e *Executor) Cancel() error {
+	e.mu.Lock()
+	if e.closing {
+		e.mu.Unlock()
+		return ErrClosed
+	}
+	running := e.pending > 0
+	settled := e.settled
+	e.mu.Unlock()
+
+	if err := e.c.Abort(e.ctx, e.sessionID); err != nil {
+		return err
+	}
+	if !running {
+		return nil
+	}
+	timer := time.NewTimer(e.c.cfg.AbortTimeout)
+	defer timer.Stop()
+	select {
+	case <-settled:
+		return nil
+	case <-e.done:
+		return ErrClosed
+	case <-timer.C:
+		return fmt.Errorf("opencode: session %s: aborted, but the turn did not settle within %v", e.sessionID, e.c.cfg.AbortTimeout)
+	}
+}
+
+// Events delivers the normalised events; it is closed when the executor
+// ends.
+func (e *Executor) Events() <-chan *StreamEvent { return e.events }
+
+// Errors delivers errors that do not end the executor (an undecodable
+// event, a failed message listing) and the error that ended it; it is
+// closed when the executor ends. Errors are dropped while it is full.
+func (e *Executor) Errors() <-chan error { return e.errs }
+
+// Done is closed when the executor has ended.
+func (e *Executor) Done() <-chan struct{} { return e.done }
+
+// Wait blocks until the executor ends and returns 0 and nil after Close,
+// or 1 and the reason when its context ended or the event stream broke.
+func (e *Executor) Wait() (int, error) {
+	<-e.done
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.exitCode, e.exitErr
+}
+
+// Close stops reading the event stream and waits for the reader to end.
+// It does not abort the session's turn (Cancel does). It is idempotent.
+func (e *Executor) Close() error {
+	e.mu.Lock()
+	e.closing = true
+	e.mu.Unlock()
+	e.cancel()
+	<-e.done
+	return nil
+}
+
+// RuntimeSessionID returns the OpenCode session id.
+func (e *Executor) RuntimeSessionID() string { return e.sessionID }
+
+// IsClosed reports whether the executor has ended.
+func (e *Executor) IsClosed() bool {
+	select {
+	case <-e.done:
+		return true
+	default:
+		return false
+	}
+}

@@ -1,0 +1,138 @@
+package opencode
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// sseEvent is one event of a server-sent event stream.
+type sseEvent struct {
+	// Event is the event field; "" means the default type, "message".
+	Event string
+	// ID is the id field of the event, if any.
+	ID string
+	// Data is the data lines joined with "\n".
+	Data []byte
+	// Retry is the retry field in milliseconds, or -1.
+	Retry int
+}
+
+// errEventTooLarge reports an event whose data exceeds the reader's limit.
+var errEventTooLarge = errors.New("server-sent event larger than the limit")
+
+// sseReader parses the text/event-stream format of the HTML standard:
+// fields "data", "event", "id", "retry"; comment lines starting with ':';
+// a field name without a colon; one optional space after the colon;
+// lines ending in "\n", "\r\n" or "\r"; an event dispatched on an empty
+// line and only when it has data; an unfinished event at the end of the
+// stream discarded. Reconnection is not its business.
+type sseReader struct {
+	r   *bufio.Reader
+	max int
+	// pendingCR is set when the previous line ended in a lone '\r', so a
+	// '\n' that follows belongs to that line ending.
+	pendingCR bool
+}
+
+// newSSEReader reads events from r, each at most max bytes of data.
+func newSSEReader(r io.Reader, max int) *sseReader {
+	return &sseReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// Next returns the next event. At the end of the stream it returns io.EOF
+// (also when an unfinished event is discarded); a broken stream returns the
+// read error.
+func (s *sseReader) Next() (sseEvent, error) {
+	ev := sseEvent{Retry: -1}
+	var data bytes.Buffer
+	hasData := false
+	for {
+		line, err := s.line()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return sseEvent{}, io.EOF
+			}
+			return sseEvent{}, err
+		}
+		if len(line) == 0 {
+			if !hasData {
+				// An event without data is not dispatched; its
+				// event type is reset, its id is kept by the
+				// standard but we have no use for it.
+				ev = sseEvent{Retry: -1}
+				continue
+			}
+			ev.Data = data.Bytes()
+			return ev, nil
+		}
+		if line[0] == ':' {
+			continue
+		}
+		name, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			name, value = line[:i], line[i+1:]
+			if len(value) > 0 && value[0] == ' ' {
+				value = value[1:]
+			}
+		}
+		switch string(name) {
+		case "data":
+			if data.Len()+len(value)+1 > s.max {
+				return sseEvent{}, fmt.Errorf("%w (%d bytes)", errEventTooLarge, s.max)
+			}
+			if hasData {
+				data.WriteByte('\n')
+			}
+			data.Write(value)
+			hasData = true
+		case "event":
+			ev.Event = string(value)
+		case "id":
+			if bytes.IndexByte(value, 0) < 0 {
+				ev.ID = string(value)
+			}
+		case "retry":
+			if n, err := strconv.Atoi(string(value)); err == nil && n >= 0 {
+				ev.Retry = n
+			}
+		}
+	}
+}
+
+// line returns the next line without its terminator. The returned slice is
+// valid until the next call.
+func (s *sseReader) line() ([]byte, error) {
+	var buf []byte
+	for {
+		b, err := s.r.ReadByte()
+		if err != nil {
+			if errors.Is(err, io.EOF) && len(buf) > 0 {
+				// A last line without a terminator ends the stream
+				// before its event is complete: discard it.
+				return nil, io.EOF
+			}
+			return nil, err
+		}
+		if s.pendingCR {
+			s.pendingCR = false
+			if b == '\n' {
+				continue
+			}
+		}
+		switch b {
+		case '\n':
+			return buf, nil
+		case '\r':
+			s.pendingCR = true
+			return buf, nil
+		}
+		if len(buf) >= s.max+64 {
+			return nil, fmt.Errorf("%w (a line of more than %d bytes)", errEventTooLarge, s.max)
+		}
+		buf = append(buf, b)
+	}
+}
