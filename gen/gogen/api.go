@@ -23,6 +23,11 @@ func (g *generator) dispatch(f *jen.File) {
 		jen.Id("SessionID").String(),
 		jen.Comment("ToolCallID is the sandbox's idempotency key for the call."),
 		jen.Id("ToolCallID").String(),
+		jen.Comment("Fingerprint is the schema fingerprint the sandbox's stub sent with the call\n"+
+			"(FingerprintHeader), or \"\" when unknown. When it differs from the tool's\n"+
+			"Fingerprint, the call is still executed if its arguments validate under this\n"+
+			"package's schema; otherwise the failure says the stub is out of date."),
+		jen.Id("Fingerprint").String(),
 	)
 	comment(f, "Output is what a handler returns on success: the text the model reads and the\ntyped data the gateway returns with it.")
 	f.Type().Id("Output").Types(jen.Id("D").Any()).Struct(
@@ -67,7 +72,7 @@ func (g *generator) dispatch(f *jen.File) {
 		}
 		cases = append(cases, jen.Case(jen.Id("Tool"+t.GoName)).Block(
 			jen.List(jen.Id("a"), jen.Err()).Op(":=").Id("Decode"+t.Args.GoName).Call(jen.Id("args")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("invalidArguments").Call(jen.Err()))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("invalidArguments").Call(jen.Id("tool"), jen.Id("call"), jen.Err()))),
 			jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("h").Dot(t.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a")),
 			jen.Return(jen.Id("reply").Call(jen.Id("tool"), jen.Id("out").Dot("Result"), jen.Id("out").Dot("Data"), jen.Err())),
 		))
@@ -97,9 +102,18 @@ func (g *generator) dispatch(f *jen.File) {
 		jen.Return(jen.String().Call(jen.Id("m"))))
 	f.Func().Id("failed").Params(jen.Id("msg").String()).Id("Result").Block(
 		jen.Return(jen.Id("Result").Values(jen.Dict{jen.Id("Result"): jen.Id("msg")})))
-	comment(f, "invalidArguments is the seed's answer to arguments that fail validation.")
-	f.Func().Id("invalidArguments").Params(jen.Err().Error()).Id("Result").Block(
-		jen.Return(jen.Id("failed").Call(jen.Lit("Invalid arguments: ").Op("+").Err().Dot("Error").Call())))
+	comment(f, "invalidArguments is the seed's answer to arguments that fail validation. When\n"+
+		"the call's stub has another schema fingerprint than the tool's, it adds that the\n"+
+		"sandbox's tool file is out of date (version drift: the arguments the old stub let\n"+
+		"through do not fit the gateway's schema).")
+	f.Func().Id("invalidArguments").Params(jen.Id("tool").Id("Tool"), jen.Id("call").Id("Call"), jen.Err().Error()).Id("Result").Block(
+		jen.Id("msg").Op(":=").Lit("Invalid arguments: ").Op("+").Err().Dot("Error").Call(),
+		jen.If(jen.Id("call").Dot("Fingerprint").Op("!=").Lit("").Op("&&").Id("call").Dot("Fingerprint").Op("!=").Id("tool").Dot("Fingerprint").Call()).Block(
+			jen.Id("msg").Op("+=").Lit(" (the sandbox's ").Op("+").Id("tool").Dot("Name").Call().Op("+").
+				Lit(" tool is out of date: its schema fingerprint ").Op("+").Id("call").Dot("Fingerprint").Op("+").
+				Lit(" differs from the gateway's ").Op("+").Id("tool").Dot("Fingerprint").Call().Op("+").
+				Lit("; regenerate the tool files with agentc gen and restart the sandbox)")),
+		jen.Return(jen.Id("failed").Call(jen.Id("msg"))))
 	comment(f, "reply turns a handler's answer into a Result.")
 	f.Func().Id("reply").Types(jen.Id("D").Any()).Params(jen.Id("tool").Id("Tool"), jen.Id("result").String(), jen.Id("data").Id("D"), jen.Err().Error()).Id("Result").Block(
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("failed").Call(jen.Id("tool").Dot("Name").Call().Op("+").Lit(" failed: ").Op("+").Err().Dot("Error").Call()))),

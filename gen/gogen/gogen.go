@@ -6,7 +6,9 @@
 //
 // The package consists of runtime.go, a verbatim copy of package rt (the
 // JSON scanner, Issue and Opt, compiled and tested where it lives), and
-// files rendered with jennifer from the spec.
+// files rendered with jennifer from the spec, plus route.go, store.go and
+// sqlstore.go, verbatim copies of package serve (the callback http.Handler
+// and its idempotency stores; see route.go in this package).
 //
 // Representation choices:
 //   - an optional field is Opt[T] (Value, Set), so present-and-zero differs
@@ -49,6 +51,9 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 	if err := zodgen.Validate(s); err != nil {
 		return nil, err
 	}
+	if err := checkCallbackPath(s.Callback.Path); err != nil {
+		return nil, err
+	}
 	g, err := newGenerator(s)
 	if err != nil {
 		return nil, err
@@ -69,6 +74,7 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 		{"modes.go", g.modes},
 		{"models.go", g.models},
 		{"prompts.go", g.prompts},
+		{"callback.go", g.callback},
 	} {
 		f := g.newFile(part.name == "tools.go")
 		part.fn(f)
@@ -77,6 +83,13 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 			return nil, fmt.Errorf("go: rendering %s: %w", part.name, err)
 		}
 		files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, part.name), Data: buf.Bytes()})
+	}
+	for _, sf := range serveFiles {
+		data, err := g.verbatim(sf.name, *sf.src)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, sf.name), Data: data})
 	}
 	return files, nil
 }
@@ -107,6 +120,9 @@ func newGenerator(s *model.Spec) (*generator, error) {
 	g := &generator{s: s, enumNames: map[*model.Type]string{}, strChecks: map[string]string{}, numChecks: map[string]string{}, patterns: map[string]string{}, values: map[string]string{}, used: map[string]string{}}
 	for _, id := range fixedNames {
 		g.used[id] = "the package API"
+	}
+	for _, id := range serveNames {
+		g.used[id] = "the callback route's API"
 	}
 	var errs []string
 	claim := func(id, what string) {

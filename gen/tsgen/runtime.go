@@ -42,6 +42,12 @@ export const RETRY_BASE_MS = %[4]d
 export const TIMEOUT_MS = %[5]d
 /** Failure signatures (error names, codes, message parts) that are retried. */
 export const RETRY_ON: readonly string[] = %[6]s
+/**
+ * The request header that carries the calling stub's schema fingerprint, so
+ * that the gateway can tell a sandbox running tool files generated from
+ * another version of the contract.
+ */
+export const FINGERPRINT_HEADER = %[10]s
 /** The environment variables the callback reads. */
 export const ENV = { gatewayURL: %[7]s, sessionID: %[8]s, authToken: %[9]s } as const
 
@@ -131,13 +137,15 @@ function sleep(ms: number, abort?: AbortSignal): Promise<void> {
  * with the sandbox token and {tool_call_id, args}, retrying network-level
  * failures with the same tool_call_id and exponential backoff. A non-2xx
  * answer is not retried. abort (OpenCode's ctx.abort) ends the call and any
- * backoff at once.
+ * backoff at once. fingerprint, the calling stub's schema fingerprint, is
+ * sent in FINGERPRINT_HEADER.
  */
 export async function callGatewayTool(
   toolName: string,
   toolCallId: string,
   args: unknown,
   abort?: AbortSignal,
+  fingerprint?: string,
 ): Promise<ToolCallbackResponse> {
   const url =
     env(ENV.gatewayURL).replace(/\/+$/, "") +
@@ -147,13 +155,17 @@ export async function callGatewayTool(
     )
   const token = env(ENV.authToken)
   const body = JSON.stringify({ tool_call_id: toolCallId, args })
+  const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: "Bearer " + token }
+  if (fingerprint !== undefined && fingerprint !== "") {
+    headers[FINGERPRINT_HEADER] = fingerprint
+  }
   for (let attempt = 0; ; attempt++) {
     abort?.throwIfAborted()
     try {
       const timeout = AbortSignal.timeout(TIMEOUT_MS)
       const res = await fetch(url, {
         method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: "Bearer " + token },
+        headers,
         body,
         signal: abort ? AbortSignal.any([abort, timeout]) : timeout,
       })
@@ -177,6 +189,11 @@ export async function callGatewayTool(
 }
 `
 
+// FingerprintHeader is the header in which the callback helper sends the
+// calling stub's schema fingerprint (model.Tool.Fingerprint); the generated
+// Go route (package gogen, same constant) compares it with its own.
+const FingerprintHeader = "X-Agentc-Tool-Fingerprint"
+
 // runtimeModule renders the shared runtime with the spec's callback settings.
 func runtimeModule(s *model.Spec) []byte {
 	cb := s.Callback
@@ -185,5 +202,6 @@ func runtimeModule(s *model.Spec) []byte {
 		on = append(on, jsString(r))
 	}
 	return fmt.Appendf(nil, runtimeTS, header(s), jsString(cb.Path), cb.MaxRetries, cb.BackoffBaseMS, cb.TimeoutMS,
-		"["+strings.Join(on, ", ")+"]", jsString(cb.EnvGatewayURL), jsString(cb.EnvSessionID), jsString(cb.EnvAuthToken))
+		"["+strings.Join(on, ", ")+"]", jsString(cb.EnvGatewayURL), jsString(cb.EnvSessionID), jsString(cb.EnvAuthToken),
+		jsString(FingerprintHeader))
 }

@@ -205,6 +205,10 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	b.WriteString("/** The arguments as the model sees them (OpenCode renders their JSON Schema). */\n")
 	fmt.Fprintf(&b, "const args = %s\n\n", zodgen.Shape(t.Args, "tool.schema", ""))
 	fmt.Fprintf(&b, "const description = %s\n\n", jsString(ToolDescription(t)))
+	if t.Execution == model.Gateway {
+		b.WriteString("/** The schema fingerprint of this tool file, sent with every callback. */\n")
+		fmt.Fprintf(&b, "const fingerprint = %s\n\n", jsString(t.Fingerprint))
+	}
 
 	// Doc comment on the default export.
 	b.WriteString("/**\n")
@@ -229,7 +233,7 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	case model.Gateway:
 		b.WriteString("  async execute(input, ctx) {\n")
 		fmt.Fprintf(&b, "    const parsed = %s\n", parse)
-		fmt.Fprintf(&b, "    const res = await callGatewayTool(%s, toolCallId(ctx), parsed, ctx.abort)\n", name)
+		fmt.Fprintf(&b, "    const res = await callGatewayTool(%s, toolCallId(ctx), parsed, ctx.abort, fingerprint)\n", name)
 		b.WriteString("    if (!res.success) {\n      throw new Error(res.result)\n    }\n")
 		b.WriteString("    return res.result\n")
 	case model.Sandbox:

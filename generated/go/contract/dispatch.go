@@ -19,6 +19,13 @@ type Call struct {
 	SessionID string
 	// ToolCallID is the sandbox's idempotency key for the call.
 	ToolCallID string
+	/*
+	   Fingerprint is the schema fingerprint the sandbox's stub sent with the call
+	   (FingerprintHeader), or "" when unknown. When it differs from the tool's
+	   Fingerprint, the call is still executed if its arguments validate under this
+	   package's schema; otherwise the failure says the stub is out of date.
+	*/
+	Fingerprint string
 }
 
 // Output is what a handler returns on success: the text the model reads and the
@@ -79,28 +86,28 @@ func Dispatch(ctx context.Context, h Handler, call Call, args []byte) (res Resul
 	case ToolAutomationComplete:
 		a, err := DecodeAutomationCompleteArgs(args)
 		if err != nil {
-			return invalidArguments(err)
+			return invalidArguments(tool, call, err)
 		}
 		out, err := h.AutomationComplete(ctx, call, a)
 		return reply(tool, out.Result, out.Data, err)
 	case ToolSaveEnvFiles:
 		a, err := DecodeSaveEnvFilesArgs(args)
 		if err != nil {
-			return invalidArguments(err)
+			return invalidArguments(tool, call, err)
 		}
 		out, err := h.SaveEnvFiles(ctx, call, a)
 		return reply(tool, out.Result, out.Data, err)
 	case ToolSaveServiceCommands:
 		a, err := DecodeSaveServiceCommandsArgs(args)
 		if err != nil {
-			return invalidArguments(err)
+			return invalidArguments(tool, call, err)
 		}
 		out, err := h.SaveServiceCommands(ctx, call, a)
 		return reply(tool, out.Result, out.Data, err)
 	case ToolSaveSnapshot:
 		a, err := DecodeSaveSnapshotArgs(args)
 		if err != nil {
-			return invalidArguments(err)
+			return invalidArguments(tool, call, err)
 		}
 		out, err := h.SaveSnapshot(ctx, call, a)
 		return reply(tool, out.Result, out.Data, err)
@@ -118,9 +125,16 @@ func failed(msg string) Result {
 	return Result{Result: msg}
 }
 
-// invalidArguments is the seed's answer to arguments that fail validation.
-func invalidArguments(err error) Result {
-	return failed("Invalid arguments: " + err.Error())
+// invalidArguments is the seed's answer to arguments that fail validation. When
+// the call's stub has another schema fingerprint than the tool's, it adds that the
+// sandbox's tool file is out of date (version drift: the arguments the old stub let
+// through do not fit the gateway's schema).
+func invalidArguments(tool Tool, call Call, err error) Result {
+	msg := "Invalid arguments: " + err.Error()
+	if call.Fingerprint != "" && call.Fingerprint != tool.Fingerprint() {
+		msg += " (the sandbox's " + tool.Name() + " tool is out of date: its schema fingerprint " + call.Fingerprint + " differs from the gateway's " + tool.Fingerprint() + "; regenerate the tool files with agentc gen and restart the sandbox)"
+	}
+	return failed(msg)
 }
 
 // reply turns a handler's answer into a Result.

@@ -32,6 +32,12 @@ export const RETRY_BASE_MS = 500
 export const TIMEOUT_MS = 120000
 /** Failure signatures (error names, codes, message parts) that are retried. */
 export const RETRY_ON: readonly string[] = ["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "fetch failed", "AbortError", "TimeoutError"]
+/**
+ * The request header that carries the calling stub's schema fingerprint, so
+ * that the gateway can tell a sandbox running tool files generated from
+ * another version of the contract.
+ */
+export const FINGERPRINT_HEADER = "X-Agentc-Tool-Fingerprint"
 /** The environment variables the callback reads. */
 export const ENV = { gatewayURL: "PROLIFERATE_GATEWAY_URL", sessionID: "PROLIFERATE_SESSION_ID", authToken: "SANDBOX_MCP_AUTH_TOKEN" } as const
 
@@ -121,13 +127,15 @@ function sleep(ms: number, abort?: AbortSignal): Promise<void> {
  * with the sandbox token and {tool_call_id, args}, retrying network-level
  * failures with the same tool_call_id and exponential backoff. A non-2xx
  * answer is not retried. abort (OpenCode's ctx.abort) ends the call and any
- * backoff at once.
+ * backoff at once. fingerprint, the calling stub's schema fingerprint, is
+ * sent in FINGERPRINT_HEADER.
  */
 export async function callGatewayTool(
   toolName: string,
   toolCallId: string,
   args: unknown,
   abort?: AbortSignal,
+  fingerprint?: string,
 ): Promise<ToolCallbackResponse> {
   const url =
     env(ENV.gatewayURL).replace(/\/+$/, "") +
@@ -137,13 +145,17 @@ export async function callGatewayTool(
     )
   const token = env(ENV.authToken)
   const body = JSON.stringify({ tool_call_id: toolCallId, args })
+  const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: "Bearer " + token }
+  if (fingerprint !== undefined && fingerprint !== "") {
+    headers[FINGERPRINT_HEADER] = fingerprint
+  }
   for (let attempt = 0; ; attempt++) {
     abort?.throwIfAborted()
     try {
       const timeout = AbortSignal.timeout(TIMEOUT_MS)
       const res = await fetch(url, {
         method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: "Bearer " + token },
+        headers,
         body,
         signal: abort ? AbortSignal.any([abort, timeout]) : timeout,
       })

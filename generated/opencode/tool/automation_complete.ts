@@ -18,6 +18,9 @@ const args = {
 
 const description = "Report the outcome of this automation run and finish it. Call it exactly once, at the end of\nevery automation run, whatever the outcome.\n\nUse the run_id and completion_id given in your instructions. If the call fails because of\na network error, call it again with the same completion_id: a repeated completion is\nrecorded once."
 
+/** The schema fingerprint of this tool file, sent with every callback. */
+const fingerprint = "4fabfbdf92b06f8e"
+
 /**
  * Report the outcome of this automation run and finish it. Call it exactly once, at the end of
  * every automation run, whatever the outcome.
@@ -29,7 +32,7 @@ export default tool({
   args,
   async execute(input, ctx) {
     const parsed = parseArgs("automation.complete", tool.schema.object(args), input)
-    const res = await callGatewayTool("automation.complete", toolCallId(ctx), parsed, ctx.abort)
+    const res = await callGatewayTool("automation.complete", toolCallId(ctx), parsed, ctx.abort, fingerprint)
     if (!res.success) {
       throw new Error(res.result)
     }

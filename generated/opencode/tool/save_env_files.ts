@@ -20,6 +20,9 @@ const args = {
 
 const description = "Deprecated: Pending removal: environment files are now requested with request_env_variables.\n\nSave which environment files the project needs and which keys each must contain, so that\nfuture sessions recreate them from stored secrets.\n\nOnly available in setup sessions."
 
+/** The schema fingerprint of this tool file, sent with every callback. */
+const fingerprint = "2e1a000945afd835"
+
 /**
  * Save which environment files the project needs and which keys each must contain, so that
  * future sessions recreate them from stored secrets.
@@ -32,7 +35,7 @@ export default tool({
   args,
   async execute(input, ctx) {
     const parsed = parseArgs("save_env_files", tool.schema.object(args), input)
-    const res = await callGatewayTool("save_env_files", toolCallId(ctx), parsed, ctx.abort)
+    const res = await callGatewayTool("save_env_files", toolCallId(ctx), parsed, ctx.abort, fingerprint)
     if (!res.success) {
       throw new Error(res.result)
     }

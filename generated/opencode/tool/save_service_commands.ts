@@ -16,6 +16,9 @@ const args = {
 
 const description = "Save the commands that start this repository's services (dev servers, databases, workers).\n\nThey are stored in the repository's configuration and run automatically when a future\nsession starts from its snapshot. Save every long-running service the project needs, each\nwith the directory it runs in. Calling again replaces the saved list.\n\nOnly available in setup sessions."
 
+/** The schema fingerprint of this tool file, sent with every callback. */
+const fingerprint = "33625c670c397040"
+
 /**
  * Save the commands that start this repository's services (dev servers, databases, workers).
  *
@@ -26,7 +29,7 @@ export default tool({
   args,
   async execute(input, ctx) {
     const parsed = parseArgs("save_service_commands", tool.schema.object(args), input)
-    const res = await callGatewayTool("save_service_commands", toolCallId(ctx), parsed, ctx.abort)
+    const res = await callGatewayTool("save_service_commands", toolCallId(ctx), parsed, ctx.abort, fingerprint)
     if (!res.success) {
       throw new Error(res.result)
     }

@@ -11,6 +11,9 @@ const args = {
 
 const description = "Save a snapshot of the current sandbox so that its state can be restored later.\n\nIn a setup session this updates the configuration snapshot that every future session of\nthis repository starts from: call it once the repository is fully set up and its services\nrun. In a coding session it updates this session's snapshot.\n\nThe sandbox may freeze while the snapshot is taken; the call is retried automatically and\ncompletes once."
 
+/** The schema fingerprint of this tool file, sent with every callback. */
+const fingerprint = "0144267bee258653"
+
 /**
  * Save a snapshot of the current sandbox so that its state can be restored later.
  *
@@ -21,7 +24,7 @@ export default tool({
   args,
   async execute(input, ctx) {
     const parsed = parseArgs("save_snapshot", tool.schema.object(args), input)
-    const res = await callGatewayTool("save_snapshot", toolCallId(ctx), parsed, ctx.abort)
+    const res = await callGatewayTool("save_snapshot", toolCallId(ctx), parsed, ctx.abort, fingerprint)
     if (!res.success) {
       throw new Error(res.result)
     }

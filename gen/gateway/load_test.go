@@ -1,0 +1,230 @@
+package gateway_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/agentc-dev/agentc/gen/internal/pgtest"
+	"github.com/agentc-dev/agentc/generated/go/contract"
+)
+
+// TestLoadOneID: 1000 concurrent calls with one tool_call_id, over
+// loopback, execute once and all get that execution's answer — with the
+// in-memory store and with the durable one.
+func TestLoadOneID(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test")
+	}
+	t.Run("memory", func(t *testing.T) { loadOneID(t, nil) })
+	t.Run("postgres", func(t *testing.T) {
+		srv := pgtest.Start(t)
+		store, _ := openStore(t, srv, 0)
+		loadOneID(t, store)
+	})
+}
+
+func loadOneID(t *testing.T, store contract.Store) {
+	const n = 1000
+	h := newHandler()
+	// The first execution is held until every call has been sent, so all
+	// of them are in flight at the gateway together.
+	h.gate = make(chan struct{})
+	var arrived atomic.Int64
+	g := newGateway(t, h, gatewayOptions{store: store, quiet: true, arrivals: &arrived})
+	client := loopbackClient(n)
+	defer client.CloseIdleConnections()
+	url := g.url(setupSession, "save_snapshot")
+
+	var sent sync.WaitGroup
+	var wg sync.WaitGroup
+	results := make([]response, n)
+	began := time.Now()
+	for i := range n {
+		sent.Add(1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sent.Done()
+			results[i] = post(t, client, url, tokenFor(setupSession), "", body("same-id", snapshotArgs))
+		}()
+	}
+	sent.Wait()
+	for deadline := time.Now().Add(30 * time.Second); arrived.Load() < n && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if arrived.Load() != n {
+		t.Errorf("only %d of %d calls reached the gateway while the first one executed", arrived.Load(), n)
+	}
+	time.Sleep(50 * time.Millisecond) // and reached the store
+	close(h.gate)
+	wg.Wait()
+	elapsed := time.Since(began)
+	replays := 0
+	for i, r := range results {
+		if r.Status != 200 || r.Result.Result != "Snapshot saved for call same-id" || string(r.Body) != string(results[0].Body) {
+			t.Fatalf("answer %d: %v", i, r)
+		}
+		if r.Header.Get(contract.ReplayHeader) == "true" {
+			replays++
+		}
+	}
+	if got := h.total.Load(); got != 1 {
+		t.Errorf("%d concurrent calls with one tool_call_id executed %d times, want once", n, got)
+	}
+	if replays != n-1 {
+		t.Errorf("%d replays, want %d", replays, n-1)
+	}
+	t.Logf("MEASURE %d concurrent calls, one tool_call_id: executed %d time(s), %d replays, %v (all in flight together)", n, h.total.Load(), replays, elapsed)
+}
+
+// TestLoadDistinct: 10,000 distinct calls over loopback, 64 at a time, lose
+// nothing: each executes exactly once and gets its own answer.
+func TestLoadDistinct(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test")
+	}
+	const n, workers = 10000, 64
+	h := newHandler()
+	store := contract.NewMemoryStore()
+	g := newGateway(t, h, gatewayOptions{store: store, quiet: true})
+	client := loopbackClient(workers)
+	defer client.CloseIdleConnections()
+	url := g.url(setupSession, "save_snapshot")
+
+	ids := make(chan int)
+	var bad atomic.Int64
+	var wg sync.WaitGroup
+	began := time.Now()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range ids {
+				id := fmt.Sprintf("call-%05d", i)
+				r := post(t, client, url, tokenFor(setupSession), "", body(id, fmt.Sprintf(`{"message":"m%d"}`, i)))
+				if r.Status != 200 || !r.Result.Success || r.Result.Result != "Snapshot saved for call "+id {
+					if bad.Add(1) <= 5 {
+						t.Errorf("%s: %v", id, r)
+					}
+				}
+			}
+		}()
+	}
+	for i := range n {
+		ids <- i
+	}
+	close(ids)
+	wg.Wait()
+	elapsed := time.Since(began)
+	if bad.Load() != 0 {
+		t.Errorf("%d of %d calls got a wrong answer", bad.Load(), n)
+	}
+	if got := h.total.Load(); got != n {
+		t.Errorf("%d executions, want %d", got, n)
+	}
+	for i := range n {
+		if c := h.count(fmt.Sprintf("call-%05d", i)); c != 1 {
+			t.Fatalf("call-%05d executed %d times", i, c)
+		}
+	}
+	if store.Len() != n {
+		t.Errorf("the store holds %d results, want %d", store.Len(), n)
+	}
+	t.Logf("MEASURE %d distinct calls, %d concurrent: %v, %.0f calls/s", n, workers, elapsed, float64(n)/elapsed.Seconds())
+}
+
+// bareHandler is the baseline of BenchmarkRoute: a plain net/http handler
+// that reads and decodes the same body and answers a fixed result.
+func bareHandler(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ToolCallID string          `json:"tool_call_id"`
+		Args       json.RawMessage `json:"args"`
+	}
+	b, _ := io.ReadAll(r.Body)
+	if json.Unmarshal(b, &req) != nil || req.ToolCallID == "" {
+		http.Error(w, "bad", http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write([]byte(`{"success":true,"result":"Snapshot saved for call ` + req.ToolCallID + `"}` + "\n"))
+}
+
+// BenchmarkRoute measures, in one run, the throughput of the generated
+// route (auth, body checks, session lookup, idempotency store, Dispatch
+// with validation, handler, JSON answer, a log record to a discarding
+// logger) and of bareHandler, both over loopback with 8 concurrent
+// clients and distinct tool_call_ids, alternating in rounds, and reports
+// their ratio (route/bare-throughput: 1 = as fast as a bare handler).
+func BenchmarkRoute(b *testing.B) {
+	const clients = 8
+	h := newHandler()
+	g := newGateway(b, h, gatewayOptions{quiet: true})
+	bare := httptest.NewServer(http.HandlerFunc(bareHandler))
+	defer bare.Close()
+	run := func(url, prefix string, n int) time.Duration {
+		client := loopbackClient(clients)
+		defer client.CloseIdleConnections()
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		began := time.Now()
+		for range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := next.Add(1)
+					if i > int64(n) {
+						return
+					}
+					req, _ := http.NewRequest("POST", url, strings.NewReader(body(fmt.Sprintf("%s-%d", prefix, i), snapshotArgs)))
+					req.Header.Set("Authorization", "Bearer "+tokenFor(setupSession))
+					res, err := client.Do(req)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+					if res.StatusCode != 200 {
+						b.Errorf("status %d", res.StatusCode)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		return time.Since(began)
+	}
+	// The two alternate in rounds, so that a burst of load from other
+	// processes on the machine affects both alike.
+	const rounds = 4
+	var bareTime, routeTime time.Duration
+	b.ResetTimer()
+	for r := range rounds {
+		n := b.N / rounds
+		if r == rounds-1 {
+			n = b.N - (rounds-1)*(b.N/rounds)
+		}
+		prefix := fmt.Sprintf("r%d-%d", r, time.Now().UnixNano())
+		if r%2 == 0 {
+			bareTime += run(bare.URL+"/proliferate/s/tools/save_snapshot", prefix, n)
+			routeTime += run(g.url(setupSession, "save_snapshot"), prefix, n)
+		} else {
+			routeTime += run(g.url(setupSession, "save_snapshot"), prefix, n)
+			bareTime += run(bare.URL+"/proliferate/s/tools/save_snapshot", prefix, n)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(bareTime.Nanoseconds())/float64(b.N), "bare-ns/call")
+	b.ReportMetric(float64(routeTime.Nanoseconds())/float64(b.N), "route-ns/call")
+	b.ReportMetric(float64(b.N)/routeTime.Seconds(), "route-calls/s")
+	b.ReportMetric(bareTime.Seconds()/routeTime.Seconds(), "route/bare-throughput")
+}

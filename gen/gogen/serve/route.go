@@ -1,0 +1,429 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// DefaultMaxBodyBytes bounds a callback's request body when
+// RouteConfig.MaxBodyBytes is zero; a larger body is answered 413.
+const DefaultMaxBodyBytes = 1 << 20
+
+// MaxToolCallIDLength bounds tool_call_id, in bytes.
+const MaxToolCallIDLength = 512
+
+// SourceSandbox is the only token source the callback route accepts.
+const SourceSandbox = "sandbox"
+
+// ReplayHeader is set to "true" on an answer that repeats the stored result
+// of an earlier execution instead of executing the call.
+const ReplayHeader = "X-Agentc-Replay"
+
+// Claims is what a verified bearer token says about its holder.
+type Claims struct {
+	// Source is who the token was issued to; the route requires
+	// SourceSandbox and answers 403 otherwise.
+	Source string
+	// SessionID, when not empty, is the only session the token may call
+	// back for; a call for another session is answered 403.
+	SessionID string
+	// OrganizationID is recorded with each invocation.
+	OrganizationID string
+}
+
+// Authenticator verifies the bearer token of a callback (the sandbox's HMAC
+// token, seed 001 §6.5). The gateway implements it.
+type Authenticator interface {
+	// VerifyToken returns the token's claims, or an error when the token is
+	// not valid (the route answers 401 without the error's text).
+	VerifyToken(ctx context.Context, token string) (Claims, error)
+}
+
+// AuthenticatorFunc is an Authenticator made of a function.
+type AuthenticatorFunc func(ctx context.Context, token string) (Claims, error)
+
+// VerifyToken calls f.
+func (f AuthenticatorFunc) VerifyToken(ctx context.Context, token string) (Claims, error) {
+	return f(ctx, token)
+}
+
+// ErrUnknownSession is what Sessions.SessionMode returns for a session the
+// gateway does not know; the route answers 404.
+var ErrUnknownSession = errors.New("unknown session")
+
+// Sessions tells the route about the gateway's sessions. The gateway
+// implements it.
+type Sessions interface {
+	// SessionMode returns the session's mode (SelectMode of its
+	// attributes), or ErrUnknownSession.
+	SessionMode(ctx context.Context, sessionID string) (Mode, error)
+}
+
+// SessionsFunc is a Sessions made of a function.
+type SessionsFunc func(ctx context.Context, sessionID string) (Mode, error)
+
+// SessionMode calls f.
+func (f SessionsFunc) SessionMode(ctx context.Context, sessionID string) (Mode, error) {
+	return f(ctx, sessionID)
+}
+
+// RouteConfig configures NewRoute. Handler, Auth and Sessions are required.
+type RouteConfig struct {
+	// Handler executes the tools.
+	Handler Handler
+	// Auth verifies bearer tokens.
+	Auth Authenticator
+	// Sessions gives each session's mode.
+	Sessions Sessions
+	// Store makes calls idempotent by tool_call_id; nil means a new
+	// MemoryStore keeping results for DefaultRetention.
+	Store Store
+	// Logger receives one record per call; nil means slog.Default().
+	Logger *slog.Logger
+	// MaxBodyBytes bounds the request body; 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// ExecTimeout, when positive, bounds one execution. An execution is
+	// detached from its request: a dropped connection (the snapshot
+	// TCP-drop trap) does not cancel it, so that the retry finds its
+	// result.
+	ExecTimeout time.Duration
+}
+
+// Route is the http.Handler of the gateway callback route: POST
+// CallbackPath with a bearer token and the body {tool_call_id, args},
+// answered 200 {success, result, data?} (seed 001 §6.5).
+//
+// In order, it answers: 404 for a path that is not CallbackPath; 405 for a
+// method other than POST; 401 for a missing or invalid bearer token; 403
+// for a token whose source is not "sandbox" or that belongs to another
+// session; 404 for an unknown tool or one that runs in the sandbox; 413 for
+// a body over the limit; 400 for a body that is not {tool_call_id: non-empty
+// string, args: object}; 404 for an unknown session; 409 when the
+// tool_call_id was used before with another tool or other arguments; and
+// 200 with the tool's result otherwise. Errors are JSON:
+// {"error": message, "code": code}.
+//
+// A tool the session's mode does not inject is answered 200 {success:
+// false} without executing (Dispatch's message). Arguments are validated by
+// Dispatch; a call whose stub sent a fingerprint (FingerprintHeader) that
+// differs from the gateway's is executed when its arguments validate under
+// the gateway's schema, and otherwise fails with a message saying that the
+// sandbox's stub is out of date.
+//
+// Every other call goes through the Store: the first call with a
+// (session, tool_call_id) executes; a repeated one waits for it while it
+// runs and then gets its stored result without executing again (the answer
+// carries ReplayHeader: true).
+type Route struct {
+	cfg              RouteConfig
+	segs             []string
+	sessIdx, toolIdx int
+}
+
+// NewRoute returns the callback route.
+func NewRoute(cfg RouteConfig) (*Route, error) {
+	if cfg.Handler == nil || cfg.Auth == nil || cfg.Sessions == nil {
+		return nil, errors.New("NewRoute: Handler, Auth and Sessions are required")
+	}
+	if cfg.Store == nil {
+		cfg.Store = NewMemoryStore()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	rt := &Route{cfg: cfg, segs: strings.Split(CallbackPath, "/"), sessIdx: -1, toolIdx: -1}
+	for i, s := range rt.segs {
+		switch s {
+		case "{sessionId}":
+			rt.sessIdx = i
+		case "{toolName}":
+			rt.toolIdx = i
+		}
+	}
+	if rt.sessIdx < 0 || rt.toolIdx < 0 {
+		return nil, fmt.Errorf("NewRoute: callback path %q lacks {sessionId} or {toolName}", CallbackPath)
+	}
+	return rt, nil
+}
+
+// Pattern is the route's http.ServeMux pattern: "POST " + CallbackPath.
+// The route also checks the method and path itself, so it may as well be
+// mounted on a prefix.
+func (rt *Route) Pattern() string { return "POST " + CallbackPath }
+
+// match returns the session and tool of path, unescaped.
+func (rt *Route) match(escapedPath string) (session, tool string, ok bool) {
+	parts := strings.Split(escapedPath, "/")
+	if len(parts) != len(rt.segs) {
+		return "", "", false
+	}
+	for i, p := range parts {
+		if i == rt.sessIdx || i == rt.toolIdx {
+			v, err := url.PathUnescape(p)
+			if err != nil || v == "" {
+				return "", "", false
+			}
+			if i == rt.sessIdx {
+				session = v
+			} else {
+				tool = v
+			}
+			continue
+		}
+		if p != rt.segs[i] {
+			return "", "", false
+		}
+	}
+	return session, tool, true
+}
+
+// routeCall is what ServeHTTP learned about one request, for its log record.
+type routeCall struct {
+	session, tool, toolCallID string
+	outcome                   string
+	status                    int
+	success                   bool
+}
+
+// ServeHTTP serves one callback.
+func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	c := &routeCall{}
+	defer func() { rt.log(r.Context(), c, time.Since(start)) }()
+
+	session, toolName, ok := rt.match(r.URL.EscapedPath())
+	c.session, c.tool = session, toolName
+	if !ok {
+		rt.fail(w, c, http.StatusNotFound, "not_found", "no callback route at "+r.URL.Path)
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		rt.fail(w, c, http.StatusMethodNotAllowed, "method_not_allowed", "the callback route accepts POST only")
+		return
+	}
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="agentc-callback"`)
+		rt.fail(w, c, http.StatusUnauthorized, "unauthorized", "a sandbox bearer token is required")
+		return
+	}
+	claims, err := rt.cfg.Auth.VerifyToken(r.Context(), strings.TrimSpace(token))
+	if err != nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="agentc-callback", error="invalid_token"`)
+		rt.fail(w, c, http.StatusUnauthorized, "unauthorized", "the bearer token is not valid")
+		return
+	}
+	if claims.Source != SourceSandbox {
+		rt.fail(w, c, http.StatusForbidden, "forbidden", fmt.Sprintf("tool callbacks need a token of source %q, not %q", SourceSandbox, claims.Source))
+		return
+	}
+	if claims.SessionID != "" && claims.SessionID != session {
+		rt.fail(w, c, http.StatusForbidden, "forbidden", "the token belongs to another session")
+		return
+	}
+	stub := r.Header.Get(FingerprintHeader)
+	tool, ok := LookupTool(toolName)
+	if !ok {
+		msg := "unknown tool " + toolName
+		if stub != "" {
+			msg += " (the sandbox's tool files do not match the gateway's contract: regenerate them with agentc gen and restart the sandbox)"
+		}
+		rt.fail(w, c, http.StatusNotFound, "unknown_tool", msg)
+		return
+	}
+	if !tool.GatewayExecuted() {
+		rt.fail(w, c, http.StatusNotFound, "unknown_tool", "tool "+tool.Name()+" runs in the sandbox; the gateway does not execute it")
+		return
+	}
+	w.Header().Set(FingerprintHeader, tool.Fingerprint())
+
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, rt.cfg.MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			rt.fail(w, c, http.StatusRequestEntityTooLarge, "body_too_large", fmt.Sprintf("the request body exceeds %d bytes", tooBig.Limit))
+			return
+		}
+		rt.fail(w, c, http.StatusBadRequest, "invalid_body", "reading the request body: "+err.Error())
+		return
+	}
+	toolCallID, args, msg := parseCallbackBody(body)
+	c.toolCallID = toolCallID
+	if msg != "" {
+		rt.fail(w, c, http.StatusBadRequest, "invalid_body", msg)
+		return
+	}
+
+	mode, err := rt.cfg.Sessions.SessionMode(r.Context(), session)
+	switch {
+	case errors.Is(err, ErrUnknownSession):
+		rt.fail(w, c, http.StatusNotFound, "unknown_session", "unknown session "+session)
+		return
+	case err != nil:
+		rt.cfg.Logger.ErrorContext(r.Context(), "agentc callback: session lookup failed", "session_id", session, "error", err)
+		rt.fail(w, c, http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
+		return
+	}
+	call := Call{Tool: toolName, Mode: mode, SessionID: session, ToolCallID: toolCallID, Fingerprint: stub}
+	if stub != "" && stub != tool.Fingerprint() {
+		rt.cfg.Logger.WarnContext(r.Context(), "agentc callback: the sandbox's stub has another schema fingerprint",
+			"tool", tool.Name(), "session_id", session, "stub_fingerprint", stub, "gateway_fingerprint", tool.Fingerprint())
+	}
+	if !mode.Has(tool) {
+		// Not executed, not recorded: the mode gate is a pure function of
+		// the session, and a forged call should not consume the id.
+		c.outcome = "rejected"
+		rt.reply(w, c, Dispatch(r.Context(), rt.cfg.Handler, call, args), false)
+		return
+	}
+
+	inv := Invocation{
+		SessionID:      session,
+		OrganizationID: claims.OrganizationID,
+		Tool:           tool.Name(),
+		ToolCallID:     toolCallID,
+		RequestHash:    requestHash(tool.Name(), args),
+	}
+	prev, done, err := rt.cfg.Store.Claim(r.Context(), inv)
+	switch {
+	case errors.Is(err, ErrConflict):
+		rt.fail(w, c, http.StatusConflict, "tool_call_id_conflict", "tool_call_id "+toolCallID+" was already used for another call (a different tool or different arguments)")
+		return
+	case err != nil && r.Context().Err() != nil:
+		c.outcome, c.status = "client_gone", 499
+		return
+	case err != nil:
+		rt.cfg.Logger.ErrorContext(r.Context(), "agentc callback: idempotency store failed", "tool", tool.Name(), "tool_call_id", toolCallID, "session_id", session, "error", err)
+		rt.fail(w, c, http.StatusServiceUnavailable, "store_failed", "the gateway could not record the call; retry it")
+		return
+	case done:
+		c.outcome = "replayed"
+		rt.reply(w, c, prev, true)
+		return
+	}
+
+	// Executed detached from the request, so that a dropped connection
+	// does not cancel it: its retry waits for this result.
+	ctx := context.WithoutCancel(r.Context())
+	var cancel context.CancelFunc = func() {}
+	if rt.cfg.ExecTimeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, rt.cfg.ExecTimeout)
+	}
+	res := Dispatch(ctx, rt.cfg.Handler, call, args)
+	cancel()
+	if err := rt.cfg.Store.Complete(context.WithoutCancel(r.Context()), inv, res); err != nil {
+		rt.cfg.Logger.ErrorContext(r.Context(), "agentc callback: recording the result failed", "tool", tool.Name(), "tool_call_id", toolCallID, "session_id", session, "error", err)
+	}
+	c.outcome = "executed"
+	rt.reply(w, c, res, false)
+}
+
+// parseCallbackBody checks the body {tool_call_id, args} and returns its
+// parts, or a message saying what is wrong.
+func parseCallbackBody(body []byte) (toolCallID string, args []byte, msg string) {
+	var raw struct {
+		ToolCallID json.RawMessage `json:"tool_call_id"`
+		Args       json.RawMessage `json:"args"`
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return "", nil, "the body must be a JSON object {tool_call_id, args}"
+	}
+	if err := json.Unmarshal(trimmed, &raw); err != nil {
+		return "", nil, "the body is not valid JSON: " + err.Error()
+	}
+	if len(raw.ToolCallID) == 0 || raw.ToolCallID[0] != '"' || json.Unmarshal(raw.ToolCallID, &toolCallID) != nil {
+		return "", nil, "tool_call_id must be a string"
+	}
+	switch {
+	case toolCallID == "":
+		return "", nil, "tool_call_id must not be empty"
+	case len(toolCallID) > MaxToolCallIDLength:
+		return "", nil, fmt.Sprintf("tool_call_id is longer than %d bytes", MaxToolCallIDLength)
+	}
+	if len(raw.Args) == 0 || raw.Args[0] != '{' {
+		return toolCallID, nil, "args must be a JSON object"
+	}
+	return toolCallID, raw.Args, ""
+}
+
+// requestHash identifies a call's content, so that a tool_call_id reused
+// for another call is detected: the tool's name and its compacted args.
+func requestHash(tool string, args []byte) string {
+	h := sha256.New()
+	h.Write([]byte(tool))
+	h.Write([]byte{0})
+	var buf bytes.Buffer
+	if json.Compact(&buf, args) == nil {
+		h.Write(buf.Bytes())
+	} else {
+		h.Write(args)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// routeError is the body of a non-200 answer.
+type routeError struct {
+	Error string `json:"error"`
+	Code  string `json:"code"`
+}
+
+func (rt *Route) fail(w http.ResponseWriter, c *routeCall, status int, code, msg string) {
+	c.status, c.outcome = status, code
+	b, _ := json.Marshal(routeError{Error: msg, Code: code})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+func (rt *Route) reply(w http.ResponseWriter, c *routeCall, res Result, replay bool) {
+	c.status, c.success = http.StatusOK, res.Success
+	b, err := json.Marshal(res)
+	if err != nil {
+		b, _ = json.Marshal(Result{Result: "the gateway could not encode the result: " + err.Error()})
+		c.success = false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	if replay {
+		w.Header().Set(ReplayHeader, "true")
+	}
+	w.WriteHeader(http.StatusOK)
+	w.Write(append(b, '\n'))
+}
+
+// log writes the call's record: Info for 200, Warn for 4xx, Error for 5xx.
+func (rt *Route) log(ctx context.Context, c *routeCall, d time.Duration) {
+	level := slog.LevelInfo
+	switch {
+	case c.status >= 500 && c.status != 499:
+		level = slog.LevelError
+	case c.status >= 400:
+		level = slog.LevelWarn
+	}
+	rt.cfg.Logger.LogAttrs(ctx, level, "agentc tool callback",
+		slog.String("tool", c.tool),
+		slog.String("tool_call_id", c.toolCallID),
+		slog.String("session_id", c.session),
+		slog.Int("status", c.status),
+		slog.String("outcome", c.outcome),
+		slog.Bool("success", c.success),
+		slog.Duration("duration", d),
+	)
+}
