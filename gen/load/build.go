@@ -36,6 +36,7 @@ func (l *loader) build(root cue.Value) *model.Spec {
 	l.models(root, s)
 	l.callback(root, s)
 	l.opencode(root, s)
+	l.proxy(root, s)
 	l.nameClashes(s)
 	return s
 }

@@ -57,6 +57,12 @@ type Spec struct {
 	// directory (so generated headers do not depend on how the directory
 	// was named on the command line), sorted.
 	Files []string
+	// ModelParams are the layered model parameters.
+	ModelParams ModelParams
+	// Experiments sorted by Name.
+	Experiments []*Experiment
+	// Proxy configures the prompt proxy.
+	Proxy Proxy
 }
 
 // Contract identifies the contract.
@@ -302,6 +308,9 @@ type Mode struct {
 	// Critical is appended even to custom prompts; "" if none.
 	Critical string
 	Pos      Pos
+	// AgentPrompts are the texts appended to the prompt for particular
+	// OpenCode agents, inherited ones included, sorted by Agent.
+	AgentPrompts []*AgentPrompt
 }
 
 // ToolStanding is a tool's standing in a mode.
@@ -449,4 +458,201 @@ func (s *Spec) Model(id string) *Model {
 		}
 	}
 	return nil
+}
+
+// AgentPrompt is the text a mode appends to its prompt for one OpenCode
+// agent.
+type AgentPrompt struct {
+	// Agent is the OpenCode agent's name (build, plan, …).
+	Agent string
+	// Own is the mode's own text as written (a template); "" when only a
+	// parent mode has text for the agent.
+	Own string
+	// Prompt is the full template: the parent's text for the agent, a blank
+	// line, then Own.
+	Prompt string
+	Pos    Pos
+}
+
+// AgentPrompt returns the mode's text for the OpenCode agent, or "".
+func (m *Mode) AgentPrompt(agent string) string {
+	for _, a := range m.AgentPrompts {
+		if a.Agent == agent {
+			return a.Prompt
+		}
+	}
+	return ""
+}
+
+// Params is one layer of model parameters; nil fields are not set by it.
+type Params struct {
+	// Temperature is chat.params' temperature.
+	Temperature *float64
+	// TopP is chat.params' topP.
+	TopP *float64
+	// Options are provider options as JSON values by key, merged key by key
+	// over earlier layers; nil when the layer sets none.
+	Options map[string]json.RawMessage
+	Pos     Pos
+}
+
+// IsZero reports whether the layer sets nothing.
+func (p Params) IsZero() bool { return p.Temperature == nil && p.TopP == nil && len(p.Options) == 0 }
+
+// Merge returns p with over's fields laid over it: a set field replaces,
+// options merge key by key.
+func (p Params) Merge(over Params) Params {
+	out := p
+	if over.Temperature != nil {
+		out.Temperature = over.Temperature
+	}
+	if over.TopP != nil {
+		out.TopP = over.TopP
+	}
+	if len(over.Options) > 0 {
+		opts := make(map[string]json.RawMessage, len(p.Options)+len(over.Options))
+		for k, v := range p.Options {
+			opts[k] = v
+		}
+		for k, v := range over.Options {
+			opts[k] = v
+		}
+		out.Options = opts
+	}
+	return out
+}
+
+// ModelParams are the model parameters by layer; a session's parameters
+// are Default, then its model's layer, then its mode's, then its model's
+// layer for its mode, then the variants of its experiments.
+type ModelParams struct {
+	Default Params
+	// Models sorted by model ID.
+	Models []*ModelLayer
+	// Modes sorted by mode name.
+	Modes []*ModeLayer
+}
+
+// ModelLayer is one model's parameters, and its per-mode parameters.
+type ModelLayer struct {
+	Model  *Model
+	Params Params
+	// Modes sorted by mode name.
+	Modes []*ModeLayer
+}
+
+// ModeLayer is one mode's parameters.
+type ModeLayer struct {
+	Mode   *Mode
+	Params Params
+}
+
+// Resolve returns the parameters for a mode and a model (nil for a model
+// outside the registry), before experiments.
+func (mp ModelParams) Resolve(mode *Mode, m *Model) Params {
+	p := mp.Default
+	var ml *ModelLayer
+	for _, x := range mp.Models {
+		if m != nil && x.Model == m {
+			ml = x
+			p = p.Merge(x.Params)
+		}
+	}
+	for _, x := range mp.Modes {
+		if x.Mode == mode {
+			p = p.Merge(x.Params)
+		}
+	}
+	if ml != nil {
+		for _, x := range ml.Modes {
+			if x.Mode == mode {
+				p = p.Merge(x.Params)
+			}
+		}
+	}
+	return p
+}
+
+// Experiment is a named set of weighted variants; each session is
+// allocated to one variant by a stable hash of its ID.
+type Experiment struct {
+	Name string
+	Doc  string
+	// Modes it runs in, sorted by name; empty means every mode.
+	Modes []*Mode
+	// Agents it runs for, sorted; empty means every agent.
+	Agents []string
+	// Variants sorted by Name, the order allocation walks.
+	Variants []*Variant
+	// TotalWeight is the sum of the variants' weights (> 0).
+	TotalWeight int
+	Pos         Pos
+}
+
+// Variant is one arm of an experiment.
+type Variant struct {
+	Name   string
+	Weight int
+	// Prompt is a template appended to the system prompt; "" if none.
+	Prompt string
+	Params Params
+	Pos    Pos
+}
+
+// Applies reports whether the experiment runs for the mode and agent.
+func (e *Experiment) Applies(mode *Mode, agent string) bool {
+	okMode := len(e.Modes) == 0
+	for _, m := range e.Modes {
+		okMode = okMode || m == mode
+	}
+	okAgent := len(e.Agents) == 0
+	for _, a := range e.Agents {
+		okAgent = okAgent || a == agent
+	}
+	return okMode && okAgent
+}
+
+// Allocate returns the variant of the session: FNV-1a 32-bit of
+// "<experiment>:<sessionID>" (its UTF-8 bytes) modulo the total weight
+// picks a point in the variants' cumulative weight ranges, in name order.
+func (e *Experiment) Allocate(sessionID string) *Variant {
+	if e.TotalWeight <= 0 {
+		return nil
+	}
+	point := int(FNV1a32(e.Name+":"+sessionID) % uint32(e.TotalWeight))
+	for _, v := range e.Variants {
+		if point < v.Weight {
+			return v
+		}
+		point -= v.Weight
+	}
+	return nil
+}
+
+// FNV1a32 is the 32-bit FNV-1a hash of s's bytes, the allocation hash the
+// generated Go and TypeScript both implement.
+func FNV1a32(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// Proxy configures the prompt proxy (seed 002).
+type Proxy struct {
+	// Path is the service's route, like /prompt.
+	Path string
+	// TimeoutMS bounds the plugin's wait for the service.
+	TimeoutMS int
+	// EnvURL, EnvMode and EnvParams name the environment variables the
+	// plugin reads: the service's base URL, the session's mode and the
+	// prompt_params values (a JSON object).
+	EnvURL    string
+	EnvMode   string
+	EnvParams string
+	// Agents are the OpenCode agents the spec may name, sorted.
+	Agents []string
+	Pos    Pos
 }

@@ -1,0 +1,312 @@
+package load
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"cuelang.org/go/cue"
+
+	"github.com/agentc-dev/agentc/gen/model"
+)
+
+// proxy builds what the prompt proxy (seed 002) needs: the proxy settings,
+// the modes' per-agent prompt texts, the layered model parameters and the
+// experiments. It runs after modes and models are built, since it refers to
+// both.
+func (l *loader) proxy(root cue.Value, s *model.Spec) {
+	pv := lookup(root, cue.Str("proxy"))
+	var p struct {
+		Path      string `json:"path"`
+		TimeoutMS int    `json:"timeout_ms"`
+		Env       struct {
+			URL    string `json:"url"`
+			Mode   string `json:"mode"`
+			Params string `json:"params"`
+		} `json:"env"`
+		Agents []string `json:"agents"`
+	}
+	if !l.decode(pv, &p) {
+		return
+	}
+	s.Proxy = model.Proxy{Path: p.Path, TimeoutMS: p.TimeoutMS, EnvURL: p.Env.URL, EnvMode: p.Env.Mode, EnvParams: p.Env.Params, Pos: l.vpos(pv)}
+	seen := map[string]bool{}
+	for i, a := range p.Agents {
+		if seen[a] {
+			l.errorf(lookup(pv, cue.Str("agents"), cue.Index(i)), "duplicate-agent", "proxy.agents lists %q twice", a)
+			continue
+		}
+		seen[a] = true
+		s.Proxy.Agents = append(s.Proxy.Agents, a)
+	}
+	slices.Sort(s.Proxy.Agents)
+	for _, e := range []struct{ field, name string }{{"url", p.Env.URL}, {"mode", p.Env.Mode}, {"params", p.Env.Params}} {
+		if !envName.MatchString(e.name) {
+			l.errorf(lookup(pv, cue.Str("env"), cue.Str(e.field)), "proxy", "proxy.env.%s %q is not an environment variable name", e.field, e.name)
+		}
+	}
+
+	params := map[string]bool{}
+	for _, pp := range s.PromptParams {
+		params[pp.Name] = true
+	}
+	l.agentPrompts(root, s, params)
+	l.modelParams(root, s)
+	l.experiments(root, s, params)
+}
+
+// agentPrompts resolves each mode's per-agent texts, inheriting the parent
+// mode's text for the same agent as the prompt itself is inherited.
+func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params map[string]bool) {
+	own := map[*model.Mode]map[string]cue.Value{}
+	for _, m := range s.Modes {
+		it, err := lookup(root, cue.Str("modes"), cue.Str(m.Name), cue.Str("agents")).Fields()
+		if err != nil {
+			continue
+		}
+		own[m] = map[string]cue.Value{}
+		for it.Next() {
+			name := it.Selector().Unquoted()
+			pv := lookup(it.Value(), cue.Str("prompt"))
+			if !l.knownAgent(s, it.Value(), name, fmt.Sprintf("mode %q has a prompt for", m.Name)) {
+				continue
+			}
+			own[m][name] = pv
+			text := strings.TrimSpace(str(pv))
+			l.checkTemplate(pv, text, params, fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name))
+			l.checkMentions(pv, text, []*model.Mode{m}, fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name))
+		}
+	}
+	for _, m := range s.Modes {
+		agents := map[string]bool{}
+		for x, n := m, 0; x != nil && n < 64; x, n = x.Extends, n+1 {
+			for a := range own[x] {
+				agents[a] = true
+			}
+		}
+		for _, a := range slices.Sorted(maps.Keys(agents)) {
+			ap := &model.AgentPrompt{Agent: a, Pos: m.Pos}
+			if v, ok := own[m][a]; ok {
+				ap.Own, ap.Pos = strings.TrimSpace(str(v)), l.vpos(v)
+			}
+			var parts []string
+			seen := map[*model.Mode]bool{}
+			for x := m; x != nil && !seen[x]; x = x.Extends {
+				seen[x] = true
+				if v, ok := own[x][a]; ok {
+					parts = append([]string{strings.TrimSpace(str(v))}, parts...)
+				}
+			}
+			ap.Prompt = strings.Join(parts, "\n\n")
+			m.AgentPrompts = append(m.AgentPrompts, ap)
+		}
+	}
+}
+
+// knownAgent reports whether name is in proxy.agents, recording a finding
+// at v when it is not.
+func (l *loader) knownAgent(s *model.Spec, v cue.Value, name, what string) bool {
+	if slices.Contains(s.Proxy.Agents, name) {
+		return true
+	}
+	l.errorf(v, "unknown-agent", "%s OpenCode agent %q, which is not in proxy.agents%s", what, name, suggest(name, s.Proxy.Agents))
+	return false
+}
+
+// checkTemplate reports {{placeholders}} of text that name no prompt
+// parameter, at the placeholder.
+func (l *loader) checkTemplate(v cue.Value, text string, params map[string]bool, what string) {
+	var known []string
+	for p := range params {
+		known = append(known, p)
+	}
+	slices.Sort(known)
+	for _, ph := range placeholder.FindAllStringSubmatch(text, -1) {
+		if params[ph[1]] {
+			continue
+		}
+		pos := l.textPos(v, l.vpos(v), func(raw string) int { return strings.Index(raw, ph[0]) })
+		hint := ""
+		if k := closest(ph[1], known); k != "" {
+			hint = fmt.Sprintf("; did you mean {{%s}}?", k)
+		}
+		l.errorAt(pos, "placeholder", "%s uses {{%s}}, which is not in prompt_params%s", what, ph[1], hint)
+	}
+}
+
+// checkMentions reports tools that text mentions although one of the modes
+// it is added to does not let its prompt mention them.
+func (l *loader) checkMentions(v cue.Value, text string, modes []*model.Mode, what string) {
+	for _, m := range modes {
+		for _, ts := range m.Standings {
+			if l.clashed[ts.Tool] || ts.Standing.Mentionable() || !Mentions(text, ts.Tool) {
+				continue
+			}
+			pos := l.textPos(v, l.vpos(v), func(raw string) int { return mentionIndex(raw, ts.Tool) })
+			l.errorAt(pos, "prompt-mentions-tool", "%s mentions tool %q, which is %s in mode %q", what, ts.Tool.Name, ts.Standing, m.Name)
+		}
+	}
+}
+
+// modelParams builds the parameter layers.
+func (l *loader) modelParams(root cue.Value, s *model.Spec) {
+	mv := lookup(root, cue.Str("model_params"))
+	mp := &s.ModelParams
+	mp.Default = l.params(mv)
+	modeLayers := func(v cue.Value, where string) []*model.ModeLayer {
+		var out []*model.ModeLayer
+		it, _ := lookup(v, cue.Str("modes")).Fields()
+		for it.Next() {
+			name := it.Selector().Unquoted()
+			m := s.Mode(name)
+			if m == nil {
+				l.errorf(it.Value(), "unknown-mode", "%s names unknown mode %q%s", where, name, suggest(name, modeNames(s)))
+				continue
+			}
+			out = append(out, &model.ModeLayer{Mode: m, Params: l.params(it.Value())})
+		}
+		slices.SortFunc(out, func(a, b *model.ModeLayer) int { return cmp.Compare(a.Mode.Name, b.Mode.Name) })
+		return out
+	}
+	var ids []string
+	for _, m := range s.Models {
+		ids = append(ids, m.Canonical)
+	}
+	it, _ := lookup(mv, cue.Str("models")).Fields()
+	for it.Next() {
+		id := it.Selector().Unquoted()
+		m := s.Model(id)
+		if m == nil {
+			l.errorf(it.Value(), "unknown-model", "model_params.models names model %q, which is not in the registry%s", id, suggest(id, ids))
+			continue
+		}
+		mp.Models = append(mp.Models, &model.ModelLayer{Model: m, Params: l.params(it.Value()),
+			Modes: modeLayers(it.Value(), fmt.Sprintf("model_params.models.%q.modes", id))})
+	}
+	slices.SortFunc(mp.Models, func(a, b *model.ModelLayer) int { return cmp.Compare(a.Model.Canonical, b.Model.Canonical) })
+	mp.Modes = modeLayers(mv, "model_params.modes")
+}
+
+// params reads one #Params layer at v.
+func (l *loader) params(v cue.Value) model.Params {
+	p := model.Params{Pos: l.vpos(v)}
+	if t := lookup(v, cue.Str("temperature")); t.Exists() {
+		if f, err := t.Float64(); err == nil {
+			p.Temperature = &f
+		}
+	}
+	if t := lookup(v, cue.Str("top_p")); t.Exists() {
+		if f, err := t.Float64(); err == nil {
+			p.TopP = &f
+		}
+	}
+	ov := lookup(v, cue.Str("options"))
+	if !ov.Exists() {
+		return p
+	}
+	if err := ov.Validate(cue.Concrete(true)); err != nil {
+		l.errs = append(l.errs, diagOf(l, ov, err)...)
+		return p
+	}
+	b, err := ov.MarshalJSON()
+	if err != nil {
+		l.errorf(ov, "model-params", "options: %v", err)
+		return p
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		l.errorf(ov, "model-params", "options: %v", err)
+		return p
+	}
+	if len(raw) > 0 {
+		p.Options = map[string]json.RawMessage{}
+		for k, x := range raw {
+			p.Options[k], _ = json.Marshal(x) // canonical: keys sorted
+		}
+	}
+	return p
+}
+
+// experiments builds the experiments and checks their references and
+// weights.
+func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bool) {
+	it, _ := lookup(root, cue.Str("experiments")).Fields()
+	for it.Next() {
+		ev := it.Value()
+		e := &model.Experiment{Name: it.Selector().Unquoted(), Pos: l.vpos(ev)}
+		if d := lookup(ev, cue.Str("doc")); d.Exists() {
+			e.Doc = strings.TrimSpace(str(d))
+		}
+		lit, _ := lookup(ev, cue.Str("modes")).List()
+		for lit.Next() {
+			name := str(lit.Value())
+			m := s.Mode(name)
+			switch {
+			case m == nil:
+				l.errorf(lit.Value(), "unknown-mode", "experiment %q runs in unknown mode %q%s", e.Name, name, suggest(name, modeNames(s)))
+			case slices.Contains(e.Modes, m):
+				l.errorf(lit.Value(), "experiment", "experiment %q lists mode %q twice", e.Name, name)
+			default:
+				e.Modes = append(e.Modes, m)
+			}
+		}
+		slices.SortFunc(e.Modes, func(a, b *model.Mode) int { return cmp.Compare(a.Name, b.Name) })
+		ait, _ := lookup(ev, cue.Str("agents")).List()
+		for ait.Next() {
+			name := str(ait.Value())
+			switch {
+			case !l.knownAgent(s, ait.Value(), name, fmt.Sprintf("experiment %q runs for", e.Name)):
+			case slices.Contains(e.Agents, name):
+				l.errorf(ait.Value(), "experiment", "experiment %q lists agent %q twice", e.Name, name)
+			default:
+				e.Agents = append(e.Agents, name)
+			}
+		}
+		slices.Sort(e.Agents)
+		modes := e.Modes
+		if len(modes) == 0 {
+			modes = s.Modes
+		}
+		vit, _ := lookup(ev, cue.Str("variants")).Fields()
+		for vit.Next() {
+			vv := vit.Value()
+			v := &model.Variant{Name: vit.Selector().Unquoted(), Pos: l.vpos(vv)}
+			if w, err := lookup(vv, cue.Str("weight")).Int64(); err == nil {
+				v.Weight = int(w)
+			}
+			if pv := lookup(vv, cue.Str("prompt")); pv.Exists() {
+				v.Prompt = strings.TrimSpace(str(pv))
+				what := fmt.Sprintf("prompt of variant %q of experiment %q", v.Name, e.Name)
+				l.checkTemplate(pv, v.Prompt, params, what)
+				l.checkMentions(pv, v.Prompt, modes, what)
+			}
+			if pv := lookup(vv, cue.Str("params")); pv.Exists() {
+				v.Params = l.params(pv)
+			}
+			e.TotalWeight += v.Weight
+			e.Variants = append(e.Variants, v)
+		}
+		slices.SortFunc(e.Variants, func(a, b *model.Variant) int { return cmp.Compare(a.Name, b.Name) })
+		switch {
+		case len(e.Variants) == 0:
+			l.errorAt(e.Pos, "experiment-weight", "experiment %q has no variants", e.Name)
+		case e.TotalWeight == 0:
+			l.errorAt(e.Pos, "experiment-weight", "experiment %q has a total weight of 0: no session could be allocated", e.Name)
+		case e.TotalWeight > maxTotalWeight:
+			l.errorAt(e.Pos, "experiment-weight", "experiment %q has a total weight of %d; keep it at most %d", e.Name, e.TotalWeight, maxTotalWeight)
+		}
+		s.Experiments = append(s.Experiments, e)
+	}
+	slices.SortFunc(s.Experiments, func(a, b *model.Experiment) int { return cmp.Compare(a.Name, b.Name) })
+}
+
+// envName is an environment variable name the plugin can read.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// maxTotalWeight bounds an experiment's total weight, so that the hash
+// modulo the total stays close to uniform (2^32 / 10^6 buckets each).
+const maxTotalWeight = 1_000_000

@@ -1,0 +1,439 @@
+package proxygen
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/model"
+)
+
+// tsParams renders a parameter layer as a TypeScript ModelParams literal.
+func tsParams(p model.Params) string {
+	var fields []string
+	if p.Temperature != nil {
+		fields = append(fields, "temperature: "+float(*p.Temperature))
+	}
+	if p.TopP != nil {
+		fields = append(fields, "topP: "+float(*p.TopP))
+	}
+	if len(p.Options) > 0 {
+		var opts []string
+		for _, k := range optionKeys(p) {
+			opts = append(opts, jsString(k)+": "+string(p.Options[k]))
+		}
+		fields = append(fields, "options: { "+strings.Join(opts, ", ")+" }")
+	}
+	if len(fields) == 0 {
+		return "{}"
+	}
+	return "{ " + strings.Join(fields, ", ") + " }"
+}
+
+// tsFunc wraps a template expression as a prompt function; one without
+// placeholders takes no parameter (tsc --noUnusedParameters).
+func tsFunc(text, expr string) string {
+	if placeholder.MatchString(text) {
+		return "(p) => " + expr
+	}
+	return "() => " + expr
+}
+
+func jsList(vs []string) string {
+	var q []string
+	for _, v := range vs {
+		q = append(q, jsString(v))
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// Plugin returns the OpenCode plugin module of s.
+func Plugin(s *model.Spec) ([]byte, error) {
+	var b bytes.Buffer
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	w("// %s\n// %s\n", emit.Header, emit.SourceLine(s))
+	b.WriteString(pluginDoc)
+	w("\nimport type { Plugin, PluginModule } from %s\n\n", jsString(s.OpenCode.PluginPackage))
+
+	px := s.Proxy
+	w("/** The service's route (POST). */\nexport const PROXY_PATH = %s\n", jsString(px.Path))
+	w("/** How long chat.message waits for the service before it uses the local defaults. */\nexport const TIMEOUT_MS = %d\n", px.TimeoutMS)
+	w("/** The environment variable holding the service's base URL; unset means local defaults only. */\nexport const ENV_URL = %s\n", jsString(px.EnvURL))
+	w("/** The environment variable holding the session's mode; unset means DEFAULT_MODE. */\nexport const ENV_MODE = %s\n", jsString(px.EnvMode))
+	w("/** The environment variable holding the prompt parameters as a JSON object. */\nexport const ENV_PARAMS = %s\n", jsString(px.EnvParams))
+	w("/** The contract revision the local defaults come from. */\nexport const CONTRACT = %s\n", jsString(s.Contract.Name+"@"+s.Contract.Revision))
+	w("/** The mode when ENV_MODE is unset (selection.default). */\nexport const DEFAULT_MODE: ModeName = %s\n\n", jsString(s.Selection.Default.Name))
+
+	var modes []string
+	for _, m := range s.Modes {
+		modes = append(modes, jsString(m.Name))
+	}
+	w("/** A session mode. */\nexport type ModeName = %s\n\n", strings.Join(modes, " | "))
+	w("/** The values of the prompts' {{placeholders}}. */\nexport interface PromptParams {\n")
+	for _, p := range s.PromptParams {
+		w("  /** %s */\n  %s: string\n", strings.ReplaceAll(p.Doc, "*/", "*\\/"), p.TSName)
+	}
+	w("}\n\n")
+	b.WriteString(pluginTypes)
+
+	// Prompts.
+	w("\nconst MODE_PROMPTS: Record<ModeName, (p: PromptParams) => string> = {\n")
+	for _, m := range s.Modes {
+		e, err := tsTemplate(s, m.Prompt)
+		if err != nil {
+			return nil, err
+		}
+		w("  %s: %s,\n", m.Name, tsFunc(m.Prompt, e))
+	}
+	w("}\n\nconst CRITICAL: Record<ModeName, (p: PromptParams) => string> = {\n")
+	for _, m := range s.Modes {
+		e, err := tsTemplate(s, m.Critical)
+		if err != nil {
+			return nil, err
+		}
+		w("  %s: %s,\n", m.Name, tsFunc(m.Critical, e))
+	}
+	w("}\n\nconst AGENT_PROMPTS: Record<ModeName, Record<string, (p: PromptParams) => string>> = {\n")
+	for _, m := range s.Modes {
+		w("  %s: {", m.Name)
+		for i, a := range m.AgentPrompts {
+			e, err := tsTemplate(s, a.Prompt)
+			if err != nil {
+				return nil, err
+			}
+			if i > 0 {
+				w(",")
+			}
+			w(" %s: %s", jsString(a.Agent), tsFunc(a.Prompt, e))
+		}
+		w(" },\n")
+	}
+	w("}\n\n")
+
+	// Parameters and experiments.
+	w("/** model_params' layers in precedence order: defaults, models, modes, models and modes (model: OpenCode ID). */\n")
+	w("const PARAM_LAYERS: readonly { model?: string; mode?: ModeName; params: ModelParams }[] = [\n")
+	for _, l := range layers(s) {
+		var keys []string
+		if l.model != nil {
+			keys = append(keys, "model: "+jsString(l.model.OpenCode))
+		}
+		if l.mode != nil {
+			keys = append(keys, "mode: "+jsString(l.mode.Name))
+		}
+		keys = append(keys, "params: "+tsParams(l.params))
+		w("  { %s },\n", strings.Join(keys, ", "))
+	}
+	w("]\n\n/** The experiments, by name; variants in name order. */\nexport const EXPERIMENTS: readonly Experiment[] = [\n")
+	for _, e := range s.Experiments {
+		var ms []string
+		for _, m := range e.Modes {
+			ms = append(ms, m.Name)
+		}
+		w("  {\n    name: %s,\n    modes: %s,\n    agents: %s,\n    total: %d,\n    variants: [\n", jsString(e.Name), jsList(ms), jsList(e.Agents), e.TotalWeight)
+		for _, v := range e.Variants {
+			prompt := "undefined"
+			if v.Prompt != "" {
+				x, err := tsTemplate(s, v.Prompt)
+				if err != nil {
+					return nil, err
+				}
+				prompt = tsFunc(v.Prompt, x)
+			}
+			w("      { name: %s, weight: %d, prompt: %s, params: %s },\n", jsString(v.Name), v.Weight, prompt, tsParams(v.Params))
+		}
+		w("    ],\n  },\n")
+	}
+	w("]\n\nfunction promptParams(values: Record<string, string>): PromptParams {\n  return {")
+	for i, p := range s.PromptParams {
+		if i > 0 {
+			w(",")
+		}
+		w(" %s: values[%s] ?? \"\"", p.TSName, jsString(p.Name))
+	}
+	w(" }\n}\n")
+	b.WriteString(strings.ReplaceAll(pluginCode, "PLUGIN_ID", jsString(PluginID)))
+	return b.Bytes(), nil
+}
+
+const pluginDoc = `
+// The prompt proxy (seed 002). chat.message asks the prompt service for the
+// session's system prompt and model parameters (POST PROXY_PATH, within
+// TIMEOUT_MS), caches the answer per session and sets the message's system
+// text, which OpenCode appends to its own agent prompt; chat.params applies
+// the cached temperature, topP and options. Without ENV_URL, or when the
+// service times out, fails or answers something malformed, the plugin logs
+// why and uses its local defaults: the same resolution as the service,
+// generated from the same spec. It never blocks or fails the chat.
+//
+// Install it as <repo>/.opencode/plugin/agentc-prompt-proxy.ts. It reads
+// ENV_MODE (the mode the gateway selected) and ENV_PARAMS (the prompt
+// parameters) and sends both in metadata, with the message's model.
+`
+
+const pluginTypes = `/** Model parameters for chat.params. */
+export interface ModelParams {
+  temperature?: number
+  topP?: number
+  options?: Record<string, unknown>
+}
+
+/** The body of POST PROXY_PATH: seed 002's request, with metadata.mode, model and params. */
+export interface PromptRequest {
+  sessionID: string
+  agent: string
+  user: { system: string; parts: unknown[] }
+  metadata: {
+    project: string
+    directory: string
+    /** The session's mode. */
+    mode: string
+    /** The message's model, as OpenCode names it (provider/model); "" when unknown. */
+    model: string
+    /** The prompt parameters' values. */
+    params: Record<string, string>
+  }
+}
+
+/** The service's answer (seed 002), with the variant of each experiment that applied. */
+export interface PromptAnswer {
+  system: string
+  parts: unknown[]
+  params: ModelParams
+  experiments: Record<string, string>
+}
+
+/** An experiment: weighted variants allocated by session ID. */
+export interface Experiment {
+  name: string
+  /** The modes it runs in; empty means every mode. */
+  modes: readonly string[]
+  /** The OpenCode agents it runs for; empty means every agent. */
+  agents: readonly string[]
+  /** The sum of the variants' weights. */
+  total: number
+  variants: readonly Variant[]
+}
+
+/** One arm of an experiment. */
+export interface Variant {
+  name: string
+  weight: number
+  prompt: ((p: PromptParams) => string) | undefined
+  params: ModelParams
+}
+`
+
+const pluginCode = `
+/** fnv1a32 is the 32-bit FNV-1a hash of s's UTF-8 bytes. */
+export function fnv1a32(s: string): number {
+  let h = 0x811c9dc5
+  for (const byte of new TextEncoder().encode(s)) {
+    h ^= byte
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return h >>> 0
+}
+
+/**
+ * allocate returns the session's variant of the experiment: the variant
+ * whose cumulative weight range, in name order, holds
+ * fnv1a32(name + ":" + sessionID) % total.
+ */
+export function allocate(e: Experiment, sessionID: string): Variant | undefined {
+  if (e.total <= 0) return undefined
+  let point = fnv1a32(e.name + ":" + sessionID) % e.total
+  for (const v of e.variants) {
+    if (point < v.weight) return v
+    point -= v.weight
+  }
+  return undefined
+}
+
+/** mergeParams lays over's fields over base's; options merge key by key. */
+export function mergeParams(base: ModelParams, over: ModelParams): ModelParams {
+  const out: ModelParams = { ...base }
+  if (over.temperature !== undefined) out.temperature = over.temperature
+  if (over.topP !== undefined) out.topP = over.topP
+  if (over.options !== undefined) out.options = { ...base.options, ...over.options }
+  return out
+}
+
+function isMode(m: string): m is ModeName {
+  return Object.prototype.hasOwnProperty.call(MODE_PROMPTS, m)
+}
+
+/**
+ * resolveLocal answers a request as the service would: the same prompts,
+ * layers and experiments, from this plugin's copy of the spec. An unknown
+ * mode is resolved as DEFAULT_MODE.
+ */
+export function resolveLocal(req: PromptRequest): PromptAnswer {
+  const mode: ModeName = isMode(req.metadata.mode) ? req.metadata.mode : DEFAULT_MODE
+  const p = promptParams(req.metadata.params)
+  const custom = req.user.system
+  let system: string
+  if (custom.trim() === "") {
+    system = MODE_PROMPTS[mode](p)
+  } else {
+    const critical = CRITICAL[mode](p)
+    system = critical === "" ? custom : custom.replace(/\n+$/, "") + "\n\n" + critical
+  }
+  const agentPrompt = Object.prototype.hasOwnProperty.call(AGENT_PROMPTS[mode], req.agent) ? AGENT_PROMPTS[mode][req.agent] : undefined
+  if (agentPrompt !== undefined) system += "\n\n" + agentPrompt(p)
+  let params: ModelParams = {}
+  for (const l of PARAM_LAYERS) {
+    if ((l.model === undefined || l.model === req.metadata.model) && (l.mode === undefined || l.mode === mode)) {
+      params = mergeParams(params, l.params)
+    }
+  }
+  const experiments: Record<string, string> = {}
+  for (const e of EXPERIMENTS) {
+    if ((e.modes.length > 0 && !e.modes.includes(mode)) || (e.agents.length > 0 && !e.agents.includes(req.agent))) continue
+    const v = allocate(e, req.sessionID)
+    if (v === undefined) continue
+    experiments[e.name] = v.name
+    if (v.prompt !== undefined) system += "\n\n" + v.prompt(p)
+    params = mergeParams(params, v.params)
+  }
+  return { system, parts: [], params: { ...params, options: params.options ?? {} }, experiments }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v)
+}
+
+function isNumber(v: unknown): v is number {
+  return typeof v === "number" && Number.isFinite(v)
+}
+
+/** parseAnswer checks the service's answer; it returns a reason when the answer is malformed. */
+export function parseAnswer(body: unknown): PromptAnswer | string {
+  if (!isObject(body)) return "the answer is not a JSON object"
+  if (typeof body.system !== "string" || body.system.trim() === "") return "system is not a non-empty string"
+  if (body.parts !== undefined && !Array.isArray(body.parts)) return "parts is not an array"
+  if (!isObject(body.params)) return "params is not an object"
+  const { temperature, topP, options } = body.params
+  if (temperature !== undefined && !isNumber(temperature)) return "params.temperature is not a number"
+  if (topP !== undefined && !isNumber(topP)) return "params.topP is not a number"
+  if (options !== undefined && !isObject(options)) return "params.options is not an object"
+  const experiments: Record<string, string> = {}
+  if (isObject(body.experiments)) {
+    for (const [k, v] of Object.entries(body.experiments)) if (typeof v === "string") experiments[k] = v
+  }
+  return {
+    system: body.system,
+    parts: Array.isArray(body.parts) ? body.parts : [],
+    params: { temperature, topP, options: options ?? {} },
+    experiments,
+  }
+}
+
+function log(message: string): void {
+  console.error("agentc-prompt-proxy: " + message)
+}
+
+/** ask posts the request to the service; it never throws and never takes much longer than TIMEOUT_MS. */
+export async function ask(baseURL: string, req: PromptRequest): Promise<{ answer: PromptAnswer; served: boolean }> {
+  const began = Date.now()
+  try {
+    const res = await fetch(baseURL.replace(/\/+$/, "") + PROXY_PATH, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(req),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    })
+    const text = await res.text()
+    if (!res.ok) throw new Error("HTTP " + res.status + ": " + text.slice(0, 200))
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      throw new Error("malformed answer: not JSON: " + text.slice(0, 200))
+    }
+    const answer = parseAnswer(body)
+    if (typeof answer === "string") throw new Error("malformed answer: " + answer)
+    return { answer, served: true }
+  } catch (err) {
+    const why = err instanceof Error ? err.name + ": " + err.message : String(err)
+    log("session " + req.sessionID + ": using the local defaults of " + CONTRACT + " after " + (Date.now() - began) + " ms: " + why)
+    return { answer: resolveLocal(req), served: false }
+  }
+}
+
+function envMode(): string {
+  const m = process.env[ENV_MODE] ?? ""
+  if (m === "") return DEFAULT_MODE
+  if (isMode(m)) return m
+  log(ENV_MODE + "=" + JSON.stringify(m) + " is not a mode; using " + DEFAULT_MODE)
+  return DEFAULT_MODE
+}
+
+function envParams(): Record<string, string> {
+  const raw = process.env[ENV_PARAMS] ?? ""
+  const out: Record<string, string> = {}
+  if (raw === "") return out
+  try {
+    const v: unknown = JSON.parse(raw)
+    if (!isObject(v)) throw new Error("not a JSON object")
+    for (const [k, x] of Object.entries(v)) if (typeof x === "string") out[k] = x
+  } catch (err) {
+    log(ENV_PARAMS + " is ignored: " + (err instanceof Error ? err.message : String(err)))
+  }
+  return out
+}
+
+/** A session's cached answer, and what it was asked for. */
+interface Cached {
+  key: string
+  agent: string
+  answer: PromptAnswer
+  served: boolean
+}
+
+/** MAX_SESSIONS bounds the cache; the oldest session is dropped first. */
+const MAX_SESSIONS = 1000
+
+/** The plugin: chat.message resolves and caches, chat.params applies. */
+export const AgentcPromptProxy: Plugin = async (input) => {
+  const cache = new Map<string, Cached>()
+  const mode = envMode()
+  const params = envParams()
+  return {
+    "chat.message": async (hook, output) => {
+      const agent = output.message.agent ?? hook.agent ?? ""
+      const m = output.message.model ?? hook.model
+      const model = m ? m.providerID + "/" + m.modelID : ""
+      const req: PromptRequest = {
+        sessionID: hook.sessionID,
+        agent,
+        user: { system: output.message.system ?? "", parts: output.parts },
+        metadata: { project: input.project.id, directory: input.directory, mode, model, params },
+      }
+      const key = JSON.stringify([agent, model, req.user.system])
+      let entry = cache.get(hook.sessionID)
+      if (entry === undefined || entry.key !== key || !entry.served) {
+        const url = process.env[ENV_URL] ?? ""
+        const got = url === "" ? { answer: resolveLocal(req), served: false } : await ask(url, req)
+        entry = { key, agent, ...got }
+        cache.delete(hook.sessionID)
+        cache.set(hook.sessionID, entry)
+        if (cache.size > MAX_SESSIONS) cache.delete(cache.keys().next().value as string)
+      }
+      output.message.system = entry.answer.system
+    },
+    "chat.params": async (hook, output) => {
+      const entry = cache.get(hook.sessionID)
+      // Other agents of the session (the title agent) keep OpenCode's parameters.
+      if (entry === undefined || entry.agent !== hook.agent) return
+      const p = entry.answer.params
+      if (p.temperature !== undefined) output.temperature = p.temperature
+      if (p.topP !== undefined) output.topP = p.topP
+      if (p.options !== undefined) output.options = { ...output.options, ...p.options }
+    },
+  }
+}
+
+export default { id: PLUGIN_ID, server: AgentcPromptProxy } satisfies PluginModule
+`

@@ -1,0 +1,163 @@
+// Package proxygen emits the prompt proxy of seed 002 from the spec, the
+// one versioned source of system prompts and model parameters.
+//
+// Emitter "proxy" writes two files:
+//
+//   - an OpenCode plugin, plugin/agentc-prompt-proxy.ts under
+//     codegen.opencode.dir (installed as <repo>/.opencode/plugin/, where
+//     OpenCode loads every .ts file as a plugin). Its chat.message hook asks
+//     the service (POST proxy.path) for the system prompt and model
+//     parameters, within proxy.timeout_ms, caches the answer per session and
+//     sets output.message.system; its chat.params hook applies the cached
+//     temperature, topP and options. On a timeout, an error or a malformed
+//     answer it logs and uses its local defaults: the same resolution,
+//     generated from the same spec.
+//   - proxy.go in the Go package (codegen.go.dir): the service's
+//     http.Handler, standard library only, resolving the same way and
+//     reusing the package's BuildSystemPrompt, ParseMode and
+//     ModelFromOpenCode (emitter "go").
+//
+// The resolution, identical on both sides: the mode's system prompt (or the
+// message's own system text as a custom prompt, followed by the mode's
+// critical instructions), then the mode's text for the OpenCode agent, then
+// the prompt of each applicable experiment's variant; parameters are
+// model_params' layers (defaults < model < mode < model and mode) and then
+// the variants' parameters. A session's variant is picked by FNV-1a 32-bit
+// of "<experiment>:<sessionID>" modulo the total weight, walking the
+// variants in name order.
+package proxygen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/names"
+)
+
+func init() {
+	emit.Register("proxy", "prompt proxy: the OpenCode plugin (chat.message, chat.params) and the Go service handler (POST /prompt)", Emit)
+}
+
+// PluginFile is the plugin's path under codegen.opencode.dir.
+const PluginFile = "plugin/agentc-prompt-proxy.ts"
+
+// GoFile is the service's file name in the Go package.
+const GoFile = "proxy.go"
+
+// PluginID is the id the plugin module exports (OpenCode requires one for
+// a plugin loaded from a file).
+const PluginID = "agentc-prompt-proxy"
+
+// Emit returns the plugin and the Go service file of s.
+func Emit(s *model.Spec) ([]emit.File, error) {
+	if s.Selection.Default == nil {
+		return nil, fmt.Errorf("proxy: the spec has no default mode")
+	}
+	ts, err := Plugin(s)
+	if err != nil {
+		return nil, err
+	}
+	src, err := Service(s)
+	if err != nil {
+		return nil, err
+	}
+	return []emit.File{
+		{Path: path.Join(s.Codegen.OpenCodeDir, PluginFile), Data: ts},
+		{Path: path.Join(s.Codegen.GoDir, GoFile), Data: src},
+	}, nil
+}
+
+var placeholder = regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
+
+// template renders a prompt template as an expression in either language:
+// lit quotes a literal piece, param names a prompt parameter's value.
+func template(s *model.Spec, text string, lit func(string) string, param func(*model.PromptParam) string) (string, error) {
+	var parts []string
+	last := 0
+	for _, m := range placeholder.FindAllStringSubmatchIndex(text, -1) {
+		i := slices.IndexFunc(s.PromptParams, func(p *model.PromptParam) bool { return p.Name == text[m[2]:m[3]] })
+		if i < 0 {
+			return "", fmt.Errorf("proxy: placeholder %s names no prompt parameter", text[m[0]:m[1]])
+		}
+		if m[0] > last {
+			parts = append(parts, lit(text[last:m[0]]))
+		}
+		parts = append(parts, param(s.PromptParams[i]))
+		last = m[1]
+	}
+	if last < len(text) || len(parts) == 0 {
+		parts = append(parts, lit(text[last:]))
+	}
+	return strings.Join(parts, " + "), nil
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func tsTemplate(s *model.Spec, text string) (string, error) {
+	return template(s, text, jsString, func(p *model.PromptParam) string { return "p." + p.TSName })
+}
+
+func goTemplate(s *model.Spec, text string) (string, error) {
+	return template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + names.GoExported(p.Name) })
+}
+
+func float(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// optionKeys returns a layer's option keys, sorted.
+func optionKeys(p model.Params) []string {
+	var keys []string
+	for k := range p.Options {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// layer is one entry of the flattened parameter layers, in precedence
+// order: defaults, models, modes, models and modes.
+type layer struct {
+	model  *model.Model
+	mode   *model.Mode
+	params model.Params
+}
+
+func layers(s *model.Spec) []layer {
+	mp := s.ModelParams
+	var out []layer
+	if !mp.Default.IsZero() {
+		out = append(out, layer{params: mp.Default})
+	}
+	for _, m := range mp.Models {
+		if !m.Params.IsZero() {
+			out = append(out, layer{model: m.Model, params: m.Params})
+		}
+	}
+	for _, m := range mp.Modes {
+		if !m.Params.IsZero() {
+			out = append(out, layer{mode: m.Mode, params: m.Params})
+		}
+	}
+	for _, m := range mp.Models {
+		for _, x := range m.Modes {
+			if !x.Params.IsZero() {
+				out = append(out, layer{model: m.Model, mode: x.Mode, params: x.Params})
+			}
+		}
+	}
+	return out
+}

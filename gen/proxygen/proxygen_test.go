@@ -1,0 +1,353 @@
+package proxygen_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/internal/nodetool"
+	"github.com/agentc-dev/agentc/gen/load"
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/proxygen"
+	"github.com/agentc-dev/agentc/generated/go/contract"
+)
+
+// loadEdited loads the default spec with, per file, one text replaced; it
+// fails when a text is not found, so an edit of the spec cannot make the
+// test vacuous.
+func loadEdited(t *testing.T, edits map[string][2]string) *model.Spec {
+	t.Helper()
+	src := load.Default()
+	files := map[string][]byte{}
+	for name, data := range src.Files {
+		files[name] = data
+	}
+	for name, e := range edits {
+		if !bytes.Contains(files[name], []byte(e[0])) {
+			t.Fatalf("spec/%s no longer holds %q", name, e[0])
+		}
+		files[name] = bytes.Replace(files[name], []byte(e[0]), []byte(e[1]), 1)
+	}
+	s, err := load.Load(load.Bytes(load.DefaultDisplayDir, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// localTemperature resolves the coding-mode temperature of the registry's
+// claude-opus-4.6 for a session from the model, as both generated sides
+// must.
+func localTemperature(s *model.Spec, sessionID string) float64 {
+	mode := s.Mode("coding")
+	p := s.ModelParams.Resolve(mode, s.Model("claude-opus-4.6"))
+	for _, e := range s.Experiments {
+		if e.Applies(mode, "build") {
+			p = p.Merge(e.Allocate(sessionID).Params)
+		}
+	}
+	if p.Temperature == nil {
+		return math.NaN()
+	}
+	return *p.Temperature
+}
+
+// TestGeneratedIsCurrent checks that the committed plugin and service are
+// what the emitter makes of the default spec.
+func TestGeneratedIsCurrent(t *testing.T) {
+	s, err := load.Load(load.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := emit.Generate(s, "proxy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(nodetool.ModuleRoot(t), "generated")
+	n := 0
+	for _, f := range files {
+		if f.Path == emit.ManifestName {
+			continue
+		}
+		n++
+		got, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
+		if err != nil || !bytes.Equal(got, f.Data) {
+			t.Errorf("generated/%s is stale (%v): run go run ./cmd/agentc gen", f.Path, err)
+		}
+	}
+	if n != 2 {
+		t.Errorf("the proxy emitter made %d files, want 2", n)
+	}
+}
+
+// TestPluginTypeChecks runs the pinned tsc --strict over the plugin,
+// against the installed @opencode-ai/plugin.
+func TestPluginTypeChecks(t *testing.T) {
+	tsc := nodetool.Tsc(t)
+	node := nodetool.Node(t)
+	modules := nodetool.Dir(t)
+	s, err := load.Load(load.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := proxygen.Plugin(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	write(t, filepath.Join(root, "plugin", "agentc-prompt-proxy.ts"), src)
+	write(t, filepath.Join(root, "tsconfig.json"), []byte(`{
+  "compilerOptions": {
+    "strict": true, "noEmit": true, "noUnusedLocals": true, "noUnusedParameters": true,
+    "noImplicitReturns": true, "noFallthroughCasesInSwitch": true,
+    "target": "ES2022", "module": "ESNext", "moduleResolution": "bundler",
+    "lib": ["ES2022", "DOM"], "types": ["node"]
+  },
+  "include": ["**/*.ts"]
+}
+`))
+	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, tsc, "--noEmit", "-p", root)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tsc: %v\n%s", err, out)
+	}
+}
+
+func write(t *testing.T, p string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// driver imports the plugin under node (transpiled by hooks.mjs) and
+// prints, for each session ID on stdin, its variant of every experiment,
+// and the local resolution of a few requests.
+const driver = `import { register } from "node:module"
+import { pathToFileURL } from "node:url"
+register("./hooks.mjs", import.meta.url)
+let input = ""
+for await (const chunk of process.stdin) input += chunk
+const { ids, requests, hashes } = JSON.parse(input)
+const mod = await import(pathToFileURL(process.argv[2]).href)
+const alloc = {}
+for (const e of mod.EXPERIMENTS) alloc[e.name] = ids.map((id) => mod.allocate(e, id)?.name ?? "")
+process.stdout.write(JSON.stringify({
+  alloc,
+  hashes: hashes.map((s) => mod.fnv1a32(s)),
+  local: requests.map((r) => mod.resolveLocal(r)),
+}))
+`
+
+const hooks = `import { readFile } from "node:fs/promises"
+import ts from "typescript"
+export async function load(url, context, nextLoad) {
+  if (!url.endsWith(".ts")) return nextLoad(url, context)
+  const source = await readFile(new URL(url), "utf8")
+  const out = ts.transpileModule(source, { fileName: url, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
+  return { format: "module", source: out.outputText, shortCircuit: true }
+}
+`
+
+// TestAllocationGoAndTS allocates many session IDs in the generated Go and
+// in the plugin under node: the variants must be identical, stable, and
+// spread as the weights say (chi-square); the plugin's local resolution
+// must equal the Go service's for every mode, agent and model.
+func TestAllocationGoAndTS(t *testing.T) {
+	node := nodetool.Node(t)
+	modules := nodetool.Dir(t)
+	s, err := load.Load(load.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := proxygen.Plugin(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 20000
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("ses_%08x%d", i*2654435761, i)
+	}
+	hashes := []string{"", "a", "foobar", "coding_focus:ses_1", "ünïcødé:☃"}
+	var requests []contract.PromptRequest
+	for _, m := range s.Modes {
+		for _, agent := range []string{"build", "plan", ""} {
+			for _, mdl := range []string{"anthropic/claude-opus-4-6", "anthropic/claude-sonnet-4-5", "other/model"} {
+				for _, custom := range []string{"", "You are a pirate.\n"} {
+					requests = append(requests, contract.PromptRequest{
+						SessionID: fmt.Sprintf("ses_%s_%s_%d", m.Name, agent, len(requests)), Agent: agent,
+						User:     contract.PromptUser{System: custom, Parts: []json.RawMessage{}},
+						Metadata: contract.PromptMetadata{Mode: m.Name, Model: mdl, Params: map[string]string{"repoName": "acme/web"}},
+					})
+				}
+			}
+		}
+	}
+	root := t.TempDir()
+	write(t, filepath.Join(root, "agentc-prompt-proxy.ts"), src)
+	write(t, filepath.Join(root, "driver.mjs"), []byte(driver))
+	write(t, filepath.Join(root, "hooks.mjs"), []byte(hooks))
+	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	in, _ := json.Marshal(map[string]any{"ids": ids, "requests": requests, "hashes": hashes})
+	cmd := exec.Command(node, "driver.mjs", filepath.Join(root, "agentc-prompt-proxy.ts"))
+	cmd.Dir = root
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	began := time.Now()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.Bytes())
+	}
+	t.Logf("%d allocations and %d resolutions under node in %v", n, len(requests), time.Since(began).Round(time.Millisecond))
+	var got struct {
+		Alloc  map[string][]string       `json:"alloc"`
+		Hashes []uint32                  `json:"hashes"`
+		Local  []contract.PromptResponse `json:"local"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("driver output: %v", err)
+	}
+
+	for i, h := range hashes {
+		if got.Hashes[i] != contract.AllocationHash(h) || got.Hashes[i] != model.FNV1a32(h) {
+			t.Errorf("hash of %q: TS %d, Go %d, model %d", h, got.Hashes[i], contract.AllocationHash(h), model.FNV1a32(h))
+		}
+	}
+	// FNV-1a 32 reference values.
+	if contract.AllocationHash("") != 0x811c9dc5 || contract.AllocationHash("a") != 0xe40c292c || contract.AllocationHash("foobar") != 0xbf9cf968 {
+		t.Errorf("AllocationHash does not match the FNV-1a 32 reference values")
+	}
+
+	if len(s.Experiments) == 0 {
+		t.Fatal("the default spec has no experiment to allocate")
+	}
+	for _, e := range s.Experiments {
+		tsAlloc := got.Alloc[e.Name]
+		if len(tsAlloc) != n {
+			t.Fatalf("experiment %s: %d TS allocations, want %d", e.Name, len(tsAlloc), n)
+		}
+		counts := map[string]int{}
+		for i, id := range ids {
+			goV, ok := contract.AllocateVariant(e.Name, id)
+			again, _ := contract.AllocateVariant(e.Name, id)
+			if !ok || goV != tsAlloc[i] || goV != again || goV != e.Allocate(id).Name {
+				t.Fatalf("experiment %s, session %s: Go %q (again %q), TS %q, model %q", e.Name, id, goV, again, tsAlloc[i], e.Allocate(id).Name)
+			}
+			counts[goV]++
+		}
+		// Chi-square against the weights; with k-1 degrees of freedom the
+		// 0.999 quantile stays under 10.83 + 4(k-2) for small k.
+		chi := 0.0
+		for _, v := range e.Variants {
+			want := float64(n) * float64(v.Weight) / float64(e.TotalWeight)
+			d := float64(counts[v.Name]) - want
+			chi += d * d / want
+		}
+		limit := 10.83 + 4*float64(len(e.Variants)-2)
+		t.Logf("experiment %s: %v over %d sessions, chi-square %.2f (limit %.2f)", e.Name, counts, n, chi, limit)
+		if chi > limit {
+			t.Errorf("experiment %s: allocation %v does not follow the weights (chi-square %.2f > %.2f)", e.Name, counts, chi, limit)
+		}
+	}
+
+	if len(got.Local) != len(requests) {
+		t.Fatalf("%d local resolutions, want %d", len(got.Local), len(requests))
+	}
+	for i, req := range requests {
+		want, err := contract.ResolvePrompt(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wb, _ := json.Marshal(want)
+		gb, _ := json.Marshal(got.Local[i])
+		if !bytes.Equal(wb, gb) {
+			t.Errorf("request %d (mode %s, agent %q, model %s, custom %q): the plugin resolves\n%s\nthe service\n%s", i, req.Metadata.Mode, req.Agent, req.Metadata.Model, req.User.System, gb, wb)
+		}
+	}
+}
+
+// TestServiceHandler checks the generated handler's answers, its 400s
+// and its log records.
+func TestServiceHandler(t *testing.T) {
+	var logs bytes.Buffer
+	h := &contract.PromptHandler{Logger: slog.New(slog.NewJSONHandler(&logs, nil))}
+	do := func(method, body string) (int, map[string]any) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(method, contract.PromptProxyPath, strings.NewReader(body)))
+		var out map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+			t.Fatalf("%s %q: answer %q is not JSON", method, body, rec.Body.String())
+		}
+		return rec.Code, out
+	}
+	code, out := do(http.MethodPost, `{"sessionID":"ses_1","agent":"plan","user":{"system":"","parts":[]},"metadata":{"project":"p","directory":"/w","mode":"setup","model":"anthropic/claude-opus-4-6","params":{"repoName":"acme/web"}}}`)
+	if code != http.StatusOK {
+		t.Fatalf("status %d: %v", code, out)
+	}
+	want := contract.SetupPrompt(contract.PromptParams{RepoName: "acme/web"})
+	if out["system"] != want {
+		t.Errorf("setup/plan system = %q, want the setup prompt (no plan text in setup)", out["system"])
+	}
+	if p := out["params"].(map[string]any); p["temperature"] != 0.2 {
+		t.Errorf("setup params = %v, want temperature 0.2", p)
+	}
+	code, out = do(http.MethodPost, `{"sessionID":"ses_2","agent":"plan","metadata":{"mode":"automation","model":"anthropic/claude-opus-4-6"}}`)
+	sys, _ := out["system"].(string)
+	if code != http.StatusOK || !strings.HasSuffix(sys, "wait for approval before editing anything.") || out["params"].(map[string]any)["temperature"] != 0.2 {
+		t.Errorf("automation/plan on opus 4.6: %d %v; want the inherited plan text and the model-and-mode temperature 0.2", code, out)
+	}
+	for _, c := range []struct{ method, body, want string }{
+		{http.MethodPost, `not json`, "the body is not valid JSON"},
+		{http.MethodPost, `[1]`, "the body must be a JSON object"},
+		{http.MethodPost, `{"agent":"build"}`, "sessionID: is required"},
+		{http.MethodPost, `{"sessionID":5}`, "sessionID: must be a string, not number"},
+		{http.MethodPost, `{"sessionID":"s","metadata":{"mode":"codng"}}`, `metadata.mode: unknown mode "codng" (want one of automation, coding, setup)`},
+		{http.MethodPost, `{"sessionID":"s","user":{"parts":{}}}`, "user.parts: must be an array, not object"},
+		{http.MethodGet, ``, "use POST"},
+	} {
+		code, out := do(c.method, c.body)
+		e, _ := out["error"].(map[string]any)
+		msg, _ := e["message"].(string)
+		if code/100 != 4 || !strings.Contains(msg, c.want) {
+			t.Errorf("%s %q: %d %v; want a 4xx saying %q", c.method, c.body, code, out, c.want)
+		}
+	}
+	var records int
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if _, ok := rec["sessionID"]; !ok {
+			t.Errorf("log record without sessionID: %s", line)
+		}
+		if _, ok := rec["experimentID"]; !ok {
+			t.Errorf("log record without experimentID: %s", line)
+		}
+		records++
+	}
+	if records != 9 {
+		t.Errorf("%d log records for 9 requests", records)
+	}
+}
