@@ -288,51 +288,14 @@ func number(t *model.Type) (map[string]any, error) {
 	return out, nil
 }
 
-// JSNumber formats f as JavaScript's Number.prototype.toString (and so
-// JSON.stringify) does: the shortest digits that round-trip, in decimal
-// notation for exponents from -7 to 20 and as d.ddde±x otherwise.
+// JSNumber formats f as JSON.stringify does: JavaScript's
+// Number.prototype.toString (zodgen.FormatJSNumber), with null for NaN and
+// the infinities.
 func JSNumber(f float64) string {
-	switch {
-	case math.IsNaN(f) || math.IsInf(f, 0):
+	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return "null"
-	case f == 0:
-		return "0"
 	}
-	sign := ""
-	if f < 0 {
-		sign, f = "-", -f
-	}
-	// Shortest round-trip digits and the decimal exponent.
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddddde±xx
-	mant, expStr, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp, _ := strconv.Atoi(expStr)
-	k := len(digits)
-	n := exp + 1 // the decimal point sits after n digits
-	switch {
-	case k <= n && n <= 21:
-		return sign + digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		return sign + digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		return sign + "0." + strings.Repeat("0", -n) + digits
-	}
-	es := "+"
-	if n-1 < 0 {
-		es = "-"
-	}
-	m := digits[:1]
-	if k > 1 {
-		m += "." + digits[1:]
-	}
-	return sign + m + "e" + es + strconv.Itoa(abs(n-1))
-}
-
-func abs(i int) int {
-	if i < 0 {
-		return -i
-	}
-	return i
+	return zodgen.FormatJSNumber(f)
 }
 
 // RegExpSource returns what JavaScript's new RegExp(re).source is: "/"
