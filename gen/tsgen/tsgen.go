@@ -26,6 +26,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/proxygen"
 	"github.com/agentc-dev/agentc/gen/zodgen"
 )
 
@@ -66,6 +67,10 @@ type Injection struct {
 	// repository): the files of the tools the mode does not inject, which
 	// a snapshot taken in another mode may hold.
 	Remove []string `json:"remove"`
+	// Env lists the environment variables the provider sets for OpenCode
+	// in this mode: the prompt proxy plugin reads the session's mode from
+	// the spec's proxy.env.mode.
+	Env map[string]string `json:"env"`
 }
 
 // InjectFile is one file to write.
@@ -133,7 +138,11 @@ func Inject(s *model.Spec, m *model.Mode) Injection {
 	inj.Write = append(inj.Write,
 		InjectFile{Path: path.Join(toolDir, "package.json"), Source: path.Join(ToolSubdir, "package.json")},
 		InjectFile{Path: path.Join(path.Dir(toolDir), RuntimeFile), Source: RuntimeFile},
+		// The prompt proxy plugin (emitter "proxy"); OpenCode loads every
+		// file in .opencode/plugin/.
+		InjectFile{Path: path.Join(path.Dir(toolDir), proxygen.PluginFile), Source: proxygen.PluginFile},
 	)
+	inj.Env = map[string]string{s.Proxy.EnvMode: m.Name}
 	for _, p := range s.OpenCode.ConfigPaths {
 		inj.Write = append(inj.Write, InjectFile{Path: p, Source: ConfigFile})
 	}
