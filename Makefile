@@ -8,7 +8,6 @@
 
 GO        ?= go
 FUZZTIME  ?= 60s
-BENCHTIME ?= 1x
 BIN       := $(CURDIR)/bin
 CUE       := $(BIN)/cue
 CUE_VERSION := v0.17.1
@@ -44,8 +43,17 @@ check: vet fmtcheck
 test: npm tools postgres
 	$(GO) test -count=1 ./...
 
-bench: npm tools
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./gen/...
+# Each benchmark measures agentc against its peer in the same run and
+# reports the ratio as a metric: BenchmarkRatios (decoders vs zod in node,
+# jsonschema/v6, CUE; its own timing loops), BenchmarkVet* and
+# BenchmarkGenVsCueVet (vs cue vet at 5/6, 100, 1000 tools), BenchmarkRoute
+# (the callback route vs a bare net/http handler, alternating rounds).
+# BenchmarkDecode (per-case ns/op, allocations) is there to run by hand.
+bench: npm tools postgres
+	$(GO) test -run '^$$' -bench '^BenchmarkRatios$$' -benchtime 1x ./gen/conformance
+	$(GO) test -run '^$$' -bench '^BenchmarkVet' -benchtime 3x -benchmem ./gen/load
+	$(GO) test -run '^$$' -bench '^BenchmarkGenVsCueVet$$' -benchtime 3x ./gen/tsgen
+	$(GO) test -run '^$$' -bench '^BenchmarkRoute$$' -benchmem ./gen/gateway
 
 # FuzzLoad: the loader never panics on mutated specs. FuzzDifferential:
 # generated Go and generated zod (a long-lived node process) agree on
