@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -74,7 +75,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet(c, stderr)
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	fs.BoolVar(&e.json, "json", false, "print one JSON envelope on stdout; logs go to stderr")
-	if err := fs.Parse(args[1:]); err != nil {
+	positional, err := parseInterspersed(fs, args[1:])
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK
 		}
@@ -86,8 +88,30 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return ExitUsage
 	}
-	err := c.run(e, fs, fs.Args())
-	return e.finish(c.name, err)
+	return e.finish(c.name, c.run(e, fs, positional))
+}
+
+// parseInterspersed parses flags wherever they stand among the arguments
+// ("agentc vet spec --json" as well as "agentc vet --json spec"); after
+// "--" everything is an argument.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var tail []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, tail = args[:i], args[i+1:]
+	}
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+	return append(positional, tail...), nil
 }
 
 func lookupCommand(name string) *command {
@@ -237,12 +261,26 @@ func (e *env) finish(cmd string, err error) int {
 }
 
 func (e *env) writeJSON(v any) {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := marshalJSON(v)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "agentc: encoding JSON: %v\n", err)
 		return
 	}
-	e.stdout.Write(append(b, '\n'))
+	e.stdout.Write(b)
+}
+
+// marshalJSON indents v with two spaces, without HTML escaping (a CLI's
+// JSON is read by programs and people, not embedded in pages), and ends
+// it with a newline.
+func marshalJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // logf writes a diagnostic line to stderr (never stdout).

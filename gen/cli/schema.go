@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentc-dev/agentc/gen/jsonschemagen"
+)
+
+// writers are the commands that change files; the rest only read.
+var writers = []string{"gen", "init"}
+
+// commandSchema describes one command for machine callers (seed 003's
+// schema discovery).
+type commandSchema struct {
+	Name    string       `json:"name"`
+	Args    string       `json:"args,omitempty"`
+	Summary string       `json:"summary"`
+	Writes  bool         `json:"writes"`
+	Flags   []flagSchema `json:"flags"`
+}
+
+type flagSchema struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Default string `json:"default"`
+	Usage   string `json:"usage"`
+}
+
+func init() {
+	var specDir string
+	register(&command{
+		name:    "schema",
+		args:    "[commands | tool NAME]",
+		summary: "Describe agentc for machines: its commands and flags (default), or one tool's argument JSON Schema.",
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&specDir, "spec", "", "spec directory for 'schema tool' (default: the embedded default spec)")
+		},
+		run: func(e *env, fs *flag.FlagSet, args []string) error {
+			switch {
+			case len(args) == 0 || (len(args) == 1 && args[0] == "commands"):
+				return runSchemaCommands(e)
+			case len(args) == 2 && args[0] == "tool":
+				return runSchemaTool(e, specDir, args[1])
+			}
+			return usagef("schema takes 'commands' or 'tool NAME', got %q", strings.Join(args, " "))
+		},
+	})
+}
+
+// commandSchemas returns every command's flags and whether it writes.
+func commandSchemas() []commandSchema {
+	var out []commandSchema
+	for _, c := range commands {
+		fs := newFlagSet(c, nil)
+		fs.Bool("json", false, "print one JSON envelope on stdout; logs go to stderr")
+		cs := commandSchema{Name: c.name, Args: c.args, Summary: c.summary, Writes: slices.Contains(writers, c.name), Flags: []flagSchema{}}
+		fs.VisitAll(func(f *flag.Flag) {
+			typ := "string"
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				typ = "bool"
+			}
+			cs.Flags = append(cs.Flags, flagSchema{Name: "--" + f.Name, Type: typ, Default: f.DefValue, Usage: f.Usage})
+		})
+		out = append(out, cs)
+	}
+	slices.SortFunc(out, func(a, b commandSchema) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+func runSchemaCommands(e *env) error {
+	cs := commandSchemas()
+	data := map[string]any{"commands": cs, "exit_codes": map[string]string{
+		"0": "success", "1": "findings, or the command failed", "2": "usage error",
+	}}
+	if !e.json {
+		b, err := marshalJSON(data)
+		if err != nil {
+			return err
+		}
+		e.stdout.Write(b)
+	}
+	return ok(data)
+}
+
+func runSchemaTool(e *env, specDir, name string) error {
+	s, err := loadSpec(specDir)
+	if err != nil {
+		return err
+	}
+	t := s.Tool(name)
+	if t == nil {
+		var names []string
+		for _, t := range s.Tools {
+			names = append(names, t.Name)
+		}
+		return fmt.Errorf("no tool %q in %s (tools: %s)", name, s.Dir, strings.Join(names, ", "))
+	}
+	b, err := jsonschemagen.Schema(t)
+	if err != nil {
+		return err
+	}
+	if !e.json {
+		e.stdout.Write(b)
+	}
+	return ok(map[string]any{"tool": t.Name, "schema": json.RawMessage(b)})
+}
