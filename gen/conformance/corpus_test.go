@@ -17,7 +17,7 @@ import (
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/corpus/generated_*.txt from the model")
+var update = flag.Bool("update", false, "rewrite testdata/corpus/generated_*.txt and testdata/corpus/coverage/generated_*.txt from the model")
 
 // A corpus case: one input for one tool, with the verdict its author meant.
 type corpusCase struct {
@@ -29,11 +29,18 @@ type corpusCase struct {
 	Where string
 }
 
-// readCorpus reads every testdata/corpus/*.txt file. Each non-blank line
-// that does not start with '#' is "tool<TAB>name<TAB>expect<TAB>input".
+// readCorpus reads the default spec's corpus, every testdata/corpus/*.txt
+// file (see readCorpusDir).
 func readCorpus(t testing.TB) []corpusCase {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("testdata", "corpus", "*.txt"))
+	return readCorpusDir(t, filepath.Join("testdata", "corpus"))
+}
+
+// readCorpusDir reads every *.txt file of dir. Each non-blank line that
+// does not start with '#' is "tool<TAB>name<TAB>expect<TAB>input".
+func readCorpusDir(t testing.TB, dir string) []corpusCase {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
 	var out []corpusCase
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -63,7 +70,7 @@ func TestCorpusUpToDate(t *testing.T) {
 	s := defaultSpec(t)
 	for _, tool := range s.Tools {
 		path := filepath.Join("testdata", "corpus", "generated_"+tool.FileName+".txt")
-		want := renderCases(tool.Name, generateCases(tool))
+		want := renderCases("TestCorpusUpToDate", tool.Name, generateCases(tool))
 		if *update {
 			if err := os.WriteFile(path, want, 0o644); err != nil {
 				t.Fatal(err)
@@ -77,9 +84,11 @@ func TestCorpusUpToDate(t *testing.T) {
 	}
 }
 
-func renderCases(tool string, cs []genCase) []byte {
+// renderCases renders a generated corpus file; test names the test that
+// writes it.
+func renderCases(test, tool string, cs []genCase) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# Generated from the model by TestCorpusUpToDate -update: boundaries, wrong types, keys.\n")
+	fmt.Fprintf(&b, "# Generated from the model by %s -update: boundaries, wrong types, keys.\n", test)
 	seen := map[string]bool{}
 	for _, c := range cs {
 		if seen[c.input] {
@@ -143,12 +152,23 @@ func valid(t *model.Type, full bool) jv {
 		if t.MinLength != nil && *t.MinLength > n {
 			n = *t.MinLength
 		}
-		return strings.Repeat("a", n)
+		s := strings.Repeat("a", n)
+		if !validString(t, s) {
+			for _, c := range stringExamples {
+				if validString(t, c) {
+					return c
+				}
+			}
+		}
+		return s
 	case model.Literal:
 		return t.Literal
 	case model.Enum:
 		return t.Enum[0]
 	case model.Number, model.Integer:
+		if t.Maximum != nil && !inRange(t, 1) {
+			return float64(0)
+		}
 		return float64(1)
 	case model.Boolean:
 		return true
@@ -412,9 +432,14 @@ func decodeJSONString(content string) string {
 	return s
 }
 
-// failsChecks applies the type's named checks (their RE2 definition) to
-// the decoded string s.
+// failsChecks applies the type's patterns and named checks (their RE2
+// definition, as CUE reads them) to the decoded string s.
 func failsChecks(t *model.Type, s string) bool {
+	for _, p := range t.Patterns {
+		if !regexp.MustCompile(p.Regexp).MatchString(s) {
+			return true
+		}
+	}
 	for _, c := range t.Checks {
 		for _, p := range c.Reject {
 			if regexp.MustCompile(p.Regexp).MatchString(s) {

@@ -7,6 +7,20 @@
 // holds the differential fuzz target and the benchmarks against zod 4,
 // encoding/json + jsonschema/v6, and CUE.
 //
+// A second corpus, testdata/corpus/coverage, runs the same three-way
+// comparison on the coverage spec (gen/tsgen/testdata/coverage), which has
+// what the default spec lacks: numbers and ints with inclusive and
+// exclusive bounds, patterns RE2 and ECMAScript read differently, a named
+// check with =~ and !~, enums, literals, defaults and quoted keys. Its Go
+// decoders are generated in memory, built once into a small program in a
+// temporary module and run as one long-lived process. Inputs on which the
+// executors are known to differ are listed, with the reason, in
+// knownDisagreements.
+//
+// Decoded data are compared after canonical JSON encoding; a negative zero
+// is kept distinct from 0 (zodrunner.js marks it), except at integer
+// positions, where Go's integers have no -0.
+//
 // Input normalisation for CUE (CUE has one arbitrary-precision number type
 // and no Infinity): the JSON is first parsed as JavaScript parses it —
 // numbers become the nearest double, duplicate keys keep the last value,

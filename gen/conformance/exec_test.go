@@ -79,14 +79,35 @@ func runGo(tool string, input []byte) (verdict, error) {
 	return verdict{}, fmt.Errorf("unexpected error type %T: %v", err, err)
 }
 
-// canonical re-encodes JSON so that equal values compare equal.
+// canonical re-encodes JSON so that equal values compare equal. A negative
+// zero becomes the marker {"$negativeZero":true}, as zodrunner.js writes
+// it (JSON.stringify writes -0 as 0).
 func canonical(b []byte) string {
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
 		return "!" + err.Error()
 	}
-	out, _ := json.Marshal(v)
+	out, _ := json.Marshal(markNegativeZero(v))
 	return string(out)
+}
+
+// markNegativeZero replaces each -0 in v by {"$negativeZero":true}.
+func markNegativeZero(v any) any {
+	switch v := v.(type) {
+	case float64:
+		if v == 0 && math.Signbit(v) {
+			return map[string]any{"$negativeZero": true}
+		}
+	case []any:
+		for i := range v {
+			v[i] = markNegativeZero(v[i])
+		}
+	case map[string]any:
+		for k, x := range v {
+			v[k] = markNegativeZero(x)
+		}
+	}
+	return v
 }
 
 // zodProc is a long-lived node process running the generated zod schemas.

@@ -11,7 +11,10 @@
 // The input bytes are decoded as UTF-8 (WHATWG: each maximal invalid
 // subsequence becomes U+FFFD) and given to JSON.parse; zod then runs
 // schema.safeParse on the value. Lone surrogates in the output data are
-// replaced by U+FFFD (toWellFormed), as Go strings hold them.
+// replaced by U+FFFD (toWellFormed), as Go strings hold them, and a
+// negative zero, which JSON.stringify writes as 0, is written as the
+// marker {"$negativeZero":true} (canonical in exec_test.go does the same
+// for Go's -0), so that the decoded data compare exactly.
 "use strict";
 const readline = require("readline");
 const fs = require("fs");
@@ -27,6 +30,7 @@ const schemas = require(jsFile).schemas;
 
 function wellFormed(v) {
   if (typeof v === "string") return v.toWellFormed();
+  if (Object.is(v, -0)) return { $negativeZero: true };
   if (Array.isArray(v)) return v.map(wellFormed);
   if (v !== null && typeof v === "object") {
     const o = {};
