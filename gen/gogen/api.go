@@ -13,7 +13,7 @@ import (
 
 // dispatch renders dispatch.go: the handler interface and Dispatch.
 func (g *generator) dispatch(f *jen.File) {
-	comment(f, "Call identifies one tool call the gateway received.")
+	g.comment(f, "Call identifies one tool call the gateway received.")
 	f.Type().Id("Call").Struct(
 		jen.Comment("Tool is the name the caller used: a tool's name or one of its aliases."),
 		jen.Id("Tool").String(),
@@ -29,14 +29,14 @@ func (g *generator) dispatch(f *jen.File) {
 			"package's schema; otherwise the failure says the stub is out of date."),
 		jen.Id("Fingerprint").String(),
 	)
-	comment(f, "Output is what a handler returns on success: the text the model reads and the\ntyped data the gateway returns with it.")
+	g.comment(f, "Output is what a handler returns on success: the text the model reads and the\ntyped data the gateway returns with it.")
 	f.Type().Id("Output").Types(jen.Id("D").Any()).Struct(
 		jen.Comment("Result is the message for the model."),
 		jen.Id("Result").String(),
 		jen.Comment("Data is the tool's result data."),
 		jen.Id("Data").Id("D"),
 	)
-	comment(f, "NoData is the data of a tool whose spec declares no result.")
+	g.comment(f, "NoData is the data of a tool whose spec declares no result.")
 	f.Type().Id("NoData").Struct()
 
 	var methods []jen.Code
@@ -52,10 +52,10 @@ func (g *generator) dispatch(f *jen.File) {
 			jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Id("Call"), jen.Id("args").Id(t.Args.GoName),
 		).Params(jen.Id("Output").Types(g.resultType(t)), jen.Error()))
 	}
-	comment(f, "Handler executes the gateway's tools: one method per gateway-executed tool.")
+	g.comment(f, "Handler executes the gateway's tools: one method per gateway-executed tool.")
 	f.Type().Id("Handler").Interface(methods...)
 
-	comment(f, "Result is the tool-call response body: {success, result, data?}.")
+	g.comment(f, "Result is the tool-call response body: {success, result, data?}.")
 	f.Type().Id("Result").Struct(
 		jen.Comment("Success reports whether the tool ran and succeeded."),
 		jen.Id("Success").Bool().Tag(map[string]string{"json": "success"}),
@@ -79,7 +79,7 @@ func (g *generator) dispatch(f *jen.File) {
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Id("failed").Call(jen.Lit("Tool ").Op("+").Id("tool").Dot("Name").Call().Op("+").Lit(" runs in the sandbox, not on the gateway")))))
 
-	comment(f, "Dispatch runs one tool call: it resolves the name (aliases included), rejects a\n"+
+	g.comment(f, "Dispatch runs one tool call: it resolves the name (aliases included), rejects a\n"+
 		"tool the session's mode does not inject or the gateway does not execute, decodes and\n"+
 		"validates the JSON arguments (\"Invalid arguments: <zod messages joined by \", \">\" on\n"+
 		"failure), calls the handler, and turns its error or panic into a failed result that\n"+
@@ -102,7 +102,7 @@ func (g *generator) dispatch(f *jen.File) {
 		jen.Return(jen.String().Call(jen.Id("m"))))
 	f.Func().Id("failed").Params(jen.Id("msg").String()).Id("Result").Block(
 		jen.Return(jen.Id("Result").Values(jen.Dict{jen.Id("Result"): jen.Id("msg")})))
-	comment(f, "invalidArguments is the seed's answer to arguments that fail validation. When\n"+
+	g.comment(f, "invalidArguments is the seed's answer to arguments that fail validation. When\n"+
 		"the call's stub has another schema fingerprint than the tool's, it adds that the\n"+
 		"sandbox's tool file is out of date (version drift: the arguments the old stub let\n"+
 		"through do not fit the gateway's schema).")
@@ -114,7 +114,7 @@ func (g *generator) dispatch(f *jen.File) {
 				Lit(" differs from the gateway's ").Op("+").Id("tool").Dot("Fingerprint").Call().Op("+").
 				Lit("; regenerate the tool files with agentc gen and restart the sandbox)")),
 		jen.Return(jen.Id("failed").Call(jen.Id("msg"))))
-	comment(f, "reply turns a handler's answer into a Result.")
+	g.comment(f, "reply turns a handler's answer into a Result.")
 	f.Func().Id("reply").Types(jen.Id("D").Any()).Params(jen.Id("tool").Id("Tool"), jen.Id("result").String(), jen.Id("data").Id("D"), jen.Err().Error()).Id("Result").Block(
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("failed").Call(jen.Id("tool").Dot("Name").Call().Op("+").Lit(" failed: ").Op("+").Err().Dot("Error").Call()))),
 		jen.Id("res").Op(":=").Id("Result").Values(jen.Dict{jen.Id("Success"): jen.True(), jen.Id("Result"): jen.Id("result")}),
@@ -136,7 +136,7 @@ func (g *generator) resultType(t *model.Tool) jen.Code {
 // modes renders modes.go: modes, standings, selection.
 func (g *generator) modes(f *jen.File) {
 	s := g.s
-	comment(f, "Mode is a session mode.")
+	g.comment(f, "Mode is a session mode.")
 	f.Type().Id("Mode").String()
 	var consts []jen.Code
 	for _, m := range s.Modes {
@@ -144,19 +144,19 @@ func (g *generator) modes(f *jen.File) {
 	}
 	f.Const().Defs(consts...)
 
-	comment(f, "Standing is a tool's standing in a mode, strongest first.")
+	g.comment(f, "Standing is a tool's standing in a mode, strongest first.")
 	f.Type().Id("Standing").String()
 	var sc []jen.Code
 	for _, st := range model.Standings {
 		sc = append(sc, jen.Id("Standing"+goValueName(string(st))).Id("Standing").Op("=").Lit(string(st)))
 	}
-	comment(f, "The standings, strongest first.")
+	g.comment(f, "The standings, strongest first.")
 	f.Const().Defs(sc...)
-	comment(f, "Injected reports whether a tool with this standing is present in the mode.")
+	g.comment(f, "Injected reports whether a tool with this standing is present in the mode.")
 	f.Func().Params(jen.Id("s").Id("Standing")).Id("Injected").Params().Bool().Block(
 		jen.Return(jen.Id("s").Op("!=").Lit("").Op("&&").Id("s").Op("!=").Id("StandingUnavailable")))
 
-	comment(f, "modeInfo is what the package knows about a mode.")
+	g.comment(f, "modeInfo is what the package knows about a mode.")
 	f.Type().Id("modeInfo").Struct(
 		jen.Id("mode").Id("Mode"), jen.Id("goal").String(), jen.Id("extends").Id("Mode"), jen.Id("sourceEdits").String(),
 		jen.Id("standings").Index(jen.Id("numTools")).Id("Standing"))
@@ -182,37 +182,37 @@ func (g *generator) modes(f *jen.File) {
 		jen.For(jen.Id("i").Op(":=").Range().Id("modeTable")).Block(
 			jen.If(jen.Id("modeTable").Index(jen.Id("i")).Dot("mode").Op("==").Id("m")).Block(jen.Return(jen.Op("&").Id("modeTable").Index(jen.Id("i"))))),
 		jen.Return(jen.Nil()))
-	comment(f, "Modes returns every mode, sorted by name.")
+	g.comment(f, "Modes returns every mode, sorted by name.")
 	var ms []jen.Code
 	for _, m := range s.Modes {
 		ms = append(ms, jen.Id("Mode"+m.GoName))
 	}
 	f.Func().Id("Modes").Params().Index().Id("Mode").Block(jen.Return(jen.Index().Id("Mode").Values(ms...)))
-	comment(f, "ParseMode returns the named mode, or an error for an unknown name.")
+	g.comment(f, "ParseMode returns the named mode, or an error for an unknown name.")
 	f.Func().Id("ParseMode").Params(jen.Id("name").String()).Params(jen.Id("Mode"), jen.Error()).Block(
 		jen.If(jen.Id("m").Op(":=").Id("Mode").Call(jen.Id("name")), jen.Id("m").Dot("info").Call().Op("!=").Nil()).Block(jen.Return(jen.Id("m"), jen.Nil())),
 		jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown mode %q"), jen.Id("name"))))
-	comment(f, "Valid reports whether m is one of the contract's modes.")
+	g.comment(f, "Valid reports whether m is one of the contract's modes.")
 	f.Func().Params(jen.Id("m").Id("Mode")).Id("Valid").Params().Bool().Block(jen.Return(jen.Id("m").Dot("info").Call().Op("!=").Nil()))
-	comment(f, "Goal returns the mode's one-line purpose.")
+	g.comment(f, "Goal returns the mode's one-line purpose.")
 	f.Func().Params(jen.Id("m").Id("Mode")).Id("Goal").Params().String().Block(
 		jen.If(jen.Id("i").Op(":=").Id("m").Dot("info").Call(), jen.Id("i").Op("!=").Nil()).Block(jen.Return(jen.Id("i").Dot("goal"))),
 		jen.Return(jen.Lit("")))
-	comment(f, "SourceEdits says whether the mode forbids, encourages or allows source-code edits.")
+	g.comment(f, "SourceEdits says whether the mode forbids, encourages or allows source-code edits.")
 	f.Func().Params(jen.Id("m").Id("Mode")).Id("SourceEdits").Params().String().Block(
 		jen.If(jen.Id("i").Op(":=").Id("m").Dot("info").Call(), jen.Id("i").Op("!=").Nil()).Block(jen.Return(jen.Id("i").Dot("sourceEdits"))),
 		jen.Return(jen.Lit("")))
-	comment(f, "Extends returns the mode whose prompt this mode's prompt extends, if any.")
+	g.comment(f, "Extends returns the mode whose prompt this mode's prompt extends, if any.")
 	f.Func().Params(jen.Id("m").Id("Mode")).Id("Extends").Params().Params(jen.Id("Mode"), jen.Bool()).Block(
 		jen.If(jen.Id("i").Op(":=").Id("m").Dot("info").Call(), jen.Id("i").Op("!=").Nil().Op("&&").Id("i").Dot("extends").Op("!=").Lit("")).Block(jen.Return(jen.Id("i").Dot("extends"), jen.True())),
 		jen.Return(jen.Lit(""), jen.False()))
-	comment(f, "Standing returns the tool's standing in the mode (unavailable for an unknown mode).")
+	g.comment(f, "Standing returns the tool's standing in the mode (unavailable for an unknown mode).")
 	f.Func().Params(jen.Id("m").Id("Mode")).Id("Standing").Params(jen.Id("t").Id("Tool")).Id("Standing").Block(
 		jen.If(jen.Id("i").Op(":=").Id("m").Dot("info").Call(), jen.Id("i").Op("!=").Nil().Op("&&").Id("t").Op(">=").Lit(0).Op("&&").Id("t").Op("<").Id("numTools")).Block(jen.Return(jen.Id("i").Dot("standings").Index(jen.Id("t")))),
 		jen.Return(jen.Id("StandingUnavailable")))
-	comment(f, "Has reports whether the mode injects the tool (the gateway rejects other tools).")
+	g.comment(f, "Has reports whether the mode injects the tool (the gateway rejects other tools).")
 	f.Func().Params(jen.Id("m").Id("Mode")).Id("Has").Params(jen.Id("t").Id("Tool")).Bool().Block(jen.Return(jen.Id("m").Dot("Standing").Call(jen.Id("t")).Dot("Injected").Call()))
-	comment(f, "Tools returns the tools the mode injects, sorted by name.")
+	g.comment(f, "Tools returns the tools the mode injects, sorted by name.")
 	f.Func().Params(jen.Id("m").Id("Mode")).Id("Tools").Params().Index().Id("Tool").Block(
 		jen.Var().Id("out").Index().Id("Tool"),
 		jen.For(jen.Id("_").Op(",").Id("t").Op(":=").Range().Id("Tools").Call()).Block(
@@ -224,7 +224,7 @@ func (g *generator) modes(f *jen.File) {
 	for _, in := range s.Selection.Inputs {
 		fields = append(fields, doc(fmt.Sprintf("%s is %q: %s", in.GoName, in.Name, in.Doc)), jen.Id(in.GoName).String().Tag(map[string]string{"json": in.Name}))
 	}
-	comment(f, "Session holds the session attributes that select its mode.")
+	g.comment(f, "Session holds the session attributes that select its mode.")
 	f.Type().Id("Session").Struct(fields...)
 	var body []jen.Code
 	for _, r := range s.Selection.Rules {
@@ -248,21 +248,21 @@ func (g *generator) modes(f *jen.File) {
 		}
 		rules = append(rules, fmt.Sprintf("%s → %s", strings.Join(cs, " && "), r.Mode.Name))
 	}
-	comment(f, fmt.Sprintf("SelectMode picks the session's mode: the first matching rule (%s), else %s.", strings.Join(rules, "; "), s.Selection.Default.Name))
+	g.comment(f, fmt.Sprintf("SelectMode picks the session's mode: the first matching rule (%s), else %s.", strings.Join(rules, "; "), s.Selection.Default.Name))
 	f.Func().Id("SelectMode").Params(jen.Id("s").Id("Session")).Id("Mode").Block(body...)
 }
 
 // models renders models.go: the model registry, ID transforms and agents.
 func (g *generator) models(f *jen.File) {
 	s := g.s
-	comment(f, "ModelID is a canonical model ID (as stored in the database).")
+	g.comment(f, "ModelID is a canonical model ID (as stored in the database).")
 	f.Type().Id("ModelID").String()
 	var consts []jen.Code
 	for _, m := range s.Models {
 		consts = append(consts, doc(fmt.Sprintf("Model%s is %s.", m.GoName, m.Display)), jen.Id("Model"+m.GoName).Id("ModelID").Op("=").Lit(m.Canonical))
 	}
 	f.Const().Defs(consts...)
-	comment(f, "Model is a model with its ID forms.")
+	g.comment(f, "Model is a model with its ID forms.")
 	f.Type().Id("Model").Struct(
 		jen.Comment("ID is the canonical ID."), jen.Id("ID").Id("ModelID"),
 		jen.Comment("Display is the human-readable name."), jen.Id("Display").String(),
@@ -274,16 +274,16 @@ func (g *generator) models(f *jen.File) {
 		rows = append(rows, jen.Values(jen.Id("Model"+m.GoName), jen.Lit(m.Display), jen.Lit(m.OpenCode), jen.Lit(m.API)))
 	}
 	f.Var().Id("modelTable").Op("=").Index(jen.Op("...")).Id("Model").Values(rows...)
-	comment(f, "Models returns every model, sorted by canonical ID.")
+	g.comment(f, "Models returns every model, sorted by canonical ID.")
 	f.Func().Id("Models").Params().Index().Id("Model").Block(jen.Return(jen.Qual("slices", "Clone").Call(jen.Id("modelTable").Index(jen.Empty(), jen.Empty()))))
-	comment(f, "UnknownModelError reports an ID that names no model in the given form.")
+	g.comment(f, "UnknownModelError reports an ID that names no model in the given form.")
 	f.Type().Id("UnknownModelError").Struct(
 		jen.Comment("Form is \"canonical\", \"opencode\" or \"api\"."), jen.Id("Form").String(),
 		jen.Comment("ID is the unknown ID."), jen.Id("ID").String())
 	f.Func().Params(jen.Id("e").Op("*").Id("UnknownModelError")).Id("Error").Params().String().Block(
 		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("unknown %s model ID %q"), jen.Id("e").Dot("Form"), jen.Id("e").Dot("ID"))))
 	lookup := func(name, form, field, docText string) {
-		comment(f, docText)
+		g.comment(f, docText)
 		f.Func().Id(name).Params(jen.Id("id").String()).Params(jen.Id("Model"), jen.Error()).Block(
 			jen.For(jen.Id("_").Op(",").Id("m").Op(":=").Range().Id("modelTable")).Block(
 				jen.If(jen.String().Call(jen.Id("m").Dot(field)).Op("==").Id("id")).Block(jen.Return(jen.Id("m"), jen.Nil()))),
@@ -293,7 +293,7 @@ func (g *generator) models(f *jen.File) {
 	lookup("ModelFromOpenCode", "opencode", "OpenCode", "ModelFromOpenCode returns the model with the OpenCode ID.")
 	lookup("ModelFromAPI", "api", "API", "ModelFromAPI returns the model with the API ID.")
 	transform := func(name, from, to, docText string) {
-		comment(f, docText)
+		g.comment(f, docText)
 		f.Func().Id(name).Params(jen.Id("id").String()).Params(jen.String(), jen.Error()).Block(
 			jen.List(jen.Id("m"), jen.Err()).Op(":=").Id(from).Call(jen.Id("id")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(""), jen.Err())),
@@ -306,7 +306,7 @@ func (g *generator) models(f *jen.File) {
 	transform("APIToCanonicalModelID", "ModelFromAPI", "ID", "APIToCanonicalModelID maps a provider API ID to the canonical one.")
 	transform("APIToOpenCodeModelID", "ModelFromAPI", "OpenCode", "APIToOpenCodeModelID maps a provider API ID to OpenCode's.")
 
-	comment(f, "AgentType is an agent type.")
+	g.comment(f, "AgentType is an agent type.")
 	f.Type().Id("AgentType").String()
 	var ac []jen.Code
 	for _, a := range s.Agents {
@@ -328,11 +328,11 @@ func (g *generator) models(f *jen.File) {
 		}
 		dcases = append(dcases, jen.Case(jen.Id("Agent"+a.GoName)).Block(jen.Return(def, jen.Nil())))
 	}
-	comment(f, "Agents returns every agent type, sorted by name.")
+	g.comment(f, "Agents returns every agent type, sorted by name.")
 	f.Func().Id("Agents").Params().Index().Id("AgentType").Block(jen.Return(jen.Index().Id("AgentType").Values(all...)))
-	comment(f, "Models returns the models the agent type supports (none for an unknown type).")
+	g.comment(f, "Models returns the models the agent type supports (none for an unknown type).")
 	f.Func().Params(jen.Id("a").Id("AgentType")).Id("Models").Params().Index().Id("ModelID").Block(jen.Switch(jen.Id("a")).Block(mcases...), jen.Return(jen.Nil()))
-	comment(f, "DefaultModel returns the model a session of the agent type uses when it names none.")
+	g.comment(f, "DefaultModel returns the model a session of the agent type uses when it names none.")
 	f.Func().Params(jen.Id("a").Id("AgentType")).Id("DefaultModel").Params().Params(jen.Id("ModelID"), jen.Error()).Block(
 		jen.Switch(jen.Id("a")).Block(dcases...),
 		jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown agent type %q"), jen.Id("a"))))
@@ -376,7 +376,7 @@ func (g *generator) prompts(f *jen.File) {
 	for _, p := range s.PromptParams {
 		fields = append(fields, doc(fmt.Sprintf("%s fills {{%s}}: %s", names.GoExported(p.Name), p.Name, p.Doc)), jen.Id(names.GoExported(p.Name)).String())
 	}
-	comment(f, "PromptParams fills the prompts' {{placeholders}}.")
+	g.comment(f, "PromptParams fills the prompts' {{placeholders}}.")
 	f.Type().Id("PromptParams").Struct(fields...)
 	var cases, ccases []jen.Code
 	for _, m := range s.Modes {
@@ -384,23 +384,23 @@ func (g *generator) prompts(f *jen.File) {
 		if m.Extends != nil {
 			text += fmt.Sprintf(" It is the %s prompt followed by the %s mode's own text.", m.Extends.Name, m.Name)
 		}
-		comment(f, text)
+		g.comment(f, text)
 		f.Func().Id(m.GoName + "Prompt").Params(jen.Id("p").Id("PromptParams")).String().Block(jen.Return(g.template(m.Prompt)))
 		cases = append(cases, jen.Case(jen.Id("Mode"+m.GoName)).Block(jen.Return(jen.Id(m.GoName+"Prompt").Call(jen.Id("p")), jen.Nil())))
 		if m.Critical != "" {
 			ccases = append(ccases, jen.Case(jen.Id("Mode"+m.GoName)).Block(jen.Return(g.template(m.Critical))))
 		}
 	}
-	comment(f, "SystemPrompt returns the mode's system prompt, or an error for an unknown mode.")
+	g.comment(f, "SystemPrompt returns the mode's system prompt, or an error for an unknown mode.")
 	f.Func().Id("SystemPrompt").Params(jen.Id("m").Id("Mode"), jen.Id("p").Id("PromptParams")).Params(jen.String(), jen.Error()).Block(
 		jen.Switch(jen.Id("m")).Block(cases...),
 		jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown mode %q"), jen.Id("m"))))
-	comment(f, "CriticalInstructions returns what the mode appends even to a custom prompt (\"\" if nothing).")
+	g.comment(f, "CriticalInstructions returns what the mode appends even to a custom prompt (\"\" if nothing).")
 	ccases = append(ccases, jen.Default().Block(jen.Id("_").Op("=").Id("p")))
 	f.Func().Id("CriticalInstructions").Params(jen.Id("m").Id("Mode"), jen.Id("p").Id("PromptParams")).String().Block(
 		jen.Switch(jen.Id("m")).Block(ccases...),
 		jen.Return(jen.Lit("")))
-	comment(f, "BuildSystemPrompt returns the session's system prompt: the mode's prompt, or a\n"+
+	g.comment(f, "BuildSystemPrompt returns the session's system prompt: the mode's prompt, or a\n"+
 		"non-empty custom prompt (session.system_prompt) followed by a blank line and the mode's\n"+
 		"critical instructions, so an override cannot drop what the mode depends on.")
 	f.Func().Id("BuildSystemPrompt").Params(jen.Id("m").Id("Mode"), jen.Id("p").Id("PromptParams"), jen.Id("custom").String()).Params(jen.String(), jen.Error()).Block(

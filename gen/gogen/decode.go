@@ -15,7 +15,7 @@ import (
 func (g *generator) decoders(f *jen.File) {
 	for _, t := range g.s.Tools {
 		a := t.Args.GoName
-		comment(f, fmt.Sprintf("Decode%s decodes and validates the arguments of %q from JSON in one pass, as\n"+
+		g.comment(f, fmt.Sprintf("Decode%s decodes and validates the arguments of %q from JSON in one pass, as\n"+
 			"the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's\n"+
 			"issues for well-formed JSON that fails validation, or a *SyntaxError for input that\n"+
 			"is not JSON. Defaults are applied and unknown keys are dropped.", a, t.Name))
@@ -48,7 +48,7 @@ func (g *generator) decoders(f *jen.File) {
 			}
 			defs = append(defs, jen.Id(g.values[key]).Op("=").Index().String().Values(vs...))
 		}
-		comment(f, "The accepted values of enums and literals, in the spec's order (zod's \"values\").")
+		g.comment(f, "The accepted values of enums and literals, in the spec's order (zod's \"values\").")
 		f.Var().Defs(defs...)
 	}
 	if len(g.patternOrder) > 0 {
@@ -56,7 +56,7 @@ func (g *generator) decoders(f *jen.File) {
 		for _, re := range g.patternOrder {
 			defs = append(defs, jen.Id(g.patterns[re]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(re)))
 		}
-		comment(f, "The spec's patterns (RE2), as Go, CUE and the translated ECMAScript regexes read them alike.")
+		g.comment(f, "The spec's patterns (RE2), as Go, CUE and the translated ECMAScript regexes read them alike.")
 		f.Var().Defs(defs...)
 	}
 }
@@ -108,7 +108,7 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 	}
 	cases = append(cases, jen.Default().Block(jen.Comment("Unknown keys are stripped, as zod does."), jen.Id("d").Dot("skip").Call()))
 	name := t.GoName
-	comment(f, fmt.Sprintf("decode%s decodes a %s at the current path; issues come out in field order.", name, name))
+	g.comment(f, fmt.Sprintf("decode%s decodes a %s at the current path; issues come out in field order.", name, name))
 	stmts := []jen.Code{
 		jen.List(jen.Id("more"), jen.Id("ok")).Op(":=").Id("d").Dot("objectStart").Call(),
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Return()),
@@ -129,9 +129,9 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		stmts = append(stmts, jen.If(jen.Len(jen.Id("d").Dot("issues")).Op("!=").Id("start").Op("||").Id("seen").Op("&").Lit(required).Op("!=").Lit(required)).Block(
 			jen.Id("d").Dot("reorder").Call(jen.Id("start"), jen.Id("segs").Index(jen.Empty(), jen.Empty()), jen.Id("seen"), jen.Id("keys"+name).Index(jen.Empty(), jen.Empty()), jen.Id("missing"+name).Index(jen.Empty(), jen.Empty()))))
 		f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Id("v").Op("*").Id(name)).Block(stmts...)
-		comment(f, fmt.Sprintf("keys%s are %s's JSON keys, in field order.", name, name))
+		g.comment(f, fmt.Sprintf("keys%s are %s's JSON keys, in field order.", name, name))
 		f.Var().Id("keys" + name).Op("=").Index(jen.Op("...")).String().Values(keys...)
-		comment(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined); empty when absence is fine.", name))
+		g.comment(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined); empty when absence is fine.", name))
 		f.Var().Id("missing" + name).Op("=").Index(jen.Op("...")).Id("Issue").Values(missing...)
 	} else {
 		stmts = append(stmts, jen.Id("_").Op("=").Id("start"), jen.Id("_").Op("=").Id("seen"), jen.Id("_").Op("=").Id("segs"))
@@ -266,7 +266,7 @@ func (g *generator) stringCheck(f *jen.File, t *model.Type) {
 				jen.Id("Message"): jen.Lit(c.Message),
 			}))))
 	}
-	comment(f, fmt.Sprintf("%s checks a string: %s", name, strings.TrimPrefix(limits(t), "Constraints: ")))
+	g.comment(f, fmt.Sprintf("%s checks a string: %s", name, strings.TrimPrefix(limits(t), "Constraints: ")))
 	f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id(name).Params(jen.Id("s").String()).Block(body...)
 }
 
@@ -308,7 +308,7 @@ func (g *generator) numberCheck(f *jen.File, t *model.Type) {
 		body = append(body, jen.If(jen.Op("!").Id("d").Dot("intCheck").Call(jen.Id("f"))).Block(jen.Return()))
 	}
 	body = append(body, bounds...)
-	comment(f, fmt.Sprintf("%s checks a number as zod's %s does.", name, strings.TrimPrefix(zodgen.Expr(t, "z"), "z.")))
+	g.comment(f, fmt.Sprintf("%s checks a number as zod's %s does.", name, strings.TrimPrefix(zodgen.Expr(t, "z"), "z.")))
 	f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id(name).Params(jen.Id("f").Float64()).Block(body...)
 }
 

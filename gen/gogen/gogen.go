@@ -21,7 +21,6 @@
 package gogen
 
 import (
-	"bytes"
 	_ "embed"
 	"fmt"
 	"go/format"
@@ -64,25 +63,20 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 		return nil, err
 	}
 	files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, "runtime.go"), Data: rt})
-	for _, part := range []struct {
-		name string
-		fn   func(f *jen.File)
-	}{
-		{"tools.go", g.tools},
-		{"decode.go", g.decoders},
-		{"dispatch.go", g.dispatch},
-		{"modes.go", g.modes},
-		{"models.go", g.models},
-		{"prompts.go", g.prompts},
-		{"callback.go", g.callback},
-	} {
-		f := g.newFile(part.name == "tools.go")
-		part.fn(f)
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
-			return nil, fmt.Errorf("go: rendering %s: %w", part.name, err)
+	parts := g.parts()
+	// The parts are built in order (they name helpers as they go), then
+	// rendered and formatted concurrently.
+	jfs := make([]*jen.File, len(parts))
+	for i, part := range parts {
+		jfs[i] = g.newFile(part.name == "tools.go")
+		part.fn(jfs[i])
+	}
+	datas, errs := g.render(jfs)
+	for i, part := range parts {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("go: rendering %s: %w", part.name, errs[i])
 		}
-		files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, part.name), Data: buf.Bytes()})
+		files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, part.name), Data: datas[i]})
 	}
 	for _, sf := range serveFiles {
 		data, err := g.verbatim(sf.name, *sf.src)
@@ -92,6 +86,25 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 		files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, sf.name), Data: data})
 	}
 	return files, nil
+}
+
+// part is one file rendered with jennifer.
+type part struct {
+	name string
+	fn   func(f *jen.File)
+}
+
+// parts lists the files rendered with jennifer, in order.
+func (g *generator) parts() []part {
+	return []part{
+		{"tools.go", g.tools},
+		{"decode.go", g.decoders},
+		{"dispatch.go", g.dispatch},
+		{"modes.go", g.modes},
+		{"models.go", g.models},
+		{"prompts.go", g.prompts},
+		{"callback.go", g.callback},
+	}
 }
 
 // generator holds the names resolved for one spec.
@@ -114,10 +127,13 @@ type generator struct {
 	valuesOrder []string
 	maxDepth    int
 	used        map[string]string
+	// mark is the comment line that precedes each documented top-level
+	// declaration in the unformatted files (see render).
+	mark string
 }
 
 func newGenerator(s *model.Spec) (*generator, error) {
-	g := &generator{s: s, enumNames: map[*model.Type]string{}, strChecks: map[string]string{}, numChecks: map[string]string{}, patterns: map[string]string{}, values: map[string]string{}, used: map[string]string{}}
+	g := &generator{s: s, enumNames: map[*model.Type]string{}, strChecks: map[string]string{}, numChecks: map[string]string{}, patterns: map[string]string{}, values: map[string]string{}, used: map[string]string{}, mark: newMark()}
 	for _, id := range fixedNames {
 		g.used[id] = "the package API"
 	}
@@ -360,5 +376,15 @@ func (g *generator) fieldType(f *model.Field) *jen.Statement {
 	return g.goType(f.Type)
 }
 
-// comment adds // comment lines to f.
-func comment(f *jen.File, text string) { f.Add(doc(text)) }
+// comment adds // comment lines to f, the doc comment of the declaration
+// that follows. Before it goes the generator's split mark, where render may
+// cut the file to format its parts concurrently.
+func (g *generator) comment(f *jen.File, text string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	if g.mark != "" {
+		f.Comment(g.mark)
+	}
+	f.Add(doc(text))
+}

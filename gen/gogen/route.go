@@ -70,14 +70,14 @@ func (g *generator) verbatim(name string, src []byte) ([]byte, error) {
 // constants the route and stores use.
 func (g *generator) callback(f *jen.File) {
 	cb := g.s.Callback
-	comment(f, "CallbackPath is the gateway callback route (callback.path): a sandbox stub POSTs\n"+
+	g.comment(f, "CallbackPath is the gateway callback route (callback.path): a sandbox stub POSTs\n"+
 		"{tool_call_id, args} to it with {sessionId} and {toolName} filled in.")
 	f.Const().Id("CallbackPath").Op("=").Lit(cb.Path)
-	comment(f, "DefaultRetention is how long MemoryStore keeps a completed call's result\n(callback.retention_ms).")
+	g.comment(f, "DefaultRetention is how long MemoryStore keeps a completed call's result\n(callback.retention_ms).")
 	f.Const().Id("DefaultRetention").Op("=").Lit(cb.RetentionMS).Op("*").Qual("time", "Millisecond")
-	comment(f, "CallbackTimeout is the sandbox's timeout of one callback attempt (callback.timeout_ms).")
+	g.comment(f, "CallbackTimeout is the sandbox's timeout of one callback attempt (callback.timeout_ms).")
 	f.Const().Id("CallbackTimeout").Op("=").Lit(cb.TimeoutMS).Op("*").Qual("time", "Millisecond")
-	comment(f, "FingerprintHeader is the request header in which a generated stub sends its tool's\n"+
+	g.comment(f, "FingerprintHeader is the request header in which a generated stub sends its tool's\n"+
 		"schema fingerprint (Tool.Fingerprint of the spec it was generated from). The route\n"+
 		"answers with the gateway's fingerprint in the same header.")
 	f.Const().Id("FingerprintHeader").Op("=").Lit(FingerprintHeader)

@@ -14,13 +14,13 @@ import (
 // and every argument and result type.
 func (g *generator) tools(f *jen.File) {
 	s := g.s
-	comment(f, "ContractName and ContractRevision identify the spec this package was generated from.")
+	g.comment(f, "ContractName and ContractRevision identify the spec this package was generated from.")
 	f.Const().Defs(
 		jen.Id("ContractName").Op("=").Lit(s.Contract.Name),
 		jen.Id("ContractRevision").Op("=").Lit(s.Contract.Revision),
 	)
 
-	comment(f, "Tool identifies one of the contract's tools.")
+	g.comment(f, "Tool identifies one of the contract's tools.")
 	f.Type().Id("Tool").Int()
 	var consts []jen.Code
 	for i, t := range s.Tools {
@@ -39,7 +39,7 @@ func (g *generator) tools(f *jen.File) {
 		consts = append(consts, doc(text), c)
 	}
 	f.Const().Defs(consts...)
-	comment(f, "numTools is the number of tools.")
+	g.comment(f, "numTools is the number of tools.")
 	f.Const().Id("numTools").Op("=").Lit(len(s.Tools))
 
 	// The staleness guard, in the manner of stringer.
@@ -54,7 +54,7 @@ func (g *generator) tools(f *jen.File) {
 	guard = append(guard, jen.Id("_").Op("=").Id("x").Index(jen.Len(jen.Id("toolTable")).Op("-").Id("numTools")))
 	f.Func().Id("_").Params().Block(guard...)
 
-	comment(f, "toolInfo is what the package knows about a tool.")
+	g.comment(f, "toolInfo is what the package knows about a tool.")
 	f.Type().Id("toolInfo").Struct(
 		jen.Id("name").String(),
 		jen.Id("aliases").Index().String(),
@@ -76,27 +76,27 @@ func (g *generator) tools(f *jen.File) {
 	}
 	f.Var().Id("toolTable").Op("=").Index(jen.Op("...")).Id("toolInfo").Values(rows...)
 
-	comment(f, "Name returns the tool's name, as the model calls it.")
+	g.comment(f, "Name returns the tool's name, as the model calls it.")
 	f.Func().Params(jen.Id("t").Id("Tool")).Id("Name").Params().String().Block(jen.Return(jen.Id("toolTable").Index(jen.Id("t")).Dot("name")))
-	comment(f, "String returns the tool's name.")
+	g.comment(f, "String returns the tool's name.")
 	f.Func().Params(jen.Id("t").Id("Tool")).Id("String").Params().String().Block(
 		jen.If(jen.Id("t").Op("<").Lit(0).Op("||").Id("t").Op(">=").Id("numTools")).Block(
 			jen.Return(jen.Lit("Tool(").Op("+").Qual("strconv", "Itoa").Call(jen.Int().Call(jen.Id("t"))).Op("+").Lit(")"))),
 		jen.Return(jen.Id("toolTable").Index(jen.Id("t")).Dot("name")))
-	comment(f, "Aliases returns the other names the gateway accepts for the tool.")
+	g.comment(f, "Aliases returns the other names the gateway accepts for the tool.")
 	f.Func().Params(jen.Id("t").Id("Tool")).Id("Aliases").Params().Index().String().Block(jen.Return(jen.Qual("slices", "Clone").Call(jen.Id("toolTable").Index(jen.Id("t")).Dot("aliases"))))
-	comment(f, "FileName returns the base name of the tool's OpenCode files (OpenCode's tool id).")
+	g.comment(f, "FileName returns the base name of the tool's OpenCode files (OpenCode's tool id).")
 	f.Func().Params(jen.Id("t").Id("Tool")).Id("FileName").Params().String().Block(jen.Return(jen.Id("toolTable").Index(jen.Id("t")).Dot("fileName")))
-	comment(f, "GatewayExecuted reports whether the gateway runs the tool (Handler has a method for it).")
+	g.comment(f, "GatewayExecuted reports whether the gateway runs the tool (Handler has a method for it).")
 	f.Func().Params(jen.Id("t").Id("Tool")).Id("GatewayExecuted").Params().Bool().Block(jen.Return(jen.Id("toolTable").Index(jen.Id("t")).Dot("gateway")))
-	comment(f, "Fingerprint returns a stable hash of the tool's wire contract (name and arguments).")
+	g.comment(f, "Fingerprint returns a stable hash of the tool's wire contract (name and arguments).")
 	f.Func().Params(jen.Id("t").Id("Tool")).Id("Fingerprint").Params().String().Block(jen.Return(jen.Id("toolTable").Index(jen.Id("t")).Dot("fingerprint")))
-	comment(f, "Tools returns every tool, sorted by name.")
+	g.comment(f, "Tools returns every tool, sorted by name.")
 	f.Func().Id("Tools").Params().Index().Id("Tool").Block(
 		jen.Id("out").Op(":=").Make(jen.Index().Id("Tool"), jen.Id("numTools")),
 		jen.For(jen.Id("i").Op(":=").Range().Id("out")).Block(jen.Id("out").Index(jen.Id("i")).Op("=").Id("Tool").Call(jen.Id("i"))),
 		jen.Return(jen.Id("out")))
-	comment(f, "LookupTool resolves a tool name or alias (case-sensitive).")
+	g.comment(f, "LookupTool resolves a tool name or alias (case-sensitive).")
 	var cases []jen.Code
 	for _, t := range s.Tools {
 		var names []jen.Code
@@ -175,7 +175,7 @@ func (g *generator) objectTypes(f *jen.File, t *model.Type, done map[*model.Type
 			}
 			done[x] = true
 			name := g.enumNames[x]
-			comment(f, fmt.Sprintf("%s is one of: %s.", name, strings.Join(quoteAll(x.Enum), ", ")))
+			g.comment(f, fmt.Sprintf("%s is one of: %s.", name, strings.Join(quoteAll(x.Enum), ", ")))
 			f.Type().Id(name).String()
 			var cs []jen.Code
 			for _, v := range x.Enum {

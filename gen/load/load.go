@@ -112,6 +112,12 @@ type loader struct {
 	// comment. Value.Doc is quadratic in the size of a file, so the loader
 	// reads doc comments from the syntax once.
 	docs map[model.Pos]string
+	// vposMemo holds the positions vpos found by walking a value's
+	// conjuncts, which re-evaluates them.
+	vposMemo map[cue.Value]model.Pos
+	// exprMemo holds the results of Value.Expr, which re-evaluates each
+	// conjunct of a value: the loader asks again for the same values.
+	exprMemo map[cue.Value]exprResult
 	// clashed holds tools whose names clash with another tool's; checks
 	// that would only repeat that finding skip them.
 	clashed map[*model.Tool]bool
@@ -149,7 +155,10 @@ func (l *loader) evaluate() (cue.Value, error) {
 	if _, ok := l.src.Files["cue.mod/module.cue"]; !ok {
 		overlay[filepath.Join(l.src.abs, "cue.mod", "module.cue")] = cueload.FromString("module: \"agentc.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
 	}
-	l.indexDocs(userFiles)
+	// The doc comments are read from the syntax while CUE evaluates.
+	docs := make(chan map[model.Pos]string, 1)
+	go func() { docs <- l.indexDocs(userFiles) }()
+	defer func() { l.docs = <-docs }()
 	cfg := &cueload.Config{Dir: l.src.abs, Overlay: overlay, Package: pkg}
 	insts := cueload.Instances([]string{"."}, cfg)
 	if len(insts) != 1 {
@@ -255,17 +264,25 @@ func (l *loader) vpos(v cue.Value) model.Pos {
 	if p.IsValid() && !isSchemaFile(p.File) {
 		return p
 	}
-	if q, ok := l.userPos(v, 0); ok {
+	if q, ok := l.vposMemo[v]; ok {
 		return q
 	}
-	return p
+	q, ok := l.userPos(v, 0)
+	if !ok {
+		q = p
+	}
+	if l.vposMemo == nil {
+		l.vposMemo = map[cue.Value]model.Pos{}
+	}
+	l.vposMemo[v] = q
+	return q
 }
 
 func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 	if depth > 8 {
 		return model.Pos{}, false
 	}
-	op, args := v.Expr()
+	op, args := l.expr(v)
 	if op != cue.AndOp {
 		return model.Pos{}, false
 	}
@@ -282,6 +299,25 @@ func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 	return model.Pos{}, false
 }
 
+type exprResult struct {
+	op   cue.Op
+	args []cue.Value
+}
+
+// expr returns v.Expr(), memoized. The arguments are shared: callers must
+// not modify them.
+func (l *loader) expr(v cue.Value) (cue.Op, []cue.Value) {
+	if r, ok := l.exprMemo[v]; ok {
+		return r.op, r.args
+	}
+	op, args := v.Expr()
+	if l.exprMemo == nil {
+		l.exprMemo = map[cue.Value]exprResult{}
+	}
+	l.exprMemo[v] = exprResult{op, args}
+	return op, args
+}
+
 // errorf records a finding at a CUE value's position.
 func (l *loader) errorf(v cue.Value, code, format string, args ...any) {
 	l.errs.Add(l.vpos(v), code, format, args...)
@@ -292,9 +328,10 @@ func (l *loader) errorAt(p model.Pos, code, format string, args ...any) {
 	l.errs.Add(p, code, format, args...)
 }
 
-// indexDocs records the doc comment of every field in the user's files.
-func (l *loader) indexDocs(files []string) {
-	l.docs = map[model.Pos]string{}
+// indexDocs returns the doc comment of every field in the user's files, by
+// position.
+func (l *loader) indexDocs(files []string) map[model.Pos]string {
+	docs := map[model.Pos]string{}
 	for _, name := range files {
 		abs := filepath.Join(l.src.abs, name)
 		f, err := parser.ParseFile(abs, l.src.Files[name], parser.ParseComments)
@@ -316,15 +353,16 @@ func (l *loader) indexDocs(files []string) {
 			}
 			if len(parts) > 0 {
 				doc := strings.Join(parts, "\n")
-				l.docs[l.pos(fd.Label.Pos())] = doc
-				l.docs[l.pos(fd.Pos())] = doc
+				docs[l.pos(fd.Label.Pos())] = doc
+				docs[l.pos(fd.Pos())] = doc
 				if fd.Value != nil {
-					l.docs[l.pos(fd.Value.Pos())] = doc
+					docs[l.pos(fd.Value.Pos())] = doc
 				}
 			}
 			return true
 		}, nil)
 	}
+	return docs
 }
 
 // docOf returns the doc comment of the field v came from.

@@ -40,20 +40,41 @@ func (l *loader) metaschema(v cue.Value) diag.List {
 		}
 	}
 	var errs diag.List
-	l.required(v, nil, model.Pos{File: l.src.Display}, &errs)
+	l.required(v, nil, &anchor{pos: model.Pos{File: l.src.Display}, done: true}, &errs)
 	return errs
 }
 
-// required reports fields below v (at path) that have no concrete value.
-// anchor is the closest user-file position above v, where a field that only
-// the metaschema declares is reported.
-func (l *loader) required(v cue.Value, path []string, anchor model.Pos, errs *diag.List) {
-	if p := l.vpos(v); p.IsValid() && !isSchemaFile(p.File) {
-		anchor = p
+// anchor is a value above the one required checks, for the closest
+// user-file position above it. Positions are costly (see vpos) and needed
+// only for a finding, so an anchor finds its position when first asked.
+type anchor struct {
+	up   *anchor
+	v    cue.Value
+	pos  model.Pos
+	done bool
+}
+
+// anchorPos returns the closest user-file position at or above a.
+func (l *loader) anchorPos(a *anchor) model.Pos {
+	if !a.done {
+		a.done = true
+		if p := l.vpos(a.v); p.IsValid() && !isSchemaFile(p.File) {
+			a.pos = p
+		} else {
+			a.pos = l.anchorPos(a.up)
+		}
 	}
+	return a.pos
+}
+
+// required reports fields below v (at path) that have no concrete value.
+// up leads to the closest user-file position above v, where a field that
+// only the metaschema declares is reported.
+func (l *loader) required(v cue.Value, path []string, up *anchor, errs *diag.List) {
 	if schemaPath(path) {
 		return // argument and result schemas, and opencode.config (checked when built)
 	}
+	a := &anchor{up: up, v: v}
 	d, _ := v.Default()
 	switch d.IncompleteKind() {
 	case cue.StructKind:
@@ -62,7 +83,7 @@ func (l *loader) required(v cue.Value, path []string, anchor model.Pos, errs *di
 			return // reported by evaluation
 		}
 		for it.Next() {
-			l.required(it.Value(), append(slices.Clip(path), it.Selector().String()), anchor, errs)
+			l.required(it.Value(), append(slices.Clip(path), it.Selector().String()), a, errs)
 		}
 		return
 	case cue.ListKind:
@@ -72,7 +93,7 @@ func (l *loader) required(v cue.Value, path []string, anchor model.Pos, errs *di
 				return
 			}
 			for i := 0; it.Next(); i++ {
-				l.required(it.Value(), append(slices.Clip(path), strconv.Itoa(i)), anchor, errs)
+				l.required(it.Value(), append(slices.Clip(path), strconv.Itoa(i)), a, errs)
 			}
 			return
 		}
@@ -84,7 +105,7 @@ func (l *loader) required(v cue.Value, path []string, anchor model.Pos, errs *di
 		errs.Add(p, "schema", "%s: needs a concrete value, found %v", strings.Join(path, "."), d)
 		return
 	}
-	errs.Add(anchor, "schema", "%s is required but not set (want %v)", strings.Join(path, "."), d)
+	errs.Add(l.anchorPos(up), "schema", "%s is required but not set (want %v)", strings.Join(path, "."), d)
 }
 
 // schemaPath reports whether path (from the root) is a part of the spec that

@@ -24,6 +24,9 @@ type typeWalker struct {
 	l *loader
 	// checks collects named checks by definition path.
 	checks map[string]*model.Check
+	// funcNames holds the printed names of package functions (see
+	// funcName).
+	funcNames map[string]string
 }
 
 // object converts a struct-valued schema. goName and tsName name its type;
@@ -173,7 +176,7 @@ func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
 	if depth > 64 {
 		return
 	}
-	op, args := v.Expr()
+	op, args := w.l.expr(v)
 	switch op {
 	case cue.AndOp:
 		for _, a := range args {
@@ -207,7 +210,7 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, depth int) {
 		w.errorv(v, "unsupported", "constraint nested too deeply")
 		return
 	}
-	op, args := v.Expr()
+	op, args := w.l.expr(v)
 	switch op {
 	case cue.AndOp:
 		for _, a := range args {
@@ -230,7 +233,7 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, depth int) {
 			}
 		}
 		if op == cue.NoOp && len(args) == 1 {
-			if sub, _ := args[0].Expr(); sub != cue.NoOp || args[0].Pos() != v.Pos() {
+			if sub, _ := w.l.expr(args[0]); sub != cue.NoOp || args[0].Pos() != v.Pos() {
 				// A value with a default: Expr drops the default disjunct.
 				w.walk(args[0], t, depth+1)
 				return
@@ -309,7 +312,7 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type) {
 
 // call handles builtin validator calls.
 func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
-	fn := fmt.Sprint(args[0])
+	fn := w.funcName(args[0])
 	intArg := func() (*int, bool) {
 		if len(args) != 2 {
 			w.errorv(v, "unsupported", "%s takes one argument", fn)
@@ -351,6 +354,36 @@ func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 	default:
 		w.errorv(v, "unsupported", "unsupported builtin %s; %s", fn, supported)
 	}
+}
+
+// funcName returns how the called function f prints. Printing exports
+// it, which is costly; a package's function (pkg.Name, pkg an import)
+// prints the same wherever it is called, so its name is kept by import path,
+// package name and function name.
+func (w *typeWalker) funcName(f cue.Value) string {
+	sel, ok := f.Source().(*ast.SelectorExpr)
+	if !ok {
+		return fmt.Sprint(f)
+	}
+	x, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return fmt.Sprint(f)
+	}
+	imp, ok := x.Node.(*ast.ImportSpec)
+	name, ok2 := sel.Sel.(*ast.Ident)
+	if !ok || !ok2 || imp.Path == nil {
+		return fmt.Sprint(f)
+	}
+	key := imp.Path.Value + "\x00" + x.Name + "\x00" + name.Name
+	if fn, ok := w.funcNames[key]; ok {
+		return fn
+	}
+	fn := fmt.Sprint(f)
+	if w.funcNames == nil {
+		w.funcNames = map[string]string{}
+	}
+	w.funcNames[key] = fn
+	return fn
 }
 
 func tighterMin(old, n *int) *int {
@@ -440,7 +473,7 @@ func (w *typeWalker) checkBody(v cue.Value, c *model.Check, depth int) {
 	if depth > 32 {
 		return
 	}
-	op, args := v.Expr()
+	op, args := w.l.expr(v)
 	switch op {
 	case cue.AndOp:
 		for _, a := range args {

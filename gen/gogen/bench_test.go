@@ -1,0 +1,27 @@
+package gogen_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/agentc-dev/agentc/gen/gogen"
+	"github.com/agentc-dev/agentc/gen/internal/synth"
+	"github.com/agentc-dev/agentc/gen/load"
+)
+
+// BenchmarkEmit measures the Go emitter on synthetic specs.
+func BenchmarkEmit(b *testing.B) {
+	for _, n := range []int{5, 1000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			s, err := load.Load(load.Bytes("spec", synth.Files(n)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := gogen.Emit(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

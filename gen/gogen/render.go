@@ -1,0 +1,143 @@
+package gogen
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"go/format"
+	"runtime"
+	"sync"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// newMark returns a split mark: a comment no spec text can produce, as it
+// holds random bytes, and which never reaches the output.
+func newMark() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return "//agentc:split:" + hex.EncodeToString(b[:])
+}
+
+// Render formats chunks of at least minChunk bytes, about chunksPerProc
+// for each processor.
+var (
+	minChunk      = 64 << 10
+	chunksPerProc = 4
+)
+
+// render renders and formats the files concurrently, with the output of
+// jen's File.Render: the files are rendered unformatted and cut at split
+// marks into chunks of whole declarations, which go/format formats
+// separately.
+//
+// gofmt formats top-level declarations independently, separating them as
+// the source does, at least as their kinds ask: a declaration with a doc
+// comment starts after one blank line. So the formatted file is the
+// formatted first chunk followed, each after a blank line, by the other
+// chunks formatted as files of their own without their package clause.
+// Should any chunk not format, the whole file is formatted, as jen does, for
+// its output or its error.
+func (g *generator) render(files []*jen.File) ([][]byte, []error) {
+	out := make([][]byte, len(files))
+	errs := make([]error, len(files))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	run := func(fn func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			fn()
+		}()
+	}
+
+	// The unformatted sources, as pieces between split marks.
+	pieces := make([][][]byte, len(files))
+	for i, f := range files {
+		run(func() {
+			f.NoFormat = true
+			var buf bytes.Buffer
+			if err := f.Render(&buf); err != nil {
+				errs[i] = err
+				return
+			}
+			pieces[i] = bytes.Split(buf.Bytes(), []byte("\n"+g.mark))
+		})
+	}
+	wg.Wait()
+
+	total := 0
+	for _, ps := range pieces {
+		for _, p := range ps {
+			total += len(p)
+		}
+	}
+	target := max(minChunk, total/(chunksPerProc*cap(sem)))
+	clause := []byte("package " + g.s.Codegen.GoPackage + "\n")
+	head := []byte("package " + g.s.Codegen.GoPackage + "\n\n") // of a formatted chunk
+	type chunk struct {
+		src, out []byte
+		err      error
+	}
+	chunks := make([][]*chunk, len(files))
+	for i, ps := range pieces {
+		if errs[i] != nil {
+			continue
+		}
+		var c *chunk
+		for j, p := range ps {
+			if c == nil || len(c.src) >= target {
+				c = &chunk{}
+				if j > 0 {
+					c.src = append(c.src, clause...)
+				}
+				chunks[i] = append(chunks[i], c)
+			}
+			c.src = append(c.src, p...)
+		}
+		for _, c := range chunks[i] {
+			run(func() { c.out, c.err = format.Source(c.src) })
+		}
+	}
+	wg.Wait()
+
+	for i, cs := range chunks {
+		if errs[i] != nil {
+			continue
+		}
+		var buf bytes.Buffer
+		ok := true
+		for j, c := range cs {
+			if c.err != nil {
+				ok = false
+				break
+			}
+			if j == 0 {
+				buf.Write(c.out)
+				continue
+			}
+			rest, found := bytes.CutPrefix(c.out, head)
+			if !found {
+				ok = false
+				break
+			}
+			buf.WriteByte('\n')
+			buf.Write(rest)
+		}
+		if ok {
+			out[i] = buf.Bytes()
+			continue
+		}
+		src := bytes.Join(pieces[i], nil)
+		b, err := format.Source(src)
+		if err != nil {
+			errs[i] = fmt.Errorf("Error %s while formatting source:\n%s", err, src)
+			continue
+		}
+		out[i] = b
+	}
+	return out, errs
+}
