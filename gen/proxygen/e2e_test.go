@@ -14,13 +14,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/agentc-dev/agentc/gen/internal/fakemodel"
 	"github.com/agentc-dev/agentc/gen/internal/opencodetest"
+	"github.com/agentc-dev/agentc/gen/internal/procout"
 	"github.com/agentc-dev/agentc/gen/proxygen"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
@@ -40,7 +40,7 @@ type service struct {
 	stop      chan struct{}
 	requests  atomic.Int32
 	handler   *contract.PromptHandler
-	logs      *syncBuffer
+	logs      *procout.SyncBuffer
 }
 
 func (s *service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -57,23 +57,6 @@ func (s *service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		s.handler.ServeHTTP(w, r)
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // stalePlugin generates the plugin from the default spec with one coding
@@ -153,7 +136,7 @@ func TestPromptProxyThroughOpenCode(t *testing.T) {
 	for i := 0; i < 8; i++ {
 		fm.Add(fakemodel.Turn{Name: fmt.Sprintf("answer %d", i+1), Reply: fakemodel.Say("Done.")})
 	}
-	svc := &service{logs: &syncBuffer{}, stop: make(chan struct{})}
+	svc := &service{logs: &procout.SyncBuffer{}, stop: make(chan struct{})}
 	svc.behaviour.Store("serve")
 	svc.handler = &contract.PromptHandler{Logger: slog.New(slog.NewJSONHandler(svc.logs, nil))}
 	ts := httptest.NewServer(svc)

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
+	"github.com/agentc-dev/agentc/gen/internal/procout"
 )
 
 // listeningMarker starts the line opencode serve prints once it accepts
@@ -84,7 +85,7 @@ type Server struct {
 	StartupTime time.Duration
 
 	client   *http.Client
-	output   *syncBuffer
+	output   *procout.SyncBuffer
 	registry *tripwire
 }
 
@@ -171,13 +172,13 @@ func (e *portBusyError) Error() string {
 // the cleanup that stops it; on failure it returns the server's output.
 func (s *Server) start(t testing.TB, bin string, env []string, timeout time.Duration) (string, error) {
 	t.Helper()
-	port, err := freePort()
+	port, err := procout.FreePort()
 	if err != nil {
 		return "", err
 	}
-	output := &syncBuffer{}
+	output := &procout.SyncBuffer{}
 	listening := make(chan string, 1)
-	watch := &lineWatcher{w: output, marker: listeningMarker, found: listening}
+	watch := &procout.LineWatcher{W: output, Marker: listeningMarker, Found: listening}
 
 	// --print-logs puts OpenCode's log on stderr, so a failing test shows
 	// what the "Check server logs" of a 500 answer refers to.
@@ -185,7 +186,7 @@ func (s *Server) start(t testing.TB, bin string, env []string, timeout time.Dura
 	cmd.Dir = s.Dir
 	cmd.Env = env
 	cmd.Stdout = watch
-	cmd.Stderr = &lineWatcher{w: output, marker: listeningMarker, found: listening}
+	cmd.Stderr = &procout.LineWatcher{W: output, Marker: listeningMarker, Found: listening}
 	cmd.WaitDelay = stopGrace
 	setProcessGroup(cmd)
 
@@ -443,19 +444,6 @@ func environment(home, registry string, extra []string) []string {
 	return env
 }
 
-// freePort asks the kernel for an unused loopback port.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("finding a free port: %w", err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	if err := l.Close(); err != nil {
-		return 0, fmt.Errorf("finding a free port: %w", err)
-	}
-	return port, nil
-}
-
 // portTaken reports whether something listens on the loopback port.
 func portTaken(port int) bool {
 	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
@@ -501,55 +489,6 @@ func (w *tripwire) url() string { return "http://" + w.l.Addr().String() + "/" }
 func (w *tripwire) close() {
 	w.l.Close()
 	w.done.Wait()
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writers and readers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	if b == nil {
-		return ""
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// lineWatcher copies output to w and sends what follows marker on the first
-// complete line that contains it.
-type lineWatcher struct {
-	w      io.Writer
-	marker string
-	found  chan<- string
-	line   []byte
-}
-
-func (lw *lineWatcher) Write(p []byte) (int, error) {
-	lw.line = append(lw.line, p...)
-	for {
-		i := bytes.IndexByte(lw.line, '\n')
-		if i < 0 {
-			break
-		}
-		line := string(bytes.TrimRight(lw.line[:i], "\r"))
-		lw.line = lw.line[i+1:]
-		if _, rest, ok := strings.Cut(line, lw.marker); ok {
-			select {
-			case lw.found <- strings.TrimSpace(rest):
-			default:
-			}
-		}
-	}
-	return lw.w.Write(p)
 }
 
 // truncate shortens b for an error message.

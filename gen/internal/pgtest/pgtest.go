@@ -21,10 +21,8 @@
 package pgtest
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -32,10 +30,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentc-dev/agentc/gen/internal/procout"
 )
 
 // BinGlob is where Debian's postgresql package puts the server binaries.
@@ -87,7 +86,7 @@ type Server struct {
 	mu     sync.Mutex
 	cmd    *exec.Cmd
 	exited chan error
-	output *syncBuffer
+	output *procout.SyncBuffer
 }
 
 // Start initialises a cluster in a temporary directory, starts a server
@@ -114,7 +113,7 @@ func Start(t testing.TB) *Server {
 	}
 	s.InitTime = time.Since(began)
 
-	port, err := freePort()
+	port, err := procout.FreePort()
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
@@ -178,7 +177,7 @@ func (s *Server) Output() string {
 
 // initdb creates the cluster.
 func (s *Server) initdb() (string, error) {
-	out := &syncBuffer{}
+	out := &procout.SyncBuffer{}
 	s.mu.Lock()
 	s.output = out
 	s.mu.Unlock()
@@ -217,8 +216,8 @@ func (s *Server) start() error {
 	if s.cmd != nil {
 		return errors.New("the server is already running")
 	}
-	ready := make(chan struct{}, 1)
-	watch := &lineWatcher{w: s.output, marker: readyMarker, found: ready}
+	ready := make(chan string, 1)
+	watch := &procout.LineWatcher{W: s.output, Marker: readyMarker, Found: ready}
 	cmd := exec.Command(filepath.Join(s.bin, "postgres"),
 		"-D", s.DataDir,
 		"-p", strconv.Itoa(s.Port),
@@ -398,65 +397,4 @@ func environment() []string {
 		}
 	}
 	return env
-}
-
-// freePort asks the kernel for an unused loopback port.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("finding a free port: %w", err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	if err := l.Close(); err != nil {
-		return 0, fmt.Errorf("finding a free port: %w", err)
-	}
-	return port, nil
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writers and readers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	if b == nil {
-		return ""
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// lineWatcher copies output to w and signals found at the first complete
-// line that contains marker.
-type lineWatcher struct {
-	w      io.Writer
-	marker string
-	found  chan<- struct{}
-	line   []byte
-}
-
-func (lw *lineWatcher) Write(p []byte) (int, error) {
-	lw.line = append(lw.line, p...)
-	for {
-		i := bytes.IndexByte(lw.line, '\n')
-		if i < 0 {
-			break
-		}
-		if strings.Contains(string(lw.line[:i]), lw.marker) {
-			select {
-			case lw.found <- struct{}{}:
-			default:
-			}
-		}
-		lw.line = lw.line[i+1:]
-	}
-	return lw.w.Write(p)
 }
