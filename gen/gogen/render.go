@@ -8,6 +8,7 @@ import (
 	"go/format"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -26,6 +27,28 @@ var (
 	minChunk      = 64 << 10
 	chunksPerProc = 4
 )
+
+// formatted, when on, holds the formatted text of each chunk the last
+// render formatted, by its source: a long-running agentc (gen --watch)
+// formats again only the declarations an edit changed.
+var formatted struct {
+	sync.Mutex
+	on   bool
+	last map[string][]byte
+	// runs counts the chunks formatted, for tests.
+	runs atomic.Int64
+}
+
+// CacheFormatting turns on (or off, dropping what it holds) the memory of
+// formatted declarations from one Emit to the next. A chunk's formatted
+// text depends on its source alone, so the output is the same either way;
+// with it on, every documented declaration is formatted as a chunk of its
+// own, so that an edit reformats only the declarations it touched.
+func CacheFormatting(on bool) {
+	formatted.Lock()
+	defer formatted.Unlock()
+	formatted.on, formatted.last = on, nil
+}
 
 // render renders and formats the files concurrently, with the output of
 // jen's File.Render: the files are rendered unformatted and cut at split
@@ -76,6 +99,12 @@ func (g *generator) render(files []*jen.File) ([][]byte, []error) {
 		}
 	}
 	target := max(minChunk, total/(chunksPerProc*cap(sem)))
+	formatted.Lock()
+	cache, prev := formatted.on, formatted.last
+	formatted.Unlock()
+	if cache {
+		target = 0 // a chunk per declaration
+	}
 	clause := []byte("package " + g.s.Codegen.GoPackage + "\n")
 	head := []byte("package " + g.s.Codegen.GoPackage + "\n\n") // of a formatted chunk
 	type chunk struct {
@@ -99,10 +128,30 @@ func (g *generator) render(files []*jen.File) ([][]byte, []error) {
 			c.src = append(c.src, p...)
 		}
 		for _, c := range chunks[i] {
+			if out, ok := prev[string(c.src)]; ok {
+				c.out = out
+				continue
+			}
+			formatted.runs.Add(1)
 			run(func() { c.out, c.err = format.Source(c.src) })
 		}
 	}
 	wg.Wait()
+	if cache {
+		next := map[string][]byte{}
+		for _, cs := range chunks {
+			for _, c := range cs {
+				if c.err == nil {
+					next[string(c.src)] = c.out
+				}
+			}
+		}
+		formatted.Lock()
+		if formatted.on {
+			formatted.last = next
+		}
+		formatted.Unlock()
+	}
 
 	for i, cs := range chunks {
 		if errs[i] != nil {

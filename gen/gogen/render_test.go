@@ -2,6 +2,7 @@ package gogen
 
 import (
 	"bytes"
+	"maps"
 	"testing"
 
 	"github.com/dave/jennifer/jen"
@@ -64,4 +65,38 @@ func renderAll(t *testing.T, s *model.Spec, chunked bool) [][]byte {
 		}
 	}
 	return out
+}
+
+// TestRenderCached: with formatting remembered (gen --watch), a second
+// render after an edit formats only the declarations the edit changed, and
+// every file is the same as without the cache.
+func TestRenderCached(t *testing.T) {
+	files := synth.Files(30)
+	edited := maps.Clone(files)
+	edited["synthetic_tools.cue"] = bytes.Replace(files["synthetic_tools.cue"],
+		[]byte("strings.MaxRunes(1000)"), []byte("strings.MaxRunes(999)"), 1)
+	var specs []*model.Spec
+	for _, fs := range []map[string][]byte{files, edited} {
+		s, err := load.Load(load.Bytes("spec", fs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, s)
+	}
+	want := renderAll(t, specs[1], false)
+
+	CacheFormatting(true)
+	defer CacheFormatting(false)
+	renderAll(t, specs[0], true)
+	first := formatted.runs.Load()
+	got := renderAll(t, specs[1], true)
+	again := formatted.runs.Load() - first
+	for i := range want {
+		if !bytes.Equal(got[i], want[i]) {
+			t.Errorf("%s: formatting with the cache differs from jen's", (&generator{}).parts()[i].name)
+		}
+	}
+	if chunks := len(formatted.last); again == 0 || again > 10 || chunks < 100 {
+		t.Errorf("after a one-constraint edit, %d of %d declarations were formatted again; want a few (the changed check, the decoder that calls it)", again, chunks)
+	}
 }
