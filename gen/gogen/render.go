@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-
-	"github.com/dave/jennifer/jen"
 )
 
 // newMark returns a split mark: a comment no spec text can produce, as it
@@ -21,12 +19,9 @@ func newMark() string {
 	return "//agentc:split:" + hex.EncodeToString(b[:])
 }
 
-// Render formats chunks of at least minChunk bytes, about chunksPerProc
-// for each processor.
-var (
-	minChunk      = 64 << 10
-	chunksPerProc = 4
-)
+// minChunk is the size from which a run of declarations is formatted as a
+// chunk of its own.
+var minChunk = 64 << 10
 
 // formatted, when on, holds the formatted text of each chunk the last
 // render formatted, by its source: a long-running agentc (gen --watch)
@@ -50,10 +45,11 @@ func CacheFormatting(on bool) {
 	formatted.on, formatted.last = on, nil
 }
 
-// render renders and formats the files concurrently, with the output of
-// jen's File.Render: the files are rendered unformatted and cut at split
-// marks into chunks of whole declarations, which go/format formats
-// separately.
+// render builds the parts in order, each into a jen file of its own, and
+// renders each unformatted as soon as it is built, cut at split marks into
+// chunks of whole declarations; go/format formats the chunks concurrently
+// while the next part is built. A part's jen tree is garbage once it is
+// rendered. The output is jen's File.Render of each file.
 //
 // gofmt formats top-level declarations independently, separating them as
 // the source does, at least as their kinds ask: a declaration with a doc
@@ -62,9 +58,9 @@ func CacheFormatting(on bool) {
 // chunks formatted as files of their own without their package clause.
 // Should any chunk not format, the whole file is formatted, as jen does, for
 // its output or its error.
-func (g *generator) render(files []*jen.File) ([][]byte, []error) {
-	out := make([][]byte, len(files))
-	errs := make([]error, len(files))
+func (g *generator) render(parts []part) ([][]byte, []error) {
+	out := make([][]byte, len(parts))
+	errs := make([]error, len(parts))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	run := func(fn func()) {
@@ -77,31 +73,10 @@ func (g *generator) render(files []*jen.File) ([][]byte, []error) {
 		}()
 	}
 
-	// The unformatted sources, as pieces between split marks.
-	pieces := make([][][]byte, len(files))
-	for i, f := range files {
-		run(func() {
-			f.NoFormat = true
-			var buf bytes.Buffer
-			if err := f.Render(&buf); err != nil {
-				errs[i] = err
-				return
-			}
-			pieces[i] = bytes.Split(buf.Bytes(), []byte("\n"+g.mark))
-		})
-	}
-	wg.Wait()
-
-	total := 0
-	for _, ps := range pieces {
-		for _, p := range ps {
-			total += len(p)
-		}
-	}
-	target := max(minChunk, total/(chunksPerProc*cap(sem)))
 	formatted.Lock()
 	cache, prev := formatted.on, formatted.last
 	formatted.Unlock()
+	target := minChunk
 	if cache {
 		target = 0 // a chunk per declaration
 	}
@@ -111,13 +86,21 @@ func (g *generator) render(files []*jen.File) ([][]byte, []error) {
 		src, out []byte
 		err      error
 	}
-	chunks := make([][]*chunk, len(files))
-	for i, ps := range pieces {
-		if errs[i] != nil {
+	// The unformatted sources, as pieces between split marks.
+	pieces := make([][][]byte, len(parts))
+	chunks := make([][]*chunk, len(parts))
+	for i, p := range parts {
+		f := g.newFile(p.name == "tools.go")
+		p.fn(f)
+		f.NoFormat = true
+		var buf bytes.Buffer
+		if err := f.Render(&buf); err != nil {
+			errs[i] = err
 			continue
 		}
+		pieces[i] = bytes.Split(buf.Bytes(), []byte("\n"+g.mark))
 		var c *chunk
-		for j, p := range ps {
+		for j, p := range pieces[i] {
 			if c == nil || len(c.src) >= target {
 				c = &chunk{}
 				if j > 0 {

@@ -5,8 +5,6 @@ import (
 	"maps"
 	"testing"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/agentc-dev/agentc/gen/internal/synth"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -15,8 +13,8 @@ import (
 // TestRenderChunks: formatting the files in chunks, cut at every split
 // mark, gives exactly jen's formatting of the whole files.
 func TestRenderChunks(t *testing.T) {
-	defer func(n, m int) { minChunk, chunksPerProc = n, m }(minChunk, chunksPerProc)
-	minChunk, chunksPerProc = 1, 1<<30
+	defer func(n int) { minChunk = n }(minChunk)
+	minChunk = 1
 	for _, src := range []*load.Source{load.Default(), load.Bytes("spec", synth.Files(60))} {
 		s, err := load.Load(src)
 		if err != nil {
@@ -41,28 +39,24 @@ func renderAll(t *testing.T, s *model.Spec, chunked bool) [][]byte {
 	if !chunked {
 		g.mark = ""
 	}
-	var out [][]byte
-	var jfs []*jen.File
-	for _, p := range g.parts() {
-		f := g.newFile(p.name == "tools.go")
-		p.fn(f)
-		jfs = append(jfs, f)
-		if !chunked {
-			var buf bytes.Buffer
-			if err := f.Render(&buf); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, buf.Bytes())
-		}
-	}
 	if chunked {
-		var errs []error
-		out, errs = g.render(jfs)
+		out, errs := g.render(g.parts())
 		for _, err := range errs {
 			if err != nil {
 				t.Fatal(err)
 			}
 		}
+		return out
+	}
+	var out [][]byte
+	for _, p := range g.parts() {
+		f := g.newFile(p.name == "tools.go")
+		p.fn(f)
+		var buf bytes.Buffer
+		if err := f.Render(&buf); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, buf.Bytes())
 	}
 	return out
 }
