@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
+
 	"github.com/agentc-dev/agentc/gen/internal/synth"
 )
 
@@ -234,5 +236,32 @@ func TestWatchInterrupt(t *testing.T) {
 	sink.await(t, `^agentc gen: stopped watching `)
 	if stdout.Len() > 0 {
 		t.Errorf("stdout should be empty, got %q", stdout.String())
+	}
+}
+
+// TestSpecEvent: only changes to the spec's own files regenerate.
+func TestSpecEvent(t *testing.T) {
+	dir := filepath.Join(string(filepath.Separator), "w", "spec")
+	for _, tc := range []struct {
+		name string
+		op   fsnotify.Op
+		want bool
+	}{
+		{"tools.cue", fsnotify.Write, true},
+		{"tools.cue", fsnotify.Create, true},
+		{"tools.cue", fsnotify.Rename, true},
+		{"tools.cue", fsnotify.Remove, true},
+		{"tools.cue", fsnotify.Chmod, false},
+		{"tools.cue.swp", fsnotify.Write, false},
+		{"notes.txt", fsnotify.Write, false},
+		{"cue.mod/module.cue", fsnotify.Write, true},
+		{"cue.mod/other.cue", fsnotify.Write, false},
+		{"sub/x.cue", fsnotify.Write, false},
+		{"../other/x.cue", fsnotify.Write, false},
+	} {
+		ev := fsnotify.Event{Name: filepath.Join(dir, filepath.FromSlash(tc.name)), Op: tc.op}
+		if got := specEvent(dir, ev); got != tc.want {
+			t.Errorf("specEvent(%s %v) = %v, want %v", tc.name, tc.op, got, tc.want)
+		}
 	}
 }
