@@ -45,14 +45,18 @@ test: npm tools postgres
 
 # Each benchmark measures agentc against its peer in the same run and
 # reports the ratio as a metric: BenchmarkRatios (decoders vs zod in node,
-# jsonschema/v6, CUE; its own timing loops), BenchmarkVet* and
-# BenchmarkGenVsCueVet (vs cue vet at 5/6, 100, 1000 tools), BenchmarkRoute
-# (the callback route vs a bare net/http handler, alternating rounds).
-# BenchmarkDecode (per-case ns/op, allocations) is there to run by hand.
+# jsonschema/v6, CUE; its own timing loops), BenchmarkCommands (the agentc
+# binary's vet, gen, unchanged gen and check vs the cue binary's vet at 6,
+# 100 and 1000 tools: ratios, peak RSS, ms per tool), BenchmarkWatchEdit
+# (gen --watch's regeneration after a one-line edit at 100 tools vs CUE's
+# evaluation), BenchmarkVet (load in process vs CUE in process),
+# BenchmarkRoute (the callback route vs a bare net/http handler,
+# alternating rounds). BenchmarkDecode (per-case ns/op, allocations) is
+# there to run by hand.
 bench: npm tools postgres
 	$(GO) test -run '^$$' -bench '^BenchmarkRatios$$' -benchtime 1x ./gen/conformance
-	$(GO) test -run '^$$' -bench '^BenchmarkVet' -benchtime 3x -benchmem ./gen/load
-	$(GO) test -run '^$$' -bench '^BenchmarkGenVsCueVet$$' -benchtime 3x ./gen/tsgen
+	$(GO) test -run '^$$' -bench '^(BenchmarkCommands|BenchmarkWatchEdit)$$' -benchtime 3x ./gen/cli
+	$(GO) test -run '^$$' -bench '^BenchmarkVet$$' -benchtime 3x -benchmem ./gen/load
 	$(GO) test -run '^$$' -bench '^BenchmarkRoute$$' -benchmem ./gen/gateway
 
 # FuzzLoad: the loader never panics on mutated specs. FuzzDifferential:

@@ -45,16 +45,20 @@ func (f *specFlags) generate() (*model.Spec, []emit.File, string, error) {
 
 func init() {
 	var sf specFlags
+	var watch bool
 	register(&command{
 		name:    "gen",
 		summary: "Generate every artifact from the spec into the output root; writes only changed files, atomically.",
 		flags: func(fs *flag.FlagSet) {
 			sf.register(fs)
+			fs.BoolVar(&watch, "watch", false, "after generating, regenerate on every save of a spec file until interrupted (needs --spec)")
 			fs.Usage = func() {
-				fmt.Fprintf(fs.Output(), "usage: agentc gen [--spec DIR] [--out DIR] [--only a,b] [--json]\n\n"+
+				fmt.Fprintf(fs.Output(), "usage: agentc gen [--spec DIR] [--out DIR] [--only a,b] [--watch | --json]\n\n"+
 					"Generate every artifact from the spec. Nothing is written unless every emitter succeeds;\n"+
 					"each changed file is replaced atomically; stale files that agentc generated are removed;\n"+
-					"a file agentc did not generate is never overwritten.\n\nemitters:\n")
+					"a file agentc did not generate is never overwritten. With --watch, agentc stays running and\n"+
+					"regenerates whenever a .cue file in the spec directory is saved, printing the findings or\n"+
+					"what it wrote; Ctrl-C ends it.\n\nemitters:\n")
 				for _, e := range emit.Emitters() {
 					fmt.Fprintf(fs.Output(), "  %-11s %s\n", e.Name, e.Doc)
 				}
@@ -66,15 +70,41 @@ func init() {
 			if len(args) > 0 {
 				return usagef("gen takes no arguments (use --spec DIR)")
 			}
+			if watch {
+				return runWatch(e, &sf)
+			}
 			return runGen(e, &sf)
 		},
 	})
 }
 
 func runGen(e *env, sf *specFlags) error {
-	_, files, out, err := sf.generate()
+	r, err := genOnce(sf)
 	if err != nil {
 		return err
+	}
+	if !e.json {
+		e.logf("%s", r)
+	}
+	return ok(map[string]any{"out": r.out, "written": nonNil(r.written), "removed": nonNil(r.removed), "unchanged": r.unchanged})
+}
+
+// genResult is what one run of gen did.
+type genResult struct {
+	out              string
+	written, removed []string
+	unchanged        int
+}
+
+func (r *genResult) String() string {
+	return fmt.Sprintf("agentc gen: %s: %d written, %d unchanged, %d removed", r.out, len(r.written), r.unchanged, len(r.removed))
+}
+
+// genOnce loads the spec, generates and writes the changed files.
+func genOnce(sf *specFlags) (*genResult, error) {
+	_, files, out, err := sf.generate()
+	if err != nil {
+		return nil, err
 	}
 	plan := write.Plan
 	if sf.only != "" {
@@ -82,27 +112,23 @@ func runGen(e *env, sf *specFlags) error {
 	}
 	changes, err := plan(out, files)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := write.Apply(write.OS{}, out, changes); err != nil {
-		return err
+		return nil, err
 	}
-	var written, removed []string
-	unchanged := 0
+	r := &genResult{out: out}
 	for _, c := range changes {
 		switch c.Kind {
 		case write.Create, write.Update:
-			written = append(written, c.Path)
+			r.written = append(r.written, c.Path)
 		case write.Remove:
-			removed = append(removed, c.Path)
+			r.removed = append(r.removed, c.Path)
 		case write.Unchanged:
-			unchanged++
+			r.unchanged++
 		}
 	}
-	if !e.json {
-		e.logf("agentc gen: %s: %d written, %d unchanged, %d removed", out, len(written), unchanged, len(removed))
-	}
-	return ok(map[string]any{"out": out, "written": nonNil(written), "removed": nonNil(removed), "unchanged": unchanged})
+	return r, nil
 }
 
 func nonNil(s []string) []string {

@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentc-dev/agentc/gen/model"
 )
@@ -66,29 +67,39 @@ func Emitters() []Emitter { return slices.Clone(registry) }
 // returns all files sorted by path, plus the manifest. It fails if any
 // emitter fails, if two files share a path, or if a path escapes the root.
 func Generate(s *model.Spec, only ...string) ([]File, error) {
-	var files []File
-	ran := 0
-	for _, e := range registry {
-		if len(only) > 0 && !slices.Contains(only, e.Name) {
-			continue
-		}
-		ran++
-		fs, err := e.Fn(s)
-		if err != nil {
-			return nil, fmt.Errorf("emitter %s: %w", e.Name, err)
-		}
-		for _, f := range fs {
-			if err := checkPath(f.Path); err != nil {
-				return nil, fmt.Errorf("emitter %s: %w", e.Name, err)
-			}
-		}
-		files = append(files, fs...)
-	}
 	for _, name := range only {
 		if !slices.ContainsFunc(registry, func(e Emitter) bool { return e.Name == name }) {
 			return nil, fmt.Errorf("unknown emitter %q", name)
 		}
 	}
+	var run []Emitter
+	for _, e := range registry {
+		if len(only) == 0 || slices.Contains(only, e.Name) {
+			run = append(run, e)
+		}
+	}
+	// Emitters only read the model, so they run concurrently; the first
+	// failure in registry order is reported, as if they had run in turn.
+	outs := make([][]File, len(run))
+	errs := make([]error, len(run))
+	var wg sync.WaitGroup
+	for i, e := range run {
+		wg.Go(func() { outs[i], errs[i] = e.Fn(s) })
+	}
+	wg.Wait()
+	var files []File
+	for i, e := range run {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("emitter %s: %w", e.Name, errs[i])
+		}
+		for _, f := range outs[i] {
+			if err := checkPath(f.Path); err != nil {
+				return nil, fmt.Errorf("emitter %s: %w", e.Name, err)
+			}
+		}
+		files = append(files, outs[i]...)
+	}
+	ran := len(run)
 	slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
 	for i := 1; i < len(files); i++ {
 		if files[i].Path == files[i-1].Path {

@@ -64,14 +64,9 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 	}
 	files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, "runtime.go"), Data: rt})
 	parts := g.parts()
-	// The parts are built in order (they name helpers as they go), then
-	// rendered and formatted concurrently.
-	jfs := make([]*jen.File, len(parts))
-	for i, part := range parts {
-		jfs[i] = g.newFile(part.name == "tools.go")
-		part.fn(jfs[i])
-	}
-	datas, errs := g.render(jfs)
+	// The parts are built in order (they name helpers as they go), and
+	// formatted concurrently.
+	datas, errs := g.render(parts)
 	for i, part := range parts {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("go: rendering %s: %w", part.name, errs[i])

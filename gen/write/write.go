@@ -11,8 +11,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 )
@@ -105,9 +108,23 @@ func plan(root string, files []emit.File, partial bool) ([]Change, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	for _, f := range files {
+	// The files are read concurrently (most of a large run's plan is
+	// waiting for reads), then compared in order.
+	olds := make([][]byte, len(files))
+	rerrs := make([]error, len(files))
+	var wg sync.WaitGroup
+	next := atomic.Int64{}
+	for range min(len(files), 2*runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				olds[i], rerrs[i] = os.ReadFile(filepath.Join(root, filepath.FromSlash(files[i].Path)))
+			}
+		})
+	}
+	wg.Wait()
+	for i, f := range files {
 		want[f.Path] = true
-		old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
+		old, err := olds[i], rerrs[i]
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			changes = append(changes, Change{Path: f.Path, Kind: Create, New: f.Data})

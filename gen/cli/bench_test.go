@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentc-dev/agentc/gen/internal/synth"
+)
+
+// BenchmarkCommands runs the built agentc's vet, gen (into an empty
+// directory), gen again on an unchanged spec, and check, against the real
+// `cue vet -c=false` (bin/cue), as processes, on the same synthetic spec of
+// 6, 100 and 1,000 tools, in the same iterations. For each command it
+// reports the wall time per run (<cmd>-ms), its ratio to cue vet
+// (<cmd>-x-cue: the target is 2), the peak resident memory over the runs
+// (<cmd>-MB), and for gen the time per tool (gen-ms/tool). gen-same-x-vet
+// is an unchanged gen over vet.
+//
+// Skipped without bin/cue (`make tools`); fails under CI.
+func BenchmarkCommands(b *testing.B) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cue := filepath.Join(root, "bin", "cue")
+	if _, err := os.Stat(cue); err != nil {
+		if os.Getenv("CI") != "" {
+			b.Fatalf("bin/cue is missing under CI: run `make tools` first")
+		}
+		b.Skipf("bin/cue is missing: run `make tools` to benchmark against cue vet")
+	}
+	agentc := filepath.Join(b.TempDir(), "agentc")
+	build := exec.Command("go", "build", "-o", agentc, "./cmd/agentc")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("building agentc: %v\n%s", err, out)
+	}
+	for _, n := range []int{6, 100, 1000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			dir := filepath.Join(b.TempDir(), "spec")
+			if err := synth.WriteDir(dir, synth.Files(n)); err != nil {
+				b.Fatal(err)
+			}
+			same := filepath.Join(b.TempDir(), "same")
+			measure(b, dir, agentc, "gen", "--spec", ".", "--out", same)
+			type cmd struct {
+				name string
+				args func() []string
+				wall time.Duration
+				rss  int64 // KiB
+			}
+			cmds := []*cmd{
+				{name: "cue-vet", args: func() []string { return []string{cue, "vet", "-c=false", "."} }},
+				{name: "vet", args: func() []string { return []string{agentc, "vet", "."} }},
+				{name: "gen", args: func() []string {
+					return []string{agentc, "gen", "--spec", ".", "--out", filepath.Join(b.TempDir(), "out")}
+				}},
+				{name: "gen-same", args: func() []string { return []string{agentc, "gen", "--spec", ".", "--out", same} }},
+				{name: "check", args: func() []string { return []string{agentc, "check", "--spec", ".", "--out", same} }},
+			}
+			runs := 0
+			for b.Loop() {
+				for _, c := range cmds {
+					args := c.args()
+					wall, rss := measure(b, dir, args[0], args[1:]...)
+					c.wall += wall
+					c.rss = max(c.rss, rss)
+				}
+				runs++
+			}
+			ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / float64(runs) }
+			ref := cmds[0].wall
+			for _, c := range cmds {
+				b.ReportMetric(ms(c.wall), c.name+"-ms")
+				b.ReportMetric(float64(c.rss)/1024, c.name+"-MB")
+				if c.name != "cue-vet" {
+					b.ReportMetric(float64(c.wall)/float64(ref), c.name+"-x-cue")
+				}
+			}
+			b.ReportMetric(ms(cmds[2].wall)/float64(n), "gen-ms/tool")
+			b.ReportMetric(float64(cmds[3].wall)/float64(cmds[1].wall), "gen-same-x-vet")
+		})
+	}
+}
+
+// measure runs name with args in dir and returns its wall time and peak
+// resident memory (KiB).
+func measure(b *testing.B, dir, name string, args ...string) (time.Duration, int64) {
+	b.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	began := time.Now()
+	out, err := cmd.CombinedOutput()
+	d := time.Since(began)
+	if err != nil {
+		b.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss
+	}
+	return d, rss
+}

@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/agentc-dev/agentc/gen/diag"
+	"github.com/agentc-dev/agentc/gen/gogen"
+)
+
+// settle is how long a burst of file events must be quiet before a
+// regeneration: an editor's save is often several events (write, chmod,
+// rename of a temporary file), and a half-written file would only be
+// reported as broken.
+const settle = 20 * time.Millisecond
+
+// runWatch is gen --watch: it generates, then regenerates after every save
+// of a spec file until SIGINT or SIGTERM, and then exits 0.
+func runWatch(e *env, sf *specFlags) error {
+	if sf.spec == "" {
+		return usagef("--watch needs --spec DIR (the embedded default spec never changes)")
+	}
+	if e.json {
+		return usagef("--watch prints a line per regeneration for people; it does not take --json")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return watch(ctx, e, sf)
+}
+
+// watch generates once, then again whenever a .cue file in the spec
+// directory (or cue.mod/module.cue) changes, printing each run's findings
+// or its "N written, M unchanged" line on stderr. A broken spec is reported
+// and the next save tried; watch returns when ctx is done.
+func watch(ctx context.Context, e *env, sf *specFlags) error {
+	dir, err := filepath.Abs(sf.spec)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("spec directory: %w", err)
+	} else if !fi.IsDir() {
+		return fmt.Errorf("spec directory: %s is not a directory", sf.spec)
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("watching %s: %w", sf.spec, err)
+	}
+	defer w.Close()
+	// Watch the directories, not the files: editors often save by renaming
+	// a new file over the old one, which ends a watch on the file itself.
+	if err := w.Add(dir); err != nil {
+		return fmt.Errorf("watching %s: %w", sf.spec, err)
+	}
+	modDir := filepath.Join(dir, "cue.mod")
+	if fi, err := os.Stat(modDir); err == nil && fi.IsDir() {
+		if err := w.Add(modDir); err != nil {
+			return fmt.Errorf("watching %s: %w", modDir, err)
+		}
+	}
+	// Unchanged declarations keep their formatted text from one run to
+	// the next.
+	gogen.CacheFormatting(true)
+	defer gogen.CacheFormatting(false)
+
+	regen := func() {
+		r, err := genOnce(sf)
+		if err != nil {
+			reportWatch(e, err)
+			return
+		}
+		e.logf("%s", r)
+	}
+	regen()
+	e.logf("agentc gen: watching %s for changes (Ctrl-C to stop)", sf.spec)
+
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			e.logf("agentc gen: stopped watching %s", sf.spec)
+			return nil
+		case ev, open := <-w.Events:
+			if !open {
+				return nil
+			}
+			if specEvent(dir, ev) {
+				timer.Reset(settle)
+			}
+		case err, open := <-w.Errors:
+			if !open {
+				return nil
+			}
+			// An overflowed event queue loses saves: regenerate to be sure.
+			e.logf("agentc gen: watching %s: %v", sf.spec, err)
+			timer.Reset(settle)
+		case <-timer.C:
+			regen()
+		}
+	}
+}
+
+// specEvent reports whether ev changes what the spec loads: a .cue file in
+// the spec directory, or cue.mod/module.cue, written, created, removed or
+// renamed (a change of mode alone changes nothing).
+func specEvent(dir string, ev fsnotify.Event) bool {
+	if ev.Op == fsnotify.Chmod {
+		return false
+	}
+	rel, err := filepath.Rel(dir, ev.Name)
+	if err != nil {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	return (!strings.Contains(rel, "/") && strings.HasSuffix(rel, ".cue")) || rel == "cue.mod/module.cue"
+}
+
+// reportWatch prints a failed run as a one-shot gen would, and says that
+// watch goes on.
+func reportWatch(e *env, err error) {
+	var l diag.List
+	if errors.As(err, &l) {
+		diag.Print(e.stderr, l)
+		e.logf("agentc gen: %d finding(s); nothing written, waiting for the next save", len(l))
+		return
+	}
+	e.logf("agentc gen: %v", err)
+	e.logf("agentc gen: waiting for the next save")
+}

@@ -1,0 +1,267 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/agentc-dev/agentc/gen/internal/synth"
+)
+
+// lineSink sends every complete line written to it to C, and keeps all.
+type lineSink struct {
+	mu   sync.Mutex
+	part []byte
+	all  bytes.Buffer
+	C    chan string
+}
+
+func (s *lineSink) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.all.Write(p)
+	s.part = append(s.part, p...)
+	for {
+		i := bytes.IndexByte(s.part, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		s.C <- string(s.part[:i])
+		s.part = s.part[i+1:]
+	}
+}
+
+// await returns the lines up to and including the first that matches re.
+// The limit only stops a hung test; nothing depends on a quiet machine.
+func (s *lineSink) await(t *testing.T, re string) []string {
+	t.Helper()
+	rx := regexp.MustCompile(re)
+	var got []string
+	deadline := time.After(2 * time.Minute)
+	for {
+		select {
+		case l := <-s.C:
+			got = append(got, l)
+			if rx.MatchString(l) {
+				return got
+			}
+		case <-deadline:
+			t.Fatalf("no line matching %q; got:\n%s", re, strings.Join(got, "\n"))
+		}
+	}
+}
+
+// TestWatch drives gen --watch through a spec author's session: the first
+// generation, a one-line edit, a broken save, its repair, and the end. After
+// each save the output equals a one-shot gen of the same spec.
+func TestWatch(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "spec")
+	if err := synth.WriteDir(dir, synth.Files(8)); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	sink := &lineSink{C: make(chan string, 1000)}
+	e := &env{stdout: &bytes.Buffer{}, stderr: sink}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- watch(ctx, e, &specFlags{spec: dir, out: out}) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+
+	first := sink.await(t, `watching .* for changes`)
+	if !regexp.MustCompile(`^agentc gen: .*/out: [1-9][0-9]* written, 0 unchanged, 0 removed$`).MatchString(first[0]) {
+		t.Fatalf("first line %q, want every file written", first[0])
+	}
+	sameAsOneShot(t, dir, out)
+
+	// A one-line edit: one tool's description.
+	tools := filepath.Join(dir, "synthetic_tools.cue")
+	orig, err := os.ReadFile(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(orig, []byte(`"Synthetic tool 2: saves service commands."`), []byte(`"Synthetic tool 2: saves the commands, edited."`), 1)
+	if bytes.Equal(edited, orig) {
+		t.Fatal("the edit changed nothing")
+	}
+	writeSpecFile(t, tools, edited)
+	l := sink.await(t, `written|finding`)
+	if m := regexp.MustCompile(`: ([1-9][0-9]*) written, ([1-9][0-9]*) unchanged, 0 removed$`).FindStringSubmatch(l[len(l)-1]); m == nil {
+		t.Fatalf("after the edit: %q, want some files written and the others unchanged", l)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "opencode", "tool", "synthetic_tool_0002.txt"))
+	if err != nil || !strings.Contains(string(b), "edited.") {
+		t.Fatalf("the edit did not reach the tool's description: %q, %v", b, err)
+	}
+	sameAsOneShot(t, dir, out)
+
+	// A broken save is reported at its position, and watch goes on.
+	writeSpecFile(t, tools, append(bytes.Clone(edited), "\ntools: broken: {\n"...))
+	l = sink.await(t, `waiting for the next save`)
+	if !containsMatch(l, `synthetic_tools\.cue:[0-9]+:[0-9]+: `) {
+		t.Fatalf("the broken save was not reported with file:line:col:\n%s", strings.Join(l, "\n"))
+	}
+
+	// Repaired: back to the original spec, written again.
+	writeSpecFile(t, tools, orig)
+	l = sink.await(t, `written|finding`)
+	if !strings.HasSuffix(l[len(l)-1], "unchanged, 0 removed") {
+		t.Fatalf("after the repair: %q", l)
+	}
+	sameAsOneShot(t, dir, out)
+
+	// A file that is not part of the spec is ignored.
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hi"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("watch ended with %v, want nil", err)
+	}
+	done <- nil // for the deferred cleanup
+	close(sink.C)
+	var rest []string
+	for l := range sink.C {
+		rest = append(rest, l)
+	}
+	if len(rest) != 1 || !strings.HasPrefix(rest[0], "agentc gen: stopped watching") {
+		t.Errorf("after the end: %q, want only the stop line (notes.txt must not regenerate)", rest)
+	}
+}
+
+func containsMatch(lines []string, re string) bool {
+	rx := regexp.MustCompile(re)
+	for _, l := range lines {
+		if rx.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeSpecFile saves a file as many editors do: a new file renamed over
+// the old one.
+func writeSpecFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	tmp := path + ".swp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sameAsOneShot fails unless out holds exactly what a one-shot gen of dir
+// writes.
+func sameAsOneShot(t *testing.T, dir, out string) {
+	t.Helper()
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	if _, err := genOnce(&specFlags{spec: dir, out: fresh}); err != nil {
+		t.Fatal(err)
+	}
+	want, got := readTree(t, fresh), readTree(t, out)
+	if len(want) != len(got) {
+		t.Fatalf("watch left %d files, a one-shot gen writes %d", len(got), len(want))
+	}
+	for p, w := range want {
+		if g, ok := got[p]; !ok || g != w {
+			t.Fatalf("%s differs from a one-shot gen", p)
+		}
+	}
+}
+
+func readTree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		files[p[len(root):]] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestMain lets TestWatchInterrupt run this test binary as agentc.
+func TestMain(m *testing.M) {
+	if os.Getenv("AGENTC_TEST_AS_MAIN") == "1" {
+		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// TestWatchInterrupt: agentc gen --watch, as a process, ends on SIGINT with
+// exit status 0 and says so.
+func TestWatchInterrupt(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "spec")
+	if err := synth.WriteDir(dir, synth.Files(5)); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "gen", "--watch", "--spec", dir, "--out", filepath.Join(t.TempDir(), "out"))
+	cmd.Env = append(os.Environ(), "AGENTC_TEST_AS_MAIN=1")
+	sink := &lineSink{C: make(chan string, 100)}
+	cmd.Stderr = sink
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	sink.await(t, `watching .* for changes \(Ctrl-C to stop\)`)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGINT: %v, want exit status 0\n%s", err, sink.all.String())
+	}
+	sink.await(t, `^agentc gen: stopped watching `)
+	if stdout.Len() > 0 {
+		t.Errorf("stdout should be empty, got %q", stdout.String())
+	}
+}
+
+// TestSpecEvent: only changes to the spec's own files regenerate.
+func TestSpecEvent(t *testing.T) {
+	dir := filepath.Join(string(filepath.Separator), "w", "spec")
+	for _, tc := range []struct {
+		name string
+		op   fsnotify.Op
+		want bool
+	}{
+		{"tools.cue", fsnotify.Write, true},
+		{"tools.cue", fsnotify.Create, true},
+		{"tools.cue", fsnotify.Rename, true},
+		{"tools.cue", fsnotify.Remove, true},
+		{"tools.cue", fsnotify.Chmod, false},
+		{"tools.cue.swp", fsnotify.Write, false},
+		{"notes.txt", fsnotify.Write, false},
+		{"cue.mod/module.cue", fsnotify.Write, true},
+		{"cue.mod/other.cue", fsnotify.Write, false},
+		{"sub/x.cue", fsnotify.Write, false},
+		{"../other/x.cue", fsnotify.Write, false},
+	} {
+		ev := fsnotify.Event{Name: filepath.Join(dir, filepath.FromSlash(tc.name)), Op: tc.op}
+		if got := specEvent(dir, ev); got != tc.want {
+			t.Errorf("specEvent(%s %v) = %v, want %v", tc.name, tc.op, got, tc.want)
+		}
+	}
+}
