@@ -70,7 +70,7 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 	var defaults []jen.Code
 	for i, fd := range t.Fields {
 		bit := jen.Id(fmt.Sprintf("0x%x", uint64(1)<<i))
-		dst := jen.Op("&").Id("v").Dot(fd.GoName)
+		dst := jen.Id("v").Dot(fd.GoName)
 		pre := []jen.Code{
 			jen.If(jen.Id("seen").Op("&").Add(bit).Op("!=").Lit(0)).Block(
 				jen.Comment("A repeated key: JSON.parse keeps the last value."),
@@ -79,7 +79,7 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		}
 		if fd.Presence == model.Optional {
 			pre = append(pre, jen.Id("v").Dot(fd.GoName).Dot("Set").Op("=").True())
-			dst = jen.Op("&").Id("v").Dot(fd.GoName).Dot("Value")
+			dst = jen.Id("v").Dot(fd.GoName).Dot("Value")
 		}
 		body := append(pre,
 			jen.Id("segs").Index(jen.Lit(i)).Index(jen.Lit(0)).Op("=").Len(jen.Id("d").Dot("issues")),
@@ -108,7 +108,13 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 	}
 	cases = append(cases, jen.Default().Block(jen.Comment("Unknown keys are stripped, as zod does."), jen.Id("d").Dot("skip").Call()))
 	name := t.GoName
-	g.comment(f, fmt.Sprintf("decode%s decodes a %s at the current path; issues come out in field order.", name, name))
+	if n == 0 {
+		g.comment(f, fmt.Sprintf("decode%s decodes a %s, which has no fields: every key is stripped.", name, name))
+		f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Op("*").Id(name)).Block(
+			jen.Id("d").Dot("emptyObject").Call())
+		return
+	}
+	g.comment(f, fmt.Sprintf("decode%s decodes a %s at the current path;\nissues come out in field order.", name, name))
 	stmts := []jen.Code{
 		jen.List(jen.Id("more"), jen.Id("ok")).Op(":=").Id("d").Dot("objectStart").Call(),
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Return()),
@@ -125,35 +131,56 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		jen.If(jen.Id("d").Dot("err").Op("!=").Nil()).Block(jen.Return()),
 	}
 	stmts = append(stmts, defaults...)
-	if n > 0 {
-		stmts = append(stmts, jen.If(jen.Len(jen.Id("d").Dot("issues")).Op("!=").Id("start").Op("||").Id("seen").Op("&").Lit(required).Op("!=").Lit(required)).Block(
-			jen.Id("d").Dot("reorder").Call(jen.Id("start"), jen.Id("segs").Index(jen.Empty(), jen.Empty()), jen.Id("seen"), jen.Id("keys"+name).Index(jen.Empty(), jen.Empty()), jen.Id("missing"+name).Index(jen.Empty(), jen.Empty()))))
-		f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Id("v").Op("*").Id(name)).Block(stmts...)
-		g.comment(f, fmt.Sprintf("keys%s are %s's JSON keys, in field order.", name, name))
-		f.Var().Id("keys" + name).Op("=").Index(jen.Op("...")).String().Values(keys...)
-		g.comment(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined); empty when absence is fine.", name))
-		f.Var().Id("missing" + name).Op("=").Index(jen.Op("...")).Id("Issue").Values(missing...)
-	} else {
-		stmts = append(stmts, jen.Id("_").Op("=").Id("start"), jen.Id("_").Op("=").Id("seen"), jen.Id("_").Op("=").Id("segs"))
-		f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Id("v").Op("*").Id(name)).Block(stmts...)
+	args := []jen.Code{jen.Id("start"), jen.Id("segs").Index(jen.Empty(), jen.Empty()), jen.Id("seen"),
+		jen.Id("keys"+name).Index(jen.Empty(), jen.Empty()), jen.Id("missing"+name).Index(jen.Empty(), jen.Empty())}
+	reorder := jen.Id("d").Dot("reorder").Call(args...)
+	if 2+52+2*len(name) > maxLine { // the call on one line, indented twice
+		reorder = jen.Id("d").Dot("reorder").Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, args...)
 	}
+	stmts = append(stmts, jen.If(jen.Len(jen.Id("d").Dot("issues")).Op("!=").Id("start").Op("||").Id("seen").Op("&").Lit(required).Op("!=").Lit(required)).Block(
+		reorder))
+	f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Id("v").Op("*").Id(name)).Block(stmts...)
+	g.comment(f, fmt.Sprintf("keys%s are %s's JSON keys, in field order.", name, name))
+	f.Var().Id("keys" + name).Op("=").Index(jen.Op("...")).String().Add(lines(keys))
+	g.comment(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined);\nempty when absence is fine.", name))
+	f.Var().Id("missing" + name).Op("=").Index(jen.Op("...")).Id("Issue").Add(lines(missing))
 }
 
-// valueCode decodes one value of type t into the pointer expression dst.
+// lines is a composite literal's braces with one element per line.
+func lines(items []jen.Code) jen.Code {
+	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
+}
+
+// keyed is a composite literal with one "key: value" per line, in the
+// order given; kv alternates field names (string) and values (jen.Code).
+// A nil value leaves its field out (the zero value).
+func keyed(kv ...any) jen.Code {
+	var items []jen.Code
+	for i := 0; i+1 < len(kv); i += 2 {
+		if v, _ := kv[i+1].(jen.Code); v != nil {
+			items = append(items, jen.Id(kv[i].(string)).Op(":").Add(v))
+		}
+	}
+	return lines(items)
+}
+
+// valueCode decodes one value of type t into dst, an addressable
+// expression (a field or a local variable).
 func (g *generator) valueCode(t *model.Type, dst *jen.Statement, depth int) []jen.Code {
 	d := jen.Id("d")
+	ptr := jen.Op("&").Add(dst.Clone())
 	switch t.Kind {
 	case model.String:
 		if name, ok := g.strChecks[strSig(t)]; ok {
-			return []jen.Code{jen.If(d.Clone().Dot("str").Call(dst)).Block(d.Clone().Dot(name).Call(jen.Op("*").Parens(dst)))}
+			return []jen.Code{jen.If(d.Clone().Dot("str").Call(ptr)).Block(d.Clone().Dot(name).Call(dst.Clone()))}
 		}
-		return []jen.Code{d.Clone().Dot("str").Call(dst)}
+		return []jen.Code{d.Clone().Dot("str").Call(ptr)}
 	case model.Literal:
-		return []jen.Code{d.Clone().Dot("enum").Call(dst, jen.Id(g.valuesVar([]string{t.Literal})), jen.Lit(valueMessage([]string{t.Literal})))}
+		return []jen.Code{d.Clone().Dot("enum").Call(ptr, jen.Id(g.valuesVar([]string{t.Literal})), jen.Lit(valueMessage([]string{t.Literal})))}
 	case model.Enum:
-		return []jen.Code{d.Clone().Dot("enum").Call(jen.Parens(jen.Op("*").String()).Parens(dst), jen.Id(g.valuesVar(t.Enum)), jen.Lit(valueMessage(t.Enum)))}
+		return []jen.Code{d.Clone().Dot("enum").Call(jen.Parens(jen.Op("*").String()).Parens(ptr), jen.Id(g.valuesVar(t.Enum)), jen.Lit(valueMessage(t.Enum)))}
 	case model.Boolean:
-		return []jen.Code{d.Clone().Dot("boolean").Call(dst)}
+		return []jen.Code{d.Clone().Dot("boolean").Call(ptr)}
 	case model.Number, model.Integer:
 		fv := fmt.Sprintf("f%d", depth)
 		var then []jen.Code
@@ -164,22 +191,22 @@ func (g *generator) valueCode(t *model.Type, dst *jen.Statement, depth int) []je
 		if t.Kind == model.Integer {
 			val = jen.Int64().Call(jen.Id(fv))
 		}
-		then = append(then, jen.Op("*").Parens(dst).Op("=").Add(val))
+		then = append(then, dst.Clone().Op("=").Add(val))
 		return []jen.Code{jen.Block(
 			jen.Var().Id(fv).Float64(),
 			jen.If(d.Clone().Dot("num").Call(jen.Op("&").Id(fv))).Block(then...))}
 	case model.Object:
-		return []jen.Code{d.Clone().Dot("decode" + t.GoName).Call(dst)}
+		return []jen.Code{d.Clone().Dot("decode" + t.GoName).Call(ptr)}
 	case model.Array:
 		more, ok, n, e := fmt.Sprintf("more%d", depth), fmt.Sprintf("ok%d", depth), fmt.Sprintf("n%d", depth), fmt.Sprintf("e%d", depth)
 		loop := []jen.Code{
 			d.Clone().Dot("pushIndex").Call(jen.Id(n)),
 			jen.Var().Id(e).Add(g.goType(t.Items)),
 		}
-		loop = append(loop, g.valueCode(t.Items, jen.Op("&").Id(e), depth+1)...)
+		loop = append(loop, g.valueCode(t.Items, jen.Id(e), depth+1)...)
 		loop = append(loop,
 			d.Clone().Dot("pop").Call(),
-			jen.Op("*").Parens(dst).Op("=").Append(jen.Op("*").Parens(dst), jen.Id(e)),
+			dst.Clone().Op("=").Append(dst.Clone(), jen.Id(e)),
 			jen.Id(n).Op("++"),
 			jen.If(d.Clone().Dot("err").Op("!=").Nil()).Block(jen.Return()),
 			jen.Id(more).Op("=").Add(d.Clone()).Dot("arrayNext").Call(),
@@ -192,15 +219,12 @@ func (g *generator) valueCode(t *model.Type, dst *jen.Statement, depth int) []je
 			counts = append(counts, jen.If(jen.Id(n).Op(">").Lit(*t.MaxItems)).Block(d.Clone().Dot("add").Call(sizeIssue("too_big", "array", *t.MaxItems))))
 		}
 		body := []jen.Code{
-			jen.If(jen.Op("*").Parens(dst).Op("==").Nil()).Block(jen.Comment("[] decodes to an empty, non-nil slice (no allocation)."), jen.Op("*").Parens(dst).Op("=").Add(g.goType(t)).Values()),
+			jen.If(dst.Clone().Op("==").Nil()).Block(jen.Comment("[] decodes to an empty, non-nil slice (no allocation)."), dst.Clone().Op("=").Add(g.goType(t)).Values()),
 			jen.Id(n).Op(":=").Lit(0),
 			jen.For(jen.Id(more)).Block(loop...),
 			jen.If(d.Clone().Dot("err").Op("!=").Nil()).Block(jen.Return()),
 		}
 		body = append(body, counts...)
-		if len(counts) == 0 {
-			body = append(body, jen.Id("_").Op("=").Id(n))
-		}
 		return []jen.Code{
 			jen.If(jen.List(jen.Id(more), jen.Id(ok)).Op(":=").Add(d.Clone()).Dot("arrayStart").Call(), jen.Id(ok)).Block(body...),
 		}
@@ -258,9 +282,9 @@ func (g *generator) stringCheck(f *jen.File, t *model.Type) {
 		}
 		cond := jen.Add(conds[0])
 		for _, c := range conds[1:] {
-			cond = cond.Op("||").Add(c)
+			cond = cond.Op("||").Line().Add(c)
 		}
-		body = append(body, jen.Comment(fmt.Sprintf("Check %s: %s", c.Name, strings.ReplaceAll(c.Doc, "\n", " "))), jen.If(cond).Block(
+		body = append(body, doc(fmt.Sprintf("Check %s: %s", c.Name, strings.ReplaceAll(c.Doc, "\n", " "))), jen.If(cond).Block(
 			jen.Id("d").Dot("add").Call(jen.Id("Issue").Values(jen.Dict{
 				jen.Id("Code"):    jen.Lit("custom"),
 				jen.Id("Message"): jen.Lit(c.Message),

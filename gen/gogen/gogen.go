@@ -331,13 +331,46 @@ func (g *generator) runtime() ([]byte, error) {
 	return out, nil
 }
 
+// maxLine is the longest line the generated files hold, other than a
+// string literal that cannot be split (linelen_test.go checks it).
+const maxLine = 120
+
+// commentWidth is the most characters of text a generated comment line
+// holds before it is wrapped at a space; the spec's own line breaks are
+// kept.
+const commentWidth = 100
+
 // commentText turns text into // comment lines.
 func commentText(text string) string {
 	var lines []string
 	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
-		lines = append(lines, strings.TrimRight("// "+l, " "))
+		for _, w := range wrap(l, commentWidth) {
+			lines = append(lines, strings.TrimRight("// "+w, " "))
+		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// wrap breaks line at spaces into lines of at most width bytes (a word
+// longer than width stands alone). Leading indentation is kept on the
+// first line only.
+func wrap(line string, width int) []string {
+	if len(line) <= width {
+		return []string{line}
+	}
+	var out []string
+	for len(line) > width {
+		cut := strings.LastIndexByte(line[:width+1], ' ')
+		if cut <= 0 || strings.TrimSpace(line[:cut]) == "" {
+			cut = strings.IndexByte(line, ' ')
+			if cut < 0 {
+				break
+			}
+		}
+		out = append(out, line[:cut])
+		line = strings.TrimLeft(line[cut:], " ")
+	}
+	return append(out, line)
 }
 
 // doc returns a doc comment statement ("" gives none).

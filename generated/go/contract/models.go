@@ -32,7 +32,27 @@ type Model struct {
 	API string
 }
 
-var modelTable = [...]Model{{ModelClaudeOpus4_5, "Claude Opus 4.5", "anthropic/claude-opus-4-5", "claude-opus-4-5-20251101"}, {ModelClaudeOpus4_6, "Claude Opus 4.6", "anthropic/claude-opus-4-6", "claude-opus-4-6"}, {ModelClaudeSonnet4, "Claude Sonnet 4", "anthropic/claude-sonnet-4-5", "claude-sonnet-4-20250514"}}
+// modelTable holds every model, sorted by canonical ID.
+var modelTable = [...]Model{
+	{
+		ID:       ModelClaudeOpus4_5,
+		Display:  "Claude Opus 4.5",
+		OpenCode: "anthropic/claude-opus-4-5",
+		API:      "claude-opus-4-5-20251101",
+	},
+	{
+		ID:       ModelClaudeOpus4_6,
+		Display:  "Claude Opus 4.6",
+		OpenCode: "anthropic/claude-opus-4-6",
+		API:      "claude-opus-4-6",
+	},
+	{
+		ID:       ModelClaudeSonnet4,
+		Display:  "Claude Sonnet 4",
+		OpenCode: "anthropic/claude-sonnet-4-5",
+		API:      "claude-sonnet-4-20250514",
+	},
+}
 
 // Models returns every model, sorted by canonical ID.
 func Models() []Model {

@@ -365,7 +365,11 @@ func (d *decoder) add(is Issue) { d.issues = append(d.issues, d.at(is)) }
 
 // typeIssue records zod's invalid_type issue for a value of kind got.
 func (d *decoder) typeIssue(expected, got string) {
-	d.add(Issue{Code: "invalid_type", Expected: expected, Message: "Invalid input: expected " + expected + ", received " + got})
+	d.add(Issue{
+		Code:     "invalid_type",
+		Expected: expected,
+		Message:  "Invalid input: expected " + expected + ", received " + got,
+	})
 }
 
 // wrongType skips the value at pos and records invalid_type for it.
@@ -592,7 +596,12 @@ func (d *decoder) num(v *float64) bool {
 		return false
 	}
 	if math.IsInf(f, 0) {
-		d.add(Issue{Code: "invalid_type", Expected: "number", Received: "Infinity", Message: "Invalid input: expected number, received number"})
+		d.add(Issue{
+			Code:     "invalid_type",
+			Expected: "number",
+			Received: "Infinity",
+			Message:  "Invalid input: expected number, received number",
+		})
 		return false
 	}
 	*v = f
@@ -603,14 +612,31 @@ func (d *decoder) num(v *float64) bool {
 // bound checks are then skipped); a range issue for an unsafe integer.
 func (d *decoder) intCheck(f float64) bool {
 	if f != math.Trunc(f) {
-		d.add(Issue{Code: "invalid_type", Expected: "int", Format: "safeint", Message: "Invalid input: expected int, received number"})
+		d.add(Issue{
+			Code:     "invalid_type",
+			Expected: "int",
+			Format:   "safeint",
+			Message:  "Invalid input: expected int, received number",
+		})
 		return false
 	}
 	const note = "Integers must be within the safe integer range."
 	if f > maxSafeInteger {
-		d.add(Issue{Code: "too_big", Maximum: "9007199254740991", Note: note, Origin: "int", Message: "Too big: expected int to be <9007199254740991"})
+		d.add(Issue{
+			Code:    "too_big",
+			Maximum: "9007199254740991",
+			Note:    note,
+			Origin:  "int",
+			Message: "Too big: expected int to be <9007199254740991",
+		})
 	} else if f < -maxSafeInteger {
-		d.add(Issue{Code: "too_small", Minimum: "-9007199254740991", Note: note, Origin: "int", Message: "Too small: expected int to be >-9007199254740991"})
+		d.add(Issue{
+			Code:    "too_small",
+			Minimum: "-9007199254740991",
+			Note:    note,
+			Origin:  "int",
+			Message: "Too small: expected int to be >-9007199254740991",
+		})
 	}
 	return true
 }
@@ -716,6 +742,21 @@ func (d *decoder) objectStart() (more, ok bool) {
 		return false, true
 	}
 	return true, true
+}
+
+// emptyObject decodes an object whose schema has no fields: every key is
+// unknown and stripped, as zod does.
+func (d *decoder) emptyObject() {
+	more, ok := d.objectStart()
+	for ok && more && d.err == nil {
+		if d.key(); d.err != nil {
+			return
+		}
+		if d.skip(); d.err != nil {
+			return
+		}
+		more = d.objectNext()
+	}
 }
 
 // objectNext consumes ',' (true) or '}' (false).
