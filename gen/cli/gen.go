@@ -72,6 +72,7 @@ func init() {
 }
 
 func runGen(e *env, sf *specFlags) error {
+	e.warnSpec(sf.spec)
 	_, files, out, err := sf.generate()
 	if err != nil {
 		return err

@@ -140,6 +140,9 @@ func (l *loader) evaluate() (cue.Value, error) {
 	if errs != nil {
 		return cue.Value{}, errs.Err()
 	}
+	if _, errs := l.schemaCopy(pkg); errs != nil {
+		return cue.Value{}, errs.Err()
+	}
 	overlay := map[string]cueload.Source{}
 	for name, b := range l.src.Files {
 		if name == spec.SchemaFile {
