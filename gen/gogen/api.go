@@ -159,7 +159,7 @@ func (g *generator) modes(f *jen.File) {
 	f.Type().Id("Standing").String()
 	var sc []jen.Code
 	for _, st := range model.Standings {
-		sc = append(sc, jen.Id("Standing"+goValueName(string(st))).Id("Standing").Op("=").Lit(string(st)))
+		sc = append(sc, jen.Id("Standing"+names.GoEnumValue(string(st))).Id("Standing").Op("=").Lit(string(st)))
 	}
 	g.comment(f, "The standings, strongest first.")
 	f.Const().Defs(sc...)
@@ -175,7 +175,7 @@ func (g *generator) modes(f *jen.File) {
 	for _, m := range s.Modes {
 		var sts []jen.Code
 		for _, t := range s.Tools {
-			sts = append(sts, jen.Id("Tool"+t.GoName).Op(":").Id("Standing"+goValueName(string(m.Standing(t.Name)))))
+			sts = append(sts, jen.Id("Tool"+t.GoName).Op(":").Id("Standing"+names.GoEnumValue(string(m.Standing(t.Name)))))
 		}
 		var ext jen.Code // none: the field is left out
 		if m.Extends != nil {

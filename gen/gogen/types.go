@@ -8,6 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/names"
 )
 
 // tools renders tools.go: the Tool enumeration with its staleness guard,
@@ -184,7 +185,7 @@ func (g *generator) objectTypes(f *jen.File, t *model.Type, where string, done m
 			f.Type().Id(name).String()
 			var cs []jen.Code
 			for _, v := range x.Enum {
-				cs = append(cs, jen.Comment(fmt.Sprintf("%s%s is %q.", name, goValueName(v), v)), jen.Id(name+goValueName(v)).Id(name).Op("=").Lit(v))
+				cs = append(cs, jen.Comment(fmt.Sprintf("%s%s is %q.", name, names.GoEnumValue(v), v)), jen.Id(name+names.GoEnumValue(v)).Id(name).Op("=").Lit(v))
 			}
 			f.Const().Defs(cs...)
 		}
@@ -248,7 +249,7 @@ func (g *generator) goValue(t *model.Type, raw json.RawMessage) (jen.Code, error
 	case model.Enum:
 		var s string
 		err := json.Unmarshal(raw, &s)
-		return jen.Id(g.enumNames[t] + goValueName(s)), err
+		return jen.Id(g.enumNames[t] + names.GoEnumValue(s)), err
 	case model.Number:
 		var v float64
 		err := json.Unmarshal(raw, &v)

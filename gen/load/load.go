@@ -98,6 +98,9 @@ func Load(src *Source) (*model.Spec, error) {
 		return nil, err
 	}
 	s := l.build(v)
+	if len(l.errs) == 0 && !skipEmitChecks {
+		l.emitChecks(v, s)
+	}
 	if err := l.errs.Err(); err != nil {
 		return nil, err
 	}
