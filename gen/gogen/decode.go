@@ -32,12 +32,8 @@ func (g *generator) decoders(f *jen.File) {
 	for _, t := range g.decoded {
 		g.objectDecoder(f, t)
 	}
-	for _, t := range g.checkOrder {
-		if t.Kind == model.String {
-			g.stringCheck(f, t)
-		} else {
-			g.numberCheck(f, t)
-		}
+	for _, t := range g.numOrder {
+		g.numberCheck(f, t)
 	}
 	if len(g.valuesOrder) > 0 {
 		var defs []jen.Code
@@ -58,6 +54,27 @@ func (g *generator) decoders(f *jen.File) {
 		}
 		g.comment(f, "The spec's patterns (RE2), as Go, CUE and the translated ECMAScript regexes read them alike.")
 		f.Var().Defs(defs...)
+	}
+	for _, c := range g.checkOrder {
+		var reject, match []jen.Code
+		for _, p := range c.Reject {
+			reject = append(reject, jen.Id(g.patterns[p.Regexp]))
+		}
+		for _, p := range c.Match {
+			match = append(match, jen.Id(g.patterns[p.Regexp]))
+		}
+		var rv, mv jen.Code
+		if len(reject) > 0 {
+			rv = jen.Index().Op("*").Qual("regexp", "Regexp").Values(reject...)
+		}
+		if len(match) > 0 {
+			mv = jen.Index().Op("*").Qual("regexp", "Regexp").Values(match...)
+		}
+		g.comment(f, fmt.Sprintf("%s is the named check #%s: %s", g.checkVars[c], c.Name, strings.Join(strings.Fields(c.Doc), " ")))
+		f.Var().Id(g.checkVars[c]).Op("=").Op("&").Id("namedCheck").Add(keyed(
+			"message", jen.Lit(c.Message),
+			"reject", rv,
+			"match", mv))
 	}
 }
 
@@ -171,8 +188,8 @@ func (g *generator) valueCode(t *model.Type, dst *jen.Statement, depth int) []je
 	ptr := jen.Op("&").Add(dst.Clone())
 	switch t.Kind {
 	case model.String:
-		if name, ok := g.strChecks[strSig(t)]; ok {
-			return []jen.Code{jen.If(d.Clone().Dot("str").Call(ptr)).Block(d.Clone().Dot(name).Call(dst.Clone()))}
+		if calls := g.stringCalls(t, dst); len(calls) > 0 {
+			return []jen.Code{jen.If(d.Clone().Dot("str").Call(ptr)).Block(calls...)}
 		}
 		return []jen.Code{d.Clone().Dot("str").Call(ptr)}
 	case model.Literal:
@@ -232,66 +249,26 @@ func (g *generator) valueCode(t *model.Type, dst *jen.Statement, depth int) []je
 	panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
 }
 
-// stringCheck renders the method that checks a constrained string, in the
-// order the zod schema runs its checks.
-func (g *generator) stringCheck(f *jen.File, t *model.Type) {
-	name := g.strChecks[strSig(t)]
-	var body []jen.Code
-	if t.MinLength != nil || t.MaxLength != nil {
-		// Bytes bound code points: n bytes hold between n/4 and n code points.
-		var conds []jen.Code
-		if t.MaxLength != nil {
-			conds = append(conds, jen.Id("n").Op(">").Lit(*t.MaxLength))
-		}
-		if t.MinLength != nil && *t.MinLength > 0 {
-			conds = append(conds, jen.Id("n").Op("<").Lit(4**t.MinLength))
-		}
-		body = append(body, jen.Id("n").Op(":=").Len(jen.Id("s")))
-		if len(conds) > 0 {
-			cond := conds[0]
-			if len(conds) > 1 {
-				cond = jen.Add(conds[0]).Op("||").Add(conds[1])
-			}
-			body = append(body, jen.If(cond).Block(jen.Id("n").Op("=").Id("runeCount").Call(jen.Id("s"))))
-		}
-		if t.MinLength != nil {
-			body = append(body, jen.If(jen.Id("n").Op("<").Lit(*t.MinLength)).Block(jen.Id("d").Dot("add").Call(sizeIssue("too_small", "string", *t.MinLength))))
-		}
-		if t.MaxLength != nil {
-			body = append(body, jen.If(jen.Id("n").Op(">").Lit(*t.MaxLength)).Block(jen.Id("d").Dot("add").Call(sizeIssue("too_big", "string", *t.MaxLength))))
-		}
+// stringCalls checks the string in s (an expression) against t's
+// constraints, one runtime call each, in the order the zod schema runs its
+// checks: strings.MinRunes, strings.MaxRunes, =~ patterns, named checks.
+func (g *generator) stringCalls(t *model.Type, s *jen.Statement) []jen.Code {
+	d := jen.Id("d")
+	var calls []jen.Code
+	if t.MinLength != nil {
+		calls = append(calls, d.Clone().Dot("minRunes").Call(s.Clone(), jen.Lit(*t.MinLength)))
+	}
+	if t.MaxLength != nil {
+		calls = append(calls, d.Clone().Dot("maxRunes").Call(s.Clone(), jen.Lit(*t.MaxLength)))
 	}
 	for _, p := range t.Patterns {
-		lit, _ := zodgen.RegexLiteral(p.Regexp)
-		body = append(body, jen.If(jen.Op("!").Id(g.patterns[p.Regexp]).Dot("MatchString").Call(jen.Id("s"))).Block(
-			jen.Id("d").Dot("add").Call(jen.Id("Issue").Values(jen.Dict{
-				jen.Id("Origin"):  jen.Lit("string"),
-				jen.Id("Code"):    jen.Lit("invalid_format"),
-				jen.Id("Format"):  jen.Lit("regex"),
-				jen.Id("Pattern"): jen.Lit(lit),
-				jen.Id("Message"): jen.Lit("Invalid string: must match pattern " + lit),
-			}))))
+		lit, _ := zodgen.RegexLiteral(p.Regexp) // vet rejects a pattern without one
+		calls = append(calls, d.Clone().Dot("pattern").Call(s.Clone(), jen.Id(g.patterns[p.Regexp]), jen.Lit(lit)))
 	}
 	for _, c := range t.Checks {
-		var conds []jen.Code
-		for _, p := range c.Reject {
-			conds = append(conds, jen.Id(g.patterns[p.Regexp]).Dot("MatchString").Call(jen.Id("s")))
-		}
-		for _, p := range c.Match {
-			conds = append(conds, jen.Op("!").Id(g.patterns[p.Regexp]).Dot("MatchString").Call(jen.Id("s")))
-		}
-		cond := jen.Add(conds[0])
-		for _, c := range conds[1:] {
-			cond = cond.Op("||").Line().Add(c)
-		}
-		body = append(body, doc(fmt.Sprintf("Check %s: %s", c.Name, strings.ReplaceAll(c.Doc, "\n", " "))), jen.If(cond).Block(
-			jen.Id("d").Dot("add").Call(jen.Id("Issue").Values(jen.Dict{
-				jen.Id("Code"):    jen.Lit("custom"),
-				jen.Id("Message"): jen.Lit(c.Message),
-			}))))
+		calls = append(calls, d.Clone().Dot("check").Call(s.Clone(), jen.Id(g.checkVars[c])))
 	}
-	g.comment(f, fmt.Sprintf("%s checks a string: %s", name, strings.TrimPrefix(limits(t), "Constraints: ")))
-	f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id(name).Params(jen.Id("s").String()).Block(body...)
+	return calls
 }
 
 // numberCheck renders the method that checks a number: .int() first, then

@@ -117,11 +117,13 @@ type generator struct {
 	enumNames map[*model.Type]string
 	// decoded lists the object types reachable from arguments, in order.
 	decoded []*model.Type
-	// strChecks and numChecks name the helper methods of constrained
-	// strings and numbers, by constraint signature.
-	strChecks  map[string]string
+	// checkVars name the named checks' variables (in checkOrder); numChecks
+	// name the helper methods of constrained numbers (in numOrder), by
+	// constraint signature.
+	checkVars  map[*model.Check]string
 	numChecks  map[string]string
-	checkOrder []*model.Type
+	checkOrder []*model.Check
+	numOrder   []*model.Type
 	// patterns names compiled regexps by RE2 source.
 	patterns     map[string]string
 	patternOrder []string
@@ -151,7 +153,7 @@ type claimed struct {
 }
 
 func newGenerator(s *model.Spec) (*generator, diag.List) {
-	g := &generator{s: s, enumNames: map[*model.Type]string{}, strChecks: map[string]string{}, numChecks: map[string]string{}, patterns: map[string]string{}, values: map[string]string{}, used: map[string]claimed{}, mark: newMark()}
+	g := &generator{s: s, enumNames: map[*model.Type]string{}, checkVars: map[*model.Check]string{}, numChecks: map[string]string{}, patterns: map[string]string{}, values: map[string]string{}, used: map[string]claimed{}, mark: newMark()}
 	for _, id := range fixedNames {
 		g.used[id] = claimed{what: "the package API"}
 	}
@@ -215,16 +217,17 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 			}
 			g.enumNames[t] = name
 		case model.String:
-			if args && (t.MinLength != nil || t.MaxLength != nil || len(t.Patterns) > 0 || len(t.Checks) > 0) {
-				sig := strSig(t)
-				if _, ok := g.strChecks[sig]; !ok {
-					g.strChecks[sig] = fmt.Sprintf("checkString%d", len(g.strChecks))
-					g.checkOrder = append(g.checkOrder, t)
-				}
+			if args {
 				for _, p := range t.Patterns {
 					g.pattern(p.Regexp)
 				}
 				for _, c := range t.Checks {
+					if _, ok := g.checkVars[c]; ok {
+						continue
+					}
+					g.checkVars[c] = "check" + c.GoName
+					claim(g.checkVars[c], "named check "+c.Name, c.Pos)
+					g.checkOrder = append(g.checkOrder, c)
 					for _, p := range c.Reject {
 						g.pattern(p.Regexp)
 					}
@@ -238,7 +241,7 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 				sig := numSig(t)
 				if _, ok := g.numChecks[sig]; !ok {
 					g.numChecks[sig] = fmt.Sprintf("checkNumber%d", len(g.numChecks))
-					g.checkOrder = append(g.checkOrder, t)
+					g.numOrder = append(g.numOrder, t)
 				}
 			}
 		}
@@ -283,23 +286,6 @@ func (g *generator) pattern(re string) {
 		g.patterns[re] = fmt.Sprintf("pattern%d", len(g.patterns))
 		g.patternOrder = append(g.patternOrder, re)
 	}
-}
-
-func strSig(t *model.Type) string {
-	var b strings.Builder
-	if t.MinLength != nil {
-		fmt.Fprintf(&b, "min%d;", *t.MinLength)
-	}
-	if t.MaxLength != nil {
-		fmt.Fprintf(&b, "max%d;", *t.MaxLength)
-	}
-	for _, p := range t.Patterns {
-		fmt.Fprintf(&b, "re%q;", p.Regexp)
-	}
-	for _, c := range t.Checks {
-		fmt.Fprintf(&b, "check%s;", c.Name)
-	}
-	return b.String()
 }
 
 func numSig(t *model.Type) string {

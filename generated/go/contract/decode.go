@@ -735,7 +735,8 @@ func (d *decoder) decodeSaveEnvFilesFile(v *SaveEnvFilesFile) {
 			segs[0][0] = len(d.issues)
 			d.push("path")
 			if d.str(&v.Path) {
-				d.checkString0(v.Path)
+				d.maxRunes(v.Path, 500)
+				d.check(v.Path, checkRelativePath)
 			}
 			d.pop()
 			segs[0][1] = len(d.issues)
@@ -902,7 +903,8 @@ func (d *decoder) decodeSaveEnvFilesFileKey(v *SaveEnvFilesFileKey) {
 			segs[0][0] = len(d.issues)
 			d.push("key")
 			if d.str(&v.Key) {
-				d.checkString1(v.Key)
+				d.minRunes(v.Key, 1)
+				d.maxRunes(v.Key, 200)
 			}
 			d.pop()
 			segs[0][1] = len(d.issues)
@@ -1078,7 +1080,8 @@ func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand
 			segs[0][0] = len(d.issues)
 			d.push("name")
 			if d.str(&v.Name) {
-				d.checkString2(v.Name)
+				d.minRunes(v.Name, 1)
+				d.maxRunes(v.Name, 100)
 			}
 			d.pop()
 			segs[0][1] = len(d.issues)
@@ -1091,7 +1094,8 @@ func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand
 			segs[1][0] = len(d.issues)
 			d.push("command")
 			if d.str(&v.Command) {
-				d.checkString3(v.Command)
+				d.minRunes(v.Command, 1)
+				d.maxRunes(v.Command, 1000)
 			}
 			d.pop()
 			segs[1][1] = len(d.issues)
@@ -1105,7 +1109,7 @@ func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand
 			segs[2][0] = len(d.issues)
 			d.push("cwd")
 			if d.str(&v.Cwd.Value) {
-				d.checkString4(v.Cwd.Value)
+				d.maxRunes(v.Cwd.Value, 500)
 			}
 			d.pop()
 			segs[2][1] = len(d.issues)
@@ -1119,7 +1123,7 @@ func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand
 			segs[3][0] = len(d.issues)
 			d.push("workspacePath")
 			if d.str(&v.WorkspacePath.Value) {
-				d.checkString4(v.WorkspacePath.Value)
+				d.maxRunes(v.WorkspacePath.Value, 500)
 			}
 			d.pop()
 			segs[3][1] = len(d.issues)
@@ -1221,131 +1225,6 @@ var missingSaveSnapshotArgs = [...]Issue{
 	{},
 }
 
-// checkString0 checks a string: at most 500 code points; passes check RelativePath ("Path must be
-// relative, without a leading '/' and without '..' segments").
-func (d *decoder) checkString0(s string) {
-	n := len(s)
-	if n > 500 {
-		n = runeCount(s)
-	}
-	if n > 500 {
-		d.add(Issue{
-			Code:      "too_big",
-			Inclusive: true,
-			Maximum:   "500",
-			Message:   "Too big: expected string to have <=500 characters",
-			Origin:    "string",
-		})
-	}
-	// Check RelativePath: A path relative to its workspace: not empty, no leading slash or drive letter,
-	// no backslashes, and no ".." segment.
-	if pattern0.MatchString(s) ||
-		pattern1.MatchString(s) ||
-		pattern2.MatchString(s) ||
-		pattern3.MatchString(s) ||
-		pattern4.MatchString(s) {
-		d.add(Issue{
-			Code:    "custom",
-			Message: "Path must be relative, without a leading '/' and without '..' segments",
-		})
-	}
-}
-
-// checkString1 checks a string: at least 1 code points; at most 200 code points.
-func (d *decoder) checkString1(s string) {
-	n := len(s)
-	if n > 200 || n < 4 {
-		n = runeCount(s)
-	}
-	if n < 1 {
-		d.add(Issue{
-			Code:      "too_small",
-			Inclusive: true,
-			Message:   "Too small: expected string to have >=1 characters",
-			Minimum:   "1",
-			Origin:    "string",
-		})
-	}
-	if n > 200 {
-		d.add(Issue{
-			Code:      "too_big",
-			Inclusive: true,
-			Maximum:   "200",
-			Message:   "Too big: expected string to have <=200 characters",
-			Origin:    "string",
-		})
-	}
-}
-
-// checkString2 checks a string: at least 1 code points; at most 100 code points.
-func (d *decoder) checkString2(s string) {
-	n := len(s)
-	if n > 100 || n < 4 {
-		n = runeCount(s)
-	}
-	if n < 1 {
-		d.add(Issue{
-			Code:      "too_small",
-			Inclusive: true,
-			Message:   "Too small: expected string to have >=1 characters",
-			Minimum:   "1",
-			Origin:    "string",
-		})
-	}
-	if n > 100 {
-		d.add(Issue{
-			Code:      "too_big",
-			Inclusive: true,
-			Maximum:   "100",
-			Message:   "Too big: expected string to have <=100 characters",
-			Origin:    "string",
-		})
-	}
-}
-
-// checkString3 checks a string: at least 1 code points; at most 1000 code points.
-func (d *decoder) checkString3(s string) {
-	n := len(s)
-	if n > 1000 || n < 4 {
-		n = runeCount(s)
-	}
-	if n < 1 {
-		d.add(Issue{
-			Code:      "too_small",
-			Inclusive: true,
-			Message:   "Too small: expected string to have >=1 characters",
-			Minimum:   "1",
-			Origin:    "string",
-		})
-	}
-	if n > 1000 {
-		d.add(Issue{
-			Code:      "too_big",
-			Inclusive: true,
-			Maximum:   "1000",
-			Message:   "Too big: expected string to have <=1000 characters",
-			Origin:    "string",
-		})
-	}
-}
-
-// checkString4 checks a string: at most 500 code points.
-func (d *decoder) checkString4(s string) {
-	n := len(s)
-	if n > 500 {
-		n = runeCount(s)
-	}
-	if n > 500 {
-		d.add(Issue{
-			Code:      "too_big",
-			Inclusive: true,
-			Maximum:   "500",
-			Message:   "Too big: expected string to have <=500 characters",
-			Origin:    "string",
-		})
-	}
-}
-
 // The accepted values of enums and literals, in the spec's order (zod's "values").
 var (
 	values0 = []string{"succeeded", "failed", "needs_human"}
@@ -1362,3 +1241,10 @@ var (
 	pattern3 = regexp.MustCompile("\\\\")
 	pattern4 = regexp.MustCompile("(^|/)\\.\\.(/|$)")
 )
+
+// checkRelativePath is the named check #RelativePath: A path relative to its workspace: not empty, no
+// leading slash or drive letter, no backslashes, and no ".." segment.
+var checkRelativePath = &namedCheck{
+	message: "Path must be relative, without a leading '/' and without '..' segments",
+	reject:  []*regexp.Regexp{pattern0, pattern1, pattern2, pattern3, pattern4},
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -1021,6 +1022,82 @@ func hex4(b []byte, p int) (uint16, bool) {
 // runeCount counts code points as JavaScript's [...s].length does for the
 // decoded string (a lone surrogate became one U+FFFD).
 func runeCount(s string) int { return utf8.RuneCountInString(s) }
+
+// The string constraints, each one call in the generated decoders, in the
+// order zod runs its checks: strings.MinRunes, strings.MaxRunes, =~ and
+// named checks. Lengths count code points, as CUE and JSON Schema do (zod
+// counts UTF-16 code units; the generated zod schema counts code points
+// too).
+
+// minRunes checks strings.MinRunes(min): zod's too_small. n bytes hold at
+// most n code points, and at least n/4: the count is skipped when the
+// bytes alone decide.
+func (d *decoder) minRunes(s string, min int) {
+	if len(s) >= 4*min || runeCount(s) >= min {
+		return
+	}
+	m := strconv.Itoa(min)
+	d.add(Issue{
+		Code:      "too_small",
+		Inclusive: true,
+		Message:   "Too small: expected string to have >=" + m + " characters",
+		Minimum:   json.Number(m),
+		Origin:    "string",
+	})
+}
+
+// maxRunes checks strings.MaxRunes(max): zod's too_big.
+func (d *decoder) maxRunes(s string, max int) {
+	if len(s) <= max || runeCount(s) <= max {
+		return
+	}
+	m := strconv.Itoa(max)
+	d.add(Issue{
+		Code:      "too_big",
+		Inclusive: true,
+		Maximum:   json.Number(m),
+		Message:   "Too big: expected string to have <=" + m + " characters",
+		Origin:    "string",
+	})
+}
+
+// pattern checks =~ re; literal is the ECMAScript regex zod reports
+// ("/^a/u"), which matches the same strings.
+func (d *decoder) pattern(s string, re *regexp.Regexp, literal string) {
+	if re.MatchString(s) {
+		return
+	}
+	d.add(Issue{
+		Code:    "invalid_format",
+		Format:  "regex",
+		Message: "Invalid string: must match pattern " + literal,
+		Origin:  "string",
+		Pattern: literal,
+	})
+}
+
+// namedCheck is a spec's named check (#Name: string & !~"…" … @check("…")).
+type namedCheck struct {
+	// message is zod's custom issue message.
+	message string
+	// reject are the !~ patterns, none of which may match; match the =~
+	// patterns, all of which must.
+	reject, match []*regexp.Regexp
+}
+
+// check runs a named check: zod's custom issue when it fails.
+func (d *decoder) check(s string, c *namedCheck) {
+	ok := true
+	for _, re := range c.reject {
+		ok = ok && !re.MatchString(s)
+	}
+	for _, re := range c.match {
+		ok = ok && re.MatchString(s)
+	}
+	if !ok {
+		d.add(Issue{Code: "custom", Message: c.message})
+	}
+}
 
 // reorder puts the issues recorded since start into field order. Field i
 // was present when seen has bit i, and its issues are then
