@@ -32,9 +32,6 @@ func (g *generator) decoders(f *jen.File) {
 	for _, t := range g.decoded {
 		g.objectDecoder(f, t)
 	}
-	for _, t := range g.numOrder {
-		g.numberCheck(f, t)
-	}
 	if len(g.valuesOrder) > 0 {
 		var defs []jen.Code
 		for _, key := range g.valuesOrder {
@@ -200,10 +197,7 @@ func (g *generator) valueCode(t *model.Type, dst *jen.Statement, depth int) []je
 		return []jen.Code{d.Clone().Dot("boolean").Call(ptr)}
 	case model.Number, model.Integer:
 		fv := fmt.Sprintf("f%d", depth)
-		var then []jen.Code
-		if name, ok := g.numChecks[numSig(t)]; ok {
-			then = append(then, d.Clone().Dot(name).Call(jen.Id(fv)))
-		}
+		then := numberCalls(t, jen.Id(fv))
 		val := jen.Id(fv)
 		if t.Kind == model.Integer {
 			val = jen.Int64().Call(jen.Id(fv))
@@ -271,46 +265,33 @@ func (g *generator) stringCalls(t *model.Type, s *jen.Statement) []jen.Code {
 	return calls
 }
 
-// numberCheck renders the method that checks a number: .int() first, then
-// the bounds (skipped after a fractional value, as zod aborts there).
-func (g *generator) numberCheck(f *jen.File, t *model.Type) {
-	name := g.numChecks[numSig(t)]
+// numberCalls checks the number f against t's constraints, one runtime
+// call each, as zod runs them: .int() first, and the bounds only for an
+// integral value (zod aborts after a fractional one).
+func numberCalls(t *model.Type, f *jen.Statement) []jen.Code {
+	d := jen.Id("d")
 	var bounds []jen.Code
-	if m := t.Minimum; m != nil {
-		op, adj := ">=", ">="
-		if m.Exclusive {
-			op, adj = ">", ">"
+	for _, b := range []struct {
+		bound           *model.Bound
+		inclusive, excl string
+	}{{t.Minimum, "gte", "gt"}, {t.Maximum, "lte", "lt"}} {
+		if b.bound == nil {
+			continue
 		}
-		v := zodgen.JSNumber(m.Value)
-		bounds = append(bounds, jen.If(jen.Op("!").Parens(jen.Id("f").Op(op).Id(goFloat(v)))).Block(jen.Id("d").Dot("add").Call(jen.Id("Issue").Values(jen.Dict{
-			jen.Id("Origin"):    jen.Lit("number"),
-			jen.Id("Code"):      jen.Lit("too_small"),
-			jen.Id("Minimum"):   jen.Lit(v),
-			jen.Id("Inclusive"): jen.Lit(!m.Exclusive),
-			jen.Id("Message"):   jen.Lit("Too small: expected number to be " + adj + v),
-		}))))
-	}
-	if m := t.Maximum; m != nil {
-		op, adj := "<=", "<="
-		if m.Exclusive {
-			op, adj = "<", "<"
+		name := b.inclusive
+		if b.bound.Exclusive {
+			name = b.excl
 		}
-		v := zodgen.JSNumber(m.Value)
-		bounds = append(bounds, jen.If(jen.Op("!").Parens(jen.Id("f").Op(op).Id(goFloat(v)))).Block(jen.Id("d").Dot("add").Call(jen.Id("Issue").Values(jen.Dict{
-			jen.Id("Origin"):    jen.Lit("number"),
-			jen.Id("Code"):      jen.Lit("too_big"),
-			jen.Id("Maximum"):   jen.Lit(v),
-			jen.Id("Inclusive"): jen.Lit(!m.Exclusive),
-			jen.Id("Message"):   jen.Lit("Too big: expected number to be " + adj + v),
-		}))))
+		v := zodgen.JSNumber(b.bound.Value)
+		bounds = append(bounds, d.Clone().Dot(name).Call(f.Clone(), jen.Id(goFloat(v)), jen.Lit(v)))
 	}
-	var body []jen.Code
-	if t.Kind == model.Integer {
-		body = append(body, jen.If(jen.Op("!").Id("d").Dot("intCheck").Call(jen.Id("f"))).Block(jen.Return()))
+	if t.Kind != model.Integer {
+		return bounds
 	}
-	body = append(body, bounds...)
-	g.comment(f, fmt.Sprintf("%s checks a number as zod's %s does.", name, strings.TrimPrefix(zodgen.Expr(t, "z"), "z.")))
-	f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id(name).Params(jen.Id("f").Float64()).Block(body...)
+	if len(bounds) == 0 {
+		return []jen.Code{d.Clone().Dot("intCheck").Call(f.Clone())}
+	}
+	return []jen.Code{jen.If(d.Clone().Dot("intCheck").Call(f.Clone())).Block(bounds...)}
 }
 
 // goFloat writes a JavaScript number as a Go float literal.

@@ -117,13 +117,9 @@ type generator struct {
 	enumNames map[*model.Type]string
 	// decoded lists the object types reachable from arguments, in order.
 	decoded []*model.Type
-	// checkVars name the named checks' variables (in checkOrder); numChecks
-	// name the helper methods of constrained numbers (in numOrder), by
-	// constraint signature.
+	// checkVars name the named checks' variables, declared in checkOrder.
 	checkVars  map[*model.Check]string
-	numChecks  map[string]string
 	checkOrder []*model.Check
-	numOrder   []*model.Type
 	// patterns names compiled regexps by RE2 source.
 	patterns     map[string]string
 	patternOrder []string
@@ -153,7 +149,7 @@ type claimed struct {
 }
 
 func newGenerator(s *model.Spec) (*generator, diag.List) {
-	g := &generator{s: s, enumNames: map[*model.Type]string{}, checkVars: map[*model.Check]string{}, numChecks: map[string]string{}, patterns: map[string]string{}, values: map[string]string{}, used: map[string]claimed{}, mark: newMark()}
+	g := &generator{s: s, enumNames: map[*model.Type]string{}, checkVars: map[*model.Check]string{}, patterns: map[string]string{}, values: map[string]string{}, used: map[string]claimed{}, mark: newMark()}
 	for _, id := range fixedNames {
 		g.used[id] = claimed{what: "the package API"}
 	}
@@ -236,14 +232,6 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 					}
 				}
 			}
-		case model.Number, model.Integer:
-			if args && (t.Kind == model.Integer || t.Minimum != nil || t.Maximum != nil) {
-				sig := numSig(t)
-				if _, ok := g.numChecks[sig]; !ok {
-					g.numChecks[sig] = fmt.Sprintf("checkNumber%d", len(g.numChecks))
-					g.numOrder = append(g.numOrder, t)
-				}
-			}
 		}
 	}
 	for _, t := range s.Tools {
@@ -286,17 +274,6 @@ func (g *generator) pattern(re string) {
 		g.patterns[re] = fmt.Sprintf("pattern%d", len(g.patterns))
 		g.patternOrder = append(g.patternOrder, re)
 	}
-}
-
-func numSig(t *model.Type) string {
-	sig := string(t.Kind)
-	if m := t.Minimum; m != nil {
-		sig += fmt.Sprintf(";min%v%s", m.Exclusive, m.Value)
-	}
-	if m := t.Maximum; m != nil {
-		sig += fmt.Sprintf(";max%v%s", m.Exclusive, m.Value)
-	}
-	return sig
 }
 
 // newFile starts a generated file; the package doc goes in tools.go.

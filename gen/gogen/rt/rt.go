@@ -610,6 +610,60 @@ func (d *decoder) num(v *float64) bool {
 	return true
 }
 
+// The numeric bounds, each one call in the generated decoders: >=, >, <=
+// and < with the bound as a float64 and as zod writes it (a JavaScript
+// number: "1e+21", "0.5").
+
+// gte checks f >= min: zod's too_small, inclusive.
+func (d *decoder) gte(f, min float64, js string) {
+	if f < min {
+		d.add(Issue{
+			Code:      "too_small",
+			Inclusive: true,
+			Message:   "Too small: expected number to be >=" + js,
+			Minimum:   json.Number(js),
+			Origin:    "number",
+		})
+	}
+}
+
+// gt checks f > min: zod's too_small, exclusive.
+func (d *decoder) gt(f, min float64, js string) {
+	if f <= min {
+		d.add(Issue{
+			Code:    "too_small",
+			Message: "Too small: expected number to be >" + js,
+			Minimum: json.Number(js),
+			Origin:  "number",
+		})
+	}
+}
+
+// lte checks f <= max: zod's too_big, inclusive.
+func (d *decoder) lte(f, max float64, js string) {
+	if f > max {
+		d.add(Issue{
+			Code:      "too_big",
+			Inclusive: true,
+			Message:   "Too big: expected number to be <=" + js,
+			Maximum:   json.Number(js),
+			Origin:    "number",
+		})
+	}
+}
+
+// lt checks f < max: zod's too_big, exclusive.
+func (d *decoder) lt(f, max float64, js string) {
+	if f >= max {
+		d.add(Issue{
+			Code:    "too_big",
+			Message: "Too big: expected number to be <" + js,
+			Maximum: json.Number(js),
+			Origin:  "number",
+		})
+	}
+}
+
 // intCheck is zod's .int(): false when the value is not integral (the
 // bound checks are then skipped); a range issue for an unsafe integer.
 func (d *decoder) intCheck(f float64) bool {
