@@ -283,7 +283,8 @@ func numberCalls(t *model.Type, f *jen.Statement) []jen.Code {
 			name = b.excl
 		}
 		v := zodgen.JSNumber(b.bound.Value)
-		bounds = append(bounds, d.Clone().Dot(name).Call(f.Clone(), jen.Id(goFloat(v)), jen.Lit(v)))
+		// A JavaScript number literal is a Go constant too ("1e+21").
+		bounds = append(bounds, d.Clone().Dot(name).Call(f.Clone(), jen.Id(v), jen.Lit(v)))
 	}
 	if t.Kind != model.Integer {
 		return bounds
@@ -292,14 +293,6 @@ func numberCalls(t *model.Type, f *jen.Statement) []jen.Code {
 		return []jen.Code{d.Clone().Dot("intCheck").Call(f.Clone())}
 	}
 	return []jen.Code{jen.If(d.Clone().Dot("intCheck").Call(f.Clone())).Block(bounds...)}
-}
-
-// goFloat writes a JavaScript number as a Go float literal.
-func goFloat(js string) string {
-	if strings.ContainsAny(js, ".e") {
-		return js
-	}
-	return js + ".0"
 }
 
 // sizeIssue is zod's too_small/too_big issue for a length or item count.

@@ -145,7 +145,7 @@ func (g *generator) objectTypes(f *jen.File, t *model.Type, where string, done m
 	for _, fd := range t.Fields {
 		text := fd.Doc()
 		if text == "" {
-			text = fmt.Sprintf("%s is the %q field.", fd.GoName, fd.Name)
+			text = fmt.Sprintf("%s is the %q field of %s.", fd.GoName, fd.Name, t.GoName)
 		}
 		switch fd.Presence {
 		case model.Optional:
