@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/load"
+	"github.com/agentc-dev/agentc/gen/proxygen"
 )
 
 // lineSpecs are the specs the line-length test generates: the default
@@ -16,7 +17,8 @@ import (
 // every argument construct.
 var lineSpecs = []string{"", "../../spec/testdata/v0", "../tsgen/testdata/coverage"}
 
-// TestLineLength: no line of the Go files gogen renders is longer than
+// TestLineLength: no line of the Go files gogen renders (and the prompt
+// proxy's proxy.go, which goes into the same package) is longer than
 // maxLine characters, unless a string literal that cannot be split makes
 // it long: the line without that literal fits, and the literal holds one
 // line of text (a "\n" only at its end). The files copied verbatim from
@@ -42,10 +44,15 @@ func TestLineLength(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", dir, err)
 		}
+		proxy, err := proxygen.Emit(s)
+		if err != nil {
+			t.Fatalf("%q: %v", dir, err)
+		}
+		files = append(files, proxy...)
 		checked := 0
 		for _, f := range files {
 			name := f.Path[strings.LastIndexByte(f.Path, '/')+1:]
-			if verbatim[name] {
+			if verbatim[name] || !strings.HasSuffix(name, ".go") {
 				continue
 			}
 			checked++
@@ -53,8 +60,8 @@ func TestLineLength(t *testing.T) {
 				t.Errorf("spec %q: %s:%s", dir, f.Path, bad)
 			}
 		}
-		if checked < 8 {
-			t.Errorf("spec %q: checked %d files, want the runtime and the 7 rendered files", dir, checked)
+		if checked < 9 {
+			t.Errorf("spec %q: checked %d files, want the runtime, the 7 rendered files and proxy.go", dir, checked)
 		}
 	}
 }
