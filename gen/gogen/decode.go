@@ -123,12 +123,12 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 	cases = append(cases, jen.Default().Block(jen.Comment("Unknown keys are stripped, as zod does."), jen.Id("d").Dot("skip").Call()))
 	name := t.GoName
 	if n == 0 {
-		g.comment(f, fmt.Sprintf("decode%s decodes a %s, which has no fields: every key is stripped.", name, name))
+		g.comment(f, fmt.Sprintf("decode%s decodes %s, which has no fields: every key is stripped.", name, article(name)))
 		f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Op("*").Id(name)).Block(
 			jen.Id("d").Dot("emptyObject").Call())
 		return
 	}
-	g.comment(f, fmt.Sprintf("decode%s decodes a %s at the current path;\nissues come out in field order.", name, name))
+	g.comment(f, fmt.Sprintf("decode%s decodes %s at the current path;\nissues come out in field order.", name, article(name)))
 	stmts := []jen.Code{
 		jen.List(jen.Id("more"), jen.Id("ok")).Op(":=").Id("d").Dot("objectStart").Call(),
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Return()),
@@ -158,6 +158,14 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 	f.Var().Id("keys" + name).Op("=").Index(jen.Op("...")).String().Add(lines(keys))
 	g.comment(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined);\nempty when absence is fine.", name))
 	f.Var().Id("missing" + name).Op("=").Index(jen.Op("...")).Id("Issue").Add(lines(missing))
+}
+
+// article puts "a" or "an" before a type name, by its first letter.
+func article(name string) string {
+	if name != "" && strings.ContainsRune("AEIOU", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // lines is a composite literal's braces with one element per line.

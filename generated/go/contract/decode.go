@@ -100,7 +100,7 @@ func DecodeSaveSnapshotArgs(data []byte) (SaveSnapshotArgs, error) {
 	return v, nil
 }
 
-// decodeAutomationCompleteArgs decodes a AutomationCompleteArgs at the current path;
+// decodeAutomationCompleteArgs decodes an AutomationCompleteArgs at the current path;
 // issues come out in field order.
 func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 	more, ok := d.objectStart()
