@@ -107,7 +107,7 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		switch fd.Presence {
 		case model.Required:
 			required |= 1 << i
-			missing = append(missing, missingIssue(fd.Type))
+			missing = append(missing, jen.Comment(fd.Name+": required").Line().Add(missingIssue(fd.Type)))
 		case model.Defaulted:
 			v, err := g.goValue(fd.Type, fd.Default)
 			if err != nil {
@@ -115,9 +115,9 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 			}
 			defaults = append(defaults, jen.If(jen.Id("seen").Op("&").Id(fmt.Sprintf("0x%x", uint64(1)<<i)).Op("==").Lit(0)).Block(
 				jen.Id("v").Dot(fd.GoName).Op("=").Add(v)))
-			missing = append(missing, jen.Values())
+			missing = append(missing, jen.Comment(fd.Name+": defaulted").Line().Values())
 		default:
-			missing = append(missing, jen.Values())
+			missing = append(missing, jen.Comment(fd.Name+": optional").Line().Values())
 		}
 	}
 	cases = append(cases, jen.Default().Block(jen.Comment("Unknown keys are stripped, as zod does."), jen.Id("d").Dot("skip").Call()))

@@ -283,25 +283,33 @@ var keysAutomationCompleteArgs = [...]string{
 // missingAutomationCompleteArgs are the issues of absent fields (zod validates undefined);
 // empty when absence is fine.
 var missingAutomationCompleteArgs = [...]Issue{
+	// run_id: required
 	{
 		Code:     "invalid_type",
 		Expected: "string",
 		Message:  "Invalid input: expected string, received undefined",
 	},
+	// completion_id: required
 	{
 		Code:     "invalid_type",
 		Expected: "string",
 		Message:  "Invalid input: expected string, received undefined",
 	},
+	// outcome: required
 	{
 		Code:    "invalid_value",
 		Message: "Invalid option: expected one of \"succeeded\"|\"failed\"|\"needs_human\"",
 		Values:  []string{"succeeded", "failed", "needs_human"},
 	},
+	// summary_markdown: optional
 	{},
+	// citations: optional
 	{},
+	// diff_ref: optional
 	{},
+	// test_report_ref: optional
 	{},
+	// side_effect_refs: optional
 	{},
 }
 
@@ -378,6 +386,7 @@ var keysRequestEnvVariablesArgs = [...]string{
 // missingRequestEnvVariablesArgs are the issues of absent fields (zod validates undefined);
 // empty when absence is fine.
 var missingRequestEnvVariablesArgs = [...]Issue{
+	// keys: required
 	{
 		Code:     "invalid_type",
 		Expected: "array",
@@ -512,14 +521,19 @@ var keysRequestEnvVariablesKey = [...]string{
 // missingRequestEnvVariablesKey are the issues of absent fields (zod validates undefined);
 // empty when absence is fine.
 var missingRequestEnvVariablesKey = [...]Issue{
+	// key: required
 	{
 		Code:     "invalid_type",
 		Expected: "string",
 		Message:  "Invalid input: expected string, received undefined",
 	},
+	// description: optional
 	{},
+	// type: optional
 	{},
+	// required: defaulted
 	{},
+	// suggestions: optional
 	{},
 }
 
@@ -603,12 +617,15 @@ var keysRequestEnvVariablesKeySuggestion = [...]string{
 // missingRequestEnvVariablesKeySuggestion are the issues of absent fields (zod validates undefined);
 // empty when absence is fine.
 var missingRequestEnvVariablesKeySuggestion = [...]Issue{
+	// label: required
 	{
 		Code:     "invalid_type",
 		Expected: "string",
 		Message:  "Invalid input: expected string, received undefined",
 	},
+	// value: optional
 	{},
+	// instructions: optional
 	{},
 }
 
@@ -703,6 +720,7 @@ var keysSaveEnvFilesArgs = [...]string{
 // missingSaveEnvFilesArgs are the issues of absent fields (zod validates undefined);
 // empty when absence is fine.
 var missingSaveEnvFilesArgs = [...]Issue{
+	// files: required
 	{
 		Code:     "invalid_type",
 		Expected: "array",
@@ -855,22 +873,27 @@ var keysSaveEnvFilesFile = [...]string{
 // missingSaveEnvFilesFile are the issues of absent fields (zod validates undefined);
 // empty when absence is fine.
 var missingSaveEnvFilesFile = [...]Issue{
+	// path: required
 	{
 		Code:     "invalid_type",
 		Expected: "string",
 		Message:  "Invalid input: expected string, received undefined",
 	},
+	// workspacePath: defaulted
 	{},
+	// format: required
 	{
 		Code:    "invalid_value",
 		Message: "Invalid input: expected \"dotenv\"",
 		Values:  []string{"dotenv"},
 	},
+	// mode: required
 	{
 		Code:    "invalid_value",
 		Message: "Invalid input: expected \"secret\"",
 		Values:  []string{"secret"},
 	},
+	// keys: required
 	{
 		Code:     "invalid_type",
 		Expected: "array",
@@ -945,11 +968,13 @@ var keysSaveEnvFilesFileKey = [...]string{
 // missingSaveEnvFilesFileKey are the issues of absent fields (zod validates undefined);
 // empty when absence is fine.
 var missingSaveEnvFilesFileKey = [...]Issue{
+	// key: required
 	{
 		Code:     "invalid_type",
 		Expected: "string",
 		Message:  "Invalid input: expected string, received undefined",
 	},
+	// required: required
 	{
 		Code:     "invalid_type",
 		Expected: "boolean",
@@ -1048,6 +1073,7 @@ var keysSaveServiceCommandsArgs = [...]string{
 // missingSaveServiceCommandsArgs are the issues of absent fields (zod validates undefined);
 // empty when absence is fine.
 var missingSaveServiceCommandsArgs = [...]Issue{
+	// commands: required
 	{
 		Code:     "invalid_type",
 		Expected: "array",
@@ -1155,17 +1181,21 @@ var keysSaveServiceCommandsCommand = [...]string{
 // missingSaveServiceCommandsCommand are the issues of absent fields (zod validates undefined);
 // empty when absence is fine.
 var missingSaveServiceCommandsCommand = [...]Issue{
+	// name: required
 	{
 		Code:     "invalid_type",
 		Expected: "string",
 		Message:  "Invalid input: expected string, received undefined",
 	},
+	// command: required
 	{
 		Code:     "invalid_type",
 		Expected: "string",
 		Message:  "Invalid input: expected string, received undefined",
 	},
+	// cwd: optional
 	{},
+	// workspacePath: optional
 	{},
 }
 
@@ -1222,6 +1252,7 @@ var keysSaveSnapshotArgs = [...]string{
 // missingSaveSnapshotArgs are the issues of absent fields (zod validates undefined);
 // empty when absence is fine.
 var missingSaveSnapshotArgs = [...]Issue{
+	// message: optional
 	{},
 }
 
