@@ -302,13 +302,22 @@ func (g *generator) models(f *jen.File) {
 	f.Type().Id("UnknownModelError").Struct(
 		jen.Comment("Form is \"canonical\", \"opencode\" or \"api\"."), jen.Id("Form").String(),
 		jen.Comment("ID is the unknown ID."), jen.Id("ID").String())
+	g.comment(f, "Error names the form and the ID.")
 	f.Func().Params(jen.Id("e").Op("*").Id("UnknownModelError")).Id("Error").Params().String().Block(
 		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("unknown %s model ID %q"), jen.Id("e").Dot("Form"), jen.Id("e").Dot("ID"))))
+	// str is a Model field as a string (only the canonical ID has a type
+	// of its own).
+	str := func(field string) *jen.Statement {
+		if field == "ID" {
+			return jen.String().Call(jen.Id("m").Dot(field))
+		}
+		return jen.Id("m").Dot(field)
+	}
 	lookup := func(name, form, field, docText string) {
 		g.comment(f, docText)
 		f.Func().Id(name).Params(jen.Id("id").String()).Params(jen.Id("Model"), jen.Error()).Block(
 			jen.For(jen.Id("_").Op(",").Id("m").Op(":=").Range().Id("modelTable")).Block(
-				jen.If(jen.String().Call(jen.Id("m").Dot(field)).Op("==").Id("id")).Block(jen.Return(jen.Id("m"), jen.Nil()))),
+				jen.If(str(field).Op("==").Id("id")).Block(jen.Return(jen.Id("m"), jen.Nil()))),
 			jen.Return(jen.Id("Model").Values(), jen.Op("&").Id("UnknownModelError").Values(jen.Dict{jen.Id("Form"): jen.Lit(form), jen.Id("ID"): jen.Id("id")})))
 	}
 	lookup("LookupModel", "canonical", "ID", "LookupModel returns the model with the canonical ID.")
@@ -319,7 +328,7 @@ func (g *generator) models(f *jen.File) {
 		f.Func().Id(name).Params(jen.Id("id").String()).Params(jen.String(), jen.Error()).Block(
 			jen.List(jen.Id("m"), jen.Err()).Op(":=").Id(from).Call(jen.Id("id")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(""), jen.Err())),
-			jen.Return(jen.String().Call(jen.Id("m").Dot(to)), jen.Nil()))
+			jen.Return(str(to), jen.Nil()))
 	}
 	transform("ToOpenCodeModelID", "LookupModel", "OpenCode", "ToOpenCodeModelID maps a canonical ID to OpenCode's.")
 	transform("ToAPIModelID", "LookupModel", "API", "ToAPIModelID maps a canonical ID to the provider API's.")

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/proxygen"
 )
@@ -29,30 +30,11 @@ func TestLineLength(t *testing.T) {
 		verbatim[sf.name] = true
 	}
 	for _, dir := range lineSpecs {
-		src := load.Default()
-		if dir != "" {
-			var err error
-			if src, err = load.Dir(dir); err != nil {
-				t.Fatal(err)
-			}
-		}
-		s, err := load.Load(src)
-		if err != nil {
-			t.Fatalf("loading %q: %v", dir, err)
-		}
-		files, err := Emit(s)
-		if err != nil {
-			t.Fatalf("%q: %v", dir, err)
-		}
-		proxy, err := proxygen.Emit(s)
-		if err != nil {
-			t.Fatalf("%q: %v", dir, err)
-		}
-		files = append(files, proxy...)
+		files := goFiles(t, dir)
 		checked := 0
 		for _, f := range files {
 			name := f.Path[strings.LastIndexByte(f.Path, '/')+1:]
-			if verbatim[name] || !strings.HasSuffix(name, ".go") {
+			if verbatim[name] {
 				continue
 			}
 			checked++
@@ -64,6 +46,38 @@ func TestLineLength(t *testing.T) {
 			t.Errorf("spec %q: checked %d files, want the runtime, the 7 rendered files and proxy.go", dir, checked)
 		}
 	}
+}
+
+// goFiles returns the Go package's files generated from the spec in dir
+// (the default spec for ""): gogen's and the prompt proxy's proxy.go.
+func goFiles(t *testing.T, dir string) []emit.File {
+	t.Helper()
+	src := load.Default()
+	if dir != "" {
+		var err error
+		if src, err = load.Dir(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := load.Load(src)
+	if err != nil {
+		t.Fatalf("loading %q: %v", dir, err)
+	}
+	files, err := Emit(s)
+	if err != nil {
+		t.Fatalf("%q: %v", dir, err)
+	}
+	proxy, err := proxygen.Emit(s)
+	if err != nil {
+		t.Fatalf("%q: %v", dir, err)
+	}
+	var out []emit.File
+	for _, f := range append(files, proxy...) {
+		if strings.HasSuffix(f.Path, ".go") {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // longLines returns "line: text" for each line of the Go source src over

@@ -67,6 +67,7 @@ type UnknownModelError struct {
 	ID string
 }
 
+// Error names the form and the ID.
 func (e *UnknownModelError) Error() string {
 	return fmt.Sprintf("unknown %s model ID %q", e.Form, e.ID)
 }
@@ -87,7 +88,7 @@ func LookupModel(id string) (Model, error) {
 // ModelFromOpenCode returns the model with the OpenCode ID.
 func ModelFromOpenCode(id string) (Model, error) {
 	for _, m := range modelTable {
-		if string(m.OpenCode) == id {
+		if m.OpenCode == id {
 			return m, nil
 		}
 	}
@@ -100,7 +101,7 @@ func ModelFromOpenCode(id string) (Model, error) {
 // ModelFromAPI returns the model with the API ID.
 func ModelFromAPI(id string) (Model, error) {
 	for _, m := range modelTable {
-		if string(m.API) == id {
+		if m.API == id {
 			return m, nil
 		}
 	}
@@ -116,7 +117,7 @@ func ToOpenCodeModelID(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(m.OpenCode), nil
+	return m.OpenCode, nil
 }
 
 // ToAPIModelID maps a canonical ID to the provider API's.
@@ -125,7 +126,7 @@ func ToAPIModelID(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(m.API), nil
+	return m.API, nil
 }
 
 // OpenCodeToCanonicalModelID maps an OpenCode ID to the canonical one.
@@ -143,7 +144,7 @@ func OpenCodeToAPIModelID(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(m.API), nil
+	return m.API, nil
 }
 
 // APIToCanonicalModelID maps a provider API ID to the canonical one.
@@ -161,7 +162,7 @@ func APIToOpenCodeModelID(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(m.OpenCode), nil
+	return m.OpenCode, nil
 }
 
 // AgentType is an agent type.

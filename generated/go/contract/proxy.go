@@ -228,6 +228,7 @@ type PromptRequestError struct {
 	Msg string
 }
 
+// Error names the field, when there is one, and what is wrong with it.
 func (e *PromptRequestError) Error() string {
 	if e.Field == "" {
 		return e.Msg

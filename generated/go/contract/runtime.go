@@ -217,6 +217,7 @@ type SyntaxError struct {
 	Msg string
 }
 
+// Error gives the offset and what was wrong there.
 func (e *SyntaxError) Error() string {
 	return "invalid JSON at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
 }
