@@ -90,8 +90,9 @@ func capitalize(w string) string {
 
 // GoExported returns the exported Go identifier for a spec name:
 // "save_snapshot" → "SaveSnapshot", "run_id" → "RunID",
-// "claude-opus-4.6" → "ClaudeOpus4_6". A name starting with a digit gets an
-// "X" prefix. It returns "" for a name with no letters or digits.
+// "claude-opus-4.6" → "ClaudeOpus4_6". A name starting with a digit or a
+// letter without case ("名前") gets an "X" prefix. It returns "" for a name
+// with no letters or digits.
 func GoExported(s string) string {
 	ws := words(s)
 	for i, w := range ws {
@@ -102,7 +103,9 @@ func GoExported(s string) string {
 		}
 	}
 	id := join(ws)
-	if id != "" && isDigit(firstRune(id)) {
+	if r := firstRune(id); id != "" && (isDigit(r) || !unicode.IsUpper(r)) {
+		// A digit cannot start an identifier, and a letter without case
+		// ("名") would leave it unexported.
 		id = "X" + id
 	}
 	return id

@@ -26,3 +26,19 @@ func TestGoEnumValue(t *testing.T) {
 		}
 	}
 }
+
+// TestGoExportedIsExported: every Go name made from a spec name is an
+// exported identifier, whatever script the name is in.
+func TestGoExportedIsExported(t *testing.T) {
+	for name, want := range map[string]string{
+		"run_id":          "RunID",
+		"claude-opus-4.6": "ClaudeOpus4_6",
+		"4k":              "X4k",
+		"名前":              "X名前",
+		"été":             "Été",
+	} {
+		if got := GoExported(name); got != want {
+			t.Errorf("GoExported(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
