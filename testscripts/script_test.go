@@ -36,6 +36,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"defaultspec": cmdDefaultSpec,
 			"replace":     cmdReplace,
+			"difflines":   cmdDiffLines,
 		},
 	})
 }
@@ -111,4 +112,38 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("replace: %q not found in %s", old, args[0])
 	}
 	ts.Check(os.WriteFile(file, []byte(strings.Replace(string(b), old, repl, 1)), 0o644))
+}
+
+// cmdDiffLines checks the unified diffs agentc check printed: each file's
+// diff changes at most MAX lines (its - and + lines), and at least one
+// file changed: difflines FILE MAX. FILE may be stdout or stderr.
+func cmdDiffLines(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: difflines FILE MAX")
+	}
+	max, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	text := ts.ReadFile(args[0])
+	changed := map[string]int{}
+	var order []string
+	file := ""
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "+++ "):
+			file = strings.TrimPrefix(line, "+++ ")
+			order = append(order, file)
+		case strings.HasPrefix(line, "--- "):
+		case file != "" && (strings.HasPrefix(line, "+") || strings.HasPrefix(line, "-")):
+			changed[file]++
+		}
+	}
+	if len(order) == 0 {
+		ts.Fatalf("no diff in %s", args[0])
+	}
+	for _, f := range order {
+		ts.Logf("%s: %d lines changed", f, changed[f])
+		if changed[f] > max {
+			ts.Fatalf("%s: %d lines changed, want at most %d", f, changed[f], max)
+		}
+	}
 }

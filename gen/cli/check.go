@@ -60,6 +60,7 @@ func init() {
 }
 
 func runCheck(e *env, sf *specFlags, pattern string) error {
+	e.warnSpec(sf.spec)
 	s, files, out, err := sf.generate()
 	if err != nil {
 		return err

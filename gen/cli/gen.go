@@ -79,6 +79,7 @@ func init() {
 }
 
 func runGen(e *env, sf *specFlags) error {
+	e.warnSpec(sf.spec)
 	r, err := genOnce(sf)
 	if err != nil {
 		return err

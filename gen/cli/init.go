@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/spec"
 )
 
@@ -19,12 +20,14 @@ const modulePath = "github.com/agentc-dev/agentc"
 
 func init() {
 	var specDir, out, version string
-	var tidy bool
+	var tidy, schema bool
 	register(&command{
-		name:    "init",
-		args:    "[repo-dir]",
-		summary: "Scaffold a downstream repository: a spec started from the default, a go:generate line, a tool directive, a CI snippet.",
+		name: "init",
+		args: "[repo-dir]",
+		summary: "Scaffold a downstream repository: a spec started from the default, a go:generate line, a tool directive, a CI snippet. " +
+			"With --schema, (re)write only agentc's metaschema copy in the spec directory given (default .).",
 		flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&schema, "schema", false, "only write agentc's copy of the metaschema ("+spec.SchemaFile+") into the spec directory given as the argument")
 			fs.StringVar(&specDir, "spec-dir", "spec", "where to put the spec, relative to the repository")
 			fs.StringVar(&out, "out", "generated", "output root for generated files, relative to the repository")
 			fs.StringVar(&version, "version", "", "agentc version to require in go.mod (default: this agentc's, or the replaced module's)")
@@ -38,9 +41,46 @@ func init() {
 			if len(args) == 1 {
 				dir = args[0]
 			}
+			if schema {
+				return runInitSchema(e, dir)
+			}
 			return runInit(e, dir, specDir, out, version, tidy)
 		},
 	})
+}
+
+// runInitSchema writes agentc's metaschema into the spec directory dir, in
+// the package of the spec's files, replacing an older or edited copy.
+func runInitSchema(e *env, dir string) error {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("init --schema: %s is not a spec directory", dir)
+	}
+	src, err := load.Dir(dir)
+	if err != nil {
+		return err
+	}
+	file := filepath.Join(dir, spec.SchemaFile)
+	data := load.SchemaFor(src)
+	old, err := os.ReadFile(file)
+	changed := err != nil || !bytes.Equal(old, data)
+	if changed {
+		tmp := file + ".agentc-tmp"
+		if err := os.WriteFile(tmp, data, 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, file); err != nil {
+			os.Remove(tmp)
+			return err
+		}
+	}
+	if !e.json {
+		if changed {
+			e.logf("agentc init: wrote %s", file)
+		} else {
+			e.logf("agentc init: %s is already agentc's metaschema", file)
+		}
+	}
+	return ok(map[string]any{"schema": filepath.ToSlash(file), "written": changed})
 }
 
 func runInit(e *env, dir, specDir, out, version string, tidy bool) error {

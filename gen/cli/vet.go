@@ -51,6 +51,7 @@ func runVet(e *env, fs *flag.FlagSet, args []string) error {
 	if len(args) == 1 {
 		dir = args[0]
 	}
+	e.warnSpec(dir)
 	s, err := loadSpec(dir)
 	if err != nil {
 		return err

@@ -73,6 +73,7 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	defer gogen.CacheFormatting(false)
 
 	regen := func() {
+		e.warnSpec(sf.spec)
 		r, err := genOnce(sf)
 		if err != nil {
 			reportWatch(e, err)

@@ -48,9 +48,18 @@ func (g *generator) dispatch(f *jen.File) {
 		if t.Deprecated != "" {
 			text += "\n\nDeprecated: " + t.Deprecated
 		}
-		methods = append(methods, doc(text), jen.Id(t.GoName).Params(
-			jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Id("Call"), jen.Id("args").Id(t.Args.GoName),
-		).Params(jen.Id("Output").Types(g.resultType(t)), jen.Error()))
+		params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Id("Call"), jen.Id("args").Id(t.Args.GoName)}
+		m := jen.Id(t.GoName).Params(params...)
+		result := "NoData"
+		if t.Result != nil {
+			result = t.Result.GoName
+		}
+		// The method on one line is 57 characters besides these names; past
+		// the line limit, one parameter per line.
+		if 1+57+len(t.GoName)+len(t.Args.GoName)+len(result) > maxLine {
+			m = jen.Id(t.GoName).Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, params...)
+		}
+		methods = append(methods, doc(text), m.Params(jen.Id("Output").Types(g.resultType(t)), jen.Error()))
 	}
 	g.comment(f, "Handler executes the gateway's tools: one method per gateway-executed tool.")
 	f.Type().Id("Handler").Interface(methods...)
@@ -109,10 +118,12 @@ func (g *generator) dispatch(f *jen.File) {
 	f.Func().Id("invalidArguments").Params(jen.Id("tool").Id("Tool"), jen.Id("call").Id("Call"), jen.Err().Error()).Id("Result").Block(
 		jen.Id("msg").Op(":=").Lit("Invalid arguments: ").Op("+").Err().Dot("Error").Call(),
 		jen.If(jen.Id("call").Dot("Fingerprint").Op("!=").Lit("").Op("&&").Id("call").Dot("Fingerprint").Op("!=").Id("tool").Dot("Fingerprint").Call()).Block(
-			jen.Id("msg").Op("+=").Lit(" (the sandbox's ").Op("+").Id("tool").Dot("Name").Call().Op("+").
-				Lit(" tool is out of date: its schema fingerprint ").Op("+").Id("call").Dot("Fingerprint").Op("+").
-				Lit(" differs from the gateway's ").Op("+").Id("tool").Dot("Fingerprint").Call().Op("+").
-				Lit("; regenerate the tool files with agentc gen and restart the sandbox)")),
+			jen.Id("msg").Op("+=").Add(concat([]jen.Code{
+				jen.Lit(" (the sandbox's ").Op("+").Id("tool").Dot("Name").Call(),
+				jen.Lit(" tool is out of date: its schema fingerprint ").Op("+").Id("call").Dot("Fingerprint"),
+				jen.Lit(" differs from the gateway's ").Op("+").Id("tool").Dot("Fingerprint").Call(),
+				jen.Lit("; regenerate the tool files with agentc gen and restart the sandbox)"),
+			}))),
 		jen.Return(jen.Id("failed").Call(jen.Id("msg"))))
 	g.comment(f, "reply turns a handler's answer into a Result.")
 	f.Func().Id("reply").Types(jen.Id("D").Any()).Params(jen.Id("tool").Id("Tool"), jen.Id("result").String(), jen.Id("data").Id("D"), jen.Err().Error()).Id("Result").Block(
@@ -148,7 +159,7 @@ func (g *generator) modes(f *jen.File) {
 	f.Type().Id("Standing").String()
 	var sc []jen.Code
 	for _, st := range model.Standings {
-		sc = append(sc, jen.Id("Standing"+goValueName(string(st))).Id("Standing").Op("=").Lit(string(st)))
+		sc = append(sc, jen.Id("Standing"+names.GoEnumValue(string(st))).Id("Standing").Op("=").Lit(string(st)))
 	}
 	g.comment(f, "The standings, strongest first.")
 	f.Const().Defs(sc...)
@@ -164,15 +175,21 @@ func (g *generator) modes(f *jen.File) {
 	for _, m := range s.Modes {
 		var sts []jen.Code
 		for _, t := range s.Tools {
-			sts = append(sts, jen.Id("Standing"+goValueName(string(m.Standing(t.Name)))))
+			sts = append(sts, jen.Id("Tool"+t.GoName).Op(":").Id("Standing"+names.GoEnumValue(string(m.Standing(t.Name)))))
 		}
-		ext := jen.Lit("")
+		var ext jen.Code // none: the field is left out
 		if m.Extends != nil {
 			ext = jen.Id("Mode" + m.Extends.GoName)
 		}
-		rows = append(rows, jen.Values(jen.Id("Mode"+m.GoName), jen.Lit(m.Goal), ext, jen.Lit(m.SourceEdits), jen.Index(jen.Id("numTools")).Id("Standing").Values(sts...)))
+		rows = append(rows, keyed(
+			"mode", jen.Id("Mode"+m.GoName),
+			"goal", jen.Lit(m.Goal),
+			"extends", ext,
+			"sourceEdits", jen.Lit(m.SourceEdits),
+			"standings", jen.Index(jen.Id("numTools")).Id("Standing").Add(lines(sts))))
 	}
-	f.Var().Id("modeTable").Op("=").Index(jen.Op("...")).Id("modeInfo").Values(rows...)
+	g.comment(f, "modeTable holds each mode's facts and its standing of each tool, sorted by name.")
+	f.Var().Id("modeTable").Op("=").Index(jen.Op("...")).Id("modeInfo").Add(lines(rows))
 	f.Func().Id("_").Params().Block(
 		jen.Comment("// An \"invalid array index\" compiler error here means the modes changed: run agentc gen again."),
 		jen.Var().Id("x").Index(jen.Lit(1)).Struct(),
@@ -271,22 +288,36 @@ func (g *generator) models(f *jen.File) {
 	)
 	var rows []jen.Code
 	for _, m := range s.Models {
-		rows = append(rows, jen.Values(jen.Id("Model"+m.GoName), jen.Lit(m.Display), jen.Lit(m.OpenCode), jen.Lit(m.API)))
+		rows = append(rows, keyed(
+			"ID", jen.Id("Model"+m.GoName),
+			"Display", jen.Lit(m.Display),
+			"OpenCode", jen.Lit(m.OpenCode),
+			"API", jen.Lit(m.API)))
 	}
-	f.Var().Id("modelTable").Op("=").Index(jen.Op("...")).Id("Model").Values(rows...)
+	g.comment(f, "modelTable holds every model, sorted by canonical ID.")
+	f.Var().Id("modelTable").Op("=").Index(jen.Op("...")).Id("Model").Add(lines(rows))
 	g.comment(f, "Models returns every model, sorted by canonical ID.")
 	f.Func().Id("Models").Params().Index().Id("Model").Block(jen.Return(jen.Qual("slices", "Clone").Call(jen.Id("modelTable").Index(jen.Empty(), jen.Empty()))))
 	g.comment(f, "UnknownModelError reports an ID that names no model in the given form.")
 	f.Type().Id("UnknownModelError").Struct(
 		jen.Comment("Form is \"canonical\", \"opencode\" or \"api\"."), jen.Id("Form").String(),
 		jen.Comment("ID is the unknown ID."), jen.Id("ID").String())
+	g.comment(f, "Error names the form and the ID.")
 	f.Func().Params(jen.Id("e").Op("*").Id("UnknownModelError")).Id("Error").Params().String().Block(
 		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("unknown %s model ID %q"), jen.Id("e").Dot("Form"), jen.Id("e").Dot("ID"))))
+	// str is a Model field as a string (only the canonical ID has a type
+	// of its own).
+	str := func(field string) *jen.Statement {
+		if field == "ID" {
+			return jen.String().Call(jen.Id("m").Dot(field))
+		}
+		return jen.Id("m").Dot(field)
+	}
 	lookup := func(name, form, field, docText string) {
 		g.comment(f, docText)
 		f.Func().Id(name).Params(jen.Id("id").String()).Params(jen.Id("Model"), jen.Error()).Block(
 			jen.For(jen.Id("_").Op(",").Id("m").Op(":=").Range().Id("modelTable")).Block(
-				jen.If(jen.String().Call(jen.Id("m").Dot(field)).Op("==").Id("id")).Block(jen.Return(jen.Id("m"), jen.Nil()))),
+				jen.If(str(field).Op("==").Id("id")).Block(jen.Return(jen.Id("m"), jen.Nil()))),
 			jen.Return(jen.Id("Model").Values(), jen.Op("&").Id("UnknownModelError").Values(jen.Dict{jen.Id("Form"): jen.Lit(form), jen.Id("ID"): jen.Id("id")})))
 	}
 	lookup("LookupModel", "canonical", "ID", "LookupModel returns the model with the canonical ID.")
@@ -297,7 +328,7 @@ func (g *generator) models(f *jen.File) {
 		f.Func().Id(name).Params(jen.Id("id").String()).Params(jen.String(), jen.Error()).Block(
 			jen.List(jen.Id("m"), jen.Err()).Op(":=").Id(from).Call(jen.Id("id")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(""), jen.Err())),
-			jen.Return(jen.String().Call(jen.Id("m").Dot(to)), jen.Nil()))
+			jen.Return(str(to), jen.Nil()))
 	}
 	transform("ToOpenCodeModelID", "LookupModel", "OpenCode", "ToOpenCodeModelID maps a canonical ID to OpenCode's.")
 	transform("ToAPIModelID", "LookupModel", "API", "ToAPIModelID maps a canonical ID to the provider API's.")
@@ -353,18 +384,36 @@ func (g *generator) template(text string) jen.Code {
 		if p == nil {
 			continue // the loader reports unknown placeholders
 		}
-		if m[0] > last {
-			parts = append(parts, jen.Lit(text[last:m[0]]))
-		}
+		parts = append(parts, textLines(text[last:m[0]])...)
 		parts = append(parts, jen.Id("p").Dot(names.GoExported(p.Name)))
 		last = m[1]
 	}
 	if last < len(text) || len(parts) == 0 {
-		parts = append(parts, jen.Lit(text[last:]))
+		parts = append(parts, textLines(text[last:])...)
 	}
+	return concat(parts)
+}
+
+// textLines splits text after each newline into string literals, so that
+// a prompt reads line by line as the spec writes it.
+func textLines(text string) []jen.Code {
+	var out []jen.Code
+	for text != "" {
+		i := strings.IndexByte(text, '\n') + 1
+		if i == 0 {
+			i = len(text)
+		}
+		out = append(out, jen.Lit(text[:i]))
+		text = text[i:]
+	}
+	return out
+}
+
+// concat joins parts with +, one part per line when there are several.
+func concat(parts []jen.Code) *jen.Statement {
 	e := jen.Add(parts[0])
 	for _, p := range parts[1:] {
-		e = e.Op("+").Add(p)
+		e = e.Op("+").Line().Add(p)
 	}
 	return e
 }
@@ -396,7 +445,6 @@ func (g *generator) prompts(f *jen.File) {
 		jen.Switch(jen.Id("m")).Block(cases...),
 		jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown mode %q"), jen.Id("m"))))
 	g.comment(f, "CriticalInstructions returns what the mode appends even to a custom prompt (\"\" if nothing).")
-	ccases = append(ccases, jen.Default().Block(jen.Id("_").Op("=").Id("p")))
 	f.Func().Id("CriticalInstructions").Params(jen.Id("m").Id("Mode"), jen.Id("p").Id("PromptParams")).String().Block(
 		jen.Switch(jen.Id("m")).Block(ccases...),
 		jen.Return(jen.Lit("")))

@@ -32,13 +32,6 @@ func (g *generator) decoders(f *jen.File) {
 	for _, t := range g.decoded {
 		g.objectDecoder(f, t)
 	}
-	for _, t := range g.checkOrder {
-		if t.Kind == model.String {
-			g.stringCheck(f, t)
-		} else {
-			g.numberCheck(f, t)
-		}
-	}
 	if len(g.valuesOrder) > 0 {
 		var defs []jen.Code
 		for _, key := range g.valuesOrder {
@@ -59,6 +52,27 @@ func (g *generator) decoders(f *jen.File) {
 		g.comment(f, "The spec's patterns (RE2), as Go, CUE and the translated ECMAScript regexes read them alike.")
 		f.Var().Defs(defs...)
 	}
+	for _, c := range g.checkOrder {
+		var reject, match []jen.Code
+		for _, p := range c.Reject {
+			reject = append(reject, jen.Id(g.patterns[p.Regexp]))
+		}
+		for _, p := range c.Match {
+			match = append(match, jen.Id(g.patterns[p.Regexp]))
+		}
+		var rv, mv jen.Code
+		if len(reject) > 0 {
+			rv = jen.Index().Op("*").Qual("regexp", "Regexp").Values(reject...)
+		}
+		if len(match) > 0 {
+			mv = jen.Index().Op("*").Qual("regexp", "Regexp").Values(match...)
+		}
+		g.comment(f, fmt.Sprintf("%s is the named check #%s: %s", g.checkVars[c], c.Name, strings.Join(strings.Fields(c.Doc), " ")))
+		f.Var().Id(g.checkVars[c]).Op("=").Op("&").Id("namedCheck").Add(keyed(
+			"message", jen.Lit(c.Message),
+			"reject", rv,
+			"match", mv))
+	}
 }
 
 // objectDecoder renders decode<GoName>.
@@ -70,7 +84,7 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 	var defaults []jen.Code
 	for i, fd := range t.Fields {
 		bit := jen.Id(fmt.Sprintf("0x%x", uint64(1)<<i))
-		dst := jen.Op("&").Id("v").Dot(fd.GoName)
+		dst := jen.Id("v").Dot(fd.GoName)
 		pre := []jen.Code{
 			jen.If(jen.Id("seen").Op("&").Add(bit).Op("!=").Lit(0)).Block(
 				jen.Comment("A repeated key: JSON.parse keeps the last value."),
@@ -79,7 +93,7 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		}
 		if fd.Presence == model.Optional {
 			pre = append(pre, jen.Id("v").Dot(fd.GoName).Dot("Set").Op("=").True())
-			dst = jen.Op("&").Id("v").Dot(fd.GoName).Dot("Value")
+			dst = jen.Id("v").Dot(fd.GoName).Dot("Value")
 		}
 		body := append(pre,
 			jen.Id("segs").Index(jen.Lit(i)).Index(jen.Lit(0)).Op("=").Len(jen.Id("d").Dot("issues")),
@@ -93,7 +107,7 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		switch fd.Presence {
 		case model.Required:
 			required |= 1 << i
-			missing = append(missing, missingIssue(fd.Type))
+			missing = append(missing, jen.Comment(fd.Name+": required").Line().Add(missingIssue(fd.Type)))
 		case model.Defaulted:
 			v, err := g.goValue(fd.Type, fd.Default)
 			if err != nil {
@@ -101,14 +115,20 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 			}
 			defaults = append(defaults, jen.If(jen.Id("seen").Op("&").Id(fmt.Sprintf("0x%x", uint64(1)<<i)).Op("==").Lit(0)).Block(
 				jen.Id("v").Dot(fd.GoName).Op("=").Add(v)))
-			missing = append(missing, jen.Values())
+			missing = append(missing, jen.Comment(fd.Name+": defaulted").Line().Values())
 		default:
-			missing = append(missing, jen.Values())
+			missing = append(missing, jen.Comment(fd.Name+": optional").Line().Values())
 		}
 	}
 	cases = append(cases, jen.Default().Block(jen.Comment("Unknown keys are stripped, as zod does."), jen.Id("d").Dot("skip").Call()))
 	name := t.GoName
-	g.comment(f, fmt.Sprintf("decode%s decodes a %s at the current path; issues come out in field order.", name, name))
+	if n == 0 {
+		g.comment(f, fmt.Sprintf("decode%s decodes %s, which has no fields: every key is stripped.", name, article(name)))
+		f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Op("*").Id(name)).Block(
+			jen.Id("d").Dot("emptyObject").Call())
+		return
+	}
+	g.comment(f, fmt.Sprintf("decode%s decodes %s at the current path;\nissues come out in field order.", name, article(name)))
 	stmts := []jen.Code{
 		jen.List(jen.Id("more"), jen.Id("ok")).Op(":=").Id("d").Dot("objectStart").Call(),
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Return()),
@@ -125,61 +145,87 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		jen.If(jen.Id("d").Dot("err").Op("!=").Nil()).Block(jen.Return()),
 	}
 	stmts = append(stmts, defaults...)
-	if n > 0 {
-		stmts = append(stmts, jen.If(jen.Len(jen.Id("d").Dot("issues")).Op("!=").Id("start").Op("||").Id("seen").Op("&").Lit(required).Op("!=").Lit(required)).Block(
-			jen.Id("d").Dot("reorder").Call(jen.Id("start"), jen.Id("segs").Index(jen.Empty(), jen.Empty()), jen.Id("seen"), jen.Id("keys"+name).Index(jen.Empty(), jen.Empty()), jen.Id("missing"+name).Index(jen.Empty(), jen.Empty()))))
-		f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Id("v").Op("*").Id(name)).Block(stmts...)
-		g.comment(f, fmt.Sprintf("keys%s are %s's JSON keys, in field order.", name, name))
-		f.Var().Id("keys" + name).Op("=").Index(jen.Op("...")).String().Values(keys...)
-		g.comment(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined); empty when absence is fine.", name))
-		f.Var().Id("missing" + name).Op("=").Index(jen.Op("...")).Id("Issue").Values(missing...)
-	} else {
-		stmts = append(stmts, jen.Id("_").Op("=").Id("start"), jen.Id("_").Op("=").Id("seen"), jen.Id("_").Op("=").Id("segs"))
-		f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Id("v").Op("*").Id(name)).Block(stmts...)
+	args := []jen.Code{jen.Id("start"), jen.Id("segs").Index(jen.Empty(), jen.Empty()), jen.Id("seen"),
+		jen.Id("keys"+name).Index(jen.Empty(), jen.Empty()), jen.Id("missing"+name).Index(jen.Empty(), jen.Empty())}
+	reorder := jen.Id("d").Dot("reorder").Call(args...)
+	if 2+52+2*len(name) > maxLine { // the call on one line, indented twice
+		reorder = jen.Id("d").Dot("reorder").Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, args...)
 	}
+	stmts = append(stmts, jen.If(jen.Len(jen.Id("d").Dot("issues")).Op("!=").Id("start").Op("||").Id("seen").Op("&").Lit(required).Op("!=").Lit(required)).Block(
+		reorder))
+	f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Id("v").Op("*").Id(name)).Block(stmts...)
+	g.comment(f, fmt.Sprintf("keys%s are %s's JSON keys, in field order.", name, name))
+	f.Var().Id("keys" + name).Op("=").Index(jen.Op("...")).String().Add(lines(keys))
+	g.comment(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined);\nempty when absence is fine.", name))
+	f.Var().Id("missing" + name).Op("=").Index(jen.Op("...")).Id("Issue").Add(lines(missing))
 }
 
-// valueCode decodes one value of type t into the pointer expression dst.
+// article puts "a" or "an" before a type name, by its first letter.
+func article(name string) string {
+	if name != "" && strings.ContainsRune("AEIOU", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
+}
+
+// lines is a composite literal's braces with one element per line.
+func lines(items []jen.Code) jen.Code {
+	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
+}
+
+// keyed is a composite literal with one "key: value" per line, in the
+// order given; kv alternates field names (string) and values (jen.Code).
+// A nil value leaves its field out (the zero value).
+func keyed(kv ...any) jen.Code {
+	var items []jen.Code
+	for i := 0; i+1 < len(kv); i += 2 {
+		if v, _ := kv[i+1].(jen.Code); v != nil {
+			items = append(items, jen.Id(kv[i].(string)).Op(":").Add(v))
+		}
+	}
+	return lines(items)
+}
+
+// valueCode decodes one value of type t into dst, an addressable
+// expression (a field or a local variable).
 func (g *generator) valueCode(t *model.Type, dst *jen.Statement, depth int) []jen.Code {
 	d := jen.Id("d")
+	ptr := jen.Op("&").Add(dst.Clone())
 	switch t.Kind {
 	case model.String:
-		if name, ok := g.strChecks[strSig(t)]; ok {
-			return []jen.Code{jen.If(d.Clone().Dot("str").Call(dst)).Block(d.Clone().Dot(name).Call(jen.Op("*").Parens(dst)))}
+		if calls := g.stringCalls(t, dst); len(calls) > 0 {
+			return []jen.Code{jen.If(d.Clone().Dot("str").Call(ptr)).Block(calls...)}
 		}
-		return []jen.Code{d.Clone().Dot("str").Call(dst)}
+		return []jen.Code{d.Clone().Dot("str").Call(ptr)}
 	case model.Literal:
-		return []jen.Code{d.Clone().Dot("enum").Call(dst, jen.Id(g.valuesVar([]string{t.Literal})), jen.Lit(valueMessage([]string{t.Literal})))}
+		return []jen.Code{d.Clone().Dot("enum").Call(ptr, jen.Id(g.valuesVar([]string{t.Literal})), jen.Lit(valueMessage([]string{t.Literal})))}
 	case model.Enum:
-		return []jen.Code{d.Clone().Dot("enum").Call(jen.Parens(jen.Op("*").String()).Parens(dst), jen.Id(g.valuesVar(t.Enum)), jen.Lit(valueMessage(t.Enum)))}
+		return []jen.Code{d.Clone().Dot("enum").Call(jen.Parens(jen.Op("*").String()).Parens(ptr), jen.Id(g.valuesVar(t.Enum)), jen.Lit(valueMessage(t.Enum)))}
 	case model.Boolean:
-		return []jen.Code{d.Clone().Dot("boolean").Call(dst)}
+		return []jen.Code{d.Clone().Dot("boolean").Call(ptr)}
 	case model.Number, model.Integer:
 		fv := fmt.Sprintf("f%d", depth)
-		var then []jen.Code
-		if name, ok := g.numChecks[numSig(t)]; ok {
-			then = append(then, d.Clone().Dot(name).Call(jen.Id(fv)))
-		}
+		then := numberCalls(t, jen.Id(fv))
 		val := jen.Id(fv)
 		if t.Kind == model.Integer {
 			val = jen.Int64().Call(jen.Id(fv))
 		}
-		then = append(then, jen.Op("*").Parens(dst).Op("=").Add(val))
+		then = append(then, dst.Clone().Op("=").Add(val))
 		return []jen.Code{jen.Block(
 			jen.Var().Id(fv).Float64(),
 			jen.If(d.Clone().Dot("num").Call(jen.Op("&").Id(fv))).Block(then...))}
 	case model.Object:
-		return []jen.Code{d.Clone().Dot("decode" + t.GoName).Call(dst)}
+		return []jen.Code{d.Clone().Dot("decode" + t.GoName).Call(ptr)}
 	case model.Array:
 		more, ok, n, e := fmt.Sprintf("more%d", depth), fmt.Sprintf("ok%d", depth), fmt.Sprintf("n%d", depth), fmt.Sprintf("e%d", depth)
 		loop := []jen.Code{
 			d.Clone().Dot("pushIndex").Call(jen.Id(n)),
 			jen.Var().Id(e).Add(g.goType(t.Items)),
 		}
-		loop = append(loop, g.valueCode(t.Items, jen.Op("&").Id(e), depth+1)...)
+		loop = append(loop, g.valueCode(t.Items, jen.Id(e), depth+1)...)
 		loop = append(loop,
 			d.Clone().Dot("pop").Call(),
-			jen.Op("*").Parens(dst).Op("=").Append(jen.Op("*").Parens(dst), jen.Id(e)),
+			dst.Clone().Op("=").Append(dst.Clone(), jen.Id(e)),
 			jen.Id(n).Op("++"),
 			jen.If(d.Clone().Dot("err").Op("!=").Nil()).Block(jen.Return()),
 			jen.Id(more).Op("=").Add(d.Clone()).Dot("arrayNext").Call(),
@@ -192,15 +238,12 @@ func (g *generator) valueCode(t *model.Type, dst *jen.Statement, depth int) []je
 			counts = append(counts, jen.If(jen.Id(n).Op(">").Lit(*t.MaxItems)).Block(d.Clone().Dot("add").Call(sizeIssue("too_big", "array", *t.MaxItems))))
 		}
 		body := []jen.Code{
-			jen.If(jen.Op("*").Parens(dst).Op("==").Nil()).Block(jen.Comment("[] decodes to an empty, non-nil slice (no allocation)."), jen.Op("*").Parens(dst).Op("=").Add(g.goType(t)).Values()),
+			jen.If(dst.Clone().Op("==").Nil()).Block(jen.Comment("[] decodes to an empty, non-nil slice (no allocation)."), dst.Clone().Op("=").Add(g.goType(t)).Values()),
 			jen.Id(n).Op(":=").Lit(0),
 			jen.For(jen.Id(more)).Block(loop...),
 			jen.If(d.Clone().Dot("err").Op("!=").Nil()).Block(jen.Return()),
 		}
 		body = append(body, counts...)
-		if len(counts) == 0 {
-			body = append(body, jen.Id("_").Op("=").Id(n))
-		}
 		return []jen.Code{
 			jen.If(jen.List(jen.Id(more), jen.Id(ok)).Op(":=").Add(d.Clone()).Dot("arrayStart").Call(), jen.Id(ok)).Block(body...),
 		}
@@ -208,116 +251,56 @@ func (g *generator) valueCode(t *model.Type, dst *jen.Statement, depth int) []je
 	panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
 }
 
-// stringCheck renders the method that checks a constrained string, in the
-// order the zod schema runs its checks.
-func (g *generator) stringCheck(f *jen.File, t *model.Type) {
-	name := g.strChecks[strSig(t)]
-	var body []jen.Code
-	if t.MinLength != nil || t.MaxLength != nil {
-		// Bytes bound code points: n bytes hold between n/4 and n code points.
-		var conds []jen.Code
-		if t.MaxLength != nil {
-			conds = append(conds, jen.Id("n").Op(">").Lit(*t.MaxLength))
-		}
-		if t.MinLength != nil && *t.MinLength > 0 {
-			conds = append(conds, jen.Id("n").Op("<").Lit(4**t.MinLength))
-		}
-		body = append(body, jen.Id("n").Op(":=").Len(jen.Id("s")))
-		if len(conds) > 0 {
-			cond := conds[0]
-			if len(conds) > 1 {
-				cond = jen.Add(conds[0]).Op("||").Add(conds[1])
-			}
-			body = append(body, jen.If(cond).Block(jen.Id("n").Op("=").Id("runeCount").Call(jen.Id("s"))))
-		}
-		if t.MinLength != nil {
-			body = append(body, jen.If(jen.Id("n").Op("<").Lit(*t.MinLength)).Block(jen.Id("d").Dot("add").Call(sizeIssue("too_small", "string", *t.MinLength))))
-		}
-		if t.MaxLength != nil {
-			body = append(body, jen.If(jen.Id("n").Op(">").Lit(*t.MaxLength)).Block(jen.Id("d").Dot("add").Call(sizeIssue("too_big", "string", *t.MaxLength))))
-		}
+// stringCalls checks the string in s (an expression) against t's
+// constraints, one runtime call each, in the order the zod schema runs its
+// checks: strings.MinRunes, strings.MaxRunes, =~ patterns, named checks.
+func (g *generator) stringCalls(t *model.Type, s *jen.Statement) []jen.Code {
+	d := jen.Id("d")
+	var calls []jen.Code
+	if t.MinLength != nil {
+		calls = append(calls, d.Clone().Dot("minRunes").Call(s.Clone(), jen.Lit(*t.MinLength)))
+	}
+	if t.MaxLength != nil {
+		calls = append(calls, d.Clone().Dot("maxRunes").Call(s.Clone(), jen.Lit(*t.MaxLength)))
 	}
 	for _, p := range t.Patterns {
-		lit, _ := zodgen.RegexLiteral(p.Regexp)
-		body = append(body, jen.If(jen.Op("!").Id(g.patterns[p.Regexp]).Dot("MatchString").Call(jen.Id("s"))).Block(
-			jen.Id("d").Dot("add").Call(jen.Id("Issue").Values(jen.Dict{
-				jen.Id("Origin"):  jen.Lit("string"),
-				jen.Id("Code"):    jen.Lit("invalid_format"),
-				jen.Id("Format"):  jen.Lit("regex"),
-				jen.Id("Pattern"): jen.Lit(lit),
-				jen.Id("Message"): jen.Lit("Invalid string: must match pattern " + lit),
-			}))))
+		lit, _ := zodgen.RegexLiteral(p.Regexp) // vet rejects a pattern without one
+		calls = append(calls, d.Clone().Dot("pattern").Call(s.Clone(), jen.Id(g.patterns[p.Regexp]), jen.Lit(lit)))
 	}
 	for _, c := range t.Checks {
-		var conds []jen.Code
-		for _, p := range c.Reject {
-			conds = append(conds, jen.Id(g.patterns[p.Regexp]).Dot("MatchString").Call(jen.Id("s")))
-		}
-		for _, p := range c.Match {
-			conds = append(conds, jen.Op("!").Id(g.patterns[p.Regexp]).Dot("MatchString").Call(jen.Id("s")))
-		}
-		cond := jen.Add(conds[0])
-		for _, c := range conds[1:] {
-			cond = cond.Op("||").Add(c)
-		}
-		body = append(body, jen.Comment(fmt.Sprintf("Check %s: %s", c.Name, strings.ReplaceAll(c.Doc, "\n", " "))), jen.If(cond).Block(
-			jen.Id("d").Dot("add").Call(jen.Id("Issue").Values(jen.Dict{
-				jen.Id("Code"):    jen.Lit("custom"),
-				jen.Id("Message"): jen.Lit(c.Message),
-			}))))
+		calls = append(calls, d.Clone().Dot("check").Call(s.Clone(), jen.Id(g.checkVars[c])))
 	}
-	g.comment(f, fmt.Sprintf("%s checks a string: %s", name, strings.TrimPrefix(limits(t), "Constraints: ")))
-	f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id(name).Params(jen.Id("s").String()).Block(body...)
+	return calls
 }
 
-// numberCheck renders the method that checks a number: .int() first, then
-// the bounds (skipped after a fractional value, as zod aborts there).
-func (g *generator) numberCheck(f *jen.File, t *model.Type) {
-	name := g.numChecks[numSig(t)]
+// numberCalls checks the number f against t's constraints, one runtime
+// call each, as zod runs them: .int() first, and the bounds only for an
+// integral value (zod aborts after a fractional one).
+func numberCalls(t *model.Type, f *jen.Statement) []jen.Code {
+	d := jen.Id("d")
 	var bounds []jen.Code
-	if m := t.Minimum; m != nil {
-		op, adj := ">=", ">="
-		if m.Exclusive {
-			op, adj = ">", ">"
+	for _, b := range []struct {
+		bound           *model.Bound
+		inclusive, excl string
+	}{{t.Minimum, "gte", "gt"}, {t.Maximum, "lte", "lt"}} {
+		if b.bound == nil {
+			continue
 		}
-		v := zodgen.JSNumber(m.Value)
-		bounds = append(bounds, jen.If(jen.Op("!").Parens(jen.Id("f").Op(op).Id(goFloat(v)))).Block(jen.Id("d").Dot("add").Call(jen.Id("Issue").Values(jen.Dict{
-			jen.Id("Origin"):    jen.Lit("number"),
-			jen.Id("Code"):      jen.Lit("too_small"),
-			jen.Id("Minimum"):   jen.Lit(v),
-			jen.Id("Inclusive"): jen.Lit(!m.Exclusive),
-			jen.Id("Message"):   jen.Lit("Too small: expected number to be " + adj + v),
-		}))))
-	}
-	if m := t.Maximum; m != nil {
-		op, adj := "<=", "<="
-		if m.Exclusive {
-			op, adj = "<", "<"
+		name := b.inclusive
+		if b.bound.Exclusive {
+			name = b.excl
 		}
-		v := zodgen.JSNumber(m.Value)
-		bounds = append(bounds, jen.If(jen.Op("!").Parens(jen.Id("f").Op(op).Id(goFloat(v)))).Block(jen.Id("d").Dot("add").Call(jen.Id("Issue").Values(jen.Dict{
-			jen.Id("Origin"):    jen.Lit("number"),
-			jen.Id("Code"):      jen.Lit("too_big"),
-			jen.Id("Maximum"):   jen.Lit(v),
-			jen.Id("Inclusive"): jen.Lit(!m.Exclusive),
-			jen.Id("Message"):   jen.Lit("Too big: expected number to be " + adj + v),
-		}))))
+		v := zodgen.JSNumber(b.bound.Value)
+		// A JavaScript number literal is a Go constant too ("1e+21").
+		bounds = append(bounds, d.Clone().Dot(name).Call(f.Clone(), jen.Id(v), jen.Lit(v)))
 	}
-	var body []jen.Code
-	if t.Kind == model.Integer {
-		body = append(body, jen.If(jen.Op("!").Id("d").Dot("intCheck").Call(jen.Id("f"))).Block(jen.Return()))
+	if t.Kind != model.Integer {
+		return bounds
 	}
-	body = append(body, bounds...)
-	g.comment(f, fmt.Sprintf("%s checks a number as zod's %s does.", name, strings.TrimPrefix(zodgen.Expr(t, "z"), "z.")))
-	f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id(name).Params(jen.Id("f").Float64()).Block(body...)
-}
-
-// goFloat writes a JavaScript number as a Go float literal.
-func goFloat(js string) string {
-	if strings.ContainsAny(js, ".e") {
-		return js
+	if len(bounds) == 0 {
+		return []jen.Code{d.Clone().Dot("intCheck").Call(f.Clone())}
 	}
-	return js + ".0"
+	return []jen.Code{jen.If(d.Clone().Dot("intCheck").Call(f.Clone())).Block(bounds...)}
 }
 
 // sizeIssue is zod's too_small/too_big issue for a length or item count.

@@ -29,13 +29,16 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/names"
 	"github.com/agentc-dev/agentc/gen/zodgen"
 )
 
 func init() {
 	emit.Register("go", "Go package for the gateway: types, zod-exact decoders, handler interface, dispatch, modes, models, prompts", Emit)
+	emit.RegisterCheck(Check)
 }
 
 //go:embed rt/rt.go
@@ -53,9 +56,9 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 	if err := checkCallbackPath(s.Callback.Path); err != nil {
 		return nil, err
 	}
-	g, err := newGenerator(s)
-	if err != nil {
-		return nil, err
+	g, findings := newGenerator(s)
+	if findings != nil {
+		return nil, findings.Err()
 	}
 	var files []emit.File
 	rt, err := g.runtime()
@@ -109,11 +112,9 @@ type generator struct {
 	enumNames map[*model.Type]string
 	// decoded lists the object types reachable from arguments, in order.
 	decoded []*model.Type
-	// strChecks and numChecks name the helper methods of constrained
-	// strings and numbers, by constraint signature.
-	strChecks  map[string]string
-	numChecks  map[string]string
-	checkOrder []*model.Type
+	// checkVars name the named checks' variables, declared in checkOrder.
+	checkVars  map[*model.Check]string
+	checkOrder []*model.Check
 	// patterns names compiled regexps by RE2 source.
 	patterns     map[string]string
 	patternOrder []string
@@ -121,27 +122,62 @@ type generator struct {
 	values      map[string]string
 	valuesOrder []string
 	maxDepth    int
-	used        map[string]string
+	used        map[string]claimed
 	// mark is the comment line that precedes each documented top-level
 	// declaration in the unformatted files (see render).
 	mark string
 }
 
-func newGenerator(s *model.Spec) (*generator, error) {
-	g := &generator{s: s, enumNames: map[*model.Type]string{}, strChecks: map[string]string{}, numChecks: map[string]string{}, patterns: map[string]string{}, values: map[string]string{}, used: map[string]string{}, mark: newMark()}
+// Check reports, each at its position in the spec, what the Go package
+// cannot declare: identifiers that clash, objects with more fields than a
+// decoder tracks. Emit fails on the same findings; the loader calls Check
+// so that vet finds them first.
+func Check(s *model.Spec) diag.List {
+	_, errs := newGenerator(s)
+	return errs
+}
+
+// claimed is what a package-level Go identifier was claimed for.
+type claimed struct {
+	what string
+	pos  model.Pos
+}
+
+func newGenerator(s *model.Spec) (*generator, diag.List) {
+	g := &generator{s: s, enumNames: map[*model.Type]string{}, checkVars: map[*model.Check]string{}, patterns: map[string]string{}, values: map[string]string{}, used: map[string]claimed{}, mark: newMark()}
 	for _, id := range fixedNames {
-		g.used[id] = "the package API"
+		g.used[id] = claimed{what: "the package API"}
 	}
 	for _, id := range serveNames {
-		g.used[id] = "the callback route's API"
+		g.used[id] = claimed{what: "the callback route's API"}
 	}
-	var errs []string
-	claim := func(id, what string) {
-		if prev, ok := g.used[id]; ok {
-			errs = append(errs, fmt.Sprintf("Go name %s of %s clashes with %s", id, what, prev))
+	var errs diag.List
+	claim := func(id, what string, pos model.Pos) {
+		prev, ok := g.used[id]
+		if !ok {
+			g.used[id] = claimed{what, pos}
 			return
 		}
-		g.used[id] = what
+		at := ""
+		if prev.pos.IsValid() && prev.pos != pos {
+			at = fmt.Sprintf(" (at %s)", prev.pos)
+		}
+		fix := "rename one of them"
+		if !prev.pos.IsValid() {
+			fix = "choose another name"
+		}
+		errs.Add(pos, "name-clash", "Go name %s of %s clashes with %s%s; %s", id, what, prev.what, at, fix)
+	}
+	// enumValue claims an enum constant; values whose names meet differ
+	// only in what a Go name leaves out.
+	enumValue := func(id, v string, pos model.Pos) {
+		if prev, ok := g.used[id]; ok && strings.HasPrefix(prev.what, "enum value ") {
+			errs.Add(pos, "name-clash", "enum values %s and %q both become Go constant %s (a Go name keeps a value's "+
+				"letters and digits, transliterates accented and Greek letters and spells others as U+XXXX code points); "+
+				"make them differ in letters or digits", strings.TrimPrefix(prev.what, "enum value "), v, id)
+			return
+		}
+		claim(id, fmt.Sprintf("enum value %q", v), pos)
 	}
 	var walk func(t *model.Type, owner, field string, args bool, depth int)
 	walk = func(t *model.Type, owner, field string, args bool, depth int) {
@@ -150,13 +186,14 @@ func newGenerator(s *model.Spec) (*generator, error) {
 		}
 		switch t.Kind {
 		case model.Object:
-			claim(t.GoName, "an object type")
+			claim(t.GoName, "object type "+t.GoName, t.Pos)
 			if args {
-				claim("decode"+t.GoName, "a decoder")
+				claim("decode"+t.GoName, "the decoder of "+t.GoName, t.Pos)
 				g.decoded = append(g.decoded, t)
 			}
 			if len(t.Fields) > 64 {
-				errs = append(errs, fmt.Sprintf("%s: object %s has %d fields; the Go decoder supports at most 64", t.Pos, t.GoName, len(t.Fields)))
+				errs.Add(t.Pos, "go-limit", "this object has %d fields; the generated Go decoder supports at most 64: "+
+					"group some of them into a nested object", len(t.Fields))
 			}
 			for _, f := range t.Fields {
 				walk(f.Type, t.GoName, f.GoName, args, depth+1)
@@ -165,22 +202,23 @@ func newGenerator(s *model.Spec) (*generator, error) {
 			walk(t.Items, owner, field+"Item", args, depth+1)
 		case model.Enum:
 			name := owner + field
-			claim(name, "an enum type")
+			claim(name, "enum type "+name, t.Pos)
 			for _, v := range t.Enum {
-				claim(name+goValueName(v), "an enum constant")
+				enumValue(name+names.GoEnumValue(v), v, t.Pos)
 			}
 			g.enumNames[t] = name
 		case model.String:
-			if args && (t.MinLength != nil || t.MaxLength != nil || len(t.Patterns) > 0 || len(t.Checks) > 0) {
-				sig := strSig(t)
-				if _, ok := g.strChecks[sig]; !ok {
-					g.strChecks[sig] = fmt.Sprintf("checkString%d", len(g.strChecks))
-					g.checkOrder = append(g.checkOrder, t)
-				}
+			if args {
 				for _, p := range t.Patterns {
 					g.pattern(p.Regexp)
 				}
 				for _, c := range t.Checks {
+					if _, ok := g.checkVars[c]; ok {
+						continue
+					}
+					g.checkVars[c] = "check" + c.GoName
+					claim(g.checkVars[c], "named check "+c.Name, c.Pos)
+					g.checkOrder = append(g.checkOrder, c)
 					for _, p := range c.Reject {
 						g.pattern(p.Regexp)
 					}
@@ -189,36 +227,29 @@ func newGenerator(s *model.Spec) (*generator, error) {
 					}
 				}
 			}
-		case model.Number, model.Integer:
-			if args && (t.Kind == model.Integer || t.Minimum != nil || t.Maximum != nil) {
-				sig := numSig(t)
-				if _, ok := g.numChecks[sig]; !ok {
-					g.numChecks[sig] = fmt.Sprintf("checkNumber%d", len(g.numChecks))
-					g.checkOrder = append(g.checkOrder, t)
-				}
-			}
 		}
 	}
 	for _, t := range s.Tools {
-		claim("Tool"+t.GoName, "a tool constant")
-		claim("Decode"+t.Args.GoName, "a decoder")
+		claim("Tool"+t.GoName, fmt.Sprintf("the constant of tool %q", t.Name), t.Pos)
+		claim("Decode"+t.Args.GoName, fmt.Sprintf("the decoder of tool %q", t.Name), t.Pos)
 		walk(t.Args, t.GoName, "", true, 0)
 		if t.Result != nil {
 			walk(t.Result, t.GoName+"Result", "", false, 0)
 		}
 	}
 	for _, m := range s.Modes {
-		claim("Mode"+m.GoName, "a mode constant")
-		claim(m.GoName+"Prompt", "a prompt builder")
+		claim("Mode"+m.GoName, fmt.Sprintf("the constant of mode %q", m.Name), m.Pos)
+		claim(m.GoName+"Prompt", fmt.Sprintf("the prompt builder of mode %q", m.Name), m.Pos)
 	}
 	for _, m := range s.Models {
-		claim("Model"+m.GoName, "a model constant")
+		claim("Model"+m.GoName, fmt.Sprintf("the constant of model %q", m.Canonical), m.Pos)
 	}
 	for _, a := range s.Agents {
-		claim("Agent"+a.GoName, "an agent constant")
+		claim("Agent"+a.GoName, fmt.Sprintf("the constant of agent %q", a.Name), a.Pos)
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("go: %s", strings.Join(errs, "; "))
+		errs.Sort()
+		return nil, errs
 	}
 	return g, nil
 }
@@ -238,57 +269,6 @@ func (g *generator) pattern(re string) {
 		g.patterns[re] = fmt.Sprintf("pattern%d", len(g.patterns))
 		g.patternOrder = append(g.patternOrder, re)
 	}
-}
-
-func strSig(t *model.Type) string {
-	var b strings.Builder
-	if t.MinLength != nil {
-		fmt.Fprintf(&b, "min%d;", *t.MinLength)
-	}
-	if t.MaxLength != nil {
-		fmt.Fprintf(&b, "max%d;", *t.MaxLength)
-	}
-	for _, p := range t.Patterns {
-		fmt.Fprintf(&b, "re%q;", p.Regexp)
-	}
-	for _, c := range t.Checks {
-		fmt.Fprintf(&b, "check%s;", c.Name)
-	}
-	return b.String()
-}
-
-func numSig(t *model.Type) string {
-	sig := string(t.Kind)
-	if m := t.Minimum; m != nil {
-		sig += fmt.Sprintf(";min%v%s", m.Exclusive, m.Value)
-	}
-	if m := t.Maximum; m != nil {
-		sig += fmt.Sprintf(";max%v%s", m.Exclusive, m.Value)
-	}
-	return sig
-}
-
-// goValueName makes an identifier suffix of an enum value.
-func goValueName(v string) string {
-	var b strings.Builder
-	up := true
-	for _, r := range v {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
-			if up {
-				b.WriteString(strings.ToUpper(string(r)))
-			} else {
-				b.WriteRune(r)
-			}
-			up = false
-		default:
-			up = true
-		}
-	}
-	if b.Len() == 0 {
-		return "Empty"
-	}
-	return b.String()
 }
 
 // newFile starts a generated file; the package doc goes in tools.go.
@@ -326,13 +306,46 @@ func (g *generator) runtime() ([]byte, error) {
 	return out, nil
 }
 
+// maxLine is the longest line the generated files hold, other than a
+// string literal that cannot be split (linelen_test.go checks it).
+const maxLine = 120
+
+// commentWidth is the most characters of text a generated comment line
+// holds before it is wrapped at a space; the spec's own line breaks are
+// kept.
+const commentWidth = 100
+
 // commentText turns text into // comment lines.
 func commentText(text string) string {
 	var lines []string
 	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
-		lines = append(lines, strings.TrimRight("// "+l, " "))
+		for _, w := range wrap(l, commentWidth) {
+			lines = append(lines, strings.TrimRight("// "+w, " "))
+		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// wrap breaks line at spaces into lines of at most width bytes (a word
+// longer than width stands alone). Leading indentation is kept on the
+// first line only.
+func wrap(line string, width int) []string {
+	if len(line) <= width {
+		return []string{line}
+	}
+	var out []string
+	for len(line) > width {
+		cut := strings.LastIndexByte(line[:width+1], ' ')
+		if cut <= 0 || strings.TrimSpace(line[:cut]) == "" {
+			cut = strings.IndexByte(line, ' ')
+			if cut < 0 {
+				break
+			}
+		}
+		out = append(out, line[:cut])
+		line = strings.TrimLeft(line[cut:], " ")
+	}
+	return append(out, line)
 }
 
 // doc returns a doc comment statement ("" gives none).

@@ -8,6 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/names"
 )
 
 // tools renders tools.go: the Tool enumeration with its staleness guard,
@@ -64,7 +65,7 @@ func (g *generator) tools(f *jen.File) {
 	)
 	var rows []jen.Code
 	for _, t := range s.Tools {
-		al := jen.Nil()
+		var al jen.Code // none: the field is left out
 		if len(t.Aliases) > 0 {
 			var as []jen.Code
 			for _, a := range t.Aliases {
@@ -72,9 +73,15 @@ func (g *generator) tools(f *jen.File) {
 			}
 			al = jen.Index().String().Values(as...)
 		}
-		rows = append(rows, jen.Values(jen.Lit(t.Name), al, jen.Lit(t.FileName), jen.Lit(t.Execution.GatewayExecuted()), jen.Lit(t.Fingerprint)))
+		rows = append(rows, jen.Id("Tool"+t.GoName).Op(":").Add(keyed(
+			"name", jen.Lit(t.Name),
+			"aliases", al,
+			"fileName", jen.Lit(t.FileName),
+			"gateway", jen.Lit(t.Execution.GatewayExecuted()),
+			"fingerprint", jen.Lit(t.Fingerprint))))
 	}
-	f.Var().Id("toolTable").Op("=").Index(jen.Op("...")).Id("toolInfo").Values(rows...)
+	g.comment(f, "toolTable holds each tool's facts, indexed by Tool.")
+	f.Var().Id("toolTable").Op("=").Index(jen.Op("...")).Id("toolInfo").Add(lines(rows))
 
 	g.comment(f, "Name returns the tool's name, as the model calls it.")
 	f.Func().Params(jen.Id("t").Id("Tool")).Id("Name").Params().String().Block(jen.Return(jen.Id("toolTable").Index(jen.Id("t")).Dot("name")))
@@ -112,9 +119,9 @@ func (g *generator) tools(f *jen.File) {
 	// Types.
 	done := map[*model.Type]bool{}
 	for _, t := range s.Tools {
-		g.objectTypes(f, t.Args, done)
+		g.objectTypes(f, t.Args, fmt.Sprintf("%s are the arguments of tool %q.", t.Args.GoName, t.Name), done)
 		if t.Result != nil {
-			g.objectTypes(f, t.Result, done)
+			g.objectTypes(f, t.Result, fmt.Sprintf("%s is the result data of tool %q.", t.Result.GoName, t.Name), done)
 		}
 	}
 }
@@ -127,8 +134,9 @@ func quoteAll(ss []string) []string {
 	return out
 }
 
-// objectTypes declares t's struct and the types below it.
-func (g *generator) objectTypes(f *jen.File, t *model.Type, done map[*model.Type]bool) {
+// objectTypes declares t's struct and the types below it; where is the
+// first sentence of its doc comment, saying where the object appears.
+func (g *generator) objectTypes(f *jen.File, t *model.Type, where string, done map[*model.Type]bool) {
 	if done[t] {
 		return
 	}
@@ -137,7 +145,7 @@ func (g *generator) objectTypes(f *jen.File, t *model.Type, done map[*model.Type
 	for _, fd := range t.Fields {
 		text := fd.Doc()
 		if text == "" {
-			text = fmt.Sprintf("%s is the %q field.", fd.GoName, fd.Name)
+			text = fmt.Sprintf("%s is the %q field of %s.", fd.GoName, fd.Name, t.GoName)
 		}
 		switch fd.Presence {
 		case model.Optional:
@@ -154,21 +162,19 @@ func (g *generator) objectTypes(f *jen.File, t *model.Type, done map[*model.Type
 		}
 		fields = append(fields, doc(text), jen.Id(fd.GoName).Add(g.fieldType(fd)).Tag(map[string]string{"json": tag}))
 	}
-	text := t.Doc
-	if text == "" {
-		text = t.GoName + " is an object of the contract."
-	} else {
-		text = t.GoName + ": " + text
+	text := where
+	if t.Doc != "" {
+		text += "\n\n" + t.Doc
 	}
 	f.Add(doc(text))
 	f.Type().Id(t.GoName).Struct(fields...)
-	var walk func(x *model.Type)
-	walk = func(x *model.Type) {
+	var walk func(x *model.Type, where string)
+	walk = func(x *model.Type, where string) {
 		switch x.Kind {
 		case model.Object:
-			g.objectTypes(f, x, done)
+			g.objectTypes(f, x, fmt.Sprintf("%s is %s.", x.GoName, where), done)
 		case model.Array:
-			walk(x.Items)
+			walk(x.Items, "one item of "+strings.TrimPrefix(where, "the value of "))
 		case model.Enum:
 			if done[x] {
 				return
@@ -179,13 +185,13 @@ func (g *generator) objectTypes(f *jen.File, t *model.Type, done map[*model.Type
 			f.Type().Id(name).String()
 			var cs []jen.Code
 			for _, v := range x.Enum {
-				cs = append(cs, jen.Comment(fmt.Sprintf("%s%s is %q.", name, goValueName(v), v)), jen.Id(name+goValueName(v)).Id(name).Op("=").Lit(v))
+				cs = append(cs, jen.Comment(fmt.Sprintf("%s%s is %q.", name, names.GoEnumValue(v), v)), jen.Id(name+names.GoEnumValue(v)).Id(name).Op("=").Lit(v))
 			}
 			f.Const().Defs(cs...)
 		}
 	}
 	for _, fd := range t.Fields {
-		walk(fd.Type)
+		walk(fd.Type, "the value of "+t.GoName+"."+fd.GoName)
 	}
 }
 
@@ -243,7 +249,7 @@ func (g *generator) goValue(t *model.Type, raw json.RawMessage) (jen.Code, error
 	case model.Enum:
 		var s string
 		err := json.Unmarshal(raw, &s)
-		return jen.Id(g.enumNames[t] + goValueName(s)), err
+		return jen.Id(g.enumNames[t] + names.GoEnumValue(s)), err
 	case model.Number:
 		var v float64
 		err := json.Unmarshal(raw, &v)

@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/agentc-dev/agentc/gen/diag"
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/spec"
@@ -70,7 +71,8 @@ const loadTimeout = 10 * time.Second
 // that the fuzzer's minimizer is fast, while the mutator still reaches every
 // byte of every file.) Load must not panic or hang, must return a model or a
 // diag.List of findings (never both, never neither), and every finding must
-// have a code, a message and a file.
+// have a code, a message and a file; every emitter must generate a spec
+// Load accepts.
 func FuzzLoad(f *testing.F) {
 	sets, seeds := fuzzSets(f)
 	for i, names := range seeds {
@@ -108,6 +110,11 @@ func FuzzLoad(f *testing.F) {
 		case s != nil && err != nil:
 			t.Fatalf("Load returned a model and an error: %v", err)
 		case err == nil:
+			// What vet accepts, gen generates (agree_test.go imports
+			// every emitter).
+			if _, err := emit.Generate(s); err != nil {
+				t.Fatalf("Load accepts the spec but gen fails:\n%v", err)
+			}
 			return
 		}
 		var l diag.List

@@ -98,6 +98,9 @@ func Load(src *Source) (*model.Spec, error) {
 		return nil, err
 	}
 	s := l.build(v)
+	if len(l.errs) == 0 && !skipEmitChecks {
+		l.emitChecks(v, s)
+	}
 	if err := l.errs.Err(); err != nil {
 		return nil, err
 	}
@@ -138,6 +141,9 @@ func (l *loader) evaluate() (cue.Value, error) {
 	}
 	pkg, errs := l.packageName(userFiles)
 	if errs != nil {
+		return cue.Value{}, errs.Err()
+	}
+	if _, errs := l.schemaCopy(pkg); errs != nil {
 		return cue.Value{}, errs.Err()
 	}
 	overlay := map[string]cueload.Source{}

@@ -4,8 +4,12 @@
 package names
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // goInitialisms are written in capitals in Go names (as golint does).
@@ -86,8 +90,9 @@ func capitalize(w string) string {
 
 // GoExported returns the exported Go identifier for a spec name:
 // "save_snapshot" → "SaveSnapshot", "run_id" → "RunID",
-// "claude-opus-4.6" → "ClaudeOpus4_6". A name starting with a digit gets an
-// "X" prefix. It returns "" for a name with no letters or digits.
+// "claude-opus-4.6" → "ClaudeOpus4_6". A name starting with a digit or a
+// letter without case ("名前") gets an "X" prefix. It returns "" for a name
+// with no letters or digits.
 func GoExported(s string) string {
 	ws := words(s)
 	for i, w := range ws {
@@ -98,7 +103,9 @@ func GoExported(s string) string {
 		}
 	}
 	id := join(ws)
-	if id != "" && isDigit(firstRune(id)) {
+	if r := firstRune(id); id != "" && (isDigit(r) || !unicode.IsUpper(r)) {
+		// A digit cannot start an identifier, and a letter without case
+		// ("名") would leave it unexported.
 		id = "X" + id
 	}
 	return id
@@ -280,3 +287,90 @@ func IsGoReserved(id string) bool { return goReserved[id] }
 
 // IsTSReserved reports whether id is a reserved word in generated TypeScript.
 func IsTSReserved(id string) bool { return tsReserved[id] }
+
+// GoEnumValue returns the suffix that names an enum value's Go constant
+// (appended to the enum's type name): each run of ASCII letters and digits
+// starts with a capital, "needs_human" → "NeedsHuman". Other characters
+// are readable where that is obvious: an accented Latin letter is its base
+// letter ("café" → "Cafe"), a Greek letter its English name ("π" → "Pi");
+// any other letter or digit is its code point ("中" → "U4E2D"). The empty
+// string is "Empty"; a value with no letters or digits at all is spelled by
+// its code points ("-" → "U002D"). Distinct values can still meet ("a-b"
+// and "a_b"); the caller reports such clashes.
+func GoEnumValue(v string) string {
+	if v == "" {
+		return "Empty"
+	}
+	var b strings.Builder
+	up := true
+	word := func(w string) {
+		b.WriteString(w)
+		up = true
+	}
+	letter := func(r rune) {
+		if up {
+			r = unicode.ToUpper(r)
+		}
+		b.WriteRune(r)
+		up = false
+	}
+	for _, r := range v {
+		switch {
+		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			letter(r)
+		case r < utf8.RuneSelf:
+			up = true
+		case greekNames[unicode.ToLower(r)] != "":
+			word(greekNames[unicode.ToLower(r)])
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if base := latinBase(r); base != 0 {
+				letter(base)
+			} else {
+				word(fmt.Sprintf("U%04X", r))
+			}
+		default:
+			up = true
+		}
+	}
+	if b.Len() == 0 {
+		for _, r := range v {
+			fmt.Fprintf(&b, "U%04X", r)
+		}
+	}
+	return b.String()
+}
+
+// latinBase returns the ASCII letter an accented Latin letter decomposes
+// to ('é' → 'e'), or 0.
+func latinBase(r rune) rune {
+	d := norm.NFD.String(string(r))
+	base, size := utf8.DecodeRuneInString(d)
+	if base >= utf8.RuneSelf || !unicode.IsLetter(base) {
+		return 0
+	}
+	for _, m := range d[size:] {
+		if !unicode.Is(unicode.Mn, m) {
+			return 0
+		}
+	}
+	return base
+}
+
+// greekNames are the English names of the Greek letters, by lower-case
+// letter (final sigma too).
+var greekNames = map[rune]string{
+	'α': "Alpha", 'β': "Beta", 'γ': "Gamma", 'δ': "Delta", 'ε': "Epsilon", 'ζ': "Zeta",
+	'η': "Eta", 'θ': "Theta", 'ι': "Iota", 'κ': "Kappa", 'λ': "Lambda", 'μ': "Mu",
+	'ν': "Nu", 'ξ': "Xi", 'ο': "Omicron", 'π': "Pi", 'ρ': "Rho", 'σ': "Sigma", 'ς': "Sigma",
+	'τ': "Tau", 'υ': "Upsilon", 'φ': "Phi", 'χ': "Chi", 'ψ': "Psi", 'ω': "Omega",
+}
+
+// JSInherited reports whether name is a property every JavaScript object
+// inherits from Object.prototype: a zod object schema reads the inherited
+// value when such a key is absent, so no argument or result field may be
+// called so.
+func JSInherited(name string) bool { return jsInherited[name] }
+
+var jsInherited = setOf("constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
+	"toLocaleString", "toString", "valueOf", "__proto__", "__defineGetter__", "__defineSetter__",
+	"__lookupGetter__", "__lookupSetter__")

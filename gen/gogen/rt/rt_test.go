@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -56,5 +57,43 @@ func TestAppendJSString(t *testing.T) {
 	want := `"a\"\\\b\f\n\r\t\u0001<>&` + "\u2028é\""
 	if got != want {
 		t.Errorf("AppendJSString = %s, want %s", got, want)
+	}
+}
+
+// TestStringConstraints: the runtime's string checks count code points
+// (an emoji is one) and report zod's issues, in call order.
+func TestStringConstraints(t *testing.T) {
+	re := regexp.MustCompile(`^\S`)
+	c := &namedCheck{message: "no dots", reject: []*regexp.Regexp{regexp.MustCompile(`\.`)}}
+	for _, tc := range []struct {
+		s    string
+		want []string
+	}{
+		{"ab", nil},
+		{"😀", []string{"too_small >=2"}},
+		{"😀😀😀", []string{"too_big <=2"}},
+		{" .", []string{"invalid_format /^\\S/u", "custom no dots"}},
+		{"", []string{"too_small >=2", "invalid_format /^\\S/u"}},
+	} {
+		var d decoder
+		d.minRunes(tc.s, 2)
+		d.maxRunes(tc.s, 2)
+		d.pattern(tc.s, re, "/^\\S/u")
+		d.check(tc.s, c)
+		var got []string
+		for _, is := range d.issues {
+			msg := is.Message
+			for _, p := range []string{"Too small: expected string to have ", "Too big: expected string to have ",
+				"Invalid string: must match pattern "} {
+				msg = strings.TrimPrefix(msg, p)
+			}
+			got = append(got, is.Code+" "+msg)
+		}
+		for i := range got {
+			got[i] = strings.TrimSuffix(got[i], " characters")
+		}
+		if strings.Join(got, "; ") != strings.Join(tc.want, "; ") {
+			t.Errorf("%q: issues %q, want %q", tc.s, got, tc.want)
+		}
 	}
 }

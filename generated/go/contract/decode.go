@@ -5,7 +5,8 @@ package contract
 
 import "regexp"
 
-// DecodeAutomationCompleteArgs decodes and validates the arguments of "automation.complete" from JSON in one pass, as
+// DecodeAutomationCompleteArgs decodes and validates the arguments of "automation.complete" from JSON
+// in one pass, as
 // the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's
 // issues for well-formed JSON that fails validation, or a *SyntaxError for input that
 // is not JSON. Defaults are applied and unknown keys are dropped.
@@ -23,7 +24,8 @@ func DecodeAutomationCompleteArgs(data []byte) (AutomationCompleteArgs, error) {
 	return v, nil
 }
 
-// DecodeRequestEnvVariablesArgs decodes and validates the arguments of "request_env_variables" from JSON in one pass, as
+// DecodeRequestEnvVariablesArgs decodes and validates the arguments of "request_env_variables" from
+// JSON in one pass, as
 // the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's
 // issues for well-formed JSON that fails validation, or a *SyntaxError for input that
 // is not JSON. Defaults are applied and unknown keys are dropped.
@@ -41,7 +43,8 @@ func DecodeRequestEnvVariablesArgs(data []byte) (RequestEnvVariablesArgs, error)
 	return v, nil
 }
 
-// DecodeSaveEnvFilesArgs decodes and validates the arguments of "save_env_files" from JSON in one pass, as
+// DecodeSaveEnvFilesArgs decodes and validates the arguments of "save_env_files" from JSON in one
+// pass, as
 // the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's
 // issues for well-formed JSON that fails validation, or a *SyntaxError for input that
 // is not JSON. Defaults are applied and unknown keys are dropped.
@@ -59,7 +62,8 @@ func DecodeSaveEnvFilesArgs(data []byte) (SaveEnvFilesArgs, error) {
 	return v, nil
 }
 
-// DecodeSaveServiceCommandsArgs decodes and validates the arguments of "save_service_commands" from JSON in one pass, as
+// DecodeSaveServiceCommandsArgs decodes and validates the arguments of "save_service_commands" from
+// JSON in one pass, as
 // the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's
 // issues for well-formed JSON that fails validation, or a *SyntaxError for input that
 // is not JSON. Defaults are applied and unknown keys are dropped.
@@ -77,7 +81,8 @@ func DecodeSaveServiceCommandsArgs(data []byte) (SaveServiceCommandsArgs, error)
 	return v, nil
 }
 
-// DecodeSaveSnapshotArgs decodes and validates the arguments of "save_snapshot" from JSON in one pass, as
+// DecodeSaveSnapshotArgs decodes and validates the arguments of "save_snapshot" from JSON in one pass,
+// as
 // the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's
 // issues for well-formed JSON that fails validation, or a *SyntaxError for input that
 // is not JSON. Defaults are applied and unknown keys are dropped.
@@ -95,7 +100,8 @@ func DecodeSaveSnapshotArgs(data []byte) (SaveSnapshotArgs, error) {
 	return v, nil
 }
 
-// decodeAutomationCompleteArgs decodes a AutomationCompleteArgs at the current path; issues come out in field order.
+// decodeAutomationCompleteArgs decodes an AutomationCompleteArgs at the current path;
+// issues come out in field order.
 func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -165,9 +171,9 @@ func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 			segs[4][0] = len(d.issues)
 			d.push("citations")
 			if more0, ok0 := d.arrayStart(); ok0 {
-				if *(&v.Citations.Value) == nil {
+				if v.Citations.Value == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
-					*(&v.Citations.Value) = []string{}
+					v.Citations.Value = []string{}
 				}
 				n0 := 0
 				for more0 {
@@ -175,7 +181,7 @@ func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 					var e0 string
 					d.str(&e0)
 					d.pop()
-					*(&v.Citations.Value) = append(*(&v.Citations.Value), e0)
+					v.Citations.Value = append(v.Citations.Value, e0)
 					n0++
 					if d.err != nil {
 						return
@@ -185,7 +191,6 @@ func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 				if d.err != nil {
 					return
 				}
-				_ = n0
 			}
 			d.pop()
 			segs[4][1] = len(d.issues)
@@ -223,9 +228,9 @@ func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 			segs[7][0] = len(d.issues)
 			d.push("side_effect_refs")
 			if more0, ok0 := d.arrayStart(); ok0 {
-				if *(&v.SideEffectRefs.Value) == nil {
+				if v.SideEffectRefs.Value == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
-					*(&v.SideEffectRefs.Value) = []string{}
+					v.SideEffectRefs.Value = []string{}
 				}
 				n0 := 0
 				for more0 {
@@ -233,7 +238,7 @@ func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 					var e0 string
 					d.str(&e0)
 					d.pop()
-					*(&v.SideEffectRefs.Value) = append(*(&v.SideEffectRefs.Value), e0)
+					v.SideEffectRefs.Value = append(v.SideEffectRefs.Value, e0)
 					n0++
 					if d.err != nil {
 						return
@@ -243,7 +248,6 @@ func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 				if d.err != nil {
 					return
 				}
-				_ = n0
 			}
 			d.pop()
 			segs[7][1] = len(d.issues)
@@ -265,24 +269,52 @@ func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 }
 
 // keysAutomationCompleteArgs are AutomationCompleteArgs's JSON keys, in field order.
-var keysAutomationCompleteArgs = [...]string{"run_id", "completion_id", "outcome", "summary_markdown", "citations", "diff_ref", "test_report_ref", "side_effect_refs"}
+var keysAutomationCompleteArgs = [...]string{
+	"run_id",
+	"completion_id",
+	"outcome",
+	"summary_markdown",
+	"citations",
+	"diff_ref",
+	"test_report_ref",
+	"side_effect_refs",
+}
 
-// missingAutomationCompleteArgs are the issues of absent fields (zod validates undefined); empty when absence is fine.
-var missingAutomationCompleteArgs = [...]Issue{{
-	Code:     "invalid_type",
-	Expected: "string",
-	Message:  "Invalid input: expected string, received undefined",
-}, {
-	Code:     "invalid_type",
-	Expected: "string",
-	Message:  "Invalid input: expected string, received undefined",
-}, {
-	Code:    "invalid_value",
-	Message: "Invalid option: expected one of \"succeeded\"|\"failed\"|\"needs_human\"",
-	Values:  []string{"succeeded", "failed", "needs_human"},
-}, {}, {}, {}, {}, {}}
+// missingAutomationCompleteArgs are the issues of absent fields (zod validates undefined);
+// empty when absence is fine.
+var missingAutomationCompleteArgs = [...]Issue{
+	// run_id: required
+	{
+		Code:     "invalid_type",
+		Expected: "string",
+		Message:  "Invalid input: expected string, received undefined",
+	},
+	// completion_id: required
+	{
+		Code:     "invalid_type",
+		Expected: "string",
+		Message:  "Invalid input: expected string, received undefined",
+	},
+	// outcome: required
+	{
+		Code:    "invalid_value",
+		Message: "Invalid option: expected one of \"succeeded\"|\"failed\"|\"needs_human\"",
+		Values:  []string{"succeeded", "failed", "needs_human"},
+	},
+	// summary_markdown: optional
+	{},
+	// citations: optional
+	{},
+	// diff_ref: optional
+	{},
+	// test_report_ref: optional
+	{},
+	// side_effect_refs: optional
+	{},
+}
 
-// decodeRequestEnvVariablesArgs decodes a RequestEnvVariablesArgs at the current path; issues come out in field order.
+// decodeRequestEnvVariablesArgs decodes a RequestEnvVariablesArgs at the current path;
+// issues come out in field order.
 func (d *decoder) decodeRequestEnvVariablesArgs(v *RequestEnvVariablesArgs) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -306,9 +338,9 @@ func (d *decoder) decodeRequestEnvVariablesArgs(v *RequestEnvVariablesArgs) {
 			segs[0][0] = len(d.issues)
 			d.push("keys")
 			if more0, ok0 := d.arrayStart(); ok0 {
-				if *(&v.Keys) == nil {
+				if v.Keys == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
-					*(&v.Keys) = []RequestEnvVariablesKey{}
+					v.Keys = []RequestEnvVariablesKey{}
 				}
 				n0 := 0
 				for more0 {
@@ -316,7 +348,7 @@ func (d *decoder) decodeRequestEnvVariablesArgs(v *RequestEnvVariablesArgs) {
 					var e0 RequestEnvVariablesKey
 					d.decodeRequestEnvVariablesKey(&e0)
 					d.pop()
-					*(&v.Keys) = append(*(&v.Keys), e0)
+					v.Keys = append(v.Keys, e0)
 					n0++
 					if d.err != nil {
 						return
@@ -326,7 +358,6 @@ func (d *decoder) decodeRequestEnvVariablesArgs(v *RequestEnvVariablesArgs) {
 				if d.err != nil {
 					return
 				}
-				_ = n0
 			}
 			d.pop()
 			segs[0][1] = len(d.issues)
@@ -348,16 +379,23 @@ func (d *decoder) decodeRequestEnvVariablesArgs(v *RequestEnvVariablesArgs) {
 }
 
 // keysRequestEnvVariablesArgs are RequestEnvVariablesArgs's JSON keys, in field order.
-var keysRequestEnvVariablesArgs = [...]string{"keys"}
+var keysRequestEnvVariablesArgs = [...]string{
+	"keys",
+}
 
-// missingRequestEnvVariablesArgs are the issues of absent fields (zod validates undefined); empty when absence is fine.
-var missingRequestEnvVariablesArgs = [...]Issue{{
-	Code:     "invalid_type",
-	Expected: "array",
-	Message:  "Invalid input: expected array, received undefined",
-}}
+// missingRequestEnvVariablesArgs are the issues of absent fields (zod validates undefined);
+// empty when absence is fine.
+var missingRequestEnvVariablesArgs = [...]Issue{
+	// keys: required
+	{
+		Code:     "invalid_type",
+		Expected: "array",
+		Message:  "Invalid input: expected array, received undefined",
+	},
+}
 
-// decodeRequestEnvVariablesKey decodes a RequestEnvVariablesKey at the current path; issues come out in field order.
+// decodeRequestEnvVariablesKey decodes a RequestEnvVariablesKey at the current path;
+// issues come out in field order.
 func (d *decoder) decodeRequestEnvVariablesKey(v *RequestEnvVariablesKey) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -428,9 +466,9 @@ func (d *decoder) decodeRequestEnvVariablesKey(v *RequestEnvVariablesKey) {
 			segs[4][0] = len(d.issues)
 			d.push("suggestions")
 			if more0, ok0 := d.arrayStart(); ok0 {
-				if *(&v.Suggestions.Value) == nil {
+				if v.Suggestions.Value == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
-					*(&v.Suggestions.Value) = []RequestEnvVariablesKeySuggestion{}
+					v.Suggestions.Value = []RequestEnvVariablesKeySuggestion{}
 				}
 				n0 := 0
 				for more0 {
@@ -438,7 +476,7 @@ func (d *decoder) decodeRequestEnvVariablesKey(v *RequestEnvVariablesKey) {
 					var e0 RequestEnvVariablesKeySuggestion
 					d.decodeRequestEnvVariablesKeySuggestion(&e0)
 					d.pop()
-					*(&v.Suggestions.Value) = append(*(&v.Suggestions.Value), e0)
+					v.Suggestions.Value = append(v.Suggestions.Value, e0)
 					n0++
 					if d.err != nil {
 						return
@@ -448,7 +486,6 @@ func (d *decoder) decodeRequestEnvVariablesKey(v *RequestEnvVariablesKey) {
 				if d.err != nil {
 					return
 				}
-				_ = n0
 			}
 			d.pop()
 			segs[4][1] = len(d.issues)
@@ -473,16 +510,36 @@ func (d *decoder) decodeRequestEnvVariablesKey(v *RequestEnvVariablesKey) {
 }
 
 // keysRequestEnvVariablesKey are RequestEnvVariablesKey's JSON keys, in field order.
-var keysRequestEnvVariablesKey = [...]string{"key", "description", "type", "required", "suggestions"}
+var keysRequestEnvVariablesKey = [...]string{
+	"key",
+	"description",
+	"type",
+	"required",
+	"suggestions",
+}
 
-// missingRequestEnvVariablesKey are the issues of absent fields (zod validates undefined); empty when absence is fine.
-var missingRequestEnvVariablesKey = [...]Issue{{
-	Code:     "invalid_type",
-	Expected: "string",
-	Message:  "Invalid input: expected string, received undefined",
-}, {}, {}, {}, {}}
+// missingRequestEnvVariablesKey are the issues of absent fields (zod validates undefined);
+// empty when absence is fine.
+var missingRequestEnvVariablesKey = [...]Issue{
+	// key: required
+	{
+		Code:     "invalid_type",
+		Expected: "string",
+		Message:  "Invalid input: expected string, received undefined",
+	},
+	// description: optional
+	{},
+	// type: optional
+	{},
+	// required: defaulted
+	{},
+	// suggestions: optional
+	{},
+}
 
-// decodeRequestEnvVariablesKeySuggestion decodes a RequestEnvVariablesKeySuggestion at the current path; issues come out in field order.
+// decodeRequestEnvVariablesKeySuggestion decodes a RequestEnvVariablesKeySuggestion at the current
+// path;
+// issues come out in field order.
 func (d *decoder) decodeRequestEnvVariablesKeySuggestion(v *RequestEnvVariablesKeySuggestion) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -549,17 +606,31 @@ func (d *decoder) decodeRequestEnvVariablesKeySuggestion(v *RequestEnvVariablesK
 	}
 }
 
-// keysRequestEnvVariablesKeySuggestion are RequestEnvVariablesKeySuggestion's JSON keys, in field order.
-var keysRequestEnvVariablesKeySuggestion = [...]string{"label", "value", "instructions"}
+// keysRequestEnvVariablesKeySuggestion are RequestEnvVariablesKeySuggestion's JSON keys, in field
+// order.
+var keysRequestEnvVariablesKeySuggestion = [...]string{
+	"label",
+	"value",
+	"instructions",
+}
 
-// missingRequestEnvVariablesKeySuggestion are the issues of absent fields (zod validates undefined); empty when absence is fine.
-var missingRequestEnvVariablesKeySuggestion = [...]Issue{{
-	Code:     "invalid_type",
-	Expected: "string",
-	Message:  "Invalid input: expected string, received undefined",
-}, {}, {}}
+// missingRequestEnvVariablesKeySuggestion are the issues of absent fields (zod validates undefined);
+// empty when absence is fine.
+var missingRequestEnvVariablesKeySuggestion = [...]Issue{
+	// label: required
+	{
+		Code:     "invalid_type",
+		Expected: "string",
+		Message:  "Invalid input: expected string, received undefined",
+	},
+	// value: optional
+	{},
+	// instructions: optional
+	{},
+}
 
-// decodeSaveEnvFilesArgs decodes a SaveEnvFilesArgs at the current path; issues come out in field order.
+// decodeSaveEnvFilesArgs decodes a SaveEnvFilesArgs at the current path;
+// issues come out in field order.
 func (d *decoder) decodeSaveEnvFilesArgs(v *SaveEnvFilesArgs) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -583,9 +654,9 @@ func (d *decoder) decodeSaveEnvFilesArgs(v *SaveEnvFilesArgs) {
 			segs[0][0] = len(d.issues)
 			d.push("files")
 			if more0, ok0 := d.arrayStart(); ok0 {
-				if *(&v.Files) == nil {
+				if v.Files == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
-					*(&v.Files) = []SaveEnvFilesFile{}
+					v.Files = []SaveEnvFilesFile{}
 				}
 				n0 := 0
 				for more0 {
@@ -593,7 +664,7 @@ func (d *decoder) decodeSaveEnvFilesArgs(v *SaveEnvFilesArgs) {
 					var e0 SaveEnvFilesFile
 					d.decodeSaveEnvFilesFile(&e0)
 					d.pop()
-					*(&v.Files) = append(*(&v.Files), e0)
+					v.Files = append(v.Files, e0)
 					n0++
 					if d.err != nil {
 						return
@@ -642,16 +713,23 @@ func (d *decoder) decodeSaveEnvFilesArgs(v *SaveEnvFilesArgs) {
 }
 
 // keysSaveEnvFilesArgs are SaveEnvFilesArgs's JSON keys, in field order.
-var keysSaveEnvFilesArgs = [...]string{"files"}
+var keysSaveEnvFilesArgs = [...]string{
+	"files",
+}
 
-// missingSaveEnvFilesArgs are the issues of absent fields (zod validates undefined); empty when absence is fine.
-var missingSaveEnvFilesArgs = [...]Issue{{
-	Code:     "invalid_type",
-	Expected: "array",
-	Message:  "Invalid input: expected array, received undefined",
-}}
+// missingSaveEnvFilesArgs are the issues of absent fields (zod validates undefined);
+// empty when absence is fine.
+var missingSaveEnvFilesArgs = [...]Issue{
+	// files: required
+	{
+		Code:     "invalid_type",
+		Expected: "array",
+		Message:  "Invalid input: expected array, received undefined",
+	},
+}
 
-// decodeSaveEnvFilesFile decodes a SaveEnvFilesFile at the current path; issues come out in field order.
+// decodeSaveEnvFilesFile decodes a SaveEnvFilesFile at the current path;
+// issues come out in field order.
 func (d *decoder) decodeSaveEnvFilesFile(v *SaveEnvFilesFile) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -675,7 +753,8 @@ func (d *decoder) decodeSaveEnvFilesFile(v *SaveEnvFilesFile) {
 			segs[0][0] = len(d.issues)
 			d.push("path")
 			if d.str(&v.Path) {
-				d.checkString0(*(&v.Path))
+				d.maxRunes(v.Path, 500)
+				d.check(v.Path, checkRelativePath)
 			}
 			d.pop()
 			segs[0][1] = len(d.issues)
@@ -721,9 +800,9 @@ func (d *decoder) decodeSaveEnvFilesFile(v *SaveEnvFilesFile) {
 			segs[4][0] = len(d.issues)
 			d.push("keys")
 			if more0, ok0 := d.arrayStart(); ok0 {
-				if *(&v.Keys) == nil {
+				if v.Keys == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
-					*(&v.Keys) = []SaveEnvFilesFileKey{}
+					v.Keys = []SaveEnvFilesFileKey{}
 				}
 				n0 := 0
 				for more0 {
@@ -731,7 +810,7 @@ func (d *decoder) decodeSaveEnvFilesFile(v *SaveEnvFilesFile) {
 					var e0 SaveEnvFilesFileKey
 					d.decodeSaveEnvFilesFileKey(&e0)
 					d.pop()
-					*(&v.Keys) = append(*(&v.Keys), e0)
+					v.Keys = append(v.Keys, e0)
 					n0++
 					if d.err != nil {
 						return
@@ -783,28 +862,47 @@ func (d *decoder) decodeSaveEnvFilesFile(v *SaveEnvFilesFile) {
 }
 
 // keysSaveEnvFilesFile are SaveEnvFilesFile's JSON keys, in field order.
-var keysSaveEnvFilesFile = [...]string{"path", "workspacePath", "format", "mode", "keys"}
+var keysSaveEnvFilesFile = [...]string{
+	"path",
+	"workspacePath",
+	"format",
+	"mode",
+	"keys",
+}
 
-// missingSaveEnvFilesFile are the issues of absent fields (zod validates undefined); empty when absence is fine.
-var missingSaveEnvFilesFile = [...]Issue{{
-	Code:     "invalid_type",
-	Expected: "string",
-	Message:  "Invalid input: expected string, received undefined",
-}, {}, {
-	Code:    "invalid_value",
-	Message: "Invalid input: expected \"dotenv\"",
-	Values:  []string{"dotenv"},
-}, {
-	Code:    "invalid_value",
-	Message: "Invalid input: expected \"secret\"",
-	Values:  []string{"secret"},
-}, {
-	Code:     "invalid_type",
-	Expected: "array",
-	Message:  "Invalid input: expected array, received undefined",
-}}
+// missingSaveEnvFilesFile are the issues of absent fields (zod validates undefined);
+// empty when absence is fine.
+var missingSaveEnvFilesFile = [...]Issue{
+	// path: required
+	{
+		Code:     "invalid_type",
+		Expected: "string",
+		Message:  "Invalid input: expected string, received undefined",
+	},
+	// workspacePath: defaulted
+	{},
+	// format: required
+	{
+		Code:    "invalid_value",
+		Message: "Invalid input: expected \"dotenv\"",
+		Values:  []string{"dotenv"},
+	},
+	// mode: required
+	{
+		Code:    "invalid_value",
+		Message: "Invalid input: expected \"secret\"",
+		Values:  []string{"secret"},
+	},
+	// keys: required
+	{
+		Code:     "invalid_type",
+		Expected: "array",
+		Message:  "Invalid input: expected array, received undefined",
+	},
+}
 
-// decodeSaveEnvFilesFileKey decodes a SaveEnvFilesFileKey at the current path; issues come out in field order.
+// decodeSaveEnvFilesFileKey decodes a SaveEnvFilesFileKey at the current path;
+// issues come out in field order.
 func (d *decoder) decodeSaveEnvFilesFileKey(v *SaveEnvFilesFileKey) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -828,7 +926,8 @@ func (d *decoder) decodeSaveEnvFilesFileKey(v *SaveEnvFilesFileKey) {
 			segs[0][0] = len(d.issues)
 			d.push("key")
 			if d.str(&v.Key) {
-				d.checkString1(*(&v.Key))
+				d.minRunes(v.Key, 1)
+				d.maxRunes(v.Key, 200)
 			}
 			d.pop()
 			segs[0][1] = len(d.issues)
@@ -861,20 +960,30 @@ func (d *decoder) decodeSaveEnvFilesFileKey(v *SaveEnvFilesFileKey) {
 }
 
 // keysSaveEnvFilesFileKey are SaveEnvFilesFileKey's JSON keys, in field order.
-var keysSaveEnvFilesFileKey = [...]string{"key", "required"}
+var keysSaveEnvFilesFileKey = [...]string{
+	"key",
+	"required",
+}
 
-// missingSaveEnvFilesFileKey are the issues of absent fields (zod validates undefined); empty when absence is fine.
-var missingSaveEnvFilesFileKey = [...]Issue{{
-	Code:     "invalid_type",
-	Expected: "string",
-	Message:  "Invalid input: expected string, received undefined",
-}, {
-	Code:     "invalid_type",
-	Expected: "boolean",
-	Message:  "Invalid input: expected boolean, received undefined",
-}}
+// missingSaveEnvFilesFileKey are the issues of absent fields (zod validates undefined);
+// empty when absence is fine.
+var missingSaveEnvFilesFileKey = [...]Issue{
+	// key: required
+	{
+		Code:     "invalid_type",
+		Expected: "string",
+		Message:  "Invalid input: expected string, received undefined",
+	},
+	// required: required
+	{
+		Code:     "invalid_type",
+		Expected: "boolean",
+		Message:  "Invalid input: expected boolean, received undefined",
+	},
+}
 
-// decodeSaveServiceCommandsArgs decodes a SaveServiceCommandsArgs at the current path; issues come out in field order.
+// decodeSaveServiceCommandsArgs decodes a SaveServiceCommandsArgs at the current path;
+// issues come out in field order.
 func (d *decoder) decodeSaveServiceCommandsArgs(v *SaveServiceCommandsArgs) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -898,9 +1007,9 @@ func (d *decoder) decodeSaveServiceCommandsArgs(v *SaveServiceCommandsArgs) {
 			segs[0][0] = len(d.issues)
 			d.push("commands")
 			if more0, ok0 := d.arrayStart(); ok0 {
-				if *(&v.Commands) == nil {
+				if v.Commands == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
-					*(&v.Commands) = []SaveServiceCommandsCommand{}
+					v.Commands = []SaveServiceCommandsCommand{}
 				}
 				n0 := 0
 				for more0 {
@@ -908,7 +1017,7 @@ func (d *decoder) decodeSaveServiceCommandsArgs(v *SaveServiceCommandsArgs) {
 					var e0 SaveServiceCommandsCommand
 					d.decodeSaveServiceCommandsCommand(&e0)
 					d.pop()
-					*(&v.Commands) = append(*(&v.Commands), e0)
+					v.Commands = append(v.Commands, e0)
 					n0++
 					if d.err != nil {
 						return
@@ -957,16 +1066,23 @@ func (d *decoder) decodeSaveServiceCommandsArgs(v *SaveServiceCommandsArgs) {
 }
 
 // keysSaveServiceCommandsArgs are SaveServiceCommandsArgs's JSON keys, in field order.
-var keysSaveServiceCommandsArgs = [...]string{"commands"}
+var keysSaveServiceCommandsArgs = [...]string{
+	"commands",
+}
 
-// missingSaveServiceCommandsArgs are the issues of absent fields (zod validates undefined); empty when absence is fine.
-var missingSaveServiceCommandsArgs = [...]Issue{{
-	Code:     "invalid_type",
-	Expected: "array",
-	Message:  "Invalid input: expected array, received undefined",
-}}
+// missingSaveServiceCommandsArgs are the issues of absent fields (zod validates undefined);
+// empty when absence is fine.
+var missingSaveServiceCommandsArgs = [...]Issue{
+	// commands: required
+	{
+		Code:     "invalid_type",
+		Expected: "array",
+		Message:  "Invalid input: expected array, received undefined",
+	},
+}
 
-// decodeSaveServiceCommandsCommand decodes a SaveServiceCommandsCommand at the current path; issues come out in field order.
+// decodeSaveServiceCommandsCommand decodes a SaveServiceCommandsCommand at the current path;
+// issues come out in field order.
 func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -990,7 +1106,8 @@ func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand
 			segs[0][0] = len(d.issues)
 			d.push("name")
 			if d.str(&v.Name) {
-				d.checkString2(*(&v.Name))
+				d.minRunes(v.Name, 1)
+				d.maxRunes(v.Name, 100)
 			}
 			d.pop()
 			segs[0][1] = len(d.issues)
@@ -1003,7 +1120,8 @@ func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand
 			segs[1][0] = len(d.issues)
 			d.push("command")
 			if d.str(&v.Command) {
-				d.checkString3(*(&v.Command))
+				d.minRunes(v.Command, 1)
+				d.maxRunes(v.Command, 1000)
 			}
 			d.pop()
 			segs[1][1] = len(d.issues)
@@ -1017,7 +1135,7 @@ func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand
 			segs[2][0] = len(d.issues)
 			d.push("cwd")
 			if d.str(&v.Cwd.Value) {
-				d.checkString4(*(&v.Cwd.Value))
+				d.maxRunes(v.Cwd.Value, 500)
 			}
 			d.pop()
 			segs[2][1] = len(d.issues)
@@ -1031,7 +1149,7 @@ func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand
 			segs[3][0] = len(d.issues)
 			d.push("workspacePath")
 			if d.str(&v.WorkspacePath.Value) {
-				d.checkString4(*(&v.WorkspacePath.Value))
+				d.maxRunes(v.WorkspacePath.Value, 500)
 			}
 			d.pop()
 			segs[3][1] = len(d.issues)
@@ -1053,20 +1171,36 @@ func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand
 }
 
 // keysSaveServiceCommandsCommand are SaveServiceCommandsCommand's JSON keys, in field order.
-var keysSaveServiceCommandsCommand = [...]string{"name", "command", "cwd", "workspacePath"}
+var keysSaveServiceCommandsCommand = [...]string{
+	"name",
+	"command",
+	"cwd",
+	"workspacePath",
+}
 
-// missingSaveServiceCommandsCommand are the issues of absent fields (zod validates undefined); empty when absence is fine.
-var missingSaveServiceCommandsCommand = [...]Issue{{
-	Code:     "invalid_type",
-	Expected: "string",
-	Message:  "Invalid input: expected string, received undefined",
-}, {
-	Code:     "invalid_type",
-	Expected: "string",
-	Message:  "Invalid input: expected string, received undefined",
-}, {}, {}}
+// missingSaveServiceCommandsCommand are the issues of absent fields (zod validates undefined);
+// empty when absence is fine.
+var missingSaveServiceCommandsCommand = [...]Issue{
+	// name: required
+	{
+		Code:     "invalid_type",
+		Expected: "string",
+		Message:  "Invalid input: expected string, received undefined",
+	},
+	// command: required
+	{
+		Code:     "invalid_type",
+		Expected: "string",
+		Message:  "Invalid input: expected string, received undefined",
+	},
+	// cwd: optional
+	{},
+	// workspacePath: optional
+	{},
+}
 
-// decodeSaveSnapshotArgs decodes a SaveSnapshotArgs at the current path; issues come out in field order.
+// decodeSaveSnapshotArgs decodes a SaveSnapshotArgs at the current path;
+// issues come out in field order.
 func (d *decoder) decodeSaveSnapshotArgs(v *SaveSnapshotArgs) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -1111,128 +1245,15 @@ func (d *decoder) decodeSaveSnapshotArgs(v *SaveSnapshotArgs) {
 }
 
 // keysSaveSnapshotArgs are SaveSnapshotArgs's JSON keys, in field order.
-var keysSaveSnapshotArgs = [...]string{"message"}
-
-// missingSaveSnapshotArgs are the issues of absent fields (zod validates undefined); empty when absence is fine.
-var missingSaveSnapshotArgs = [...]Issue{{}}
-
-// checkString0 checks a string: at most 500 code points; passes check RelativePath ("Path must be relative, without a leading '/' and without '..' segments").
-func (d *decoder) checkString0(s string) {
-	n := len(s)
-	if n > 500 {
-		n = runeCount(s)
-	}
-	if n > 500 {
-		d.add(Issue{
-			Code:      "too_big",
-			Inclusive: true,
-			Maximum:   "500",
-			Message:   "Too big: expected string to have <=500 characters",
-			Origin:    "string",
-		})
-	}
-	// Check RelativePath: A path relative to its workspace: not empty, no leading slash or drive letter, no backslashes, and no ".." segment.
-	if pattern0.MatchString(s) || pattern1.MatchString(s) || pattern2.MatchString(s) || pattern3.MatchString(s) || pattern4.MatchString(s) {
-		d.add(Issue{
-			Code:    "custom",
-			Message: "Path must be relative, without a leading '/' and without '..' segments",
-		})
-	}
+var keysSaveSnapshotArgs = [...]string{
+	"message",
 }
 
-// checkString1 checks a string: at least 1 code points; at most 200 code points.
-func (d *decoder) checkString1(s string) {
-	n := len(s)
-	if n > 200 || n < 4 {
-		n = runeCount(s)
-	}
-	if n < 1 {
-		d.add(Issue{
-			Code:      "too_small",
-			Inclusive: true,
-			Message:   "Too small: expected string to have >=1 characters",
-			Minimum:   "1",
-			Origin:    "string",
-		})
-	}
-	if n > 200 {
-		d.add(Issue{
-			Code:      "too_big",
-			Inclusive: true,
-			Maximum:   "200",
-			Message:   "Too big: expected string to have <=200 characters",
-			Origin:    "string",
-		})
-	}
-}
-
-// checkString2 checks a string: at least 1 code points; at most 100 code points.
-func (d *decoder) checkString2(s string) {
-	n := len(s)
-	if n > 100 || n < 4 {
-		n = runeCount(s)
-	}
-	if n < 1 {
-		d.add(Issue{
-			Code:      "too_small",
-			Inclusive: true,
-			Message:   "Too small: expected string to have >=1 characters",
-			Minimum:   "1",
-			Origin:    "string",
-		})
-	}
-	if n > 100 {
-		d.add(Issue{
-			Code:      "too_big",
-			Inclusive: true,
-			Maximum:   "100",
-			Message:   "Too big: expected string to have <=100 characters",
-			Origin:    "string",
-		})
-	}
-}
-
-// checkString3 checks a string: at least 1 code points; at most 1000 code points.
-func (d *decoder) checkString3(s string) {
-	n := len(s)
-	if n > 1000 || n < 4 {
-		n = runeCount(s)
-	}
-	if n < 1 {
-		d.add(Issue{
-			Code:      "too_small",
-			Inclusive: true,
-			Message:   "Too small: expected string to have >=1 characters",
-			Minimum:   "1",
-			Origin:    "string",
-		})
-	}
-	if n > 1000 {
-		d.add(Issue{
-			Code:      "too_big",
-			Inclusive: true,
-			Maximum:   "1000",
-			Message:   "Too big: expected string to have <=1000 characters",
-			Origin:    "string",
-		})
-	}
-}
-
-// checkString4 checks a string: at most 500 code points.
-func (d *decoder) checkString4(s string) {
-	n := len(s)
-	if n > 500 {
-		n = runeCount(s)
-	}
-	if n > 500 {
-		d.add(Issue{
-			Code:      "too_big",
-			Inclusive: true,
-			Maximum:   "500",
-			Message:   "Too big: expected string to have <=500 characters",
-			Origin:    "string",
-		})
-	}
+// missingSaveSnapshotArgs are the issues of absent fields (zod validates undefined);
+// empty when absence is fine.
+var missingSaveSnapshotArgs = [...]Issue{
+	// message: optional
+	{},
 }
 
 // The accepted values of enums and literals, in the spec's order (zod's "values").
@@ -1251,3 +1272,10 @@ var (
 	pattern3 = regexp.MustCompile("\\\\")
 	pattern4 = regexp.MustCompile("(^|/)\\.\\.(/|$)")
 )
+
+// checkRelativePath is the named check #RelativePath: A path relative to its workspace: not empty, no
+// leading slash or drive letter, no backslashes, and no ".." segment.
+var checkRelativePath = &namedCheck{
+	message: "Path must be relative, without a leading '/' and without '..' segments",
+	reject:  []*regexp.Regexp{pattern0, pattern1, pattern2, pattern3, pattern4},
+}

@@ -43,13 +43,21 @@ type NoData struct{}
 // Handler executes the gateway's tools: one method per gateway-executed tool.
 type Handler interface {
 	// AutomationComplete executes "automation.complete" with validated arguments.
-	AutomationComplete(ctx context.Context, call Call, args AutomationCompleteArgs) (Output[AutomationCompleteResult], error)
+	AutomationComplete(
+		ctx context.Context,
+		call Call,
+		args AutomationCompleteArgs,
+	) (Output[AutomationCompleteResult], error)
 	// SaveEnvFiles executes "save_env_files" with validated arguments.
 	//
 	// Deprecated: Pending removal: environment files are now requested with request_env_variables.
 	SaveEnvFiles(ctx context.Context, call Call, args SaveEnvFilesArgs) (Output[SaveEnvFilesResult], error)
 	// SaveServiceCommands executes "save_service_commands" with validated arguments.
-	SaveServiceCommands(ctx context.Context, call Call, args SaveServiceCommandsArgs) (Output[SaveServiceCommandsResult], error)
+	SaveServiceCommands(
+		ctx context.Context,
+		call Call,
+		args SaveServiceCommandsArgs,
+	) (Output[SaveServiceCommandsResult], error)
 	// SaveSnapshot executes "save_snapshot" with validated arguments.
 	SaveSnapshot(ctx context.Context, call Call, args SaveSnapshotArgs) (Output[SaveSnapshotResult], error)
 }
@@ -132,7 +140,10 @@ func failed(msg string) Result {
 func invalidArguments(tool Tool, call Call, err error) Result {
 	msg := "Invalid arguments: " + err.Error()
 	if call.Fingerprint != "" && call.Fingerprint != tool.Fingerprint() {
-		msg += " (the sandbox's " + tool.Name() + " tool is out of date: its schema fingerprint " + call.Fingerprint + " differs from the gateway's " + tool.Fingerprint() + "; regenerate the tool files with agentc gen and restart the sandbox)"
+		msg += " (the sandbox's " + tool.Name() +
+			" tool is out of date: its schema fingerprint " + call.Fingerprint +
+			" differs from the gateway's " + tool.Fingerprint() +
+			"; regenerate the tool files with agentc gen and restart the sandbox)"
 	}
 	return failed(msg)
 }

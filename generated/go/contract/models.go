@@ -32,7 +32,27 @@ type Model struct {
 	API string
 }
 
-var modelTable = [...]Model{{ModelClaudeOpus4_5, "Claude Opus 4.5", "anthropic/claude-opus-4-5", "claude-opus-4-5-20251101"}, {ModelClaudeOpus4_6, "Claude Opus 4.6", "anthropic/claude-opus-4-6", "claude-opus-4-6"}, {ModelClaudeSonnet4, "Claude Sonnet 4", "anthropic/claude-sonnet-4-5", "claude-sonnet-4-20250514"}}
+// modelTable holds every model, sorted by canonical ID.
+var modelTable = [...]Model{
+	{
+		ID:       ModelClaudeOpus4_5,
+		Display:  "Claude Opus 4.5",
+		OpenCode: "anthropic/claude-opus-4-5",
+		API:      "claude-opus-4-5-20251101",
+	},
+	{
+		ID:       ModelClaudeOpus4_6,
+		Display:  "Claude Opus 4.6",
+		OpenCode: "anthropic/claude-opus-4-6",
+		API:      "claude-opus-4-6",
+	},
+	{
+		ID:       ModelClaudeSonnet4,
+		Display:  "Claude Sonnet 4",
+		OpenCode: "anthropic/claude-sonnet-4-5",
+		API:      "claude-sonnet-4-20250514",
+	},
+}
 
 // Models returns every model, sorted by canonical ID.
 func Models() []Model {
@@ -47,6 +67,7 @@ type UnknownModelError struct {
 	ID string
 }
 
+// Error names the form and the ID.
 func (e *UnknownModelError) Error() string {
 	return fmt.Sprintf("unknown %s model ID %q", e.Form, e.ID)
 }
@@ -67,7 +88,7 @@ func LookupModel(id string) (Model, error) {
 // ModelFromOpenCode returns the model with the OpenCode ID.
 func ModelFromOpenCode(id string) (Model, error) {
 	for _, m := range modelTable {
-		if string(m.OpenCode) == id {
+		if m.OpenCode == id {
 			return m, nil
 		}
 	}
@@ -80,7 +101,7 @@ func ModelFromOpenCode(id string) (Model, error) {
 // ModelFromAPI returns the model with the API ID.
 func ModelFromAPI(id string) (Model, error) {
 	for _, m := range modelTable {
-		if string(m.API) == id {
+		if m.API == id {
 			return m, nil
 		}
 	}
@@ -96,7 +117,7 @@ func ToOpenCodeModelID(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(m.OpenCode), nil
+	return m.OpenCode, nil
 }
 
 // ToAPIModelID maps a canonical ID to the provider API's.
@@ -105,7 +126,7 @@ func ToAPIModelID(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(m.API), nil
+	return m.API, nil
 }
 
 // OpenCodeToCanonicalModelID maps an OpenCode ID to the canonical one.
@@ -123,7 +144,7 @@ func OpenCodeToAPIModelID(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(m.API), nil
+	return m.API, nil
 }
 
 // APIToCanonicalModelID maps a provider API ID to the canonical one.
@@ -141,7 +162,7 @@ func APIToOpenCodeModelID(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(m.OpenCode), nil
+	return m.OpenCode, nil
 }
 
 // AgentType is an agent type.

@@ -45,7 +45,46 @@ type modeInfo struct {
 	standings   [numTools]Standing
 }
 
-var modeTable = [...]modeInfo{{ModeAutomation, "Complete the task and report the outcome", ModeCoding, "encouraged", [numTools]Standing{StandingMandatory, StandingAvailable, StandingUnavailable, StandingUnavailable, StandingAvailable}}, {ModeCoding, "Implement the requested changes", "", "encouraged", [numTools]Standing{StandingUnmentioned, StandingAvailable, StandingUnavailable, StandingUnavailable, StandingAvailable}}, {ModeSetup, "Get the repository running and save a snapshot", "", "forbidden", [numTools]Standing{StandingUnmentioned, StandingEmphasized, StandingAvailable, StandingEmphasized, StandingRequired}}}
+// modeTable holds each mode's facts and its standing of each tool, sorted by name.
+var modeTable = [...]modeInfo{
+	{
+		mode:        ModeAutomation,
+		goal:        "Complete the task and report the outcome",
+		extends:     ModeCoding,
+		sourceEdits: "encouraged",
+		standings: [numTools]Standing{
+			ToolAutomationComplete:  StandingMandatory,
+			ToolRequestEnvVariables: StandingAvailable,
+			ToolSaveEnvFiles:        StandingUnavailable,
+			ToolSaveServiceCommands: StandingUnavailable,
+			ToolSaveSnapshot:        StandingAvailable,
+		},
+	},
+	{
+		mode:        ModeCoding,
+		goal:        "Implement the requested changes",
+		sourceEdits: "encouraged",
+		standings: [numTools]Standing{
+			ToolAutomationComplete:  StandingUnmentioned,
+			ToolRequestEnvVariables: StandingAvailable,
+			ToolSaveEnvFiles:        StandingUnavailable,
+			ToolSaveServiceCommands: StandingUnavailable,
+			ToolSaveSnapshot:        StandingAvailable,
+		},
+	},
+	{
+		mode:        ModeSetup,
+		goal:        "Get the repository running and save a snapshot",
+		sourceEdits: "forbidden",
+		standings: [numTools]Standing{
+			ToolAutomationComplete:  StandingUnmentioned,
+			ToolRequestEnvVariables: StandingEmphasized,
+			ToolSaveEnvFiles:        StandingAvailable,
+			ToolSaveServiceCommands: StandingEmphasized,
+			ToolSaveSnapshot:        StandingRequired,
+		},
+	},
+}
 
 func _() {
 	// An "invalid array index" compiler error here means the modes changed: run agentc gen again.
@@ -129,13 +168,16 @@ func (m Mode) Tools() []Tool {
 
 // Session holds the session attributes that select its mode.
 type Session struct {
-	// ClientType is "client_type": The kind of client that started the session ("automation" for automation runs).
+	// ClientType is "client_type": The kind of client that started the session ("automation" for
+	// automation runs).
 	ClientType string `json:"client_type"`
-	// SessionType is "session_type": The session's type as stored in the database ("setup" for repository setup sessions).
+	// SessionType is "session_type": The session's type as stored in the database ("setup" for repository
+	// setup sessions).
 	SessionType string `json:"session_type"`
 }
 
-// SelectMode picks the session's mode: the first matching rule (session_type == "setup" → setup; client_type == "automation" → automation), else coding.
+// SelectMode picks the session's mode: the first matching rule (session_type == "setup" → setup;
+// client_type == "automation" → automation), else coding.
 func SelectMode(s Session) Mode {
 	if s.SessionType == "setup" {
 		return ModeSetup

@@ -228,6 +228,7 @@ type PromptRequestError struct {
 	Msg string
 }
 
+// Error names the field, when there is one, and what is wrong with it.
 func (e *PromptRequestError) Error() string {
 	if e.Field == "" {
 		return e.Msg
@@ -247,9 +248,11 @@ func DecodePromptRequest(body []byte) (PromptRequest, error) {
 		case errors.As(err, &typeErr) && typeErr.Field == "":
 			return req, &PromptRequestError{Msg: "the body must be a JSON object, not " + typeErr.Value}
 		case errors.As(err, &typeErr):
-			return req, &PromptRequestError{Field: typeErr.Field, Msg: "must be " + proxyJSONKind(typeErr.Type.String()) + ", not " + typeErr.Value}
+			msg := "must be " + proxyJSONKind(typeErr.Type.String()) + ", not " + typeErr.Value
+			return req, &PromptRequestError{Field: typeErr.Field, Msg: msg}
 		case errors.As(err, &syntaxErr):
-			return req, &PromptRequestError{Msg: fmt.Sprintf("the body is not valid JSON (offset %d): %v", syntaxErr.Offset, err)}
+			msg := fmt.Sprintf("the body is not valid JSON (offset %d): %v", syntaxErr.Offset, err)
+			return req, &PromptRequestError{Msg: msg}
 		}
 		return req, &PromptRequestError{Msg: "the body is not valid JSON: " + err.Error()}
 	}
@@ -262,7 +265,8 @@ func DecodePromptRequest(body []byte) (PromptRequest, error) {
 			for _, m := range Modes() {
 				known = append(known, string(m))
 			}
-			return req, &PromptRequestError{Field: "metadata.mode", Msg: fmt.Sprintf("unknown mode %q (want one of %s)", req.Metadata.Mode, strings.Join(known, ", "))}
+			msg := fmt.Sprintf("unknown mode %q (want one of %s)", req.Metadata.Mode, strings.Join(known, ", "))
+			return req, &PromptRequestError{Field: "metadata.mode", Msg: msg}
 		}
 	}
 	return req, nil
@@ -390,7 +394,8 @@ func (h *PromptHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func proxyWriteJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		status, b = http.StatusInternalServerError, []byte(`{"error":{"code":"internal","message":"encoding the answer failed"}}`)
+		status = http.StatusInternalServerError
+		b = []byte(`{"error":{"code":"internal","message":"encoding the answer failed"}}`)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)

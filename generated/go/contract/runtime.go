@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -216,6 +217,7 @@ type SyntaxError struct {
 	Msg string
 }
 
+// Error gives the offset and what was wrong there.
 func (e *SyntaxError) Error() string {
 	return "invalid JSON at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
 }
@@ -365,7 +367,11 @@ func (d *decoder) add(is Issue) { d.issues = append(d.issues, d.at(is)) }
 
 // typeIssue records zod's invalid_type issue for a value of kind got.
 func (d *decoder) typeIssue(expected, got string) {
-	d.add(Issue{Code: "invalid_type", Expected: expected, Message: "Invalid input: expected " + expected + ", received " + got})
+	d.add(Issue{
+		Code:     "invalid_type",
+		Expected: expected,
+		Message:  "Invalid input: expected " + expected + ", received " + got,
+	})
 }
 
 // wrongType skips the value at pos and records invalid_type for it.
@@ -592,25 +598,101 @@ func (d *decoder) num(v *float64) bool {
 		return false
 	}
 	if math.IsInf(f, 0) {
-		d.add(Issue{Code: "invalid_type", Expected: "number", Received: "Infinity", Message: "Invalid input: expected number, received number"})
+		d.add(Issue{
+			Code:     "invalid_type",
+			Expected: "number",
+			Received: "Infinity",
+			Message:  "Invalid input: expected number, received number",
+		})
 		return false
 	}
 	*v = f
 	return true
 }
 
+// The numeric bounds, each one call in the generated decoders: >=, >, <=
+// and < with the bound as a float64 and as zod writes it (a JavaScript
+// number: "1e+21", "0.5").
+
+// gte checks f >= min: zod's too_small, inclusive.
+func (d *decoder) gte(f, min float64, js string) {
+	if f < min {
+		d.add(Issue{
+			Code:      "too_small",
+			Inclusive: true,
+			Message:   "Too small: expected number to be >=" + js,
+			Minimum:   json.Number(js),
+			Origin:    "number",
+		})
+	}
+}
+
+// gt checks f > min: zod's too_small, exclusive.
+func (d *decoder) gt(f, min float64, js string) {
+	if f <= min {
+		d.add(Issue{
+			Code:    "too_small",
+			Message: "Too small: expected number to be >" + js,
+			Minimum: json.Number(js),
+			Origin:  "number",
+		})
+	}
+}
+
+// lte checks f <= max: zod's too_big, inclusive.
+func (d *decoder) lte(f, max float64, js string) {
+	if f > max {
+		d.add(Issue{
+			Code:      "too_big",
+			Inclusive: true,
+			Message:   "Too big: expected number to be <=" + js,
+			Maximum:   json.Number(js),
+			Origin:    "number",
+		})
+	}
+}
+
+// lt checks f < max: zod's too_big, exclusive.
+func (d *decoder) lt(f, max float64, js string) {
+	if f >= max {
+		d.add(Issue{
+			Code:    "too_big",
+			Message: "Too big: expected number to be <" + js,
+			Maximum: json.Number(js),
+			Origin:  "number",
+		})
+	}
+}
+
 // intCheck is zod's .int(): false when the value is not integral (the
 // bound checks are then skipped); a range issue for an unsafe integer.
 func (d *decoder) intCheck(f float64) bool {
 	if f != math.Trunc(f) {
-		d.add(Issue{Code: "invalid_type", Expected: "int", Format: "safeint", Message: "Invalid input: expected int, received number"})
+		d.add(Issue{
+			Code:     "invalid_type",
+			Expected: "int",
+			Format:   "safeint",
+			Message:  "Invalid input: expected int, received number",
+		})
 		return false
 	}
 	const note = "Integers must be within the safe integer range."
 	if f > maxSafeInteger {
-		d.add(Issue{Code: "too_big", Maximum: "9007199254740991", Note: note, Origin: "int", Message: "Too big: expected int to be <9007199254740991"})
+		d.add(Issue{
+			Code:    "too_big",
+			Maximum: "9007199254740991",
+			Note:    note,
+			Origin:  "int",
+			Message: "Too big: expected int to be <9007199254740991",
+		})
 	} else if f < -maxSafeInteger {
-		d.add(Issue{Code: "too_small", Minimum: "-9007199254740991", Note: note, Origin: "int", Message: "Too small: expected int to be >-9007199254740991"})
+		d.add(Issue{
+			Code:    "too_small",
+			Minimum: "-9007199254740991",
+			Note:    note,
+			Origin:  "int",
+			Message: "Too small: expected int to be >-9007199254740991",
+		})
 	}
 	return true
 }
@@ -716,6 +798,21 @@ func (d *decoder) objectStart() (more, ok bool) {
 		return false, true
 	}
 	return true, true
+}
+
+// emptyObject decodes an object whose schema has no fields: every key is
+// unknown and stripped, as zod does.
+func (d *decoder) emptyObject() {
+	more, ok := d.objectStart()
+	for ok && more && d.err == nil {
+		if d.key(); d.err != nil {
+			return
+		}
+		if d.skip(); d.err != nil {
+			return
+		}
+		more = d.objectNext()
+	}
 }
 
 // objectNext consumes ',' (true) or '}' (false).
@@ -980,6 +1077,82 @@ func hex4(b []byte, p int) (uint16, bool) {
 // runeCount counts code points as JavaScript's [...s].length does for the
 // decoded string (a lone surrogate became one U+FFFD).
 func runeCount(s string) int { return utf8.RuneCountInString(s) }
+
+// The string constraints, each one call in the generated decoders, in the
+// order zod runs its checks: strings.MinRunes, strings.MaxRunes, =~ and
+// named checks. Lengths count code points, as CUE and JSON Schema do (zod
+// counts UTF-16 code units; the generated zod schema counts code points
+// too).
+
+// minRunes checks strings.MinRunes(min): zod's too_small. n bytes hold at
+// most n code points, and at least n/4: the count is skipped when the
+// bytes alone decide.
+func (d *decoder) minRunes(s string, min int) {
+	if len(s) >= 4*min || runeCount(s) >= min {
+		return
+	}
+	m := strconv.Itoa(min)
+	d.add(Issue{
+		Code:      "too_small",
+		Inclusive: true,
+		Message:   "Too small: expected string to have >=" + m + " characters",
+		Minimum:   json.Number(m),
+		Origin:    "string",
+	})
+}
+
+// maxRunes checks strings.MaxRunes(max): zod's too_big.
+func (d *decoder) maxRunes(s string, max int) {
+	if len(s) <= max || runeCount(s) <= max {
+		return
+	}
+	m := strconv.Itoa(max)
+	d.add(Issue{
+		Code:      "too_big",
+		Inclusive: true,
+		Maximum:   json.Number(m),
+		Message:   "Too big: expected string to have <=" + m + " characters",
+		Origin:    "string",
+	})
+}
+
+// pattern checks =~ re; literal is the ECMAScript regex zod reports
+// ("/^a/u"), which matches the same strings.
+func (d *decoder) pattern(s string, re *regexp.Regexp, literal string) {
+	if re.MatchString(s) {
+		return
+	}
+	d.add(Issue{
+		Code:    "invalid_format",
+		Format:  "regex",
+		Message: "Invalid string: must match pattern " + literal,
+		Origin:  "string",
+		Pattern: literal,
+	})
+}
+
+// namedCheck is a spec's named check (#Name: string & !~"…" … @check("…")).
+type namedCheck struct {
+	// message is zod's custom issue message.
+	message string
+	// reject are the !~ patterns, none of which may match; match the =~
+	// patterns, all of which must.
+	reject, match []*regexp.Regexp
+}
+
+// check runs a named check: zod's custom issue when it fails.
+func (d *decoder) check(s string, c *namedCheck) {
+	ok := true
+	for _, re := range c.reject {
+		ok = ok && !re.MatchString(s)
+	}
+	for _, re := range c.match {
+		ok = ok && re.MatchString(s)
+	}
+	if !ok {
+		d.add(Issue{Code: "custom", Message: c.message})
+	}
+}
 
 // reorder puts the issues recorded since start into field order. Field i
 // was present when seen has bit i, and its issues are then

@@ -24,7 +24,8 @@ const (
 type Tool int
 
 const (
-	// ToolAutomationComplete is "automation.complete" (also called "automation_complete"), executed by the gateway.
+	// ToolAutomationComplete is "automation.complete" (also called "automation_complete"), executed by the
+	// gateway.
 	ToolAutomationComplete Tool = iota
 	// ToolRequestEnvVariables is "request_env_variables", executed by the sandbox.
 	ToolRequestEnvVariables
@@ -63,7 +64,40 @@ type toolInfo struct {
 	fingerprint string
 }
 
-var toolTable = [...]toolInfo{{"automation.complete", []string{"automation_complete"}, "automation_complete", true, "4fabfbdf92b06f8e"}, {"request_env_variables", nil, "request_env_variables", false, "2da698e65fd18475"}, {"save_env_files", nil, "save_env_files", true, "2e1a000945afd835"}, {"save_service_commands", nil, "save_service_commands", true, "33625c670c397040"}, {"save_snapshot", nil, "save_snapshot", true, "0144267bee258653"}}
+// toolTable holds each tool's facts, indexed by Tool.
+var toolTable = [...]toolInfo{
+	ToolAutomationComplete: {
+		name:        "automation.complete",
+		aliases:     []string{"automation_complete"},
+		fileName:    "automation_complete",
+		gateway:     true,
+		fingerprint: "4fabfbdf92b06f8e",
+	},
+	ToolRequestEnvVariables: {
+		name:        "request_env_variables",
+		fileName:    "request_env_variables",
+		gateway:     false,
+		fingerprint: "2da698e65fd18475",
+	},
+	ToolSaveEnvFiles: {
+		name:        "save_env_files",
+		fileName:    "save_env_files",
+		gateway:     true,
+		fingerprint: "2e1a000945afd835",
+	},
+	ToolSaveServiceCommands: {
+		name:        "save_service_commands",
+		fileName:    "save_service_commands",
+		gateway:     true,
+		fingerprint: "33625c670c397040",
+	},
+	ToolSaveSnapshot: {
+		name:        "save_snapshot",
+		fileName:    "save_snapshot",
+		gateway:     true,
+		fingerprint: "0144267bee258653",
+	},
+}
 
 // Name returns the tool's name, as the model calls it.
 func (t Tool) Name() string {
@@ -124,7 +158,9 @@ func LookupTool(name string) (Tool, bool) {
 	return -1, false
 }
 
-// AutomationCompleteArgs: Report the outcome of this automation run and finish it. Call it exactly once, at the end of
+// AutomationCompleteArgs are the arguments of tool "automation.complete".
+//
+// Report the outcome of this automation run and finish it. Call it exactly once, at the end of
 // every automation run, whatever the outcome.
 //
 // Use the run_id and completion_id given in your instructions. If the call fails because of
@@ -171,7 +207,7 @@ const (
 	AutomationCompleteArgsOutcomeNeedsHuman AutomationCompleteArgsOutcome = "needs_human"
 )
 
-// AutomationCompleteResult is an object of the contract.
+// AutomationCompleteResult is the result data of tool "automation.complete".
 type AutomationCompleteResult struct {
 	// The automation run that was completed.
 	RunID string `json:"runId"`
@@ -191,7 +227,9 @@ const (
 	AutomationCompleteResultOutcomeNeedsHuman AutomationCompleteResultOutcome = "needs_human"
 )
 
-// RequestEnvVariablesArgs: Ask the user for environment variables or secrets the project needs, such as API keys or
+// RequestEnvVariablesArgs are the arguments of tool "request_env_variables".
+//
+// Ask the user for environment variables or secrets the project needs, such as API keys or
 // database URLs.
 //
 // The user sees a form with one entry per key. The values they submit are written to
@@ -205,7 +243,7 @@ type RequestEnvVariablesArgs struct {
 	Keys []RequestEnvVariablesKey `json:"keys"`
 }
 
-// RequestEnvVariablesKey is an object of the contract.
+// RequestEnvVariablesKey is one item of RequestEnvVariablesArgs.Keys.
 type RequestEnvVariablesKey struct {
 	// The environment variable's name, such as "DATABASE_URL".
 	Key string `json:"key"`
@@ -237,7 +275,7 @@ const (
 	RequestEnvVariablesKeyTypeSecret RequestEnvVariablesKeyType = "secret"
 )
 
-// RequestEnvVariablesKeySuggestion is an object of the contract.
+// RequestEnvVariablesKeySuggestion is one item of RequestEnvVariablesKey.Suggestions.
 type RequestEnvVariablesKeySuggestion struct {
 	// A short label for the suggestion.
 	Label string `json:"label"`
@@ -251,7 +289,9 @@ type RequestEnvVariablesKeySuggestion struct {
 	Instructions Opt[string] `json:"instructions,omitzero"`
 }
 
-// SaveEnvFilesArgs: Save which environment files the project needs and which keys each must contain, so that
+// SaveEnvFilesArgs are the arguments of tool "save_env_files".
+//
+// Save which environment files the project needs and which keys each must contain, so that
 // future sessions recreate them from stored secrets.
 //
 // Only available in setup sessions.
@@ -262,11 +302,12 @@ type SaveEnvFilesArgs struct {
 	Files []SaveEnvFilesFile `json:"files"`
 }
 
-// SaveEnvFilesFile is an object of the contract.
+// SaveEnvFilesFile is one item of SaveEnvFilesArgs.Files.
 type SaveEnvFilesFile struct {
 	// The file's path, relative to its workspace, such as ".env.local".
 	//
-	// Constraints: at most 500 code points; passes check RelativePath ("Path must be relative, without a leading '/' and without '..' segments").
+	// Constraints: at most 500 code points; passes check RelativePath ("Path must be relative, without a
+	// leading '/' and without '..' segments").
 	Path string `json:"path"`
 	// The workspace the file belongs to, in multi-repo setups.
 	//
@@ -286,7 +327,7 @@ type SaveEnvFilesFile struct {
 	Keys []SaveEnvFilesFileKey `json:"keys"`
 }
 
-// SaveEnvFilesFileKey is an object of the contract.
+// SaveEnvFilesFileKey is one item of SaveEnvFilesFile.Keys.
 type SaveEnvFilesFileKey struct {
 	// The variable's name.
 	//
@@ -296,7 +337,7 @@ type SaveEnvFilesFileKey struct {
 	Required bool `json:"required"`
 }
 
-// SaveEnvFilesResult is an object of the contract.
+// SaveEnvFilesResult is the result data of tool "save_env_files".
 type SaveEnvFilesResult struct {
 	// The configuration the files were saved to.
 	ConfigurationID string `json:"configurationId"`
@@ -304,7 +345,9 @@ type SaveEnvFilesResult struct {
 	FileCount int64 `json:"fileCount"`
 }
 
-// SaveServiceCommandsArgs: Save the commands that start this repository's services (dev servers, databases, workers).
+// SaveServiceCommandsArgs are the arguments of tool "save_service_commands".
+//
+// Save the commands that start this repository's services (dev servers, databases, workers).
 //
 // They are stored in the repository's configuration and run automatically when a future
 // session starts from its snapshot. Save every long-running service the project needs, each
@@ -318,7 +361,7 @@ type SaveServiceCommandsArgs struct {
 	Commands []SaveServiceCommandsCommand `json:"commands"`
 }
 
-// SaveServiceCommandsCommand is an object of the contract.
+// SaveServiceCommandsCommand is one item of SaveServiceCommandsArgs.Commands.
 type SaveServiceCommandsCommand struct {
 	// A short name for the service, such as "web" or "worker".
 	//
@@ -342,7 +385,7 @@ type SaveServiceCommandsCommand struct {
 	WorkspacePath Opt[string] `json:"workspacePath,omitzero"`
 }
 
-// SaveServiceCommandsResult is an object of the contract.
+// SaveServiceCommandsResult is the result data of tool "save_service_commands".
 type SaveServiceCommandsResult struct {
 	// The configuration the commands were saved to.
 	ConfigurationID string `json:"configurationId"`
@@ -350,7 +393,9 @@ type SaveServiceCommandsResult struct {
 	CommandCount int64 `json:"commandCount"`
 }
 
-// SaveSnapshotArgs: Save a snapshot of the current sandbox so that its state can be restored later.
+// SaveSnapshotArgs are the arguments of tool "save_snapshot".
+//
+// Save a snapshot of the current sandbox so that its state can be restored later.
 //
 // In a setup session this updates the configuration snapshot that every future session of
 // this repository starts from: call it once the repository is fully set up and its services
@@ -365,7 +410,7 @@ type SaveSnapshotArgs struct {
 	Message Opt[string] `json:"message,omitzero"`
 }
 
-// SaveSnapshotResult is an object of the contract.
+// SaveSnapshotResult is the result data of tool "save_snapshot".
 type SaveSnapshotResult struct {
 	// The provider's ID of the saved snapshot.
 	SnapshotID string `json:"snapshotId"`

@@ -1,0 +1,168 @@
+package load
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"path"
+	"strconv"
+	"strings"
+
+	"cuelang.org/go/cue"
+
+	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/names"
+	"github.com/agentc-dev/agentc/gen/zodgen"
+)
+
+// skipEmitChecks turns emitChecks off, for a test only.
+var skipEmitChecks bool
+
+// emitChecks finds, each at its position, what an emitter would reject in
+// a spec the loader built without findings, so that vet accepts only specs
+// gen can generate. It runs the checks the emitters registered (package
+// emit: the Go package's names and limits) and those that need the spec's
+// CUE positions; each mirrors an emitter's error path, and the emitters
+// keep theirs as a backstop. root is the evaluated spec.
+func (l *loader) emitChecks(root cue.Value, s *model.Spec) {
+	l.errs = append(l.errs, emit.Check(s)...)
+	for _, t := range s.Tools {
+		l.emitType(t.Args)
+		l.emitType(t.Result)
+	}
+	for _, c := range s.Checks {
+		for _, p := range append(append([]model.Pattern(nil), c.Reject...), c.Match...) {
+			l.translatable(p, "check "+c.Name+": ")
+		}
+	}
+	l.callbackSegments(root, s.Callback.Path)
+	l.openCodeAgent(root, s)
+	l.outputDirs(root, s)
+}
+
+// emitType checks an argument or result type and the types below it.
+func (l *loader) emitType(t *model.Type) {
+	if t == nil {
+		return
+	}
+	for _, p := range t.Patterns {
+		l.translatable(p, "")
+	}
+	for _, b := range []*model.Bound{t.Minimum, t.Maximum} {
+		if b != nil && !finite(string(b.Value)) {
+			l.errorAt(t.Pos, "number-range", "the bound %s is beyond the range of a JavaScript number "+
+				"(±%g), where zod and JSON Schema would read it as Infinity; use a smaller bound or none", b.Value, math.MaxFloat64)
+		}
+	}
+	for _, f := range t.Fields {
+		if names.JSInherited(f.Name) {
+			l.errorAt(f.Pos, "js-name", "field name %q is a property every JavaScript object inherits "+
+				"(Object.prototype.%s): zod would read the inherited value when the key is absent; rename the field", f.Name, f.Name)
+		}
+		if f.Presence == model.Defaulted {
+			if n, ok := infiniteNumber(f.Default); ok {
+				l.errorAt(f.Pos, "number-range", "the default holds %s, beyond the range of a JavaScript number (±%g); "+
+					"use a smaller default", n, math.MaxFloat64)
+			}
+		}
+		l.emitType(f.Type)
+	}
+	l.emitType(t.Items)
+}
+
+// translatable reports a pattern the zod emitter cannot write as an
+// ECMAScript regex that matches the same strings.
+func (l *loader) translatable(p model.Pattern, where string) {
+	if _, err := zodgen.RegexSource(p.Regexp); err != nil {
+		l.errorAt(p.Pos, "regexp", "%s%v; JavaScript could not check it as Go and CUE do", where, err)
+	}
+}
+
+// finite reports whether a JSON number is a finite float64, as JavaScript
+// and the generated Go read it.
+func finite(n string) bool {
+	f, err := strconv.ParseFloat(n, 64)
+	return err == nil || !math.IsInf(f, 0)
+}
+
+// infiniteNumber returns the first number in a JSON value that a float64
+// cannot hold.
+func infiniteNumber(raw json.RawMessage) (string, bool) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return "", false
+		}
+		if n, ok := tok.(json.Number); ok && !finite(string(n)) {
+			return string(n), true
+		}
+	}
+}
+
+// callbackSegments reports a callback path the generated route cannot
+// serve: a placeholder must be a whole path segment (the loader checks
+// that each appears once).
+func (l *loader) callbackSegments(root cue.Value, p string) {
+	v := lookup(root, cue.Str("callback"), cue.Str("path"))
+	if !strings.HasPrefix(p, "/") {
+		l.errorf(v, "callback", "callback.path must start with /")
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if strings.ContainsAny(seg, "{}") && seg != "{sessionId}" && seg != "{toolName}" {
+			l.errorf(v, "callback", "callback.path segment %q: {sessionId} and {toolName} must each be a whole path segment, "+
+				"such as /tools/{sessionId}/{toolName}", seg)
+		}
+	}
+}
+
+// openCodeAgent reports a spec whose opencode.json would have no model:
+// it comes from the default model of the agent called "opencode", or of
+// the only agent.
+func (l *loader) openCodeAgent(root cue.Value, s *model.Spec) {
+	if len(s.Agents) <= 1 {
+		return
+	}
+	for _, a := range s.Agents {
+		if a.Name == "opencode" {
+			return
+		}
+	}
+	l.errorf(lookup(root, cue.Str("agents")), "opencode", "opencode.json takes its model from the agent called \"opencode\" "+
+		"(or from the only agent), and none of these %d agents is called so; name the agent OpenCode runs opencode", len(s.Agents))
+}
+
+// outputDirs reports codegen directories that are the same or nested: each
+// kind of output needs a tree of its own, or two emitters could write the
+// same file (a tool's JSON Schema over an injection manifest).
+func (l *loader) outputDirs(root cue.Value, s *model.Spec) {
+	c := s.Codegen
+	dirs := []struct{ field, dir string }{
+		{"go.dir", c.GoDir}, {"opencode.dir", c.OpenCodeDir}, {"ts.dir", c.TSDir},
+		{"jsonschema.dir", c.JSONSchemaDir}, {"docs.dir", c.DocsDir},
+	}
+	within := func(dir, parent string) bool {
+		return parent == "." || dir == parent || strings.HasPrefix(dir, parent+"/")
+	}
+	for i, a := range dirs {
+		for j, b := range dirs {
+			da, db := path.Clean(a.dir), path.Clean(b.dir)
+			if i == j || !within(da, db) || (da == db && i < j) {
+				continue
+			}
+			how := "inside"
+			if da == db {
+				how = "the same as"
+			}
+			// At the directory the author set: the other may be a default.
+			at := l.vpos(root.LookupPath(cue.ParsePath("codegen." + a.field)))
+			if bp := l.vpos(root.LookupPath(cue.ParsePath("codegen." + b.field))); !at.IsValid() || isSchemaFile(at.File) {
+				at = bp
+			}
+			l.errorAt(at, "codegen", "codegen.%s %q is %s codegen.%s %q: each kind of output needs a directory of its own, "+
+				"or two emitters could write the same file", a.field, a.dir, how, b.field, b.dir)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package load
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"cuelang.org/go/cue/cuecontext"
+	cueerrors "cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/parser"
+
+	"github.com/agentc-dev/agentc/gen/diag"
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/spec"
+)
+
+// The spec directory may hold a copy of the metaschema (spec.SchemaFile),
+// for editors and `cue vet`. agentc evaluates every spec against its own
+// copy and never reads that file, so a copy that no longer matches (edited,
+// or from an older agentc) would mislead its author silently: a broken copy
+// is an error and a differing one a warning, each naming the file and the
+// command that rewrites it.
+
+// Warnings returns the findings about src that do not stop generation: a
+// metaschema copy in the spec directory that differs from agentc's. A
+// broken copy is not a warning but one of Load's errors.
+func Warnings(src *Source) diag.List {
+	l := &loader{src: src}
+	w, _ := l.schemaCopy(l.specPackage())
+	return w
+}
+
+// SchemaFor returns agentc's metaschema as a copy in src's directory
+// should read: in the package of src's files (agentc init --schema).
+func SchemaFor(src *Source) []byte {
+	return schemaIn((&loader{src: src}).specPackage())
+}
+
+// specPackage returns the package of the spec author's files ("agentc"
+// when there are none; findings about package clauses are Load's).
+func (l *loader) specPackage() string {
+	var userFiles []string
+	for name := range l.src.Files {
+		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != spec.SchemaFile {
+			userFiles = append(userFiles, name)
+		}
+	}
+	slices.Sort(userFiles)
+	if pkg, _ := l.packageName(userFiles); pkg != "" {
+		return pkg
+	}
+	return "agentc"
+}
+
+// schemaCopy checks the metaschema copy in the spec directory, if there is
+// one: a copy that does not parse or compile gives errors, one that
+// differs from agentc's copy in package pkg a warning.
+func (l *loader) schemaCopy(pkg string) (warnings, errs diag.List) {
+	b, ok := l.src.Files[spec.SchemaFile]
+	if !ok {
+		return nil, nil
+	}
+	display := path.Join(l.src.Display, spec.SchemaFile)
+	refresh := fmt.Sprintf("`agentc init --schema %s`", l.src.Display)
+	f, err := parser.ParseFile(filepath.Join(l.src.abs, spec.SchemaFile), b, parser.ParseComments)
+	if err == nil {
+		err = cuecontext.New().BuildFile(f).Err()
+	}
+	if err != nil {
+		for _, e := range cueerrors.Errors(err) {
+			p := l.pos(e.Position())
+			if !p.IsValid() {
+				p = model.Pos{File: display, Line: 1, Col: 1}
+			}
+			format, args := e.Msg()
+			errs.Add(p, "schema-copy", "this copy of agentc's metaschema is broken: %s; rewrite it with %s",
+				fmt.Sprintf(format, args...), refresh)
+		}
+		return nil, errs
+	}
+	ours := schemaIn(pkg)
+	if bytes.Equal(b, ours) {
+		return nil, nil
+	}
+	warnings.Add(model.Pos{File: display, Line: firstDifference(b, ours), Col: 1}, "schema-copy",
+		"warning: differs from agentc's metaschema, which agentc uses instead of this file (editors and `cue vet` "+
+			"read this one); refresh it with %s", refresh)
+	return warnings, nil
+}
+
+// schemaIn returns agentc's metaschema in package pkg.
+func schemaIn(pkg string) []byte {
+	schema := spec.Schema()
+	if pkg != "agentc" && pkg != "" {
+		schema = bytes.Replace(schema, []byte("\npackage agentc\n"), []byte("\npackage "+pkg+"\n"), 1)
+	}
+	return schema
+}
+
+// firstDifference returns the first line (from 1) where a and b differ.
+func firstDifference(a, b []byte) int {
+	line := 1
+	for i := 0; i < len(a) && i < len(b) && a[i] == b[i]; i++ {
+		if a[i] == '\n' {
+			line++
+		}
+	}
+	return line
+}

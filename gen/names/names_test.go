@@ -1,0 +1,44 @@
+package names
+
+import "testing"
+
+// TestGoEnumValue: enum values become readable Go name suffixes; ASCII
+// values keep the names they always had.
+func TestGoEnumValue(t *testing.T) {
+	for v, want := range map[string]string{
+		"needs_human": "NeedsHuman",
+		"succeeded":   "Succeeded",
+		"camelCase":   "CamelCase",
+		"v1.2":        "V12",
+		"":            "Empty",
+		"π":           "Pi",
+		"Ω-3":         "Omega3",
+		"café":        "Cafe",
+		"Ärger":       "Arger",
+		"中":           "U4E2D",
+		"a中b":         "AU4E2DB",
+		"-":           "U002D",
+		"→":           "U2192",
+		"ß":           "U00DF",
+	} {
+		if got := GoEnumValue(v); got != want {
+			t.Errorf("GoEnumValue(%q) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// TestGoExportedIsExported: every Go name made from a spec name is an
+// exported identifier, whatever script the name is in.
+func TestGoExportedIsExported(t *testing.T) {
+	for name, want := range map[string]string{
+		"run_id":          "RunID",
+		"claude-opus-4.6": "ClaudeOpus4_6",
+		"4k":              "X4k",
+		"名前":              "X名前",
+		"été":             "Été",
+	} {
+		if got := GoExported(name); got != want {
+			t.Errorf("GoExported(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
