@@ -32,7 +32,10 @@ const SessionHeader = "X-Agentc-Session"
 // the callback route's request hash, so a call retried through either
 // transport executes once. JSON-RPC's own request id is not used: it is
 // only unique within one connection (a stateless client restarts it), so
-// keying on it would answer one call with another's result.
+// keying on it would answer one call with another's result. Neither is
+// _meta.progressToken, which OpenCode 1.18.33 sends as the same
+// per-connection counter (and no call id: its calls execute each time; a
+// client that knows the model's tool_use id should send it here).
 const ToolCallIDMeta = "dev.agentc/tool_call_id"
 
 // ReplayMeta is set to true in the _meta of a result that repeats the
