@@ -47,13 +47,15 @@ test: npm tools postgres
 # reports the ratio as a metric: BenchmarkRatios (decoders vs zod in node,
 # jsonschema/v6, CUE; its own timing loops), BenchmarkVet* and
 # BenchmarkGenVsCueVet (vs cue vet at 5/6, 100, 1000 tools), BenchmarkRoute
-# (the callback route vs a bare net/http handler, alternating rounds).
+# (the callback route vs a bare net/http handler, alternating rounds),
+# BenchmarkMCP (the MCP route vs the callback route on one mux).
 # BenchmarkDecode (per-case ns/op, allocations) is there to run by hand.
 bench: npm tools postgres
 	$(GO) test -run '^$$' -bench '^BenchmarkRatios$$' -benchtime 1x ./gen/conformance
 	$(GO) test -run '^$$' -bench '^BenchmarkVet' -benchtime 3x -benchmem ./gen/load
 	$(GO) test -run '^$$' -bench '^BenchmarkGenVsCueVet$$' -benchtime 3x ./gen/tsgen
 	$(GO) test -run '^$$' -bench '^BenchmarkRoute$$' -benchmem ./gen/gateway
+	$(GO) test -run '^$$' -bench '^BenchmarkMCP$$' -benchmem ./gen/gateway
 
 # FuzzLoad: the loader never panics on mutated specs. FuzzDifferential:
 # generated Go and generated zod (a long-lived node process) agree on
