@@ -289,8 +289,9 @@ func TestMCPWithoutCallID(t *testing.T) {
 // TestMCPConstants: the OpenCode config (package mcpgen) and the server
 // agree on the path and the session header.
 func TestMCPConstants(t *testing.T) {
-	if mcpgen.Path != contractmcp.Path || mcpgen.SessionHeader != contractmcp.SessionHeader {
-		t.Errorf("mcpgen has %q %q, the server %q %q", mcpgen.Path, mcpgen.SessionHeader, contractmcp.Path, contractmcp.SessionHeader)
+	if mcpgen.Path != contractmcp.Path || mcpgen.SessionHeader != contractmcp.SessionHeader || mcpgen.ToolCallIDMeta != contractmcp.ToolCallIDMeta {
+		t.Errorf("mcpgen has %q %q %q, the server %q %q %q", mcpgen.Path, mcpgen.SessionHeader, mcpgen.ToolCallIDMeta,
+			contractmcp.Path, contractmcp.SessionHeader, contractmcp.ToolCallIDMeta)
 	}
 }
 

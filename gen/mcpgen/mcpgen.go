@@ -52,12 +52,13 @@ const (
 	InjectSubdir = "inject/mcp"
 )
 
-// Path and SessionHeader are the generated package's constants of the
-// same names (declared in mcpserve/server.go), for the OpenCode config; a
-// test checks that they agree.
+// Path, SessionHeader and ToolCallIDMeta are the generated package's
+// constants of the same names (declared in mcpserve/server.go), for the
+// OpenCode config and the docs; a test checks that they agree.
 const (
-	Path          = "/mcp"
-	SessionHeader = "X-Agentc-Session"
+	Path           = "/mcp"
+	SessionHeader  = "X-Agentc-Session"
+	ToolCallIDMeta = "dev.agentc/tool_call_id"
 )
 
 // Emit returns the MCP files of s, or none when codegen.mcp is not set.
