@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/internal/pgtest"
 	"github.com/agentc-dev/agentc/gen/jsonschemagen"
 	"github.com/agentc-dev/agentc/gen/mcpgen"
 	"github.com/agentc-dev/agentc/generated/go/contract"
@@ -200,11 +201,19 @@ func TestMCPIdempotencyAcrossTransports(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test")
 	}
+	t.Run("memory", func(t *testing.T) { idempotentAcrossTransports(t, nil) })
+	t.Run("postgres", func(t *testing.T) {
+		store, _ := openStore(t, pgtest.Start(t), 0)
+		idempotentAcrossTransports(t, store)
+	})
+}
+
+func idempotentAcrossTransports(t *testing.T, store contract.Store) {
 	const n = 1000
 	h := newHandler()
 	h.gate = make(chan struct{})
 	h.started = make(chan string, n)
-	g := newBothGateway(t, h, nil)
+	g := newBothGateway(t, h, store)
 	client := loopbackClient(n / 2)
 	defer client.CloseIdleConnections()
 	cs, err := g.mcpSession(t, setupSession, tokenFor(setupSession), loopbackClient(n/2).Transport)
