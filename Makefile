@@ -51,13 +51,15 @@ test: npm tools postgres
 # (gen --watch's regeneration after a one-line edit at 100 tools vs CUE's
 # evaluation), BenchmarkVet (load in process vs CUE in process),
 # BenchmarkRoute (the callback route vs a bare net/http handler,
-# alternating rounds). BenchmarkDecode (per-case ns/op, allocations) is
-# there to run by hand.
+# alternating rounds), BenchmarkMCP (the MCP route vs the callback route on
+# one mux). BenchmarkDecode (per-case ns/op, allocations) is there to run
+# by hand.
 bench: npm tools postgres
 	$(GO) test -run '^$$' -bench '^BenchmarkRatios$$' -benchtime 1x ./gen/conformance
 	$(GO) test -run '^$$' -bench '^(BenchmarkCommands|BenchmarkWatchEdit)$$' -benchtime 3x ./gen/cli
 	$(GO) test -run '^$$' -bench '^BenchmarkVet$$' -benchtime 3x -benchmem ./gen/load
 	$(GO) test -run '^$$' -bench '^BenchmarkRoute$$' -benchmem ./gen/gateway
+	$(GO) test -run '^$$' -bench '^BenchmarkMCP$$' -benchmem ./gen/gateway
 
 # FuzzLoad: the loader never panics on mutated specs. FuzzDifferential:
 # generated Go and generated zod (a long-lived node process) agree on

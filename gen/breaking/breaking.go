@@ -90,6 +90,10 @@ var Rules = []Rule{
 	{"AGENT_MODEL_REMOVED", Models, true, "an agent no longer supports a model"},
 	{"AGENT_DEFAULT_MODEL_CHANGED", Models, false, "an agent's default model changed"},
 	{"CALLBACK_PATH_CHANGED", Wire, true, "the gateway callback route changed"},
+	{"MCP_SERVER_REMOVED", Wire, true, "the MCP server package is no longer generated (codegen.mcp removed)"},
+	{"MCP_SERVER_ADDED", Wire, false, "the gateway tools are now also served over MCP (codegen.mcp added)"},
+	{"MCP_PACKAGE_MOVED", Wire, true, "the MCP server package's directory, name or core import changed: gateways that import it must follow"},
+	{"MCP_SERVER_RENAMED", Wire, true, "the MCP server's name (the contract's name) changed: OpenCode shows its tools to the model as <name>_<tool>"},
 }
 
 // RuleByID returns the rule with the given id.
@@ -146,6 +150,7 @@ func Compare(old, new *model.Spec) []Finding {
 	c.modes()
 	c.selection()
 	c.models()
+	c.mcp()
 	if old.Callback.Path != new.Callback.Path {
 		c.add("CALLBACK_PATH_CHANGED", model.Pos{}, model.Pos{}, "callback", "callback route changed from %q to %q", old.Callback.Path, new.Callback.Path)
 	}

@@ -161,3 +161,39 @@ func TestRuleTable(t *testing.T) {
 		seen[r.ID] = true
 	}
 }
+
+// TestMCP: the MCP transport's rules.
+func TestMCP(t *testing.T) {
+	args := obj(fld("a", model.Required, str()))
+	with := func(dir, pkg, core, name string) *model.Spec {
+		s := spec(args, nil, model.Available)
+		s.Contract.Name = name
+		if dir != "" {
+			s.Codegen.MCP = &model.MCPCodegen{Dir: dir, Package: pkg, CoreImport: core}
+		}
+		return s
+	}
+	base := with("go/contractmcp", "contractmcp", "example.com/x/contract", "c")
+	cases := []struct {
+		name     string
+		old, new *model.Spec
+		want     []string
+	}{
+		{"same", base, with("go/contractmcp", "contractmcp", "example.com/x/contract", "c"), nil},
+		{"added", with("", "", "", "c"), base, []string{"MCP_SERVER_ADDED"}},
+		{"removed", base, with("", "", "", "c"), []string{"MCP_SERVER_REMOVED"}},
+		{"moved", base, with("go/mcp", "contractmcp", "example.com/x/contract", "c"), []string{"MCP_PACKAGE_MOVED"}},
+		{"core moved", base, with("go/contractmcp", "contractmcp", "example.com/y/contract", "c"), []string{"MCP_PACKAGE_MOVED"}},
+		{"renamed", base, with("go/contractmcp", "contractmcp", "example.com/x/contract", "d"), []string{"MCP_SERVER_RENAMED"}},
+		{"renamed without MCP", with("", "", "", "c"), with("", "", "", "d"), nil},
+	}
+	for _, c := range cases {
+		fs := Compare(c.old, c.new)
+		if got := rules(fs); !slices.Equal(got, c.want) {
+			t.Errorf("%s: rules %v, want %v", c.name, got, c.want)
+		}
+		if want := len(c.want) > 0 && RuleByID(c.want[0]).Breaking; HasBreaking(fs) != want {
+			t.Errorf("%s: breaking %v, want %v", c.name, HasBreaking(fs), want)
+		}
+	}
+}

@@ -80,11 +80,15 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 		msgs = append(msgs, fmt.Sprintf("%d of %d generated files in %s differ from the spec", len(findings), total, out))
 	}
 	if pattern != "" {
-		res, err := handlers.Check(handlers.Options{
+		hopts := handlers.Options{
 			Patterns: strings.Fields(pattern),
 			GenDir:   filepath.Join(filepath.FromSlash(out), filepath.FromSlash(s.Codegen.GoDir)),
 			Spec:     s,
-		})
+		}
+		if s.Codegen.MCP != nil {
+			hopts.MCPDir = filepath.Join(filepath.FromSlash(out), filepath.FromSlash(s.Codegen.MCP.Dir))
+		}
+		res, err := handlers.Check(hopts)
 		if err != nil {
 			return fmt.Errorf("--handlers %s: %w", pattern, err)
 		}
@@ -95,7 +99,8 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 		for _, f := range res.Findings {
 			hf = append(hf, findingJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Msg})
 		}
-		data["handlers"] = map[string]any{"package": res.GenPath, "types": nonNil(res.Types), "findings": hf}
+		data["handlers"] = map[string]any{"package": res.GenPath, "mcp_package": res.MCPPath, "transports": res.Transports,
+			"types": nonNil(res.Types), "findings": hf}
 		if len(res.Findings) > 0 {
 			msgs = append(msgs, fmt.Sprintf("%d handler finding(s) against %s.Handler", len(res.Findings), res.GenPath))
 		}

@@ -8,9 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/spec"
@@ -105,6 +109,12 @@ func runInit(e *env, dir, specDir, out, version string, tidy bool) error {
 		b, err := spec.FS.ReadFile(p)
 		if err != nil {
 			return err
+		}
+		if p == "contract.cue" {
+			// The MCP package imports the core package of this
+			// repository, not agentc's own.
+			core := path.Join(modfile.ModulePath(mod), out, "go/contract")
+			b = bytes.Replace(b, []byte(strconv.Quote(modulePath+"/generated/go/contract")), []byte(strconv.Quote(core)), 1)
 		}
 		created = append(created, filepath.Join(specDir, p))
 		return writeNew(filepath.Join(sdir, filepath.FromSlash(p)), b)

@@ -56,6 +56,7 @@ func Reference(s *model.Spec) []byte {
 	selection(&b, s)
 	models(&b, s)
 	callback(&b, s)
+	mcpSection(&b, s)
 	return b.Bytes()
 }
 

@@ -4,4 +4,11 @@
 // between sandbox stubs and the gateway, behaviour under load, a benchmark
 // against a bare net/http handler, and a tool call end to end through the
 // real `opencode serve`.
+//
+// It also tests the generated MCP server (generated/go/contractmcp) beside
+// the route: tools/list and tools/call per mode, authentication, results
+// equal to the route's for the conformance corpus through the official Go
+// and TypeScript SDK clients, one execution per tool_call_id across both
+// transports, OpenCode reaching the gateway tools over MCP, and a benchmark
+// against the route.
 package gateway

@@ -39,8 +39,15 @@ func generatedDir(t *testing.T) string {
 // opencode.json: the test's points OpenCode at the scripted model.
 func installMode(t *testing.T, mode string) string {
 	t.Helper()
+	return installManifest(t, path.Join(tsgen.InjectSubdir, mode+".json"))
+}
+
+// installManifest is installMode for the manifest at manifest (relative to
+// generated/opencode).
+func installManifest(t *testing.T, manifest string) string {
+	t.Helper()
 	dir := generatedDir(t)
-	b, err := os.ReadFile(filepath.Join(dir, tsgen.InjectSubdir, mode+".json"))
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(manifest)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +57,7 @@ func installMode(t *testing.T, mode string) string {
 	}
 	repo := t.TempDir()
 	for _, w := range inj.Write {
-		if path.IsAbs(w.Path) || w.Source == tsgen.ConfigFile {
+		if path.IsAbs(w.Path) || path.Base(w.Source) == tsgen.ConfigFile {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(w.Source)))

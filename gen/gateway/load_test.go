@@ -203,25 +203,12 @@ func BenchmarkRoute(b *testing.B) {
 		wg.Wait()
 		return time.Since(began)
 	}
-	// The two alternate in rounds, so that a burst of load from other
-	// processes on the machine affects both alike.
-	const rounds = 4
-	var bareTime, routeTime time.Duration
 	b.ResetTimer()
-	for r := range rounds {
-		n := b.N / rounds
-		if r == rounds-1 {
-			n = b.N - (rounds-1)*(b.N/rounds)
-		}
-		prefix := fmt.Sprintf("r%d-%d", r, time.Now().UnixNano())
-		if r%2 == 0 {
-			bareTime += run(bare.URL+"/proliferate/s/tools/save_snapshot", prefix, n)
-			routeTime += run(g.url(setupSession, "save_snapshot"), prefix, n)
-		} else {
-			routeTime += run(g.url(setupSession, "save_snapshot"), prefix, n)
-			bareTime += run(bare.URL+"/proliferate/s/tools/save_snapshot", prefix, n)
-		}
-	}
+	bareTime, routeTime := alternate(b.N,
+		func(prefix string, n int) time.Duration {
+			return run(bare.URL+"/proliferate/s/tools/save_snapshot", prefix, n)
+		},
+		func(prefix string, n int) time.Duration { return run(g.url(setupSession, "save_snapshot"), prefix, n) })
 	b.StopTimer()
 	b.ReportMetric(float64(bareTime.Nanoseconds())/float64(b.N), "bare-ns/call")
 	b.ReportMetric(float64(routeTime.Nanoseconds())/float64(b.N), "route-ns/call")

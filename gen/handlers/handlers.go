@@ -52,6 +52,11 @@ type Options struct {
 	GenDir string
 	// Spec is the spec the generated package comes from; it names the tools.
 	Spec *model.Spec
+	// MCPDir, when not empty, is the directory of the generated MCP package
+	// (<out>/<codegen.mcp.dir>), relative to Dir or absolute: it is
+	// generated code, never a hand-written handler, and a package that
+	// calls its New serves the handlers over MCP.
+	MCPDir string
 }
 
 // Result is the outcome of a check.
@@ -64,6 +69,13 @@ type Result struct {
 	Types []string
 	// Packages is how many packages the patterns matched.
 	Packages int
+	// MCPPath is the import path of the generated MCP package, when
+	// Options.MCPDir was given.
+	MCPPath string
+	// Transports lists, sorted, the transports the hand-written code
+	// serves its handlers over: "callback" when it calls the generated
+	// package's NewRoute, "mcp" when it calls the MCP package's New.
+	Transports []string
 }
 
 // loadMode is the least go/packages must do: syntax and types for the
@@ -105,6 +117,16 @@ func Check(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.MCPDir != "" {
+		mcpDir := opts.MCPDir
+		if !filepath.IsAbs(mcpDir) {
+			mcpDir = filepath.Join(dir, mcpDir)
+		}
+		if c.res.MCPPath, err = genImportPath(pkgs, mcpDir); err != nil {
+			return nil, err
+		}
+	}
+	c.res.Transports = transports(pkgs, c.res.GenPath, c.res.MCPPath)
 	c.run(pkgs)
 	c.res.Findings.Sort()
 	return c.res, nil
@@ -152,7 +174,7 @@ func (c *checker) run(pkgs []*packages.Package) {
 	var gen *types.Package
 	var users []*packages.Package // matched packages that import the generated one
 	for _, p := range pkgs {
-		if p.PkgPath == c.res.GenPath || p.Types == nil {
+		if p.PkgPath == c.res.GenPath || p.PkgPath == c.res.MCPPath || p.Types == nil {
 			continue
 		}
 		for _, imp := range p.Types.Imports() {
@@ -208,6 +230,35 @@ func (c *checker) run(pkgs []*packages.Package) {
 		// types are incomplete, so say so rather than pass.
 		c.compileErrors(pkgs)
 	}
+}
+
+// transports returns the transports the matched packages (other than the
+// generated ones) mount: "callback" for a use of genPath's NewRoute, "mcp"
+// for a use of mcpPath's New.
+func transports(pkgs []*packages.Package, genPath, mcpPath string) []string {
+	found := map[string]bool{}
+	for _, p := range pkgs {
+		if p.PkgPath == genPath || p.PkgPath == mcpPath || p.TypesInfo == nil {
+			continue
+		}
+		for _, obj := range p.TypesInfo.Uses {
+			if _, ok := obj.(*types.Func); !ok || obj.Pkg() == nil {
+				continue
+			}
+			switch {
+			case obj.Pkg().Path() == genPath && obj.Name() == "NewRoute":
+				found["callback"] = true
+			case mcpPath != "" && obj.Pkg().Path() == mcpPath && obj.Name() == "New":
+				found["mcp"] = true
+			}
+		}
+	}
+	out := []string{}
+	for t := range found {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // meantAsHandler reports whether a type has a method named like a Handler

@@ -41,6 +41,45 @@ type Handler interface {
 	AutomationComplete(ctx context.Context, call Call, args AutomationCompleteArgs) (Output[NoData], error)
 	SaveSnapshot(ctx context.Context, call Call, args SaveSnapshotArgs) (Output[SaveSnapshotResult], error)
 }
+
+func NewRoute(h Handler) (struct{}, error) { return struct{}{}, nil }
+-- gen/go/contractmcp/server.go --
+package contractmcp
+
+import (
+	"context"
+
+	"example.com/gw/gen/go/contract"
+)
+
+type Config struct{ Handler contract.Handler }
+
+func New(cfg Config) (*Config, error) { return &cfg, nil }
+
+// passthrough is handler-shaped generated code, not a hand-written handler.
+type passthrough struct{ h contract.Handler }
+
+func (p passthrough) SaveSnapshot(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (contract.Output[contract.SaveSnapshotResult], error) {
+	return p.h.SaveSnapshot(ctx, call, args)
+}
+-- wired/wired.go --
+package wired
+
+import (
+	"example.com/gw/gen/go/contract"
+	"example.com/gw/gen/go/contractmcp"
+	"example.com/gw/good"
+)
+
+// Mount serves one handler over both transports.
+func Mount() error {
+	h := &good.Gateway{}
+	if _, err := contract.NewRoute(h); err != nil {
+		return err
+	}
+	_, err := contractmcp.New(contractmcp.Config{Handler: h})
+	return err
+}
 -- good/good.go --
 package good
 
@@ -136,7 +175,7 @@ func testSpec() *model.Spec {
 
 func check(t *testing.T, dir string, patterns ...string) *Result {
 	t.Helper()
-	res, err := Check(Options{Patterns: patterns, Dir: dir, GenDir: "gen/go/contract", Spec: testSpec()})
+	res, err := Check(Options{Patterns: patterns, Dir: dir, GenDir: "gen/go/contract", MCPDir: "gen/go/contractmcp", Spec: testSpec()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,5 +248,38 @@ func TestOutsideModule(t *testing.T) {
 	_, err := Check(Options{Patterns: []string{"./good"}, Dir: dir, GenDir: t.TempDir(), Spec: testSpec()})
 	if err == nil || !strings.Contains(err.Error(), "is not inside the module") {
 		t.Errorf("err = %v, want not inside the module", err)
+	}
+}
+
+// TestTransports: the check names the transports the hand-written code
+// mounts, and never takes the generated MCP package for hand-written code.
+func TestTransports(t *testing.T) {
+	dir := writeModule(t)
+	cases := []struct {
+		patterns   []string
+		types      []string
+		transports []string
+	}{
+		{[]string{"./wired", "./good"}, []string{"example.com/gw/good.Gateway"}, []string{"callback", "mcp"}},
+		{[]string{"./good"}, []string{"example.com/gw/good.Gateway"}, []string{}},
+		{[]string{"./gen/...", "./good"}, []string{"example.com/gw/good.Gateway"}, []string{}},
+	}
+	for _, c := range cases {
+		res, err := Check(Options{Patterns: c.patterns, Dir: dir, GenDir: "gen/go/contract", MCPDir: "gen/go/contractmcp", Spec: testSpec()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.MCPPath != "example.com/gw/gen/go/contractmcp" {
+			t.Errorf("MCPPath = %q", res.MCPPath)
+		}
+		if diff := cmp.Diff(c.types, res.Types); diff != "" {
+			t.Errorf("%v: types (-want +got):\n%s", c.patterns, diff)
+		}
+		if diff := cmp.Diff(c.transports, res.Transports); diff != "" {
+			t.Errorf("%v: transports (-want +got):\n%s", c.patterns, diff)
+		}
+		if len(res.Findings) != 0 {
+			t.Errorf("%v: findings %q", c.patterns, lines(res))
+		}
 	}
 }

@@ -80,6 +80,11 @@ func (l *loader) codegen(root cue.Value, s *model.Spec) {
 		TS         struct{ Dir string } `json:"ts"`
 		JSONSchema struct{ Dir string } `json:"jsonschema"`
 		Docs       struct{ Dir string } `json:"docs"`
+		MCP        *struct {
+			Dir        string `json:"dir"`
+			Package    string `json:"package"`
+			CoreImport string `json:"core_import"`
+		} `json:"mcp"`
 	}
 	v := lookup(root, cue.Str("codegen"))
 	if !l.decode(v, &c) {
@@ -95,6 +100,19 @@ func (l *loader) codegen(root cue.Value, s *model.Spec) {
 	}
 	if names.IsGoReserved(c.Go.Package) {
 		l.errorf(v.LookupPath(cue.ParsePath("go.package")), "codegen", "codegen.go.package %q is a Go keyword or predeclared identifier", c.Go.Package)
+	}
+	if m := c.MCP; m != nil {
+		mv := v.LookupPath(cue.ParsePath("mcp"))
+		s.Codegen.MCP = &model.MCPCodegen{Dir: m.Dir, Package: m.Package, CoreImport: m.CoreImport, Pos: l.vpos(mv)}
+		switch {
+		case !localPath(m.Dir):
+			l.errorf(mv.LookupPath(cue.ParsePath("dir")), "codegen", "codegen.mcp.dir %q must be a relative path inside the output tree (no '..', no leading '/')", m.Dir)
+		case m.Dir == c.Go.Dir:
+			l.errorf(mv.LookupPath(cue.ParsePath("dir")), "codegen", "codegen.mcp.dir %q must differ from codegen.go.dir: the MCP package is a package of its own", m.Dir)
+		}
+		if names.IsGoReserved(m.Package) {
+			l.errorf(mv.LookupPath(cue.ParsePath("package")), "codegen", "codegen.mcp.package %q is a Go keyword or predeclared identifier", m.Package)
+		}
 	}
 }
 

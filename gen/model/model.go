@@ -82,6 +82,18 @@ type Codegen struct {
 	TSDir         string
 	JSONSchemaDir string
 	DocsDir       string
+	// MCP is the MCP server package's settings, or nil when the spec asks
+	// for none.
+	MCP *MCPCodegen
+}
+
+// MCPCodegen locates the MCP server package (emitter "mcp").
+type MCPCodegen struct {
+	// Dir is relative to Out; Package is its name.
+	Dir, Package string
+	// CoreImport is the import path of the package in GoDir.
+	CoreImport string
+	Pos        Pos
 }
 
 // Execution says where a tool runs.

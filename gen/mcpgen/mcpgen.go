@@ -1,0 +1,247 @@
+// Package mcpgen emits the Model Context Protocol side of a contract
+// (emitter "mcp"), when the spec sets codegen.mcp:
+//
+//   - a Go package (codegen.mcp.dir) on the official Go SDK that serves the
+//     gateway-executed tools over MCP's Streamable HTTP transport with the
+//     core package's Handler, decoders, mode gating and Store: server.go,
+//     copied from package mcpserve, and tools.go, the spec's tools table
+//     (names, descriptions, JSON Schemas);
+//   - OpenCode's MCP-mode config (mcp/opencode.json under
+//     codegen.opencode.dir: opencode.json plus a remote "mcp" entry for the
+//     gateway) and one injection manifest per mode for that transport
+//     (inject/mcp/<mode>.json: the sandbox-executed tools' files only; the
+//     gateway tools' stubs are removed).
+//
+// The core package stays standard-library only; only this package imports
+// the SDK.
+package mcpgen
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"go/format"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonschemagen"
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/tsgen"
+)
+
+func init() {
+	emit.Register("mcp", "MCP server package for the gateway tools (Go SDK), OpenCode's MCP-mode config and injection manifests (when codegen.mcp is set)", Emit)
+}
+
+//go:embed mcpserve/server.go
+var serverSource []byte
+
+// standInImport is the import of the core package's stand-in in
+// mcpserve/server.go; the copy imports codegen.mcp.core_import instead.
+const standInImport = `contract "github.com/agentc-dev/agentc/gen/gogen/serve"`
+
+// Paths under codegen.opencode.dir.
+const (
+	// ConfigFile is the MCP-mode opencode.json.
+	ConfigFile = "mcp/opencode.json"
+	// InjectSubdir holds the MCP-mode injection manifests.
+	InjectSubdir = "inject/mcp"
+)
+
+// Path, SessionHeader and ToolCallIDMeta are the generated package's
+// constants of the same names (declared in mcpserve/server.go), for the
+// OpenCode config and the docs; a test checks that they agree.
+const (
+	Path           = "/mcp"
+	SessionHeader  = "X-Agentc-Session"
+	ToolCallIDMeta = "dev.agentc/tool_call_id"
+)
+
+// Emit returns the MCP files of s, or none when codegen.mcp is not set.
+func Emit(s *model.Spec) ([]emit.File, error) {
+	m := s.Codegen.MCP
+	if m == nil {
+		return nil, nil
+	}
+	srv, err := serverFile(s, m)
+	if err != nil {
+		return nil, err
+	}
+	tools, err := toolsFile(s, m)
+	if err != nil {
+		return nil, err
+	}
+	files := []emit.File{
+		{Path: path.Join(m.Dir, "server.go"), Data: srv},
+		{Path: path.Join(m.Dir, "tools.go"), Data: tools},
+	}
+	cfg, err := Config(s)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, ConfigFile), Data: cfg})
+	for _, mode := range s.Modes {
+		data, err := canonicalJSON(Inject(s, mode))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, InjectSubdir, mode.Name+".json"), Data: data})
+	}
+	return files, nil
+}
+
+// header is the first lines of every generated Go file.
+func header(s *model.Spec, pkg string) string {
+	return fmt.Sprintf("// %s\n// %s\n\npackage %s\n", emit.Header, emit.SourceLine(s), pkg)
+}
+
+// serverFile is mcpserve/server.go in package codegen.mcp.package,
+// importing the core package.
+func serverFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
+	src := "\n" + string(serverSource)
+	i := strings.Index(src, "\npackage mcpserve\n")
+	if i < 0 || !strings.Contains(src, standInImport) {
+		return nil, fmt.Errorf("mcp: the mcpserve source lacks its package clause or the core import")
+	}
+	body := strings.Replace(src[i+len("\npackage mcpserve\n"):], standInImport, "contract "+strconv.Quote(m.CoreImport), 1)
+	out, err := format.Source([]byte(header(s, m.Package) + body))
+	if err != nil {
+		return nil, fmt.Errorf("mcp: formatting server.go: %w", err)
+	}
+	return out, nil
+}
+
+// toolsFile renders tools.go: the contract's name and the table of
+// gateway-executed tools.
+func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(header(s, m.Package))
+	fmt.Fprintf(&b, "\nimport contract %s\n\n", strconv.Quote(m.CoreImport))
+	b.WriteString("// serverName and serverVersion are the MCP server's implementation name and\n// version: the contract's name and revision.\n")
+	fmt.Fprintf(&b, "const (\n\tserverName = %s\n\tserverVersion = %s\n)\n\n", strconv.Quote(s.Contract.Name), strconv.Quote(s.Contract.Revision))
+	b.WriteString("// tools are the gateway-executed tools, sorted by name: what tools/list shows\n" +
+		"// (for the modes that inject them) and the JSON Schema agentc emits for each.\n")
+	b.WriteString("var tools = []toolSpec{\n")
+	for _, t := range s.Tools {
+		if !t.Execution.GatewayExecuted() {
+			continue
+		}
+		schema, err := jsonschemagen.Schema(t)
+		if err != nil {
+			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, schema); err != nil {
+			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
+		}
+		fmt.Fprintf(&b, "\t{\n\t\ttool: contract.Tool%s,\n\t\tdesc: %s,\n\t\tschema: %s,\n\t},\n",
+			t.GoName, strconv.Quote(tsgen.ToolDescription(t)), goString(compact.String()))
+	}
+	b.WriteString("}\n")
+	out, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("mcp: formatting tools.go: %w\n%s", err, b.Bytes())
+	}
+	return out, nil
+}
+
+// goString quotes s as a raw string when it can be one.
+func goString(s string) string {
+	if !strings.Contains(s, "`") {
+		return "`" + s + "`"
+	}
+	return strconv.Quote(s)
+}
+
+// ServerName is the key of the gateway's entry in OpenCode's "mcp" config:
+// the contract's name. OpenCode shows the tools to the model as
+// <ServerName>_<tool>.
+func ServerName(s *model.Spec) string { return s.Contract.Name }
+
+// Config returns the MCP-mode opencode.json: the callback mode's config
+// plus a remote MCP server entry for the gateway, whose URL, token and
+// session OpenCode reads from the same environment variables the callback
+// stubs read.
+func Config(s *model.Spec) ([]byte, error) {
+	base, err := tsgen.Config(s)
+	if err != nil {
+		return nil, err
+	}
+	var cfg map[string]any
+	d := json.NewDecoder(bytes.NewReader(base))
+	d.UseNumber()
+	if err := d.Decode(&cfg); err != nil {
+		return nil, fmt.Errorf("mcp: opencode.json: %w", err)
+	}
+	servers, _ := cfg["mcp"].(map[string]any)
+	if servers == nil {
+		if _, ok := cfg["mcp"]; ok {
+			return nil, fmt.Errorf("mcp: opencode.config's \"mcp\" is not an object")
+		}
+		servers = map[string]any{}
+	}
+	name := ServerName(s)
+	if _, ok := servers[name]; ok {
+		return nil, fmt.Errorf("mcp: opencode.config already has an mcp server %q; the gateway's entry takes the contract's name", name)
+	}
+	cb := s.Callback
+	servers[name] = map[string]any{
+		"type":    "remote",
+		"url":     "{env:" + cb.EnvGatewayURL + "}" + Path,
+		"enabled": true,
+		"headers": map[string]any{
+			"Authorization": "Bearer {env:" + cb.EnvAuthToken + "}",
+			SessionHeader:   "{env:" + cb.EnvSessionID + "}",
+		},
+	}
+	cfg["mcp"] = servers
+	return canonicalJSON(cfg)
+}
+
+// Inject returns mode m's injection manifest for the MCP transport: the
+// callback manifest (tsgen.Inject) without the gateway tools' files, which
+// it removes instead, and with the MCP-mode config in place of
+// opencode.json. The gateway tools stay listed in Tools: the mode has them,
+// through MCP.
+func Inject(s *model.Spec, m *model.Mode) tsgen.Injection {
+	inj := tsgen.Inject(s, m)
+	gateway := map[string]bool{}
+	for _, t := range s.Tools {
+		if t.Execution.GatewayExecuted() {
+			for _, ext := range []string{".ts", ".txt"} {
+				gateway[path.Join(s.OpenCode.ToolDir, t.FileName+ext)] = true
+			}
+		}
+	}
+	write := inj.Write[:0:0]
+	for _, f := range inj.Write {
+		switch {
+		case gateway[f.Path]:
+			inj.Remove = append(inj.Remove, f.Path)
+		case f.Source == tsgen.ConfigFile:
+			write = append(write, tsgen.InjectFile{Path: f.Path, Source: ConfigFile})
+		default:
+			write = append(write, f)
+		}
+	}
+	inj.Write = write
+	slices.Sort(inj.Remove)
+	return inj
+}
+
+// canonicalJSON encodes v indented, keys sorted, without HTML escaping,
+// with a final newline (as package tsgen writes its JSON).
+func canonicalJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

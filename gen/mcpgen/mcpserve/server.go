@@ -1,0 +1,312 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	contract "github.com/agentc-dev/agentc/gen/gogen/serve"
+)
+
+// Path is the URL path at which the gateway mounts the MCP server, beside
+// the callback route (contract.CallbackPath).
+const Path = "/mcp"
+
+// SessionHeader carries the session's id with every MCP request. A header
+// rather than a path segment: OpenCode fills it from the environment
+// ({env:…}) verbatim, where a path segment would need percent-encoding that
+// a config substitution cannot do, and the server stays one fixed mount.
+const SessionHeader = "X-Agentc-Session"
+
+// ToolCallIDMeta is the tools/call _meta key under which a client sends the
+// call's durable id: the same tool_call_id a callback stub sends. A call
+// carrying it goes through the Store keyed by (session, tool_call_id) with
+// the callback route's request hash, so a call retried through either
+// transport executes once. JSON-RPC's own request id is not used: it is
+// only unique within one connection (a stateless client restarts it), so
+// keying on it would answer one call with another's result. Neither is
+// _meta.progressToken, which OpenCode 1.18.33 sends as the same
+// per-connection counter (and no call id: its calls execute each time; a
+// client that knows the model's tool_use id should send it here).
+const ToolCallIDMeta = "dev.agentc/tool_call_id"
+
+// ReplayMeta is set to true in the _meta of a result that repeats the
+// stored result of an earlier execution (contract.ReplayHeader's meaning).
+const ReplayMeta = "dev.agentc/replay"
+
+// Config configures New. Handler, Auth and Sessions are required: they are
+// the callback route's (contract.RouteConfig), so one implementation serves
+// both transports.
+type Config struct {
+	// Handler executes the tools.
+	Handler contract.Handler
+	// Auth verifies bearer tokens.
+	Auth contract.Authenticator
+	// Sessions gives each session's mode.
+	Sessions contract.Sessions
+	// Store makes calls that carry ToolCallIDMeta idempotent; share the
+	// callback route's Store so that the two transports agree. nil means a
+	// new contract.MemoryStore.
+	Store contract.Store
+	// Logger receives one record per tool call; nil means slog.Default().
+	Logger *slog.Logger
+	// ExecTimeout, when positive, bounds one execution; as on the callback
+	// route, an execution is detached from its request.
+	ExecTimeout time.Duration
+}
+
+// Server is the MCP server of the contract's gateway-executed tools, an
+// http.Handler for the Streamable HTTP transport (stateless, JSON
+// responses).
+//
+// Every request needs a bearer token (contract.Authenticator, source
+// contract.SourceSandbox) and the session's id in SessionHeader; a token
+// bound to another session is refused. The session's mode picks the tools:
+// tools/list shows exactly the gateway tools the mode injects, and
+// tools/call of any other tool is answered with an error without
+// executing. Arguments are decoded and validated by contract.Dispatch: a
+// validation failure is a tool result with isError true and the callback
+// route's text ("Invalid arguments: …"), which the model can act on.
+//
+// A result's content is one text block (the callback's "result") and its
+// structuredContent is the callback route's body {success, result, data?};
+// isError is !success.
+//
+// Errors before MCP starts are JSON {"error", "code"} with the callback
+// route's statuses: 401 (token), 403 (source or session), 400 (no session
+// header), 404 (unknown session), 503 (session lookup failed).
+type Server struct {
+	cfg  Config
+	http *mcp.StreamableHTTPHandler
+
+	mu    sync.Mutex
+	modes map[contract.Mode]*mcp.Server
+}
+
+// New returns the MCP server.
+func New(cfg Config) (*Server, error) {
+	if cfg.Handler == nil || cfg.Auth == nil || cfg.Sessions == nil {
+		return nil, errors.New("contractmcp.New: Handler, Auth and Sessions are required")
+	}
+	if cfg.Store == nil {
+		cfg.Store = contract.NewMemoryStore()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &Server{cfg: cfg, modes: map[contract.Mode]*mcp.Server{}}
+	s.http = mcp.NewStreamableHTTPHandler(s.serverFor, &mcp.StreamableHTTPOptions{
+		Stateless:    true,
+		JSONResponse: true,
+		// The gateway's own route authenticates every request with a
+		// bearer token; it is not a browser-reachable localhost service.
+		DisableLocalhostProtection: true,
+	})
+	return s, nil
+}
+
+// Pattern is the server's http.ServeMux pattern: Path (every method; the
+// transport answers GET and DELETE with 405).
+func (s *Server) Pattern() string { return Path }
+
+// caller is what ServeHTTP learned about a request, for the tool handlers.
+type caller struct {
+	session string
+	claims  contract.Claims
+	mode    contract.Mode
+}
+
+type callerKey struct{}
+
+// ServeHTTP authenticates the request, finds the session's mode and hands
+// the request to the MCP transport.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="agentc-mcp"`)
+		s.fail(w, http.StatusUnauthorized, "unauthorized", "a sandbox bearer token is required")
+		return
+	}
+	claims, err := s.cfg.Auth.VerifyToken(r.Context(), strings.TrimSpace(token))
+	if err != nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="agentc-mcp", error="invalid_token"`)
+		s.fail(w, http.StatusUnauthorized, "unauthorized", "the bearer token is not valid")
+		return
+	}
+	if claims.Source != contract.SourceSandbox {
+		s.fail(w, http.StatusForbidden, "forbidden", fmt.Sprintf("tool calls need a token of source %q, not %q", contract.SourceSandbox, claims.Source))
+		return
+	}
+	session := r.Header.Get(SessionHeader)
+	if session == "" {
+		s.fail(w, http.StatusBadRequest, "missing_session", "the session's id is required in the "+SessionHeader+" header")
+		return
+	}
+	if claims.SessionID != "" && claims.SessionID != session {
+		s.fail(w, http.StatusForbidden, "forbidden", "the token belongs to another session")
+		return
+	}
+	mode, err := s.cfg.Sessions.SessionMode(r.Context(), session)
+	switch {
+	case errors.Is(err, contract.ErrUnknownSession):
+		s.fail(w, http.StatusNotFound, "unknown_session", "unknown session "+session)
+		return
+	case err != nil:
+		s.cfg.Logger.ErrorContext(r.Context(), "agentc mcp: session lookup failed", "session_id", session, "error", err)
+		s.fail(w, http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
+		return
+	}
+	c := &caller{session: session, claims: claims, mode: mode}
+	s.http.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
+}
+
+// serverFor returns the MCP server of the request's mode: one per mode,
+// holding exactly the gateway tools the mode injects, built on first use.
+func (s *Server) serverFor(r *http.Request) *mcp.Server {
+	c, _ := r.Context().Value(callerKey{}).(*caller)
+	if c == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if srv, ok := s.modes[c.mode]; ok {
+		return srv
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: serverName, Version: serverVersion}, &mcp.ServerOptions{
+		Instructions: "Gateway tools of agent contract " + serverName + " for " + string(c.mode) + " sessions.",
+	})
+	for _, t := range tools {
+		if !c.mode.Has(t.tool) {
+			continue
+		}
+		srv.AddTool(&mcp.Tool{
+			Name:        t.tool.Name(),
+			Description: t.description(c.mode),
+			InputSchema: json.RawMessage(t.schema),
+		}, s.handler(t.tool))
+	}
+	s.modes[c.mode] = srv
+	return srv
+}
+
+// handler returns the tools/call handler of tool.
+func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		c, _ := ctx.Value(callerKey{}).(*caller)
+		if c == nil {
+			return nil, errors.New("agentc mcp: the request reached the tool without its session")
+		}
+		args := []byte(req.Params.Arguments)
+		if len(args) == 0 {
+			args = []byte("{}")
+		}
+		toolCallID, _ := req.Params.Meta[ToolCallIDMeta].(string)
+		if len(toolCallID) > contract.MaxToolCallIDLength {
+			return nil, fmt.Errorf("_meta %q is longer than %d bytes", ToolCallIDMeta, contract.MaxToolCallIDLength)
+		}
+		call := contract.Call{Tool: tool.Name(), Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
+		res, outcome, err := s.execute(ctx, c, tool, call, args)
+		s.cfg.Logger.LogAttrs(ctx, slog.LevelInfo, "agentc mcp tool call",
+			slog.String("tool", tool.Name()),
+			slog.String("tool_call_id", toolCallID),
+			slog.String("session_id", c.session),
+			slog.String("outcome", outcome),
+			slog.Bool("success", err == nil && res.Success),
+			slog.Duration("duration", time.Since(start)),
+		)
+		if err != nil {
+			return nil, err
+		}
+		out := &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: res.Result}},
+			StructuredContent: res,
+			IsError:           !res.Success,
+		}
+		if outcome == "replayed" {
+			out.Meta = mcp.Meta{ReplayMeta: true}
+		}
+		return out, nil
+	}
+}
+
+// execute runs one call. A call with a tool_call_id goes through the Store
+// exactly as on the callback route (same key, same request hash); one
+// without has no identity a retry could repeat, and executes.
+func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, call contract.Call, args []byte) (contract.Result, string, error) {
+	run := func() contract.Result {
+		ctx := context.WithoutCancel(ctx)
+		cancel := context.CancelFunc(func() {})
+		if s.cfg.ExecTimeout > 0 {
+			ctx, cancel = context.WithTimeout(ctx, s.cfg.ExecTimeout)
+		}
+		defer cancel()
+		return contract.Dispatch(ctx, s.cfg.Handler, call, args)
+	}
+	if call.ToolCallID == "" {
+		return run(), "executed", nil
+	}
+	inv := contract.Invocation{
+		SessionID:      c.session,
+		OrganizationID: c.claims.OrganizationID,
+		Tool:           tool.Name(),
+		ToolCallID:     call.ToolCallID,
+		RequestHash:    contract.RequestHash(tool.Name(), args),
+	}
+	prev, done, err := s.cfg.Store.Claim(ctx, inv)
+	switch {
+	case errors.Is(err, contract.ErrConflict):
+		return contract.Result{Result: "tool_call_id " + call.ToolCallID + " was already used for another call (a different tool or different arguments)"}, "tool_call_id_conflict", nil
+	case err != nil:
+		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: idempotency store failed", "tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
+		return contract.Result{}, "store_failed", errors.New("the gateway could not record the call; retry it")
+	case done:
+		return prev, "replayed", nil
+	}
+	res := run()
+	if err := s.cfg.Store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
+		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: recording the result failed", "tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
+	}
+	return res, "executed", nil
+}
+
+// fail answers a request refused before MCP, in the callback route's error
+// shape.
+func (s *Server) fail(w http.ResponseWriter, status int, code, msg string) {
+	b, _ := json.Marshal(struct {
+		Error string `json:"error"`
+		Code  string `json:"code"`
+	}{msg, code})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+// toolSpec is one gateway-executed tool as the MCP server shows it; the
+// generated tools table lists them.
+type toolSpec struct {
+	tool contract.Tool
+	// desc is what the model reads about the tool; modeDesc replaces it in
+	// the modes that have their own.
+	desc     string
+	modeDesc map[contract.Mode]string
+	// schema is the tool's JSON Schema (the emitter "jsonschema" file).
+	schema string
+}
+
+// description is the tool's description in mode m.
+func (t toolSpec) description(m contract.Mode) string {
+	if d, ok := t.modeDesc[m]; ok {
+		return d
+	}
+	return t.desc
+}
