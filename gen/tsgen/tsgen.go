@@ -221,7 +221,7 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	b.WriteString(checks)
 	b.WriteString("/** The arguments as the model sees them (OpenCode renders their JSON Schema). */\n")
 	fmt.Fprintf(&b, "const args = %s\n\n", shape)
-	b.WriteString(tslayout.Concat("", "const description = ", []string{jsString(ToolDescription(t))}) + "\n\n")
+	b.WriteString(tslayout.Concat("", "const description = ", []string{jsString(ToolDescription(t))}, "") + "\n\n")
 	if t.Execution == model.Gateway {
 		b.WriteString("/** The schema fingerprint of this tool file, sent with every callback. */\n")
 		fmt.Fprintf(&b, "const fingerprint = %s\n\n", jsString(t.Fingerprint))
@@ -259,7 +259,7 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 		} else {
 			fmt.Fprintf(&b, "    %s\n", parse)
 		}
-		b.WriteString("    " + tslayout.Concat("    ", "return ", expr) + "\n")
+		b.WriteString("    " + tslayout.Concat("    ", "return ", expr, "") + "\n")
 	case model.Intercepted:
 		b.WriteString("  async execute(input) {\n")
 		fmt.Fprintf(&b, "    %s\n", parse)

@@ -60,6 +60,9 @@ func Pieces(s string) []string {
 // per line at indent+2 with a trailing comma. The result has no leading
 // indentation and no final newline.
 func Call(indent, head string, args []string, tail string) string {
+	if len(args) == 0 {
+		return strings.TrimRight(head, " ") + strings.TrimLeft(tail, " ")
+	}
 	one := head + strings.Join(args, ", ") + tail
 	if Fits(indent, one) && !strings.Contains(one, "\n") {
 		return one
@@ -75,14 +78,14 @@ func Call(indent, head string, args []string, tail string) string {
 }
 
 // Concat lays out the JavaScript concatenation of parts (expressions;
-// quoted strings are split at their line breaks) after prefix, on a line
-// indented by indent: on that line when it fits, else one part per line at
-// indent+2, each but the last followed by " +". After a prefix that ends
-// in "= " the parts start on the next line; after any other prefix (such
-// as "return ") they are wrapped in parentheses, so that no line break
-// ends the statement early.
-func Concat(indent, prefix string, parts []string) string {
-	one := prefix + strings.Join(parts, " + ")
+// quoted strings are split at their line breaks) after prefix and before
+// suffix, on a line indented by indent: on that line when it fits, else
+// one part per line at indent+2, each but the last followed by " +".
+// After a prefix that ends in "= " or "=> " the parts start on the next
+// line; after any other prefix (such as "return ") they are wrapped in
+// parentheses, so that no line break ends the statement early.
+func Concat(indent, prefix string, parts []string, suffix string) string {
+	one := prefix + strings.Join(parts, " + ") + suffix
 	if Fits(indent, one) {
 		return one
 	}
@@ -96,10 +99,41 @@ func Concat(indent, prefix string, parts []string) string {
 	}
 	inner := indent + "  "
 	body := inner + strings.Join(split, " +\n"+inner)
-	if strings.HasSuffix(prefix, "= ") {
-		return strings.TrimRight(prefix, " ") + "\n" + body
+	if strings.HasSuffix(prefix, "= ") || strings.HasSuffix(prefix, "=> ") {
+		return strings.TrimRight(prefix, " ") + "\n" + body + suffix
 	}
-	return prefix + "(\n" + body + "\n" + indent + ")"
+	return prefix + "(\n" + body + "\n" + indent + ")" + suffix
+}
+
+// SplitConcat splits a JavaScript concatenation of double-quoted string
+// literals and plain expressions ("\"a\" + p.x + \"b\"") into its parts.
+// A " + " inside a string literal does not split it.
+func SplitConcat(expr string) []string {
+	var parts []string
+	start, inString := 0, false
+	for i := 0; i < len(expr); i++ {
+		switch c := expr[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && strings.HasPrefix(expr[i:], " + "):
+			parts = append(parts, expr[start:i])
+			i += 2
+			start = i + 1
+		}
+	}
+	return append(parts, expr[start:])
+}
+
+// Union lays out a union type after prefix ("export type T = "): on one
+// line when it fits at indent, else one member per line, each after "| ".
+func Union(indent, prefix string, members []string) string {
+	one := prefix + strings.Join(members, " | ")
+	if Fits(indent, one) {
+		return one
+	}
+	return strings.TrimRight(prefix, " ") + "\n" + indent + "  | " + strings.Join(members, "\n"+indent+"  | ")
 }
 
 // Comment wraps text (lines separated by "\n") at word boundaries into
