@@ -48,7 +48,12 @@ func (f *File) Helpers() []string {
 func (f *File) Decls() string {
 	var b strings.Builder
 	for _, c := range f.checks {
-		b.WriteString("/**\n" + tslayout.Comment("", " * ", "#"+c.Name+": "+jsdoc(c.Doc)) + " */\n")
+		doc := "#" + c.Name + ": " + jsdoc(c.Doc)
+		if one := "/** " + doc + " */"; tslayout.Fits("", one) && !strings.Contains(doc, "\n") {
+			b.WriteString(one + "\n")
+		} else {
+			b.WriteString("/**\n" + tslayout.Comment("", " * ", doc) + " */\n")
+		}
 		var rule []string
 		for _, part := range []struct {
 			key string
