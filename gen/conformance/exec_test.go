@@ -122,13 +122,15 @@ type zodProc struct {
 // zodSchemasTS renders a TypeScript module exporting each tool's zod
 // schema as `schemas`.
 func zodSchemasTS(s *model.Spec) string {
-	var b strings.Builder
-	b.WriteString("import { z } from \"zod\";\n\nexport const schemas: Record<string, z.ZodType> = {\n")
+	f := zodgen.NewFile("z")
+	var body strings.Builder
 	for _, t := range s.Tools {
-		fmt.Fprintf(&b, "  %q: %s,\n", t.Name, zodgen.Expr(t.Args, "z"))
+		fmt.Fprintf(&body, "  %q: %s,\n", t.Name, f.Expr(t.Args, "  "))
 	}
-	b.WriteString("};\n")
-	return b.String()
+	// The helpers and named checks the schemas call, as the OpenCode
+	// runtime and tool files hold them.
+	return "import { z } from \"zod\";\n\n" + zodgen.Helpers + "\n" + f.Decls() +
+		"export const schemas: Record<string, z.ZodType> = {\n" + body.String() + "};\n"
 }
 
 // startZod starts the runner for spec s; the process ends with the test.

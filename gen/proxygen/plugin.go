@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
 )
 
 // tsParams renders a parameter layer as a TypeScript ModelParams literal.
@@ -31,13 +32,16 @@ func tsParams(p model.Params) string {
 	return "{ " + strings.Join(fields, ", ") + " }"
 }
 
-// tsFunc wraps a template expression as a prompt function; one without
-// placeholders takes no parameter (tsc --noUnusedParameters).
-func tsFunc(text, expr string) string {
+// tsFunc lays out a template expression as a prompt function after head
+// ("coding: ", at indent) and before tail: `(p) => …` on one line when it
+// fits, else its parts one per line. One without placeholders takes no
+// parameter (tsc --noUnusedParameters).
+func tsFunc(indent, head, text, expr, tail string) string {
+	arrow := "() => "
 	if placeholder.MatchString(text) {
-		return "(p) => " + expr
+		arrow = "(p) => "
 	}
-	return "() => " + expr
+	return tslayout.Concat(indent, head+arrow, tslayout.SplitConcat(expr), tail)
 }
 
 func jsList(vs []string) string {
@@ -69,7 +73,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 	for _, m := range s.Modes {
 		modes = append(modes, jsString(m.Name))
 	}
-	w("/** A session mode. */\nexport type ModeName = %s\n\n", strings.Join(modes, " | "))
+	w("/** A session mode. */\n%s\n\n", tslayout.Union("", "export type ModeName = ", modes))
 	w("/** The values of the prompts' {{placeholders}}. */\nexport interface PromptParams {\n")
 	for _, p := range s.PromptParams {
 		w("  /** %s */\n  %s: string\n", strings.ReplaceAll(p.Doc, "*/", "*\\/"), p.TSName)
@@ -84,7 +88,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		w("  %s: %s,\n", m.Name, tsFunc(m.Prompt, e))
+		w("  %s\n", tsFunc("  ", m.Name+": ", m.Prompt, e, ","))
 	}
 	w("}\n\nconst CRITICAL: Record<ModeName, (p: PromptParams) => string> = {\n")
 	for _, m := range s.Modes {
@@ -92,22 +96,19 @@ func Plugin(s *model.Spec) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		w("  %s: %s,\n", m.Name, tsFunc(m.Critical, e))
+		w("  %s\n", tsFunc("  ", m.Name+": ", m.Critical, e, ","))
 	}
 	w("}\n\nconst AGENT_PROMPTS: Record<ModeName, Record<string, (p: PromptParams) => string>> = {\n")
 	for _, m := range s.Modes {
-		w("  %s: {", m.Name)
-		for i, a := range m.AgentPrompts {
+		var prompts []string
+		for _, a := range m.AgentPrompts {
 			e, err := tsTemplate(s, a.Prompt)
 			if err != nil {
 				return nil, err
 			}
-			if i > 0 {
-				w(",")
-			}
-			w(" %s: %s", jsString(a.Agent), tsFunc(a.Prompt, e))
+			prompts = append(prompts, tsFunc("    ", jsString(a.Agent)+": ", a.Prompt, e, ""))
 		}
-		w(" },\n")
+		w("  %s\n", tslayout.Call("  ", m.Name+": { ", prompts, " },"))
 	}
 	w("}\n\n")
 
@@ -123,7 +124,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 			keys = append(keys, "mode: "+jsString(l.mode.Name))
 		}
 		keys = append(keys, "params: "+tsParams(l.params))
-		w("  { %s },\n", strings.Join(keys, ", "))
+		w("  %s\n", tslayout.Call("  ", "{ ", keys, " },"))
 	}
 	w("]\n\n/** The experiments, by name; variants in name order. */\nexport const EXPERIMENTS: readonly Experiment[] = [\n")
 	for _, e := range s.Experiments {
@@ -133,26 +134,25 @@ func Plugin(s *model.Spec) ([]byte, error) {
 		}
 		w("  {\n    name: %s,\n    modes: %s,\n    agents: %s,\n    total: %d,\n    variants: [\n", jsString(e.Name), jsList(ms), jsList(e.Agents), e.TotalWeight)
 		for _, v := range e.Variants {
-			prompt := "undefined"
+			prompt := "prompt: undefined"
 			if v.Prompt != "" {
 				x, err := tsTemplate(s, v.Prompt)
 				if err != nil {
 					return nil, err
 				}
-				prompt = tsFunc(v.Prompt, x)
+				prompt = tsFunc("        ", "prompt: ", v.Prompt, x, "")
 			}
-			w("      { name: %s, weight: %d, prompt: %s, params: %s },\n", jsString(v.Name), v.Weight, prompt, tsParams(v.Params))
+			fields := []string{"name: " + jsString(v.Name), fmt.Sprintf("weight: %d", v.Weight), prompt, "params: " + tsParams(v.Params)}
+			w("      %s\n", tslayout.Call("      ", "{ ", fields, " },"))
 		}
 		w("    ],\n  },\n")
 	}
-	w("]\n\nfunction promptParams(values: Record<string, string>): PromptParams {\n  return {")
-	for i, p := range s.PromptParams {
-		if i > 0 {
-			w(",")
-		}
-		w(" %s: values[%s] ?? \"\"", p.TSName, jsString(p.Name))
+	var values []string
+	for _, p := range s.PromptParams {
+		values = append(values, fmt.Sprintf("%s: values[%s] ?? \"\"", p.TSName, jsString(p.Name)))
 	}
-	w(" }\n}\n")
+	w("]\n\nfunction promptParams(values: Record<string, string>): PromptParams {\n  return %s\n}\n",
+		tslayout.Call("  ", "{ ", values, " }"))
 	b.WriteString(strings.ReplaceAll(pluginCode, "PLUGIN_ID", jsString(PluginID)))
 	return b.Bytes(), nil
 }
@@ -280,7 +280,8 @@ export function resolveLocal(req: PromptRequest): PromptAnswer {
     const critical = CRITICAL[mode](p)
     system = critical === "" ? custom : custom.replace(/\n+$/, "") + "\n\n" + critical
   }
-  const agentPrompt = Object.prototype.hasOwnProperty.call(AGENT_PROMPTS[mode], req.agent) ? AGENT_PROMPTS[mode][req.agent] : undefined
+  const agents = AGENT_PROMPTS[mode]
+  const agentPrompt = Object.prototype.hasOwnProperty.call(agents, req.agent) ? agents[req.agent] : undefined
   if (agentPrompt !== undefined) system += "\n\n" + agentPrompt(p)
   let params: ModelParams = {}
   for (const l of PARAM_LAYERS) {
@@ -290,7 +291,8 @@ export function resolveLocal(req: PromptRequest): PromptAnswer {
   }
   const experiments: Record<string, string> = {}
   for (const e of EXPERIMENTS) {
-    if ((e.modes.length > 0 && !e.modes.includes(mode)) || (e.agents.length > 0 && !e.agents.includes(req.agent))) continue
+    const inMode = e.modes.length === 0 || e.modes.includes(mode)
+    if (!inMode || (e.agents.length > 0 && !e.agents.includes(req.agent))) continue
     const v = allocate(e, req.sessionID)
     if (v === undefined) continue
     experiments[e.name] = v.name
@@ -357,7 +359,8 @@ export async function ask(baseURL: string, req: PromptRequest): Promise<{ answer
     return { answer, served: true }
   } catch (err) {
     const why = err instanceof Error ? err.name + ": " + err.message : String(err)
-    log("session " + req.sessionID + ": using the local defaults of " + CONTRACT + " after " + (Date.now() - began) + " ms: " + why)
+    const after = Date.now() - began
+    log("session " + req.sessionID + ": using the local defaults of " + CONTRACT + " after " + after + " ms: " + why)
     return { answer: resolveLocal(req), served: false }
   }
 }

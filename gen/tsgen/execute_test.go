@@ -30,7 +30,8 @@ type gatewayRequest struct {
 // fakeGateway answers callbacks like the real gateway: {success, result,
 // data}. A tool_call_id containing "drop" has its first request's
 // connection dropped before any answer; one containing "fail" gets
-// success: false; one containing "500" gets HTTP 500.
+// success: false; one ending in ":500" gets HTTP 500 (a suffix, because a
+// random UUID, the call id when OpenCode passes none, may contain "500").
 type fakeGateway struct {
 	mu       sync.Mutex
 	requests []gatewayRequest
@@ -60,7 +61,7 @@ func (g *fakeGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err == nil {
 			conn.Close() // the sandbox froze: the socket is gone
 		}
-	case strings.Contains(req.ToolCallID, "500"):
+	case strings.HasSuffix(req.ToolCallID, ":500"):
 		http.Error(w, "boom", http.StatusInternalServerError)
 	case strings.Contains(req.ToolCallID, "fail"):
 		json.NewEncoder(w).Encode(map[string]any{"success": false, "result": "Failed to save: no configuration"})

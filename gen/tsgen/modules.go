@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
 )
 
 // EmitTS returns the TypeScript modules for TS consumers: modes.ts,
@@ -25,24 +26,34 @@ func EmitTS(s *model.Spec) ([]emit.File, error) {
 	}, nil
 }
 
-// union renders a string-literal union type.
-func union(vs []string) string {
+// union declares a string-literal union type, one member per line when
+// it does not fit on one.
+func union(name string, vs []string) string {
+	prefix := "export type " + name + " = "
 	if len(vs) == 0 {
-		return "never"
+		return prefix + "never"
 	}
-	var q []string
-	for _, v := range vs {
-		q = append(q, jsString(v))
-	}
-	return strings.Join(q, " | ")
+	return tslayout.Union("", prefix, quoted(vs))
 }
 
-func list(vs []string) string {
-	var q []string
+// list renders an array of string literals after head (which ends before
+// the "["), one item per line when it does not fit on one.
+func list(indent, head string, vs []string) string {
+	return tslayout.Call(indent, head+"[", quoted(vs), "]")
+}
+
+func quoted(vs []string) []string {
+	q := []string{}
 	for _, v := range vs {
 		q = append(q, jsString(v))
 	}
-	return "[" + strings.Join(q, ", ") + "]"
+	return q
+}
+
+// entry renders `key: { a: x, b: y },` at indent, one field per line when
+// it does not fit on one.
+func entry(indent, key string, fields ...string) string {
+	return indent + tslayout.Call(indent, key+": { ", fields, " },") + "\n"
 }
 
 // doc writes a /** */ comment with the given indentation.
@@ -73,9 +84,9 @@ func modesModule(s *model.Spec) []byte {
 		standings = append(standings, string(st))
 	}
 	doc(&b, "", "A tool's standing in a mode, strongest first.")
-	fmt.Fprintf(&b, "export type Standing = %s\n\n", union(standings))
+	b.WriteString(union("Standing", standings) + "\n\n")
 	doc(&b, "", "Every standing, strongest first.")
-	fmt.Fprintf(&b, "export const STANDINGS: readonly Standing[] = %s\n\n", list(standings))
+	b.WriteString(list("", "export const STANDINGS: readonly Standing[] = ", standings) + "\n\n")
 
 	var tools, modes []string
 	for _, t := range s.Tools {
@@ -85,9 +96,9 @@ func modesModule(s *model.Spec) []byte {
 		modes = append(modes, m.Name)
 	}
 	doc(&b, "", "A tool, by the name the model calls.")
-	fmt.Fprintf(&b, "export type ToolName = %s\n\n", union(tools))
+	b.WriteString(union("ToolName", tools) + "\n\n")
 	doc(&b, "", "Every tool, sorted.")
-	fmt.Fprintf(&b, "export const TOOL_NAMES: readonly ToolName[] = %s\n\n", list(tools))
+	b.WriteString(list("", "export const TOOL_NAMES: readonly ToolName[] = ", tools) + "\n\n")
 	doc(&b, "", "Where a tool runs.")
 	b.WriteString("export type Execution = \"gateway\" | \"sandbox\" | \"intercepted\"\n\n")
 	doc(&b, "", "What a consumer needs to know about a tool.")
@@ -95,15 +106,15 @@ func modesModule(s *model.Spec) []byte {
 	doc(&b, "", "Every tool by name.")
 	b.WriteString("export const TOOLS: Readonly<Record<ToolName, ToolInfo>> = {\n")
 	for _, t := range s.Tools {
-		fmt.Fprintf(&b, "  %s: { name: %s, aliases: %s, fileName: %s, execution: %s, deprecated: %s },\n",
-			jsString(t.Name), jsString(t.Name), list(t.Aliases), jsString(t.FileName), jsString(string(t.Execution)), jsString(t.Deprecated))
+		b.WriteString(entry("  ", jsString(t.Name), "name: "+jsString(t.Name), list("    ", "aliases: ", t.Aliases),
+			"fileName: "+jsString(t.FileName), "execution: "+jsString(string(t.Execution)), "deprecated: "+jsString(t.Deprecated)))
 	}
 	b.WriteString("}\n\n")
 
 	doc(&b, "", "A session mode.")
-	fmt.Fprintf(&b, "export type ModeName = %s\n\n", union(modes))
+	b.WriteString(union("ModeName", modes) + "\n\n")
 	doc(&b, "", "Every mode, sorted.")
-	fmt.Fprintf(&b, "export const MODE_NAMES: readonly ModeName[] = %s\n\n", list(modes))
+	b.WriteString(list("", "export const MODE_NAMES: readonly ModeName[] = ", modes) + "\n\n")
 	doc(&b, "", "A mode's settings.")
 	b.WriteString("export interface ModeInfo {\n  readonly name: ModeName\n  /** One-line purpose of the mode. */\n  readonly goal: string\n  /** The mode whose prompt this mode's prompt extends, or null. */\n  readonly extends: ModeName | null\n  /** Source-code edits in this mode. */\n  readonly sourceEdits: string\n  /** Every tool's standing in this mode. */\n  readonly standings: Readonly<Record<ToolName, Standing>>\n}\n\n")
 	doc(&b, "", "Every mode by name.")
@@ -179,20 +190,22 @@ func modelsModule(s *model.Spec) []byte {
 		agents = append(agents, a.Name)
 	}
 	doc(&b, "", "A canonical model ID (database, internal).")
-	fmt.Fprintf(&b, "export type ModelId = %s\n\n", union(ids))
+	b.WriteString(union("ModelId", ids) + "\n\n")
 	doc(&b, "", "An agent type.")
-	fmt.Fprintf(&b, "export type AgentType = %s\n\n", union(agents))
+	b.WriteString(union("AgentType", agents) + "\n\n")
 	doc(&b, "", "A model's ID forms.")
 	b.WriteString("export interface ModelInfo {\n  /** Canonical ID (database, internal). */\n  readonly canonical: ModelId\n  readonly display: string\n  /** ID in OpenCode's config (provider/model). */\n  readonly opencode: string\n  /** ID sent to the provider's API. */\n  readonly api: string\n}\n\n")
 	doc(&b, "", "Every model by canonical ID.")
 	b.WriteString("export const MODELS: Readonly<Record<ModelId, ModelInfo>> = {\n")
 	for _, m := range s.Models {
-		fmt.Fprintf(&b, "  %s: { canonical: %s, display: %s, opencode: %s, api: %s },\n",
-			jsString(m.Canonical), jsString(m.Canonical), jsString(m.Display), jsString(m.OpenCode), jsString(m.API))
+		b.WriteString(entry("  ", jsString(m.Canonical), "canonical: "+jsString(m.Canonical), "display: "+jsString(m.Display),
+			"opencode: "+jsString(m.OpenCode), "api: "+jsString(m.API)))
 	}
 	b.WriteString("}\n\n")
+	doc(&b, "", "An agent type's models and default model.")
+	b.WriteString("export interface AgentInfo {\n  readonly models: readonly ModelId[]\n  readonly defaultModel: ModelId\n}\n\n")
 	doc(&b, "", "Each agent type's models and default model.")
-	b.WriteString("export const AGENTS: Readonly<Record<AgentType, { readonly models: readonly ModelId[]; readonly defaultModel: ModelId }>> = {\n")
+	b.WriteString("export const AGENTS: Readonly<Record<AgentType, AgentInfo>> = {\n")
 	for _, a := range s.Agents {
 		var ms []string
 		for _, m := range a.Models {
@@ -202,7 +215,7 @@ func modelsModule(s *model.Spec) []byte {
 		if a.Default != nil {
 			def = a.Default.Canonical
 		}
-		fmt.Fprintf(&b, "  %s: { models: %s, defaultModel: %s },\n", jsString(a.Name), list(ms), jsString(def))
+		b.WriteString(entry("  ", jsString(a.Name), list("    ", "models: ", ms), "defaultModel: "+jsString(def)))
 	}
 	b.WriteString("}\n\n")
 	b.WriteString(`/** isModelId reports whether id is a canonical model ID. */
@@ -266,7 +279,7 @@ func templateExpr(s *model.Spec, tmpl string) (string, error) {
 			break
 		}
 		if loc[0] > 0 {
-			parts = append(parts, jsString(rest[:loc[0]]))
+			parts = append(parts, tslayout.Pieces(rest[:loc[0]])...)
 		}
 		name := rest[loc[4]:loc[5]]
 		var p *model.PromptParam
@@ -282,7 +295,7 @@ func templateExpr(s *model.Spec, tmpl string) (string, error) {
 		rest = rest[loc[1]:]
 	}
 	if rest != "" || len(parts) == 0 {
-		parts = append(parts, jsString(rest))
+		parts = append(parts, tslayout.Pieces(rest)...)
 	}
 	return strings.Join(parts, " +\n    "), nil
 }

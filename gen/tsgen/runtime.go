@@ -2,19 +2,30 @@ package tsgen
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
+	"github.com/agentc-dev/agentc/gen/zodgen"
 )
 
-// runtimeTS is the shared module every tool file imports: argument parsing
-// and the gateway callback helper of seed 001 §2. %[n] verbs are filled by
-// runtimeModule.
+// runtimeTS is the shared module every tool file imports: the schema
+// helpers of its arguments, argument parsing and the gateway callback
+// helper of seed 001 §2. %[n] verbs are filled by runtimeModule.
 const runtimeTS = `%[1]s
-// The runtime shared by the agentc tools in ../tool: argument parsing and
-// the gateway callback helper. It lives outside the tool folder because
-// OpenCode loads every .ts file there as a tool.
+// The runtime shared by the agentc tools in ../tool: the helpers their
+// argument schemas call, argument parsing and the gateway callback helper.
+// It lives outside the tool folder because OpenCode loads every .ts file
+// there as a tool.
 
+import { tool } from %[9]s
+
+/**
+ * zod, as the plugin package exports it to the tools (tool.schema): the
+ * helpers below build their schemas with the very zod instance the tools do.
+ */
+const z = tool.schema
+
+%[10]s
 /** The body of a gateway callback's answer (seed 001 §6.5). */
 export interface ToolCallbackResponse {
   success: boolean
@@ -41,15 +52,15 @@ export const RETRY_BASE_MS = %[4]d
 /** The timeout of each attempt. */
 export const TIMEOUT_MS = %[5]d
 /** Failure signatures (error names, codes, message parts) that are retried. */
-export const RETRY_ON: readonly string[] = %[6]s
+%[6]s
 /**
  * The request header that carries the calling stub's schema fingerprint, so
  * that the gateway can tell a sandbox running tool files generated from
  * another version of the contract.
  */
-export const FINGERPRINT_HEADER = %[10]s
+export const FINGERPRINT_HEADER = %[8]s
 /** The environment variables the callback reads. */
-export const ENV = { gatewayURL: %[7]s, sessionID: %[8]s, authToken: %[9]s } as const
+%[7]s
 
 interface Issue {
   readonly path: readonly PropertyKey[]
@@ -173,7 +184,8 @@ export async function callGatewayTool(
         return { success: false, result: "Gateway error " + res.status }
       }
       const out = (await res.json()) as ToolCallbackResponse
-      if (typeof out !== "object" || out === null || typeof out.success !== "boolean" || typeof out.result !== "string") {
+      const valid = typeof out === "object" && out !== null && typeof out.success === "boolean"
+      if (!valid || typeof out.result !== "string") {
         throw new Error("agentc: the gateway answered " + toolName + " without {success, result}")
       }
       return out
@@ -201,7 +213,13 @@ func runtimeModule(s *model.Spec) []byte {
 	for _, r := range cb.RetryOn {
 		on = append(on, jsString(r))
 	}
+	env := []string{
+		"gatewayURL: " + jsString(cb.EnvGatewayURL),
+		"sessionID: " + jsString(cb.EnvSessionID),
+		"authToken: " + jsString(cb.EnvAuthToken),
+	}
 	return fmt.Appendf(nil, runtimeTS, header(s), jsString(cb.Path), cb.MaxRetries, cb.BackoffBaseMS, cb.TimeoutMS,
-		"["+strings.Join(on, ", ")+"]", jsString(cb.EnvGatewayURL), jsString(cb.EnvSessionID), jsString(cb.EnvAuthToken),
-		jsString(FingerprintHeader))
+		tslayout.Call("", "export const RETRY_ON: readonly string[] = [", on, "]"),
+		tslayout.Call("", "export const ENV = { ", env, " } as const"),
+		jsString(FingerprintHeader), jsString(s.OpenCode.PluginPackage), zodgen.Helpers)
 }

@@ -22,11 +22,13 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/proxygen"
+	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
 	"github.com/agentc-dev/agentc/gen/zodgen"
 )
 
@@ -205,39 +207,40 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	b.WriteString(header(s))
 	b.WriteString("\n")
 	b.WriteString("import { tool } from " + jsString(s.OpenCode.PluginPackage) + "\n")
-	imports := []string{"parseArgs"}
+	zf := zodgen.NewFile("z")
+	shape := zf.Shape(t.Args, "")
+	checks := zf.Decls()
+	imports := append([]string{"parseArgs"}, zf.Helpers()...)
 	if t.Execution == model.Gateway {
-		imports = []string{"callGatewayTool", "parseArgs", "toolCallId"}
+		imports = append(imports, "callGatewayTool", "toolCallId")
 	}
-	fmt.Fprintf(&b, "import { %s } from %s\n\n", strings.Join(imports, ", "), jsString(runtimeImport))
-
+	sort.Strings(imports)
+	b.WriteString(tslayout.Call("", "import { ", imports, " } from "+jsString(runtimeImport)) + "\n\n")
+	b.WriteString("/** zod, as the plugin exports it to tools (the runtime's helpers use the same instance). */\n")
+	b.WriteString("const z = tool.schema\n\n")
+	b.WriteString(checks)
 	b.WriteString("/** The arguments as the model sees them (OpenCode renders their JSON Schema). */\n")
-	fmt.Fprintf(&b, "const args = %s\n\n", zodgen.Shape(t.Args, "tool.schema", ""))
-	fmt.Fprintf(&b, "const description = %s\n\n", jsString(ToolDescription(t)))
+	fmt.Fprintf(&b, "const args = %s\n\n", shape)
+	b.WriteString(tslayout.Concat("", "const description = ", []string{jsString(ToolDescription(t))}, "") + "\n\n")
 	if t.Execution == model.Gateway {
 		b.WriteString("/** The schema fingerprint of this tool file, sent with every callback. */\n")
 		fmt.Fprintf(&b, "const fingerprint = %s\n\n", jsString(t.Fingerprint))
 	}
 
 	// Doc comment on the default export.
-	b.WriteString("/**\n")
-	for _, line := range strings.Split(firstParagraph(t.Description), "\n") {
-		b.WriteString(strings.TrimRight(" * "+jsdoc(line), " ") + "\n")
-	}
-	b.WriteString(" *\n")
-	fmt.Fprintf(&b, " * Tool %s (%s).", jsdoc(t.Name), executionDoc(t.Execution))
+	doc := jsdoc(firstParagraph(t.Description)) + "\n\n"
+	doc += fmt.Sprintf("Tool %s (%s).", jsdoc(t.Name), executionDoc(t.Execution))
 	if len(t.Aliases) > 0 {
-		fmt.Fprintf(&b, " The gateway also accepts: %s.", jsdoc(strings.Join(t.Aliases, ", ")))
+		doc += fmt.Sprintf(" The gateway also accepts: %s.", jsdoc(strings.Join(t.Aliases, ", ")))
 	}
-	b.WriteString("\n")
 	if t.Deprecated != "" {
-		fmt.Fprintf(&b, " * @deprecated %s\n", jsdoc(t.Deprecated))
+		doc += "\n@deprecated " + jsdoc(t.Deprecated)
 	}
-	b.WriteString(" */\n")
+	b.WriteString("/**\n" + tslayout.Comment("", " * ", doc) + " */\n")
 
 	b.WriteString("export default tool({\n  description,\n  args,\n")
 	name := jsString(t.Name)
-	parse := fmt.Sprintf("parseArgs(%s, tool.schema.object(args), input)", name)
+	parse := fmt.Sprintf("parseArgs(%s, z.object(args), input)", name)
 	switch t.Execution {
 	case model.Gateway:
 		b.WriteString("  async execute(input, ctx) {\n")
@@ -256,7 +259,7 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 		} else {
 			fmt.Fprintf(&b, "    %s\n", parse)
 		}
-		fmt.Fprintf(&b, "    return %s\n", expr)
+		b.WriteString("    " + tslayout.Concat("    ", "return ", expr, "") + "\n")
 	case model.Intercepted:
 		b.WriteString("  async execute(input) {\n")
 		fmt.Fprintf(&b, "    %s\n", parse)
@@ -287,7 +290,7 @@ var placeholder = regexp.MustCompile(`\{\{(count:)?([^{}]*)\}\}`)
 // summaryExpr turns a sandbox tool's summary template into a TypeScript
 // expression over `parsed`: {{field}} is the argument's value and
 // {{count:field}} the length of a list argument (0 when absent).
-func summaryExpr(t *model.Tool) (string, bool, error) {
+func summaryExpr(t *model.Tool) ([]string, bool, error) {
 	var parts []string
 	uses := false
 	rest := t.Summary
@@ -308,12 +311,12 @@ func summaryExpr(t *model.Tool) (string, bool, error) {
 			}
 		}
 		if f == nil {
-			return "", false, fmt.Errorf("summary: %s names no top-level argument", rest[loc[0]:loc[1]])
+			return nil, false, fmt.Errorf("summary: %s names no top-level argument", rest[loc[0]:loc[1]])
 		}
 		var access string
 		switch {
 		case count && f.Type.Kind != model.Array:
-			return "", false, fmt.Errorf("summary: {{count:%s}} needs a list argument, %s is %s", name, name, f.Type.Kind)
+			return nil, false, fmt.Errorf("summary: {{count:%s}} needs a list argument, %s is %s", name, name, f.Type.Kind)
 		case count && f.Presence == model.Optional:
 			access = "String((" + accessOf(f) + " ?? []).length)"
 		case count:
@@ -330,7 +333,7 @@ func summaryExpr(t *model.Tool) (string, bool, error) {
 	if rest != "" || len(parts) == 0 {
 		parts = append(parts, jsString(rest))
 	}
-	return strings.Join(parts, " + "), uses, nil
+	return parts, uses, nil
 }
 
 func accessOf(f *model.Field) string {
@@ -354,10 +357,7 @@ func header(s *model.Spec) string {
 }
 
 // jsString quotes s as a JavaScript string literal.
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
+func jsString(s string) string { return tslayout.String(s) }
 
 // canonicalJSON encodes v with sorted keys, two-space indentation, no HTML
 // escaping and a trailing newline.

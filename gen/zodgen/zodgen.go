@@ -5,16 +5,17 @@
 //
 // # What each model construct renders to
 //
-// z is the namespace expression passed in ("z", or "tool.schema" in an
-// OpenCode tool file). Checks are attached in the order listed, which is the
-// order zod reports their issues in.
+// z is the expression that names zod's namespace ("z"; an OpenCode tool
+// file binds it to tool.schema). The mechanism behind a constraint lives
+// in the helpers of Helpers (runes, minRunes, maxRunes, minItems,
+// maxItems, named), written once in the OpenCode runtime, so that each
+// field reads in one short line close to its CUE. Checks are attached in
+// the order listed, which is the order zod reports their issues in.
 //
 //	String        z.string()
-//	  MinLength n   .min(n, { when: () => false } as {})   JSON Schema minLength only (never runs)
-//	  MaxLength n   .max(n, { when: () => false } as {})   JSON Schema maxLength only (never runs)
-//	  either        .check((ctx) => { … })           the code-point length check, below
+//	  MinLength and MaxLength  runes(min, max)  (MinLength only: minRunes(min); MaxLength only: maxRunes(max))
 //	  Patterns      .regex(/src/u)                   per pattern, src = RegexSource
-//	  Checks        .refine((s) => …, { message })   per named check, below
+//	  Checks        .check(isName)                   per named check, declared by File.Decls
 //	Number        z.number()
 //	Integer       z.number().int()                 safe integers only (zod's "safeint")
 //	  Minimum       .gte(v) / .gt(v)  (Exclusive)
@@ -23,8 +24,7 @@
 //	Enum          z.enum(["a", "b"])
 //	Literal       z.literal("a")
 //	Array         z.array(items)
-//	  MinItems n    .min(n, { when: (ctx: …) => Array.isArray(ctx.value) } as {})
-//	  MaxItems n    .max(n, { when: (ctx: …) => Array.isArray(ctx.value) } as {})
+//	  item counts   .check(minItems(n), maxItems(m))
 //	Object        z.object({ … })                  zod's default: unknown keys stripped
 //	Field         expr, then .optional() (Optional) or .default(json) (Defaulted),
 //	              then .describe(Description(type)) when there is one
@@ -32,12 +32,12 @@
 // # String lengths count code points
 //
 // zod's .min/.max count UTF-16 code units; the spec counts Unicode code
-// points (as CUE's strings.MinRunes and JSON Schema do). So the native
-// .min/.max carry a `when` that is always false: zod still records them in
-// the schema's bag, which is what toJSONSchema reads (minLength/maxLength
-// appear in the JSON Schema the model is shown, whichever copy of zod
-// renders it), but they never validate. The real check is a .check() that
-// counts code points (a lone surrogate counts as one, as in
+// points (as CUE's strings.MinRunes and JSON Schema do). So runes and its
+// kin attach zod's native .min/.max with a `when` that is always false: zod
+// still records them in the schema's bag, which is what toJSONSchema reads
+// (minLength/maxLength appear in the JSON Schema the model is shown,
+// whichever copy of zod renders it), but they never validate. The real
+// check counts code points (a lone surrogate counts as one, as in
 // [...s].length) and pushes issues shaped exactly like zod's own length
 // issues — {origin: "string", code: "too_small"|"too_big", minimum|maximum,
 // inclusive: true} — so zod's error map writes the very same message
@@ -50,15 +50,16 @@
 // `when`), and their default `when` also fires for any non-array value that
 // has a length (a string, or an object with a "length" key), reporting
 // origin "string" or "unknown" on a value that already failed the type
-// check. The rendered `when` restricts them to arrays: item-count issues
-// appear whenever the value is an array, after its items' issues, and never
-// for a value of another type.
+// check. minItems and maxItems are those checks with a `when` restricted to
+// arrays: item-count issues appear whenever the value is an array, after
+// its items' issues, and never for a value of another type.
 //
 // # Named checks
 //
-// One .refine per named check; its predicate is the conjunction of
-// !/reject/u.test(s) and /match/u.test(s) over the check's patterns, and its
-// message is the spec's. An issue {code: "custom", path, message} results.
+// One const per named check, `const isName = named(message, {reject:
+// [/…/u], match: [/…/u]})`, a zod refinement: a string passes when none of
+// the reject patterns matches and all the match patterns do, else zod
+// reports {code: "custom", path, message} with the spec's message.
 //
 // # Patterns
 //
@@ -96,22 +97,19 @@ import (
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
-// Expr returns the zod expression for t; z is the expression that names
-// zod's namespace in the generated file ("z", or "tool.schema" inside an
-// OpenCode tool file).
+// Expr returns the zod expression for t, on one line when it fits; z is
+// the expression that names zod's namespace in the generated file. It may
+// call the helpers of Helpers and refer to the named checks that
+// File.Decls declares; NewFile renders several types for one file.
 func Expr(t *model.Type, z string) string {
-	var b strings.Builder
-	expr(&b, t, z, "")
-	return b.String()
+	return NewFile(z).Expr(t, "")
 }
 
 // Shape returns the object literal of an object type's fields
 // ("{\n  a: z.string(),\n}") as tool({args}) takes it; indent prefixes
-// every line after the first.
+// every line after the first. It refers to helpers as Expr does.
 func Shape(t *model.Type, z, indent string) string {
-	var b strings.Builder
-	shape(&b, t, z, indent)
-	return b.String()
+	return NewFile(z).Shape(t, indent)
 }
 
 // Validate reports model constructs that have no faithful zod rendering:
@@ -159,120 +157,6 @@ var objectProtoNames = map[string]bool{
 	"constructor": true, "hasOwnProperty": true, "isPrototypeOf": true, "propertyIsEnumerable": true,
 	"toLocaleString": true, "toString": true, "valueOf": true, "__proto__": true,
 	"__defineGetter__": true, "__defineSetter__": true, "__lookupGetter__": true, "__lookupSetter__": true,
-}
-
-func shape(b *strings.Builder, t *model.Type, z, indent string) {
-	b.WriteString("{\n")
-	for _, f := range t.Fields {
-		fmt.Fprintf(b, "%s  %s: ", indent, f.TSName)
-		expr(b, f.Type, z, indent+"  ")
-		switch f.Presence {
-		case model.Optional:
-			b.WriteString(".optional()")
-		case model.Defaulted:
-			fmt.Fprintf(b, ".default(%s)", f.Default)
-		}
-		if d := Description(f.Type); d != "" {
-			fmt.Fprintf(b, ".describe(%s)", jsString(d))
-		}
-		b.WriteString(",\n")
-	}
-	b.WriteString(indent + "}")
-}
-
-func expr(b *strings.Builder, t *model.Type, z, indent string) {
-	switch t.Kind {
-	case model.String:
-		b.WriteString(z + ".string()")
-		if t.MinLength != nil {
-			fmt.Fprintf(b, ".min(%d, %s)", *t.MinLength, neverRuns)
-		}
-		if t.MaxLength != nil {
-			fmt.Fprintf(b, ".max(%d, %s)", *t.MaxLength, neverRuns)
-		}
-		if t.MinLength != nil || t.MaxLength != nil {
-			lengthCheck(b, t.MinLength, t.MaxLength)
-		}
-		for _, p := range t.Patterns {
-			fmt.Fprintf(b, ".regex(%s)", mustLiteral(p.Regexp))
-		}
-		for _, c := range t.Checks {
-			var conds []string
-			for _, p := range c.Reject {
-				conds = append(conds, fmt.Sprintf("!%s.test(s)", mustLiteral(p.Regexp)))
-			}
-			for _, p := range c.Match {
-				conds = append(conds, fmt.Sprintf("%s.test(s)", mustLiteral(p.Regexp)))
-			}
-			fmt.Fprintf(b, ".refine((s) => %s, { message: %s })", strings.Join(conds, " && "), jsString(c.Message))
-		}
-	case model.Number, model.Integer:
-		b.WriteString(z + ".number()")
-		if t.Kind == model.Integer {
-			b.WriteString(".int()")
-		}
-		if m := t.Minimum; m != nil {
-			fmt.Fprintf(b, ".%s(%s)", map[bool]string{true: "gt", false: "gte"}[m.Exclusive], JSNumber(m.Value))
-		}
-		if m := t.Maximum; m != nil {
-			fmt.Fprintf(b, ".%s(%s)", map[bool]string{true: "lt", false: "lte"}[m.Exclusive], JSNumber(m.Value))
-		}
-	case model.Boolean:
-		b.WriteString(z + ".boolean()")
-	case model.Enum:
-		var vs []string
-		for _, v := range t.Enum {
-			vs = append(vs, jsString(v))
-		}
-		fmt.Fprintf(b, "%s.enum([%s])", z, strings.Join(vs, ", "))
-	case model.Literal:
-		fmt.Fprintf(b, "%s.literal(%s)", z, jsString(t.Literal))
-	case model.Array:
-		b.WriteString(z + ".array(")
-		expr(b, t.Items, z, indent)
-		b.WriteString(")")
-		const onlyArrays = "{ when: (ctx: { value: unknown }) => Array.isArray(ctx.value) } as {}"
-		if t.MinItems != nil {
-			fmt.Fprintf(b, ".min(%d, %s)", *t.MinItems, onlyArrays)
-		}
-		if t.MaxItems != nil {
-			fmt.Fprintf(b, ".max(%d, %s)", *t.MaxItems, onlyArrays)
-		}
-	case model.Object:
-		b.WriteString(z + ".object(")
-		shape(b, t, z, indent)
-		b.WriteString(")")
-	default:
-		panic(fmt.Sprintf("zodgen: unknown kind %q", t.Kind)) // the loader admits no other kind
-	}
-}
-
-// neverRuns is the params of a length check that only records the bound
-// for toJSONSchema. zod's typings do not list `when`, hence the cast.
-const neverRuns = "{ when: () => false } as {}"
-
-// lengthCheck writes the code-point length check. It counts code points
-// only when the UTF-16 length cannot decide: a string of n code units has
-// between n/2 and n code points.
-func lengthCheck(b *strings.Builder, minLen, maxLen *int) {
-	var conds []string
-	if maxLen != nil {
-		conds = append(conds, fmt.Sprintf("n > %d", *maxLen))
-	}
-	if minLen != nil && *minLen > 0 {
-		conds = append(conds, fmt.Sprintf("n < %d", 2**minLen))
-	}
-	b.WriteString(".check((ctx) => { const s: string = ctx.value; let n = s.length; ")
-	if len(conds) > 0 {
-		fmt.Fprintf(b, "if (%s) { n = 0; for (const _ of s) n++; } ", strings.Join(conds, " || "))
-	}
-	if minLen != nil {
-		fmt.Fprintf(b, `if (n < %d) ctx.issues.push({ origin: "string", code: "too_small", minimum: %d, inclusive: true, input: s, continue: true }); `, *minLen, *minLen)
-	}
-	if maxLen != nil {
-		fmt.Fprintf(b, `if (n > %d) ctx.issues.push({ origin: "string", code: "too_big", maximum: %d, inclusive: true, input: s, continue: true }); `, *maxLen, *maxLen)
-	}
-	b.WriteString("})")
 }
 
 // mustLiteral returns the regex literal of a pattern the loader accepted;

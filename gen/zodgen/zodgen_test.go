@@ -120,18 +120,21 @@ func TestFormatJSNumber(t *testing.T) {
 	}
 }
 
-// TestTypeScript: the rendered schemas type-check under tsc --strict
-// against the pinned zod (the TypeScript emitters embed them).
+// TestTypeScript: the rendered schemas, with the helpers and named checks
+// they call, type-check under tsc --strict against the pinned zod (the
+// TypeScript emitters embed them).
 func TestTypeScript(t *testing.T) {
 	tsc := nodetool.Tsc(t)
 	s, err := load.Load(load.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := "import { z } from \"zod\";\n"
+	zf := zodgen.NewFile("z")
+	var schemas string
 	for _, tool := range s.Tools {
-		src += "export const " + tool.TSName + " = z.object(" + zodgen.Shape(tool.Args, "z", "") + ");\n"
+		schemas += "export const " + tool.TSName + " = z.object(" + zf.Shape(tool.Args, "") + ");\n"
 	}
+	src := "import { z } from \"zod\";\n" + zodgen.Helpers + zf.Decls() + schemas
 	dir := filepath.Dir(nodetool.Dir(t))
 	f, err := os.CreateTemp(dir, "zodgen-*.ts")
 	if err != nil {

@@ -23,13 +23,34 @@ export interface ModelInfo {
 
 /** Every model by canonical ID. */
 export const MODELS: Readonly<Record<ModelId, ModelInfo>> = {
-  "claude-opus-4.5": { canonical: "claude-opus-4.5", display: "Claude Opus 4.5", opencode: "anthropic/claude-opus-4-5", api: "claude-opus-4-5-20251101" },
-  "claude-opus-4.6": { canonical: "claude-opus-4.6", display: "Claude Opus 4.6", opencode: "anthropic/claude-opus-4-6", api: "claude-opus-4-6" },
-  "claude-sonnet-4": { canonical: "claude-sonnet-4", display: "Claude Sonnet 4", opencode: "anthropic/claude-sonnet-4-5", api: "claude-sonnet-4-20250514" },
+  "claude-opus-4.5": {
+    canonical: "claude-opus-4.5",
+    display: "Claude Opus 4.5",
+    opencode: "anthropic/claude-opus-4-5",
+    api: "claude-opus-4-5-20251101",
+  },
+  "claude-opus-4.6": {
+    canonical: "claude-opus-4.6",
+    display: "Claude Opus 4.6",
+    opencode: "anthropic/claude-opus-4-6",
+    api: "claude-opus-4-6",
+  },
+  "claude-sonnet-4": {
+    canonical: "claude-sonnet-4",
+    display: "Claude Sonnet 4",
+    opencode: "anthropic/claude-sonnet-4-5",
+    api: "claude-sonnet-4-20250514",
+  },
+}
+
+/** An agent type's models and default model. */
+export interface AgentInfo {
+  readonly models: readonly ModelId[]
+  readonly defaultModel: ModelId
 }
 
 /** Each agent type's models and default model. */
-export const AGENTS: Readonly<Record<AgentType, { readonly models: readonly ModelId[]; readonly defaultModel: ModelId }>> = {
+export const AGENTS: Readonly<Record<AgentType, AgentInfo>> = {
   "opencode": { models: ["claude-opus-4.6", "claude-opus-4.5", "claude-sonnet-4"], defaultModel: "claude-opus-4.6" },
 }
 

@@ -5,16 +5,42 @@
 // in each mode.
 
 /** A tool's standing in a mode, strongest first. */
-export type Standing = "mandatory" | "required" | "emphasized" | "encouraged" | "available" | "unmentioned" | "unavailable"
+export type Standing =
+  | "mandatory"
+  | "required"
+  | "emphasized"
+  | "encouraged"
+  | "available"
+  | "unmentioned"
+  | "unavailable"
 
 /** Every standing, strongest first. */
-export const STANDINGS: readonly Standing[] = ["mandatory", "required", "emphasized", "encouraged", "available", "unmentioned", "unavailable"]
+export const STANDINGS: readonly Standing[] = [
+  "mandatory",
+  "required",
+  "emphasized",
+  "encouraged",
+  "available",
+  "unmentioned",
+  "unavailable",
+]
 
 /** A tool, by the name the model calls. */
-export type ToolName = "automation.complete" | "request_env_variables" | "save_env_files" | "save_service_commands" | "save_snapshot"
+export type ToolName =
+  | "automation.complete"
+  | "request_env_variables"
+  | "save_env_files"
+  | "save_service_commands"
+  | "save_snapshot"
 
 /** Every tool, sorted. */
-export const TOOL_NAMES: readonly ToolName[] = ["automation.complete", "request_env_variables", "save_env_files", "save_service_commands", "save_snapshot"]
+export const TOOL_NAMES: readonly ToolName[] = [
+  "automation.complete",
+  "request_env_variables",
+  "save_env_files",
+  "save_service_commands",
+  "save_snapshot",
+]
 
 /** Where a tool runs. */
 export type Execution = "gateway" | "sandbox" | "intercepted"
@@ -33,11 +59,41 @@ export interface ToolInfo {
 
 /** Every tool by name. */
 export const TOOLS: Readonly<Record<ToolName, ToolInfo>> = {
-  "automation.complete": { name: "automation.complete", aliases: ["automation_complete"], fileName: "automation_complete", execution: "gateway", deprecated: "" },
-  "request_env_variables": { name: "request_env_variables", aliases: [], fileName: "request_env_variables", execution: "sandbox", deprecated: "" },
-  "save_env_files": { name: "save_env_files", aliases: [], fileName: "save_env_files", execution: "gateway", deprecated: "Pending removal: environment files are now requested with request_env_variables." },
-  "save_service_commands": { name: "save_service_commands", aliases: [], fileName: "save_service_commands", execution: "gateway", deprecated: "" },
-  "save_snapshot": { name: "save_snapshot", aliases: [], fileName: "save_snapshot", execution: "gateway", deprecated: "" },
+  "automation.complete": {
+    name: "automation.complete",
+    aliases: ["automation_complete"],
+    fileName: "automation_complete",
+    execution: "gateway",
+    deprecated: "",
+  },
+  "request_env_variables": {
+    name: "request_env_variables",
+    aliases: [],
+    fileName: "request_env_variables",
+    execution: "sandbox",
+    deprecated: "",
+  },
+  "save_env_files": {
+    name: "save_env_files",
+    aliases: [],
+    fileName: "save_env_files",
+    execution: "gateway",
+    deprecated: "Pending removal: environment files are now requested with request_env_variables.",
+  },
+  "save_service_commands": {
+    name: "save_service_commands",
+    aliases: [],
+    fileName: "save_service_commands",
+    execution: "gateway",
+    deprecated: "",
+  },
+  "save_snapshot": {
+    name: "save_snapshot",
+    aliases: [],
+    fileName: "save_snapshot",
+    execution: "gateway",
+    deprecated: "",
+  },
 }
 
 /** A session mode. */

@@ -93,21 +93,80 @@ export interface Variant {
 }
 
 const MODE_PROMPTS: Record<ModeName, (p: PromptParams) => string> = {
-  automation: (p) => "You are an AI coding agent running inside Proliferate, in a cloud sandbox that holds the repository " + p.repoName + ". The repository is already set up: its dependencies are installed and its services start from the saved configuration.\n\nYour goal is to implement the changes you are asked for. Edit the source code freely, run the project and its tests, and check your work before you say it is done.\n\nIf you need a secret or environment variable you do not have, call request_env_variables; the values arrive in /tmp/.proliferate_env.json — extract single keys with jq and never print the file. To keep the sandbox's current state for later, call save_snapshot with a short message.\n\nProliferate platform:\n- The proliferate CLI is installed in the sandbox. Run `proliferate services` to list, start, stop and read the logs of the project's services.\n- Run `proliferate actions` to discover and call actions on connected integrations (issue trackers, chat, monitoring). Their tokens are resolved on the server: never ask the user for API keys of connected integrations. The guide is in .proliferate/actions-guide.md.\n- Users can work with the same session from their own machine with `npx @proliferate/cli`.\n\nThis session is an automation run: no person is watching it. Work on the task on your own until it is done, or until you cannot go on without a person.\n\nYou must finish every automation run by calling automation.complete exactly once, with the run_id and completion_id from your instructions and the outcome: \"succeeded\" when the task is done, \"failed\" when it cannot be done, \"needs_human\" when a person must decide or act. Include a Markdown summary, and references to the diff, the test report and any other side effects. If the call fails with a network error, call it again with the same completion_id.",
-  coding: (p) => "You are an AI coding agent running inside Proliferate, in a cloud sandbox that holds the repository " + p.repoName + ". The repository is already set up: its dependencies are installed and its services start from the saved configuration.\n\nYour goal is to implement the changes you are asked for. Edit the source code freely, run the project and its tests, and check your work before you say it is done.\n\nIf you need a secret or environment variable you do not have, call request_env_variables; the values arrive in /tmp/.proliferate_env.json — extract single keys with jq and never print the file. To keep the sandbox's current state for later, call save_snapshot with a short message.\n\nProliferate platform:\n- The proliferate CLI is installed in the sandbox. Run `proliferate services` to list, start, stop and read the logs of the project's services.\n- Run `proliferate actions` to discover and call actions on connected integrations (issue trackers, chat, monitoring). Their tokens are resolved on the server: never ask the user for API keys of connected integrations. The guide is in .proliferate/actions-guide.md.\n- Users can work with the same session from their own machine with `npx @proliferate/cli`.",
-  setup: (p) => "You are an AI coding agent running inside Proliferate, in a cloud sandbox that holds the repository " + p.repoName + ".\n\nThis is a setup session. Your goal is to get " + p.repoName + " running in this sandbox — dependencies installed, services started, tests passing — and to save that state so every future session starts from it.\n\nDo not edit the repository's source code. Install, configure and start things; if the code itself is broken, say so and stop.\n\nHow to work:\n1. Read the README and the project's manifests to learn how the project is built, run and tested.\n2. Install system and language dependencies.\n3. When the project needs secrets or environment variables you do not have, call request_env_variables. The user fills in a form; the values arrive in /tmp/.proliferate_env.json. Extract single keys with jq into the files that need them; never print that file with cat or echo.\n4. Start the project's long-running services (dev servers, databases, workers) and check that they respond.\n5. Call save_service_commands with the command, and the directory, that starts each service, so future sessions start them automatically.\n6. When everything runs, call save_snapshot with a short message describing what is configured. This is required at the end of every setup session.\n\nProliferate platform:\n- The proliferate CLI is installed in the sandbox. Run `proliferate services` to list, start, stop and read the logs of the project's services.\n- Run `proliferate actions` to discover and call actions on connected integrations (issue trackers, chat, monitoring). Their tokens are resolved on the server: never ask the user for API keys of connected integrations. The guide is in .proliferate/actions-guide.md.\n- Users can work with the same session from their own machine with `npx @proliferate/cli`.\n\nWhen setup is complete, tell the user to click the \"Done — Save Snapshot\" button to finish.",
+  automation: (p) =>
+    "You are an AI coding agent running inside Proliferate, in a cloud sandbox that holds the repository " +
+    p.repoName +
+    ". The repository is already set up: its dependencies are installed and its services start from the saved configuration.\n" +
+    "\n" +
+    "Your goal is to implement the changes you are asked for. Edit the source code freely, run the project and its tests, and check your work before you say it is done.\n" +
+    "\n" +
+    "If you need a secret or environment variable you do not have, call request_env_variables; the values arrive in /tmp/.proliferate_env.json — extract single keys with jq and never print the file. To keep the sandbox's current state for later, call save_snapshot with a short message.\n" +
+    "\n" +
+    "Proliferate platform:\n" +
+    "- The proliferate CLI is installed in the sandbox. Run `proliferate services` to list, start, stop and read the logs of the project's services.\n" +
+    "- Run `proliferate actions` to discover and call actions on connected integrations (issue trackers, chat, monitoring). Their tokens are resolved on the server: never ask the user for API keys of connected integrations. The guide is in .proliferate/actions-guide.md.\n" +
+    "- Users can work with the same session from their own machine with `npx @proliferate/cli`.\n" +
+    "\n" +
+    "This session is an automation run: no person is watching it. Work on the task on your own until it is done, or until you cannot go on without a person.\n" +
+    "\n" +
+    "You must finish every automation run by calling automation.complete exactly once, with the run_id and completion_id from your instructions and the outcome: \"succeeded\" when the task is done, \"failed\" when it cannot be done, \"needs_human\" when a person must decide or act. Include a Markdown summary, and references to the diff, the test report and any other side effects. If the call fails with a network error, call it again with the same completion_id.",
+  coding: (p) =>
+    "You are an AI coding agent running inside Proliferate, in a cloud sandbox that holds the repository " +
+    p.repoName +
+    ". The repository is already set up: its dependencies are installed and its services start from the saved configuration.\n" +
+    "\n" +
+    "Your goal is to implement the changes you are asked for. Edit the source code freely, run the project and its tests, and check your work before you say it is done.\n" +
+    "\n" +
+    "If you need a secret or environment variable you do not have, call request_env_variables; the values arrive in /tmp/.proliferate_env.json — extract single keys with jq and never print the file. To keep the sandbox's current state for later, call save_snapshot with a short message.\n" +
+    "\n" +
+    "Proliferate platform:\n" +
+    "- The proliferate CLI is installed in the sandbox. Run `proliferate services` to list, start, stop and read the logs of the project's services.\n" +
+    "- Run `proliferate actions` to discover and call actions on connected integrations (issue trackers, chat, monitoring). Their tokens are resolved on the server: never ask the user for API keys of connected integrations. The guide is in .proliferate/actions-guide.md.\n" +
+    "- Users can work with the same session from their own machine with `npx @proliferate/cli`.",
+  setup: (p) =>
+    "You are an AI coding agent running inside Proliferate, in a cloud sandbox that holds the repository " +
+    p.repoName +
+    ".\n" +
+    "\n" +
+    "This is a setup session. Your goal is to get " +
+    p.repoName +
+    " running in this sandbox — dependencies installed, services started, tests passing — and to save that state so every future session starts from it.\n" +
+    "\n" +
+    "Do not edit the repository's source code. Install, configure and start things; if the code itself is broken, say so and stop.\n" +
+    "\n" +
+    "How to work:\n" +
+    "1. Read the README and the project's manifests to learn how the project is built, run and tested.\n" +
+    "2. Install system and language dependencies.\n" +
+    "3. When the project needs secrets or environment variables you do not have, call request_env_variables. The user fills in a form; the values arrive in /tmp/.proliferate_env.json. Extract single keys with jq into the files that need them; never print that file with cat or echo.\n" +
+    "4. Start the project's long-running services (dev servers, databases, workers) and check that they respond.\n" +
+    "5. Call save_service_commands with the command, and the directory, that starts each service, so future sessions start them automatically.\n" +
+    "6. When everything runs, call save_snapshot with a short message describing what is configured. This is required at the end of every setup session.\n" +
+    "\n" +
+    "Proliferate platform:\n" +
+    "- The proliferate CLI is installed in the sandbox. Run `proliferate services` to list, start, stop and read the logs of the project's services.\n" +
+    "- Run `proliferate actions` to discover and call actions on connected integrations (issue trackers, chat, monitoring). Their tokens are resolved on the server: never ask the user for API keys of connected integrations. The guide is in .proliferate/actions-guide.md.\n" +
+    "- Users can work with the same session from their own machine with `npx @proliferate/cli`.\n" +
+    "\n" +
+    "When setup is complete, tell the user to click the \"Done — Save Snapshot\" button to finish.",
 }
 
 const CRITICAL: Record<ModeName, (p: PromptParams) => string> = {
-  automation: () => "You must finish every automation run by calling automation.complete exactly once, with the run_id and completion_id from your instructions and the outcome: \"succeeded\" when the task is done, \"failed\" when it cannot be done, \"needs_human\" when a person must decide or act. Include a Markdown summary, and references to the diff, the test report and any other side effects. If the call fails with a network error, call it again with the same completion_id.",
+  automation: () =>
+    "You must finish every automation run by calling automation.complete exactly once, with the run_id and completion_id from your instructions and the outcome: \"succeeded\" when the task is done, \"failed\" when it cannot be done, \"needs_human\" when a person must decide or act. Include a Markdown summary, and references to the diff, the test report and any other side effects. If the call fails with a network error, call it again with the same completion_id.",
   coding: () => "",
   setup: () => "",
 }
 
 const AGENT_PROMPTS: Record<ModeName, Record<string, (p: PromptParams) => string>> = {
-  automation: { "plan": () => "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything." },
-  coding: { "plan": () => "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything." },
-  setup: { },
+  automation: {
+    "plan": () =>
+      "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything.",
+  },
+  coding: {
+    "plan": () =>
+      "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything.",
+  },
+  setup: {},
 }
 
 /** model_params' layers in precedence order: defaults, models, modes, models and modes (model: OpenCode ID). */
@@ -128,7 +187,12 @@ export const EXPERIMENTS: readonly Experiment[] = [
     total: 2,
     variants: [
       { name: "control", weight: 1, prompt: undefined, params: {} },
-      { name: "focused", weight: 1, prompt: () => "Prefer small, focused changes: touch only what the request needs, and say what you left alone.", params: { temperature: 0.3 } },
+      {
+        name: "focused",
+        weight: 1,
+        prompt: () => "Prefer small, focused changes: touch only what the request needs, and say what you left alone.",
+        params: { temperature: 0.3 },
+      },
     ],
   },
 ]
@@ -191,7 +255,8 @@ export function resolveLocal(req: PromptRequest): PromptAnswer {
     const critical = CRITICAL[mode](p)
     system = critical === "" ? custom : custom.replace(/\n+$/, "") + "\n\n" + critical
   }
-  const agentPrompt = Object.prototype.hasOwnProperty.call(AGENT_PROMPTS[mode], req.agent) ? AGENT_PROMPTS[mode][req.agent] : undefined
+  const agents = AGENT_PROMPTS[mode]
+  const agentPrompt = Object.prototype.hasOwnProperty.call(agents, req.agent) ? agents[req.agent] : undefined
   if (agentPrompt !== undefined) system += "\n\n" + agentPrompt(p)
   let params: ModelParams = {}
   for (const l of PARAM_LAYERS) {
@@ -201,7 +266,8 @@ export function resolveLocal(req: PromptRequest): PromptAnswer {
   }
   const experiments: Record<string, string> = {}
   for (const e of EXPERIMENTS) {
-    if ((e.modes.length > 0 && !e.modes.includes(mode)) || (e.agents.length > 0 && !e.agents.includes(req.agent))) continue
+    const inMode = e.modes.length === 0 || e.modes.includes(mode)
+    if (!inMode || (e.agents.length > 0 && !e.agents.includes(req.agent))) continue
     const v = allocate(e, req.sessionID)
     if (v === undefined) continue
     experiments[e.name] = v.name
@@ -268,7 +334,8 @@ export async function ask(baseURL: string, req: PromptRequest): Promise<{ answer
     return { answer, served: true }
   } catch (err) {
     const why = err instanceof Error ? err.name + ": " + err.message : String(err)
-    log("session " + req.sessionID + ": using the local defaults of " + CONTRACT + " after " + (Date.now() - began) + " ms: " + why)
+    const after = Date.now() - began
+    log("session " + req.sessionID + ": using the local defaults of " + CONTRACT + " after " + after + " ms: " + why)
     return { answer: resolveLocal(req), served: false }
   }
 }

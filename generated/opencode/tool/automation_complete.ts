@@ -4,19 +4,32 @@
 import { tool } from "@opencode-ai/plugin"
 import { callGatewayTool, parseArgs, toolCallId } from "../agentc/runtime.ts"
 
+/** zod, as the plugin exports it to tools (the runtime's helpers use the same instance). */
+const z = tool.schema
+
 /** The arguments as the model sees them (OpenCode renders their JSON Schema). */
 const args = {
-  run_id: tool.schema.string().describe("The automation run being completed, as given in your instructions."),
-  completion_id: tool.schema.string().describe("Idempotency key for this completion, as given in your instructions."),
-  outcome: tool.schema.enum(["succeeded", "failed", "needs_human"]).describe("How the run ended: \"succeeded\", \"failed\", or \"needs_human\" when a person must act."),
-  summary_markdown: tool.schema.string().optional().describe("A Markdown summary of what was done and why."),
-  citations: tool.schema.array(tool.schema.string()).optional().describe("Sources (URLs, file paths, log lines) that support the summary."),
-  diff_ref: tool.schema.string().optional().describe("A reference to the diff produced, such as a branch or pull request URL."),
-  test_report_ref: tool.schema.string().optional().describe("A reference to the test report, such as a file path or URL."),
-  side_effect_refs: tool.schema.array(tool.schema.string()).optional().describe("References to other side effects, such as created issues or sent messages."),
+  run_id: z.string().describe("The automation run being completed, as given in your instructions."),
+  completion_id: z.string().describe("Idempotency key for this completion, as given in your instructions."),
+  outcome: z.enum(["succeeded", "failed", "needs_human"]).describe(
+    "How the run ended: \"succeeded\", \"failed\", or \"needs_human\" when a person must act.",
+  ),
+  summary_markdown: z.string().optional().describe("A Markdown summary of what was done and why."),
+  citations: z.array(z.string()).optional().describe("Sources (URLs, file paths, log lines) that support the summary."),
+  diff_ref: z.string().optional().describe("A reference to the diff produced, such as a branch or pull request URL."),
+  test_report_ref: z.string().optional().describe("A reference to the test report, such as a file path or URL."),
+  side_effect_refs: z.array(z.string()).optional().describe(
+    "References to other side effects, such as created issues or sent messages.",
+  ),
 }
 
-const description = "Report the outcome of this automation run and finish it. Call it exactly once, at the end of\nevery automation run, whatever the outcome.\n\nUse the run_id and completion_id given in your instructions. If the call fails because of\na network error, call it again with the same completion_id: a repeated completion is\nrecorded once."
+const description =
+  "Report the outcome of this automation run and finish it. Call it exactly once, at the end of\n" +
+  "every automation run, whatever the outcome.\n" +
+  "\n" +
+  "Use the run_id and completion_id given in your instructions. If the call fails because of\n" +
+  "a network error, call it again with the same completion_id: a repeated completion is\n" +
+  "recorded once."
 
 /** The schema fingerprint of this tool file, sent with every callback. */
 const fingerprint = "4fabfbdf92b06f8e"
@@ -25,13 +38,14 @@ const fingerprint = "4fabfbdf92b06f8e"
  * Report the outcome of this automation run and finish it. Call it exactly once, at the end of
  * every automation run, whatever the outcome.
  *
- * Tool automation.complete (executed by the gateway through a synchronous callback). The gateway also accepts: automation_complete.
+ * Tool automation.complete (executed by the gateway through a synchronous callback). The gateway also accepts:
+ * automation_complete.
  */
 export default tool({
   description,
   args,
   async execute(input, ctx) {
-    const parsed = parseArgs("automation.complete", tool.schema.object(args), input)
+    const parsed = parseArgs("automation.complete", z.object(args), input)
     const res = await callGatewayTool("automation.complete", toolCallId(ctx), parsed, ctx.abort, fingerprint)
     if (!res.success) {
       throw new Error(res.result)

@@ -4,22 +4,36 @@
 import { tool } from "@opencode-ai/plugin"
 import { parseArgs } from "../agentc/runtime.ts"
 
+/** zod, as the plugin exports it to tools (the runtime's helpers use the same instance). */
+const z = tool.schema
+
 /** The arguments as the model sees them (OpenCode renders their JSON Schema). */
 const args = {
-  keys: tool.schema.array(tool.schema.object({
-    key: tool.schema.string().describe("The environment variable's name, such as \"DATABASE_URL\"."),
-    description: tool.schema.string().optional().describe("What the variable is for, shown to the user."),
-    type: tool.schema.enum(["env", "secret"]).optional().describe("\"env\" is written to the env file only; \"secret\" is also stored encrypted for future sessions."),
-    required: tool.schema.boolean().default(true).describe("Whether the project cannot run without it."),
-    suggestions: tool.schema.array(tool.schema.object({
-      label: tool.schema.string().describe("A short label for the suggestion."),
-      value: tool.schema.string().optional().describe("A preset value the user can pick."),
-      instructions: tool.schema.string().optional().describe("Instructions for obtaining the value."),
+  keys: z.array(z.object({
+    key: z.string().describe("The environment variable's name, such as \"DATABASE_URL\"."),
+    description: z.string().optional().describe("What the variable is for, shown to the user."),
+    type: z.enum(["env", "secret"]).optional().describe(
+      "\"env\" is written to the env file only; \"secret\" is also stored encrypted for future sessions.",
+    ),
+    required: z.boolean().default(true).describe("Whether the project cannot run without it."),
+    suggestions: z.array(z.object({
+      label: z.string().describe("A short label for the suggestion."),
+      value: z.string().optional().describe("A preset value the user can pick."),
+      instructions: z.string().optional().describe("Instructions for obtaining the value."),
     })).optional().describe("Ways the user can obtain a value."),
   })).describe("The variables to request."),
 }
 
-const description = "Ask the user for environment variables or secrets the project needs, such as API keys or\ndatabase URLs.\n\nThe user sees a form with one entry per key. The values they submit are written to\n/tmp/.proliferate_env.json. Read them from there with jq, one key at a time, into the\nfiles that need them. Never print the file with cat or echo: it holds secrets.\n\nDo not ask for keys of integrations that are already connected; their tokens are resolved\non the server."
+const description =
+  "Ask the user for environment variables or secrets the project needs, such as API keys or\n" +
+  "database URLs.\n" +
+  "\n" +
+  "The user sees a form with one entry per key. The values they submit are written to\n" +
+  "/tmp/.proliferate_env.json. Read them from there with jq, one key at a time, into the\n" +
+  "files that need them. Never print the file with cat or echo: it holds secrets.\n" +
+  "\n" +
+  "Do not ask for keys of integrations that are already connected; their tokens are resolved\n" +
+  "on the server."
 
 /**
  * Ask the user for environment variables or secrets the project needs, such as API keys or
@@ -31,7 +45,11 @@ export default tool({
   description,
   args,
   async execute(input) {
-    const parsed = parseArgs("request_env_variables", tool.schema.object(args), input)
-    return "Requested " + String(parsed.keys.length) + " environment variable(s) from the user. Their values will be written to /tmp/.proliferate_env.json once submitted; read them with jq."
+    const parsed = parseArgs("request_env_variables", z.object(args), input)
+    return (
+      "Requested " +
+      String(parsed.keys.length) +
+      " environment variable(s) from the user. Their values will be written to /tmp/.proliferate_env.json once submitted; read them with jq."
+    )
   },
 })

@@ -2,23 +2,52 @@
 // Source: agent contract proliferate (contract.cue, modes.cue, tools.cue)
 
 import { tool } from "@opencode-ai/plugin"
-import { callGatewayTool, parseArgs, toolCallId } from "../agentc/runtime.ts"
+import {
+  callGatewayTool,
+  maxItems,
+  maxRunes,
+  minItems,
+  named,
+  parseArgs,
+  runes,
+  toolCallId,
+} from "../agentc/runtime.ts"
+
+/** zod, as the plugin exports it to tools (the runtime's helpers use the same instance). */
+const z = tool.schema
+
+/**
+ * #RelativePath: A path relative to its workspace: not empty, no leading slash or drive
+ * letter, no backslashes, and no ".." segment.
+ */
+const isRelativePath = named("Path must be relative, without a leading '/' and without '..' segments", {
+  reject: [/^$/u, /^\//u, /^[A-Za-z]:/u, /\\/u, /(?:^|\/)\.\.(?:\/|$)/u],
+})
 
 /** The arguments as the model sees them (OpenCode renders their JSON Schema). */
 const args = {
-  files: tool.schema.array(tool.schema.object({
-    path: tool.schema.string().max(500, { when: () => false } as {}).check((ctx) => { const s: string = ctx.value; let n = s.length; if (n > 500) { n = 0; for (const _ of s) n++; } if (n > 500) ctx.issues.push({ origin: "string", code: "too_big", maximum: 500, inclusive: true, input: s, continue: true }); }).refine((s) => !/^$/u.test(s) && !/^\//u.test(s) && !/^[A-Za-z]:/u.test(s) && !/\\/u.test(s) && !/(?:^|\/)\.\.(?:\/|$)/u.test(s), { message: "Path must be relative, without a leading '/' and without '..' segments" }).describe("The file's path, relative to its workspace, such as \".env.local\". A path relative to its workspace: not empty, no leading slash or drive\nletter, no backslashes, and no \"..\" segment."),
-    workspacePath: tool.schema.string().default(".").describe("The workspace the file belongs to, in multi-repo setups."),
-    format: tool.schema.literal("dotenv").describe("The file format; only \"dotenv\" is supported."),
-    mode: tool.schema.literal("secret").describe("How values are stored; only \"secret\" is supported."),
-    keys: tool.schema.array(tool.schema.object({
-      key: tool.schema.string().min(1, { when: () => false } as {}).max(200, { when: () => false } as {}).check((ctx) => { const s: string = ctx.value; let n = s.length; if (n > 200 || n < 2) { n = 0; for (const _ of s) n++; } if (n < 1) ctx.issues.push({ origin: "string", code: "too_small", minimum: 1, inclusive: true, input: s, continue: true }); if (n > 200) ctx.issues.push({ origin: "string", code: "too_big", maximum: 200, inclusive: true, input: s, continue: true }); }).describe("The variable's name."),
-      required: tool.schema.boolean().describe("Whether the file is incomplete without it."),
-    })).min(1, { when: (ctx: { value: unknown }) => Array.isArray(ctx.value) } as {}).max(50, { when: (ctx: { value: unknown }) => Array.isArray(ctx.value) } as {}).describe("The keys the file must contain."),
-  })).min(1, { when: (ctx: { value: unknown }) => Array.isArray(ctx.value) } as {}).max(10, { when: (ctx: { value: unknown }) => Array.isArray(ctx.value) } as {}).describe("The environment files to recreate."),
+  files: z.array(z.object({
+    path: maxRunes(500).check(isRelativePath).describe(
+      "The file's path, relative to its workspace, such as \".env.local\". A path relative to its workspace: not empty, no leading slash or drive\n" +
+      "letter, no backslashes, and no \"..\" segment.",
+    ),
+    workspacePath: z.string().default(".").describe("The workspace the file belongs to, in multi-repo setups."),
+    format: z.literal("dotenv").describe("The file format; only \"dotenv\" is supported."),
+    mode: z.literal("secret").describe("How values are stored; only \"secret\" is supported."),
+    keys: z.array(z.object({
+      key: runes(1, 200).describe("The variable's name."),
+      required: z.boolean().describe("Whether the file is incomplete without it."),
+    })).check(minItems(1), maxItems(50)).describe("The keys the file must contain."),
+  })).check(minItems(1), maxItems(10)).describe("The environment files to recreate."),
 }
 
-const description = "Deprecated: Pending removal: environment files are now requested with request_env_variables.\n\nSave which environment files the project needs and which keys each must contain, so that\nfuture sessions recreate them from stored secrets.\n\nOnly available in setup sessions."
+const description =
+  "Deprecated: Pending removal: environment files are now requested with request_env_variables.\n" +
+  "\n" +
+  "Save which environment files the project needs and which keys each must contain, so that\n" +
+  "future sessions recreate them from stored secrets.\n" +
+  "\n" +
+  "Only available in setup sessions."
 
 /** The schema fingerprint of this tool file, sent with every callback. */
 const fingerprint = "2e1a000945afd835"
@@ -34,7 +63,7 @@ export default tool({
   description,
   args,
   async execute(input, ctx) {
-    const parsed = parseArgs("save_env_files", tool.schema.object(args), input)
+    const parsed = parseArgs("save_env_files", z.object(args), input)
     const res = await callGatewayTool("save_env_files", toolCallId(ctx), parsed, ctx.abort, fingerprint)
     if (!res.success) {
       throw new Error(res.result)

@@ -2,19 +2,31 @@
 // Source: agent contract proliferate (contract.cue, modes.cue, tools.cue)
 
 import { tool } from "@opencode-ai/plugin"
-import { callGatewayTool, parseArgs, toolCallId } from "../agentc/runtime.ts"
+import { callGatewayTool, maxItems, maxRunes, minItems, parseArgs, runes, toolCallId } from "../agentc/runtime.ts"
+
+/** zod, as the plugin exports it to tools (the runtime's helpers use the same instance). */
+const z = tool.schema
 
 /** The arguments as the model sees them (OpenCode renders their JSON Schema). */
 const args = {
-  commands: tool.schema.array(tool.schema.object({
-    name: tool.schema.string().min(1, { when: () => false } as {}).max(100, { when: () => false } as {}).check((ctx) => { const s: string = ctx.value; let n = s.length; if (n > 100 || n < 2) { n = 0; for (const _ of s) n++; } if (n < 1) ctx.issues.push({ origin: "string", code: "too_small", minimum: 1, inclusive: true, input: s, continue: true }); if (n > 100) ctx.issues.push({ origin: "string", code: "too_big", maximum: 100, inclusive: true, input: s, continue: true }); }).describe("A short name for the service, such as \"web\" or \"worker\"."),
-    command: tool.schema.string().min(1, { when: () => false } as {}).max(1000, { when: () => false } as {}).check((ctx) => { const s: string = ctx.value; let n = s.length; if (n > 1000 || n < 2) { n = 0; for (const _ of s) n++; } if (n < 1) ctx.issues.push({ origin: "string", code: "too_small", minimum: 1, inclusive: true, input: s, continue: true }); if (n > 1000) ctx.issues.push({ origin: "string", code: "too_big", maximum: 1000, inclusive: true, input: s, continue: true }); }).describe("The shell command that starts the service."),
-    cwd: tool.schema.string().max(500, { when: () => false } as {}).check((ctx) => { const s: string = ctx.value; let n = s.length; if (n > 500) { n = 0; for (const _ of s) n++; } if (n > 500) ctx.issues.push({ origin: "string", code: "too_big", maximum: 500, inclusive: true, input: s, continue: true }); }).optional().describe("Directory to run the command in, relative to the workspace root."),
-    workspacePath: tool.schema.string().max(500, { when: () => false } as {}).check((ctx) => { const s: string = ctx.value; let n = s.length; if (n > 500) { n = 0; for (const _ of s) n++; } if (n > 500) ctx.issues.push({ origin: "string", code: "too_big", maximum: 500, inclusive: true, input: s, continue: true }); }).optional().describe("The workspace (repository) the command belongs to, in multi-repo setups."),
-  })).min(1, { when: (ctx: { value: unknown }) => Array.isArray(ctx.value) } as {}).max(10, { when: (ctx: { value: unknown }) => Array.isArray(ctx.value) } as {}).describe("The services to start, in order."),
+  commands: z.array(z.object({
+    name: runes(1, 100).describe("A short name for the service, such as \"web\" or \"worker\"."),
+    command: runes(1, 1000).describe("The shell command that starts the service."),
+    cwd: maxRunes(500).optional().describe("Directory to run the command in, relative to the workspace root."),
+    workspacePath: maxRunes(500).optional().describe(
+      "The workspace (repository) the command belongs to, in multi-repo setups.",
+    ),
+  })).check(minItems(1), maxItems(10)).describe("The services to start, in order."),
 }
 
-const description = "Save the commands that start this repository's services (dev servers, databases, workers).\n\nThey are stored in the repository's configuration and run automatically when a future\nsession starts from its snapshot. Save every long-running service the project needs, each\nwith the directory it runs in. Calling again replaces the saved list.\n\nOnly available in setup sessions."
+const description =
+  "Save the commands that start this repository's services (dev servers, databases, workers).\n" +
+  "\n" +
+  "They are stored in the repository's configuration and run automatically when a future\n" +
+  "session starts from its snapshot. Save every long-running service the project needs, each\n" +
+  "with the directory it runs in. Calling again replaces the saved list.\n" +
+  "\n" +
+  "Only available in setup sessions."
 
 /** The schema fingerprint of this tool file, sent with every callback. */
 const fingerprint = "33625c670c397040"
@@ -28,7 +40,7 @@ export default tool({
   description,
   args,
   async execute(input, ctx) {
-    const parsed = parseArgs("save_service_commands", tool.schema.object(args), input)
+    const parsed = parseArgs("save_service_commands", z.object(args), input)
     const res = await callGatewayTool("save_service_commands", toolCallId(ctx), parsed, ctx.abort, fingerprint)
     if (!res.success) {
       throw new Error(res.result)

@@ -4,12 +4,23 @@
 import { tool } from "@opencode-ai/plugin"
 import { callGatewayTool, parseArgs, toolCallId } from "../agentc/runtime.ts"
 
+/** zod, as the plugin exports it to tools (the runtime's helpers use the same instance). */
+const z = tool.schema
+
 /** The arguments as the model sees them (OpenCode renders their JSON Schema). */
 const args = {
-  message: tool.schema.string().optional().describe("A brief summary of what is configured or changed in this snapshot."),
+  message: z.string().optional().describe("A brief summary of what is configured or changed in this snapshot."),
 }
 
-const description = "Save a snapshot of the current sandbox so that its state can be restored later.\n\nIn a setup session this updates the configuration snapshot that every future session of\nthis repository starts from: call it once the repository is fully set up and its services\nrun. In a coding session it updates this session's snapshot.\n\nThe sandbox may freeze while the snapshot is taken; the call is retried automatically and\ncompletes once."
+const description =
+  "Save a snapshot of the current sandbox so that its state can be restored later.\n" +
+  "\n" +
+  "In a setup session this updates the configuration snapshot that every future session of\n" +
+  "this repository starts from: call it once the repository is fully set up and its services\n" +
+  "run. In a coding session it updates this session's snapshot.\n" +
+  "\n" +
+  "The sandbox may freeze while the snapshot is taken; the call is retried automatically and\n" +
+  "completes once."
 
 /** The schema fingerprint of this tool file, sent with every callback. */
 const fingerprint = "0144267bee258653"
@@ -23,7 +34,7 @@ export default tool({
   description,
   args,
   async execute(input, ctx) {
-    const parsed = parseArgs("save_snapshot", tool.schema.object(args), input)
+    const parsed = parseArgs("save_snapshot", z.object(args), input)
     const res = await callGatewayTool("save_snapshot", toolCallId(ctx), parsed, ctx.abort, fingerprint)
     if (!res.success) {
       throw new Error(res.result)

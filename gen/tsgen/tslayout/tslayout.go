@@ -1,0 +1,182 @@
+// Package tslayout lays out generated TypeScript for review: no line wider
+// than Width characters except a string or regex literal alone on its line
+// that cannot be split (it holds no line break), string literals split at
+// their line breaks, and comments wrapped at word boundaries.
+//
+// The emitters of TypeScript (packages zodgen, tsgen and proxygen) use it so
+// that the generated files read like their spec in a pull request: a
+// one-character change in the spec is a one-line change in the file.
+package tslayout
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// Width is the widest a generated TypeScript line may be, in characters
+// (code points), unless it is a lone literal that cannot be split.
+const Width = 120
+
+// Fits reports whether text, a line's content after its indentation,
+// fits in Width characters on a line indented by indent.
+func Fits(indent, text string) bool {
+	return utf8.RuneCountInString(indent)+utf8.RuneCountInString(text) <= Width
+}
+
+// String quotes s as a JavaScript string literal (JSON is a subset; U+2028
+// and U+2029 are escaped by encoding/json; no HTML escaping).
+func String(s string) string {
+	var b strings.Builder
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	_ = e.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// Pieces splits s after each line break and quotes each piece, so that
+// `pieces.join(" +\n")` is a concatenation that equals s with one line of
+// text per line of code. A string without line breaks is one piece.
+func Pieces(s string) []string {
+	var out []string
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 || i == len(s)-1 {
+			out = append(out, String(s))
+			break
+		}
+		out = append(out, String(s[:i+1]))
+		s = s[i+1:]
+	}
+	if len(out) == 0 {
+		out = append(out, String(""))
+	}
+	return out
+}
+
+// Call lays out head + args + tail where head ends with an opening
+// bracket, args are the comma-separated items inside and tail starts with
+// the closing bracket: on one line when it fits at indent, else one item
+// per line at indent+2 with a trailing comma. The result has no leading
+// indentation and no final newline.
+func Call(indent, head string, args []string, tail string) string {
+	if len(args) == 0 {
+		return strings.TrimRight(head, " ") + strings.TrimLeft(tail, " ")
+	}
+	one := head + strings.Join(args, ", ") + tail
+	if Fits(indent, one) && !strings.Contains(one, "\n") {
+		return one
+	}
+	inner := indent + "  "
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(head, " ") + "\n")
+	for _, a := range args {
+		b.WriteString(inner + a + ",\n")
+	}
+	b.WriteString(indent + strings.TrimLeft(tail, " "))
+	return b.String()
+}
+
+// Concat lays out the JavaScript concatenation of parts (expressions;
+// quoted strings are split at their line breaks) after prefix and before
+// suffix, on a line indented by indent: on that line when it fits, else
+// one part per line at indent+2, each but the last followed by " +".
+// After a prefix that ends in "= " or "=> " the parts start on the next
+// line; after any other prefix (such as "return ") they are wrapped in
+// parentheses, so that no line break ends the statement early.
+func Concat(indent, prefix string, parts []string, suffix string) string {
+	one := prefix + strings.Join(parts, " + ") + suffix
+	if Fits(indent, one) {
+		return one
+	}
+	var split []string
+	for _, p := range parts {
+		if s, ok := unquote(p); ok {
+			split = append(split, Pieces(s)...)
+		} else {
+			split = append(split, p)
+		}
+	}
+	inner := indent + "  "
+	body := inner + strings.Join(split, " +\n"+inner)
+	if strings.HasSuffix(prefix, "= ") || strings.HasSuffix(prefix, "=> ") {
+		return strings.TrimRight(prefix, " ") + "\n" + body + suffix
+	}
+	return prefix + "(\n" + body + "\n" + indent + ")" + suffix
+}
+
+// SplitConcat splits a JavaScript concatenation of double-quoted string
+// literals and plain expressions ("\"a\" + p.x + \"b\"") into its parts.
+// A " + " inside a string literal does not split it.
+func SplitConcat(expr string) []string {
+	var parts []string
+	start, inString := 0, false
+	for i := 0; i < len(expr); i++ {
+		switch c := expr[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && strings.HasPrefix(expr[i:], " + "):
+			parts = append(parts, expr[start:i])
+			i += 2
+			start = i + 1
+		}
+	}
+	return append(parts, expr[start:])
+}
+
+// Union lays out a union type after prefix ("export type T = "): on one
+// line when it fits at indent, else one member per line, each after "| ".
+func Union(indent, prefix string, members []string) string {
+	one := prefix + strings.Join(members, " | ")
+	if Fits(indent, one) {
+		return one
+	}
+	return strings.TrimRight(prefix, " ") + "\n" + indent + "  | " + strings.Join(members, "\n"+indent+"  | ")
+}
+
+// Comment wraps text (lines separated by "\n") at word boundaries into
+// comment lines that start with indent+lead (such as " * " or "// ") and
+// fit in Width; a word longer than a line stays whole. Trailing spaces are
+// trimmed; an empty text line stays an empty comment line.
+func Comment(indent, lead, text string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		cur := ""
+		flush := func() {
+			b.WriteString(strings.TrimRight(indent+lead+cur, " ") + "\n")
+			cur = ""
+		}
+		words := strings.Fields(line)
+		if len(words) == 0 {
+			flush()
+			continue
+		}
+		for _, w := range words {
+			switch {
+			case cur == "":
+				cur = w
+			case Fits(indent, lead+cur+" "+w):
+				cur += " " + w
+			default:
+				flush()
+				cur = w
+			}
+		}
+		flush()
+	}
+	return b.String()
+}
+
+// unquote returns the value of a JSON string literal.
+func unquote(lit string) (string, bool) {
+	if len(lit) < 2 || lit[0] != '"' {
+		return "", false
+	}
+	var s string
+	if err := json.Unmarshal([]byte(lit), &s); err != nil {
+		return "", false
+	}
+	return s, true
+}

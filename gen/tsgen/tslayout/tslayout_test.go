@@ -1,0 +1,95 @@
+package tslayout_test
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
+)
+
+func TestPieces(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"", []string{`""`}},
+		{"a", []string{`"a"`}},
+		{"a\n", []string{`"a\n"`}},
+		{"a\n\nb", []string{`"a\n"`, `"\n"`, `"b"`}},
+		{"<x> & \"y\"", []string{`"<x> & \"y\""`}},
+	} {
+		if got := tslayout.Pieces(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("Pieces(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSplitConcat(t *testing.T) {
+	got := tslayout.SplitConcat(`"a + b" + p.x + "c\" + d"`)
+	want := []string{`"a + b"`, `p.x`, `"c\" + d"`}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("SplitConcat = %q, want %q", got, want)
+	}
+}
+
+func TestCall(t *testing.T) {
+	if got := tslayout.Call("", "f(", []string{"a", "b"}, ")"); got != "f(a, b)" {
+		t.Errorf("short call: %q", got)
+	}
+	if got := tslayout.Call("  ", "x: { ", nil, " },"); got != "x: {}," {
+		t.Errorf("empty call: %q", got)
+	}
+	long := strings.Repeat("a", 70)
+	got := tslayout.Call("  ", "import { ", []string{long, long}, " } from \"m\"")
+	want := "import {\n    " + long + ",\n    " + long + ",\n  } from \"m\""
+	if got != want {
+		t.Errorf("long call:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestConcat(t *testing.T) {
+	if got := tslayout.Concat("", "const d = ", []string{`"a\nb"`}, ""); got != `const d = "a\nb"` {
+		t.Errorf("short: %q", got)
+	}
+	long := strings.Repeat("w", 100)
+	got := tslayout.Concat("", "const d = ", []string{`"` + long + `\n` + long + `"`}, "")
+	if want := "const d =\n  \"" + long + "\\n\" +\n  \"" + long + "\""; got != want {
+		t.Errorf("after =:\n%s\nwant\n%s", got, want)
+	}
+	long += "wwwwwwwwww"
+	got = tslayout.Concat("    ", "return ", []string{`"` + long + `"`, "x"}, "")
+	if want := "return (\n      \"" + long + "\" +\n      x\n    )"; got != want {
+		t.Errorf("after return:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestUnion(t *testing.T) {
+	if got := tslayout.Union("", "type T = ", []string{`"a"`, `"b"`}); got != `type T = "a" | "b"` {
+		t.Errorf("short: %q", got)
+	}
+	m := `"` + strings.Repeat("m", 60) + `"`
+	if got, want := tslayout.Union("", "type T = ", []string{m, m}), "type T =\n  | "+m+"\n  | "+m; got != want {
+		t.Errorf("long:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestComment(t *testing.T) {
+	text := strings.Repeat("word ", 60) + "\n\n" + strings.Repeat("x", 130)
+	got := tslayout.Comment("  ", " * ", text)
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	if len(lines) < 5 {
+		t.Fatalf("not wrapped:\n%s", got)
+	}
+	for i, l := range lines[:len(lines)-1] {
+		if utf8.RuneCountInString(l) > tslayout.Width || !strings.HasPrefix(l, "   *") || strings.HasSuffix(l, " ") {
+			t.Errorf("line %d %q", i, l)
+		}
+	}
+	if last := lines[len(lines)-1]; last != "   * "+strings.Repeat("x", 130) {
+		t.Errorf("an unbreakable word must stay whole: %q", last)
+	}
+	if lines[len(lines)-2] != "   *" {
+		t.Errorf("the empty text line must stay: %q", lines[len(lines)-2])
+	}
+}
