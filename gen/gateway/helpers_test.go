@@ -149,6 +149,8 @@ type gatewayOptions struct {
 	quiet bool
 	// arrivals, when not nil, counts the requests that reached the server.
 	arrivals *atomic.Int64
+	// observe is the route's RouteConfig.Observe.
+	observe func(context.Context, contract.CallEvent)
 }
 
 func newGateway(t testing.TB, h *handler, o gatewayOptions) *gateway {
@@ -158,7 +160,7 @@ func newGateway(t testing.TB, h *handler, o gatewayOptions) *gateway {
 	if o.quiet {
 		logger = discard
 	}
-	r, err := contract.NewRoute(contract.RouteConfig{Handler: h, Auth: auth, Sessions: sessions, Store: o.store, Logger: logger, MaxBodyBytes: o.maxBody})
+	r, err := contract.NewRoute(contract.RouteConfig{Handler: h, Auth: auth, Sessions: sessions, Store: o.store, Logger: logger, MaxBodyBytes: o.maxBody, Observe: o.observe})
 	if err != nil {
 		t.Fatal(err)
 	}

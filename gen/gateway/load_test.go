@@ -1,6 +1,7 @@
 package gateway_test
 
 import (
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -141,9 +142,17 @@ func TestLoadDistinct(t *testing.T) {
 	t.Logf("MEASURE %d distinct calls, %d concurrent: %v, %.0f calls/s", n, workers, elapsed, float64(n)/elapsed.Seconds())
 }
 
-// bareHandler is the baseline of BenchmarkRoute: a plain net/http handler
-// that reads and decodes the same body and answers a fixed result.
+// bareHandler is the baseline of BenchmarkRoute/memory: a plain net/http
+// handler that reads and decodes the same body and answers a fixed result.
 func bareHandler(w http.ResponseWriter, r *http.Request) {
+	if id, ok := bareToolCallID(w, r); ok {
+		bareAnswer(w, id)
+	}
+}
+
+// bareToolCallID reads and decodes the body of a bare handler's request and
+// returns its tool_call_id, or answers 400 and returns false.
+func bareToolCallID(w http.ResponseWriter, r *http.Request) (string, bool) {
 	var req struct {
 		ToolCallID string          `json:"tool_call_id"`
 		Args       json.RawMessage `json:"args"`
@@ -151,31 +160,94 @@ func bareHandler(w http.ResponseWriter, r *http.Request) {
 	b, _ := io.ReadAll(r.Body)
 	if json.Unmarshal(b, &req) != nil || req.ToolCallID == "" {
 		http.Error(w, "bad", http.StatusBadRequest)
-		return
+		return "", false
 	}
+	return req.ToolCallID, true
+}
+
+// bareResult is the fixed result a bare handler answers for call id.
+func bareResult(id string) string {
+	return `{"success":true,"result":"Snapshot saved for call ` + id + `"}`
+}
+
+// bareAnswer answers the fixed result for call id.
+func bareAnswer(w http.ResponseWriter, id string) {
 	w.Header().Set("Content-Type", "application/json")
-	w.Write([]byte(`{"success":true,"result":"Snapshot saved for call ` + req.ToolCallID + `"}` + "\n"))
+	w.Write([]byte(bareResult(id) + "\n"))
+}
+
+// bareSQLHandler is the baseline of BenchmarkRoute/postgres: bareHandler
+// plus the least the exactly-once guarantee needs of the database, on the
+// same table — one INSERT … ON CONFLICT to claim the call and one UPDATE to
+// record its result.
+func bareSQLHandler(db *sql.DB) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := bareToolCallID(w, r)
+		if !ok {
+			return
+		}
+		if _, err := db.ExecContext(r.Context(), `INSERT INTO session_tool_invocations
+	(id, session_id, organization_id, tool_name, tool_call_id, request_hash, status)
+	VALUES (gen_random_uuid(), $1, $2, 'save_snapshot', $3, 'h', 'running')
+	ON CONFLICT (session_id, tool_call_id) DO NOTHING`, "bare", orgID, id); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		if _, err := db.ExecContext(r.Context(), `UPDATE session_tool_invocations SET status = 'completed', result = $3, updated_at = now()
+	WHERE session_id = $1 AND tool_call_id = $2`, "bare", id, bareResult(id)); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		bareAnswer(w, id)
+	}
 }
 
 // BenchmarkRoute measures, in one run, the throughput of the generated
 // route (auth, body checks, session lookup, idempotency store, Dispatch
 // with validation, handler, JSON answer, a log record to a discarding
-// logger) and of bareHandler, both over loopback with 8 concurrent
-// clients and distinct tool_call_ids, alternating in rounds, and reports
-// their ratio (route/bare-throughput: 1 = as fast as a bare handler).
+// logger) against a bare net/http handler, both over loopback with 8
+// concurrent clients and distinct tool_call_ids, alternating in rounds,
+// and reports their ratio (route/bare-throughput: 1 = as fast as the bare
+// handler). memory: the route on MemoryStore against bareHandler.
+// postgres: the route on SQLStore against bareSQLHandler, which does the
+// two statements the guarantee needs on the same table, each with its own
+// pool of the same size.
 func BenchmarkRoute(b *testing.B) {
-	const clients = 8
-	h := newHandler()
-	g := newGateway(b, h, gatewayOptions{quiet: true})
-	bare := httptest.NewServer(http.HandlerFunc(bareHandler))
-	defer bare.Close()
+	b.Run("memory", func(b *testing.B) {
+		g := newGateway(b, newHandler(), gatewayOptions{quiet: true})
+		bare := httptest.NewServer(http.HandlerFunc(bareHandler))
+		defer bare.Close()
+		compareThroughput(b, g.url(setupSession, "save_snapshot"), bare.URL+"/proliferate/s/tools/save_snapshot")
+	})
+	srv := pgtest.Start(b)
+	pool := func() *sql.DB {
+		_, db := openStore(b, srv, 0)
+		db.SetMaxOpenConns(benchClients)
+		db.SetMaxIdleConns(benchClients)
+		return db
+	}
+	storeDB, bareDB := pool(), pool()
+	b.Run("postgres", func(b *testing.B) {
+		g := newGateway(b, newHandler(), gatewayOptions{store: contract.NewSQLStore(storeDB), quiet: true})
+		bare := httptest.NewServer(bareSQLHandler(bareDB))
+		defer bare.Close()
+		compareThroughput(b, g.url(setupSession, "save_snapshot"), bare.URL+"/proliferate/s/tools/save_snapshot")
+	})
+}
+
+// benchClients is the number of concurrent clients of BenchmarkRoute.
+const benchClients = 8
+
+// compareThroughput runs b.N calls against routeURL and against bareURL,
+// alternating in rounds, and reports their throughputs and ratio.
+func compareThroughput(b *testing.B, routeURL, bareURL string) {
 	run := func(url, prefix string, n int) time.Duration {
-		client := loopbackClient(clients)
+		client := loopbackClient(benchClients)
 		defer client.CloseIdleConnections()
 		var next atomic.Int64
 		var wg sync.WaitGroup
 		began := time.Now()
-		for range clients {
+		for range benchClients {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -205,10 +277,8 @@ func BenchmarkRoute(b *testing.B) {
 	}
 	b.ResetTimer()
 	bareTime, routeTime := alternate(b.N,
-		func(prefix string, n int) time.Duration {
-			return run(bare.URL+"/proliferate/s/tools/save_snapshot", prefix, n)
-		},
-		func(prefix string, n int) time.Duration { return run(g.url(setupSession, "save_snapshot"), prefix, n) })
+		func(prefix string, n int) time.Duration { return run(bareURL, prefix, n) },
+		func(prefix string, n int) time.Duration { return run(routeURL, prefix, n) })
 	b.StopTimer()
 	b.ReportMetric(float64(bareTime.Nanoseconds())/float64(b.N), "bare-ns/call")
 	b.ReportMetric(float64(routeTime.Nanoseconds())/float64(b.N), "route-ns/call")

@@ -79,12 +79,12 @@ func BenchmarkMCP(b *testing.B) {
 	b.ReportMetric(cbTime.Seconds()/mcpTime.Seconds(), "mcp/callback-throughput")
 }
 
-// alternate runs n calls of two peers in 4 rounds, alternating which goes
-// first, so that a burst of load from other processes on the machine
-// affects both alike; each run gets a fresh id prefix and its share of n.
-// It returns each peer's total time.
+// alternate runs n calls of two peers in 16 short rounds, alternating
+// which goes first, so that a burst of load from other processes on the
+// machine affects both alike; each run gets a fresh id prefix and its
+// share of n. It returns each peer's total time.
 func alternate(n int, a, b func(prefix string, n int) time.Duration) (ta, tb time.Duration) {
-	const rounds = 4
+	const rounds = 16
 	for r := range rounds {
 		k := n / rounds
 		if r == rounds-1 {

@@ -50,9 +50,10 @@ var serveNames = []string{
 	"DefaultMaxBodyBytes", "MaxToolCallIDLength", "SourceSandbox", "ReplayHeader", "Claims",
 	"Authenticator", "AuthenticatorFunc", "ErrUnknownSession", "Sessions", "SessionsFunc",
 	"RouteConfig", "Route", "NewRoute", "Invocation", "ErrConflict", "Store", "MemoryStore",
-	"NewMemoryStore", "InvocationsTable", "InvocationsSchema", "StatusRunning", "StatusCompleted",
+	"NewMemoryStore", "InvocationsTable", "StatusRunning", "StatusCompleted",
 	"StatusFailed", "StatusInterrupted", "DefaultLease", "SQLStore", "NewSQLStore",
-	"RequestHash",
+	"RequestHash", "SchemaVersionsTable", "InvocationsMigration", "InvocationsMigrations",
+	"InvocationsMigrationSQL", "DefaultWriteTimeout", "DefaultMaxEntries", "CallEvent",
 }
 
 // verbatim returns a serve file as a file of the generated package.

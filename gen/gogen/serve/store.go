@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -37,30 +38,78 @@ type Store interface {
 	// another RequestHash.
 	Claim(ctx context.Context, inv Invocation) (res Result, done bool, err error)
 	// Complete records the result of a claimed call and hands it to the
-	// calls waiting for it.
+	// calls waiting for it. It returns within the store's own deadline; a
+	// store that could not record res by then may keep it and record it
+	// later (SQLStore does), and says so in its error.
 	Complete(ctx context.Context, inv Invocation, res Result) error
+}
+
+// storeStats is where the stores of this package note, for the call whose
+// context carries it, how many store operations they tried and the last
+// error they met; the route reports them in its CallEvent.
+type storeStats struct {
+	attempts atomic.Int64
+	mu       sync.Mutex
+	err      error
+}
+
+type storeStatsKey struct{}
+
+// withStoreStats returns ctx carrying st.
+func withStoreStats(ctx context.Context, st *storeStats) context.Context {
+	return context.WithValue(ctx, storeStatsKey{}, st)
+}
+
+// noteStoreAttempt counts one store operation of ctx's call, and its error.
+func noteStoreAttempt(ctx context.Context, err error) {
+	st, _ := ctx.Value(storeStatsKey{}).(*storeStats)
+	if st == nil {
+		return
+	}
+	st.attempts.Add(1)
+	if err != nil {
+		st.mu.Lock()
+		st.err = err
+		st.mu.Unlock()
+	}
 }
 
 type invocationKey struct{ session, toolCallID string }
 
+// DefaultMaxEntries is MemoryStore's cap on the completed results it keeps
+// when MemoryStore.MaxEntries is zero: at about 600 bytes each (a short
+// result), about 60 MB.
+const DefaultMaxEntries = 100_000
+
 // MemoryStore is the default Store: in-flight calls and completed results
 // in this process's memory. A completed result is kept for Retention (from
-// its completion); a call repeated later executes again, and so does any
-// call after the process restarts (use SQLStore for that).
+// its completion) and while fewer than MaxEntries completed results are
+// kept: beyond the cap the oldest completed result is forgotten first. A
+// call in flight is never forgotten (the calls in flight are bounded by the
+// requests being served). A call repeated after its result was forgotten
+// executes again, and so does any call after the process restarts (use
+// SQLStore for that). The memory of forgotten results is returned: the
+// store's map and queue shrink when they empty.
 //
 // The zero value is ready to use.
 type MemoryStore struct {
 	// Retention is how long a completed result is kept; 0 means
 	// DefaultRetention.
 	Retention time.Duration
+	// MaxEntries caps the completed results kept; 0 means
+	// DefaultMaxEntries.
+	MaxEntries int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 
 	mu    sync.Mutex
 	calls map[invocationKey]*memoryCall
-	// expiry lists completed calls in completion order, which is also
-	// their expiry order.
+	// peak is the most calls the map has held since it was last rebuilt.
+	peak int
+	// expiry queues completed calls in completion order, which is also
+	// their expiry and eviction order; head is the index of its first.
 	expiry []memoryExpiry
+	head   int
 }
 
 type memoryCall struct {
@@ -75,6 +124,10 @@ type memoryExpiry struct {
 	call *memoryCall
 	at   time.Time
 }
+
+// shrinkMin is the size under which MemoryStore does not bother to return
+// the memory of its map and queue.
+const shrinkMin = 1024
 
 // NewMemoryStore returns a MemoryStore keeping results for DefaultRetention.
 func NewMemoryStore() *MemoryStore { return &MemoryStore{} }
@@ -93,23 +146,49 @@ func (s *MemoryStore) retention() time.Duration {
 	return DefaultRetention
 }
 
-// sweepLocked forgets the results older than the retention.
+func (s *MemoryStore) maxEntries() int {
+	if s.MaxEntries > 0 {
+		return s.MaxEntries
+	}
+	return DefaultMaxEntries
+}
+
+// sweepLocked forgets the results older than the retention and the oldest
+// beyond the cap, and returns the memory of a map or queue that emptied.
 func (s *MemoryStore) sweepLocked(now time.Time) {
 	cut := now.Add(-s.retention())
-	i := 0
-	for i < len(s.expiry) && !s.expiry[i].at.After(cut) {
-		e := s.expiry[i]
+	limit := s.maxEntries()
+	for s.head < len(s.expiry) {
+		e := s.expiry[s.head]
+		if e.at.After(cut) && len(s.expiry)-s.head <= limit {
+			break
+		}
 		if s.calls[e.key] == e.call {
 			delete(s.calls, e.key)
 		}
-		s.expiry[i] = memoryExpiry{}
-		i++
+		s.expiry[s.head] = memoryExpiry{}
+		s.head++
 	}
-	s.expiry = s.expiry[i:]
+	if s.head == len(s.expiry) {
+		s.expiry, s.head = s.expiry[:0], 0
+	}
+	if n := len(s.expiry) - s.head; cap(s.expiry) > shrinkMin && n < cap(s.expiry)/4 {
+		s.expiry, s.head = append(make([]memoryExpiry, 0, 2*n), s.expiry[s.head:]...), 0
+	}
+	// A Go map never returns the memory of deleted entries: copy it once
+	// it holds a quarter of its peak.
+	if s.peak > shrinkMin && len(s.calls) < s.peak/4 {
+		m := make(map[invocationKey]*memoryCall, 2*len(s.calls))
+		for k, c := range s.calls {
+			m[k] = c
+		}
+		s.calls, s.peak = m, len(m)
+	}
 }
 
 // Claim implements Store.
 func (s *MemoryStore) Claim(ctx context.Context, inv Invocation) (Result, bool, error) {
+	noteStoreAttempt(ctx, nil)
 	k := invocationKey{inv.SessionID, inv.ToolCallID}
 	s.mu.Lock()
 	if s.calls == nil {
@@ -119,6 +198,7 @@ func (s *MemoryStore) Claim(ctx context.Context, inv Invocation) (Result, bool, 
 	c, ok := s.calls[k]
 	if !ok {
 		s.calls[k] = &memoryCall{hash: inv.RequestHash, done: make(chan struct{})}
+		s.peak = max(s.peak, len(s.calls))
 		s.mu.Unlock()
 		return Result{}, false, nil
 	}
@@ -134,8 +214,9 @@ func (s *MemoryStore) Claim(ctx context.Context, inv Invocation) (Result, bool, 
 	}
 }
 
-// Complete implements Store.
+// Complete implements Store; it never waits.
 func (s *MemoryStore) Complete(ctx context.Context, inv Invocation, res Result) error {
+	noteStoreAttempt(ctx, nil)
 	k := invocationKey{inv.SessionID, inv.ToolCallID}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -146,6 +227,7 @@ func (s *MemoryStore) Complete(ctx context.Context, inv Invocation, res Result) 
 	c.res, c.completed = res, true
 	close(c.done)
 	s.expiry = append(s.expiry, memoryExpiry{key: k, call: c, at: s.now()})
+	s.sweepLocked(s.now())
 	return nil
 }
 

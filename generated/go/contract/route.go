@@ -96,6 +96,10 @@ type RouteConfig struct {
 	Logger *slog.Logger
 	// MaxBodyBytes bounds the request body; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// Observe, when not nil, is called once per request, after it is
+	// answered, with what the route saw; it must be safe for concurrent
+	// use and should not block.
+	Observe func(ctx context.Context, ev CallEvent)
 	// ExecTimeout, when positive, bounds one execution. An execution is
 	// detached from its request: a dropped connection (the snapshot
 	// TCP-drop trap) does not cancel it, so that the retry finds its
@@ -194,12 +198,53 @@ func (rt *Route) match(escapedPath string) (session, tool string, ok bool) {
 	return session, tool, true
 }
 
-// routeCall is what ServeHTTP learned about one request, for its log record.
+// routeCall is what ServeHTTP learned about one request, for its log record
+// and CallEvent.
 type routeCall struct {
 	session, tool, toolCallID string
 	outcome                   string
 	status                    int
 	success                   bool
+	replay                    bool
+	store                     storeStats
+}
+
+// CallEvent describes one request to the route, for RouteConfig.Observe:
+// what a gateway turns into metrics or trace spans (see the README for a
+// Prometheus adaptor).
+type CallEvent struct {
+	// Tool is the tool's name as the path gave it; SessionID and
+	// ToolCallID are as the request gave them (empty when it did not get
+	// that far).
+	Tool, SessionID, ToolCallID string
+	// Outcome is "executed", "replayed" (answered with the stored result of
+	// an earlier execution), "rejected" (a tool the session's mode lacks),
+	// "client_gone" (the caller left while waiting), or the error code of a
+	// non-200 answer ("unauthorized", "store_failed", …).
+	Outcome string
+	// Status is the HTTP status answered (499 when the caller left).
+	Status int
+	// Success is the answered result's success (200 answers only).
+	Success bool
+	// Replay is true for an answer that repeats an earlier execution's.
+	Replay bool
+	// Duration is the time from the request's arrival to its answer.
+	Duration time.Duration
+	// StoreAttempts counts the store operations the call's Claim and
+	// Complete tried, retries included (as MemoryStore and SQLStore count
+	// them; 0 for a call that did not reach the store).
+	StoreAttempts int
+	// StoreErr is the last store error the call met, retried or not: nil
+	// when the store worked at the first try. With Status 200 and Outcome
+	// "executed" it means the result was answered but not yet recorded.
+	StoreErr error
+}
+
+// note records a store error the route met.
+func (st *storeStats) note(err error) {
+	st.mu.Lock()
+	st.err = err
+	st.mu.Unlock()
 }
 
 // ServeHTTP serves one callback.
@@ -302,35 +347,48 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ToolCallID:     toolCallID,
 		RequestHash:    requestHash(tool.Name(), args),
 	}
-	prev, done, err := rt.cfg.Store.Claim(r.Context(), inv)
+	rt.execute(w, r, c, inv, call, args)
+}
+
+// execute serves a call that passed every check: it claims the call in the
+// Store, and either answers the stored result of an earlier execution or
+// executes the call, records its result and answers it.
+func (rt *Route) execute(w http.ResponseWriter, r *http.Request, c *routeCall, inv Invocation, call Call, args []byte) {
+	ctx := withStoreStats(r.Context(), &c.store)
+	prev, done, err := rt.cfg.Store.Claim(ctx, inv)
 	switch {
 	case errors.Is(err, ErrConflict):
-		rt.fail(w, c, http.StatusConflict, "tool_call_id_conflict", "tool_call_id "+toolCallID+" was already used for another call (a different tool or different arguments)")
+		rt.fail(w, c, http.StatusConflict, "tool_call_id_conflict", "tool_call_id "+inv.ToolCallID+" was already used for another call (a different tool or different arguments)")
 		return
 	case err != nil && r.Context().Err() != nil:
 		c.outcome, c.status = "client_gone", 499
 		return
 	case err != nil:
-		rt.cfg.Logger.ErrorContext(r.Context(), "agentc callback: idempotency store failed", "tool", tool.Name(), "tool_call_id", toolCallID, "session_id", session, "error", err)
+		c.store.note(err)
+		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: idempotency store failed", "tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
 		rt.fail(w, c, http.StatusServiceUnavailable, "store_failed", "the gateway could not record the call; retry it")
 		return
 	case done:
-		c.outcome = "replayed"
+		c.outcome, c.replay = "replayed", true
 		rt.reply(w, c, prev, true)
 		return
 	}
 
 	// Executed detached from the request, so that a dropped connection
 	// does not cancel it: its retry waits for this result.
-	ctx := context.WithoutCancel(r.Context())
+	ectx := context.WithoutCancel(ctx)
 	var cancel context.CancelFunc = func() {}
 	if rt.cfg.ExecTimeout > 0 {
-		ctx, cancel = context.WithTimeout(ctx, rt.cfg.ExecTimeout)
+		ectx, cancel = context.WithTimeout(ectx, rt.cfg.ExecTimeout)
 	}
-	res := Dispatch(ctx, rt.cfg.Handler, call, args)
+	res := Dispatch(ectx, rt.cfg.Handler, call, args)
 	cancel()
-	if err := rt.cfg.Store.Complete(context.WithoutCancel(r.Context()), inv, res); err != nil {
-		rt.cfg.Logger.ErrorContext(r.Context(), "agentc callback: recording the result failed", "tool", tool.Name(), "tool_call_id", toolCallID, "session_id", session, "error", err)
+	// Recorded detached from the request too, under the store's own
+	// deadline; a result the store could not record yet is answered all
+	// the same (the store says whether it keeps it to record later).
+	if err := rt.cfg.Store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
+		c.store.note(err)
+		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: recording the result failed", "tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
 	}
 	c.outcome = "executed"
 	rt.reply(w, c, res, false)
@@ -429,4 +487,14 @@ func (rt *Route) log(ctx context.Context, c *routeCall, d time.Duration) {
 		slog.Bool("success", c.success),
 		slog.Duration("duration", d),
 	)
+	if rt.cfg.Observe != nil {
+		c.store.mu.Lock()
+		storeErr := c.store.err
+		c.store.mu.Unlock()
+		rt.cfg.Observe(ctx, CallEvent{
+			Tool: c.tool, SessionID: c.session, ToolCallID: c.toolCallID,
+			Outcome: c.outcome, Status: c.status, Success: c.success, Replay: c.replay,
+			Duration: d, StoreAttempts: int(c.store.attempts.Load()), StoreErr: storeErr,
+		})
+	}
 }
