@@ -28,6 +28,8 @@ var (
 	storeSource []byte
 	//go:embed serve/sqlstore.go
 	sqlStoreSource []byte
+	//go:embed serve/envelope.go
+	envelopeSource []byte
 )
 
 // serveFiles are the files copied from package serve, by generated name.
@@ -38,6 +40,7 @@ var serveFiles = []struct {
 	{"route.go", &routeSource},
 	{"store.go", &storeSource},
 	{"sqlstore.go", &sqlStoreSource},
+	{"envelope.go", &envelopeSource},
 }
 
 // serveNames are the package-level identifiers the serve files and
@@ -49,6 +52,7 @@ var serveNames = []string{
 	"RouteConfig", "Route", "NewRoute", "Invocation", "ErrConflict", "Store", "MemoryStore",
 	"NewMemoryStore", "InvocationsTable", "InvocationsSchema", "StatusRunning", "StatusCompleted",
 	"StatusFailed", "StatusInterrupted", "DefaultLease", "SQLStore", "NewSQLStore",
+	"MaxSessionIDLength", "MaxFingerprintLength", "MaxArgsDepth",
 }
 
 // verbatim returns a serve file as a file of the generated package.

@@ -58,3 +58,102 @@ func TestAppendJSString(t *testing.T) {
 		t.Errorf("AppendJSString = %s, want %s", got, want)
 	}
 }
+
+// argsSum returns the canonical digest of the args of {"args": args}.
+func argsSum(t *testing.T, args string) [32]byte {
+	t.Helper()
+	e, err := decodeEnvelope([]byte(`{"args":`+args+`}`), 64)
+	if err != nil || e.argsKind != kindObject || e.tooDeep {
+		t.Fatalf("decodeEnvelope(args %s) = %+v, %v", args, e, err)
+	}
+	return e.argsSum
+}
+
+// TestCanonicalArgs: args that JSON.parse reads as deep-equal JavaScript
+// values have one digest; any difference in value gives another.
+func TestCanonicalArgs(t *testing.T) {
+	same := [][2]string{
+		{`{"a":1,"b":"x"}`, `{"b":"x","a":1}`},
+		{`{"a":1}`, " {\n\t\"a\" : 1 } "},
+		{`{"a":1}`, `{"a":1.0}`},
+		{`{"a":100}`, `{"a":1e2}`},
+		{`{"a":0}`, `{"a":-0}`},
+		{`{"a":1e400}`, `{"a":2e400}`},
+		{`{"a":0.1}`, `{"a":0.10000000000000000001}`},
+		{`{"a":2,"a":1}`, `{"a":1}`},
+		{`{"a":{"c":[1,{"e":null,"d":true}]}}`, `{"a":{"c":[1,{"d":true,"e":null}]}}`},
+		{`{"a":"é\n"}`, `{"\u0061":"\u00e9\u000a"}`},
+		{`{"a":"😀"}`, `{"a":"\ud83d\ude00"}`},
+		{"{\"a\":\"\xff\"}", `{"a":"\ufffd"}`}, // JSON.parse sees the bytes as UTF-8 decodes them
+		{"{\"a\":\"\xff\"}", "{\"a\":\"\xfe\"}"},
+		{`{}`, `{ }`},
+	}
+	for _, p := range same {
+		if argsSum(t, p[0]) != argsSum(t, p[1]) {
+			t.Errorf("%s and %s have different digests", p[0], p[1])
+		}
+	}
+	differ := [][2]string{
+		{`{"a":1}`, `{"a":2}`},
+		{`{"a":1}`, `{"a":"1"}`},
+		{`{"a":1}`, `{"a":1,"b":1}`},
+		{`{"a":1}`, `{"A":1}`},
+		{`{"a":1,"a":2}`, `{"a":1}`},
+		{`{"a":[1,2]}`, `{"a":[2,1]}`},
+		{`{"a":[[1],2]}`, `{"a":[1,[2]]}`},
+		{`{"a":[]}`, `{"a":{}}`},
+		{`{"a":null}`, `{"a":false}`},
+		{`{"a":{}}`, `{"a":{"b":{}}}`},
+		{`{"a":"x"}`, `{"a":"x "}`},
+		{`{"a":"\ud800"}`, `{"a":"\udbff"}`},
+		{`{"a":"\ud800"}`, `{"a":"\ufffd"}`},
+		{`{"ab":"c"}`, `{"a":"bc"}`},
+		{`{"a":"","b":""}`, `{"a":"\"b\":"}`},
+	}
+	for _, p := range differ {
+		if argsSum(t, p[0]) == argsSum(t, p[1]) {
+			t.Errorf("%s and %s have the same digest", p[0], p[1])
+		}
+	}
+}
+
+// TestDecodeEnvelope: keys are case-sensitive and decoded, the last of a
+// repeated key counts, ids keep lone surrogates and invalid UTF-8 apart,
+// and nesting beyond the limit is reported.
+func TestDecodeEnvelope(t *testing.T) {
+	for _, tc := range []struct {
+		in               string
+		kind, idKind, id string
+		argsKind, args   string
+		tooDeep          bool
+	}{
+		{in: `{"tool_call_id":"a","args":{"x":1}}`, kind: kindObject, idKind: kindString, id: "a", argsKind: kindObject, args: `{"x":1}`},
+		{in: `{"TOOL_CALL_ID":"a","ARGS":{}}`, kind: kindObject, idKind: kindUndefined, argsKind: kindUndefined},
+		{in: `{"Tool_Call_Id":"a","args":{}}`, kind: kindObject, idKind: kindUndefined, argsKind: kindObject, args: `{}`},
+		{in: `{"tool\u005fcall_id":"a","args":{}}`, kind: kindObject, idKind: kindString, id: "a", argsKind: kindObject, args: `{}`},
+		{in: `{"tool_call_id":"a","args":{"v":1},"tool_call_id":"b","args":{"v":2}}`, kind: kindObject, idKind: kindString, id: "b", argsKind: kindObject, args: `{"v":2}`},
+		{in: `{"tool_call_id":"a","tool_call_id":7,"args":{},"args":[]}`, kind: kindObject, idKind: kindNumber, argsKind: kindArray},
+		{in: `{"tool_call_id":"\ud800-x","args":{}}`, kind: kindObject, idKind: kindString, id: "\xed\xa0\x80-x", argsKind: kindObject, args: `{}`},
+		{in: `{"tool_call_id":"\udbff-x","args":{}}`, kind: kindObject, idKind: kindString, id: "\xed\xaf\xbf-x", argsKind: kindObject, args: `{}`},
+		{in: "{\"tool_call_id\":\"\xff-x\",\"args\":{}}", kind: kindObject, idKind: kindString, id: "\xff-x", argsKind: kindObject, args: `{}`},
+		{in: `{"tool_call_id":"\ud83d\ude00","other":[[[{}]]],"args":{}}`, kind: kindObject, idKind: kindString, id: "😀", argsKind: kindObject, args: `{}`},
+		{in: ` [1] `, kind: kindArray, idKind: kindUndefined, argsKind: kindUndefined},
+		{in: `{"args":` + strings.Repeat(`{"a":`, 8) + `1` + strings.Repeat(`}`, 8) + `}`, kind: kindObject, idKind: kindUndefined, argsKind: kindObject, args: strings.Repeat(`{"a":`, 8) + `1` + strings.Repeat(`}`, 8)},
+		{in: `{"args":` + strings.Repeat(`{"a":`, 9) + `1` + strings.Repeat(`}`, 9) + `}`, kind: kindObject, idKind: kindUndefined, argsKind: kindObject, tooDeep: true},
+		{in: `{"args":{"a":` + strings.Repeat(`[`, 8) + strings.Repeat(`]`, 8) + `}}`, kind: kindObject, idKind: kindUndefined, argsKind: kindObject, tooDeep: true},
+	} {
+		e, err := decodeEnvelope([]byte(tc.in), 8)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if e.kind != tc.kind || e.idKind != tc.idKind || e.id != tc.id || e.argsKind != tc.argsKind || string(e.args) != tc.args || e.tooDeep != tc.tooDeep {
+			t.Errorf("%s: got %+v", tc.in, e)
+		}
+	}
+	for _, in := range []string{``, `{`, `{"args":{}`, `{"args":{}}x`, `{"tool_call_id":"a,"args":{}}`, `{"args":{"a":01}}`, `{"args":{"a" 1}}`, `{"args":{1:1}}`} {
+		if _, err := decodeEnvelope([]byte(in), 8); err == nil {
+			t.Errorf("%q: no syntax error", in)
+		}
+	}
+}

@@ -4,9 +4,13 @@
 package contract
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"hash"
+	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -786,6 +790,25 @@ func (d *decoder) readString() (string, bool) {
 // maximal invalid UTF-8 subsequence become U+FFFD (as a WHATWG UTF-8
 // decoder would read the bytes).
 func (d *decoder) readStringOpt(want bool) (string, bool) {
+	return d.readStringAs(want, 0)
+}
+
+// Modes of readStringAs, for comparing strings as JavaScript does rather
+// than reading them as a Go handler does.
+const (
+	// strLoneSurrogates keeps a lone surrogate escape ("\ud800") as its
+	// three WTF-8 bytes (ED A0 80) instead of U+FFFD, so that two strings
+	// are equal exactly when JSON.parse makes equal JavaScript strings
+	// (the same UTF-16 code units) of them.
+	strLoneSurrogates = 1 << iota
+	// strInvalidBytes keeps invalid UTF-8 bytes as they are instead of
+	// U+FFFD. With strLoneSurrogates, utf8.ValidString then fails for a
+	// string that is not a sequence of Unicode scalar values.
+	strInvalidBytes
+)
+
+// readStringAs is readStringOpt with the modes above.
+func (d *decoder) readStringAs(want bool, mode int) (string, bool) {
 	start := d.pos + 1
 	p := start
 	data := d.data
@@ -866,6 +889,12 @@ func (d *decoder) readStringOpt(want bool) (string, bool) {
 							p += 6
 						}
 					}
+					if r == utf8.RuneError && mode&strLoneSurrogates != 0 {
+						if want {
+							buf = append(buf, 0xE0|byte(u>>12), 0x80|byte(u>>6)&0x3F, 0x80|byte(u)&0x3F)
+						}
+						continue
+					}
 				}
 			default:
 				d.pos = p - 1
@@ -884,6 +913,13 @@ func (d *decoder) readStringOpt(want bool) (string, bool) {
 			r, size := utf8.DecodeRune(data[p:])
 			if r == utf8.RuneError && size <= 1 {
 				size = invalidLen(data[p:])
+				if mode&strInvalidBytes != 0 {
+					if want {
+						buf = append(buf, data[p:p+size]...)
+					}
+					p += size
+					continue
+				}
 			}
 			if want {
 				buf = utf8.AppendRune(buf, r)
@@ -998,4 +1034,207 @@ func (d *decoder) reorder(start int, segs [][2]int, seen uint64, keys []string, 
 		}
 	}
 	d.issues = append(d.issues[:start], out...)
+}
+
+// envelope is a gateway callback's body, {tool_call_id, args}, read as
+// JSON.parse reads it: keys are case-sensitive (after their escapes are
+// decoded), the last of a repeated key counts, and other keys are ignored.
+type envelope struct {
+	// kind is the body's kind; the other fields are set for an object.
+	kind string
+	// idKind and argsKind are the kinds of the two members' values,
+	// kindUndefined when absent.
+	idKind, argsKind string
+	// id is tool_call_id's text, with a lone surrogate escape kept as its
+	// WTF-8 bytes and invalid UTF-8 as it is (utf8.ValidString fails for
+	// both).
+	id string
+	// args is the text of args when it is an object; argsSum its
+	// canonical digest (see canonizer).
+	args    []byte
+	argsSum [sha256.Size]byte
+	// tooDeep reports an args object nested more than maxDepth levels.
+	tooDeep bool
+}
+
+// decodeEnvelope reads a callback body in one pass. It returns a
+// *SyntaxError for input that is not JSON.
+func decodeEnvelope(data []byte, maxDepth int) (envelope, error) {
+	d := decoder{data: data}
+	e := envelope{idKind: kindUndefined, argsKind: kindUndefined}
+	if d.peek() != '{' {
+		e.kind = d.skip()
+	} else {
+		e.kind = kindObject
+		more, _ := d.objectStart()
+		for more && d.err == nil {
+			switch string(d.key()) {
+			case "tool_call_id":
+				e.id = ""
+				if d.peek() == '"' {
+					e.idKind = kindString
+					e.id, _ = d.readStringAs(true, strLoneSurrogates|strInvalidBytes)
+				} else {
+					e.idKind = d.skip()
+				}
+			case "args":
+				e.args = nil
+				if d.peek() != '{' {
+					e.argsKind = d.skip()
+					break
+				}
+				e.argsKind = kindObject
+				start := d.pos
+				c := canonizer{d: &d, maxDepth: maxDepth}
+				h := sha256.New()
+				c.value(h, 0)
+				if c.tooDeep {
+					e.tooDeep = true
+					return e, nil
+				}
+				e.args = data[start:d.pos]
+				h.Sum(e.argsSum[:0])
+			default:
+				d.skip()
+			}
+			if d.err == nil {
+				more = d.objectNext()
+			}
+		}
+	}
+	d.end()
+	if d.err != nil {
+		return envelope{}, d.err
+	}
+	return e, nil
+}
+
+// canonizer writes a canonical encoding of a JSON value to a hash: two
+// JSON texts get the same encoding exactly when JSON.parse reads them
+// (after the bytes are decoded as UTF-8, invalid sequences as U+FFFD) as
+// deep-equal JavaScript values. Object members are compared as a set
+// keyed by name, the last of a repeated name counting; strings by their
+// UTF-16 code units; numbers by their double value (1, 1.0 and 1e0 are
+// one number, -0 is 0, numbers beyond the double range are ±Infinity);
+// whitespace and escapes do not count. Each object is reduced to a
+// SHA-256 digest of its sorted members, so the work is linear in the
+// input at any nesting.
+type canonizer struct {
+	d        *decoder
+	maxDepth int
+	// tooDeep is set, and decoding stops, at an object or array nested
+	// deeper than maxDepth.
+	tooDeep bool
+	scratch [binary.MaxVarintLen64 + 1]byte
+}
+
+// canonMember is one object member: its name and its value's digest.
+type canonMember struct {
+	key string
+	sum [sha256.Size]byte
+}
+
+// tag writes a one-byte tag and a length.
+func (c *canonizer) tag(h hash.Hash, tag byte, n uint64) {
+	c.scratch[0] = tag
+	h.Write(binary.AppendUvarint(c.scratch[:1], n))
+}
+
+// mark writes a one-byte tag.
+func (c *canonizer) mark(h hash.Hash, tag byte) {
+	c.scratch[0] = tag
+	h.Write(c.scratch[:1])
+}
+
+// value encodes the value at pos, at the given nesting depth.
+func (c *canonizer) value(h hash.Hash, depth int) {
+	d := c.d
+	switch ch := d.peek(); ch {
+	case '{', '[':
+		if depth >= c.maxDepth {
+			c.tooDeep = true
+			d.pos = len(d.data)
+			return
+		}
+		if ch == '[' {
+			more, _ := d.arrayStart()
+			c.mark(h, '[')
+			for more && d.err == nil && !c.tooDeep {
+				c.value(h, depth+1)
+				if d.err == nil && !c.tooDeep {
+					more = d.arrayNext()
+				}
+			}
+			c.mark(h, ']')
+			return
+		}
+		more, _ := d.objectStart()
+		var members []canonMember
+		var sub hash.Hash
+		for more && d.err == nil && !c.tooDeep {
+			if d.peek() != '"' {
+				d.fail("expected a string key")
+				return
+			}
+			key, _ := d.readStringAs(true, strLoneSurrogates)
+			d.colon()
+			if d.err != nil {
+				return
+			}
+			if sub == nil {
+				sub = sha256.New()
+			}
+			sub.Reset()
+			c.value(sub, depth+1)
+			m := canonMember{key: key}
+			sub.Sum(m.sum[:0])
+			members = append(members, m)
+			if d.err == nil && !c.tooDeep {
+				more = d.objectNext()
+			}
+		}
+		// The last of a repeated name counts, as in JSON.parse.
+		slices.SortStableFunc(members, func(a, b canonMember) int { return strings.Compare(a.key, b.key) })
+		kept := members[:0]
+		for i, m := range members {
+			if i+1 < len(members) && members[i+1].key == m.key {
+				continue
+			}
+			kept = append(kept, m)
+		}
+		c.tag(h, '{', uint64(len(kept)))
+		for _, m := range kept {
+			c.tag(h, 'k', uint64(len(m.key)))
+			io.WriteString(h, m.key)
+			h.Write(m.sum[:])
+		}
+	case '"':
+		s, _ := d.readStringAs(true, strLoneSurrogates)
+		c.tag(h, '"', uint64(len(s)))
+		io.WriteString(h, s)
+	case 't':
+		d.literal("true")
+		c.mark(h, ch)
+	case 'f':
+		d.literal("false")
+		c.mark(h, ch)
+	case 'n':
+		d.literal("null")
+		c.mark(h, ch)
+	default:
+		if ch != '-' && (ch < '0' || ch > '9') {
+			d.fail("unexpected character")
+			return
+		}
+		f, ok := d.number()
+		if !ok {
+			return
+		}
+		if f == 0 {
+			f = 0 // -0 is 0
+		}
+		c.scratch[0] = '0'
+		binary.BigEndian.PutUint64(c.scratch[1:], math.Float64bits(f))
+		h.Write(c.scratch[:9])
+	}
 }
