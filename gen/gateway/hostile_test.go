@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -100,6 +101,15 @@ func jsonError(t *testing.T, what string, r response) (msg, code string) {
 // Allow: POST, other paths under the prefix (a trailing slash, a missing
 // or an extra segment) with 404.
 func TestRouteOwnsItsPrefix(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"mux.Handle(route.Pattern(), route)", "ReadHeaderTimeout:", "ReadTimeout:", "WriteTimeout:", "IdleTimeout:", "MaxHeaderBytes:"} {
+		if !strings.Contains(string(readme), line) {
+			t.Errorf("the README's wiring lacks %q: this test no longer wires the route as it shows", line)
+		}
+	}
 	g := newReadmeGateway(t, nil)
 	snap := callbackPath(setupSession, "save_snapshot")
 	literal, _, _ := strings.Cut(contract.CallbackPath, "{")
