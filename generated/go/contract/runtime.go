@@ -4,11 +4,11 @@
 package contract
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"hash"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -1086,14 +1086,12 @@ func decodeEnvelope(data []byte, maxDepth int) (envelope, error) {
 				e.argsKind = kindObject
 				start := d.pos
 				c := canonizer{d: &d, maxDepth: maxDepth}
-				h := sha256.New()
-				c.value(h, 0)
+				e.argsSum = c.object()
 				if c.tooDeep {
 					e.tooDeep = true
 					return e, nil
 				}
 				e.args = data[start:d.pos]
-				h.Sum(e.argsSum[:0])
 			default:
 				d.skip()
 			}
@@ -1109,132 +1107,150 @@ func decodeEnvelope(data []byte, maxDepth int) (envelope, error) {
 	return e, nil
 }
 
-// canonizer writes a canonical encoding of a JSON value to a hash: two
-// JSON texts get the same encoding exactly when JSON.parse reads them
-// (after the bytes are decoded as UTF-8, invalid sequences as U+FFFD) as
-// deep-equal JavaScript values. Object members are compared as a set
-// keyed by name, the last of a repeated name counting; strings by their
-// UTF-16 code units; numbers by their double value (1, 1.0 and 1e0 are
-// one number, -0 is 0, numbers beyond the double range are ±Infinity);
-// whitespace and escapes do not count. Each object is reduced to a
-// SHA-256 digest of its sorted members, so the work is linear in the
-// input at any nesting.
+// canonizer writes a canonical encoding of a JSON value: two JSON texts
+// get the same encoding exactly when JSON.parse reads them (after the
+// bytes are decoded as UTF-8, invalid sequences as U+FFFD) as deep-equal
+// JavaScript values. Object members are compared as a set keyed by name,
+// the last of a repeated name counting; strings by their UTF-16 code
+// units; numbers by their double value (1, 1.0 and 1e0 are one number, -0
+// is 0, numbers beyond the double range are ±Infinity); whitespace and
+// escapes do not count. Each object is replaced, when it ends, by the
+// SHA-256 digest of its sorted members, so the work is linear in the input
+// at any nesting.
 type canonizer struct {
 	d        *decoder
 	maxDepth int
 	// tooDeep is set, and decoding stops, at an object or array nested
 	// deeper than maxDepth.
 	tooDeep bool
-	scratch [binary.MaxVarintLen64 + 1]byte
+	// buf holds the encoding of the values being read; members the spans
+	// of the open objects' members in buf, innermost last.
+	buf     []byte
+	members []canonMember
+	h       hash.Hash
 }
 
-// canonMember is one object member: its name and its value's digest.
-type canonMember struct {
-	key string
-	sum [sha256.Size]byte
+// canonMember is an object member's encoding in buf: its name at
+// buf[key:val], then its value up to end.
+type canonMember struct{ key, val, end int }
+
+// object reads an object's digest: its canonical encoding is sorted and
+// deduplicated members, hashed.
+func (c *canonizer) object() (digest [sha256.Size]byte) {
+	v := c.value(0)
+	if c.tooDeep || c.d.err != nil || len(v) != 1+sha256.Size {
+		return digest
+	}
+	copy(digest[:], v[1:])
+	return digest
 }
 
-// tag writes a one-byte tag and a length.
-func (c *canonizer) tag(h hash.Hash, tag byte, n uint64) {
-	c.scratch[0] = tag
-	h.Write(binary.AppendUvarint(c.scratch[:1], n))
-}
-
-// mark writes a one-byte tag.
-func (c *canonizer) mark(h hash.Hash, tag byte) {
-	c.scratch[0] = tag
-	h.Write(c.scratch[:1])
-}
-
-// value encodes the value at pos, at the given nesting depth.
-func (c *canonizer) value(h hash.Hash, depth int) {
+// value appends the encoding of the value at pos to buf (at the given
+// nesting depth) and returns it.
+func (c *canonizer) value(depth int) []byte {
 	d := c.d
+	start := len(c.buf)
 	switch ch := d.peek(); ch {
 	case '{', '[':
 		if depth >= c.maxDepth {
 			c.tooDeep = true
 			d.pos = len(d.data)
-			return
+			return nil
 		}
 		if ch == '[' {
 			more, _ := d.arrayStart()
-			c.mark(h, '[')
+			c.buf = append(c.buf, '[')
 			for more && d.err == nil && !c.tooDeep {
-				c.value(h, depth+1)
+				c.value(depth + 1)
 				if d.err == nil && !c.tooDeep {
 					more = d.arrayNext()
 				}
 			}
-			c.mark(h, ']')
-			return
+			c.buf = append(c.buf, ']')
+			return c.buf[start:]
 		}
 		more, _ := d.objectStart()
-		var members []canonMember
-		var sub hash.Hash
+		first := len(c.members)
 		for more && d.err == nil && !c.tooDeep {
+			m := canonMember{key: len(c.buf)}
 			if d.peek() != '"' {
 				d.fail("expected a string key")
-				return
+				return nil
 			}
-			key, _ := d.readStringAs(true, strLoneSurrogates)
+			c.str()
 			d.colon()
 			if d.err != nil {
-				return
+				return nil
 			}
-			if sub == nil {
-				sub = sha256.New()
-			}
-			sub.Reset()
-			c.value(sub, depth+1)
-			m := canonMember{key: key}
-			sub.Sum(m.sum[:0])
-			members = append(members, m)
+			m.val = len(c.buf)
+			c.value(depth + 1)
+			m.end = len(c.buf)
+			c.members = append(c.members, m)
 			if d.err == nil && !c.tooDeep {
 				more = d.objectNext()
 			}
 		}
+		if d.err != nil || c.tooDeep {
+			return nil
+		}
+		ms := c.members[first:]
+		buf := c.buf
 		// The last of a repeated name counts, as in JSON.parse.
-		slices.SortStableFunc(members, func(a, b canonMember) int { return strings.Compare(a.key, b.key) })
-		kept := members[:0]
-		for i, m := range members {
-			if i+1 < len(members) && members[i+1].key == m.key {
+		slices.SortStableFunc(ms, func(a, b canonMember) int { return bytes.Compare(buf[a.key:a.val], buf[b.key:b.val]) })
+		if c.h == nil {
+			c.h = sha256.New()
+		}
+		c.h.Reset()
+		c.h.Write([]byte{'{'})
+		for i, m := range ms {
+			if i+1 < len(ms) && bytes.Equal(buf[m.key:m.val], buf[ms[i+1].key:ms[i+1].val]) {
 				continue
 			}
-			kept = append(kept, m)
+			c.h.Write(buf[m.key:m.end])
 		}
-		c.tag(h, '{', uint64(len(kept)))
-		for _, m := range kept {
-			c.tag(h, 'k', uint64(len(m.key)))
-			io.WriteString(h, m.key)
-			h.Write(m.sum[:])
-		}
+		c.members = c.members[:first]
+		c.buf = append(c.buf[:start], '{')
+		c.buf = c.h.Sum(c.buf)
 	case '"':
-		s, _ := d.readStringAs(true, strLoneSurrogates)
-		c.tag(h, '"', uint64(len(s)))
-		io.WriteString(h, s)
+		c.str()
 	case 't':
 		d.literal("true")
-		c.mark(h, ch)
+		c.buf = append(c.buf, ch)
 	case 'f':
 		d.literal("false")
-		c.mark(h, ch)
+		c.buf = append(c.buf, ch)
 	case 'n':
 		d.literal("null")
-		c.mark(h, ch)
+		c.buf = append(c.buf, ch)
 	default:
 		if ch != '-' && (ch < '0' || ch > '9') {
 			d.fail("unexpected character")
-			return
+			return nil
 		}
 		f, ok := d.number()
 		if !ok {
-			return
+			return nil
 		}
 		if f == 0 {
 			f = 0 // -0 is 0
 		}
-		c.scratch[0] = '0'
-		binary.BigEndian.PutUint64(c.scratch[1:], math.Float64bits(f))
-		h.Write(c.scratch[:9])
+		c.buf = binary.BigEndian.AppendUint64(append(c.buf, '0'), math.Float64bits(f))
 	}
+	return c.buf[start:]
+}
+
+// str appends the encoding of the string at pos: its length, then its
+// text with lone surrogates kept (strLoneSurrogates).
+func (c *canonizer) str() {
+	d := c.d
+	start := d.pos + 1
+	if p := scanPlain(d.data, start); p < len(d.data) && d.data[p] == '"' {
+		d.pos = p + 1
+		c.buf = binary.AppendUvarint(append(c.buf, '"'), uint64(p-start))
+		c.buf = append(c.buf, d.data[start:p]...)
+		return
+	}
+	s, _ := d.readStringAs(true, strLoneSurrogates)
+	c.buf = binary.AppendUvarint(append(c.buf, '"'), uint64(len(s)))
+	c.buf = append(c.buf, s...)
 }
