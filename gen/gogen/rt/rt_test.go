@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -205,4 +206,49 @@ func BenchmarkEnvelope(b *testing.B) {
 	b.ReportMetric(float64(tCur.Nanoseconds())/float64(b.N), "envelope-ns/op")
 	b.ReportMetric(float64(tOld.Nanoseconds())/float64(b.N), "encoding-json-ns/op")
 	b.ReportMetric(tOld.Seconds()/tCur.Seconds(), "envelope/encoding-json-throughput")
+}
+
+var surrogateEscape = regexp.MustCompile(`\\u[dD][89a-fA-F]`)
+
+// FuzzEnvelope: decodeEnvelope never panics, accepts exactly the JSON
+// that encoding/json accepts, and gives args the digest of their
+// re-encoding by encoding/json (a map: keys sorted, the last repeated key
+// kept; numbers as doubles; escapes rewritten) — except where encoding/json
+// reads a string otherwise than JSON.parse: a lone surrogate escape, and
+// invalid UTF-8 (one U+FFFD per byte, where a UTF-8 decoder makes one per
+// maximal subpart).
+func FuzzEnvelope(f *testing.F) {
+	for _, s := range []string{
+		`{"tool_call_id":"a","args":{"b":1,"a":[1.0,{"y":null,"x":"\u00e9"}]}}`,
+		`{"args":{"a":1,"a":2,"b":{"c":-0,"d":1e400}}}`,
+		`{"args":{"k":"\ud83d\ude00","l":"<&>","m":[[],{}],"n":true,"o":false}}`,
+		"{\"args\":{\"\xff\":\"\xe0\x80\"}}",
+		`{"TOOL_CALL_ID":1,"args":[]}`, `[1,2]`, `"x"`, `{"args":{"a":}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		e, err := decodeEnvelope(body, 64)
+		if e.tooDeep {
+			return
+		}
+		if (err == nil) != json.Valid(body) {
+			t.Fatalf("decodeEnvelope error %v, json.Valid %v", err, json.Valid(body))
+		}
+		if err != nil || e.argsKind != kindObject || surrogateEscape.Match(body) || !utf8.Valid(body) {
+			return
+		}
+		var v any
+		if err := json.Unmarshal(e.args, &v); err != nil {
+			return // a number beyond the double range
+		}
+		again, err := json.Marshal(v)
+		if err != nil {
+			return // an infinite number
+		}
+		e2, err := decodeEnvelope(append(append([]byte(`{"args":`), again...), '}'), 64)
+		if err != nil || e2.argsSum != e.argsSum {
+			t.Fatalf("args %s and their re-encoding %s have different digests (%v)", e.args, again, err)
+		}
+	})
 }
