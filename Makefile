@@ -64,9 +64,12 @@ bench: npm tools postgres
 # FuzzLoad: the loader never panics on mutated specs. FuzzDifferential:
 # generated Go and generated zod (a long-lived node process) agree on
 # mutated tool arguments (loading its 949 seeds takes ~20 s first).
+# FuzzEnvelope: the callback body decoder accepts what encoding/json
+# accepts and digests args as their re-encoding.
 fuzz: npm
 	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./gen/load
 	$(GO) test -run '^$$' -fuzz '^FuzzDifferential$$' -fuzztime $(FUZZTIME) ./gen/conformance
+	$(GO) test -run '^$$' -fuzz '^FuzzEnvelope$$' -fuzztime $(FUZZTIME) ./gen/gogen/rt
 
 clean:
 	rm -rf $(BIN)

@@ -6,9 +6,10 @@
 //
 // The package consists of runtime.go, a verbatim copy of package rt (the
 // JSON scanner, Issue and Opt, compiled and tested where it lives), and
-// files rendered with jennifer from the spec, plus route.go, store.go and
-// sqlstore.go, verbatim copies of package serve (the callback http.Handler
-// and its idempotency stores; see route.go in this package).
+// files rendered with jennifer from the spec, plus route.go, envelope.go,
+// store.go and sqlstore.go, verbatim copies of package serve (the callback
+// http.Handler, its request checks and its idempotency stores; see route.go
+// in this package).
 //
 // Representation choices:
 //   - an optional field is Opt[T] (Value, Set), so present-and-zero differs

@@ -30,6 +30,8 @@ var (
 	sqlStoreSource []byte
 	//go:embed serve/transport.go
 	transportSource []byte
+	//go:embed serve/envelope.go
+	envelopeSource []byte
 )
 
 // serveFiles are the files copied from package serve, by generated name.
@@ -41,6 +43,7 @@ var serveFiles = []struct {
 	{"store.go", &storeSource},
 	{"sqlstore.go", &sqlStoreSource},
 	{"transport.go", &transportSource},
+	{"envelope.go", &envelopeSource},
 }
 
 // serveNames are the package-level identifiers the serve files and
@@ -52,8 +55,9 @@ var serveNames = []string{
 	"RouteConfig", "Route", "NewRoute", "Invocation", "ErrConflict", "Store", "MemoryStore",
 	"NewMemoryStore", "InvocationsTable", "StatusRunning", "StatusCompleted",
 	"StatusFailed", "StatusInterrupted", "DefaultLease", "SQLStore", "NewSQLStore",
-	"RequestHash", "SchemaVersionsTable", "InvocationsMigration", "InvocationsMigrations",
-	"InvocationsMigrationSQL", "DefaultWriteTimeout", "DefaultMaxEntries", "CallEvent",
+	"RequestHash", "CheckSessionID", "CheckToolCallID", "SchemaVersionsTable", "InvocationsMigration",
+	"InvocationsMigrations", "InvocationsMigrationSQL", "DefaultWriteTimeout", "DefaultMaxEntries", "CallEvent",
+	"MaxSessionIDLength", "MaxFingerprintLength", "MaxArgsDepth",
 }
 
 // verbatim returns a serve file as a file of the generated package.

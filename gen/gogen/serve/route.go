@@ -1,10 +1,7 @@
 package serve
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -111,12 +108,20 @@ type RouteConfig struct {
 // In order, it answers: 404 for a path that is not CallbackPath; 405 for a
 // method other than POST; 401 for a missing or invalid bearer token; 403
 // for a token whose source is not "sandbox" or that belongs to another
-// session; 404 for an unknown tool or one that runs in the sandbox; 413 for
-// a body over the limit; 400 for a body that is not {tool_call_id: non-empty
-// string, args: object}; 404 for an unknown session; 409 when the
-// tool_call_id was used before with another tool or other arguments; and
+// session; 400 for a session id or FingerprintHeader over its limit
+// (MaxSessionIDLength, MaxFingerprintLength; see checkID); 404 for an
+// unknown tool or one that runs in the sandbox; 413 for a body over the
+// limit; 400 for a body that is not {tool_call_id: string, args: object}
+// as JSON.parse reads it (keys case-sensitive, the last of a repeated key
+// counting), for a tool_call_id that is empty, longer than
+// MaxToolCallIDLength, not Unicode text (a lone surrogate, invalid UTF-8)
+// or holding control characters, and for args nested deeper than
+// MaxArgsDepth; 404 for an unknown session; 409 when the tool_call_id was
+// used before with another tool or other arguments (see requestHash: key
+// order, whitespace and number spelling do not make other arguments); and
 // 200 with the tool's result otherwise. Errors are JSON:
-// {"error": message, "code": code}.
+// {"error": message, "code": code}. Every 400 comes before the Store is
+// asked anything, so both stores accept and reject the same requests.
 //
 // A tool the session's mode does not inject is answered 200 {success:
 // false} without executing (Dispatch's message). Arguments are validated by
@@ -164,10 +169,18 @@ func NewRoute(cfg RouteConfig) (*Route, error) {
 	return rt, nil
 }
 
-// Pattern is the route's http.ServeMux pattern: "POST " + CallbackPath.
-// The route also checks the method and path itself, so it may as well be
-// mounted on a prefix.
-func (rt *Route) Pattern() string { return "POST " + CallbackPath }
+// Pattern is the route's http.ServeMux pattern: the subtree of
+// CallbackPath's literal prefix ("/proliferate/"), for every method, so
+// that the route answers every request under the prefix itself, in its
+// JSON error shape: 404 for another path (a trailing slash, a missing
+// segment), 405 with Allow for another method (GET, "post"). A more
+// specific pattern on the same mux still wins for its own paths. ServeMux
+// itself redirects a path with "." or ".." segments or repeated slashes
+// before any handler sees it.
+func (rt *Route) Pattern() string {
+	prefix, _, _ := strings.Cut(CallbackPath, "{")
+	return prefix[:strings.LastIndex(prefix, "/")+1]
+}
 
 // match returns the session and tool of path, unescaped.
 func (rt *Route) match(escapedPath string) (session, tool string, ok bool) {
@@ -281,7 +294,16 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.fail(w, c, http.StatusForbidden, "forbidden", "the token belongs to another session")
 		return
 	}
+	if msg := CheckSessionID(session); msg != "" {
+		c.session = clip(session)
+		rt.fail(w, c, http.StatusBadRequest, "invalid_session_id", msg)
+		return
+	}
 	stub := r.Header.Get(FingerprintHeader)
+	if msg := checkFingerprint(stub); msg != "" {
+		rt.fail(w, c, http.StatusBadRequest, "invalid_fingerprint", msg)
+		return
+	}
 	tool, ok := LookupTool(toolName)
 	if !ok {
 		msg := "unknown tool " + toolName
@@ -307,7 +329,7 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.fail(w, c, http.StatusBadRequest, "invalid_body", "reading the request body: "+err.Error())
 		return
 	}
-	toolCallID, args, msg := parseCallbackBody(body)
+	toolCallID, args, argsSum, msg := parseCallbackBody(body)
 	c.toolCallID = toolCallID
 	if msg != "" {
 		rt.fail(w, c, http.StatusBadRequest, "invalid_body", msg)
@@ -342,7 +364,7 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		OrganizationID: claims.OrganizationID,
 		Tool:           tool.Name(),
 		ToolCallID:     toolCallID,
-		RequestHash:    requestHash(tool.Name(), args),
+		RequestHash:    requestHash(tool.Name(), argsSum),
 	}
 	rt.execute(w, r, c, inv, call, args)
 }
@@ -389,50 +411,6 @@ func (rt *Route) execute(w http.ResponseWriter, r *http.Request, c *routeCall, i
 	}
 	c.outcome = "executed"
 	rt.reply(w, c, res, false)
-}
-
-// parseCallbackBody checks the body {tool_call_id, args} and returns its
-// parts, or a message saying what is wrong.
-func parseCallbackBody(body []byte) (toolCallID string, args []byte, msg string) {
-	var raw struct {
-		ToolCallID json.RawMessage `json:"tool_call_id"`
-		Args       json.RawMessage `json:"args"`
-	}
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return "", nil, "the body must be a JSON object {tool_call_id, args}"
-	}
-	if err := json.Unmarshal(trimmed, &raw); err != nil {
-		return "", nil, "the body is not valid JSON: " + err.Error()
-	}
-	if len(raw.ToolCallID) == 0 || raw.ToolCallID[0] != '"' || json.Unmarshal(raw.ToolCallID, &toolCallID) != nil {
-		return "", nil, "tool_call_id must be a string"
-	}
-	switch {
-	case toolCallID == "":
-		return "", nil, "tool_call_id must not be empty"
-	case len(toolCallID) > MaxToolCallIDLength:
-		return "", nil, fmt.Sprintf("tool_call_id is longer than %d bytes", MaxToolCallIDLength)
-	}
-	if len(raw.Args) == 0 || raw.Args[0] != '{' {
-		return toolCallID, nil, "args must be a JSON object"
-	}
-	return toolCallID, raw.Args, ""
-}
-
-// requestHash identifies a call's content, so that a tool_call_id reused
-// for another call is detected: the tool's name and its compacted args.
-func requestHash(tool string, args []byte) string {
-	h := sha256.New()
-	h.Write([]byte(tool))
-	h.Write([]byte{0})
-	var buf bytes.Buffer
-	if json.Compact(&buf, args) == nil {
-		h.Write(buf.Bytes())
-	} else {
-		h.Write(args)
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // routeError is the body of a non-200 answer.

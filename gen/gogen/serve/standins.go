@@ -1,10 +1,11 @@
 // Package serve is the source of the generated package's callback route and
-// idempotency stores: route.go, store.go and sqlstore.go are copied verbatim
-// (package clause replaced, agentc's header added) into every generated Go
-// package, like package rt. They are compiled here against this file, which
-// stands in for the declarations the generated package makes from the spec
-// (Tool, Mode, Call, Result, Handler, Dispatch and the callback constants);
-// this file is not copied. The generated copies are tested in gen/gateway.
+// idempotency stores: route.go, envelope.go, store.go and sqlstore.go are
+// copied verbatim (package clause replaced, agentc's header added) into
+// every generated Go package, like package rt. They are compiled here
+// against this file, which stands in for the declarations the generated
+// package makes from the spec (Tool, Mode, Call, Result, Handler, Dispatch
+// and the callback constants) and for the runtime's callback body decoder
+// (decodeEnvelope, in package rt); this file is not copied. The generated copies are tested in gen/gateway.
 package serve
 
 import (
@@ -67,3 +68,22 @@ type Handler interface{}
 
 // Dispatch stands in for the generated function.
 func Dispatch(ctx context.Context, h Handler, call Call, args []byte) Result { return Result{} }
+
+// Kinds stand in for the runtime's (package rt) value kinds.
+const (
+	kindObject    = "object"
+	kindString    = "string"
+	kindUndefined = "undefined"
+)
+
+// envelope stands in for the runtime's decoded callback body.
+type envelope struct {
+	kind, idKind, argsKind string
+	id                     string
+	args                   []byte
+	argsSum                [32]byte
+	tooDeep                bool
+}
+
+// decodeEnvelope stands in for the runtime's one-pass callback body decoder.
+func decodeEnvelope(data []byte, maxDepth int) (envelope, error) { return envelope{}, nil }

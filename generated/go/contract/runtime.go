@@ -4,10 +4,14 @@
 package contract
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"hash"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -883,6 +887,25 @@ func (d *decoder) readString() (string, bool) {
 // maximal invalid UTF-8 subsequence become U+FFFD (as a WHATWG UTF-8
 // decoder would read the bytes).
 func (d *decoder) readStringOpt(want bool) (string, bool) {
+	return d.readStringAs(want, 0)
+}
+
+// Modes of readStringAs, for comparing strings as JavaScript does rather
+// than reading them as a Go handler does.
+const (
+	// strLoneSurrogates keeps a lone surrogate escape ("\ud800") as its
+	// three WTF-8 bytes (ED A0 80) instead of U+FFFD, so that two strings
+	// are equal exactly when JSON.parse makes equal JavaScript strings
+	// (the same UTF-16 code units) of them.
+	strLoneSurrogates = 1 << iota
+	// strInvalidBytes keeps invalid UTF-8 bytes as they are instead of
+	// U+FFFD. With strLoneSurrogates, utf8.ValidString then fails for a
+	// string that is not a sequence of Unicode scalar values.
+	strInvalidBytes
+)
+
+// readStringAs is readStringOpt with the modes above.
+func (d *decoder) readStringAs(want bool, mode int) (string, bool) {
 	start := d.pos + 1
 	p := start
 	data := d.data
@@ -963,6 +986,12 @@ func (d *decoder) readStringOpt(want bool) (string, bool) {
 							p += 6
 						}
 					}
+					if r == utf8.RuneError && mode&strLoneSurrogates != 0 {
+						if want {
+							buf = append(buf, 0xE0|byte(u>>12), 0x80|byte(u>>6)&0x3F, 0x80|byte(u)&0x3F)
+						}
+						continue
+					}
 				}
 			default:
 				d.pos = p - 1
@@ -981,6 +1010,13 @@ func (d *decoder) readStringOpt(want bool) (string, bool) {
 			r, size := utf8.DecodeRune(data[p:])
 			if r == utf8.RuneError && size <= 1 {
 				size = invalidLen(data[p:])
+				if mode&strInvalidBytes != 0 {
+					if want {
+						buf = append(buf, data[p:p+size]...)
+					}
+					p += size
+					continue
+				}
 			}
 			if want {
 				buf = utf8.AppendRune(buf, r)
@@ -1171,4 +1207,223 @@ func (d *decoder) reorder(start int, segs [][2]int, seen uint64, keys []string, 
 		}
 	}
 	d.issues = append(d.issues[:start], out...)
+}
+
+// envelope is a gateway callback's body, {tool_call_id, args}, read as
+// JSON.parse reads it: keys are case-sensitive (after their escapes are
+// decoded), the last of a repeated key counts, and other keys are ignored.
+type envelope struct {
+	// kind is the body's kind; the other fields are set for an object.
+	kind string
+	// idKind and argsKind are the kinds of the two members' values,
+	// kindUndefined when absent.
+	idKind, argsKind string
+	// id is tool_call_id's text, with a lone surrogate escape kept as its
+	// WTF-8 bytes and invalid UTF-8 as it is (utf8.ValidString fails for
+	// both).
+	id string
+	// args is the text of args when it is an object; argsSum its
+	// canonical digest (see canonizer).
+	args    []byte
+	argsSum [sha256.Size]byte
+	// tooDeep reports an args object nested more than maxDepth levels.
+	tooDeep bool
+}
+
+// decodeEnvelope reads a callback body in one pass. It returns a
+// *SyntaxError for input that is not JSON.
+func decodeEnvelope(data []byte, maxDepth int) (envelope, error) {
+	d := decoder{data: data}
+	e := envelope{idKind: kindUndefined, argsKind: kindUndefined}
+	if d.peek() != '{' {
+		e.kind = d.skip()
+	} else {
+		e.kind = kindObject
+		more, _ := d.objectStart()
+		for more && d.err == nil {
+			switch string(d.key()) {
+			case "tool_call_id":
+				e.id = ""
+				if d.peek() == '"' {
+					e.idKind = kindString
+					e.id, _ = d.readStringAs(true, strLoneSurrogates|strInvalidBytes)
+				} else {
+					e.idKind = d.skip()
+				}
+			case "args":
+				e.args = nil
+				if d.peek() != '{' {
+					e.argsKind = d.skip()
+					break
+				}
+				e.argsKind = kindObject
+				start := d.pos
+				c := canonizer{d: &d, maxDepth: maxDepth}
+				e.argsSum = c.object()
+				if c.tooDeep {
+					e.tooDeep = true
+					return e, nil
+				}
+				e.args = data[start:d.pos]
+			default:
+				d.skip()
+			}
+			if d.err == nil {
+				more = d.objectNext()
+			}
+		}
+	}
+	d.end()
+	if d.err != nil {
+		return envelope{}, d.err
+	}
+	return e, nil
+}
+
+// canonizer writes a canonical encoding of a JSON value: two JSON texts
+// get the same encoding exactly when JSON.parse reads them (after the
+// bytes are decoded as UTF-8, invalid sequences as U+FFFD) as deep-equal
+// JavaScript values. Object members are compared as a set keyed by name,
+// the last of a repeated name counting; strings by their UTF-16 code
+// units; numbers by their double value (1, 1.0 and 1e0 are one number, -0
+// is 0, numbers beyond the double range are ±Infinity); whitespace and
+// escapes do not count. Each object is replaced, when it ends, by the
+// SHA-256 digest of its sorted members, so the work is linear in the input
+// at any nesting.
+type canonizer struct {
+	d        *decoder
+	maxDepth int
+	// tooDeep is set, and decoding stops, at an object or array nested
+	// deeper than maxDepth.
+	tooDeep bool
+	// buf holds the encoding of the values being read; members the spans
+	// of the open objects' members in buf, innermost last.
+	buf     []byte
+	members []canonMember
+	h       hash.Hash
+}
+
+// canonMember is an object member's encoding in buf: its name at
+// buf[key:val], then its value up to end.
+type canonMember struct{ key, val, end int }
+
+// object reads an object's digest: its canonical encoding is sorted and
+// deduplicated members, hashed.
+func (c *canonizer) object() (digest [sha256.Size]byte) {
+	v := c.value(0)
+	if c.tooDeep || c.d.err != nil || len(v) != 1+sha256.Size {
+		return digest
+	}
+	copy(digest[:], v[1:])
+	return digest
+}
+
+// value appends the encoding of the value at pos to buf (at the given
+// nesting depth) and returns it.
+func (c *canonizer) value(depth int) []byte {
+	d := c.d
+	start := len(c.buf)
+	switch ch := d.peek(); ch {
+	case '{', '[':
+		if depth >= c.maxDepth {
+			c.tooDeep = true
+			d.pos = len(d.data)
+			return nil
+		}
+		if ch == '[' {
+			more, _ := d.arrayStart()
+			c.buf = append(c.buf, '[')
+			for more && d.err == nil && !c.tooDeep {
+				c.value(depth + 1)
+				if d.err == nil && !c.tooDeep {
+					more = d.arrayNext()
+				}
+			}
+			c.buf = append(c.buf, ']')
+			return c.buf[start:]
+		}
+		more, _ := d.objectStart()
+		first := len(c.members)
+		for more && d.err == nil && !c.tooDeep {
+			m := canonMember{key: len(c.buf)}
+			if d.peek() != '"' {
+				d.fail("expected a string key")
+				return nil
+			}
+			c.str()
+			d.colon()
+			if d.err != nil {
+				return nil
+			}
+			m.val = len(c.buf)
+			c.value(depth + 1)
+			m.end = len(c.buf)
+			c.members = append(c.members, m)
+			if d.err == nil && !c.tooDeep {
+				more = d.objectNext()
+			}
+		}
+		if d.err != nil || c.tooDeep {
+			return nil
+		}
+		ms := c.members[first:]
+		buf := c.buf
+		// The last of a repeated name counts, as in JSON.parse.
+		slices.SortStableFunc(ms, func(a, b canonMember) int { return bytes.Compare(buf[a.key:a.val], buf[b.key:b.val]) })
+		if c.h == nil {
+			c.h = sha256.New()
+		}
+		c.h.Reset()
+		c.h.Write([]byte{'{'})
+		for i, m := range ms {
+			if i+1 < len(ms) && bytes.Equal(buf[m.key:m.val], buf[ms[i+1].key:ms[i+1].val]) {
+				continue
+			}
+			c.h.Write(buf[m.key:m.end])
+		}
+		c.members = c.members[:first]
+		c.buf = append(c.buf[:start], '{')
+		c.buf = c.h.Sum(c.buf)
+	case '"':
+		c.str()
+	case 't':
+		d.literal("true")
+		c.buf = append(c.buf, ch)
+	case 'f':
+		d.literal("false")
+		c.buf = append(c.buf, ch)
+	case 'n':
+		d.literal("null")
+		c.buf = append(c.buf, ch)
+	default:
+		if ch != '-' && (ch < '0' || ch > '9') {
+			d.fail("unexpected character")
+			return nil
+		}
+		f, ok := d.number()
+		if !ok {
+			return nil
+		}
+		if f == 0 {
+			f = 0 // -0 is 0
+		}
+		c.buf = binary.BigEndian.AppendUint64(append(c.buf, '0'), math.Float64bits(f))
+	}
+	return c.buf[start:]
+}
+
+// str appends the encoding of the string at pos: its length, then its
+// text with lone surrogates kept (strLoneSurrogates).
+func (c *canonizer) str() {
+	d := c.d
+	start := d.pos + 1
+	if p := scanPlain(d.data, start); p < len(d.data) && d.data[p] == '"' {
+		d.pos = p + 1
+		c.buf = binary.AppendUvarint(append(c.buf, '"'), uint64(p-start))
+		c.buf = append(c.buf, d.data[start:p]...)
+		return
+	}
+	s, _ := d.readStringAs(true, strLoneSurrogates)
+	c.buf = binary.AppendUvarint(append(c.buf, '"'), uint64(len(s)))
+	c.buf = append(c.buf, s...)
 }

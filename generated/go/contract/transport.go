@@ -3,10 +3,39 @@
 
 package contract
 
+import "crypto/sha256"
+
 // RequestHash is the Invocation.RequestHash of a call of tool (its name, not
 // an alias) with the JSON arguments args, exactly as the callback route
-// computes it. Another transport over the same Store (the generated MCP
-// package) uses it, so that a call made through one transport and retried
-// through the other, with the same session and tool_call_id, is recognised
-// as the same call and executed once.
-func RequestHash(tool string, args []byte) string { return requestHash(tool, args) }
+// computes it: two calls have the same hash when JSON.parse reads their
+// args as deep-equal values (see requestHash). Another transport over the
+// same Store (the generated MCP package) uses it, so that a call made
+// through one transport and retried through the other, with the same
+// session and tool_call_id, is recognised as the same call and executed
+// once. Args that are not one JSON object nested at most MaxArgsDepth deep
+// are hashed as their bytes.
+func RequestHash(tool string, args []byte) string {
+	body := make([]byte, 0, len(args)+len(`{"args":}`))
+	body = append(append(append(body, `{"args":`...), args...), '}')
+	e, err := decodeEnvelope(body, MaxArgsDepth)
+	if err != nil || e.argsKind != kindObject || e.tooDeep {
+		return requestHash(tool, sha256.Sum256(args))
+	}
+	return requestHash(tool, e.argsSum)
+}
+
+// CheckSessionID returns what is wrong with a session id under the
+// callback route's limits (1 to MaxSessionIDLength bytes of Unicode text
+// without control characters), or "". Another transport checks its ids
+// with it and CheckToolCallID before the Store sees them, so that both
+// transports refuse the same ids whatever the Store.
+func CheckSessionID(id string) string {
+	return checkID("the session id", id, MaxSessionIDLength, "MaxSessionIDLength")
+}
+
+// CheckToolCallID returns what is wrong with a tool_call_id under the
+// callback route's limits (1 to MaxToolCallIDLength bytes of Unicode text
+// without control characters), or "".
+func CheckToolCallID(id string) string {
+	return checkID("tool_call_id", id, MaxToolCallIDLength, "MaxToolCallIDLength")
+}

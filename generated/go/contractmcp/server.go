@@ -85,7 +85,8 @@ type Config struct {
 //
 // Errors before MCP starts are JSON {"error", "code"} with the callback
 // route's statuses: 401 (token), 403 (source or session), 400 (no session
-// header), 404 (unknown session), 503 (session lookup failed).
+// header, or a session id beyond the route's limits), 404 (unknown
+// session), 503 (session lookup failed).
 type Server struct {
 	cfg  Config
 	http *mcp.StreamableHTTPHandler
@@ -157,6 +158,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusForbidden, "forbidden", "the token belongs to another session")
 		return
 	}
+	if msg := contract.CheckSessionID(session); msg != "" {
+		s.fail(w, http.StatusBadRequest, "invalid_session_id", msg)
+		return
+	}
 	mode, err := s.cfg.Sessions.SessionMode(r.Context(), session)
 	switch {
 	case errors.Is(err, contract.ErrUnknownSession):
@@ -213,8 +218,10 @@ func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
 			args = []byte("{}")
 		}
 		toolCallID, _ := req.Params.Meta[ToolCallIDMeta].(string)
-		if len(toolCallID) > contract.MaxToolCallIDLength {
-			return nil, fmt.Errorf("_meta %q is longer than %d bytes", ToolCallIDMeta, contract.MaxToolCallIDLength)
+		if toolCallID != "" {
+			if msg := contract.CheckToolCallID(toolCallID); msg != "" {
+				return nil, fmt.Errorf("_meta %q: %s", ToolCallIDMeta, msg)
+			}
 		}
 		call := contract.Call{Tool: tool.Name(), Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
 		res, outcome, err := s.execute(ctx, c, tool, call, args)
