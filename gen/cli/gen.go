@@ -4,8 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/internal/stamp"
+	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/write"
 )
@@ -21,18 +24,23 @@ func (f *specFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.only, "only", "", "comma-separated emitters to run (default: all; see 'agentc help gen')")
 }
 
-// generate loads the spec and runs the emitters; it returns the files and
-// the output root.
-func (f *specFlags) generate() (*model.Spec, []emit.File, string, error) {
-	s, err := loadSpec(f.spec)
+// onlyList is --only as a list (nil for every emitter).
+func (f *specFlags) onlyList() []string {
+	if f.only == "" {
+		return nil
+	}
+	return strings.Split(f.only, ",")
+}
+
+// generate loads the spec read into src and runs the emitters; it returns
+// the files and the output root.
+func (f *specFlags) generate(src *load.Source) (*model.Spec, []emit.File, string, error) {
+	generations.Add(1)
+	s, err := load.Load(src)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	var only []string
-	if f.only != "" {
-		only = strings.Split(f.only, ",")
-	}
-	files, err := emit.Generate(s, only...)
+	files, err := emit.Generate(s, f.onlyList()...)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -41,6 +49,45 @@ func (f *specFlags) generate() (*model.Spec, []emit.File, string, error) {
 		out = s.Codegen.Out
 	}
 	return s, files, out, nil
+}
+
+// generations counts the runs that loaded the spec and generated (for
+// tests of the shortcut that avoids it).
+var generations atomic.Int64
+
+// stamped is a run's claim to the unchanged-spec shortcut (package stamp).
+type stamped struct {
+	invocation, key string
+	keyed           bool // the output is a function of what key hashes
+}
+
+// stamp computes the input key of a run on the spec read into src.
+func (f *specFlags) stamp(src *load.Source) stamped {
+	key, keyed := stamp.Key(stamp.Inputs{Display: src.Display, Files: src.Files, Only: f.onlyList()})
+	return stamped{invocation: stamp.Invocation(f.spec, f.out, f.onlyList()), key: key, keyed: keyed}
+}
+
+// unchanged returns the recorded entry when the last run of this command
+// line had the same key and left a tree that is still intact: generating
+// again would change nothing.
+func (st stamped) unchanged(partial bool) (stamp.Entry, bool) {
+	if !st.keyed {
+		return stamp.Entry{}, false
+	}
+	ent, ok := stamp.Lookup(st.invocation)
+	if !ok || ent.Key != st.key {
+		return stamp.Entry{}, false
+	}
+	intact, err := write.Intact(ent.Out, ent.Manifest, partial)
+	return ent, err == nil && intact
+}
+
+// record notes that the tree under out is now as generated, with the given
+// manifest, by a run of files files.
+func (st stamped) record(out string, manifest []byte, files int) {
+	if st.keyed && manifest != nil {
+		stamp.Record(st.invocation, stamp.Entry{Key: st.key, Out: out, Manifest: emit.Sum(manifest), Files: files})
+	}
 }
 
 func init() {
@@ -101,15 +148,27 @@ func (r *genResult) String() string {
 	return fmt.Sprintf("agentc gen: %s: %d written, %d unchanged, %d removed", r.out, len(r.written), r.unchanged, len(r.removed))
 }
 
-// genOnce loads the spec, generates and writes the changed files.
+// genOnce loads the spec, generates and writes the changed files. When
+// the spec, the flags and agentc are those of the last run of the same
+// command line and the tree it left is intact, it only says so (see
+// package stamp).
 func genOnce(sf *specFlags) (*genResult, error) {
-	_, files, out, err := sf.generate()
+	src, err := specSource(sf.spec)
+	if err != nil {
+		return nil, err
+	}
+	st := sf.stamp(src)
+	partial := sf.only != "" // other emitters' files are not stale
+	if ent, ok := st.unchanged(partial); ok {
+		return &genResult{out: ent.Out, unchanged: ent.Files}, nil
+	}
+	_, files, out, err := sf.generate(src)
 	if err != nil {
 		return nil, err
 	}
 	plan := write.Plan
-	if sf.only != "" {
-		plan = write.PlanPartial // other emitters' files are not stale
+	if partial {
+		plan = write.PlanPartial
 	}
 	changes, err := plan(out, files)
 	if err != nil {
@@ -119,6 +178,7 @@ func genOnce(sf *specFlags) (*genResult, error) {
 		return nil, err
 	}
 	r := &genResult{out: out}
+	var manifest []byte
 	for _, c := range changes {
 		switch c.Kind {
 		case write.Create, write.Update:
@@ -128,7 +188,11 @@ func genOnce(sf *specFlags) (*genResult, error) {
 		case write.Unchanged:
 			r.unchanged++
 		}
+		if c.Path == emit.ManifestName {
+			manifest = c.New
+		}
 	}
+	st.record(out, manifest, len(files))
 	return r, nil
 }
 
