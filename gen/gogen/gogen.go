@@ -127,6 +127,8 @@ type generator struct {
 	// mark is the comment line that precedes each documented top-level
 	// declaration in the unformatted files (see render).
 	mark string
+	// sink, while render builds a part, is where it goes (see build).
+	sink *sink
 }
 
 // Check reports, each at its position in the spec, what the Go package
@@ -391,6 +393,9 @@ func (g *generator) fieldType(f *model.Field) *jen.Statement {
 func (g *generator) comment(f *jen.File, text string) {
 	if strings.TrimSpace(text) == "" {
 		return
+	}
+	if g.sink != nil && g.sink.f == f {
+		g.flush()
 	}
 	if g.mark != "" {
 		f.Comment(g.mark)

@@ -6,9 +6,15 @@ import (
 	"encoding/hex"
 	"fmt"
 	"go/format"
+	"maps"
 	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/dave/jennifer/jen"
 )
 
 // newMark returns a split mark: a comment no spec text can produce, as it
@@ -45,8 +51,7 @@ func CacheFormatting(on bool) {
 	formatted.on, formatted.last = on, nil
 }
 
-// render builds the parts in order, each into a jen file of its own, and
-// renders each unformatted as soon as it is built, cut at split marks into
+// render builds the parts in order (build), each unformatted, cut at split marks into
 // chunks of whole declarations; go/format formats the chunks concurrently
 // while the next part is built. A part's jen tree is garbage once it is
 // rendered. The output is jen's File.Render of each file.
@@ -90,15 +95,12 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 	pieces := make([][][]byte, len(parts))
 	chunks := make([][]*chunk, len(parts))
 	for i, p := range parts {
-		f := g.newFile(p.name == "tools.go")
-		p.fn(f)
-		f.NoFormat = true
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
+		src, err := g.build(p)
+		if err != nil {
 			errs[i] = err
 			continue
 		}
-		pieces[i] = bytes.Split(buf.Bytes(), []byte("\n"+g.mark))
+		pieces[i] = bytes.Split(src, []byte("\n"+g.mark))
 		var c *chunk
 		for j, p := range pieces[i] {
 			if c == nil || len(c.src) >= target {
@@ -172,4 +174,118 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 		out[i] = b
 	}
 	return out, errs
+}
+
+// sink is the part build is rendering: the jen file the part's function
+// adds to, and what was rendered of it so far.
+type sink struct {
+	f       *jen.File
+	body    bytes.Buffer
+	imports map[string]string // path → the name it is imported as
+	err     error
+	flushes int // for tests
+}
+
+// build returns a part's source, unformatted, as jen's File.Render with
+// NoFormat makes it. It renders the part as it is built: at every
+// documented declaration (comment) the declarations added since the last
+// are rendered and dropped, so the jen tree of a large part (decoders for
+// a thousand tools) never exists whole. A jen file renders as its items
+// each after a newline, so the pieces concatenate to the whole; a piece's
+// imports are gathered into the file's import block, as jen writes it.
+func (g *generator) build(p part) ([]byte, error) {
+	k := &sink{f: jen.NewFile(g.s.Codegen.GoPackage), imports: map[string]string{}}
+	g.sink = k
+	defer func() { g.sink = nil }()
+	p.fn(k.f)
+	g.flush()
+	if k.err != nil {
+		return nil, k.err
+	}
+	head := g.newFile(p.name == "tools.go") // header, package doc and clause
+	head.NoFormat = true
+	var out bytes.Buffer
+	if err := head.Render(&out); err != nil {
+		return nil, err
+	}
+	paths := slices.Sorted(maps.Keys(k.imports))
+	line := func(path string) string {
+		if name := k.imports[path]; name != "" {
+			return name + " " + strconv.Quote(path)
+		}
+		return strconv.Quote(path)
+	}
+	switch len(paths) {
+	case 0:
+	case 1:
+		fmt.Fprintf(&out, "import %s\n\n", line(paths[0]))
+	default:
+		out.WriteString("import (\n")
+		for _, p := range paths {
+			out.WriteString(line(p) + "\n")
+		}
+		out.WriteString(")\n\n")
+	}
+	out.Write(k.body.Bytes())
+	return out.Bytes(), nil
+}
+
+// flush renders what the part being built added since the last flush, and
+// drops it.
+func (g *generator) flush() {
+	k := g.sink
+	if k == nil || k.err != nil {
+		return
+	}
+	batch := jen.NewFile(g.s.Codegen.GoPackage)
+	batch.Group, k.f.Group = k.f.Group, batch.Group
+	batch.NoFormat = true
+	var buf bytes.Buffer
+	if err := batch.Render(&buf); err != nil {
+		k.err = err
+		return
+	}
+	rest, ok := bytes.CutPrefix(buf.Bytes(), []byte("package "+g.s.Codegen.GoPackage+"\n\n"))
+	if !ok {
+		k.err = fmt.Errorf("jen rendered no package clause")
+		return
+	}
+	// The import block, as jen writes one: import "p" or import ( lines ).
+	var block []byte
+	if r, ok := bytes.CutPrefix(rest, []byte("import (\n")); ok {
+		end := bytes.Index(r, []byte(")\n\n"))
+		if end < 0 {
+			k.err = fmt.Errorf("jen rendered an unterminated import block")
+			return
+		}
+		block, rest = r[:end], r[end+len(")\n\n"):]
+	} else if r, ok := bytes.CutPrefix(rest, []byte("import ")); ok {
+		end := bytes.Index(r, []byte("\n\n"))
+		if end < 0 {
+			k.err = fmt.Errorf("jen rendered an unterminated import")
+			return
+		}
+		block, rest = r[:end+1], r[end+2:]
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(string(block), "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		name, quoted, found := strings.Cut(l, " ")
+		if !found {
+			name, quoted = "", l
+		}
+		path, err := strconv.Unquote(quoted)
+		if err != nil {
+			k.err = fmt.Errorf("jen rendered the import %q", l)
+			return
+		}
+		if prev, seen := k.imports[path]; seen && prev != name {
+			k.err = fmt.Errorf("import %q named both %q and %q in one file", path, prev, name)
+			return
+		}
+		k.imports[path] = name
+	}
+	k.body.Write(rest)
+	k.flushes++
 }

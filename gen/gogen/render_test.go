@@ -5,6 +5,8 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/dave/jennifer/jen"
+
 	"github.com/agentc-dev/agentc/gen/internal/synth"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -92,5 +94,45 @@ func TestRenderCached(t *testing.T) {
 	}
 	if chunks := len(formatted.last); again == 0 || again > 10 || chunks < 100 {
 		t.Errorf("after a one-constraint edit, %d of %d declarations were formatted again; want a few (the changed check, the decoder that calls it)", again, chunks)
+	}
+}
+
+// TestBuildStreams: a part is rendered a declaration at a time, so its
+// whole jen tree is never held: decode.go of n tools is rendered in at
+// least n pieces, and the result is jen's rendering of the whole file.
+func TestBuildStreams(t *testing.T) {
+	const n = 40
+	s, err := load.Load(load.Bytes("spec", synth.Files(n)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, errs := newGenerator(s)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	for _, p := range g.parts() {
+		var flushes int
+		fn := p.fn
+		p.fn = func(f *jen.File) {
+			fn(f)
+			flushes = g.sink.flushes
+		}
+		got, err := g.build(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := g.newFile(p.name == "tools.go")
+		fn(f)
+		f.NoFormat = true
+		var want bytes.Buffer
+		if err := f.Render(&want); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("%s: the streamed source differs from jen's render of the whole file", p.name)
+		}
+		if p.name == "decode.go" && flushes < n {
+			t.Errorf("decode.go of %d tools was rendered in %d pieces, want at least %d", n, flushes, n)
+		}
 	}
 }
