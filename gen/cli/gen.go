@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync/atomic"
 
@@ -40,6 +41,10 @@ func (f *specFlags) generate(src *load.Source) (*model.Spec, []emit.File, string
 	if err != nil {
 		return nil, nil, "", err
 	}
+	// Loading leaves the CUE evaluation's memory behind, many times the
+	// model's: collect it now, so the emitters reuse it rather than add to
+	// it.
+	runtime.GC()
 	files, err := emit.Generate(s, f.onlyList()...)
 	if err != nil {
 		return nil, nil, "", err
