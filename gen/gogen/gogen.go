@@ -24,7 +24,6 @@ package gogen
 import (
 	_ "embed"
 	"fmt"
-	"go/format"
 	"path"
 	"strings"
 
@@ -302,7 +301,7 @@ func (g *generator) runtime() ([]byte, error) {
 		return nil, fmt.Errorf("go: runtime source has no import block")
 	}
 	src = src[:j+3] + fmt.Sprintf("\n// runtimeVersion is checked by the other generated files at compile time.\nconst runtimeVersion = %d\n", RuntimeVersion) + src[j+3:]
-	out, err := format.Source([]byte(head + src))
+	out, err := formatWhole([]byte(head + src))
 	if err != nil {
 		return nil, fmt.Errorf("go: formatting runtime.go: %w", err)
 	}

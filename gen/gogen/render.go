@@ -36,6 +36,9 @@ var formatted struct {
 	sync.Mutex
 	on   bool
 	last map[string][]byte
+	// whole holds the formatted text of the files formatted whole
+	// (runtime.go and the serve files), by source.
+	whole map[string][]byte
 	// runs counts the chunks formatted, for tests.
 	runs atomic.Int64
 }
@@ -48,7 +51,32 @@ var formatted struct {
 func CacheFormatting(on bool) {
 	formatted.Lock()
 	defer formatted.Unlock()
-	formatted.on, formatted.last = on, nil
+	formatted.on, formatted.last, formatted.whole = on, nil, nil
+}
+
+// formatWhole is format.Source for a file formatted whole, remembered
+// while CacheFormatting is on: these files change only with the spec's
+// package name, source line or depth.
+func formatWhole(src []byte) ([]byte, error) {
+	formatted.Lock()
+	out, ok := formatted.whole[string(src)]
+	formatted.Unlock()
+	if ok {
+		return out, nil
+	}
+	out, err := format.Source(src)
+	if err != nil {
+		return nil, err
+	}
+	formatted.Lock()
+	if formatted.on {
+		if formatted.whole == nil || len(formatted.whole) >= 64 { // keep a long watch's memory bounded
+			formatted.whole = map[string][]byte{}
+		}
+		formatted.whole[string(src)] = out
+	}
+	formatted.Unlock()
+	return out, nil
 }
 
 // render builds the parts in order (build), each unformatted, cut at split marks into
@@ -143,6 +171,11 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 			continue
 		}
 		var buf bytes.Buffer
+		size := 0
+		for _, c := range cs {
+			size += len(c.out) + 1
+		}
+		buf.Grow(size) // once: growing a large buffer step by step costs more than the copy
 		ok := true
 		for j, c := range cs {
 			if c.err != nil {
@@ -180,7 +213,7 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 // adds to, and what was rendered of it so far.
 type sink struct {
 	f       *jen.File
-	body    bytes.Buffer
+	body    [][]byte          // the rendered pieces, in order
 	imports map[string]string // path → the name it is imported as
 	err     error
 	flushes int // for tests
@@ -226,8 +259,16 @@ func (g *generator) build(p part) ([]byte, error) {
 		}
 		out.WriteString(")\n\n")
 	}
-	out.Write(k.body.Bytes())
-	return out.Bytes(), nil
+	size := out.Len()
+	for _, b := range k.body {
+		size += len(b)
+	}
+	src := make([]byte, 0, size)
+	src = append(src, out.Bytes()...)
+	for _, b := range k.body {
+		src = append(src, b...)
+	}
+	return src, nil
 }
 
 // flush renders what the part being built added since the last flush, and
@@ -286,6 +327,6 @@ func (g *generator) flush() {
 		}
 		k.imports[path] = name
 	}
-	k.body.Write(rest)
+	k.body = append(k.body, rest)
 	k.flushes++
 }
