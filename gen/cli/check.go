@@ -79,7 +79,8 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 		total, out = ent.Files, ent.Out
 	} else {
 		var files []emit.File
-		s, files, out, err = sf.generate(src)
+		sf.persistFormatting = true
+		s, files, out, err = sf.generate(src, st)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/gogen"
 	"github.com/agentc-dev/agentc/gen/internal/stamp"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -17,6 +18,10 @@ import (
 // specFlags are the flags every generating command shares.
 type specFlags struct {
 	spec, out, only string
+	// persistFormatting keeps the Go emitter's formatted declarations in
+	// the user cache between runs (one-shot gen and check; see
+	// rememberFormatting).
+	persistFormatting bool
 }
 
 func (f *specFlags) register(fs *flag.FlagSet) {
@@ -35,7 +40,7 @@ func (f *specFlags) onlyList() []string {
 
 // generate loads the spec read into src and runs the emitters; it returns
 // the files and the output root.
-func (f *specFlags) generate(src *load.Source) (*model.Spec, []emit.File, string, error) {
+func (f *specFlags) generate(src *load.Source, st stamped) (*model.Spec, []emit.File, string, error) {
 	generations.Add(1)
 	s, err := load.Load(src)
 	if err != nil {
@@ -45,6 +50,9 @@ func (f *specFlags) generate(src *load.Source) (*model.Spec, []emit.File, string
 	// model's: collect it now, so the emitters reuse it rather than add to
 	// it.
 	runtime.GC()
+	if f.persistFormatting {
+		defer rememberFormatting(st)()
+	}
 	files, err := emit.Generate(s, f.onlyList()...)
 	if err != nil {
 		return nil, nil, "", err
@@ -122,6 +130,7 @@ func init() {
 			if len(args) > 0 {
 				return usagef("gen takes no arguments (use --spec DIR)")
 			}
+			sf.persistFormatting = !watch
 			if watch {
 				return runWatch(e, &sf)
 			}
@@ -167,7 +176,7 @@ func genOnce(sf *specFlags) (*genResult, error) {
 	if ent, ok := st.unchanged(partial); ok {
 		return &genResult{out: ent.Out, unchanged: ent.Files}, nil
 	}
-	_, files, out, err := sf.generate(src)
+	_, files, out, err := sf.generate(src, st)
 	if err != nil {
 		return nil, err
 	}
@@ -199,6 +208,27 @@ func genOnce(sf *specFlags) (*genResult, error) {
 	}
 	st.record(out, manifest, len(files))
 	return r, nil
+}
+
+// rememberFormatting starts the Go emitter from the formatted declarations
+// the last one-shot run of this command line left in the user cache (gen
+// --watch keeps them in memory instead), and returns the function that
+// stores the new ones and turns the memory off. Formatting is a function
+// of the source and of agentc, so the entry is agentc's (stamp.LoadBlob);
+// a damaged entry is ignored. After an edit, only the declarations it
+// changed are formatted. The first run of a command line (CI's only one)
+// neither reads nor stores: formatting to remember costs a little more.
+func rememberFormatting(st stamped) (done func()) {
+	if _, ran := stamp.Lookup(st.invocation); !st.keyed || !ran {
+		return func() {}
+	}
+	if data, ok := stamp.LoadBlob("gofmt", st.invocation); !ok || gogen.ReadFormatting(data) != nil {
+		gogen.CacheFormatting(true)
+	}
+	return func() {
+		stamp.StoreBlob("gofmt", st.invocation, gogen.WriteFormatting)
+		gogen.CacheFormatting(false)
+	}
 }
 
 func nonNil(s []string) []string {

@@ -3,9 +3,13 @@ package gogen
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"go/format"
+	"io"
 	"maps"
 	"runtime"
 	"slices"
@@ -34,8 +38,9 @@ var minChunk = 64 << 10
 // formats again only the declarations an edit changed.
 var formatted struct {
 	sync.Mutex
-	on   bool
-	last map[string][]byte
+	on bool
+	// last maps the SHA-256 of each chunk's source to its formatted text.
+	last map[[sha256.Size]byte][]byte
 	// whole holds the formatted text of the files formatted whole
 	// (runtime.go and the serve files), by source.
 	whole map[string][]byte
@@ -52,6 +57,67 @@ func CacheFormatting(on bool) {
 	formatted.Lock()
 	defer formatted.Unlock()
 	formatted.on, formatted.last, formatted.whole = on, nil, nil
+}
+
+// formattingMagic starts what WriteFormatting writes.
+const formattingMagic = "agentc gogen formatting v1\n"
+
+// WriteFormatting writes the formatted declarations CacheFormatting
+// remembers from the last Emit, so that a later process can start from
+// them (ReadFormatting): agentc gen after an edit formats again only what
+// the edit changed. The text holds, per declaration, the SHA-256 of its
+// source and its formatted text, and ends with the SHA-256 of all that.
+func WriteFormatting(w io.Writer) error {
+	formatted.Lock()
+	last := formatted.last
+	formatted.Unlock()
+	h := sha256.New()
+	mw := io.MultiWriter(w, h)
+	if _, err := io.WriteString(mw, formattingMagic); err != nil {
+		return err
+	}
+	for key, out := range last {
+		rec := append(key[:], binary.AppendUvarint(nil, uint64(len(out)))...)
+		if _, err := mw.Write(rec); err != nil {
+			return err
+		}
+		if _, err := mw.Write(out); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(h.Sum(nil))
+	return err
+}
+
+// ReadFormatting turns CacheFormatting on, remembering the declarations
+// data (from WriteFormatting) holds. Data that is not whole is an error,
+// and nothing of it is remembered.
+func ReadFormatting(data []byte) error {
+	bad := errors.New("gogen: formatting cache: damaged")
+	if len(data) < len(formattingMagic)+sha256.Size || string(data[:len(formattingMagic)]) != formattingMagic {
+		return bad
+	}
+	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	if got := sha256.Sum256(body); string(got[:]) != string(sum) {
+		return bad
+	}
+	last := map[[sha256.Size]byte][]byte{}
+	for rest := body[len(formattingMagic):]; len(rest) > 0; {
+		if len(rest) < sha256.Size {
+			return bad
+		}
+		key := [sha256.Size]byte(rest[:sha256.Size])
+		n, w := binary.Uvarint(rest[sha256.Size:])
+		rest = rest[sha256.Size+max(w, 0):]
+		if w <= 0 || n > uint64(len(rest)) {
+			return bad
+		}
+		last[key], rest = rest[:n:n], rest[n:]
+	}
+	formatted.Lock()
+	defer formatted.Unlock()
+	formatted.on, formatted.last, formatted.whole = true, last, nil
+	return nil
 }
 
 // formatWhole is format.Source for a file formatted whole, remembered
@@ -117,6 +183,7 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 	head := []byte("package " + g.s.Codegen.GoPackage + "\n\n") // of a formatted chunk
 	type chunk struct {
 		src, out []byte
+		key      [sha256.Size]byte // of src, when remembered
 		err      error
 	}
 	// The unformatted sources, as pieces between split marks.
@@ -141,9 +208,12 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 			c.src = append(c.src, p...)
 		}
 		for _, c := range chunks[i] {
-			if out, ok := prev[string(c.src)]; ok {
-				c.out = out
-				continue
+			if cache {
+				c.key = sha256.Sum256(c.src)
+				if out, ok := prev[c.key]; ok {
+					c.out = out
+					continue
+				}
 			}
 			formatted.runs.Add(1)
 			run(func() { c.out, c.err = format.Source(c.src) })
@@ -151,11 +221,11 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 	}
 	wg.Wait()
 	if cache {
-		next := map[string][]byte{}
+		next := map[[sha256.Size]byte][]byte{}
 		for _, cs := range chunks {
 			for _, c := range cs {
 				if c.err == nil {
-					next[string(c.src)] = c.out
+					next[c.key] = c.out
 				}
 			}
 		}
