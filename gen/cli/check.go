@@ -79,7 +79,7 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 		total, out = ent.Files, ent.Out
 	} else {
 		var files []emit.File
-		sf.persistFormatting = true
+		sf.oneShot = true
 		s, files, out, err = sf.generate(src, st)
 		if err != nil {
 			return err

@@ -18,10 +18,11 @@ import (
 // specFlags are the flags every generating command shares.
 type specFlags struct {
 	spec, out, only string
-	// persistFormatting keeps the Go emitter's formatted declarations in
-	// the user cache between runs (one-shot gen and check; see
-	// rememberFormatting).
-	persistFormatting bool
+	// oneShot is a run of a process that ends with it (gen, check, not
+	// gen --watch): it collects load's garbage before emitting, and keeps
+	// the Go emitter's formatted declarations in the user cache between
+	// runs (rememberFormatting), where watch keeps them in memory.
+	oneShot bool
 }
 
 func (f *specFlags) register(fs *flag.FlagSet) {
@@ -46,11 +47,11 @@ func (f *specFlags) generate(src *load.Source, st stamped) (*model.Spec, []emit.
 	if err != nil {
 		return nil, nil, "", err
 	}
-	// Loading leaves the CUE evaluation's memory behind, many times the
-	// model's: collect it now, so the emitters reuse it rather than add to
-	// it.
-	runtime.GC()
-	if f.persistFormatting {
+	if f.oneShot {
+		// Loading leaves the CUE evaluation's memory behind, many times
+		// the model's: collect it now, so the emitters reuse it rather
+		// than add to it.
+		runtime.GC()
 		defer rememberFormatting(st)()
 	}
 	files, err := emit.Generate(s, f.onlyList()...)
@@ -130,7 +131,7 @@ func init() {
 			if len(args) > 0 {
 				return usagef("gen takes no arguments (use --spec DIR)")
 			}
-			sf.persistFormatting = !watch
+			sf.oneShot = !watch
 			if watch {
 				return runWatch(e, &sf)
 			}

@@ -242,7 +242,7 @@ func TestFormattingRemembered(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "out")
-	sf := &specFlags{spec: dir, out: out, persistFormatting: true}
+	sf := &specFlags{spec: dir, out: out, oneShot: true}
 	inv := stamp.Invocation(sf.spec, sf.out, nil)
 	edit := func(n int) {
 		t.Helper()
@@ -252,7 +252,7 @@ func TestFormattingRemembered(t *testing.T) {
 	fresh := func() map[string]string {
 		t.Helper()
 		other := filepath.Join(t.TempDir(), "fresh")
-		if _, err := genOnce(&specFlags{spec: dir, out: other, persistFormatting: true}); err != nil {
+		if _, err := genOnce(&specFlags{spec: dir, out: other, oneShot: true}); err != nil {
 			t.Fatal(err)
 		}
 		return readTree(t, other)
