@@ -116,16 +116,21 @@ func serverFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 }
 
 // toolsFile renders tools.go: the contract's name and the table of
-// gateway-executed tools.
+// gateway-executed tools. It writes the table as gofmt does (keys padded
+// to the longest, "schema:"), since formatting a table of a thousand
+// tools' schemas costs more than everything else here;
+// TestToolsFileIsFormatted holds it to format.Source. Only a field too
+// long for gofmt to align (over a million characters) is left to it.
 func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header(s, m.Package))
 	fmt.Fprintf(&b, "\nimport contract %s\n\n", strconv.Quote(m.CoreImport))
 	b.WriteString("// serverName and serverVersion are the MCP server's implementation name and\n// version: the contract's name and revision.\n")
-	fmt.Fprintf(&b, "const (\n\tserverName = %s\n\tserverVersion = %s\n)\n\n", strconv.Quote(s.Contract.Name), strconv.Quote(s.Contract.Revision))
+	fmt.Fprintf(&b, "const (\n\tserverName    = %s\n\tserverVersion = %s\n)\n\n", strconv.Quote(s.Contract.Name), strconv.Quote(s.Contract.Revision))
 	b.WriteString("// tools are the gateway-executed tools, sorted by name: what tools/list shows\n" +
 		"// (for the modes that inject them) and the JSON Schema agentc emits for each.\n")
-	b.WriteString("var tools = []toolSpec{\n")
+	b.WriteString("var tools = []toolSpec{")
+	formatted, rows := true, 0
 	for _, t := range s.Tools {
 		if !t.Execution.GatewayExecuted() {
 			continue
@@ -138,16 +143,31 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 		if err := json.Compact(&compact, schema); err != nil {
 			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
 		}
-		fmt.Fprintf(&b, "\t{\n\t\ttool: contract.Tool%s,\n\t\tdesc: %s,\n\t\tschema: %s,\n\t},\n",
-			t.GoName, strconv.Quote(tsgen.ToolDescription(t)), goString(compact.String()))
+		desc, sch := strconv.Quote(tsgen.ToolDescription(t)), goString(compact.String())
+		if len(desc) > maxAligned || len(sch) > maxAligned {
+			formatted = false
+		}
+		fmt.Fprintf(&b, "\n\t{\n\t\ttool:   contract.Tool%s,\n\t\tdesc:   %s,\n\t\tschema: %s,\n\t},", t.GoName, desc, sch)
+		rows++
+	}
+	if rows > 0 {
+		b.WriteString("\n")
 	}
 	b.WriteString("}\n")
+	if formatted {
+		return b.Bytes(), nil
+	}
 	out, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("mcp: formatting tools.go: %w\n%s", err, b.Bytes())
 	}
 	return out, nil
 }
+
+// maxAligned is the longest field value that gofmt surely aligns with its
+// key: go/printer stops aligning an element longer than a million
+// characters.
+const maxAligned = 900_000
 
 // goString quotes s as a raw string when it can be one.
 func goString(s string) string {

@@ -1,16 +1,24 @@
 package mcpgen_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"go/format"
 	"go/parser"
 	"go/token"
+	"maps"
 	"path"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/internal/synth"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/mcpgen"
+	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/tsgen"
 )
 
@@ -111,5 +119,57 @@ func TestEmit(t *testing.T) {
 	s.Codegen.MCP = nil
 	if files, err := mcpgen.Emit(s); err != nil || len(files) != 0 {
 		t.Errorf("without codegen.mcp: %d files, %v", len(files), err)
+	}
+}
+
+// TestToolsFileIsFormatted: tools.go, written as gofmt would write it, is
+// what format.Source makes of it: for the default spec, a large synthetic
+// one, one without gateway tools, odd descriptions (a backquote in a
+// schema makes it a quoted string), and a description too long for gofmt
+// to align.
+func TestToolsFileIsFormatted(t *testing.T) {
+	base := load.Default().Files
+	edited := func(edit func(tools string) string) map[string][]byte {
+		files := maps.Clone(base)
+		files["tools.cue"] = []byte(edit(string(base["tools.cue"])))
+		return files
+	}
+	for name, files := range map[string]map[string][]byte{
+		"default":          base,
+		"synthetic":        synth.Files(60),
+		"no gateway tools": base, // made so below
+		"odd text": edited(func(s string) string {
+			return strings.Replace(s, "description: \"\"\"\n", "description: \"\"\"\n\t\tTabs\tand `backquotes`, \"quotes\", π, \\u0001.\n", 1)
+		}),
+		"huge description": edited(func(s string) string {
+			return strings.Replace(s, "description: \"\"\"\n", "description: \"\"\"\n\t\t"+strings.Repeat("word ", 200_000)+"\n", 1)
+		}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, err := load.Load(load.Bytes("spec", files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name == "no gateway tools" {
+				for _, tool := range s.Tools {
+					tool.Execution = model.Sandbox
+				}
+			}
+			out, err := mcpgen.Emit(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := slices.IndexFunc(out, func(f emit.File) bool { return path.Base(f.Path) == "tools.go" })
+			if i < 0 {
+				t.Fatal("no tools.go")
+			}
+			want, err := format.Source(out[i].Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(out[i].Data, want) {
+				t.Errorf("tools.go is not as gofmt writes it:\n%s", diff.Diff("got", out[i].Data, "gofmt", want))
+			}
+		})
 	}
 }
