@@ -1,6 +1,7 @@
 package mcpserve
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -143,7 +144,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if claims.Source != contract.SourceSandbox {
-		s.fail(w, http.StatusForbidden, "forbidden", fmt.Sprintf("tool calls need a token of source %q, not %q", contract.SourceSandbox, claims.Source))
+		s.fail(w, http.StatusForbidden, "forbidden",
+			fmt.Sprintf("tool calls need a token of source %q, not %q", contract.SourceSandbox, claims.Source))
 		return
 	}
 	session := r.Header.Get(SessionHeader)
@@ -165,7 +167,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusNotFound, "unknown_session", "unknown session "+session)
 		return
 	case err != nil:
-		s.cfg.Logger.ErrorContext(r.Context(), "agentc mcp: session lookup failed", "session_id", session, "error", err)
+		s.cfg.Logger.ErrorContext(r.Context(), "agentc mcp: session lookup failed",
+			"session_id", session, "error", err)
 		s.fail(w, http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
 		return
 	}
@@ -195,7 +198,7 @@ func (s *Server) serverFor(r *http.Request) *mcp.Server {
 		srv.AddTool(&mcp.Tool{
 			Name:        t.tool.Name(),
 			Description: t.description(c.mode),
-			InputSchema: json.RawMessage(t.schema),
+			InputSchema: t.inputSchema(),
 		}, s.handler(t.tool))
 	}
 	s.modes[c.mode] = srv
@@ -248,7 +251,9 @@ func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
 // execute runs one call. A call with a tool_call_id goes through the Store
 // exactly as on the callback route (same key, same request hash); one
 // without has no identity a retry could repeat, and executes.
-func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, call contract.Call, args []byte) (contract.Result, string, error) {
+func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, call contract.Call, args []byte) (
+	contract.Result, string, error,
+) {
 	run := func() contract.Result {
 		ctx := context.WithoutCancel(ctx)
 		cancel := context.CancelFunc(func() {})
@@ -271,16 +276,20 @@ func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, cal
 	prev, done, err := s.cfg.Store.Claim(ctx, inv)
 	switch {
 	case errors.Is(err, contract.ErrConflict):
-		return contract.Result{Result: "tool_call_id " + call.ToolCallID + " was already used for another call (a different tool or different arguments)"}, "tool_call_id_conflict", nil
+		msg := "tool_call_id " + call.ToolCallID +
+			" was already used for another call (a different tool or different arguments)"
+		return contract.Result{Result: msg}, "tool_call_id_conflict", nil
 	case err != nil:
-		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: idempotency store failed", "tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
+		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: idempotency store failed",
+			"tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
 		return contract.Result{}, "store_failed", errors.New("the gateway could not record the call; retry it")
 	case done:
 		return prev, "replayed", nil
 	}
 	res := run()
 	if err := s.cfg.Store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
-		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: recording the result failed", "tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
+		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: recording the result failed",
+			"tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
 	}
 	return res, "executed", nil
 }
@@ -306,8 +315,20 @@ type toolSpec struct {
 	// the modes that have their own.
 	desc     string
 	modeDesc map[contract.Mode]string
-	// schema is the tool's JSON Schema (the emitter "jsonschema" file).
+	// schema is the tool's JSON Schema (the emitter "jsonschema" file),
+	// indented as that file is, to read and review.
 	schema string
+}
+
+// inputSchema is the tool's JSON Schema as tools/list serves it: compact.
+func (t toolSpec) inputSchema() json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(t.schema)); err != nil {
+		// Not reached: agentc generates the schema from encoding/json's
+		// output. The SDK reports invalid JSON when it serves the tool.
+		return json.RawMessage(t.schema)
+	}
+	return b.Bytes()
 }
 
 // description is the tool's description in mode m.
