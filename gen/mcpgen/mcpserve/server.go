@@ -6,11 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -124,6 +128,7 @@ type caller struct {
 	session string
 	claims  contract.Claims
 	mode    contract.Mode
+	body    *bodyCopy
 }
 
 type callerKey struct{}
@@ -173,6 +178,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := &caller{session: session, claims: claims, mode: mode}
+	if r.Body != nil {
+		c.body = &bodyCopy{rc: r.Body}
+		r.Body = c.body
+	}
 	s.http.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
 }
 
@@ -218,6 +227,9 @@ func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
 			args = []byte("{}")
 		}
 		toolCallID, _ := req.Params.Meta[ToolCallIDMeta].(string)
+		if strings.ContainsRune(toolCallID, utf8.RuneError) && c.body != nil {
+			toolCallID = rawMetaString(c.body.buf.Bytes(), ToolCallIDMeta, toolCallID)
+		}
 		if toolCallID != "" {
 			if msg := contract.CheckToolCallID(toolCallID); msg != "" {
 				return nil, fmt.Errorf("_meta %q: %s", ToolCallIDMeta, msg)
@@ -292,6 +304,106 @@ func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, cal
 			"tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
 	}
 	return res, "executed", nil
+}
+
+// bodyCopy keeps what the transport reads of a request's body (at most its
+// MaxRequestBodyBytes), for rawMetaString.
+type bodyCopy struct {
+	rc  io.ReadCloser
+	buf bytes.Buffer
+}
+
+func (b *bodyCopy) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	b.buf.Write(p[:n])
+	return n, err
+}
+
+func (b *bodyCopy) Close() error { return b.rc.Close() }
+
+// rawMetaString returns the string under key in the _meta of body, a
+// tools/call message, as the JavaScript string it is, given decoded: the
+// SDK's decoding of it. The SDK's decoder turns a lone surrogate escape
+// ("\ud800") and invalid UTF-8 into U+FFFD, which would make distinct ids
+// one; the callback route compares ids as JavaScript strings and refuses
+// those (contract.CheckToolCallID). Here a lone surrogate becomes its
+// WTF-8 bytes and invalid UTF-8 stays as it is, so that CheckToolCallID
+// refuses them too. When body does not hold that value, decoded is
+// returned.
+func rawMetaString(body []byte, key, decoded string) string {
+	var msg struct {
+		Params struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil {
+		return decoded
+	}
+	raw := msg.Params.Meta[key]
+	var same string
+	if json.Unmarshal(raw, &same) != nil || same != decoded {
+		return decoded
+	}
+	if s, ok := jsString(raw); ok {
+		return s
+	}
+	return decoded
+}
+
+// jsString decodes the JSON string token raw without replacing anything:
+// escaped surrogate pairs become their code point, a lone surrogate its
+// three WTF-8 bytes, and bytes that are not UTF-8 stay.
+func jsString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	raw = raw[1 : len(raw)-1]
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			out = append(out, raw[i])
+			continue
+		}
+		if i++; i == len(raw) {
+			return "", false
+		}
+		switch c := raw[i]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+		case 'b', 'f', 'n', 'r', 't':
+			out = append(out, "\b\f\n\r\t"[strings.IndexByte("bfnrt", c)])
+		case 'u':
+			r, ok := hex4(raw[i+1:])
+			if !ok {
+				return "", false
+			}
+			i += 4
+			if utf16.IsSurrogate(r) && r < 0xdc00 && i+6 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
+				if lo, ok := hex4(raw[i+3:]); ok && lo >= 0xdc00 && lo <= 0xdfff {
+					out = utf8.AppendRune(out, utf16.DecodeRune(r, lo))
+					i += 6
+					continue
+				}
+			}
+			if utf16.IsSurrogate(r) {
+				out = append(out, 0xe0|byte(r>>12), 0x80|byte(r>>6)&0x3f, 0x80|byte(r)&0x3f)
+			} else {
+				out = utf8.AppendRune(out, r)
+			}
+		default:
+			return "", false
+		}
+	}
+	return string(out), true
+}
+
+// hex4 reads the four hex digits at the start of b.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b[:4]), 16, 16)
+	return rune(n), err == nil
 }
 
 // fail answers a request refused before MCP, in the callback route's error
