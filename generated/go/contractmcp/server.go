@@ -43,7 +43,11 @@ const SessionHeader = "X-Agentc-Session"
 // keying on it would answer one call with another's result. Neither is
 // _meta.progressToken, which OpenCode 1.18.33 sends as the same
 // per-connection counter (and no call id: its calls execute each time; a
-// client that knows the model's tool_use id should send it here).
+// client that knows the model's tool_use id should send it here). The id
+// has the callback route's limits (contract.CheckToolCallID), read as the
+// JavaScript string it is: a call whose id breaks them (a control
+// character, a lone surrogate, invalid UTF-8, more than
+// contract.MaxToolCallIDLength bytes) is refused before the Store is asked.
 const ToolCallIDMeta = "dev.agentc/tool_call_id"
 
 // ReplayMeta is set to true in the _meta of a result that repeats the
