@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"go/scanner"
 	"go/token"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,26 +34,14 @@ var lineSpecs = testspecs.Dirs
 // it long: the line without that literal fits, and the literal holds one
 // line of text (a "\n" only at its end) other than a JSON object or array,
 // or it is one JSON string inside a multi-line raw string (a JSON Schema,
-// which JSON cannot split). The copies of package serve may keep the long
-// lines serveBacklog counts, and no more.
+// which JSON cannot split).
 func TestLineLength(t *testing.T) {
 	for _, dir := range lineSpecs {
 		files := goFiles(t, dir)
 		var names []string
 		for _, f := range files {
 			names = append(names, f.Path)
-			bad := longLines(f.Data, maxLine)
-			name := path.Base(f.Path)
-			if n, ok := serveBacklog[name]; ok && strings.HasPrefix(f.Path, "go/contract/") {
-				if len(bad) < n {
-					t.Logf("%s spec: %s has %d long lines, fewer than its backlog of %d: lower serveBacklog",
-						testspecs.Name(dir), f.Path, len(bad), n)
-				}
-				if len(bad) <= n {
-					continue
-				}
-			}
-			for _, line := range bad {
+			for _, line := range longLines(f.Data, maxLine) {
 				t.Errorf("%s spec: %s:%s", testspecs.Name(dir), f.Path, line)
 			}
 		}
@@ -68,13 +55,6 @@ func TestLineLength(t *testing.T) {
 		}
 	}
 }
-
-// serveBacklog is how many long lines each file copied from package serve
-// held when this test first covered them (lines of code and SQL in raw
-// strings, which can be wrapped). Package serve's owner wraps them; until
-// then a file may not gain any. A file whose count drops is logged so that
-// its entry is lowered.
-var serveBacklog = map[string]int{"route.go": 2, "sqlstore.go": 5}
 
 // goFiles returns every Go file agentc generates from the spec in dir (the
 // default spec for ""), with the MCP package in go/contractmcp when the
