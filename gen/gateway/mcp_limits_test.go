@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentc-dev/agentc/generated/go/contract"
 	"github.com/agentc-dev/agentc/generated/go/contractmcp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // countingStore is a Store that counts the calls made to it, so that a
@@ -222,8 +223,10 @@ func TestMCPToolCallIDLimits(t *testing.T) {
 				t.Fatalf("%s: the callback route answered %v, want 400 invalid_body saying %q", tc.name, cb, tc.says)
 			}
 			a := g.toolsCall(t, tc.rawID, `{"message":"m"}`)
-			if a.Error == nil || !strings.HasSuffix(a.Error.Message, ": "+want) || !strings.Contains(a.Error.Message, contractmcp.ToolCallIDMeta) {
-				t.Errorf("%s over MCP: %+v %+v, want an error naming _meta %q and saying %q", tc.name, a.Result, a.Error, contractmcp.ToolCallIDMeta, want)
+			if a.Error == nil || a.Error.Code != jsonrpc.CodeInvalidParams || !strings.HasSuffix(a.Error.Message, ": "+want) ||
+				!strings.Contains(a.Error.Message, contractmcp.ToolCallIDMeta) {
+				t.Errorf("%s over MCP: %+v %+v, want an invalid-params error naming _meta %q and saying %q",
+					tc.name, a.Result, a.Error, contractmcp.ToolCallIDMeta, want)
 			}
 		}
 		if n := g.h.total.Load(); n != 0 {

@@ -36,7 +36,8 @@ func TestEmit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := []string{s.Codegen.MCP.CoreImport, "github.com/modelcontextprotocol/go-sdk/mcp"}
+	allowed := []string{s.Codegen.MCP.CoreImport, "github.com/modelcontextprotocol/go-sdk/mcp",
+		"github.com/modelcontextprotocol/go-sdk/jsonrpc"}
 	var goFiles int
 	for _, f := range files {
 		if !strings.HasSuffix(f.Path, ".go") {

@@ -19,6 +19,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	contract "github.com/agentc-dev/agentc/generated/go/contract"
@@ -239,7 +240,7 @@ func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
 		}
 		if toolCallID != "" {
 			if msg := contract.CheckToolCallID(toolCallID); msg != "" {
-				return nil, fmt.Errorf("_meta %q: %s", ToolCallIDMeta, msg)
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("_meta %q: %s", ToolCallIDMeta, msg)}
 			}
 		}
 		call := contract.Call{Tool: tool.Name(), Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
