@@ -200,9 +200,9 @@ func TestMCPSessionIDLimits(t *testing.T) {
 
 // TestMCPToolCallIDLimits: a _meta tool_call_id the callback route would
 // refuse in its body — "\u0000", a lone surrogate, invalid UTF-8, more than
-// MaxToolCallIDLength bytes — is refused with the callback route's message
-// for the same id, without executing and without touching the store, with
-// a MemoryStore and with an SQLStore. Two lone surrogates are not one id
+// MaxToolCallIDLength bytes, empty, not a string — is refused with the
+// callback route's message for the same id, without executing and without
+// touching the store, with a MemoryStore and with an SQLStore. Two lone surrogates are not one id
 // (the SDK decodes both to U+FFFD), while an escaped surrogate pair and a
 // real U+FFFD are ids like any other.
 func TestMCPToolCallIDLimits(t *testing.T) {
@@ -213,6 +213,8 @@ func TestMCPToolCallIDLimits(t *testing.T) {
 		{"reversed pair", `"\udc00\ud800"`, "lone surrogate"},
 		{"invalid UTF-8", "\"\xff-x\"", "invalid UTF-8"},
 		{"one byte over", `"` + strings.Repeat("i", contract.MaxToolCallIDLength+1) + `"`, "MaxToolCallIDLength"},
+		{"empty", `""`, "must not be empty"},
+		{"a number", `7`, "must be a string"},
 	}
 	forEachStore(t, func(t *testing.T, store contract.Store, count func() int) {
 		g := newLimitsGateway(t, store)

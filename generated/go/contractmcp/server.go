@@ -46,9 +46,10 @@ const SessionHeader = "X-Agentc-Session"
 // per-connection counter (and no call id: its calls execute each time; a
 // client that knows the model's tool_use id should send it here). The id
 // has the callback route's limits (contract.CheckToolCallID), read as the
-// JavaScript string it is: a call whose id breaks them (a control
-// character, a lone surrogate, invalid UTF-8, more than
-// contract.MaxToolCallIDLength bytes) is refused before the Store is asked.
+// JavaScript string it is: a call whose id breaks them (not a string,
+// empty, a control character, a lone surrogate, invalid UTF-8, more than
+// contract.MaxToolCallIDLength bytes) is refused as invalid params before
+// the Store is asked.
 const ToolCallIDMeta = "dev.agentc/tool_call_id"
 
 // ReplayMeta is set to true in the _meta of a result that repeats the
@@ -234,14 +235,22 @@ func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
 		if len(args) == 0 {
 			args = []byte("{}")
 		}
-		toolCallID, _ := req.Params.Meta[ToolCallIDMeta].(string)
-		if strings.ContainsRune(toolCallID, utf8.RuneError) && c.body != nil {
-			toolCallID = rawMetaString(c.body.buf.Bytes(), ToolCallIDMeta, toolCallID)
-		}
-		if toolCallID != "" {
-			if msg := contract.CheckToolCallID(toolCallID); msg != "" {
+		// Without the _meta id the call simply executes; with one, the id
+		// must be what the callback route accepts as a tool_call_id.
+		var toolCallID string
+		if meta, present := req.Params.Meta[ToolCallIDMeta]; present {
+			id, isString := meta.(string)
+			if strings.ContainsRune(id, utf8.RuneError) && c.body != nil {
+				id = rawMetaString(c.body.buf.Bytes(), ToolCallIDMeta, id)
+			}
+			msg := "tool_call_id must be a string"
+			if isString {
+				msg = contract.CheckToolCallID(id)
+			}
+			if msg != "" {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("_meta %q: %s", ToolCallIDMeta, msg)}
 			}
+			toolCallID = id
 		}
 		call := contract.Call{Tool: tool.Name(), Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
 		res, outcome, err := s.execute(ctx, c, tool, call, args)
