@@ -161,10 +161,6 @@ func (l *loader) evaluate() (cue.Value, error) {
 	if _, ok := l.src.Files["cue.mod/module.cue"]; !ok {
 		overlay[filepath.Join(l.src.abs, "cue.mod", "module.cue")] = cueload.FromString("module: \"agentc.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
 	}
-	// The doc comments are read from the syntax while CUE evaluates.
-	docs := make(chan map[model.Pos]string, 1)
-	go func() { docs <- l.indexDocs(userFiles) }()
-	defer func() { l.docs = <-docs }()
 	cfg := &cueload.Config{Dir: l.src.abs, Overlay: overlay, Package: pkg}
 	insts := cueload.Instances([]string{"."}, cfg)
 	if len(insts) != 1 {
@@ -173,6 +169,9 @@ func (l *loader) evaluate() (cue.Value, error) {
 	if err := insts[0].Err; err != nil {
 		return cue.Value{}, l.convert(err)
 	}
+	// The doc comments are read from the syntax cue/load parsed (with
+	// comments), rather than parsing the files a second time.
+	l.docs = l.indexDocs(insts[0].Files, userFiles)
 	v := cuecontext.New().BuildInstance(insts[0])
 	l.root = v // for positions while converting errors
 	if err := v.Err(); err != nil {
@@ -334,15 +333,13 @@ func (l *loader) errorAt(p model.Pos, code, format string, args ...any) {
 	l.errs.Add(p, code, format, args...)
 }
 
-// indexDocs returns the doc comment of every field in the user's files, by
-// position.
-func (l *loader) indexDocs(files []string) map[model.Pos]string {
+// indexDocs returns the doc comment of every field in the user's files
+// (userFiles, by name) among the instance's parsed files, by position.
+func (l *loader) indexDocs(files []*ast.File, userFiles []string) map[model.Pos]string {
 	docs := map[model.Pos]string{}
-	for _, name := range files {
-		abs := filepath.Join(l.src.abs, name)
-		f, err := parser.ParseFile(abs, l.src.Files[name], parser.ParseComments)
-		if err != nil {
-			continue // reported by cue/load
+	for _, f := range files {
+		if filepath.Dir(f.Filename) != l.src.abs || !slices.Contains(userFiles, filepath.Base(f.Filename)) {
+			continue
 		}
 		ast.Walk(f, func(n ast.Node) bool {
 			fd, ok := n.(*ast.Field)
