@@ -111,10 +111,9 @@ type loader struct {
 	src  *Source
 	errs diag.List
 	root cue.Value
-	// docs maps a field's position (display file, line, column) to its doc
-	// comment. Value.Doc is quadratic in the size of a file, so the loader
-	// reads doc comments from the syntax once.
-	docs map[model.Pos]string
+	// syn is read from the spec's syntax once: doc comments (Value.Doc is
+	// quadratic in the size of a file) and where fields are declared.
+	syn *syntaxIndex
 	// vposMemo holds the positions vpos found by walking a value's
 	// conjuncts, which re-evaluates them.
 	vposMemo map[cue.Value]model.Pos
@@ -171,7 +170,7 @@ func (l *loader) evaluate() (cue.Value, error) {
 	}
 	// The doc comments are read from the syntax cue/load parsed (with
 	// comments), rather than parsing the files a second time.
-	l.docs = l.indexDocs(insts[0].Files, userFiles)
+	l.syn = l.indexSyntax(insts[0].Files, userFiles)
 	v := cuecontext.New().BuildInstance(insts[0])
 	l.root = v // for positions while converting errors
 	if err := v.Err(); err != nil {
@@ -272,8 +271,19 @@ func (l *loader) vpos(v cue.Value) model.Pos {
 	if q, ok := l.vposMemo[v]; ok {
 		return q
 	}
-	q, ok := l.userPos(v, 0)
-	if !ok {
+	var q model.Pos
+	if dp, ok := l.syn.declPos(v); ok {
+		// The syntax says where v's one conjunct in the user's files is,
+		// without evaluating each conjunct again as userPos does.
+		q = l.pos(dp)
+		if crossCheck != nil {
+			slow, ok := l.userPos(v, 0)
+			if !ok {
+				slow = p
+			}
+			crossCheck("position of "+v.Path().String(), q, slow)
+		}
+	} else if q, ok = l.userPos(v, 0); !ok {
 		q = p
 	}
 	if l.vposMemo == nil {
@@ -304,6 +314,10 @@ func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 	return model.Pos{}, false
 }
 
+// crossCheck, when set (by tests), is told each result a fast path found
+// together with what the slower, general way finds for the same question.
+var crossCheck func(what string, fast, slow any)
+
 type exprResult struct {
 	op   cue.Op
 	args []cue.Value
@@ -333,42 +347,10 @@ func (l *loader) errorAt(p model.Pos, code, format string, args ...any) {
 	l.errs.Add(p, code, format, args...)
 }
 
-// indexDocs returns the doc comment of every field in the user's files
-// (userFiles, by name) among the instance's parsed files, by position.
-func (l *loader) indexDocs(files []*ast.File, userFiles []string) map[model.Pos]string {
-	docs := map[model.Pos]string{}
-	for _, f := range files {
-		if filepath.Dir(f.Filename) != l.src.abs || !slices.Contains(userFiles, filepath.Base(f.Filename)) {
-			continue
-		}
-		ast.Walk(f, func(n ast.Node) bool {
-			fd, ok := n.(*ast.Field)
-			if !ok {
-				return true
-			}
-			var parts []string
-			for _, cg := range ast.Comments(fd) {
-				if cg.Doc && !cg.Line {
-					if t := strings.TrimSpace(cg.Text()); t != "" {
-						parts = append(parts, t)
-					}
-				}
-			}
-			if len(parts) > 0 {
-				doc := strings.Join(parts, "\n")
-				docs[l.pos(fd.Label.Pos())] = doc
-				docs[l.pos(fd.Pos())] = doc
-				if fd.Value != nil {
-					docs[l.pos(fd.Value.Pos())] = doc
-				}
-			}
-			return true
-		}, nil)
-	}
-	return docs
-}
-
 // docOf returns the doc comment of the field v came from.
 func (l *loader) docOf(v cue.Value) string {
-	return l.docs[l.pos(v.Pos())]
+	if l.syn == nil {
+		return ""
+	}
+	return l.syn.docs[l.pos(v.Pos())]
 }
