@@ -179,7 +179,7 @@ func (l *loader) evaluate() (cue.Value, error) {
 	if err := v.Validate(cue.Concrete(false)); err != nil {
 		return cue.Value{}, l.convert(err)
 	}
-	if errs := l.metaschema(v); len(errs) > 0 {
+	if errs := l.metaschema(v, insts[0].Files, userFiles); len(errs) > 0 {
 		return cue.Value{}, errs.Err()
 	}
 	return v, nil

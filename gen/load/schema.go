@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 
@@ -30,9 +31,17 @@ import (
 // declares as `string` stays a valid, non-concrete schema when the spec
 // leaves it out, so required fields are checked for concreteness here,
 // outside argument and result schemas, which stay schemas.
-func (l *loader) metaschema(v cue.Value) diag.List {
+//
+// When the syntax shows that no field could be refused (closedBySyntax),
+// the unification is skipped: it would evaluate the spec a second time to
+// find nothing. files are the instance's parsed files.
+func (l *loader) metaschema(v cue.Value, files []*ast.File, userFiles []string) diag.List {
 	def := v.LookupPath(cue.MakePath(cue.Def("Spec")))
-	if def.Exists() {
+	clean := l.closedBySyntax(files, userFiles)
+	if crossCheck != nil && clean {
+		crossCheck("closedness of the spec", clean, def.Unify(v).Validate(cue.Concrete(false)) == nil)
+	}
+	if def.Exists() && !clean {
 		if err := def.Unify(v).Validate(cue.Concrete(false)); err != nil {
 			if errs := l.convertList(err, model.Pos{File: l.src.Display}); len(errs) > 0 {
 				return errs
