@@ -28,6 +28,10 @@ type syntaxIndex struct {
 	// label, a let, or a field whose value is not a struct literal may add
 	// conjuncts there that no field declares.
 	opaque map[string]bool
+	// topDefs holds the top-level definitions of the user's files (their
+	// fields and values), which an identifier resolved in its own file
+	// points to.
+	topDefs map[ast.Node]bool
 }
 
 type declSite struct {
@@ -38,12 +42,19 @@ type declSite struct {
 // indexSyntax reads the user's files (userFiles, by name) among the
 // instance's parsed files.
 func (l *loader) indexSyntax(files []*ast.File, userFiles []string) *syntaxIndex {
-	x := &syntaxIndex{docs: map[model.Pos]string{}, decls: map[string]declSite{}, opaque: map[string]bool{}}
+	x := &syntaxIndex{docs: map[model.Pos]string{}, decls: map[string]declSite{}, opaque: map[string]bool{}, topDefs: map[ast.Node]bool{}}
 	for _, f := range files {
 		if filepath.Dir(f.Filename) != l.src.abs || !slices.Contains(userFiles, filepath.Base(f.Filename)) {
 			continue
 		}
 		x.fields(f.Decls, "")
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.Field); ok {
+				if id, ok := fd.Label.(*ast.Ident); ok && strings.HasPrefix(id.Name, "#") {
+					x.topDefs[fd], x.topDefs[fd.Value] = true, true
+				}
+			}
+		}
 		ast.Walk(f, func(n ast.Node) bool {
 			fd, ok := n.(*ast.Field)
 			if !ok {

@@ -27,6 +27,10 @@ type typeWalker struct {
 	// funcNames holds the printed names of package functions (see
 	// funcName).
 	funcNames map[string]string
+	// root and rootPos are the expression fastConstraints reads and the
+	// position of its field.
+	root    ast.Expr
+	rootPos model.Pos
 }
 
 // object converts a struct-valued schema. goName and tsName name its type;
@@ -196,7 +200,22 @@ func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
 
 // constraints walks v's expression tree and applies each constraint to t.
 func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
-	w.walk(v, t, 0)
+	var orig *model.Type
+	if crossCheck != nil {
+		orig = cloneType(t)
+	}
+	if !w.fastConstraints(v, t) {
+		w.walk(v, t, 0)
+	} else if crossCheck != nil {
+		n := len(w.l.errs)
+		w.walk(v, orig, 0)
+		type result struct {
+			T        model.Type
+			Findings int
+		}
+		crossCheck("constraints of "+v.Path().String(), result{*t, 0}, result{*orig, len(w.l.errs) - n})
+		w.l.errs = w.l.errs[:n]
+	}
 	if t.MinLength != nil && t.MaxLength != nil && *t.MinLength > *t.MaxLength {
 		w.errorv(v, "unsupported", "minimum length %d exceeds maximum length %d", *t.MinLength, *t.MaxLength)
 	}
