@@ -114,6 +114,9 @@ type loader struct {
 	// syn is read from the spec's syntax once: doc comments (Value.Doc is
 	// quadratic in the size of a file) and where fields are declared.
 	syn *syntaxIndex
+	// displayMemo holds display's answer for each file: a spec has few,
+	// and positions many.
+	displayMemo map[string]string
 	// vposMemo holds the positions vpos found by walking a value's
 	// conjuncts, which re-evaluates them.
 	vposMemo map[cue.Value]model.Pos
@@ -254,10 +257,18 @@ func (l *loader) pos(p token.Pos) model.Pos {
 
 // display maps a file path cue/load saw to the path shown to users.
 func (l *loader) display(file string) string {
-	if rel, err := filepath.Rel(l.src.abs, file); err == nil && !strings.HasPrefix(rel, "..") {
-		return path.Join(l.src.Display, filepath.ToSlash(rel))
+	if d, ok := l.displayMemo[file]; ok {
+		return d
 	}
-	return file
+	d := file
+	if rel, err := filepath.Rel(l.src.abs, file); err == nil && !strings.HasPrefix(rel, "..") {
+		d = path.Join(l.src.Display, filepath.ToSlash(rel))
+	}
+	if l.displayMemo == nil {
+		l.displayMemo = map[string]string{}
+	}
+	l.displayMemo[file] = d
+	return d
 }
 
 // vpos returns the position of v in the spec's own files when it has one

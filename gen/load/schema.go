@@ -85,28 +85,54 @@ func (l *loader) required(v cue.Value, path []string, up *anchor, errs *diag.Lis
 	}
 	a := &anchor{up: up, v: v}
 	d, _ := v.Default()
+	if k := d.IncompleteKind(); (k == cue.StructKind || k == cue.ListKind) && !schemaAbove(path) && d.Validate(cue.Concrete(true)) == nil {
+		// Concrete throughout: nothing below can be missing. One
+		// validation costs less than listing every struct's fields.
+		if crossCheck != nil {
+			var slow diag.List
+			if !l.requiredBelow(d, path, a, &slow) {
+				l.requiredLeaf(v, d, path, up, &slow)
+			}
+			crossCheck("requiredness of "+strings.Join(path, "."), 0, len(slow))
+		}
+		return
+	}
+	if !l.requiredBelow(d, path, a, errs) {
+		l.requiredLeaf(v, d, path, up, errs)
+	}
+}
+
+// requiredBelow reports the fields below d, the default of the value at
+// path, that have no concrete value; false when d is not a struct or a
+// concrete list, to be checked itself.
+func (l *loader) requiredBelow(d cue.Value, path []string, a *anchor, errs *diag.List) bool {
 	switch d.IncompleteKind() {
 	case cue.StructKind:
 		it, err := d.Fields()
 		if err != nil {
-			return // reported by evaluation
+			return true // reported by evaluation
 		}
 		for it.Next() {
 			l.required(it.Value(), append(slices.Clip(path), it.Selector().String()), a, errs)
 		}
-		return
+		return true
 	case cue.ListKind:
 		if d.IsConcrete() {
 			it, err := d.List()
 			if err != nil {
-				return
+				return true
 			}
 			for i := 0; it.Next(); i++ {
 				l.required(it.Value(), append(slices.Clip(path), strconv.Itoa(i)), a, errs)
 			}
-			return
+			return true
 		}
 	}
+	return false
+}
+
+// requiredLeaf reports v (d its default) when it has no concrete value.
+func (l *loader) requiredLeaf(v, d cue.Value, path []string, up *anchor, errs *diag.List) {
 	if d.IsConcrete() {
 		return
 	}
@@ -125,6 +151,20 @@ func schemaPath(path []string) bool {
 		return true
 	case len(path) == 2 && path[0] == "opencode" && path[1] == "config":
 		return true
+	}
+	return false
+}
+
+// schemaAbove reports whether path leads to a schema (see schemaPath)
+// below it.
+func schemaAbove(path []string) bool {
+	switch {
+	case len(path) == 0:
+		return true
+	case path[0] == "tools":
+		return len(path) <= 2
+	case path[0] == "opencode":
+		return len(path) == 1
 	}
 	return false
 }
