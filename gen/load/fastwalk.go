@@ -30,9 +30,10 @@ import (
 // model over every corpus spec.
 
 // fastConstraints applies v's constraints to t from v's syntax and reports
-// whether it could; when it could not, t is unchanged.
-func (w *typeWalker) fastConstraints(v cue.Value, t *model.Type) bool {
-	e, ok := w.fieldExpr(v)
+// whether it could; when it could not, t is unchanged. valid says that v is
+// not an error.
+func (w *typeWalker) fastConstraints(v cue.Value, t *model.Type, valid bool) bool {
+	e, ok := w.fieldExpr(v, valid)
 	if !ok {
 		return false
 	}
@@ -52,9 +53,10 @@ func (w *typeWalker) fastConstraints(v cue.Value, t *model.Type) bool {
 
 // fieldExpr returns the expression v is written as, when v is a field's
 // value with that one conjunct: with one conjunct, Source is the field; with
-// more, it is the value's own (an expression, never a field).
-func (w *typeWalker) fieldExpr(v cue.Value) (ast.Expr, bool) {
-	if w.l.syn == nil || v.Err() != nil {
+// more, it is the value's own (an expression, never a field) unless it is
+// an error, which valid rules out.
+func (w *typeWalker) fieldExpr(v cue.Value, valid bool) (ast.Expr, bool) {
+	if w.l.syn == nil || !valid {
 		return nil, false
 	}
 	f, ok := v.Source().(*ast.Field)

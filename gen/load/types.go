@@ -101,7 +101,8 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 	pos := w.l.vpos(v)
 	var leaves []cue.Value
 	kind := v.IncompleteKind()
-	if v.Err() != nil || kind == cue.BottomKind {
+	verr := v.Err() // computed anew on each call
+	if verr != nil || kind == cue.BottomKind {
 		kind = cue.TopKind
 		w.leaves(v, &leaves, 0)
 		for _, lf := range leaves {
@@ -112,14 +113,14 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 	case cue.StructKind:
 		goName, tsName := base+names.GoExported(field), tsBase+names.TSPascal(field)
 		sv := v
-		if v.Err() != nil && len(leaves) > 0 {
+		if verr != nil && len(leaves) > 0 {
 			sv = leaves[0]
 		}
 		return w.object(sv, goName, tsName, goName, tsName)
 	case cue.ListKind:
 		t := &model.Type{Kind: model.Array, Pos: pos}
 		lv := v
-		if v.Err() != nil {
+		if verr != nil {
 			for _, lf := range leaves {
 				if lf.IncompleteKind() == cue.ListKind {
 					lv = lf
@@ -137,34 +138,34 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 		}
 		t.Items = w.typ(elem, base, tsBase, names.Singular(field))
 		t.Items.Doc = w.l.docOf(elem)
-		w.constraints(v, t)
+		w.constraints(v, t, verr == nil)
 		return t
 	case cue.StringKind:
 		t := &model.Type{Kind: model.String, Pos: pos}
-		w.constraints(v, t)
+		w.constraints(v, t, verr == nil)
 		return t
 	case cue.IntKind:
 		t := &model.Type{Kind: model.Integer, Pos: pos}
-		w.constraints(v, t)
+		w.constraints(v, t, verr == nil)
 		return t
 	case cue.NumberKind:
 		t := &model.Type{Kind: model.Number, Pos: pos}
-		w.constraints(v, t)
+		w.constraints(v, t, verr == nil)
 		return t
 	case cue.FloatKind:
 		w.errorv(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
 		return &model.Type{Kind: model.Number, Pos: pos}
 	case cue.BoolKind:
 		t := &model.Type{Kind: model.Boolean, Pos: pos}
-		w.constraints(v, t)
+		w.constraints(v, t, verr == nil)
 		return t
 	case cue.TopKind:
 		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
 	case cue.NullKind:
 		w.errorv(v, "unsupported", "null is not supported in argument schemas")
 	case cue.BottomKind:
-		if err := v.Err(); err != nil {
-			w.l.errs = append(w.l.errs, diagOf(w.l, v, err)...)
+		if verr != nil {
+			w.l.errs = append(w.l.errs, diagOf(w.l, v, verr)...)
 		} else {
 			w.errorv(v, "unsupported", "this constraint can never be satisfied")
 		}
@@ -199,12 +200,13 @@ func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
 }
 
 // constraints walks v's expression tree and applies each constraint to t.
-func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
+// valid says that v is not an error.
+func (w *typeWalker) constraints(v cue.Value, t *model.Type, valid bool) {
 	var orig *model.Type
 	if crossCheck != nil {
 		orig = cloneType(t)
 	}
-	if !w.fastConstraints(v, t) {
+	if !w.fastConstraints(v, t, valid) {
 		w.walk(v, t, 0)
 	} else if crossCheck != nil {
 		n := len(w.l.errs)
