@@ -30,10 +30,10 @@ import (
 // model over every corpus spec.
 
 // fastConstraints applies v's constraints to t from v's syntax and reports
-// whether it could; when it could not, t is unchanged. valid says that v is
-// not an error.
-func (w *typeWalker) fastConstraints(v cue.Value, t *model.Type, valid bool) bool {
-	e, ok := w.fieldExpr(v, valid)
+// whether it could; when it could not, t is unchanged. single says that v
+// has one conjunct, its field's (see fieldExpr).
+func (w *typeWalker) fastConstraints(v cue.Value, t *model.Type, single bool) bool {
+	e, ok := w.fieldExpr(v, single)
 	if !ok {
 		return false
 	}
@@ -54,9 +54,10 @@ func (w *typeWalker) fastConstraints(v cue.Value, t *model.Type, valid bool) boo
 // fieldExpr returns the expression v is written as, when v is a field's
 // value with that one conjunct: with one conjunct, Source is the field; with
 // more, it is the value's own (an expression, never a field) unless it is
-// an error, which valid rules out.
-func (w *typeWalker) fieldExpr(v cue.Value, valid bool) (ast.Expr, bool) {
-	if w.l.syn == nil || !valid {
+// an error. single says that v is not an error, or that the syntax shows its
+// one declaration (syntaxIndex.single).
+func (w *typeWalker) fieldExpr(v cue.Value, single bool) (ast.Expr, bool) {
+	if w.l.syn == nil || !single {
 		return nil, false
 	}
 	f, ok := v.Source().(*ast.Field)
@@ -425,4 +426,80 @@ func boundLit(e ast.Expr) (*big.Int, bool) {
 		n.Neg(n)
 	}
 	return n, true
+}
+
+// fastListLeaf returns the list operand of v when v is an open list with
+// item limits, [...T] & list.MinItems(n) & list.MaxItems(m), written once:
+// an error value as a whole (its default, [], may fail MinItems), whose
+// kind and list typ would find among all the operands of its expression,
+// each evaluated again (leaves). The list comes first, so it is reached by
+// following the left operands alone; the others are item limits, which
+// the syntax applies.
+func (w *typeWalker) fastListLeaf(v cue.Value) (cue.Value, bool) {
+	if w.l.syn == nil {
+		return cue.Value{}, false
+	}
+	if _, ok := w.l.syn.single(v); !ok {
+		return cue.Value{}, false
+	}
+	e, ok := w.fieldExpr(v, true)
+	if !ok {
+		return cue.Value{}, false
+	}
+	var ops []ast.Expr
+	var flat func(e ast.Expr)
+	flat = func(e ast.Expr) {
+		switch x := e.(type) {
+		case *ast.ParenExpr:
+			flat(x.X)
+			return
+		case *ast.BinaryExpr:
+			if x.Op == token.AND {
+				flat(x.X)
+				flat(x.Y)
+				return
+			}
+		}
+		ops = append(ops, e)
+	}
+	flat(e)
+	l, ok := ops[0].(*ast.ListLit)
+	if !ok || len(l.Elts) != 1 {
+		return cue.Value{}, false
+	}
+	if el, ok := l.Elts[0].(*ast.Ellipsis); !ok || el.Type == nil {
+		return cue.Value{}, false
+	}
+	probe := &model.Type{Kind: model.Array}
+	for _, op := range ops[1:] {
+		if c, ok := op.(*ast.CallExpr); !ok || !w.fastCall(c, probe) {
+			return cue.Value{}, false
+		}
+	}
+	lv := v
+	for x := unparen(e); ; {
+		b, ok := x.(*ast.BinaryExpr)
+		if !ok || b.Op != token.AND {
+			break
+		}
+		op, args := w.l.expr(lv)
+		if op != cue.AndOp || len(args) != 2 {
+			return cue.Value{}, false
+		}
+		lv, x = args[0], unparen(b.X)
+	}
+	if lv.Err() != nil || lv.IncompleteKind() != cue.ListKind {
+		return cue.Value{}, false
+	}
+	return lv, true
+}
+
+func unparen(e ast.Expr) ast.Expr {
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
 }

@@ -144,6 +144,22 @@ func pathKey(v cue.Value) (string, bool) {
 	return b.String(), true
 }
 
+// single reports whether the syntax shows exactly one declaration of v's
+// path, under no embedding, pattern or other form that could add more, and
+// returns the path's key.
+func (x *syntaxIndex) single(v cue.Value) (string, bool) {
+	key, ok := pathKey(v)
+	if !ok || x.decls[key].count != 1 {
+		return "", false
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] == 0 && x.opaque[key[:i]] {
+			return "", false
+		}
+	}
+	return key, true
+}
+
 // declPos returns the position of the one declaration of v's path in the
 // user's files, when the syntax says v has exactly one conjunct there: the
 // field's label, where a search of v's conjuncts (userPos) would find it.
@@ -153,20 +169,11 @@ func (x *syntaxIndex) declPos(v cue.Value) (token.Pos, bool) {
 		// field's whole value.
 		return token.NoPos, false
 	}
-	key, ok := pathKey(v)
-	if !ok {
+	// The field itself must be plain too: a value other than a struct
+	// literal may bring conjuncts of its own.
+	key, ok := x.single(v)
+	if !ok || x.opaque[key] {
 		return token.NoPos, false
 	}
-	s := x.decls[key]
-	if s.count != 1 {
-		return token.NoPos, false
-	}
-	for i := 0; i <= len(key); i++ {
-		// The field itself too: a value other than a struct literal may
-		// bring conjuncts of its own.
-		if (i == len(key) || key[i] == 0) && x.opaque[key[:i]] {
-			return token.NoPos, false
-		}
-	}
-	return s.pos, true
+	return x.decls[key].pos, true
 }

@@ -101,12 +101,29 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 	pos := w.l.vpos(v)
 	var leaves []cue.Value
 	kind := v.IncompleteKind()
-	verr := v.Err() // computed anew on each call
+	verr := v.Err()       // computed anew on each call
+	single := verr == nil // fastConstraints may read v's syntax
 	if verr != nil || kind == cue.BottomKind {
-		kind = cue.TopKind
-		w.leaves(v, &leaves, 0)
-		for _, lf := range leaves {
-			kind &= lf.IncompleteKind()
+		if lv, ok := w.fastListLeaf(v); ok {
+			kind, leaves, single = cue.ListKind, []cue.Value{lv}, true
+			if crossCheck != nil {
+				var slow []cue.Value
+				w.leaves(v, &slow, 0)
+				slowKind, slowLv := cue.TopKind, cue.Value{}
+				for _, lf := range slow {
+					slowKind &= lf.IncompleteKind()
+					if lf.IncompleteKind() == cue.ListKind && !slowLv.Exists() {
+						slowLv = lf
+					}
+				}
+				crossCheck("list operand of "+v.Path().String(), [2]any{kind, lv}, [2]any{slowKind, slowLv})
+			}
+		} else {
+			kind = cue.TopKind
+			w.leaves(v, &leaves, 0)
+			for _, lf := range leaves {
+				kind &= lf.IncompleteKind()
+			}
 		}
 	}
 	switch kind {
@@ -138,26 +155,26 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 		}
 		t.Items = w.typ(elem, base, tsBase, names.Singular(field))
 		t.Items.Doc = w.l.docOf(elem)
-		w.constraints(v, t, verr == nil)
+		w.constraints(v, t, single)
 		return t
 	case cue.StringKind:
 		t := &model.Type{Kind: model.String, Pos: pos}
-		w.constraints(v, t, verr == nil)
+		w.constraints(v, t, single)
 		return t
 	case cue.IntKind:
 		t := &model.Type{Kind: model.Integer, Pos: pos}
-		w.constraints(v, t, verr == nil)
+		w.constraints(v, t, single)
 		return t
 	case cue.NumberKind:
 		t := &model.Type{Kind: model.Number, Pos: pos}
-		w.constraints(v, t, verr == nil)
+		w.constraints(v, t, single)
 		return t
 	case cue.FloatKind:
 		w.errorv(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
 		return &model.Type{Kind: model.Number, Pos: pos}
 	case cue.BoolKind:
 		t := &model.Type{Kind: model.Boolean, Pos: pos}
-		w.constraints(v, t, verr == nil)
+		w.constraints(v, t, single)
 		return t
 	case cue.TopKind:
 		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
@@ -200,13 +217,13 @@ func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
 }
 
 // constraints walks v's expression tree and applies each constraint to t.
-// valid says that v is not an error.
-func (w *typeWalker) constraints(v cue.Value, t *model.Type, valid bool) {
+// single says that v has one conjunct, its field's (see fieldExpr).
+func (w *typeWalker) constraints(v cue.Value, t *model.Type, single bool) {
 	var orig *model.Type
 	if crossCheck != nil {
 		orig = cloneType(t)
 	}
-	if !w.fastConstraints(v, t, valid) {
+	if !w.fastConstraints(v, t, single) {
 		w.walk(v, t, 0)
 	} else if crossCheck != nil {
 		n := len(w.l.errs)
