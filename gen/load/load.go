@@ -363,5 +363,5 @@ func (l *loader) docOf(v cue.Value) string {
 	if l.syn == nil {
 		return ""
 	}
-	return l.syn.docs[l.pos(v.Pos())]
+	return l.syn.docs[v.Pos()]
 }

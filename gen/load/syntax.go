@@ -9,17 +9,15 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/token"
-
-	"github.com/agentc-dev/agentc/gen/model"
 )
 
 // syntaxIndex is what the loader reads from the spec's own syntax, once,
 // instead of asking CUE: the doc comment of every field, and where each
 // field of the plainly written part of the spec is declared.
 type syntaxIndex struct {
-	// docs maps a field's position (display file, line, column) to its doc
-	// comment.
-	docs map[model.Pos]string
+	// docs maps a field's position (its label's or its value's, in the
+	// parsed files values come from) to its doc comment.
+	docs map[token.Pos]string
 	// decls maps a field path (see pathKey) to the position of its label
 	// and the number of its declarations in the user's files.
 	decls map[string]declSite
@@ -42,7 +40,7 @@ type declSite struct {
 // indexSyntax reads the user's files (userFiles, by name) among the
 // instance's parsed files.
 func (l *loader) indexSyntax(files []*ast.File, userFiles []string) *syntaxIndex {
-	x := &syntaxIndex{docs: map[model.Pos]string{}, decls: map[string]declSite{}, opaque: map[string]bool{}, topDefs: map[ast.Node]bool{}}
+	x := &syntaxIndex{docs: map[token.Pos]string{}, decls: map[string]declSite{}, opaque: map[string]bool{}, topDefs: map[ast.Node]bool{}}
 	for _, f := range files {
 		if filepath.Dir(f.Filename) != l.src.abs || !slices.Contains(userFiles, filepath.Base(f.Filename)) {
 			continue
@@ -70,10 +68,10 @@ func (l *loader) indexSyntax(files []*ast.File, userFiles []string) *syntaxIndex
 			}
 			if len(parts) > 0 {
 				doc := strings.Join(parts, "\n")
-				x.docs[l.pos(fd.Label.Pos())] = doc
-				x.docs[l.pos(fd.Pos())] = doc
+				x.docs[fd.Label.Pos()] = doc
+				x.docs[fd.Pos()] = doc
 				if fd.Value != nil {
-					x.docs[l.pos(fd.Value.Pos())] = doc
+					x.docs[fd.Value.Pos()] = doc
 				}
 			}
 			return true
