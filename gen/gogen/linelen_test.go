@@ -1,78 +1,72 @@
 package gogen
 
 import (
+	"encoding/json"
 	"go/scanner"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/load"
-	"github.com/agentc-dev/agentc/gen/proxygen"
+	"github.com/agentc-dev/agentc/gen/internal/testspecs"
+
+	// Every emitter, so that the test sees every Go file agentc generates.
+	_ "github.com/agentc-dev/agentc/gen/docgen"
+	_ "github.com/agentc-dev/agentc/gen/jsonschemagen"
+	_ "github.com/agentc-dev/agentc/gen/mcpgen"
+	_ "github.com/agentc-dev/agentc/gen/proxygen"
+	_ "github.com/agentc-dev/agentc/gen/tsgen"
 )
 
-// lineSpecs are the specs the line-length test generates: the default
-// (current) contract, the first contract version and the spec that uses
-// every argument construct.
-var lineSpecs = []string{"", "../../spec/testdata/v0", "../tsgen/testdata/coverage"}
+// lineSpecs are the specs the line-length test generates (and
+// TestExportedNamesDocumented): the default (current) contract, the first
+// contract version and the spec that uses every argument construct.
+var lineSpecs = testspecs.Dirs
 
-// TestLineLength: no line of the Go files gogen renders (and the prompt
-// proxy's proxy.go, which goes into the same package) is longer than
+// TestLineLength: no line of any Go file agentc generates — the core
+// package (gogen's files, the prompt proxy's proxy.go and the files copied
+// from package serve) and the MCP package (emitter "mcp", generated for
+// every spec here, whether or not it sets codegen.mcp) — is longer than
 // maxLine characters, unless a string literal that cannot be split makes
 // it long: the line without that literal fits, and the literal holds one
-// line of text (a "\n" only at its end). The files copied verbatim from
-// package serve are its owner's to wrap and are not checked here.
+// line of text (a "\n" only at its end) other than a JSON object or array,
+// or it is one JSON string inside a multi-line raw string (a JSON Schema,
+// which JSON cannot split).
 func TestLineLength(t *testing.T) {
-	verbatim := map[string]bool{}
-	for _, sf := range serveFiles {
-		verbatim[sf.name] = true
-	}
 	for _, dir := range lineSpecs {
 		files := goFiles(t, dir)
-		checked := 0
+		var names []string
 		for _, f := range files {
-			name := f.Path[strings.LastIndexByte(f.Path, '/')+1:]
-			if verbatim[name] {
-				continue
-			}
-			checked++
-			for _, bad := range longLines(f.Data, maxLine) {
-				t.Errorf("spec %q: %s:%s", dir, f.Path, bad)
+			names = append(names, f.Path)
+			for _, line := range longLines(f.Data, maxLine) {
+				t.Errorf("%s spec: %s:%s", testspecs.Name(dir), f.Path, line)
 			}
 		}
-		if checked < 9 {
-			t.Errorf("spec %q: checked %d files, want the runtime, the 7 rendered files and proxy.go", dir, checked)
+		// Files of each kind: rendered, the runtime, proxy.go, a copy of
+		// package serve, and the MCP package's two.
+		for _, want := range []string{"go/contract/decode.go", "go/contract/runtime.go", "go/contract/proxy.go",
+			"go/contract/" + serveFiles[0].name, "go/contractmcp/server.go", "go/contractmcp/tools.go"} {
+			if !slices.Contains(names, want) {
+				t.Errorf("%s spec: %s was not checked; checked %v", testspecs.Name(dir), want, names)
+			}
 		}
 	}
 }
 
-// goFiles returns the Go package's files generated from the spec in dir
-// (the default spec for ""): gogen's and the prompt proxy's proxy.go.
+// goFiles returns every Go file agentc generates from the spec in dir (the
+// default spec for ""), with the MCP package in go/contractmcp when the
+// spec asks for none.
 func goFiles(t *testing.T, dir string) []emit.File {
 	t.Helper()
-	src := load.Default()
-	if dir != "" {
-		var err error
-		if src, err = load.Dir(dir); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := load.Load(src)
+	files, err := emit.Generate(testspecs.WithMCP(t, dir))
 	if err != nil {
-		t.Fatalf("loading %q: %v", dir, err)
-	}
-	files, err := Emit(s)
-	if err != nil {
-		t.Fatalf("%q: %v", dir, err)
-	}
-	proxy, err := proxygen.Emit(s)
-	if err != nil {
-		t.Fatalf("%q: %v", dir, err)
+		t.Fatalf("%s spec: %v", testspecs.Name(dir), err)
 	}
 	var out []emit.File
-	for _, f := range append(files, proxy...) {
+	for _, f := range files {
 		if strings.HasSuffix(f.Path, ".go") {
 			out = append(out, f)
 		}
@@ -110,13 +104,26 @@ func longLines(src []byte, limit int) []string {
 	var out []string
 	for i, line := range strings.Split(string(src), "\n") {
 		n := utf8.RuneCountInString(line)
-		if n <= limit || inRaw[i+1] {
+		if n <= limit {
 			continue
 		}
 		excused := false
+		if inRaw[i+1] {
+			// A line of a multi-line raw string: a JSON string in it cannot
+			// be split, anything else can.
+			for _, q := range jsonStrings(line) {
+				if n-utf8.RuneCountInString(q)+2 <= limit {
+					excused = true
+				}
+			}
+		}
 		for _, lit := range literals[i+1] {
 			text, err := strconv.Unquote(lit)
 			oneLine := err == nil && !strings.Contains(strings.TrimSuffix(text, "\n"), "\n")
+			// A JSON object or array on one line can be indented instead.
+			if t := strings.TrimSpace(text); len(t) > 0 && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
+				oneLine = false
+			}
 			if oneLine && n-utf8.RuneCountInString(lit)+2 <= limit {
 				excused = true
 			}
@@ -128,22 +135,60 @@ func longLines(src []byte, limit int) []string {
 	return out
 }
 
+// jsonStrings returns the JSON string tokens (quotes included) in line,
+// a line of JSON.
+func jsonStrings(line string) []string {
+	var out []string
+	for i := 0; i < len(line); i++ {
+		if line[i] != '"' {
+			continue
+		}
+		j := i + 1
+		for j < len(line) && line[j] != '"' {
+			if line[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(line) {
+			break
+		}
+		if json.Valid([]byte(line[i : j+1])) {
+			out = append(out, line[i:j+1])
+		}
+		i = j
+	}
+	return out
+}
+
 // TestLongLinesFinds: the checker flags a long line of code, a long
-// comment and a literal that holds several lines, and excuses a line made
-// long by one line of text.
+// comment, a literal that holds several lines, and in a multi-line raw
+// string a long line of SQL and a line that two long JSON strings make
+// long (they could be two lines), and a literal of JSON on one line
+// (it could be indented); it excuses a line made long by one line of text and
+// a raw string's line made long by one JSON string (an escaped quote in it
+// included).
 func TestLongLinesFinds(t *testing.T) {
 	long := strings.Repeat("x", 40)
+	text := strings.Repeat("text ", 12)
 	src := "package p\n\n" +
 		"// " + strings.Repeat("word ", 30) + "\n" +
 		"var a = f(" + strings.Repeat(long+", ", 3) + long + ")\n" +
 		"var b = \"" + strings.Repeat("text ", 30) + "\"\n" +
-		"var c = \"" + strings.Repeat("text ", 15) + "\\n" + strings.Repeat("more ", 15) + "\"\n"
+		"var c = \"" + strings.Repeat("text ", 15) + "\\n" + strings.Repeat("more ", 15) + "\"\n" +
+		"const d = `{\n" +
+		`  "description": "` + text + `\"quoted\" ` + text + "\",\n" +
+		`  "a": "` + text + text + `", "b": "` + text + text + "\"\n" +
+		"}`\n" +
+		"const e = `SELECT " + strings.Repeat(long+", ", 3) + long + "\nFROM t`\n" +
+		"var f = `{\"a\":\"" + text + "\",\"b\":[\"" + text + "\"]}`\n"
 	got := longLines([]byte(src), 120)
 	var lines []string
 	for _, g := range got {
 		lines = append(lines, g[:strings.IndexByte(g, ':')])
 	}
-	if strings.Join(lines, ",") != "3,4,6" {
-		t.Errorf("longLines flagged lines %v, want 3 (comment), 4 (code) and 6 (a literal of two lines)", lines)
+	if strings.Join(lines, ",") != "3,4,6,9,11,13" {
+		t.Errorf("longLines flagged lines %v, want 3 (comment), 4 (code), 6 (a literal of two lines), "+
+			"9 (two JSON strings), 11 (SQL) and 13 (JSON on one line)", lines)
 	}
 }

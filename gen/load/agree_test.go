@@ -31,24 +31,7 @@ import (
 // testdata/accepted, the first contract version and the coverage spec —
 // every emitter succeeds (agentc gen cannot fail on it).
 func TestVetAcceptsOnlyWhatGenGenerates(t *testing.T) {
-	specs := map[string]map[string][]byte{}
-	sets, _ := fuzzSets(t)
-	for i, set := range sets {
-		specs[fmt.Sprintf("fuzz set %d", i)] = set
-	}
-	for name, in := range storedFuzzInputs(t) {
-		specs[name] = in.apply(sets)
-	}
-	for name, files := range acceptedCases(t) {
-		specs["accepted/"+name] = files
-	}
-	for _, dir := range []string{"../../spec/testdata/v0", "../tsgen/testdata/coverage"} {
-		src, err := load.Dir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		specs[dir] = src.Files
-	}
+	specs := corpora(t)
 	accepted := 0
 	for _, name := range slices.Sorted(maps.Keys(specs)) {
 		s, err := load.Load(load.Bytes("spec", specs[name]))
@@ -115,6 +98,32 @@ func TestEmitterCasesReachTheEmitter(t *testing.T) {
 	if n < 12 {
 		t.Errorf("%d broken cases name an emitter, want at least 12", n)
 	}
+}
+
+// corpora returns every spec of the corpora, by name: the default spec,
+// the corpus's base, each broken case, the stored fuzz inputs, the accepted
+// cases in testdata/accepted, the first contract version and the coverage
+// spec.
+func corpora(t *testing.T) map[string]map[string][]byte {
+	specs := map[string]map[string][]byte{}
+	sets, _ := fuzzSets(t)
+	for i, set := range sets {
+		specs[fmt.Sprintf("fuzz set %d", i)] = set
+	}
+	for name, in := range storedFuzzInputs(t) {
+		specs[name] = in.apply(sets)
+	}
+	for name, files := range acceptedCases(t) {
+		specs["accepted/"+name] = files
+	}
+	for _, dir := range []string{"../../spec/testdata/v0", "../tsgen/testdata/coverage"} {
+		src, err := load.Dir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs[dir] = src.Files
+	}
+	return specs
 }
 
 // acceptedCases reads testdata/accepted: the base spec with each case's

@@ -355,6 +355,15 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		prompt  cue.Value
 	}
 	raws := map[*model.Mode]raw{}
+	// s.Tool, as a map: the first tool (by name) with the name or alias.
+	byName := map[string]*model.Tool{}
+	for _, t := range s.Tools {
+		for _, n := range t.AllNames() {
+			if _, ok := byName[n]; !ok {
+				byName[n] = t
+			}
+		}
+	}
 	for it.Next() {
 		mv := it.Value()
 		m := &model.Mode{
@@ -379,7 +388,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			name := tit.Selector().Unquoted()
 			pos := l.vpos(tit.Value())
 			st := model.Standing(str(tit.Value()))
-			t := s.Tool(name)
+			t := byName[name]
 			switch {
 			case t == nil:
 				l.errorAt(pos, "unknown-tool", "mode %q names unknown tool %q%s", m.Name, name, suggest(name, toolNames(s)))

@@ -38,6 +38,7 @@ func (l *loader) emitChecks(root cue.Value, s *model.Spec) {
 	}
 	l.callbackSegments(root, s.Callback.Path)
 	l.openCodeAgent(root, s)
+	l.openCodeMCP(root, s)
 	l.outputDirs(root, s)
 }
 
@@ -132,6 +133,35 @@ func (l *loader) openCodeAgent(root cue.Value, s *model.Spec) {
 	}
 	l.errorf(lookup(root, cue.Str("agents")), "opencode", "opencode.json takes its model from the agent called \"opencode\" "+
 		"(or from the only agent), and none of these %d agents is called so; name the agent OpenCode runs opencode", len(s.Agents))
+}
+
+// openCodeMCP reports an opencode.config "mcp" that the MCP emitter cannot
+// add the gateway's server to: one that is not an object, or one that
+// already has an entry under the contract's name, which the gateway's entry
+// takes (mcpgen.ServerName). Only with codegen.mcp set: without it nothing
+// is added.
+func (l *loader) openCodeMCP(root cue.Value, s *model.Spec) {
+	if s.Codegen.MCP == nil {
+		return
+	}
+	var cfg struct {
+		MCP json.RawMessage `json:"mcp"`
+	}
+	if json.Unmarshal(s.OpenCode.Config, &cfg) != nil || cfg.MCP == nil {
+		return
+	}
+	servers := lookup(root, cue.Str("opencode"), cue.Str("config"), cue.Str("mcp"))
+	var entries map[string]json.RawMessage
+	if json.Unmarshal(cfg.MCP, &entries) != nil || entries == nil {
+		l.errorf(servers, "codegen", "opencode.config.mcp must be an object of MCP servers: "+
+			"with codegen.mcp set, agentc adds the gateway's server to it")
+		return
+	}
+	name := s.Contract.Name
+	if _, ok := entries[name]; ok {
+		l.errorf(lookup(servers, cue.Str(name)), "codegen", "opencode.config.mcp already has a server %q: "+
+			"with codegen.mcp set, the gateway's MCP server takes the contract's name; rename this one", name)
+	}
 }
 
 // outputDirs reports codegen directories that are the same or nested: each

@@ -2,6 +2,7 @@ package load_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"maps"
 	"path/filepath"
@@ -72,7 +73,8 @@ const loadTimeout = 10 * time.Second
 // byte of every file.) Load must not panic or hang, must return a model or a
 // diag.List of findings (never both, never neither), and every finding must
 // have a code, a message and a file; every emitter must generate a spec
-// Load accepts.
+// Load accepts. Each of the loader's fast paths must find what the general
+// way it stands in for finds (see TestFastPathsAgree).
 func FuzzLoad(f *testing.F) {
 	sets, seeds := fuzzSets(f)
 	for i, names := range seeds {
@@ -90,6 +92,11 @@ func FuzzLoad(f *testing.F) {
 		end := min(len(old), at+int(cut))
 		files[name] = slices.Concat(old[:at], insert, old[end:])
 
+		var differ []string
+		crossCheck(func(what string, fast, slow any) {
+			differ = append(differ, fmt.Sprintf("%s: the fast path found %v, the general way %v", what, fast, slow))
+		})
+		defer load.CrossCheck(nil)
 		var (
 			s    *model.Spec
 			err  error
@@ -103,6 +110,9 @@ func FuzzLoad(f *testing.F) {
 		case <-done:
 		case <-time.After(loadTimeout):
 			t.Fatalf("Load did not return within %v", loadTimeout)
+		}
+		for _, d := range differ {
+			t.Error(d)
 		}
 		switch {
 		case s == nil && err == nil:

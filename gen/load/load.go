@@ -111,10 +111,12 @@ type loader struct {
 	src  *Source
 	errs diag.List
 	root cue.Value
-	// docs maps a field's position (display file, line, column) to its doc
-	// comment. Value.Doc is quadratic in the size of a file, so the loader
-	// reads doc comments from the syntax once.
-	docs map[model.Pos]string
+	// syn is read from the spec's syntax once: doc comments (Value.Doc is
+	// quadratic in the size of a file) and where fields are declared.
+	syn *syntaxIndex
+	// displayMemo holds display's answer for each file: a spec has few,
+	// and positions many.
+	displayMemo map[string]string
 	// vposMemo holds the positions vpos found by walking a value's
 	// conjuncts, which re-evaluates them.
 	vposMemo map[cue.Value]model.Pos
@@ -161,10 +163,6 @@ func (l *loader) evaluate() (cue.Value, error) {
 	if _, ok := l.src.Files["cue.mod/module.cue"]; !ok {
 		overlay[filepath.Join(l.src.abs, "cue.mod", "module.cue")] = cueload.FromString("module: \"agentc.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
 	}
-	// The doc comments are read from the syntax while CUE evaluates.
-	docs := make(chan map[model.Pos]string, 1)
-	go func() { docs <- l.indexDocs(userFiles) }()
-	defer func() { l.docs = <-docs }()
 	cfg := &cueload.Config{Dir: l.src.abs, Overlay: overlay, Package: pkg}
 	insts := cueload.Instances([]string{"."}, cfg)
 	if len(insts) != 1 {
@@ -173,6 +171,9 @@ func (l *loader) evaluate() (cue.Value, error) {
 	if err := insts[0].Err; err != nil {
 		return cue.Value{}, l.convert(err)
 	}
+	// The doc comments are read from the syntax cue/load parsed (with
+	// comments), rather than parsing the files a second time.
+	l.syn = l.indexSyntax(insts[0].Files, userFiles)
 	v := cuecontext.New().BuildInstance(insts[0])
 	l.root = v // for positions while converting errors
 	if err := v.Err(); err != nil {
@@ -181,7 +182,7 @@ func (l *loader) evaluate() (cue.Value, error) {
 	if err := v.Validate(cue.Concrete(false)); err != nil {
 		return cue.Value{}, l.convert(err)
 	}
-	if errs := l.metaschema(v); len(errs) > 0 {
+	if errs := l.metaschema(v, insts[0].Files, userFiles); len(errs) > 0 {
 		return cue.Value{}, errs.Err()
 	}
 	return v, nil
@@ -256,10 +257,18 @@ func (l *loader) pos(p token.Pos) model.Pos {
 
 // display maps a file path cue/load saw to the path shown to users.
 func (l *loader) display(file string) string {
-	if rel, err := filepath.Rel(l.src.abs, file); err == nil && !strings.HasPrefix(rel, "..") {
-		return path.Join(l.src.Display, filepath.ToSlash(rel))
+	if d, ok := l.displayMemo[file]; ok {
+		return d
 	}
-	return file
+	d := file
+	if rel, err := filepath.Rel(l.src.abs, file); err == nil && !strings.HasPrefix(rel, "..") {
+		d = path.Join(l.src.Display, filepath.ToSlash(rel))
+	}
+	if l.displayMemo == nil {
+		l.displayMemo = map[string]string{}
+	}
+	l.displayMemo[file] = d
+	return d
 }
 
 // vpos returns the position of v in the spec's own files when it has one
@@ -273,8 +282,19 @@ func (l *loader) vpos(v cue.Value) model.Pos {
 	if q, ok := l.vposMemo[v]; ok {
 		return q
 	}
-	q, ok := l.userPos(v, 0)
-	if !ok {
+	var q model.Pos
+	if dp, ok := l.syn.declPos(v); ok {
+		// The syntax says where v's one conjunct in the user's files is,
+		// without evaluating each conjunct again as userPos does.
+		q = l.pos(dp)
+		if crossCheck != nil {
+			slow, ok := l.userPos(v, 0)
+			if !ok {
+				slow = p
+			}
+			crossCheck("position of "+v.Path().String(), q, slow)
+		}
+	} else if q, ok = l.userPos(v, 0); !ok {
 		q = p
 	}
 	if l.vposMemo == nil {
@@ -305,6 +325,10 @@ func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 	return model.Pos{}, false
 }
 
+// crossCheck, when set (by tests), is told each result a fast path found
+// together with what the slower, general way finds for the same question.
+var crossCheck func(what string, fast, slow any)
+
 type exprResult struct {
 	op   cue.Op
 	args []cue.Value
@@ -334,44 +358,10 @@ func (l *loader) errorAt(p model.Pos, code, format string, args ...any) {
 	l.errs.Add(p, code, format, args...)
 }
 
-// indexDocs returns the doc comment of every field in the user's files, by
-// position.
-func (l *loader) indexDocs(files []string) map[model.Pos]string {
-	docs := map[model.Pos]string{}
-	for _, name := range files {
-		abs := filepath.Join(l.src.abs, name)
-		f, err := parser.ParseFile(abs, l.src.Files[name], parser.ParseComments)
-		if err != nil {
-			continue // reported by cue/load
-		}
-		ast.Walk(f, func(n ast.Node) bool {
-			fd, ok := n.(*ast.Field)
-			if !ok {
-				return true
-			}
-			var parts []string
-			for _, cg := range ast.Comments(fd) {
-				if cg.Doc && !cg.Line {
-					if t := strings.TrimSpace(cg.Text()); t != "" {
-						parts = append(parts, t)
-					}
-				}
-			}
-			if len(parts) > 0 {
-				doc := strings.Join(parts, "\n")
-				docs[l.pos(fd.Label.Pos())] = doc
-				docs[l.pos(fd.Pos())] = doc
-				if fd.Value != nil {
-					docs[l.pos(fd.Value.Pos())] = doc
-				}
-			}
-			return true
-		}, nil)
-	}
-	return docs
-}
-
 // docOf returns the doc comment of the field v came from.
 func (l *loader) docOf(v cue.Value) string {
-	return l.docs[l.pos(v.Pos())]
+	if l.syn == nil {
+		return ""
+	}
+	return l.syn.docs[v.Pos()]
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 
@@ -30,9 +31,17 @@ import (
 // declares as `string` stays a valid, non-concrete schema when the spec
 // leaves it out, so required fields are checked for concreteness here,
 // outside argument and result schemas, which stay schemas.
-func (l *loader) metaschema(v cue.Value) diag.List {
+//
+// When the syntax shows that no field could be refused (closedBySyntax),
+// the unification is skipped: it would evaluate the spec a second time to
+// find nothing. files are the instance's parsed files.
+func (l *loader) metaschema(v cue.Value, files []*ast.File, userFiles []string) diag.List {
 	def := v.LookupPath(cue.MakePath(cue.Def("Spec")))
-	if def.Exists() {
+	clean := l.closedBySyntax(files, userFiles)
+	if crossCheck != nil && clean {
+		crossCheck("closedness of the spec", clean, def.Unify(v).Validate(cue.Concrete(false)) == nil)
+	}
+	if def.Exists() && !clean {
 		if err := def.Unify(v).Validate(cue.Concrete(false)); err != nil {
 			if errs := l.convertList(err, model.Pos{File: l.src.Display}); len(errs) > 0 {
 				return errs
@@ -76,28 +85,54 @@ func (l *loader) required(v cue.Value, path []string, up *anchor, errs *diag.Lis
 	}
 	a := &anchor{up: up, v: v}
 	d, _ := v.Default()
+	if k := d.IncompleteKind(); (k == cue.StructKind || k == cue.ListKind) && !schemaAbove(path) && d.Validate(cue.Concrete(true)) == nil {
+		// Concrete throughout: nothing below can be missing. One
+		// validation costs less than listing every struct's fields.
+		if crossCheck != nil {
+			var slow diag.List
+			if !l.requiredBelow(d, path, a, &slow) {
+				l.requiredLeaf(v, d, path, up, &slow)
+			}
+			crossCheck("requiredness of "+strings.Join(path, "."), 0, len(slow))
+		}
+		return
+	}
+	if !l.requiredBelow(d, path, a, errs) {
+		l.requiredLeaf(v, d, path, up, errs)
+	}
+}
+
+// requiredBelow reports the fields below d, the default of the value at
+// path, that have no concrete value; false when d is not a struct or a
+// concrete list, to be checked itself.
+func (l *loader) requiredBelow(d cue.Value, path []string, a *anchor, errs *diag.List) bool {
 	switch d.IncompleteKind() {
 	case cue.StructKind:
 		it, err := d.Fields()
 		if err != nil {
-			return // reported by evaluation
+			return true // reported by evaluation
 		}
 		for it.Next() {
 			l.required(it.Value(), append(slices.Clip(path), it.Selector().String()), a, errs)
 		}
-		return
+		return true
 	case cue.ListKind:
 		if d.IsConcrete() {
 			it, err := d.List()
 			if err != nil {
-				return
+				return true
 			}
 			for i := 0; it.Next(); i++ {
 				l.required(it.Value(), append(slices.Clip(path), strconv.Itoa(i)), a, errs)
 			}
-			return
+			return true
 		}
 	}
+	return false
+}
+
+// requiredLeaf reports v (d its default) when it has no concrete value.
+func (l *loader) requiredLeaf(v, d cue.Value, path []string, up *anchor, errs *diag.List) {
 	if d.IsConcrete() {
 		return
 	}
@@ -116,6 +151,20 @@ func schemaPath(path []string) bool {
 		return true
 	case len(path) == 2 && path[0] == "opencode" && path[1] == "config":
 		return true
+	}
+	return false
+}
+
+// schemaAbove reports whether path leads to a schema (see schemaPath)
+// below it.
+func schemaAbove(path []string) bool {
+	switch {
+	case len(path) == 0:
+		return true
+	case path[0] == "tools":
+		return len(path) <= 2
+	case path[0] == "opencode":
+		return len(path) == 1
 	}
 	return false
 }

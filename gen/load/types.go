@@ -27,6 +27,10 @@ type typeWalker struct {
 	// funcNames holds the printed names of package functions (see
 	// funcName).
 	funcNames map[string]string
+	// root and rootPos are the expression fastConstraints reads and the
+	// position of its field.
+	root    ast.Expr
+	rootPos model.Pos
 }
 
 // object converts a struct-valued schema. goName and tsName name its type;
@@ -97,25 +101,43 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 	pos := w.l.vpos(v)
 	var leaves []cue.Value
 	kind := v.IncompleteKind()
-	if v.Err() != nil || kind == cue.BottomKind {
-		kind = cue.TopKind
-		w.leaves(v, &leaves, 0)
-		for _, lf := range leaves {
-			kind &= lf.IncompleteKind()
+	verr := v.Err()       // computed anew on each call
+	single := verr == nil // fastConstraints may read v's syntax
+	if verr != nil || kind == cue.BottomKind {
+		if lv, ok := w.fastListLeaf(v); ok {
+			kind, leaves, single = cue.ListKind, []cue.Value{lv}, true
+			if crossCheck != nil {
+				var slow []cue.Value
+				w.leaves(v, &slow, 0)
+				slowKind, slowLv := cue.TopKind, cue.Value{}
+				for _, lf := range slow {
+					slowKind &= lf.IncompleteKind()
+					if lf.IncompleteKind() == cue.ListKind && !slowLv.Exists() {
+						slowLv = lf
+					}
+				}
+				crossCheck("list operand of "+v.Path().String(), [2]any{kind, lv}, [2]any{slowKind, slowLv})
+			}
+		} else {
+			kind = cue.TopKind
+			w.leaves(v, &leaves, 0)
+			for _, lf := range leaves {
+				kind &= lf.IncompleteKind()
+			}
 		}
 	}
 	switch kind {
 	case cue.StructKind:
 		goName, tsName := base+names.GoExported(field), tsBase+names.TSPascal(field)
 		sv := v
-		if v.Err() != nil && len(leaves) > 0 {
+		if verr != nil && len(leaves) > 0 {
 			sv = leaves[0]
 		}
 		return w.object(sv, goName, tsName, goName, tsName)
 	case cue.ListKind:
 		t := &model.Type{Kind: model.Array, Pos: pos}
 		lv := v
-		if v.Err() != nil {
+		if verr != nil {
 			for _, lf := range leaves {
 				if lf.IncompleteKind() == cue.ListKind {
 					lv = lf
@@ -133,34 +155,34 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 		}
 		t.Items = w.typ(elem, base, tsBase, names.Singular(field))
 		t.Items.Doc = w.l.docOf(elem)
-		w.constraints(v, t)
+		w.constraints(v, t, single)
 		return t
 	case cue.StringKind:
 		t := &model.Type{Kind: model.String, Pos: pos}
-		w.constraints(v, t)
+		w.constraints(v, t, single)
 		return t
 	case cue.IntKind:
 		t := &model.Type{Kind: model.Integer, Pos: pos}
-		w.constraints(v, t)
+		w.constraints(v, t, single)
 		return t
 	case cue.NumberKind:
 		t := &model.Type{Kind: model.Number, Pos: pos}
-		w.constraints(v, t)
+		w.constraints(v, t, single)
 		return t
 	case cue.FloatKind:
 		w.errorv(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
 		return &model.Type{Kind: model.Number, Pos: pos}
 	case cue.BoolKind:
 		t := &model.Type{Kind: model.Boolean, Pos: pos}
-		w.constraints(v, t)
+		w.constraints(v, t, single)
 		return t
 	case cue.TopKind:
 		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
 	case cue.NullKind:
 		w.errorv(v, "unsupported", "null is not supported in argument schemas")
 	case cue.BottomKind:
-		if err := v.Err(); err != nil {
-			w.l.errs = append(w.l.errs, diagOf(w.l, v, err)...)
+		if verr != nil {
+			w.l.errs = append(w.l.errs, diagOf(w.l, v, verr)...)
 		} else {
 			w.errorv(v, "unsupported", "this constraint can never be satisfied")
 		}
@@ -195,8 +217,24 @@ func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
 }
 
 // constraints walks v's expression tree and applies each constraint to t.
-func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
-	w.walk(v, t, 0)
+// single says that v has one conjunct, its field's (see fieldExpr).
+func (w *typeWalker) constraints(v cue.Value, t *model.Type, single bool) {
+	var orig *model.Type
+	if crossCheck != nil {
+		orig = cloneType(t)
+	}
+	if !w.fastConstraints(v, t, single) {
+		w.walk(v, t, 0)
+	} else if crossCheck != nil {
+		n := len(w.l.errs)
+		w.walk(v, orig, 0)
+		type result struct {
+			T        model.Type
+			Findings int
+		}
+		crossCheck("constraints of "+v.Path().String(), result{*t, 0}, result{*orig, len(w.l.errs) - n})
+		w.l.errs = w.l.errs[:n]
+	}
 	if t.MinLength != nil && t.MaxLength != nil && *t.MinLength > *t.MaxLength {
 		w.errorv(v, "unsupported", "minimum length %d exceeds maximum length %d", *t.MinLength, *t.MaxLength)
 	}

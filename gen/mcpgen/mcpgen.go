@@ -115,22 +115,21 @@ func serverFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 	return out, nil
 }
 
-// toolsFile renders tools.go: the contract's name and the table of
-// gateway-executed tools. It writes the table as gofmt does (keys padded
-// to the longest, "schema:"), since formatting a table of a thousand
-// tools' schemas costs more than everything else here;
-// TestToolsFileIsFormatted holds it to format.Source. Only a field too
-// long for gofmt to align (over a million characters) is left to it.
+// toolsFile renders tools.go: the contract's name, the table of
+// gateway-executed tools and each one's JSON Schema. Descriptions are one
+// Go literal per line of text and schemas indented JSON, one keyword a
+// line, so that the file reads like the spec and a one-line change to the
+// spec is a one-line change here.
 func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header(s, m.Package))
 	fmt.Fprintf(&b, "\nimport contract %s\n\n", strconv.Quote(m.CoreImport))
 	b.WriteString("// serverName and serverVersion are the MCP server's implementation name and\n// version: the contract's name and revision.\n")
-	fmt.Fprintf(&b, "const (\n\tserverName    = %s\n\tserverVersion = %s\n)\n\n", strconv.Quote(s.Contract.Name), strconv.Quote(s.Contract.Revision))
+	fmt.Fprintf(&b, "const (\n\tserverName = %s\n\tserverVersion = %s\n)\n\n", strconv.Quote(s.Contract.Name), strconv.Quote(s.Contract.Revision))
 	b.WriteString("// tools are the gateway-executed tools, sorted by name: what tools/list shows\n" +
 		"// (for the modes that inject them) and the JSON Schema agentc emits for each.\n")
-	b.WriteString("var tools = []toolSpec{")
-	formatted, rows := true, 0
+	b.WriteString("var tools = []toolSpec{\n")
+	var schemas bytes.Buffer
 	for _, t := range s.Tools {
 		if !t.Execution.GatewayExecuted() {
 			continue
@@ -139,24 +138,15 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
 		}
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, schema); err != nil {
-			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
-		}
-		desc, sch := strconv.Quote(tsgen.ToolDescription(t)), goString(compact.String())
-		if len(desc) > maxAligned || len(sch) > maxAligned {
-			formatted = false
-		}
-		fmt.Fprintf(&b, "\n\t{\n\t\ttool:   contract.Tool%s,\n\t\tdesc:   %s,\n\t\tschema: %s,\n\t},", t.GoName, desc, sch)
-		rows++
-	}
-	if rows > 0 {
-		b.WriteString("\n")
+		name := "schema" + t.GoName
+		fmt.Fprintf(&b, "\t{\n\t\ttool: contract.Tool%s,\n\t\tdesc: %s,\n\t\tschema: %s,\n\t},\n",
+			t.GoName, textLines(tsgen.ToolDescription(t)), name)
+		fmt.Fprintf(&schemas, "\n// %s is the JSON Schema of the arguments of\n// %s (%s).\n",
+			name, t.Name, path.Join(s.Codegen.JSONSchemaDir, t.FileName+".json"))
+		fmt.Fprintf(&schemas, "const %s = %s\n", name, rawString(string(bytes.TrimSuffix(schema, []byte("\n")))))
 	}
 	b.WriteString("}\n")
-	if formatted {
-		return b.Bytes(), nil
-	}
+	b.Write(schemas.Bytes())
 	out, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("mcp: formatting tools.go: %w\n%s", err, b.Bytes())
@@ -164,17 +154,25 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 	return out, nil
 }
 
-// maxAligned is the longest field value that gofmt surely aligns with its
-// key: go/printer stops aligning an element longer than a million
-// characters.
-const maxAligned = 900_000
-
-// goString quotes s as a raw string when it can be one.
-func goString(s string) string {
-	if !strings.Contains(s, "`") {
-		return "`" + s + "`"
+// textLines quotes text as Go literals joined with +, one per line of the
+// text, each line's "\n" ending its literal; gofmt indents the lines after
+// the first.
+func textLines(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	if len(lines) > 1 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
 	}
-	return strconv.Quote(s)
+	quoted := make([]string, len(lines))
+	for i, l := range lines {
+		quoted[i] = strconv.Quote(l)
+	}
+	return strings.Join(quoted, " +\n")
+}
+
+// rawString quotes s as a raw string, which keeps its lines as they are; a
+// backquote, which a raw string cannot hold, is spliced in as "`".
+func rawString(s string) string {
+	return "`" + strings.ReplaceAll(s, "`", "` + \"`\" + `") + "`"
 }
 
 // ServerName is the key of the gateway's entry in OpenCode's "mcp" config:

@@ -3,19 +3,17 @@ package mcpgen_test
 import (
 	"bytes"
 	"encoding/json"
-	"go/format"
+	"go/ast"
 	"go/parser"
 	"go/token"
-	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/diff"
-
-	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/internal/synth"
+	"github.com/agentc-dev/agentc/gen/internal/testspecs"
+	"github.com/agentc-dev/agentc/gen/jsonschemagen"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/mcpgen"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -38,7 +36,8 @@ func TestEmit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := []string{s.Codegen.MCP.CoreImport, "github.com/modelcontextprotocol/go-sdk/mcp"}
+	allowed := []string{s.Codegen.MCP.CoreImport, "github.com/modelcontextprotocol/go-sdk/mcp",
+		"github.com/modelcontextprotocol/go-sdk/jsonrpc"}
 	var goFiles int
 	for _, f := range files {
 		if !strings.HasSuffix(f.Path, ".go") {
@@ -122,54 +121,138 @@ func TestEmit(t *testing.T) {
 	}
 }
 
-// TestToolsFileIsFormatted: tools.go, written as gofmt would write it, is
-// what format.Source makes of it: for the default spec, a large synthetic
-// one, one without gateway tools, odd descriptions (a backquote in a
-// schema makes it a quoted string), and a description too long for gofmt
-// to align.
-func TestToolsFileIsFormatted(t *testing.T) {
-	base := load.Default().Files
-	edited := func(edit func(tools string) string) map[string][]byte {
-		files := maps.Clone(base)
-		files["tools.cue"] = []byte(edit(string(base["tools.cue"])))
-		return files
-	}
-	for name, files := range map[string]map[string][]byte{
-		"default":          base,
-		"synthetic":        synth.Files(60),
-		"no gateway tools": base, // made so below
-		"odd text": edited(func(s string) string {
-			return strings.Replace(s, "description: \"\"\"\n", "description: \"\"\"\n\t\tTabs\tand `backquotes`, \"quotes\", π, \\u0001.\n", 1)
-		}),
-		"huge description": edited(func(s string) string {
-			return strings.Replace(s, "description: \"\"\"\n", "description: \"\"\"\n\t\t"+strings.Repeat("word ", 200_000)+"\n", 1)
-		}),
-	} {
-		t.Run(name, func(t *testing.T) {
-			s, err := load.Load(load.Bytes("spec", files))
+// TestToolsTable: tools.go holds, for every gateway-executed tool, the
+// description agentc emits (tsgen.ToolDescription) one literal per line,
+// and the JSON Schema of jsonschema/<tool>.json, indented — which the
+// server compacts to exactly the bytes of that schema compacted; a
+// backquote in a description (which a raw string cannot hold) survives.
+// For the default spec, the first contract version and the coverage spec.
+func TestToolsTable(t *testing.T) {
+	for _, dir := range testspecs.Dirs {
+		s := testspecs.WithMCP(t, dir)
+		var gateway []*model.Tool
+		for _, tool := range s.Tools {
+			if tool.Execution.GatewayExecuted() {
+				gateway = append(gateway, tool)
+			}
+		}
+		if len(gateway) == 0 {
+			t.Fatalf("spec %q has no gateway tool", testspecs.Name(dir))
+		}
+		// A backquote in a tool's and in an argument's description.
+		gateway[0].Description += "\nRun `make`."
+		for _, tool := range gateway {
+			if len(tool.Args.Fields) > 0 {
+				tool.Args.Fields[0].Type.Doc += " See `x`."
+				break
+			}
+		}
+		descs, schemas := toolsTable(t, s)
+		if len(descs) != len(gateway) {
+			t.Errorf("%s spec: tools.go lists %d tools, want %d", testspecs.Name(dir), len(descs), len(gateway))
+		}
+		for _, tool := range gateway {
+			if got, want := descs[tool.GoName], tsgen.ToolDescription(tool); got != want {
+				t.Errorf("%s spec: %s: description\n%q, want\n%q", testspecs.Name(dir), tool.Name, got, want)
+			}
+			want, err := jsonschemagen.Schema(tool)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if name == "no gateway tools" {
-				for _, tool := range s.Tools {
-					tool.Execution = model.Sandbox
+			got := schemas[tool.GoName]
+			if got != strings.TrimSuffix(string(want), "\n") {
+				t.Errorf("%s spec: %s: schema\n%s\nwant jsonschema's\n%s", testspecs.Name(dir), tool.Name, got, want)
+			}
+			var gotC, wantC bytes.Buffer
+			if json.Compact(&gotC, []byte(got)) != nil || json.Compact(&wantC, want) != nil || gotC.String() != wantC.String() {
+				t.Errorf("%s spec: %s: compacted schema %s, want %s", testspecs.Name(dir), tool.Name, gotC.String(), wantC.String())
+			}
+		}
+	}
+}
+
+// toolsTable parses the tools.go that s generates and returns each table
+// entry's description and schema, evaluated as Go evaluates them, by the
+// Go name of the entry's tool.
+func toolsTable(t *testing.T, s *model.Spec) (descs, schemas map[string]string) {
+	t.Helper()
+	files, err := mcpgen.Emit(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src []byte
+	for _, f := range files {
+		if path.Base(f.Path) == "tools.go" {
+			src = f.Data
+		}
+	}
+	file, err := parser.ParseFile(token.NewFileSet(), "tools.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts := map[string]ast.Expr{}
+	var table *ast.CompositeLit
+	for _, decl := range file.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs, ok := spec.(*ast.ValueSpec)
+			if !ok {
+				continue
+			}
+			for i, name := range vs.Names {
+				switch {
+				case gd.Tok == token.CONST:
+					consts[name.Name] = vs.Values[i]
+				case name.Name == "tools":
+					table = vs.Values[i].(*ast.CompositeLit)
 				}
 			}
-			out, err := mcpgen.Emit(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			i := slices.IndexFunc(out, func(f emit.File) bool { return path.Base(f.Path) == "tools.go" })
-			if i < 0 {
-				t.Fatal("no tools.go")
-			}
-			want, err := format.Source(out[i].Data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(out[i].Data, want) {
-				t.Errorf("tools.go is not as gofmt writes it:\n%s", diff.Diff("got", out[i].Data, "gofmt", want))
-			}
-		})
+		}
 	}
+	if table == nil {
+		t.Fatalf("tools.go has no tools table:\n%s", src)
+	}
+	// str evaluates a string constant expression: literals joined by +,
+	// or the name of a constant.
+	var str func(e ast.Expr) string
+	str = func(e ast.Expr) string {
+		switch e := e.(type) {
+		case *ast.BasicLit:
+			v, err := strconv.Unquote(e.Value)
+			if err != nil {
+				t.Fatalf("literal %s: %v", e.Value, err)
+			}
+			return v
+		case *ast.BinaryExpr:
+			if e.Op == token.ADD {
+				return str(e.X) + str(e.Y)
+			}
+		case *ast.Ident:
+			if c, ok := consts[e.Name]; ok {
+				return str(c)
+			}
+		}
+		t.Fatalf("tools.go: %T is not a string constant", e)
+		return ""
+	}
+	descs, schemas = map[string]string{}, map[string]string{}
+	for _, elt := range table.Elts {
+		var tool, desc, schema string
+		for _, kv := range elt.(*ast.CompositeLit).Elts {
+			kv := kv.(*ast.KeyValueExpr)
+			switch kv.Key.(*ast.Ident).Name {
+			case "tool":
+				tool = strings.TrimPrefix(kv.Value.(*ast.SelectorExpr).Sel.Name, "Tool")
+			case "desc":
+				desc = str(kv.Value)
+			case "schema":
+				schema = str(kv.Value)
+			}
+		}
+		descs[tool], schemas[tool] = desc, schema
+	}
+	return descs, schemas
 }

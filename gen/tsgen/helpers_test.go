@@ -11,7 +11,7 @@ import (
 	_ "github.com/agentc-dev/agentc/gen/jsonschemagen"
 
 	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/load"
+	"github.com/agentc-dev/agentc/gen/internal/testspecs"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/tsgen"
 )
@@ -21,29 +21,11 @@ import (
 // uses every argument construct.
 var specs = []string{"", "testdata/v000", "testdata/coverage"}
 
-func specName(dir string) string {
-	if dir == "" {
-		return "default"
-	}
-	return path.Base(dir)
-}
-
-// loadSpec loads the spec in dir, or the embedded default for "".
-func loadSpec(t testing.TB, dir string) *model.Spec {
-	t.Helper()
-	src := load.Default()
-	if dir != "" {
-		var err error
-		if src, err = load.Dir(dir); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := load.Load(src)
-	if err != nil {
-		t.Fatalf("loading %s: %v", specName(dir), err)
-	}
-	return s
-}
+// specName and loadSpec name and load a spec as every generator's tests do.
+var (
+	specName = testspecs.Name
+	loadSpec = testspecs.Load
+)
 
 // generated holds one spec's generated files by path.
 type generated struct {

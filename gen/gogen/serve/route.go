@@ -287,7 +287,8 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if claims.Source != SourceSandbox {
-		rt.fail(w, c, http.StatusForbidden, "forbidden", fmt.Sprintf("tool callbacks need a token of source %q, not %q", SourceSandbox, claims.Source))
+		rt.fail(w, c, http.StatusForbidden, "forbidden",
+			fmt.Sprintf("tool callbacks need a token of source %q, not %q", SourceSandbox, claims.Source))
 		return
 	}
 	if claims.SessionID != "" && claims.SessionID != session {
@@ -308,13 +309,15 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		msg := "unknown tool " + toolName
 		if stub != "" {
-			msg += " (the sandbox's tool files do not match the gateway's contract: regenerate them with agentc gen and restart the sandbox)"
+			msg += " (the sandbox's tool files do not match the gateway's contract: " +
+				"regenerate them with agentc gen and restart the sandbox)"
 		}
 		rt.fail(w, c, http.StatusNotFound, "unknown_tool", msg)
 		return
 	}
 	if !tool.GatewayExecuted() {
-		rt.fail(w, c, http.StatusNotFound, "unknown_tool", "tool "+tool.Name()+" runs in the sandbox; the gateway does not execute it")
+		rt.fail(w, c, http.StatusNotFound, "unknown_tool",
+			"tool "+tool.Name()+" runs in the sandbox; the gateway does not execute it")
 		return
 	}
 	w.Header().Set(FingerprintHeader, tool.Fingerprint())
@@ -323,7 +326,8 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			rt.fail(w, c, http.StatusRequestEntityTooLarge, "body_too_large", fmt.Sprintf("the request body exceeds %d bytes", tooBig.Limit))
+			rt.fail(w, c, http.StatusRequestEntityTooLarge, "body_too_large",
+				fmt.Sprintf("the request body exceeds %d bytes", tooBig.Limit))
 			return
 		}
 		rt.fail(w, c, http.StatusBadRequest, "invalid_body", "reading the request body: "+err.Error())
@@ -377,14 +381,16 @@ func (rt *Route) execute(w http.ResponseWriter, r *http.Request, c *routeCall, i
 	prev, done, err := rt.cfg.Store.Claim(ctx, inv)
 	switch {
 	case errors.Is(err, ErrConflict):
-		rt.fail(w, c, http.StatusConflict, "tool_call_id_conflict", "tool_call_id "+inv.ToolCallID+" was already used for another call (a different tool or different arguments)")
+		rt.fail(w, c, http.StatusConflict, "tool_call_id_conflict",
+			"tool_call_id "+inv.ToolCallID+" was already used for another call (a different tool or different arguments)")
 		return
 	case err != nil && r.Context().Err() != nil:
 		c.outcome, c.status = "client_gone", 499
 		return
 	case err != nil:
 		c.store.note(err)
-		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: idempotency store failed", "tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
+		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: idempotency store failed",
+			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
 		rt.fail(w, c, http.StatusServiceUnavailable, "store_failed", "the gateway could not record the call; retry it")
 		return
 	case done:
@@ -407,7 +413,8 @@ func (rt *Route) execute(w http.ResponseWriter, r *http.Request, c *routeCall, i
 	// the same (the store says whether it keeps it to record later).
 	if err := rt.cfg.Store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
 		c.store.note(err)
-		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: recording the result failed", "tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
+		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: recording the result failed",
+			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
 	}
 	c.outcome = "executed"
 	rt.reply(w, c, res, false)

@@ -1,16 +1,22 @@
 package mcpserve
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	contract "github.com/agentc-dev/agentc/gen/gogen/serve"
@@ -35,7 +41,12 @@ const SessionHeader = "X-Agentc-Session"
 // keying on it would answer one call with another's result. Neither is
 // _meta.progressToken, which OpenCode 1.18.33 sends as the same
 // per-connection counter (and no call id: its calls execute each time; a
-// client that knows the model's tool_use id should send it here).
+// client that knows the model's tool_use id should send it here). The id
+// has the callback route's limits (contract.CheckToolCallID), read as the
+// JavaScript string it is: a call whose id breaks them (not a string,
+// empty, a control character, a lone surrogate, invalid UTF-8, more than
+// contract.MaxToolCallIDLength bytes) is refused as invalid params before
+// the Store is asked.
 const ToolCallIDMeta = "dev.agentc/tool_call_id"
 
 // ReplayMeta is set to true in the _meta of a result that repeats the
@@ -123,6 +134,7 @@ type caller struct {
 	session string
 	claims  contract.Claims
 	mode    contract.Mode
+	body    *bodyCopy
 }
 
 type callerKey struct{}
@@ -143,7 +155,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if claims.Source != contract.SourceSandbox {
-		s.fail(w, http.StatusForbidden, "forbidden", fmt.Sprintf("tool calls need a token of source %q, not %q", contract.SourceSandbox, claims.Source))
+		s.fail(w, http.StatusForbidden, "forbidden",
+			fmt.Sprintf("tool calls need a token of source %q, not %q", contract.SourceSandbox, claims.Source))
 		return
 	}
 	session := r.Header.Get(SessionHeader)
@@ -165,11 +178,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusNotFound, "unknown_session", "unknown session "+session)
 		return
 	case err != nil:
-		s.cfg.Logger.ErrorContext(r.Context(), "agentc mcp: session lookup failed", "session_id", session, "error", err)
+		s.cfg.Logger.ErrorContext(r.Context(), "agentc mcp: session lookup failed",
+			"session_id", session, "error", err)
 		s.fail(w, http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
 		return
 	}
 	c := &caller{session: session, claims: claims, mode: mode}
+	if r.Body != nil {
+		c.body = &bodyCopy{rc: r.Body}
+		r.Body = c.body
+	}
 	s.http.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
 }
 
@@ -195,7 +213,7 @@ func (s *Server) serverFor(r *http.Request) *mcp.Server {
 		srv.AddTool(&mcp.Tool{
 			Name:        t.tool.Name(),
 			Description: t.description(c.mode),
-			InputSchema: json.RawMessage(t.schema),
+			InputSchema: t.inputSchema(),
 		}, s.handler(t.tool))
 	}
 	s.modes[c.mode] = srv
@@ -214,11 +232,22 @@ func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
 		if len(args) == 0 {
 			args = []byte("{}")
 		}
-		toolCallID, _ := req.Params.Meta[ToolCallIDMeta].(string)
-		if toolCallID != "" {
-			if msg := contract.CheckToolCallID(toolCallID); msg != "" {
-				return nil, fmt.Errorf("_meta %q: %s", ToolCallIDMeta, msg)
+		// Without the _meta id the call simply executes; with one, the id
+		// must be what the callback route accepts as a tool_call_id.
+		var toolCallID string
+		if meta, present := req.Params.Meta[ToolCallIDMeta]; present {
+			id, isString := meta.(string)
+			if strings.ContainsRune(id, utf8.RuneError) && c.body != nil {
+				id = rawMetaString(c.body.buf.Bytes(), ToolCallIDMeta, id)
 			}
+			msg := "tool_call_id must be a string"
+			if isString {
+				msg = contract.CheckToolCallID(id)
+			}
+			if msg != "" {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("_meta %q: %s", ToolCallIDMeta, msg)}
+			}
+			toolCallID = id
 		}
 		call := contract.Call{Tool: tool.Name(), Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
 		res, outcome, err := s.execute(ctx, c, tool, call, args)
@@ -248,7 +277,9 @@ func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
 // execute runs one call. A call with a tool_call_id goes through the Store
 // exactly as on the callback route (same key, same request hash); one
 // without has no identity a retry could repeat, and executes.
-func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, call contract.Call, args []byte) (contract.Result, string, error) {
+func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, call contract.Call, args []byte) (
+	contract.Result, string, error,
+) {
 	run := func() contract.Result {
 		ctx := context.WithoutCancel(ctx)
 		cancel := context.CancelFunc(func() {})
@@ -271,18 +302,122 @@ func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, cal
 	prev, done, err := s.cfg.Store.Claim(ctx, inv)
 	switch {
 	case errors.Is(err, contract.ErrConflict):
-		return contract.Result{Result: "tool_call_id " + call.ToolCallID + " was already used for another call (a different tool or different arguments)"}, "tool_call_id_conflict", nil
+		msg := "tool_call_id " + call.ToolCallID +
+			" was already used for another call (a different tool or different arguments)"
+		return contract.Result{Result: msg}, "tool_call_id_conflict", nil
 	case err != nil:
-		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: idempotency store failed", "tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
+		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: idempotency store failed",
+			"tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
 		return contract.Result{}, "store_failed", errors.New("the gateway could not record the call; retry it")
 	case done:
 		return prev, "replayed", nil
 	}
 	res := run()
 	if err := s.cfg.Store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
-		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: recording the result failed", "tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
+		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: recording the result failed",
+			"tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
 	}
 	return res, "executed", nil
+}
+
+// bodyCopy keeps what the transport reads of a request's body (at most its
+// MaxRequestBodyBytes), for rawMetaString.
+type bodyCopy struct {
+	rc  io.ReadCloser
+	buf bytes.Buffer
+}
+
+func (b *bodyCopy) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	b.buf.Write(p[:n])
+	return n, err
+}
+
+func (b *bodyCopy) Close() error { return b.rc.Close() }
+
+// rawMetaString returns the string under key in the _meta of body, a
+// tools/call message, as the JavaScript string it is, given decoded: the
+// SDK's decoding of it. The SDK's decoder turns a lone surrogate escape
+// ("\ud800") and invalid UTF-8 into U+FFFD, which would make distinct ids
+// one; the callback route compares ids as JavaScript strings and refuses
+// those (contract.CheckToolCallID). Here a lone surrogate becomes its
+// WTF-8 bytes and invalid UTF-8 stays as it is, so that CheckToolCallID
+// refuses them too. When body does not hold that value, decoded is
+// returned.
+func rawMetaString(body []byte, key, decoded string) string {
+	var msg struct {
+		Params struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil {
+		return decoded
+	}
+	raw := msg.Params.Meta[key]
+	var same string
+	if json.Unmarshal(raw, &same) != nil || same != decoded {
+		return decoded
+	}
+	if s, ok := jsString(raw); ok {
+		return s
+	}
+	return decoded
+}
+
+// jsString decodes the JSON string token raw without replacing anything:
+// escaped surrogate pairs become their code point, a lone surrogate its
+// three WTF-8 bytes, and bytes that are not UTF-8 stay.
+func jsString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	raw = raw[1 : len(raw)-1]
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			out = append(out, raw[i])
+			continue
+		}
+		if i++; i == len(raw) {
+			return "", false
+		}
+		switch c := raw[i]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+		case 'b', 'f', 'n', 'r', 't':
+			out = append(out, "\b\f\n\r\t"[strings.IndexByte("bfnrt", c)])
+		case 'u':
+			r, ok := hex4(raw[i+1:])
+			if !ok {
+				return "", false
+			}
+			i += 4
+			if utf16.IsSurrogate(r) && r < 0xdc00 && i+6 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
+				if lo, ok := hex4(raw[i+3:]); ok && lo >= 0xdc00 && lo <= 0xdfff {
+					out = utf8.AppendRune(out, utf16.DecodeRune(r, lo))
+					i += 6
+					continue
+				}
+			}
+			if utf16.IsSurrogate(r) {
+				out = append(out, 0xe0|byte(r>>12), 0x80|byte(r>>6)&0x3f, 0x80|byte(r)&0x3f)
+			} else {
+				out = utf8.AppendRune(out, r)
+			}
+		default:
+			return "", false
+		}
+	}
+	return string(out), true
+}
+
+// hex4 reads the four hex digits at the start of b.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b[:4]), 16, 16)
+	return rune(n), err == nil
 }
 
 // fail answers a request refused before MCP, in the callback route's error
@@ -306,8 +441,20 @@ type toolSpec struct {
 	// the modes that have their own.
 	desc     string
 	modeDesc map[contract.Mode]string
-	// schema is the tool's JSON Schema (the emitter "jsonschema" file).
+	// schema is the tool's JSON Schema (the emitter "jsonschema" file),
+	// indented as that file is, to read and review.
 	schema string
+}
+
+// inputSchema is the tool's JSON Schema as tools/list serves it: compact.
+func (t toolSpec) inputSchema() json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(t.schema)); err != nil {
+		// Not reached: agentc generates the schema from encoding/json's
+		// output. The SDK reports invalid JSON when it serves the tool.
+		return json.RawMessage(t.schema)
+	}
+	return b.Bytes()
 }
 
 // description is the tool's description in mode m.

@@ -57,7 +57,8 @@ func checkID(what, id string, max int, limit string) string {
 // or "". An absent header is fine.
 func checkFingerprint(fp string) string {
 	if len(fp) > MaxFingerprintLength {
-		return fmt.Sprintf("the %s header is longer than %d bytes (MaxFingerprintLength)", FingerprintHeader, MaxFingerprintLength)
+		return fmt.Sprintf("the %s header is longer than %d bytes (MaxFingerprintLength)",
+			FingerprintHeader, MaxFingerprintLength)
 	}
 	for i := 0; i < len(fp); i++ {
 		if c := fp[i]; c <= 0x20 || c >= 0x7f {

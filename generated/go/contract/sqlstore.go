@@ -69,7 +69,8 @@ var InvocationsMigrations = []InvocationsMigration{
 		`CREATE INDEX IF NOT EXISTS session_tool_invocations_organization_idx ON session_tool_invocations (organization_id)`,
 		`CREATE INDEX IF NOT EXISTS session_tool_invocations_status_idx ON session_tool_invocations (status)`,
 	}},
-	{Version: 2, Why: "drop session_idx (the unique key leads with session_id) and status_idx (it made every status update non-HOT); index created_at for Purge", Statements: []string{
+	{Version: 2, Why: "drop session_idx (the unique key leads with session_id) and status_idx " +
+		"(it made every status update non-HOT); index created_at for Purge", Statements: []string{
 		`DROP INDEX IF EXISTS session_tool_invocations_session_idx`,
 		`DROP INDEX IF EXISTS session_tool_invocations_status_idx`,
 		`CREATE INDEX IF NOT EXISTS session_tool_invocations_created_idx ON session_tool_invocations (created_at)`,
@@ -93,7 +94,8 @@ func InvocationsMigrationSQL(from int) string {
 		}
 		last = m.Version
 	}
-	fmt.Fprintf(&b, "INSERT INTO %s (table_name, version) VALUES ('%s', %d)\n\tON CONFLICT (table_name) DO UPDATE SET version = EXCLUDED.version, applied_at = now();\nCOMMIT;\n",
+	fmt.Fprintf(&b, "INSERT INTO %s (table_name, version) VALUES ('%s', %d)\n"+
+		"\tON CONFLICT (table_name) DO UPDATE SET version = EXCLUDED.version, applied_at = now();\nCOMMIT;\n",
 		SchemaVersionsTable, InvocationsTable, last)
 	return b.String()
 }
@@ -214,7 +216,8 @@ func (s *SQLStore) CreateTable(ctx context.Context) error {
 		return wrap(err)
 	}
 	var version int
-	err = tx.QueryRowContext(ctx, `SELECT version FROM agentc_schema_versions WHERE table_name = $1`, InvocationsTable).Scan(&version)
+	err = tx.QueryRowContext(ctx, `SELECT version FROM agentc_schema_versions WHERE table_name = $1`,
+		InvocationsTable).Scan(&version)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return wrap(err)
 	}
@@ -234,7 +237,8 @@ func (s *SQLStore) CreateTable(ctx context.Context) error {
 		return nil
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO agentc_schema_versions (table_name, version) VALUES ($1, $2)
-	ON CONFLICT (table_name) DO UPDATE SET version = EXCLUDED.version, applied_at = now()`, InvocationsTable, last); err != nil {
+	ON CONFLICT (table_name) DO UPDATE SET version = EXCLUDED.version, applied_at = now()`,
+		InvocationsTable, last); err != nil {
 		return wrap(err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -407,7 +411,8 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 	for {
 		actx, cancel := rt.attemptCtx(ctx)
 		r, err := s.DB.ExecContext(actx, `INSERT INTO session_tool_invocations
-	(id, session_id, organization_id, tool_name, tool_call_id, request_hash, status, lease_owner, lease_until, created_at, updated_at)
+	(id, session_id, organization_id, tool_name, tool_call_id, request_hash, status,
+	 lease_owner, lease_until, created_at, updated_at)
 	VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, now() + CAST($8 AS interval), now(), now())
 	ON CONFLICT (session_id, tool_call_id) DO NOTHING`,
 			newUUID(), inv.SessionID, inv.OrganizationID, inv.Tool, inv.ToolCallID, inv.RequestHash, token, interval(s.lease()))
@@ -543,7 +548,8 @@ func (s *SQLStore) release(inv Invocation, token string) {
 
 // interruptedResult answers a call whose first execution was cut off.
 func interruptedResult(tool string) Result {
-	return Result{Result: tool + " was interrupted: the gateway executing it stopped before it finished, so whether it took effect is unknown. Check its effect before calling it again."}
+	return Result{Result: tool + " was interrupted: the gateway executing it stopped before it finished, " +
+		"so whether it took effect is unknown. Check its effect before calling it again."}
 }
 
 // renew extends the lease of a claimed call every Lease/3 until its result
@@ -558,7 +564,8 @@ func (s *SQLStore) renew(inv Invocation, c *sqlCall) {
 		case <-t.C:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), s.lease()/3)
-		s.DB.ExecContext(ctx, `UPDATE session_tool_invocations SET lease_until = now() + CAST($4 AS interval), updated_at = now()
+		s.DB.ExecContext(ctx, `UPDATE session_tool_invocations
+	SET lease_until = now() + CAST($4 AS interval), updated_at = now()
 	WHERE session_id = $1 AND tool_call_id = $2 AND lease_owner = $3 AND status = 'running'`,
 			inv.SessionID, inv.ToolCallID, c.token, interval(s.lease()))
 		cancel()
@@ -604,13 +611,15 @@ func (s *SQLStore) Complete(ctx context.Context, inv Invocation, res Result) err
 		rt := &retrier{wait: 100 * time.Millisecond, limit: s.writeTimeout()}
 		for {
 			rt.deadline = time.Now().Add(s.writeTimeout())
-			if err := s.record(context.Background(), rt, inv, c.token, status, string(b)); err == nil || errors.Is(err, errClaimLost) {
+			err := s.record(context.Background(), rt, inv, c.token, status, string(b))
+			if err == nil || errors.Is(err, errClaimLost) {
 				s.finish(k, c)
 				return
 			}
 		}
 	}()
-	return fmt.Errorf("SQLStore: recording the result of %s: the database did not take it within %v; it is kept and recorded when the database answers: %w", inv.ToolCallID, s.writeTimeout(), err)
+	return fmt.Errorf("SQLStore: recording the result of %s: the database did not take it within %v; "+
+		"it is kept and recorded when the database answers: %w", inv.ToolCallID, s.writeTimeout(), err)
 }
 
 // finish ends a claimed call: its lease is no longer renewed and the

@@ -16,23 +16,239 @@ const (
 // (for the modes that inject them) and the JSON Schema agentc emits for each.
 var tools = []toolSpec{
 	{
-		tool:   contract.ToolAutomationComplete,
-		desc:   "Report the outcome of this automation run and finish it. Call it exactly once, at the end of\nevery automation run, whatever the outcome.\n\nUse the run_id and completion_id given in your instructions. If the call fails because of\na network error, call it again with the same completion_id: a repeated completion is\nrecorded once.",
-		schema: `{"$schema":"https://json-schema.org/draft/2020-12/schema","properties":{"citations":{"description":"Sources (URLs, file paths, log lines) that support the summary.","items":{"type":"string"},"type":"array"},"completion_id":{"description":"Idempotency key for this completion, as given in your instructions.","type":"string"},"diff_ref":{"description":"A reference to the diff produced, such as a branch or pull request URL.","type":"string"},"outcome":{"description":"How the run ended: \"succeeded\", \"failed\", or \"needs_human\" when a person must act.","enum":["succeeded","failed","needs_human"],"type":"string"},"run_id":{"description":"The automation run being completed, as given in your instructions.","type":"string"},"side_effect_refs":{"description":"References to other side effects, such as created issues or sent messages.","items":{"type":"string"},"type":"array"},"summary_markdown":{"description":"A Markdown summary of what was done and why.","type":"string"},"test_report_ref":{"description":"A reference to the test report, such as a file path or URL.","type":"string"}},"required":["run_id","completion_id","outcome"],"type":"object"}`,
+		tool: contract.ToolAutomationComplete,
+		desc: "Report the outcome of this automation run and finish it. Call it exactly once, at the end of\n" +
+			"every automation run, whatever the outcome.\n" +
+			"\n" +
+			"Use the run_id and completion_id given in your instructions. If the call fails because of\n" +
+			"a network error, call it again with the same completion_id: a repeated completion is\n" +
+			"recorded once.",
+		schema: schemaAutomationComplete,
 	},
 	{
-		tool:   contract.ToolSaveEnvFiles,
-		desc:   "Deprecated: Pending removal: environment files are now requested with request_env_variables.\n\nSave which environment files the project needs and which keys each must contain, so that\nfuture sessions recreate them from stored secrets.\n\nOnly available in setup sessions.",
-		schema: `{"$schema":"https://json-schema.org/draft/2020-12/schema","properties":{"files":{"description":"The environment files to recreate.","items":{"properties":{"format":{"const":"dotenv","description":"The file format; only \"dotenv\" is supported.","type":"string"},"keys":{"description":"The keys the file must contain.","items":{"properties":{"key":{"description":"The variable's name.","maxLength":200,"minLength":1,"type":"string"},"required":{"description":"Whether the file is incomplete without it.","type":"boolean"}},"required":["key","required"],"type":"object"},"maxItems":50,"minItems":1,"type":"array"},"mode":{"const":"secret","description":"How values are stored; only \"secret\" is supported.","type":"string"},"path":{"description":"The file's path, relative to its workspace, such as \".env.local\". A path relative to its workspace: not empty, no leading slash or drive\nletter, no backslashes, and no \"..\" segment.","maxLength":500,"type":"string"},"workspacePath":{"default":".","description":"The workspace the file belongs to, in multi-repo setups.","type":"string"}},"required":["path","format","mode","keys"],"type":"object"},"maxItems":10,"minItems":1,"type":"array"}},"required":["files"],"type":"object"}`,
+		tool: contract.ToolSaveEnvFiles,
+		desc: "Deprecated: Pending removal: environment files are now requested with request_env_variables.\n" +
+			"\n" +
+			"Save which environment files the project needs and which keys each must contain, so that\n" +
+			"future sessions recreate them from stored secrets.\n" +
+			"\n" +
+			"Only available in setup sessions.",
+		schema: schemaSaveEnvFiles,
 	},
 	{
-		tool:   contract.ToolSaveServiceCommands,
-		desc:   "Save the commands that start this repository's services (dev servers, databases, workers).\n\nThey are stored in the repository's configuration and run automatically when a future\nsession starts from its snapshot. Save every long-running service the project needs, each\nwith the directory it runs in. Calling again replaces the saved list.\n\nOnly available in setup sessions.",
-		schema: `{"$schema":"https://json-schema.org/draft/2020-12/schema","properties":{"commands":{"description":"The services to start, in order.","items":{"properties":{"command":{"description":"The shell command that starts the service.","maxLength":1000,"minLength":1,"type":"string"},"cwd":{"description":"Directory to run the command in, relative to the workspace root.","maxLength":500,"type":"string"},"name":{"description":"A short name for the service, such as \"web\" or \"worker\".","maxLength":100,"minLength":1,"type":"string"},"workspacePath":{"description":"The workspace (repository) the command belongs to, in multi-repo setups.","maxLength":500,"type":"string"}},"required":["name","command"],"type":"object"},"maxItems":10,"minItems":1,"type":"array"}},"required":["commands"],"type":"object"}`,
+		tool: contract.ToolSaveServiceCommands,
+		desc: "Save the commands that start this repository's services (dev servers, databases, workers).\n" +
+			"\n" +
+			"They are stored in the repository's configuration and run automatically when a future\n" +
+			"session starts from its snapshot. Save every long-running service the project needs, each\n" +
+			"with the directory it runs in. Calling again replaces the saved list.\n" +
+			"\n" +
+			"Only available in setup sessions.",
+		schema: schemaSaveServiceCommands,
 	},
 	{
-		tool:   contract.ToolSaveSnapshot,
-		desc:   "Save a snapshot of the current sandbox so that its state can be restored later.\n\nIn a setup session this updates the configuration snapshot that every future session of\nthis repository starts from: call it once the repository is fully set up and its services\nrun. In a coding session it updates this session's snapshot.\n\nThe sandbox may freeze while the snapshot is taken; the call is retried automatically and\ncompletes once.",
-		schema: `{"$schema":"https://json-schema.org/draft/2020-12/schema","properties":{"message":{"description":"A brief summary of what is configured or changed in this snapshot.","type":"string"}},"type":"object"}`,
+		tool: contract.ToolSaveSnapshot,
+		desc: "Save a snapshot of the current sandbox so that its state can be restored later.\n" +
+			"\n" +
+			"In a setup session this updates the configuration snapshot that every future session of\n" +
+			"this repository starts from: call it once the repository is fully set up and its services\n" +
+			"run. In a coding session it updates this session's snapshot.\n" +
+			"\n" +
+			"The sandbox may freeze while the snapshot is taken; the call is retried automatically and\n" +
+			"completes once.",
+		schema: schemaSaveSnapshot,
 	},
 }
+
+// schemaAutomationComplete is the JSON Schema of the arguments of
+// automation.complete (jsonschema/automation_complete.json).
+const schemaAutomationComplete = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "citations": {
+      "description": "Sources (URLs, file paths, log lines) that support the summary.",
+      "items": {
+        "type": "string"
+      },
+      "type": "array"
+    },
+    "completion_id": {
+      "description": "Idempotency key for this completion, as given in your instructions.",
+      "type": "string"
+    },
+    "diff_ref": {
+      "description": "A reference to the diff produced, such as a branch or pull request URL.",
+      "type": "string"
+    },
+    "outcome": {
+      "description": "How the run ended: \"succeeded\", \"failed\", or \"needs_human\" when a person must act.",
+      "enum": [
+        "succeeded",
+        "failed",
+        "needs_human"
+      ],
+      "type": "string"
+    },
+    "run_id": {
+      "description": "The automation run being completed, as given in your instructions.",
+      "type": "string"
+    },
+    "side_effect_refs": {
+      "description": "References to other side effects, such as created issues or sent messages.",
+      "items": {
+        "type": "string"
+      },
+      "type": "array"
+    },
+    "summary_markdown": {
+      "description": "A Markdown summary of what was done and why.",
+      "type": "string"
+    },
+    "test_report_ref": {
+      "description": "A reference to the test report, such as a file path or URL.",
+      "type": "string"
+    }
+  },
+  "required": [
+    "run_id",
+    "completion_id",
+    "outcome"
+  ],
+  "type": "object"
+}`
+
+// schemaSaveEnvFiles is the JSON Schema of the arguments of
+// save_env_files (jsonschema/save_env_files.json).
+const schemaSaveEnvFiles = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "files": {
+      "description": "The environment files to recreate.",
+      "items": {
+        "properties": {
+          "format": {
+            "const": "dotenv",
+            "description": "The file format; only \"dotenv\" is supported.",
+            "type": "string"
+          },
+          "keys": {
+            "description": "The keys the file must contain.",
+            "items": {
+              "properties": {
+                "key": {
+                  "description": "The variable's name.",
+                  "maxLength": 200,
+                  "minLength": 1,
+                  "type": "string"
+                },
+                "required": {
+                  "description": "Whether the file is incomplete without it.",
+                  "type": "boolean"
+                }
+              },
+              "required": [
+                "key",
+                "required"
+              ],
+              "type": "object"
+            },
+            "maxItems": 50,
+            "minItems": 1,
+            "type": "array"
+          },
+          "mode": {
+            "const": "secret",
+            "description": "How values are stored; only \"secret\" is supported.",
+            "type": "string"
+          },
+          "path": {
+            "description": "The file's path, relative to its workspace, such as \".env.local\". A path relative to its workspace: not empty, no leading slash or drive\nletter, no backslashes, and no \"..\" segment.",
+            "maxLength": 500,
+            "type": "string"
+          },
+          "workspacePath": {
+            "default": ".",
+            "description": "The workspace the file belongs to, in multi-repo setups.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "path",
+          "format",
+          "mode",
+          "keys"
+        ],
+        "type": "object"
+      },
+      "maxItems": 10,
+      "minItems": 1,
+      "type": "array"
+    }
+  },
+  "required": [
+    "files"
+  ],
+  "type": "object"
+}`
+
+// schemaSaveServiceCommands is the JSON Schema of the arguments of
+// save_service_commands (jsonschema/save_service_commands.json).
+const schemaSaveServiceCommands = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "commands": {
+      "description": "The services to start, in order.",
+      "items": {
+        "properties": {
+          "command": {
+            "description": "The shell command that starts the service.",
+            "maxLength": 1000,
+            "minLength": 1,
+            "type": "string"
+          },
+          "cwd": {
+            "description": "Directory to run the command in, relative to the workspace root.",
+            "maxLength": 500,
+            "type": "string"
+          },
+          "name": {
+            "description": "A short name for the service, such as \"web\" or \"worker\".",
+            "maxLength": 100,
+            "minLength": 1,
+            "type": "string"
+          },
+          "workspacePath": {
+            "description": "The workspace (repository) the command belongs to, in multi-repo setups.",
+            "maxLength": 500,
+            "type": "string"
+          }
+        },
+        "required": [
+          "name",
+          "command"
+        ],
+        "type": "object"
+      },
+      "maxItems": 10,
+      "minItems": 1,
+      "type": "array"
+    }
+  },
+  "required": [
+    "commands"
+  ],
+  "type": "object"
+}`
+
+// schemaSaveSnapshot is the JSON Schema of the arguments of
+// save_snapshot (jsonschema/save_snapshot.json).
+const schemaSaveSnapshot = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "message": {
+      "description": "A brief summary of what is configured or changed in this snapshot.",
+      "type": "string"
+    }
+  },
+  "type": "object"
+}`
