@@ -186,8 +186,8 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 		key      [sha256.Size]byte // of src, when remembered
 		err      error
 	}
-	// The unformatted sources, as pieces between split marks.
-	pieces := make([][][]byte, len(parts))
+	// The unformatted sources, cut at split marks into chunks (the part's
+	// source is garbage once cut).
 	chunks := make([][]*chunk, len(parts))
 	for i, p := range parts {
 		src, err := g.build(p)
@@ -195,9 +195,8 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 			errs[i] = err
 			continue
 		}
-		pieces[i] = bytes.Split(src, []byte("\n"+g.mark))
 		var c *chunk
-		for j, p := range pieces[i] {
+		for j, p := range bytes.Split(src, []byte("\n"+g.mark)) {
 			if c == nil || len(c.src) >= target {
 				c = &chunk{}
 				if j > 0 {
@@ -268,7 +267,16 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 			out[i] = buf.Bytes()
 			continue
 		}
-		src := bytes.Join(pieces[i], nil)
+		// The source again, without the marks: the chunks without the
+		// package clauses they were given.
+		var src []byte
+		for j, c := range cs {
+			if j > 0 {
+				src = append(src, bytes.TrimPrefix(c.src, clause)...)
+				continue
+			}
+			src = append(src, c.src...)
+		}
 		b, err := format.Source(src)
 		if err != nil {
 			errs[i] = fmt.Errorf("Error %s while formatting source:\n%s", err, src)
