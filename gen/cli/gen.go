@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 
@@ -52,6 +53,10 @@ func (f *specFlags) generate(src *load.Source, st stamped) (*model.Spec, []emit.
 		// the model's: collect it now, so the emitters reuse it rather
 		// than add to it.
 		runtime.GC()
+		// The emitters' garbage is short-lived: collecting it a little more
+		// often than Go's default (GOGC=100) lowers their peak, which is
+		// gen's, by ~10 MB at 1,000 tools for ~3% of the run's time.
+		defer debug.SetGCPercent(debug.SetGCPercent(70))
 		defer rememberFormatting(st)()
 	}
 	files, err := emit.Generate(s, f.onlyList()...)
