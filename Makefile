@@ -46,7 +46,7 @@ test: npm tools postgres
 # Each benchmark measures agentc against its peer in the same run and
 # reports the ratio as a metric: BenchmarkRatios (decoders vs zod in node,
 # jsonschema/v6, CUE; its own timing loops), BenchmarkCommands (the agentc
-# binary's vet, gen, unchanged gen and check vs the cue binary's vet at 6,
+# binary's vet, gen, unchanged gen, check and gen after an edit vs the cue binary's vet at 6,
 # 100 and 1000 tools: ratios, peak RSS, ms per tool), BenchmarkWatchEdit
 # (gen --watch's regeneration after a one-line edit at 100 tools vs CUE's
 # evaluation), BenchmarkVet (load in process vs CUE in process),

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,7 +21,10 @@ import (
 // reports the wall time per run (<cmd>-ms), its ratio to cue vet
 // (<cmd>-x-cue: the target is 2), the peak resident memory over the runs
 // (<cmd>-MB), and for gen the time per tool (gen-ms/tool). gen-same-x-vet
-// is an unchanged gen over vet.
+// is an unchanged gen over vet. gen-edit is gen after a one-line edit of
+// the spec, into the same directory (the spec author's loop without
+// --watch). The commands keep their cache (package stamp) in a directory of
+// the test's (TestMain).
 //
 // Skipped without bin/cue (`make tools`); fails under CI.
 func BenchmarkCommands(b *testing.B) {
@@ -47,6 +51,12 @@ func BenchmarkCommands(b *testing.B) {
 			if err := synth.WriteDir(dir, synth.Files(n)); err != nil {
 				b.Fatal(err)
 			}
+			tools := filepath.Join(dir, "synthetic_tools.cue")
+			orig, err := os.ReadFile(tools)
+			if err != nil {
+				b.Fatal(err)
+			}
+			edited := false
 			same := filepath.Join(b.TempDir(), "same")
 			measure(b, dir, agentc, "gen", "--spec", ".", "--out", same)
 			type cmd struct {
@@ -63,6 +73,24 @@ func BenchmarkCommands(b *testing.B) {
 				}},
 				{name: "gen-same", args: func() []string { return []string{agentc, "gen", "--spec", ".", "--out", same} }},
 				{name: "check", args: func() []string { return []string{agentc, "check", "--spec", ".", "--out", same} }},
+				{name: "gen-edit", args: func() []string {
+					// A one-line edit, then gen: the spec author's loop without --watch.
+					edited = !edited
+					data := orig
+					if edited {
+						data = bytes.Replace(orig, []byte("Synthetic tool 0: saves"), []byte("Synthetic tool 0: now saves"), 1)
+					}
+					if err := os.WriteFile(tools, data, 0o644); err != nil {
+						b.Fatal(err)
+					}
+					return []string{agentc, "gen", "--spec", ".", "--out", same}
+				}},
+			}
+			// gen-edit's second run stores the formatting it remembers from
+			// then on: run it twice first (an edit and back).
+			for range 2 {
+				args := cmds[len(cmds)-1].args()
+				measure(b, dir, args[0], args[1:]...)
 			}
 			runs := 0
 			for b.Loop() {

@@ -12,6 +12,8 @@ import (
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/handlers"
+	"github.com/agentc-dev/agentc/gen/load"
+	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/write"
 )
 
@@ -61,13 +63,41 @@ func init() {
 
 func runCheck(e *env, sf *specFlags, pattern string) error {
 	e.warnSpec(sf.spec)
-	s, files, out, err := sf.generate()
+	src, err := specSource(sf.spec)
 	if err != nil {
 		return err
 	}
-	findings, total, err := drift(out, files, sf.only != "")
-	if err != nil {
-		return err
+	st := sf.stamp(src)
+	partial := sf.only != ""
+	var s *model.Spec
+	var findings []driftFinding
+	var total int
+	var out string
+	if ent, ok := st.unchanged(partial); ok {
+		// Nothing is stale: the tree is what the same spec, flags and
+		// agentc generated.
+		total, out = ent.Files, ent.Out
+	} else {
+		var files []emit.File
+		sf.oneShot = true
+		s, files, out, err = sf.generate(src, st)
+		if err != nil {
+			return err
+		}
+		var manifest []byte
+		findings, manifest, err = drift(out, files, partial)
+		if err != nil {
+			return err
+		}
+		total = len(files)
+		if len(findings) == 0 {
+			st.record(out, manifest, total)
+		}
+	}
+	if pattern != "" && s == nil {
+		if s, err = load.Load(src); err != nil {
+			return err
+		}
 	}
 	if !e.json {
 		for _, f := range findings {
@@ -115,20 +145,25 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 	return ok(data)
 }
 
-// drift compares the generated files with the tree under out.
-func drift(out string, files []emit.File, partial bool) ([]driftFinding, int, error) {
+// drift compares the generated files with the tree under out; it also
+// returns the manifest that generating would leave.
+func drift(out string, files []emit.File, partial bool) ([]driftFinding, []byte, error) {
 	plan := write.Plan
 	if partial {
 		plan = write.PlanPartial
 	}
 	changes, err := plan(out, files)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	var manifest map[string]string
+	var generated []byte
 	for _, c := range changes {
-		if c.Path == emit.ManifestName && c.Old != nil {
-			manifest = emit.ParseManifest(c.Old)
+		if c.Path == emit.ManifestName {
+			generated = c.New
+			if c.Old != nil {
+				manifest = emit.ParseManifest(c.Old)
+			}
 		}
 	}
 	var findings []driftFinding
@@ -163,5 +198,5 @@ func drift(out string, files []emit.File, partial bool) ([]driftFinding, int, er
 	if len(findings) == 0 && manifestFinding != nil {
 		findings = append(findings, *manifestFinding)
 	}
-	return findings, len(files), nil
+	return findings, generated, nil
 }

@@ -26,8 +26,18 @@ func init() {
 
 // loadSpec loads the spec in dir, or the embedded default when dir is "".
 func loadSpec(dir string) (*model.Spec, error) {
+	src, err := specSource(dir)
+	if err != nil {
+		return nil, err
+	}
+	return load.Load(src)
+}
+
+// specSource reads the spec's files in dir, or the embedded default's when
+// dir is "".
+func specSource(dir string) (*load.Source, error) {
 	if dir == "" {
-		return load.Load(load.Default())
+		return load.Default(), nil
 	}
 	fi, err := os.Stat(dir)
 	if err != nil {
@@ -36,11 +46,7 @@ func loadSpec(dir string) (*model.Spec, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("spec directory: %s is not a directory", dir)
 	}
-	src, err := load.Dir(dir)
-	if err != nil {
-		return nil, err
-	}
-	return load.Load(src)
+	return load.Dir(dir)
 }
 
 func runVet(e *env, fs *flag.FlagSet, args []string) error {

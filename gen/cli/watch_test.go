@@ -201,12 +201,21 @@ func readTree(t *testing.T, root string) map[string]string {
 	return files
 }
 
-// TestMain lets TestWatchInterrupt run this test binary as agentc.
+// TestMain lets TestWatchInterrupt run this test binary as agentc. The
+// tests (and the agentc they start) keep the unchanged-spec shortcut's
+// entries in a cache directory of their own.
 func TestMain(m *testing.M) {
 	if os.Getenv("AGENTC_TEST_AS_MAIN") == "1" {
 		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	cache, err := os.MkdirTemp("", "agentc-cli-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
+	code := m.Run()
+	os.RemoveAll(cache)
+	os.Exit(code)
 }
 
 // TestWatchInterrupt: agentc gen --watch, as a process, ends on SIGINT with

@@ -24,7 +24,6 @@ package gogen
 import (
 	_ "embed"
 	"fmt"
-	"go/format"
 	"path"
 	"strings"
 
@@ -127,6 +126,8 @@ type generator struct {
 	// mark is the comment line that precedes each documented top-level
 	// declaration in the unformatted files (see render).
 	mark string
+	// sink, while render builds a part, is where it goes (see build).
+	sink *sink
 }
 
 // Check reports, each at its position in the spec, what the Go package
@@ -300,7 +301,7 @@ func (g *generator) runtime() ([]byte, error) {
 		return nil, fmt.Errorf("go: runtime source has no import block")
 	}
 	src = src[:j+3] + fmt.Sprintf("\n// runtimeVersion is checked by the other generated files at compile time.\nconst runtimeVersion = %d\n", RuntimeVersion) + src[j+3:]
-	out, err := format.Source([]byte(head + src))
+	out, err := formatWhole([]byte(head + src))
 	if err != nil {
 		return nil, fmt.Errorf("go: formatting runtime.go: %w", err)
 	}
@@ -391,6 +392,9 @@ func (g *generator) fieldType(f *model.Field) *jen.Statement {
 func (g *generator) comment(f *jen.File, text string) {
 	if strings.TrimSpace(text) == "" {
 		return
+	}
+	if g.sink != nil && g.sink.f == f {
+		g.flush()
 	}
 	if g.mark != "" {
 		f.Comment(g.mark)

@@ -3,12 +3,22 @@ package gogen
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"go/format"
+	"io"
+	"maps"
 	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/dave/jennifer/jen"
 )
 
 // newMark returns a split mark: a comment no spec text can produce, as it
@@ -28,8 +38,12 @@ var minChunk = 64 << 10
 // formats again only the declarations an edit changed.
 var formatted struct {
 	sync.Mutex
-	on   bool
-	last map[string][]byte
+	on bool
+	// last maps the SHA-256 of each chunk's source to its formatted text.
+	last map[[sha256.Size]byte][]byte
+	// whole holds the formatted text of the files formatted whole
+	// (runtime.go and the serve files), by source.
+	whole map[string][]byte
 	// runs counts the chunks formatted, for tests.
 	runs atomic.Int64
 }
@@ -42,11 +56,96 @@ var formatted struct {
 func CacheFormatting(on bool) {
 	formatted.Lock()
 	defer formatted.Unlock()
-	formatted.on, formatted.last = on, nil
+	formatted.on, formatted.last, formatted.whole = on, nil, nil
 }
 
-// render builds the parts in order, each into a jen file of its own, and
-// renders each unformatted as soon as it is built, cut at split marks into
+// formattingMagic starts what WriteFormatting writes.
+const formattingMagic = "agentc gogen formatting v1\n"
+
+// WriteFormatting writes the formatted declarations CacheFormatting
+// remembers from the last Emit, so that a later process can start from
+// them (ReadFormatting): agentc gen after an edit formats again only what
+// the edit changed. The text holds, per declaration, the SHA-256 of its
+// source and its formatted text, and ends with the SHA-256 of all that.
+func WriteFormatting(w io.Writer) error {
+	formatted.Lock()
+	last := formatted.last
+	formatted.Unlock()
+	h := sha256.New()
+	mw := io.MultiWriter(w, h)
+	if _, err := io.WriteString(mw, formattingMagic); err != nil {
+		return err
+	}
+	for key, out := range last {
+		rec := append(key[:], binary.AppendUvarint(nil, uint64(len(out)))...)
+		if _, err := mw.Write(rec); err != nil {
+			return err
+		}
+		if _, err := mw.Write(out); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(h.Sum(nil))
+	return err
+}
+
+// ReadFormatting turns CacheFormatting on, remembering the declarations
+// data (from WriteFormatting) holds. Data that is not whole is an error,
+// and nothing of it is remembered.
+func ReadFormatting(data []byte) error {
+	bad := errors.New("gogen: formatting cache: damaged")
+	if len(data) < len(formattingMagic)+sha256.Size || string(data[:len(formattingMagic)]) != formattingMagic {
+		return bad
+	}
+	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	if got := sha256.Sum256(body); string(got[:]) != string(sum) {
+		return bad
+	}
+	last := map[[sha256.Size]byte][]byte{}
+	for rest := body[len(formattingMagic):]; len(rest) > 0; {
+		if len(rest) < sha256.Size {
+			return bad
+		}
+		key := [sha256.Size]byte(rest[:sha256.Size])
+		n, w := binary.Uvarint(rest[sha256.Size:])
+		rest = rest[sha256.Size+max(w, 0):]
+		if w <= 0 || n > uint64(len(rest)) {
+			return bad
+		}
+		last[key], rest = rest[:n:n], rest[n:]
+	}
+	formatted.Lock()
+	defer formatted.Unlock()
+	formatted.on, formatted.last, formatted.whole = true, last, nil
+	return nil
+}
+
+// formatWhole is format.Source for a file formatted whole, remembered
+// while CacheFormatting is on: these files change only with the spec's
+// package name, source line or depth.
+func formatWhole(src []byte) ([]byte, error) {
+	formatted.Lock()
+	out, ok := formatted.whole[string(src)]
+	formatted.Unlock()
+	if ok {
+		return out, nil
+	}
+	out, err := format.Source(src)
+	if err != nil {
+		return nil, err
+	}
+	formatted.Lock()
+	if formatted.on {
+		if formatted.whole == nil || len(formatted.whole) >= 64 { // keep a long watch's memory bounded
+			formatted.whole = map[string][]byte{}
+		}
+		formatted.whole[string(src)] = out
+	}
+	formatted.Unlock()
+	return out, nil
+}
+
+// render builds the parts in order (build), each unformatted, cut at split marks into
 // chunks of whole declarations; go/format formats the chunks concurrently
 // while the next part is built. A part's jen tree is garbage once it is
 // rendered. The output is jen's File.Render of each file.
@@ -84,23 +183,20 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 	head := []byte("package " + g.s.Codegen.GoPackage + "\n\n") // of a formatted chunk
 	type chunk struct {
 		src, out []byte
+		key      [sha256.Size]byte // of src, when remembered
 		err      error
 	}
-	// The unformatted sources, as pieces between split marks.
-	pieces := make([][][]byte, len(parts))
+	// The unformatted sources, cut at split marks into chunks (the part's
+	// source is garbage once cut).
 	chunks := make([][]*chunk, len(parts))
 	for i, p := range parts {
-		f := g.newFile(p.name == "tools.go")
-		p.fn(f)
-		f.NoFormat = true
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
+		src, err := g.build(p)
+		if err != nil {
 			errs[i] = err
 			continue
 		}
-		pieces[i] = bytes.Split(buf.Bytes(), []byte("\n"+g.mark))
 		var c *chunk
-		for j, p := range pieces[i] {
+		for j, p := range bytes.Split(src, []byte("\n"+g.mark)) {
 			if c == nil || len(c.src) >= target {
 				c = &chunk{}
 				if j > 0 {
@@ -111,9 +207,12 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 			c.src = append(c.src, p...)
 		}
 		for _, c := range chunks[i] {
-			if out, ok := prev[string(c.src)]; ok {
-				c.out = out
-				continue
+			if cache {
+				c.key = sha256.Sum256(c.src)
+				if out, ok := prev[c.key]; ok {
+					c.out = out
+					continue
+				}
 			}
 			formatted.runs.Add(1)
 			run(func() { c.out, c.err = format.Source(c.src) })
@@ -121,11 +220,11 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 	}
 	wg.Wait()
 	if cache {
-		next := map[string][]byte{}
+		next := map[[sha256.Size]byte][]byte{}
 		for _, cs := range chunks {
 			for _, c := range cs {
 				if c.err == nil {
-					next[string(c.src)] = c.out
+					next[c.key] = c.out
 				}
 			}
 		}
@@ -141,6 +240,11 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 			continue
 		}
 		var buf bytes.Buffer
+		size := 0
+		for _, c := range cs {
+			size += len(c.out) + 1
+		}
+		buf.Grow(size) // once: growing a large buffer step by step costs more than the copy
 		ok := true
 		for j, c := range cs {
 			if c.err != nil {
@@ -163,7 +267,16 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 			out[i] = buf.Bytes()
 			continue
 		}
-		src := bytes.Join(pieces[i], nil)
+		// The source again, without the marks: the chunks without the
+		// package clauses they were given.
+		var src []byte
+		for j, c := range cs {
+			if j > 0 {
+				src = append(src, bytes.TrimPrefix(c.src, clause)...)
+				continue
+			}
+			src = append(src, c.src...)
+		}
 		b, err := format.Source(src)
 		if err != nil {
 			errs[i] = fmt.Errorf("Error %s while formatting source:\n%s", err, src)
@@ -172,4 +285,126 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 		out[i] = b
 	}
 	return out, errs
+}
+
+// sink is the part build is rendering: the jen file the part's function
+// adds to, and what was rendered of it so far.
+type sink struct {
+	f       *jen.File
+	body    [][]byte          // the rendered pieces, in order
+	imports map[string]string // path → the name it is imported as
+	err     error
+	flushes int // for tests
+}
+
+// build returns a part's source, unformatted, as jen's File.Render with
+// NoFormat makes it. It renders the part as it is built: at every
+// documented declaration (comment) the declarations added since the last
+// are rendered and dropped, so the jen tree of a large part (decoders for
+// a thousand tools) never exists whole. A jen file renders as its items
+// each after a newline, so the pieces concatenate to the whole; a piece's
+// imports are gathered into the file's import block, as jen writes it.
+func (g *generator) build(p part) ([]byte, error) {
+	k := &sink{f: jen.NewFile(g.s.Codegen.GoPackage), imports: map[string]string{}}
+	g.sink = k
+	defer func() { g.sink = nil }()
+	p.fn(k.f)
+	g.flush()
+	if k.err != nil {
+		return nil, k.err
+	}
+	head := g.newFile(p.name == "tools.go") // header, package doc and clause
+	head.NoFormat = true
+	var out bytes.Buffer
+	if err := head.Render(&out); err != nil {
+		return nil, err
+	}
+	paths := slices.Sorted(maps.Keys(k.imports))
+	line := func(path string) string {
+		if name := k.imports[path]; name != "" {
+			return name + " " + strconv.Quote(path)
+		}
+		return strconv.Quote(path)
+	}
+	switch len(paths) {
+	case 0:
+	case 1:
+		fmt.Fprintf(&out, "import %s\n\n", line(paths[0]))
+	default:
+		out.WriteString("import (\n")
+		for _, p := range paths {
+			out.WriteString(line(p) + "\n")
+		}
+		out.WriteString(")\n\n")
+	}
+	size := out.Len()
+	for _, b := range k.body {
+		size += len(b)
+	}
+	src := make([]byte, 0, size)
+	src = append(src, out.Bytes()...)
+	for _, b := range k.body {
+		src = append(src, b...)
+	}
+	return src, nil
+}
+
+// flush renders what the part being built added since the last flush, and
+// drops it.
+func (g *generator) flush() {
+	k := g.sink
+	if k == nil || k.err != nil {
+		return
+	}
+	batch := jen.NewFile(g.s.Codegen.GoPackage)
+	batch.Group, k.f.Group = k.f.Group, batch.Group
+	batch.NoFormat = true
+	var buf bytes.Buffer
+	if err := batch.Render(&buf); err != nil {
+		k.err = err
+		return
+	}
+	rest, ok := bytes.CutPrefix(buf.Bytes(), []byte("package "+g.s.Codegen.GoPackage+"\n\n"))
+	if !ok {
+		k.err = fmt.Errorf("jen rendered no package clause")
+		return
+	}
+	// The import block, as jen writes one: import "p" or import ( lines ).
+	var block []byte
+	if r, ok := bytes.CutPrefix(rest, []byte("import (\n")); ok {
+		end := bytes.Index(r, []byte(")\n\n"))
+		if end < 0 {
+			k.err = fmt.Errorf("jen rendered an unterminated import block")
+			return
+		}
+		block, rest = r[:end], r[end+len(")\n\n"):]
+	} else if r, ok := bytes.CutPrefix(rest, []byte("import ")); ok {
+		end := bytes.Index(r, []byte("\n\n"))
+		if end < 0 {
+			k.err = fmt.Errorf("jen rendered an unterminated import")
+			return
+		}
+		block, rest = r[:end+1], r[end+2:]
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(string(block), "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		name, quoted, found := strings.Cut(l, " ")
+		if !found {
+			name, quoted = "", l
+		}
+		path, err := strconv.Unquote(quoted)
+		if err != nil {
+			k.err = fmt.Errorf("jen rendered the import %q", l)
+			return
+		}
+		if prev, seen := k.imports[path]; seen && prev != name {
+			k.err = fmt.Errorf("import %q named both %q and %q in one file", path, prev, name)
+			return
+		}
+		k.imports[path] = name
+	}
+	k.body = append(k.body, rest)
+	k.flushes++
 }

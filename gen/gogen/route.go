@@ -3,7 +3,6 @@ package gogen
 import (
 	_ "embed"
 	"fmt"
-	"go/format"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -68,7 +67,7 @@ func (g *generator) verbatim(name string, src []byte) ([]byte, error) {
 		return nil, fmt.Errorf("go: %s: the serve source has no package clause", name)
 	}
 	head := fmt.Sprintf("// %s\n// %s\n\npackage %s\n", emit.Header, emit.SourceLine(g.s), g.s.Codegen.GoPackage)
-	out, err := format.Source([]byte(head + s[i+len("\npackage serve\n"):]))
+	out, err := formatWhole([]byte(head + s[i+len("\npackage serve\n"):]))
 	if err != nil {
 		return nil, fmt.Errorf("go: formatting %s: %w", name, err)
 	}

@@ -8,6 +8,7 @@ package write
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -143,7 +144,32 @@ func plan(root string, files []emit.File, partial bool) ([]Change, error) {
 		return changes, nil
 	}
 	// Stale files: agentc's own files under root that are no longer generated.
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := walkFiles(root, func(rel, p string) error {
+		if want[rel] {
+			return nil
+		}
+		old, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if owned(rel, old, manifest) {
+			changes = append(changes, Change{Path: rel, Kind: Remove, Old: old})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	return changes, nil
+}
+
+// walkFiles calls fn with the slash path relative to root, and the path,
+// of every regular file under root that a plan considers: not in
+// node_modules or a nested .git, not a temporary file of the writer's. A
+// missing root has no files.
+func walkFiles(root string, fn func(rel, p string) error) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && p == root {
 				return filepath.SkipDir
@@ -163,24 +189,69 @@ func plan(root string, files []emit.File, partial bool) ([]Change, error) {
 		if err != nil {
 			return err
 		}
-		rel = filepath.ToSlash(rel)
-		if want[rel] {
+		return fn(filepath.ToSlash(rel), p)
+	})
+}
+
+// Intact reports whether the tree under root is still what a run left that
+// wrote a manifest with SHA-256 manifestSum: the manifest is unchanged,
+// every file it lists has the content it records, and, unless partial (a
+// run of some emitters, which removes nothing), no other file carries
+// agentc's header. Then a plan of that run's files would change nothing.
+// It reads the listed files concurrently and only the first bytes of the
+// others.
+func Intact(root, manifestSum string, partial bool) (bool, error) {
+	data, err := os.ReadFile(filepath.Join(root, emit.ManifestName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil || emit.Sum(data) != manifestSum {
+		return false, err
+	}
+	manifest := emit.ParseManifest(data)
+	paths := make([]string, 0, len(manifest))
+	for p := range manifest {
+		paths = append(paths, p)
+	}
+	var intact atomic.Bool
+	intact.Store(true)
+	var wg sync.WaitGroup
+	next := atomic.Int64{}
+	for range min(len(paths), 2*runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(paths) && intact.Load(); i = int(next.Add(1) - 1) {
+				b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(paths[i])))
+				if err != nil || emit.Sum(b) != manifest[paths[i]] {
+					intact.Store(false)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if !intact.Load() || partial {
+		return intact.Load(), nil
+	}
+	head := make([]byte, 512)
+	err = walkFiles(root, func(rel, p string) error {
+		if _, listed := manifest[rel]; listed || rel == emit.ManifestName {
 			return nil
 		}
-		old, err := os.ReadFile(p)
+		f, err := os.Open(p)
 		if err != nil {
 			return err
 		}
-		if owned(rel, old, manifest) {
-			changes = append(changes, Change{Path: rel, Kind: Remove, Old: old})
+		n, err := io.ReadFull(f, head)
+		f.Close()
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			return err
+		}
+		if emit.HasHeader(head[:n]) {
+			intact.Store(false)
+			return filepath.SkipAll
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
-	return changes, nil
+	return intact.Load(), err
 }
 
 // owned reports whether an existing file is agentc's: it carries the
