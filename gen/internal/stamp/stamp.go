@@ -38,6 +38,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"cuelang.org/go/cue/parser"
 )
@@ -286,6 +287,7 @@ func Lookup(invocation string) (Entry, bool) {
 	if err != nil {
 		return Entry{}, false
 	}
+	used(p)
 	lines := strings.Split(string(b), "\n")
 	if len(lines) != 6 || lines[0] != invocation || lines[5] != "" {
 		return Entry{}, false
@@ -320,6 +322,7 @@ func LoadBlob(kind, invocation string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
+	used(p)
 	return bytes.CutPrefix(b, []byte(id+"\n"+invocation+"\x00"))
 }
 
@@ -351,6 +354,32 @@ func cacheFile(kind, name string) string {
 	return filepath.Join(dir, "agentc", kind, hex.EncodeToString(sum[:16]))
 }
 
+// MaxAge is how long a cache entry that no run has used is kept: each
+// write of an entry removes the entries of its kind unused for longer, so
+// the cache holds about what the command lines of the last month need.
+const MaxAge = 30 * 24 * time.Hour
+
+// used marks the entry at p as used now, so that prune keeps it.
+func used(p string) {
+	now := time.Now()
+	_ = os.Chtimes(p, now, now)
+}
+
+// prune removes the entries in dir unused (by modification time) for more
+// than MaxAge, and temporary files a killed run left for as long.
+func prune(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	old := time.Now().Add(-MaxAge)
+	for _, e := range ents {
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(old) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
 // writeCache writes a cache entry atomically.
 func writeCache(p string, data []byte) error {
 	return writeCacheFunc(p, func(w io.Writer) error {
@@ -368,6 +397,7 @@ func writeCacheFunc(p string, write func(io.Writer) error) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
+	prune(filepath.Dir(p))
 	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
 	if err != nil {
 		return err

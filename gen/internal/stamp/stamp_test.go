@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func base() Inputs {
@@ -165,5 +166,30 @@ func TestEntries(t *testing.T) {
 	}
 	if _, ok := Lookup(Invocation("spec", "out2", nil)); ok {
 		t.Error("another --out found the entry")
+	}
+}
+
+// TestPrune: writing an entry removes the entries of its kind that no run
+// has used for more than MaxAge, and keeps one a lookup has just used.
+func TestPrune(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	stale, live := Invocation("spec", "stale", nil), Invocation("spec", "live", nil)
+	Record(stale, Entry{Key: "k", Out: "stale", Manifest: "m", Files: 1})
+	Record(live, Entry{Key: "k", Out: "live", Manifest: "m", Files: 1})
+	long := time.Now().Add(-MaxAge - time.Hour)
+	for _, inv := range []string{stale, live} {
+		if err := os.Chtimes(cacheFile("gen", inv), long, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := Lookup(live); !ok {
+		t.Fatal("the live entry is gone before any pruning")
+	}
+	Record(Invocation("spec", "new", nil), Entry{Key: "k", Out: "new", Manifest: "m", Files: 1})
+	if _, ok := Lookup(stale); ok {
+		t.Error("an entry unused for longer than MaxAge survived a write")
+	}
+	if _, ok := Lookup(live); !ok {
+		t.Error("an entry a lookup had just used was pruned")
 	}
 }
