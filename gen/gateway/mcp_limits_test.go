@@ -44,18 +44,26 @@ type limitsGateway struct {
 	asked atomic.Int64
 }
 
-func newLimitsGateway(t *testing.T, store contract.Store) *limitsGateway {
+// newLimitsGateway serves the callback route and the MCP server on one mux
+// with one handler and store; observe, if not nil, is both's Observe.
+func newLimitsGateway(t *testing.T, store contract.Store, observe ...func(context.Context, contract.CallEvent)) *limitsGateway {
 	t.Helper()
 	g := &limitsGateway{h: newHandler(), store: &countingStore{Store: store}}
 	sessions := contract.SessionsFunc(func(ctx context.Context, id string) (contract.Mode, error) {
 		g.asked.Add(1)
 		return contract.ModeSetup, nil
 	})
-	route, err := contract.NewRoute(contract.RouteConfig{Handler: g.h, Auth: auth, Sessions: sessions, Store: g.store, Logger: discard})
+	var obs func(context.Context, contract.CallEvent)
+	if len(observe) > 0 {
+		obs = observe[0]
+	}
+	route, err := contract.NewRoute(contract.RouteConfig{Handler: g.h, Auth: auth, Sessions: sessions, Store: g.store,
+		Logger: discard, Observe: obs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.mcp, err = contractmcp.New(contractmcp.Config{Handler: g.h, Auth: auth, Sessions: sessions, Store: g.store, Logger: discard})
+	g.mcp, err = contractmcp.New(contractmcp.Config{Handler: g.h, Auth: auth, Sessions: sessions, Store: g.store,
+		Logger: discard, Observe: obs})
 	if err != nil {
 		t.Fatal(err)
 	}

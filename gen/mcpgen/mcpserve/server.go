@@ -67,6 +67,16 @@ type Config struct {
 	// callback route's Store so that the two transports agree. nil means a
 	// new contract.MemoryStore.
 	Store contract.Store
+	// Observe, when set, is called once per tools/call after its answer,
+	// and once per request refused before MCP, with the callback route's
+	// contract.CallEvent, so one adaptor serves both transports' metrics.
+	// Status is the HTTP status: 200 for every tools/call (MCP answers
+	// inside JSON-RPC), and the refusal's (401, 403, 400, 404, 503), whose
+	// Tool is "" (the tool is named inside the JSON-RPC body). Outcome is
+	// as on the route, plus "invalid_params" for a refused _meta
+	// tool_call_id. SessionID is set once the session header has passed
+	// the route's limits.
+	Observe func(context.Context, contract.CallEvent)
 	// Logger receives one record per tool call; nil means slog.Default().
 	Logger *slog.Logger
 	// ExecTimeout, when positive, bounds one execution; as on the callback
@@ -142,45 +152,53 @@ type callerKey struct{}
 // ServeHTTP authenticates the request, finds the session's mode and hands
 // the request to the MCP transport.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	var checked string // the session id, once within the limits
+	fail := func(status int, code, msg string) {
+		s.fail(w, status, code, msg)
+		s.observe(r.Context(), contract.CallEvent{SessionID: checked, Outcome: code, Status: status,
+			Duration: time.Since(start)})
+	}
 	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="agentc-mcp"`)
-		s.fail(w, http.StatusUnauthorized, "unauthorized", "a sandbox bearer token is required")
+		fail(http.StatusUnauthorized, "unauthorized", "a sandbox bearer token is required")
 		return
 	}
 	claims, err := s.cfg.Auth.VerifyToken(r.Context(), strings.TrimSpace(token))
 	if err != nil {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="agentc-mcp", error="invalid_token"`)
-		s.fail(w, http.StatusUnauthorized, "unauthorized", "the bearer token is not valid")
+		fail(http.StatusUnauthorized, "unauthorized", "the bearer token is not valid")
 		return
 	}
 	if claims.Source != contract.SourceSandbox {
-		s.fail(w, http.StatusForbidden, "forbidden",
+		fail(http.StatusForbidden, "forbidden",
 			fmt.Sprintf("tool calls need a token of source %q, not %q", contract.SourceSandbox, claims.Source))
 		return
 	}
 	session := r.Header.Get(SessionHeader)
 	if session == "" {
-		s.fail(w, http.StatusBadRequest, "missing_session", "the session's id is required in the "+SessionHeader+" header")
+		fail(http.StatusBadRequest, "missing_session", "the session's id is required in the "+SessionHeader+" header")
 		return
 	}
 	if claims.SessionID != "" && claims.SessionID != session {
-		s.fail(w, http.StatusForbidden, "forbidden", "the token belongs to another session")
+		fail(http.StatusForbidden, "forbidden", "the token belongs to another session")
 		return
 	}
 	if msg := contract.CheckSessionID(session); msg != "" {
-		s.fail(w, http.StatusBadRequest, "invalid_session_id", msg)
+		fail(http.StatusBadRequest, "invalid_session_id", msg)
 		return
 	}
+	checked = session
 	mode, err := s.cfg.Sessions.SessionMode(r.Context(), session)
 	switch {
 	case errors.Is(err, contract.ErrUnknownSession):
-		s.fail(w, http.StatusNotFound, "unknown_session", "unknown session "+session)
+		fail(http.StatusNotFound, "unknown_session", "unknown session "+session)
 		return
 	case err != nil:
 		s.cfg.Logger.ErrorContext(r.Context(), "agentc mcp: session lookup failed",
 			"session_id", session, "error", err)
-		s.fail(w, http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
+		fail(http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
 		return
 	}
 	c := &caller{session: session, claims: claims, mode: mode}
@@ -224,6 +242,7 @@ func (s *Server) serverFor(r *http.Request) *mcp.Server {
 func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
+		ctx, counted := contract.CountStore(ctx)
 		c, _ := ctx.Value(callerKey{}).(*caller)
 		if c == nil {
 			return nil, errors.New("agentc mcp: the request reached the tool without its session")
@@ -245,12 +264,20 @@ func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
 				msg = contract.CheckToolCallID(id)
 			}
 			if msg != "" {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("_meta %q: %s", ToolCallIDMeta, msg)}
+				s.observe(ctx, contract.CallEvent{Tool: tool.Name(), SessionID: c.session, Outcome: "invalid_params",
+					Status: http.StatusOK, Duration: time.Since(start)})
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+					Message: fmt.Sprintf("_meta %q: %s", ToolCallIDMeta, msg)}
 			}
 			toolCallID = id
 		}
 		call := contract.Call{Tool: tool.Name(), Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
-		res, outcome, err := s.execute(ctx, c, tool, call, args)
+		res, outcome, err := s.execute(ctx, c, tool, call, args, counted)
+		s.observe(ctx, contract.CallEvent{
+			Tool: tool.Name(), SessionID: c.session, ToolCallID: toolCallID, Outcome: outcome, Status: http.StatusOK,
+			Success: err == nil && res.Success, Replay: outcome == "replayed", Duration: time.Since(start),
+			StoreAttempts: counted.Attempts(), StoreErr: counted.Err(),
+		})
 		s.cfg.Logger.LogAttrs(ctx, slog.LevelInfo, "agentc mcp tool call",
 			slog.String("tool", tool.Name()),
 			slog.String("tool_call_id", toolCallID),
@@ -277,7 +304,8 @@ func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
 // execute runs one call. A call with a tool_call_id goes through the Store
 // exactly as on the callback route (same key, same request hash); one
 // without has no identity a retry could repeat, and executes.
-func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, call contract.Call, args []byte) (
+func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, call contract.Call, args []byte,
+	counted *contract.StoreCounter) (
 	contract.Result, string, error,
 ) {
 	run := func() contract.Result {
@@ -306,6 +334,7 @@ func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, cal
 			" was already used for another call (a different tool or different arguments)"
 		return contract.Result{Result: msg}, "tool_call_id_conflict", nil
 	case err != nil:
+		counted.Note(err)
 		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: idempotency store failed",
 			"tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
 		return contract.Result{}, "store_failed", errors.New("the gateway could not record the call; retry it")
@@ -314,6 +343,7 @@ func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, cal
 	}
 	res := run()
 	if err := s.cfg.Store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
+		counted.Note(err)
 		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: recording the result failed",
 			"tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
 	}
@@ -418,6 +448,13 @@ func hex4(b []byte) (rune, bool) {
 	}
 	n, err := strconv.ParseUint(string(b[:4]), 16, 16)
 	return rune(n), err == nil
+}
+
+// observe hands ev to Config.Observe, if set.
+func (s *Server) observe(ctx context.Context, ev contract.CallEvent) {
+	if s.cfg.Observe != nil {
+		s.cfg.Observe(ctx, ev)
+	}
 }
 
 // fail answers a request refused before MCP, in the callback route's error

@@ -3,7 +3,10 @@
 
 package contract
 
-import "crypto/sha256"
+import (
+	"context"
+	"crypto/sha256"
+)
 
 // RequestHash is the Invocation.RequestHash of a call of tool (its name, not
 // an alias) with the JSON arguments args, exactly as the callback route
@@ -38,4 +41,31 @@ func CheckSessionID(id string) string {
 // without control characters), or "".
 func CheckToolCallID(id string) string {
 	return checkID("tool_call_id", id, MaxToolCallIDLength, "MaxToolCallIDLength")
+}
+
+// StoreCounter counts, for another transport's CallEvent, the store
+// operations of one call (retries included) and the last store error it
+// met, as the callback route counts its own.
+type StoreCounter struct{ st storeStats }
+
+// CountStore returns ctx carrying a new StoreCounter: MemoryStore and
+// SQLStore count the operations made with that context (or one derived
+// from it) on it.
+func CountStore(ctx context.Context) (context.Context, *StoreCounter) {
+	c := &StoreCounter{}
+	return withStoreStats(ctx, &c.st), c
+}
+
+// Note records a store error the transport met itself (a Store that does
+// not count its own operations still has its errors seen).
+func (c *StoreCounter) Note(err error) { c.st.note(err) }
+
+// Attempts is the number of store operations counted.
+func (c *StoreCounter) Attempts() int { return int(c.st.attempts.Load()) }
+
+// Err is the last store error counted or noted, or nil.
+func (c *StoreCounter) Err() error {
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	return c.st.err
 }
