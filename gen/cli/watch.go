@@ -67,10 +67,7 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 			return fmt.Errorf("watching %s: %w", modDir, err)
 		}
 	}
-	// Unchanged declarations keep their formatted text from one run to
-	// the next.
-	gogen.CacheFormatting(true)
-	defer gogen.CacheFormatting(false)
+	defer keepBetweenRuns()()
 
 	regen := func() {
 		e.warnSpec(sf.spec)
@@ -108,6 +105,19 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 		case <-timer.C:
 			regen()
 		}
+	}
+}
+
+// keepBetweenRuns turns on what a watching agentc keeps from one run to
+// the next, and returns the function that turns it off: the Go emitter's
+// rendered and formatted declarations, so that an edit renders and
+// formats again only the declarations it changed.
+func keepBetweenRuns() (stop func()) {
+	gogen.CacheFormatting(true)
+	gogen.CacheRenders(true)
+	return func() {
+		gogen.CacheRenders(false)
+		gogen.CacheFormatting(false)
 	}
 }
 
