@@ -16,7 +16,7 @@ import (
 // types, its Decode function, an object's decoder) that the last Emit
 // rendered, by the SHA-256 of everything the unit's code reads: a long-running
 // agentc (gen --watch) builds and renders again only the units an edit
-// changed. A unit's text is a function of its key alone (see unitKey), so
+// changed. A unit's text is a function of its key alone (see unitHash), so
 // the output is the same either way.
 var rendered struct {
 	sync.Mutex
@@ -77,7 +77,7 @@ func (m *memo) finish() {
 
 // unit renders into f what build adds to it, or, when the memory holds a
 // unit with the same key, that unit's text. key writes to h everything
-// build's output depends on besides the package name (unitKey); build must
+// build's output depends on besides the package name (see unitHash); build must
 // change nothing in g that later code reads.
 func (g *generator) unit(f *jen.File, key func(h *unitHash), build func()) {
 	k := g.sink
