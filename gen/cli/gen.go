@@ -24,6 +24,9 @@ type specFlags struct {
 	// the Go emitter's formatted declarations in the user cache between
 	// runs (rememberFormatting), where watch keeps them in memory.
 	oneShot bool
+	// mem, under gen --watch, remembers the output tree's files between
+	// runs, so that a plan reads only those that changed since.
+	mem *write.Memory
 }
 
 func (f *specFlags) register(fs *flag.FlagSet) {
@@ -189,6 +192,8 @@ func genOnce(sf *specFlags) (*genResult, error) {
 	plan := write.Plan
 	if partial {
 		plan = write.PlanPartial
+	} else if sf.mem != nil {
+		plan = sf.mem.Plan
 	}
 	changes, err := plan(out, files)
 	if err != nil {
@@ -196,6 +201,9 @@ func genOnce(sf *specFlags) (*genResult, error) {
 	}
 	if err := write.Apply(write.OS{}, out, changes); err != nil {
 		return nil, err
+	}
+	if sf.mem != nil {
+		sf.mem.Applied(out, changes)
 	}
 	r := &genResult{out: out}
 	var manifest []byte

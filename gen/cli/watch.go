@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/gogen"
+	"github.com/agentc-dev/agentc/gen/write"
 )
 
 // settle is how long a burst of file events must be quiet before a
@@ -67,10 +68,7 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 			return fmt.Errorf("watching %s: %w", modDir, err)
 		}
 	}
-	// Unchanged declarations keep their formatted text from one run to
-	// the next.
-	gogen.CacheFormatting(true)
-	defer gogen.CacheFormatting(false)
+	defer keepBetweenRuns(sf)()
 
 	regen := func() {
 		e.warnSpec(sf.spec)
@@ -108,6 +106,22 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 		case <-timer.C:
 			regen()
 		}
+	}
+}
+
+// keepBetweenRuns turns on what a watching agentc keeps from one run to
+// the next, and returns the function that turns it off: the Go emitter's
+// rendered and formatted declarations, so that an edit renders and
+// formats again only the declarations it changed, and the output files as
+// written, so that a plan reads only the files changed since.
+func keepBetweenRuns(sf *specFlags) (stop func()) {
+	gogen.CacheFormatting(true)
+	gogen.CacheRenders(true)
+	sf.mem = write.NewMemory()
+	return func() {
+		sf.mem = nil
+		gogen.CacheRenders(false)
+		gogen.CacheFormatting(false)
 	}
 }
 

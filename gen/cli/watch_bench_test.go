@@ -12,7 +12,6 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	cueload "cuelang.org/go/cue/load"
 
-	"github.com/agentc-dev/agentc/gen/gogen"
 	"github.com/agentc-dev/agentc/gen/internal/synth"
 )
 
@@ -37,8 +36,7 @@ func BenchmarkWatchEdit(b *testing.B) {
 			}
 			edited := bytes.Replace(orig, []byte("Synthetic tool 7: saves"), []byte("Synthetic tool 7: edited, saves"), 1)
 			sf := &specFlags{spec: dir, out: filepath.Join(b.TempDir(), "out")}
-			gogen.CacheFormatting(true)
-			defer gogen.CacheFormatting(false)
+			defer keepBetweenRuns(sf)()
 			if _, err := genOnce(sf); err != nil {
 				b.Fatal(err)
 			}

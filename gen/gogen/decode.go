@@ -13,24 +13,17 @@ import (
 // decoders renders decode.go: a Decode function per tool and a method per
 // argument object, string constraint set and number constraint set.
 func (g *generator) decoders(f *jen.File) {
+	for _, t := range g.decoded {
+		for _, fd := range t.Fields {
+			g.nameValues(fd.Type)
+		}
+	}
 	for _, t := range g.s.Tools {
 		a := t.Args.GoName
-		g.comment(f, fmt.Sprintf("Decode%s decodes and validates the arguments of %q from JSON in one pass, as\n"+
-			"the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's\n"+
-			"issues for well-formed JSON that fails validation, or a *SyntaxError for input that\n"+
-			"is not JSON. Defaults are applied and unknown keys are dropped.", a, t.Name))
-		f.Func().Id("Decode"+a).Params(jen.Id("data").Index().Byte()).Params(jen.Id(a), jen.Error()).Block(
-			jen.Var().Id("v").Id(a),
-			jen.Id("d").Op(":=").Id("decoder").Values(jen.Dict{jen.Id("data"): jen.Id("data")}),
-			jen.Id("d").Dot("decode"+a).Call(jen.Op("&").Id("v")),
-			jen.Id("d").Dot("end").Call(),
-			jen.If(jen.Id("d").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Id(a).Values(), jen.Id("d").Dot("err"))),
-			jen.If(jen.Len(jen.Id("d").Dot("issues")).Op(">").Lit(0)).Block(jen.Return(jen.Id(a).Values(), jen.Id("Issues").Call(jen.Id("d").Dot("issues")))),
-			jen.Return(jen.Id("v"), jen.Nil()),
-		)
+		g.unit(f, func(h *unitHash) { h.str("Decode"); h.str(a); h.str(t.Name) }, func() { g.decodeFunc(f, a, t.Name) })
 	}
 	for _, t := range g.decoded {
-		g.objectDecoder(f, t)
+		g.unit(f, func(h *unitHash) { h.str("decode"); h.of(t) }, func() { g.objectDecoder(f, t) })
 	}
 	if len(g.valuesOrder) > 0 {
 		var defs []jen.Code
@@ -73,6 +66,23 @@ func (g *generator) decoders(f *jen.File) {
 			"reject", rv,
 			"match", mv))
 	}
+}
+
+// decodeFunc renders Decode<a>, the decoder of tool name's arguments (a).
+func (g *generator) decodeFunc(f *jen.File, a, name string) {
+	g.comment(f, fmt.Sprintf("Decode%s decodes and validates the arguments of %q from JSON in one pass, as\n"+
+		"the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's\n"+
+		"issues for well-formed JSON that fails validation, or a *SyntaxError for input that\n"+
+		"is not JSON. Defaults are applied and unknown keys are dropped.", a, name))
+	f.Func().Id("Decode"+a).Params(jen.Id("data").Index().Byte()).Params(jen.Id(a), jen.Error()).Block(
+		jen.Var().Id("v").Id(a),
+		jen.Id("d").Op(":=").Id("decoder").Values(jen.Dict{jen.Id("data"): jen.Id("data")}),
+		jen.Id("d").Dot("decode"+a).Call(jen.Op("&").Id("v")),
+		jen.Id("d").Dot("end").Call(),
+		jen.If(jen.Id("d").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Id(a).Values(), jen.Id("d").Dot("err"))),
+		jen.If(jen.Len(jen.Id("d").Dot("issues")).Op(">").Lit(0)).Block(jen.Return(jen.Id(a).Values(), jen.Id("Issues").Call(jen.Id("d").Dot("issues")))),
+		jen.Return(jen.Id("v"), jen.Nil()),
+	)
 }
 
 // objectDecoder renders decode<GoName>.
@@ -378,9 +388,27 @@ func (g *generator) zero(fd *model.Field) jen.Code {
 	return g.fieldType(fd).Values()
 }
 
+// joinValues is the key of a list of values in g.values.
+func joinValues(vals []string) string { return strings.Join(vals, "\x00") }
+
+// nameValues names the values slices of the enums and literals t's decoder
+// reads, in the order the decoders name them as they are rendered, before
+// any is rendered: a decoder's text then only reads the names, and can be
+// reused (see unit).
+func (g *generator) nameValues(t *model.Type) {
+	switch t.Kind {
+	case model.Literal:
+		g.valuesVar([]string{t.Literal})
+	case model.Enum:
+		g.valuesVar(t.Enum)
+	case model.Array:
+		g.nameValues(t.Items)
+	}
+}
+
 // valuesVar names the package-level slice of an enum's or literal's values.
 func (g *generator) valuesVar(vals []string) string {
-	key := strings.Join(vals, "\x00")
+	key := joinValues(vals)
 	if name, ok := g.values[key]; ok {
 		return name
 	}

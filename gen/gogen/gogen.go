@@ -66,6 +66,7 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 		return nil, err
 	}
 	files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, "runtime.go"), Data: rt})
+	g.memo = startMemo()
 	parts := g.parts()
 	// The parts are built in order (they name helpers as they go), and
 	// formatted concurrently.
@@ -76,6 +77,7 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 		}
 		files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, part.name), Data: datas[i]})
 	}
+	g.memo.finish()
 	for _, sf := range serveFiles {
 		data, err := g.verbatim(sf.name, *sf.src)
 		if err != nil {
@@ -128,6 +130,8 @@ type generator struct {
 	mark string
 	// sink, while render builds a part, is where it goes (see build).
 	sink *sink
+	// memo is the memory of rendered units while CacheRenders is on.
+	memo *memo
 }
 
 // Check reports, each at its position in the spec, what the Go package
@@ -146,7 +150,7 @@ type claimed struct {
 }
 
 func newGenerator(s *model.Spec) (*generator, diag.List) {
-	g := &generator{s: s, enumNames: map[*model.Type]string{}, checkVars: map[*model.Check]string{}, patterns: map[string]string{}, values: map[string]string{}, used: map[string]claimed{}, mark: newMark()}
+	g := &generator{s: s, enumNames: map[*model.Type]string{}, checkVars: map[*model.Check]string{}, patterns: map[string]string{}, values: map[string]string{}, used: map[string]claimed{}, mark: splitMark}
 	for _, id := range fixedNames {
 		g.used[id] = claimed{what: "the package API"}
 	}

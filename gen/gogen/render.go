@@ -21,13 +21,15 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// newMark returns a split mark: a comment no spec text can produce, as it
-// holds random bytes, and which never reaches the output.
-func newMark() string {
+// splitMark is the split mark: a comment no spec text can produce, as it
+// holds random bytes, and which never reaches the output. It is the same
+// for the life of the process, so that rendered units (see unit) hold the
+// mark the next render splits at.
+var splitMark = func() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return "//agentc:split:" + hex.EncodeToString(b[:])
-}
+}()
 
 // minChunk is the size from which a run of declarations is formatted as a
 // chunk of its own.
@@ -295,6 +297,8 @@ type sink struct {
 	imports map[string]string // path → the name it is imported as
 	err     error
 	flushes int // for tests
+	// unitImports, while a unit is rendered (see unit), gathers its imports.
+	unitImports map[string]string
 }
 
 // build returns a part's source, unformatted, as jen's File.Render with
@@ -404,6 +408,9 @@ func (g *generator) flush() {
 			return
 		}
 		k.imports[path] = name
+		if k.unitImports != nil {
+			k.unitImports[path] = name
+		}
 	}
 	k.body = append(k.body, rest)
 	k.flushes++

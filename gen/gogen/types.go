@@ -119,10 +119,42 @@ func (g *generator) tools(f *jen.File) {
 	// Types.
 	done := map[*model.Type]bool{}
 	for _, t := range s.Tools {
-		g.objectTypes(f, t.Args, fmt.Sprintf("%s are the arguments of tool %q.", t.Args.GoName, t.Name), done)
+		g.typesUnit(f, t.Args, fmt.Sprintf("%s are the arguments of tool %q.", t.Args.GoName, t.Name), done)
 		if t.Result != nil {
-			g.objectTypes(f, t.Result, fmt.Sprintf("%s is the result data of tool %q.", t.Result.GoName, t.Name), done)
+			g.typesUnit(f, t.Result, fmt.Sprintf("%s is the result data of tool %q.", t.Result.GoName, t.Name), done)
 		}
+	}
+}
+
+// typesUnit is objectTypes as a unit (see unit), when none of the types it
+// declares was declared already: its text is then a function of t and
+// where.
+func (g *generator) typesUnit(f *jen.File, t *model.Type, where string, done map[*model.Type]bool) {
+	var declares []*model.Type
+	var reach func(x *model.Type)
+	reach = func(x *model.Type) {
+		switch x.Kind {
+		case model.Object:
+			declares = append(declares, x)
+			for _, fd := range x.Fields {
+				reach(fd.Type)
+			}
+		case model.Array:
+			reach(x.Items)
+		case model.Enum:
+			declares = append(declares, x)
+		}
+	}
+	reach(t)
+	for _, x := range declares {
+		if done[x] {
+			g.objectTypes(f, t, where, done)
+			return
+		}
+	}
+	g.unit(f, func(h *unitHash) { h.str("types"); h.str(where); h.of(t) }, func() { g.objectTypes(f, t, where, done) })
+	for _, x := range declares {
+		done[x] = true
 	}
 }
 

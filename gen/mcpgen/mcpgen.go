@@ -119,16 +119,18 @@ func serverFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 // gateway-executed tools and each one's JSON Schema. Descriptions are one
 // Go literal per line of text and schemas indented JSON, one keyword a
 // line, so that the file reads like the spec and a one-line change to the
-// spec is a one-line change here.
+// spec is a one-line change here. The file is written as gofmt writes it
+// (TestToolsGofmt), so it is not formatted again: go/format was most of
+// this emitter's time, run after every save under gen --watch.
 func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header(s, m.Package))
 	fmt.Fprintf(&b, "\nimport contract %s\n\n", strconv.Quote(m.CoreImport))
 	b.WriteString("// serverName and serverVersion are the MCP server's implementation name and\n// version: the contract's name and revision.\n")
-	fmt.Fprintf(&b, "const (\n\tserverName = %s\n\tserverVersion = %s\n)\n\n", strconv.Quote(s.Contract.Name), strconv.Quote(s.Contract.Revision))
+	fmt.Fprintf(&b, "const (\n\tserverName    = %s\n\tserverVersion = %s\n)\n\n", strconv.Quote(s.Contract.Name), strconv.Quote(s.Contract.Revision))
 	b.WriteString("// tools are the gateway-executed tools, sorted by name: what tools/list shows\n" +
 		"// (for the modes that inject them) and the JSON Schema agentc emits for each.\n")
-	b.WriteString("var tools = []toolSpec{\n")
+	b.WriteString("var tools = []toolSpec{")
 	var schemas bytes.Buffer
 	for _, t := range s.Tools {
 		if !t.Execution.GatewayExecuted() {
@@ -139,24 +141,30 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
 		}
 		name := "schema" + t.GoName
-		fmt.Fprintf(&b, "\t{\n\t\ttool: contract.Tool%s,\n\t\tdesc: %s,\n\t\tschema: %s,\n\t},\n",
-			t.GoName, textLines(tsgen.ToolDescription(t)), name)
+		// gofmt aligns the values of consecutive one-line keyed
+		// elements; a description on several lines, indented one more
+		// tab after its first, ends the run.
+		desc := textLines(tsgen.ToolDescription(t))
+		pad := "   "
+		if strings.Contains(desc, "\n") {
+			pad, desc = " ", strings.ReplaceAll(desc, "\n", "\n\t\t\t")
+		}
+		fmt.Fprintf(&b, "\n\t{\n\t\ttool:%scontract.Tool%s,\n\t\tdesc:%s%s,\n\t\tschema: %s,\n\t},",
+			pad, t.GoName, pad, desc, name)
 		fmt.Fprintf(&schemas, "\n// %s is the JSON Schema of the arguments of\n// %s (%s).\n",
 			name, t.Name, path.Join(s.Codegen.JSONSchemaDir, t.FileName+".json"))
 		fmt.Fprintf(&schemas, "const %s = %s\n", name, rawString(string(bytes.TrimSuffix(schema, []byte("\n")))))
 	}
+	if schemas.Len() > 0 {
+		b.WriteString("\n")
+	}
 	b.WriteString("}\n")
 	b.Write(schemas.Bytes())
-	out, err := format.Source(b.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("mcp: formatting tools.go: %w\n%s", err, b.Bytes())
-	}
-	return out, nil
+	return b.Bytes(), nil
 }
 
 // textLines quotes text as Go literals joined with +, one per line of the
-// text, each line's "\n" ending its literal; gofmt indents the lines after
-// the first.
+// text, each line's "\n" ending its literal.
 func textLines(text string) string {
 	lines := strings.SplitAfter(text, "\n")
 	if len(lines) > 1 && lines[len(lines)-1] == "" {

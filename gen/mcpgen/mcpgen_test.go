@@ -3,7 +3,9 @@ package mcpgen_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"path"
@@ -12,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/internal/testspecs"
 	"github.com/agentc-dev/agentc/gen/jsonschemagen"
 	"github.com/agentc-dev/agentc/gen/load"
@@ -255,4 +258,59 @@ func toolsTable(t *testing.T, s *model.Spec) (descs, schemas map[string]string) 
 		descs[tool], schemas[tool] = desc, schema
 	}
 	return descs, schemas
+}
+
+// TestToolsGofmt: tools.go, written without go/format, is as gofmt writes
+// it — for the default spec, the first contract version and the coverage
+// spec, and for each with one-line descriptions (whose keyed values gofmt
+// aligns), a backquote in a description, and no gateway tool at all.
+func TestToolsGofmt(t *testing.T) {
+	variants := map[string]func(s *model.Spec){
+		"as is": func(*model.Spec) {},
+		"one-line descriptions": func(s *model.Spec) {
+			for i, tool := range s.Tools {
+				tool.Description = strings.Repeat("Does things. ", i)
+				tool.Deprecated = ""
+			}
+		},
+		"a backquote": func(s *model.Spec) { s.Tools[0].Description += "\nRun `make` (`x`)." },
+		"no gateway tool": func(s *model.Spec) {
+			for _, tool := range s.Tools {
+				tool.Execution = model.Sandbox
+			}
+		},
+	}
+	for _, dir := range testspecs.Dirs {
+		for name, vary := range variants {
+			s := testspecs.WithMCP(t, dir)
+			vary(s)
+			files, err := mcpgen.Emit(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := slices.IndexFunc(files, func(f emit.File) bool { return path.Base(f.Path) == "tools.go" })
+			if i < 0 {
+				t.Fatalf("%s spec, %s: no tools.go", testspecs.Name(dir), name)
+			}
+			got := files[i].Data
+			want, err := format.Source(got)
+			if err != nil {
+				t.Fatalf("%s spec, %s: tools.go does not parse: %v", testspecs.Name(dir), name, err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s spec, %s: tools.go is not as gofmt writes it:\n%s", testspecs.Name(dir), name, lineDiff(string(got), string(want)))
+			}
+		}
+	}
+}
+
+// lineDiff returns the first line where got and want differ, with both.
+func lineDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return fmt.Sprintf("line %d: %q\ngofmt: %q", i+1, g[i], w[i])
+		}
+	}
+	return fmt.Sprintf("%d lines, gofmt %d", len(g), len(w))
 }

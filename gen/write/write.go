@@ -46,7 +46,7 @@ type Change struct {
 // Plan compares files with the tree under root and returns every change,
 // sorted by path. It reads but never writes.
 func Plan(root string, files []emit.File) ([]Change, error) {
-	return plan(root, files, false)
+	return plan(root, files, false, nil)
 }
 
 // PlanPartial is Plan for a run of only some emitters: it never removes a
@@ -78,7 +78,7 @@ func PlanPartial(root string, files []emit.File) ([]Change, error) {
 			files[i].Data = mergeManifest(f.Data, keep)
 		}
 	}
-	return plan(root, files, true)
+	return plan(root, files, true, nil)
 }
 
 // mergeManifest adds entry lines to a manifest, keeping lines sorted by path.
@@ -100,7 +100,8 @@ func mergeManifest(data []byte, entries []string) []byte {
 	return []byte(strings.Join(append(head, lines...), "\n") + "\n")
 }
 
-func plan(root string, files []emit.File, partial bool) ([]Change, error) {
+// plan is Plan (and PlanPartial), reading through mem when it is not nil.
+func plan(root string, files []emit.File, partial bool, mem *Memory) ([]Change, error) {
 	var changes []Change
 	want := map[string]bool{}
 	var manifest map[string]string
@@ -118,7 +119,12 @@ func plan(root string, files []emit.File, partial bool) ([]Change, error) {
 	for range min(len(files), 2*runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
-				olds[i], rerrs[i] = os.ReadFile(filepath.Join(root, filepath.FromSlash(files[i].Path)))
+				p := filepath.Join(root, filepath.FromSlash(files[i].Path))
+				if mem != nil {
+					olds[i], rerrs[i] = mem.read(files[i].Path, p)
+					continue
+				}
+				olds[i], rerrs[i] = os.ReadFile(p)
 			}
 		})
 	}

@@ -1,0 +1,209 @@
+package gogen
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/agentc-dev/agentc/gen/model"
+)
+
+// rendered, when on, holds the unformatted source of each unit (a tool's
+// types, its Decode function, an object's decoder) that the last Emit
+// rendered, by the SHA-256 of everything the unit's code reads: a long-running
+// agentc (gen --watch) builds and renders again only the units an edit
+// changed. A unit's text is a function of its key alone (see unitHash), so
+// the output is the same either way.
+var rendered struct {
+	sync.Mutex
+	on   bool
+	last map[[sha256.Size]byte]*unitText
+	// built counts the units built with jennifer, for tests.
+	built int
+}
+
+// unitText is what rendering a unit added to its part: the source pieces,
+// in order, and the imports they use (path → name).
+type unitText struct {
+	body    [][]byte
+	imports map[string]string
+}
+
+// CacheRenders turns on (or off, dropping what it holds) the memory of
+// rendered declarations from one Emit to the next, for a process that
+// generates again and again (gen --watch): a one-line edit then builds
+// and renders one tool's declarations, not every tool's. The output is the
+// same either way.
+func CacheRenders(on bool) {
+	rendered.Lock()
+	defer rendered.Unlock()
+	rendered.on, rendered.last = on, nil
+}
+
+// memo is one Emit's use of rendered: what it found there, and what it
+// rendered or reused (the next run's memory).
+type memo struct {
+	prev, next map[[sha256.Size]byte]*unitText
+	built      int
+	key        unitHash // the key being written, its buffer reused
+}
+
+// startMemo returns the memo of one Emit (nil when the memory is off).
+func startMemo() *memo {
+	rendered.Lock()
+	defer rendered.Unlock()
+	if !rendered.on {
+		return nil
+	}
+	return &memo{prev: rendered.last, next: map[[sha256.Size]byte]*unitText{}}
+}
+
+// finish makes what this Emit rendered the memory of the next one.
+func (m *memo) finish() {
+	if m == nil {
+		return
+	}
+	rendered.Lock()
+	defer rendered.Unlock()
+	if rendered.on {
+		rendered.last = m.next
+		rendered.built += m.built
+	}
+}
+
+// unit renders into f what build adds to it, or, when the memory holds a
+// unit with the same key, that unit's text. key writes to h everything
+// build's output depends on besides the package name (see unitHash); build must
+// change nothing in g that later code reads.
+func (g *generator) unit(f *jen.File, key func(h *unitHash), build func()) {
+	k := g.sink
+	if g.memo == nil || k == nil || k.f != f || k.err != nil {
+		build()
+		return
+	}
+	g.flush() // the unit starts a piece of its own
+	h := &g.memo.key
+	h.g, h.buf, h.bad = g, h.buf[:0], false
+	h.str(g.s.Codegen.GoPackage)
+	key(h)
+	if h.bad {
+		build()
+		return
+	}
+	sum := sha256.Sum256(h.buf)
+	if u, ok := g.memo.prev[sum]; ok {
+		for path, name := range u.imports {
+			if prev, seen := k.imports[path]; seen && prev != name {
+				k.err = fmt.Errorf("import %q named both %q and %q in one file", path, prev, name)
+				return
+			}
+			k.imports[path] = name
+		}
+		k.body = append(k.body, u.body...)
+		g.memo.next[sum] = u
+		return
+	}
+	start := len(k.body)
+	k.unitImports = map[string]string{}
+	build()
+	g.flush()
+	imports := k.unitImports
+	k.unitImports = nil
+	g.memo.built++
+	if k.err == nil {
+		g.memo.next[sum] = &unitText{body: k.body[start:len(k.body):len(k.body)], imports: imports}
+	}
+}
+
+// unitHash writes a unit's key: the values its code reads, each framed by
+// its kind and length so that no two sequences write the same bytes.
+type unitHash struct {
+	g   *generator
+	buf []byte
+	// bad is set when a value of a kind the key cannot write was met: the
+	// unit is then built, never reused.
+	bad bool
+}
+
+func (u *unitHash) str(s string) {
+	u.buf = append(binary.AppendUvarint(append(u.buf, 's'), uint64(len(s))), s...)
+}
+
+func (u *unitHash) num(v uint64) {
+	u.buf = binary.AppendUvarint(append(u.buf, 'n'), v)
+}
+
+var (
+	posType     = reflect.TypeFor[model.Pos]()
+	patternType = reflect.TypeFor[model.Pattern]()
+	typeType    = reflect.TypeFor[model.Type]()
+	checkType   = reflect.TypeFor[model.Check]()
+)
+
+// value writes every field of v, deeply (pointers followed, positions left
+// out: no generated Go text holds one), and, for each schema type, check
+// and pattern met on the way, the names the generator gave it (enum type,
+// values slice, pattern and check variables). Whatever the model comes to
+// hold is part of the key without a change here.
+func (u *unitHash) value(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			u.num(0)
+			return
+		}
+		u.num(1)
+		switch v.Type().Elem() {
+		case typeType:
+			t := (*model.Type)(v.UnsafePointer())
+			u.str(u.g.enumNames[t])
+			switch t.Kind {
+			case model.Enum:
+				u.str(u.g.values[joinValues(t.Enum)])
+			case model.Literal:
+				u.str(u.g.values[joinValues([]string{t.Literal})])
+			}
+		case checkType:
+			u.str(u.g.checkVars[(*model.Check)(v.UnsafePointer())])
+		}
+		u.value(v.Elem())
+	case reflect.Struct:
+		switch v.Type() {
+		case posType:
+			return
+		case patternType:
+			u.str(u.g.patterns[v.FieldByName("Regexp").String()])
+		}
+		for i := range v.NumField() {
+			u.value(v.Field(i))
+		}
+	case reflect.Slice, reflect.Array:
+		u.num(uint64(v.Len()))
+		for i := range v.Len() {
+			u.value(v.Index(i))
+		}
+	case reflect.String:
+		u.str(v.String())
+	case reflect.Bool:
+		b := uint64(0)
+		if v.Bool() {
+			b = 1
+		}
+		u.num(b)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		u.num(uint64(v.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		u.num(v.Uint())
+	default:
+		// A kind the model does not hold today (a map's order, a float's
+		// spellings): never reuse a unit that reads it.
+		u.bad = true
+	}
+}
+
+// of writes a model value (a *model.Type, *model.Tool, ...) deeply.
+func (u *unitHash) of(x any) { u.value(reflect.ValueOf(x)) }
