@@ -129,7 +129,7 @@ func corpora(t *testing.T) map[string]map[string][]byte {
 // acceptedCases reads testdata/accepted: the base spec with each case's
 // files added, specs vet must accept (edge cases of what the emitters
 // name and write).
-func acceptedCases(t *testing.T) map[string]map[string][]byte {
+func acceptedCases(t testing.TB) map[string]map[string][]byte {
 	t.Helper()
 	paths, err := filepath.Glob(filepath.Join("testdata", "accepted", "*.txtar"))
 	if err != nil {

@@ -246,17 +246,7 @@ func (w *typeWalker) fastUnary(x *ast.UnaryExpr, t *model.Type) bool {
 // (*1 | int & >=1): Value.Expr drops a default that another disjunct
 // subsumes, and walk goes on with what is left.
 func (w *typeWalker) fastOr(x *ast.BinaryExpr, t *model.Type, apply bool, depth int) bool {
-	var disj []ast.Expr
-	var flat func(e ast.Expr)
-	flat = func(e ast.Expr) {
-		if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.OR {
-			flat(b.X)
-			flat(b.Y)
-			return
-		}
-		disj = append(disj, e)
-	}
-	flat(x)
+	disj := disjuncts(x, nil)
 	type alt struct {
 		e   ast.Expr
 		def bool
@@ -446,23 +436,7 @@ func (w *typeWalker) fastListLeaf(v cue.Value) (cue.Value, bool) {
 	if !ok {
 		return cue.Value{}, false
 	}
-	var ops []ast.Expr
-	var flat func(e ast.Expr)
-	flat = func(e ast.Expr) {
-		switch x := e.(type) {
-		case *ast.ParenExpr:
-			flat(x.X)
-			return
-		case *ast.BinaryExpr:
-			if x.Op == token.AND {
-				flat(x.X)
-				flat(x.Y)
-				return
-			}
-		}
-		ops = append(ops, e)
-	}
-	flat(e)
+	ops := conjuncts(e, nil)
 	l, ok := ops[0].(*ast.ListLit)
 	if !ok || len(l.Elts) != 1 {
 		return cue.Value{}, false

@@ -1,6 +1,7 @@
 package load_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,14 +16,16 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/internal/synth"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/spec"
 )
 
 // fuzzSets returns the specs FuzzLoad mutates, in a fixed order: the
-// embedded default spec, the corpus's base, and the base with each broken
-// case applied. For each it also lists the files worth seeding (all of the
+// embedded default spec, the corpus's base, the base with each broken
+// case applied, the base with each accepted case applied, and a synthetic
+// spec of 8 tools. For each it also lists the files worth seeding (all of the
 // default's and the base's; a case's own files).
 func fuzzSets(f testing.TB) (sets []map[string][]byte, seeds [][]string) {
 	def := map[string][]byte{}
@@ -60,6 +63,23 @@ func fuzzSets(f testing.TB) (sets []map[string][]byte, seeds [][]string) {
 		sets = append(sets, files)
 		seeds = append(seeds, own)
 	}
+	// The accepted cases and a small synthetic spec (after the broken
+	// cases, so that stored inputs keep their set): open lists of structs
+	// the loader reads from their syntax (fastItems).
+	accepted := acceptedCases(f)
+	for _, name := range slices.Sorted(maps.Keys(accepted)) {
+		files := accepted[name]
+		var own []string
+		for _, file := range slices.Sorted(maps.Keys(files)) {
+			if !bytes.Equal(files[file], base[file]) {
+				own = append(own, file)
+			}
+		}
+		sets = append(sets, files)
+		seeds = append(seeds, own)
+	}
+	sets = append(sets, synth.Files(8))
+	seeds = append(seeds, []string{"synthetic_tools.cue"})
 	return sets, seeds
 }
 

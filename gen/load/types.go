@@ -99,6 +99,14 @@ func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string
 // (its empty default fails MinItems) but a fine schema.
 func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 	pos := w.l.vpos(v)
+	if items, ok := w.fastItems(v, base, tsBase, names.Singular(field)); ok {
+		t := &model.Type{Kind: model.Array, Pos: pos, Items: items}
+		if crossCheck != nil {
+			w.crossCheckItems(v, items, base, tsBase, field)
+		}
+		w.constraints(v, t, true)
+		return t
+	}
 	var leaves []cue.Value
 	kind := v.IncompleteKind()
 	verr := v.Err()       // computed anew on each call
