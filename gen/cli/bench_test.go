@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -129,9 +128,5 @@ func measure(b *testing.B, dir, name string, args ...string) (time.Duration, int
 	if err != nil {
 		b.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss
-	}
-	return d, rss
+	return d, peakRSS(cmd.ProcessState)
 }
