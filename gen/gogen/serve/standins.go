@@ -5,7 +5,9 @@
 // against this file, which stands in for the declarations the generated
 // package makes from the spec (Tool, Mode, Call, Result, Handler, Dispatch
 // and the callback constants) and for the runtime's callback body decoder
-// (decodeEnvelope, in package rt); this file is not copied. The generated copies are tested in gen/gateway.
+// and its canonical argument digest (decodeEnvelope and digestObject, in
+// package rt); this file is not copied. The generated copies are tested in
+// gen/gateway.
 package serve
 
 import (
@@ -87,3 +89,6 @@ type envelope struct {
 
 // decodeEnvelope stands in for the runtime's one-pass callback body decoder.
 func decodeEnvelope(data []byte, maxDepth int) (envelope, error) { return envelope{}, nil }
+
+// digestObject stands in for the runtime's canonical digest of a JSON object.
+func digestObject(data []byte, maxDepth int) (sum [32]byte, ok bool) { return sum, false }

@@ -15,13 +15,11 @@ import (
 // once. Args that are not one JSON object nested at most MaxArgsDepth deep
 // are hashed as their bytes.
 func RequestHash(tool string, args []byte) string {
-	body := make([]byte, 0, len(args)+len(`{"args":}`))
-	body = append(append(append(body, `{"args":`...), args...), '}')
-	e, err := decodeEnvelope(body, MaxArgsDepth)
-	if err != nil || e.argsKind != kindObject || e.tooDeep {
-		return requestHash(tool, sha256.Sum256(args))
+	sum, ok := digestObject(args, MaxArgsDepth)
+	if !ok {
+		sum = sha256.Sum256(args)
 	}
-	return requestHash(tool, e.argsSum)
+	return requestHash(tool, sum)
 }
 
 // CheckSessionID returns what is wrong with a session id under the

@@ -409,18 +409,12 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 	rt := s.newRetrier()
 	poll := 10 * time.Millisecond
 	for {
-		actx, cancel := rt.attemptCtx(ctx)
-		r, err := s.DB.ExecContext(actx, `INSERT INTO session_tool_invocations
+		n, err := s.exec(ctx, rt, `INSERT INTO session_tool_invocations
 	(id, session_id, organization_id, tool_name, tool_call_id, request_hash, status,
 	 lease_owner, lease_until, created_at, updated_at)
 	VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, now() + CAST($8 AS interval), now(), now())
 	ON CONFLICT (session_id, tool_call_id) DO NOTHING`,
 			newUUID(), inv.SessionID, inv.OrganizationID, inv.Tool, inv.ToolCallID, inv.RequestHash, token, interval(s.lease()))
-		cancel()
-		var n int64
-		if err == nil {
-			n, err = r.RowsAffected()
-		}
 		if err != nil {
 			*uncertain = true
 			if err := rt.again(ctx, fmt.Errorf("SQLStore: claiming: %w", err)); err != nil {
@@ -437,7 +431,7 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 		var hash, status string
 		var result, owner sql.NullString
 		var expired sql.NullBool
-		actx, cancel = rt.attemptCtx(ctx)
+		actx, cancel := rt.attemptCtx(ctx)
 		err = s.DB.QueryRowContext(actx, `SELECT request_hash, status, result, lease_owner, lease_until < now()
 	FROM session_tool_invocations WHERE session_id = $1 AND tool_call_id = $2`,
 			inv.SessionID, inv.ToolCallID).Scan(&hash, &status, &result, &owner, &expired)
@@ -479,12 +473,10 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 			// row keeps lease_owner, so that the gateway, should it come
 			// back and finish, still records its result.
 			b, _ := json.Marshal(interruptedResult(inv.Tool))
-			actx, cancel = rt.attemptCtx(ctx)
-			_, err := s.DB.ExecContext(actx, `UPDATE session_tool_invocations
+			_, err := s.exec(ctx, rt, `UPDATE session_tool_invocations
 	SET status = 'interrupted', result = $3, lease_until = NULL, updated_at = now()
 	WHERE session_id = $1 AND tool_call_id = $2 AND status = 'running' AND lease_until < now()`,
 				inv.SessionID, inv.ToolCallID, string(b))
-			cancel()
 			if err != nil {
 				if err := rt.again(ctx, fmt.Errorf("SQLStore: marking an interrupted call: %w", err)); err != nil {
 					return Result{}, false, err
@@ -508,16 +500,10 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 // gave up before executing, to token.
 func (s *SQLStore) adopt(ctx context.Context, rt *retrier, inv Invocation, old, token string) (bool, error) {
 	for {
-		actx, cancel := rt.attemptCtx(ctx)
-		r, err := s.DB.ExecContext(actx, `UPDATE session_tool_invocations
+		n, err := s.exec(ctx, rt, `UPDATE session_tool_invocations
 	SET lease_owner = $4, lease_until = now() + CAST($5 AS interval), updated_at = now()
 	WHERE session_id = $1 AND tool_call_id = $2 AND status = 'running' AND lease_owner IN ($3, $4)`,
 			inv.SessionID, inv.ToolCallID, old, token, interval(s.lease()))
-		cancel()
-		var n int64
-		if err == nil {
-			n, err = r.RowsAffected()
-		}
 		if err == nil {
 			noteStoreAttempt(ctx, nil)
 			return n == 1, nil
@@ -635,16 +621,10 @@ func (s *SQLStore) finish(k invocationKey, c *sqlCall) {
 // given the claim up for dead.
 func (s *SQLStore) record(ctx context.Context, rt *retrier, inv Invocation, token, status, result string) error {
 	for {
-		actx, cancel := rt.attemptCtx(ctx)
-		r, err := s.DB.ExecContext(actx, `UPDATE session_tool_invocations
+		n, err := s.exec(ctx, rt, `UPDATE session_tool_invocations
 	SET status = $4, result = $5, lease_until = NULL, updated_at = now()
 	WHERE session_id = $1 AND tool_call_id = $2 AND lease_owner = $3`,
 			inv.SessionID, inv.ToolCallID, token, status, result)
-		cancel()
-		var n int64
-		if err == nil {
-			n, err = r.RowsAffected()
-		}
 		if err == nil {
 			noteStoreAttempt(ctx, nil)
 			if n != 1 {
@@ -656,6 +636,18 @@ func (s *SQLStore) record(ctx context.Context, rt *retrier, inv Invocation, toke
 			return err
 		}
 	}
+}
+
+// exec makes one attempt at a statement under rt's per-attempt deadline and
+// returns the rows it affected; the caller decides whether to retry.
+func (s *SQLStore) exec(ctx context.Context, rt *retrier, query string, args ...any) (int64, error) {
+	actx, cancel := rt.attemptCtx(ctx)
+	defer cancel()
+	r, err := s.DB.ExecContext(actx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return r.RowsAffected()
 }
 
 // newUUID returns a random (version 4) UUID.
