@@ -53,7 +53,7 @@ func Schema(t *model.Tool) ([]byte, error) {
 		return nil, err
 	}
 	root["$schema"] = Draft
-	return encode(root)
+	return emit.JSON(root)
 }
 
 // Canonical re-encodes a JSON document canonically: object keys sorted,
@@ -74,7 +74,7 @@ func Canonical(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return encode(v)
+	return emit.JSON(v)
 }
 
 // normalize rewrites every number as JavaScript would print it, so that a
@@ -105,17 +105,6 @@ func normalize(v any) (any, error) {
 		}
 	}
 	return v, nil
-}
-
-func encode(v any) ([]byte, error) {
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	e.SetIndent("", "  ")
-	if err := e.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // object renders an object type: properties in declaration order (the

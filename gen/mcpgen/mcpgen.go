@@ -85,7 +85,7 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 	}
 	files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, ConfigFile), Data: cfg})
 	for _, mode := range s.Modes {
-		data, err := canonicalJSON(Inject(s, mode))
+		data, err := emit.JSON(Inject(s, mode))
 		if err != nil {
 			return nil, err
 		}
@@ -225,7 +225,7 @@ func Config(s *model.Spec) ([]byte, error) {
 		},
 	}
 	cfg["mcp"] = servers
-	return canonicalJSON(cfg)
+	return emit.JSON(cfg)
 }
 
 // Inject returns mode m's injection manifest for the MCP transport: the
@@ -257,17 +257,4 @@ func Inject(s *model.Spec, m *model.Mode) tsgen.Injection {
 	inj.Write = write
 	slices.Sort(inj.Remove)
 	return inj
-}
-
-// canonicalJSON encodes v indented, keys sorted, without HTML escaping,
-// with a final newline (as package tsgen writes its JSON).
-func canonicalJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }

@@ -94,7 +94,7 @@ func EmitOpenCode(s *model.Spec) ([]emit.File, error) {
 		add(path.Join(ToolSubdir, t.FileName+".ts"), src)
 		add(path.Join(ToolSubdir, t.FileName+".txt"), []byte(ToolDescription(t)+"\n"))
 	}
-	pkg, err := canonicalJSON(map[string]any{
+	pkg, err := emit.JSON(map[string]any{
 		"private":      true,
 		"dependencies": map[string]string{s.OpenCode.PluginPackage: s.OpenCode.PluginVersion},
 	})
@@ -109,7 +109,7 @@ func EmitOpenCode(s *model.Spec) ([]emit.File, error) {
 	}
 	add(ConfigFile, cfg)
 	for _, m := range s.Modes {
-		data, err := canonicalJSON(Inject(s, m))
+		data, err := emit.JSON(Inject(s, m))
 		if err != nil {
 			return nil, err
 		}
@@ -188,7 +188,7 @@ func Config(s *model.Spec) ([]byte, error) {
 		return nil, fmt.Errorf("opencode.config sets \"model\"; it comes from agent %s's default model", a.Name)
 	}
 	cfg["model"] = a.Default.OpenCode
-	return canonicalJSON(cfg)
+	return emit.JSON(cfg)
 }
 
 // ToolDescription is what the model reads about t: its description, after
@@ -358,16 +358,3 @@ func header(s *model.Spec) string {
 
 // jsString quotes s as a JavaScript string literal.
 func jsString(s string) string { return tslayout.String(s) }
-
-// canonicalJSON encodes v with sorted keys, two-space indentation, no HTML
-// escaping and a trailing newline.
-func canonicalJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	e.SetIndent("", "  ")
-	if err := e.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
