@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -14,20 +13,14 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/agentc-dev/agentc/gen/internal/corpus"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/corpus/generated_*.txt and testdata/corpus/coverage/generated_*.txt from the model")
 
 // A corpus case: one input for one tool, with the verdict its author meant.
-type corpusCase struct {
-	Tool, Name string
-	// Expect is "ok", "bad" (validation issues) or "syntax".
-	Expect string
-	Input  []byte
-	// Where is file:line.
-	Where string
-}
+type corpusCase = corpus.Case
 
 // readCorpus reads the default spec's corpus, every testdata/corpus/*.txt
 // file (see readCorpusDir).
@@ -36,32 +29,14 @@ func readCorpus(t testing.TB) []corpusCase {
 	return readCorpusDir(t, filepath.Join("testdata", "corpus"))
 }
 
-// readCorpusDir reads every *.txt file of dir. Each non-blank line that
-// does not start with '#' is "tool<TAB>name<TAB>expect<TAB>input".
+// readCorpusDir reads every *.txt file of dir (corpus.ReadDir).
 func readCorpusDir(t testing.TB, dir string) []corpusCase {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
-	var out []corpusCase
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(nil, 1<<24)
-		for n := 1; sc.Scan(); n++ {
-			line := sc.Text()
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			parts := strings.SplitN(line, "\t", 4)
-			if len(parts) != 4 {
-				t.Fatalf("%s:%d: want tool<TAB>name<TAB>expect<TAB>input", f, n)
-			}
-			out = append(out, corpusCase{Tool: parts[0], Name: parts[1], Expect: parts[2], Input: []byte(parts[3]), Where: fmt.Sprintf("%s:%d", f, n)})
-		}
+	cases, err := corpus.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return cases
 }
 
 // TestCorpusUpToDate checks (or with -update rewrites) the generated part

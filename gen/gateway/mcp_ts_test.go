@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/internal/corpus"
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	"github.com/agentc-dev/agentc/gen/jsonschemagen"
 	"github.com/agentc-dev/agentc/generated/go/contract"
@@ -31,26 +31,18 @@ type corpusCall struct {
 // object; other inputs are the callback route's 400s).
 func corpusCalls(t *testing.T) []corpusCall {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("..", "conformance", "testdata", "corpus", "*.txt"))
+	cases, err := corpus.ReadDir(filepath.Join("..", "conformance", "testdata", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []corpusCall
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range cases {
+		tool, ok := contract.LookupTool(c.Tool)
+		if !ok || !tool.GatewayExecuted() || !strings.HasPrefix(strings.TrimSpace(string(c.Input)), "{") {
+			continue
 		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(nil, 1<<24)
-		for n := 1; sc.Scan(); n++ {
-			parts := strings.SplitN(sc.Text(), "\t", 4)
-			if len(parts) != 4 || strings.HasPrefix(parts[0], "#") {
-				continue
-			}
-			tool, ok := contract.LookupTool(parts[0])
-			if !ok || !tool.GatewayExecuted() || !strings.HasPrefix(strings.TrimSpace(parts[3]), "{") {
-				continue
-			}
-			out = append(out, corpusCall{ID: fmt.Sprintf("%s:%d:%s", filepath.Base(f), n, parts[1]), Tool: tool.Name(), Input: []byte(parts[3])})
-		}
+		id := fmt.Sprintf("%s:%d:%s", filepath.Base(c.File), c.Line, c.Name)
+		out = append(out, corpusCall{ID: id, Tool: tool.Name(), Input: c.Input})
 	}
 	return out
 }
