@@ -1,8 +1,6 @@
 package gateway_test
 
 import (
-	"context"
-	"sync"
 	"testing"
 
 	"github.com/agentc-dev/agentc/generated/go/contract"
@@ -14,13 +12,8 @@ import (
 // so one metrics adaptor serves both transports; a call retried from one
 // transport through the other is a replay on the second.
 func TestMCPObserve(t *testing.T) {
-	var mu sync.Mutex
-	var events []contract.CallEvent
-	g := newLimitsGateway(t, contract.NewMemoryStore(), func(_ context.Context, ev contract.CallEvent) {
-		mu.Lock()
-		events = append(events, ev)
-		mu.Unlock()
-	})
+	var seen events
+	g := newLimitsGateway(t, contract.NewMemoryStore(), seen.observe)
 	g.toolsCall(t, `"obs-1"`, `{"message":"m"}`)
 	g.toolsCall(t, `"obs-1"`, `{"message":"m"}`)
 	g.callback(t, setupSession, `{"tool_call_id":"obs-1","args":{"message":"m"}}`)
@@ -44,20 +37,7 @@ func TestMCPObserve(t *testing.T) {
 		{Tool: "save_snapshot", SessionID: setupSession, Outcome: "invalid_params", Status: 200},
 		{Outcome: "unauthorized", Status: 401},
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(events) != len(want) {
-		t.Fatalf("%d events, want %d: %+v", len(events), len(want), events)
-	}
-	for i, ev := range events {
-		if ev.Duration <= 0 {
-			t.Errorf("event %d: duration %v", i, ev.Duration)
-		}
-		ev.Duration = 0
-		if ev != want[i] {
-			t.Errorf("event %d:\n got %+v\nwant %+v", i, ev, want[i])
-		}
-	}
+	seen.expect(t, want)
 	if n := g.h.count("obs-1"); n != 1 {
 		t.Errorf("obs-1 executed %d times, want 1", n)
 	}

@@ -3,23 +3,57 @@ package gateway_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
 
+// events collects what an Observe hook is handed.
+type events struct {
+	mu   sync.Mutex
+	list []contract.CallEvent
+}
+
+// observe is the hook.
+func (e *events) observe(_ context.Context, ev contract.CallEvent) {
+	e.mu.Lock()
+	e.list = append(e.list, ev)
+	e.mu.Unlock()
+}
+
+// got returns the events so far.
+func (e *events) got() []contract.CallEvent {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.list)
+}
+
+// expect checks the events against want, in order: each with a positive
+// Duration, and otherwise equal.
+func (e *events) expect(t *testing.T, want []contract.CallEvent) {
+	t.Helper()
+	got := e.got()
+	if len(got) != len(want) {
+		t.Fatalf("%d events, want %d: %+v", len(got), len(want), got)
+	}
+	for i, ev := range got {
+		if ev.Duration <= 0 {
+			t.Errorf("event %d: duration %v", i, ev.Duration)
+		}
+		ev.Duration = 0
+		if ev != want[i] {
+			t.Errorf("event %d:\n got %+v\nwant %+v", i, ev, want[i])
+		}
+	}
+}
+
 // TestObserve: RouteConfig.Observe gets one event per request, after its
 // answer, saying what happened to it.
 func TestObserve(t *testing.T) {
-	var mu sync.Mutex
-	var events []contract.CallEvent
-	h := newHandler()
-	g := newGateway(t, h, gatewayOptions{observe: func(_ context.Context, ev contract.CallEvent) {
-		mu.Lock()
-		events = append(events, ev)
-		mu.Unlock()
-	}})
+	var seen events
+	g := newGateway(t, newHandler(), gatewayOptions{observe: seen.observe})
 	url := g.url(setupSession, "save_snapshot")
 	c := g.srv.Client()
 	post(t, c, url, tokenFor(setupSession), "", body("obs-1", snapshotArgs))
@@ -35,20 +69,7 @@ func TestObserve(t *testing.T) {
 		{Tool: "save_snapshot", SessionID: setupSession, Outcome: "unauthorized", Status: 401},
 		{Tool: "save_service_commands", SessionID: codingSession, ToolCallID: "obs-3", Outcome: "rejected", Status: 200},
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(events) != len(want) {
-		t.Fatalf("%d events, want %d: %+v", len(events), len(want), events)
-	}
-	for i, ev := range events {
-		if ev.Duration <= 0 {
-			t.Errorf("event %d: duration %v", i, ev.Duration)
-		}
-		ev.Duration = 0
-		if ev != want[i] {
-			t.Errorf("event %d:\n got %+v\nwant %+v", i, ev, want[i])
-		}
-	}
+	seen.expect(t, want)
 }
 
 // downStore is a Store whose Claim always fails with err.
@@ -66,16 +87,10 @@ func (s downStore) Complete(context.Context, contract.Invocation, contract.Resul
 // StoreErr, with the 503 the caller got — whatever Store the gateway uses.
 func TestObserveStoreError(t *testing.T) {
 	down := errors.New("database is down")
-	var events []contract.CallEvent
-	var mu sync.Mutex
-	g := newGateway(t, newHandler(), gatewayOptions{store: downStore{down}, quiet: true, observe: func(_ context.Context, ev contract.CallEvent) {
-		mu.Lock()
-		events = append(events, ev)
-		mu.Unlock()
-	}})
+	var seen events
+	g := newGateway(t, newHandler(), gatewayOptions{store: downStore{down}, quiet: true, observe: seen.observe})
 	post(t, g.srv.Client(), g.url(setupSession, "save_snapshot"), tokenFor(setupSession), "", body("obs-down", snapshotArgs))
-	mu.Lock()
-	defer mu.Unlock()
+	events := seen.got()
 	if len(events) != 1 {
 		t.Fatalf("%d events, want 1: %+v", len(events), events)
 	}
