@@ -134,6 +134,21 @@ func (p *dropProxy) attempts() []attempt {
 	return slices.Clone(p.seen)
 }
 
+// finalToolResults returns the tool results the model held at its last
+// step (turn "done"), by tool_use id.
+func finalToolResults(t *testing.T, fm *fakemodel.Server) map[string]fakemodel.ToolResult {
+	t.Helper()
+	last := fm.ByTurn("done")
+	if last == nil {
+		t.Fatalf("the model never got to its last step:\n%s", fm)
+	}
+	results := map[string]fakemodel.ToolResult{}
+	for _, tr := range last.ToolResults() {
+		results[tr.ToolUseID] = tr
+	}
+	return results
+}
+
 // lastResultOf matches the step after the model's call with the given id.
 func lastResultOf(id string) fakemodel.Matcher {
 	return func(r *fakemodel.Request) bool {
@@ -207,14 +222,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	// What the model received for each call.
-	last := fm.ByTurn("done")
-	if last == nil {
-		t.Fatalf("the model never got to its last step:\n%s", fm)
-	}
-	results := map[string]fakemodel.ToolResult{}
-	for _, tr := range last.ToolResults() {
-		results[tr.ToolUseID] = tr
-	}
+	results := finalToolResults(t, fm)
 	snapID := ""
 	for _, a := range proxy.attempts() {
 		if a.Tool == "save_snapshot" {

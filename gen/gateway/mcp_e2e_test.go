@@ -157,14 +157,7 @@ func TestEndToEndMCP(t *testing.T) {
 	if !strings.HasPrefix(want["toolu_bad"].Result, "Invalid arguments: ") {
 		t.Fatalf("the callback route accepted the invalid call: %+v", want["toolu_bad"])
 	}
-	last := fm.ByTurn("done")
-	if last == nil {
-		t.Fatalf("the model never got to its last step:\n%s", fm)
-	}
-	got := map[string]fakemodel.ToolResult{}
-	for _, tr := range last.ToolResults() {
-		got[tr.ToolUseID] = tr
-	}
+	got := finalToolResults(t, fm)
 	for id, w := range want {
 		wantText := w.Result
 		if id == "toolu_snap" {
