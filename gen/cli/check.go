@@ -62,11 +62,11 @@ func init() {
 }
 
 func runCheck(e *env, sf *specFlags, pattern string) error {
-	e.warnSpec(sf.spec)
 	src, err := specSource(sf.spec)
 	if err != nil {
 		return err
 	}
+	e.warn(src)
 	st := sf.stamp(src)
 	partial := sf.only != ""
 	var s *model.Spec

@@ -149,8 +149,7 @@ func init() {
 }
 
 func runGen(e *env, sf *specFlags) error {
-	e.warnSpec(sf.spec)
-	r, err := genOnce(sf)
+	r, err := genOnce(sf, e.warn)
 	if err != nil {
 		return err
 	}
@@ -174,11 +173,14 @@ func (r *genResult) String() string {
 // genOnce loads the spec, generates and writes the changed files. When
 // the spec, the flags and agentc are those of the last run of the same
 // command line and the tree it left is intact, it only says so (see
-// package stamp).
-func genOnce(sf *specFlags) (*genResult, error) {
+// package stamp). warn, if not nil, is handed the spec's files as read.
+func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 	src, err := specSource(sf.spec)
 	if err != nil {
 		return nil, err
+	}
+	if warn != nil {
+		warn(src)
 	}
 	st := sf.stamp(src)
 	partial := sf.only != "" // other emitters' files are not stale

@@ -22,7 +22,7 @@ import (
 func genCounting(t *testing.T, sf *specFlags) (*genResult, bool) {
 	t.Helper()
 	before := generations.Load()
-	r, err := genOnce(sf)
+	r, err := genOnce(sf, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestCheckShortcut(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "out")
-	if _, err := genOnce(&specFlags{spec: dir, out: out}); err != nil {
+	if _, err := genOnce(&specFlags{spec: dir, out: out}, nil); err != nil {
 		t.Fatal(err)
 	}
 	check := func(t *testing.T) (int, string, bool) {
@@ -252,12 +252,12 @@ func TestFormattingRemembered(t *testing.T) {
 	fresh := func() map[string]string {
 		t.Helper()
 		other := filepath.Join(t.TempDir(), "fresh")
-		if _, err := genOnce(&specFlags{spec: dir, out: other, oneShot: true}); err != nil {
+		if _, err := genOnce(&specFlags{spec: dir, out: other, oneShot: true}, nil); err != nil {
 			t.Fatal(err)
 		}
 		return readTree(t, other)
 	}
-	if _, err := genOnce(sf); err != nil {
+	if _, err := genOnce(sf, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := stamp.LoadBlob("gofmt", inv); ok {
@@ -271,7 +271,7 @@ func TestFormattingRemembered(t *testing.T) {
 			})
 		}
 		edit(i + 1)
-		if _, err := genOnce(sf); err != nil {
+		if _, err := genOnce(sf, nil); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok := stamp.LoadBlob("gofmt", inv); !ok {

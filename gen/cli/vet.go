@@ -57,8 +57,12 @@ func runVet(e *env, fs *flag.FlagSet, args []string) error {
 	if len(args) == 1 {
 		dir = args[0]
 	}
-	e.warnSpec(dir)
-	s, err := loadSpec(dir)
+	src, err := specSource(dir)
+	if err != nil {
+		return err
+	}
+	e.warn(src)
+	s, err := load.Load(src)
 	if err != nil {
 		return err
 	}

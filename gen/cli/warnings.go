@@ -5,17 +5,10 @@ import (
 	"github.com/agentc-dev/agentc/gen/load"
 )
 
-// warnSpec prints, on stderr, the findings about the spec in dir that do
-// not stop a command (a stale metaschema copy), one per line, sorted. The
-// embedded default spec ("") has none.
-func (e *env) warnSpec(dir string) {
-	if dir == "" {
-		return
-	}
-	src, err := load.Dir(dir)
-	if err != nil {
-		return // the command's own load reports it
-	}
+// warn prints, on stderr, the findings about the spec's files that do not
+// stop a command (a stale metaschema copy), one per line, sorted. The
+// embedded default spec has none.
+func (e *env) warn(src *load.Source) {
 	if w := load.Warnings(src); len(w) > 0 {
 		diag.Print(e.stderr, w.Err())
 	}

@@ -71,8 +71,7 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	defer keepBetweenRuns(sf)()
 
 	regen := func() {
-		e.warnSpec(sf.spec)
-		r, err := genOnce(sf)
+		r, err := genOnce(sf, e.warn)
 		if err != nil {
 			reportWatch(e, err)
 			return

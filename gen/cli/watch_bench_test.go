@@ -37,7 +37,7 @@ func BenchmarkWatchEdit(b *testing.B) {
 			edited := bytes.Replace(orig, []byte("Synthetic tool 7: saves"), []byte("Synthetic tool 7: edited, saves"), 1)
 			sf := &specFlags{spec: dir, out: filepath.Join(b.TempDir(), "out")}
 			defer keepBetweenRuns(sf)()
-			if _, err := genOnce(sf); err != nil {
+			if _, err := genOnce(sf, nil); err != nil {
 				b.Fatal(err)
 			}
 			var regen, ref time.Duration
@@ -52,7 +52,7 @@ func BenchmarkWatchEdit(b *testing.B) {
 					b.Fatal(err)
 				}
 				t0 := time.Now()
-				r, err := genOnce(sf)
+				r, err := genOnce(sf, nil)
 				if err != nil {
 					b.Fatal(err)
 				}

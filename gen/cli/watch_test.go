@@ -170,7 +170,7 @@ func writeSpecFile(t *testing.T, path string, data []byte) {
 func sameAsOneShot(t *testing.T, dir, out string) {
 	t.Helper()
 	fresh := filepath.Join(t.TempDir(), "fresh")
-	if _, err := genOnce(&specFlags{spec: dir, out: fresh}); err != nil {
+	if _, err := genOnce(&specFlags{spec: dir, out: fresh}, nil); err != nil {
 		t.Fatal(err)
 	}
 	want, got := readTree(t, fresh), readTree(t, out)
