@@ -54,9 +54,10 @@ var serveNames = []string{
 	"RouteConfig", "Route", "NewRoute", "Invocation", "ErrConflict", "Store", "MemoryStore",
 	"NewMemoryStore", "InvocationsTable", "StatusRunning", "StatusCompleted",
 	"StatusFailed", "StatusInterrupted", "DefaultLease", "SQLStore", "NewSQLStore",
-	"RequestHash", "CheckSessionID", "CheckToolCallID", "StoreCounter", "CountStore", "SchemaVersionsTable",
-	"InvocationsMigration", "InvocationsMigrations", "InvocationsMigrationSQL", "DefaultWriteTimeout",
-	"DefaultMaxEntries", "CallEvent", "MaxSessionIDLength", "MaxFingerprintLength", "MaxArgsDepth",
+	"RequestHash", "CheckSessionID", "CheckToolCallID", "StoreCounter", "CountStore", "Refusal",
+	"Authenticate", "WriteError", "SchemaVersionsTable", "InvocationsMigration", "InvocationsMigrations",
+	"InvocationsMigrationSQL", "DefaultWriteTimeout", "DefaultMaxEntries", "CallEvent", "MaxSessionIDLength",
+	"MaxFingerprintLength", "MaxArgsDepth",
 }
 
 // verbatim returns a serve file as a file of the generated package.

@@ -277,21 +277,13 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.fail(w, c, http.StatusMethodNotAllowed, "method_not_allowed", "the callback route accepts POST only")
 		return
 	}
-	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="agentc-callback"`)
-		rt.fail(w, c, http.StatusUnauthorized, "unauthorized", "a sandbox bearer token is required")
-		return
-	}
-	claims, err := rt.cfg.Auth.VerifyToken(r.Context(), strings.TrimSpace(token))
-	if err != nil {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="agentc-callback", error="invalid_token"`)
-		rt.fail(w, c, http.StatusUnauthorized, "unauthorized", "the bearer token is not valid")
-		return
-	}
-	if claims.Source != SourceSandbox {
-		rt.fail(w, c, http.StatusForbidden, "forbidden",
-			fmt.Sprintf("tool callbacks need a token of source %q, not %q", SourceSandbox, claims.Source))
+	claims, refused := Authenticate(r.Context(), rt.cfg.Auth, r.Header.Get("Authorization"),
+		"agentc-callback", "tool callbacks")
+	if refused != nil {
+		if refused.Challenge != "" {
+			w.Header().Set("WWW-Authenticate", refused.Challenge)
+		}
+		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
 		return
 	}
 	if claims.SessionID != "" && claims.SessionID != session {
@@ -423,19 +415,10 @@ func (rt *Route) execute(w http.ResponseWriter, r *http.Request, c *routeCall, i
 	rt.reply(w, c, res, false)
 }
 
-// routeError is the body of a non-200 answer.
-type routeError struct {
-	Error string `json:"error"`
-	Code  string `json:"code"`
-}
-
+// fail answers a request the route refuses, noting it for the log.
 func (rt *Route) fail(w http.ResponseWriter, c *routeCall, status int, code, msg string) {
 	c.status, c.outcome = status, code
-	b, _ := json.Marshal(routeError{Error: msg, Code: code})
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
+	WriteError(w, status, code, msg)
 }
 
 func (rt *Route) reply(w http.ResponseWriter, c *routeCall, res Result, replay bool) {

@@ -6,6 +6,10 @@ package contract
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
 )
 
 // RequestHash is the Invocation.RequestHash of a call of tool (its name, not
@@ -23,6 +27,51 @@ func RequestHash(tool string, args []byte) string {
 		sum = sha256.Sum256(args)
 	}
 	return requestHash(tool, sum)
+}
+
+// A Refusal is why a transport refuses a request before any tool runs: the
+// HTTP status, the code and message of its JSON error body, and for a 401
+// the WWW-Authenticate challenge.
+type Refusal struct {
+	Status        int
+	Code, Message string
+	Challenge     string
+}
+
+// Authenticate checks a request's Authorization header as the callback
+// route does: a bearer token that auth verifies, of source SourceSandbox.
+// realm names the transport in a 401's challenge; calls names what the
+// token is for in a 403's message. Another transport (the generated MCP
+// package) authenticates with it, so both accept the same tokens.
+func Authenticate(ctx context.Context, auth Authenticator, authorization, realm, calls string) (Claims, *Refusal) {
+	scheme, token, _ := strings.Cut(authorization, " ")
+	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return Claims{}, &Refusal{Status: http.StatusUnauthorized, Code: "unauthorized",
+			Message: "a sandbox bearer token is required", Challenge: `Bearer realm="` + realm + `"`}
+	}
+	claims, err := auth.VerifyToken(ctx, strings.TrimSpace(token))
+	if err != nil {
+		return Claims{}, &Refusal{Status: http.StatusUnauthorized, Code: "unauthorized",
+			Message: "the bearer token is not valid", Challenge: `Bearer realm="` + realm + `", error="invalid_token"`}
+	}
+	if claims.Source != SourceSandbox {
+		return Claims{}, &Refusal{Status: http.StatusForbidden, Code: "forbidden",
+			Message: fmt.Sprintf("%s need a token of source %q, not %q", calls, SourceSandbox, claims.Source)}
+	}
+	return claims, nil
+}
+
+// WriteError answers w with status and the callback route's JSON error
+// body, {"error": msg, "code": code}.
+func WriteError(w http.ResponseWriter, status int, code, msg string) {
+	b, _ := json.Marshal(struct {
+		Error string `json:"error"`
+		Code  string `json:"code"`
+	}{msg, code})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
 }
 
 // CheckSessionID returns what is wrong with a session id under the

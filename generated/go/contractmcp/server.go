@@ -158,25 +158,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	var checked string // the session id, once within the limits
 	fail := func(status int, code, msg string) {
-		s.fail(w, status, code, msg)
+		contract.WriteError(w, status, code, msg)
 		s.observe(r.Context(), contract.CallEvent{SessionID: checked, Outcome: code, Status: status,
 			Duration: time.Since(start)})
 	}
-	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="agentc-mcp"`)
-		fail(http.StatusUnauthorized, "unauthorized", "a sandbox bearer token is required")
-		return
-	}
-	claims, err := s.cfg.Auth.VerifyToken(r.Context(), strings.TrimSpace(token))
-	if err != nil {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="agentc-mcp", error="invalid_token"`)
-		fail(http.StatusUnauthorized, "unauthorized", "the bearer token is not valid")
-		return
-	}
-	if claims.Source != contract.SourceSandbox {
-		fail(http.StatusForbidden, "forbidden",
-			fmt.Sprintf("tool calls need a token of source %q, not %q", contract.SourceSandbox, claims.Source))
+	claims, refused := contract.Authenticate(r.Context(), s.cfg.Auth, r.Header.Get("Authorization"),
+		"agentc-mcp", "tool calls")
+	if refused != nil {
+		if refused.Challenge != "" {
+			w.Header().Set("WWW-Authenticate", refused.Challenge)
+		}
+		fail(refused.Status, refused.Code, refused.Message)
 		return
 	}
 	session := r.Header.Get(SessionHeader)
@@ -458,19 +450,6 @@ func (s *Server) observe(ctx context.Context, ev contract.CallEvent) {
 	if s.cfg.Observe != nil {
 		s.cfg.Observe(ctx, ev)
 	}
-}
-
-// fail answers a request refused before MCP, in the callback route's error
-// shape.
-func (s *Server) fail(w http.ResponseWriter, status int, code, msg string) {
-	b, _ := json.Marshal(struct {
-		Error string `json:"error"`
-		Code  string `json:"code"`
-	}{msg, code})
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
 }
 
 // toolSpec is one gateway-executed tool as the MCP server shows it; the
