@@ -68,21 +68,27 @@ func (g *generator) decoders(f *jen.File) {
 	}
 }
 
-// decodeFunc renders Decode<a>, the decoder of tool name's arguments (a).
+// decodeFunc writes Decode<a>, the decoder of tool name's arguments (a).
 func (g *generator) decodeFunc(f *jen.File, a, name string) {
-	g.comment(f, fmt.Sprintf("Decode%s decodes and validates the arguments of %q from JSON in one pass, as\n"+
-		"the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's\n"+
-		"issues for well-formed JSON that fails validation, or a *SyntaxError for input that\n"+
-		"is not JSON. Defaults are applied and unknown keys are dropped.", a, name))
-	f.Func().Id("Decode"+a).Params(jen.Id("data").Index().Byte()).Params(jen.Id(a), jen.Error()).Block(
-		jen.Var().Id("v").Id(a),
-		jen.Id("d").Op(":=").Id("decoder").Values(jen.Dict{jen.Id("data"): jen.Id("data")}),
-		jen.Id("d").Dot("decode"+a).Call(jen.Op("&").Id("v")),
-		jen.Id("d").Dot("end").Call(),
-		jen.If(jen.Id("d").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Id(a).Values(), jen.Id("d").Dot("err"))),
-		jen.If(jen.Len(jen.Id("d").Dot("issues")).Op(">").Lit(0)).Block(jen.Return(jen.Id(a).Values(), jen.Id("Issues").Call(jen.Id("d").Dot("issues")))),
-		jen.Return(jen.Id("v"), jen.Nil()),
-	)
+	doc := commentText(fmt.Sprintf("Decode%s decodes and validates the arguments of %q from JSON in one pass, as "+
+		"the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's issues for well-formed "+
+		"JSON that fails validation, or a *SyntaxError for input that is not JSON. Defaults are applied and unknown "+
+		"keys are dropped.", a, name))
+	g.decl(f, fmt.Appendf(nil, `%s
+func Decode%[2]s(data []byte) (%[2]s, error) {
+	var v %[2]s
+	d := decoder{data: data}
+	d.decode%[2]s(&v)
+	d.end()
+	if d.err != nil {
+		return %[2]s{}, d.err
+	}
+	if len(d.issues) > 0 {
+		return %[2]s{}, Issues(d.issues)
+	}
+	return v, nil
+}
+`, doc, a))
 }
 
 // objectDecoder renders decode<GoName>.

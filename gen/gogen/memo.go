@@ -29,7 +29,7 @@ var rendered struct {
 // unitText is what rendering a unit added to its part: the source pieces,
 // in order, and the imports they use (path → name).
 type unitText struct {
-	body    [][]byte
+	body    []piece
 	imports map[string]string
 }
 

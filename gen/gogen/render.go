@@ -187,28 +187,47 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 		src, out []byte
 		key      [sha256.Size]byte // of src, when remembered
 		err      error
+		pre      bool // out was written formatted (decl)
 	}
 	// The unformatted sources, cut at split marks into chunks (the part's
-	// source is garbage once cut).
+	// source is garbage once cut); a declaration written already formatted
+	// (see decl) is a chunk of its own, formatted as it is.
 	chunks := make([][]*chunk, len(parts))
 	for i, p := range parts {
-		src, err := g.build(p)
+		pieces, err := g.build(p)
 		if err != nil {
 			errs[i] = err
 			continue
 		}
 		var c *chunk
-		for j, p := range bytes.Split(src, []byte("\n"+g.mark)) {
-			if c == nil || len(c.src) >= target {
-				c = &chunk{}
-				if j > 0 {
-					c.src = append(c.src, clause...)
-				}
-				chunks[i] = append(chunks[i], c)
+		for n, pc := range pieces {
+			if pc.formatted {
+				chunks[i] = append(chunks[i], &chunk{out: pc.text, pre: true})
+				c = nil
+				continue
 			}
-			c.src = append(c.src, p...)
+			for j, seg := range bytes.Split(pc.text, []byte("\n"+g.mark)) {
+				// A piece's text before its first mark continues the chunk
+				// before it (n > 0) or starts the file (n == 0); after a
+				// formatted declaration, it is at most a line break.
+				split := j > 0 || n == 0
+				if c == nil && !split && len(bytes.TrimSpace(seg)) == 0 {
+					continue
+				}
+				if c == nil || split && len(c.src) >= target {
+					c = &chunk{}
+					if n > 0 || j > 0 {
+						c.src = append(c.src, clause...)
+					}
+					chunks[i] = append(chunks[i], c)
+				}
+				c.src = append(c.src, seg...)
+			}
 		}
 		for _, c := range chunks[i] {
+			if c.pre {
+				continue
+			}
 			if cache {
 				c.key = sha256.Sum256(c.src)
 				if out, ok := prev[c.key]; ok {
@@ -225,7 +244,7 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 		next := map[[sha256.Size]byte][]byte{}
 		for _, cs := range chunks {
 			for _, c := range cs {
-				if c.err == nil {
+				if c.err == nil && !c.pre {
 					next[c.key] = c.out
 				}
 			}
@@ -257,6 +276,11 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 				buf.Write(c.out)
 				continue
 			}
+			if c.pre {
+				buf.WriteByte('\n')
+				buf.Write(c.out)
+				continue
+			}
 			rest, found := bytes.CutPrefix(c.out, head)
 			if !found {
 				ok = false
@@ -273,11 +297,14 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 		// package clauses they were given.
 		var src []byte
 		for j, c := range cs {
-			if j > 0 {
+			switch {
+			case c.pre:
+				src = append(append(src, '\n'), c.out...)
+			case j > 0:
 				src = append(src, bytes.TrimPrefix(c.src, clause)...)
-				continue
+			default:
+				src = append(src, c.src...)
 			}
-			src = append(src, c.src...)
 		}
 		b, err := format.Source(src)
 		if err != nil {
@@ -293,7 +320,7 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 // adds to, and what was rendered of it so far.
 type sink struct {
 	f       *jen.File
-	body    [][]byte          // the rendered pieces, in order
+	body    []piece           // the rendered pieces, in order
 	imports map[string]string // path → the name it is imported as
 	err     error
 	flushes int // for tests
@@ -301,14 +328,38 @@ type sink struct {
 	unitImports map[string]string
 }
 
-// build returns a part's source, unformatted, as jen's File.Render with
-// NoFormat makes it. It renders the part as it is built: at every
+// piece is a run of a part's source: as jen renders it with NoFormat,
+// or, formatted, one or more top-level declarations written by decl.
+type piece struct {
+	text      []byte
+	formatted bool
+}
+
+// decl adds to f top-level declarations written as gofmt formats them:
+// text starts with the first one's doc comment and ends with a line break,
+// and the declaration after it, if any, has a doc comment too (comment).
+// render passes the text through unformatted; TestRenderChunks proves,
+// spec by spec, that it is what jen and go/format would make of it. The
+// text must not use an imported package.
+func (g *generator) decl(f *jen.File, text []byte) {
+	if k := g.sink; k != nil && k.f == f {
+		g.flush()
+		if k.err == nil {
+			k.body = append(k.body, piece{text: text, formatted: true})
+		}
+		return
+	}
+	f.Add(jen.Op(string(text)))
+}
+
+// build returns a part's source as pieces: the unformatted ones as jen's
+// File.Render with NoFormat makes them. It renders the part as it is built: at every
 // documented declaration (comment) the declarations added since the last
 // are rendered and dropped, so the jen tree of a large part (decoders for
 // a thousand tools) never exists whole. A jen file renders as its items
 // each after a newline, so the pieces concatenate to the whole; a piece's
 // imports are gathered into the file's import block, as jen writes it.
-func (g *generator) build(p part) ([]byte, error) {
+func (g *generator) build(p part) ([]piece, error) {
 	k := &sink{f: jen.NewFile(g.s.Codegen.GoPackage), imports: map[string]string{}}
 	g.sink = k
 	defer func() { g.sink = nil }()
@@ -341,16 +392,7 @@ func (g *generator) build(p part) ([]byte, error) {
 		}
 		out.WriteString(")\n\n")
 	}
-	size := out.Len()
-	for _, b := range k.body {
-		size += len(b)
-	}
-	src := make([]byte, 0, size)
-	src = append(src, out.Bytes()...)
-	for _, b := range k.body {
-		src = append(src, b...)
-	}
-	return src, nil
+	return append([]piece{{text: out.Bytes()}}, k.body...), nil
 }
 
 // flush renders what the part being built added since the last flush, and
@@ -412,6 +454,8 @@ func (g *generator) flush() {
 			k.unitImports[path] = name
 		}
 	}
-	k.body = append(k.body, rest)
+	if len(rest) > 0 {
+		k.body = append(k.body, piece{text: rest})
+	}
 	k.flushes++
 }

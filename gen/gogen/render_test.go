@@ -8,20 +8,26 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/agentc-dev/agentc/gen/internal/synth"
+	"github.com/agentc-dev/agentc/gen/internal/testspecs"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
 // TestRenderChunks: formatting the files in chunks, cut at every split
-// mark, gives exactly jen's formatting of the whole files.
+// mark, with the declarations written already formatted (decl) passed
+// through, gives exactly jen's formatting of the whole files.
 func TestRenderChunks(t *testing.T) {
 	defer func(n int) { minChunk = n }(minChunk)
 	minChunk = 1
-	for _, src := range []*load.Source{load.Default(), load.Bytes("spec", synth.Files(60))} {
-		s, err := load.Load(src)
-		if err != nil {
-			t.Fatal(err)
-		}
+	var specs []*model.Spec
+	for _, dir := range testspecs.Dirs {
+		specs = append(specs, testspecs.Load(t, dir))
+	}
+	synthetic, err := load.Load(load.Bytes("spec", synth.Files(60)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range append(specs, synthetic) {
 		got := renderAll(t, s, true)
 		want := renderAll(t, s, false)
 		for i := range want {
@@ -99,9 +105,16 @@ func TestBuildStreams(t *testing.T) {
 			fn(f)
 			flushes = g.sink.flushes
 		}
-		got, err := g.build(p)
+		pieces, err := g.build(p)
 		if err != nil {
 			t.Fatal(err)
+		}
+		var got []byte
+		for _, pc := range pieces {
+			if pc.formatted {
+				got = append(got, '\n') // as jen separates its items
+			}
+			got = append(got, pc.text...)
 		}
 		f := g.newFile(p.name == "tools.go")
 		fn(f)

@@ -6,10 +6,9 @@ package contract
 import "regexp"
 
 // DecodeAutomationCompleteArgs decodes and validates the arguments of "automation.complete" from JSON
-// in one pass, as
-// the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's
-// issues for well-formed JSON that fails validation, or a *SyntaxError for input that
-// is not JSON. Defaults are applied and unknown keys are dropped.
+// in one pass, as the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's
+// issues for well-formed JSON that fails validation, or a *SyntaxError for input that is not JSON.
+// Defaults are applied and unknown keys are dropped.
 func DecodeAutomationCompleteArgs(data []byte) (AutomationCompleteArgs, error) {
 	var v AutomationCompleteArgs
 	d := decoder{data: data}
@@ -25,10 +24,9 @@ func DecodeAutomationCompleteArgs(data []byte) (AutomationCompleteArgs, error) {
 }
 
 // DecodeRequestEnvVariablesArgs decodes and validates the arguments of "request_env_variables" from
-// JSON in one pass, as
-// the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's
-// issues for well-formed JSON that fails validation, or a *SyntaxError for input that
-// is not JSON. Defaults are applied and unknown keys are dropped.
+// JSON in one pass, as the generated zod schema parses JSON.parse(data): it returns Issues listing zod
+// 4's issues for well-formed JSON that fails validation, or a *SyntaxError for input that is not JSON.
+// Defaults are applied and unknown keys are dropped.
 func DecodeRequestEnvVariablesArgs(data []byte) (RequestEnvVariablesArgs, error) {
 	var v RequestEnvVariablesArgs
 	d := decoder{data: data}
@@ -44,10 +42,9 @@ func DecodeRequestEnvVariablesArgs(data []byte) (RequestEnvVariablesArgs, error)
 }
 
 // DecodeSaveEnvFilesArgs decodes and validates the arguments of "save_env_files" from JSON in one
-// pass, as
-// the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's
-// issues for well-formed JSON that fails validation, or a *SyntaxError for input that
-// is not JSON. Defaults are applied and unknown keys are dropped.
+// pass, as the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's issues
+// for well-formed JSON that fails validation, or a *SyntaxError for input that is not JSON. Defaults
+// are applied and unknown keys are dropped.
 func DecodeSaveEnvFilesArgs(data []byte) (SaveEnvFilesArgs, error) {
 	var v SaveEnvFilesArgs
 	d := decoder{data: data}
@@ -63,10 +60,9 @@ func DecodeSaveEnvFilesArgs(data []byte) (SaveEnvFilesArgs, error) {
 }
 
 // DecodeSaveServiceCommandsArgs decodes and validates the arguments of "save_service_commands" from
-// JSON in one pass, as
-// the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's
-// issues for well-formed JSON that fails validation, or a *SyntaxError for input that
-// is not JSON. Defaults are applied and unknown keys are dropped.
+// JSON in one pass, as the generated zod schema parses JSON.parse(data): it returns Issues listing zod
+// 4's issues for well-formed JSON that fails validation, or a *SyntaxError for input that is not JSON.
+// Defaults are applied and unknown keys are dropped.
 func DecodeSaveServiceCommandsArgs(data []byte) (SaveServiceCommandsArgs, error) {
 	var v SaveServiceCommandsArgs
 	d := decoder{data: data}
@@ -82,10 +78,9 @@ func DecodeSaveServiceCommandsArgs(data []byte) (SaveServiceCommandsArgs, error)
 }
 
 // DecodeSaveSnapshotArgs decodes and validates the arguments of "save_snapshot" from JSON in one pass,
-// as
-// the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's
-// issues for well-formed JSON that fails validation, or a *SyntaxError for input that
-// is not JSON. Defaults are applied and unknown keys are dropped.
+// as the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's issues for
+// well-formed JSON that fails validation, or a *SyntaxError for input that is not JSON. Defaults are
+// applied and unknown keys are dropped.
 func DecodeSaveSnapshotArgs(data []byte) (SaveSnapshotArgs, error) {
 	var v SaveSnapshotArgs
 	d := decoder{data: data}
