@@ -43,9 +43,6 @@ var formatted struct {
 	on bool
 	// last maps the SHA-256 of each chunk's source to its formatted text.
 	last map[[sha256.Size]byte][]byte
-	// whole holds the formatted text of the files formatted whole
-	// (runtime.go and the serve files), by source.
-	whole map[string][]byte
 	// runs counts the chunks formatted, for tests.
 	runs atomic.Int64
 }
@@ -58,7 +55,7 @@ var formatted struct {
 func CacheFormatting(on bool) {
 	formatted.Lock()
 	defer formatted.Unlock()
-	formatted.on, formatted.last, formatted.whole = on, nil, nil
+	formatted.on, formatted.last = on, nil
 }
 
 // formattingMagic starts what WriteFormatting writes.
@@ -118,33 +115,8 @@ func ReadFormatting(data []byte) error {
 	}
 	formatted.Lock()
 	defer formatted.Unlock()
-	formatted.on, formatted.last, formatted.whole = true, last, nil
+	formatted.on, formatted.last = true, last
 	return nil
-}
-
-// formatWhole is format.Source for a file formatted whole, remembered
-// while CacheFormatting is on: these files change only with the spec's
-// package name, source line or depth.
-func formatWhole(src []byte) ([]byte, error) {
-	formatted.Lock()
-	out, ok := formatted.whole[string(src)]
-	formatted.Unlock()
-	if ok {
-		return out, nil
-	}
-	out, err := format.Source(src)
-	if err != nil {
-		return nil, err
-	}
-	formatted.Lock()
-	if formatted.on {
-		if formatted.whole == nil || len(formatted.whole) >= 64 { // keep a long watch's memory bounded
-			formatted.whole = map[string][]byte{}
-		}
-		formatted.whole[string(src)] = out
-	}
-	formatted.Unlock()
-	return out, nil
 }
 
 // render builds the parts in order (build), each unformatted, cut at split marks into
