@@ -99,108 +99,120 @@ func Decode%[2]s(data []byte) (%[2]s, error) {
 // the tables it reads: keys<GoName> and missing<GoName>.
 func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 	name := t.GoName
+	w := &decodeWriter{g: g}
 	if len(t.Fields) == 0 {
-		w := &decodeWriter{g: g}
-		w.open("func (d *decoder) decode%s(*%s) {", name, name)
-		w.line("d.emptyObject()")
-		w.close("}")
+		w.text(`func (d *decoder) decode%[1]s(*%[1]s) {
+	d.emptyObject()
+}
+`, name)
 		w.declare(f, fmt.Sprintf("decode%s decodes %s, which has no fields: every key is stripped.", name, article(name)))
 		return
 	}
-	w := &decodeWriter{g: g}
-	w.open("func (d *decoder) decode%s(v *%s) {", name, name)
-	w.line("more, ok := d.objectStart()")
-	w.open("if !ok {")
-	w.line("return")
-	w.close("}")
-	w.line("start := len(d.issues)")
-	w.line("var seen uint64")
-	w.line("var segs [%d][2]int", len(t.Fields))
-	w.open("for more {")
-	w.line("key := d.key()")
-	w.returnOnErr()
-	w.line("switch string(key) {")
+	w.text(`func (d *decoder) decode%[1]s(v *%[1]s) {
+	more, ok := d.objectStart()
+	if !ok {
+		return
+	}
+	start := len(d.issues)
+	var seen uint64
+	var segs [%[2]d][2]int
+	for more {
+		key := d.key()
+		if d.err != nil {
+			return
+		}
+		switch string(key) {
+`, name, len(t.Fields))
 	var required uint64
 	for i, fd := range t.Fields {
-		bit := fmt.Sprintf("0x%x", uint64(1)<<i)
 		if fd.Presence == model.Required {
 			required |= 1 << i
 		}
 		dst := "v." + fd.GoName
-		w.open("case %s:", strconv.Quote(fd.Name))
-		w.open("if seen&%s != 0 {", bit)
-		w.line("// A repeated key: JSON.parse keeps the last value.")
-		w.line("%s = %s", dst, w.zero(fd))
-		w.close("}")
-		w.line("seen |= %s", bit)
+		w.text(`		case %[1]s:
+			if seen&%#[2]x != 0 {
+				// A repeated key: JSON.parse keeps the last value.
+				%[3]s = %[4]s
+			}
+			seen |= %#[2]x
+`, strconv.Quote(fd.Name), uint64(1)<<i, dst, w.zero(fd))
 		if fd.Presence == model.Optional {
-			w.line("%s.Set = true", dst)
+			w.text("\t\t\t%s.Set = true\n", dst)
 			dst += ".Value"
 		}
-		w.line("segs[%d][0] = len(d.issues)", i)
-		w.line("d.push(%s)", strconv.Quote(fd.Name))
-		w.value(fd.Type, dst, 0)
-		w.line("d.pop()")
-		w.line("segs[%d][1] = len(d.issues)", i)
-		w.close("")
+		w.text(`			segs[%[1]d][0] = len(d.issues)
+			d.push(%[2]s)
+`, i, strconv.Quote(fd.Name))
+		w.indented(3, func() { w.value(fd.Type, dst, 0) })
+		w.text(`			d.pop()
+			segs[%d][1] = len(d.issues)
+`, i)
 	}
-	w.open("default:")
-	w.line("// Unknown keys are stripped, as zod does.")
-	w.line("d.skip()")
-	w.close("")
-	w.line("}")
-	w.returnOnErr()
-	w.line("more = d.objectNext()")
-	w.close("}")
-	w.returnOnErr()
+	w.text(`		default:
+			// Unknown keys are stripped, as zod does.
+			d.skip()
+		}
+		if d.err != nil {
+			return
+		}
+		more = d.objectNext()
+	}
+	if d.err != nil {
+		return
+	}
+`)
 	for i, fd := range t.Fields {
 		if fd.Presence == model.Defaulted {
-			w.open("if seen&0x%x == 0 {", uint64(1)<<i)
-			w.line("v.%s = %s", fd.GoName, w.defaultValue(fd.Type, fd.Default))
-			w.close("}")
+			w.text(`	if seen&%#x == 0 {
+		v.%s = %s
+	}
+`, uint64(1)<<i, fd.GoName, w.defaultValue(fd.Type, fd.Default))
 		}
 	}
-	w.open("if len(d.issues) != start || seen&uint64(%#v) != uint64(%#v) {", required, required)
-	args := []string{"start", "segs[:]", "seen", "keys" + name + "[:]", "missing" + name + "[:]"}
 	if 2+52+2*len(name) > maxLine { // the call on one line, indented twice
-		w.open("d.reorder(")
-		for _, a := range args {
-			w.line("%s,", a)
-		}
-		w.close(")")
-	} else {
-		w.line("d.reorder(%s)", strings.Join(args, ", "))
+		w.text(`	if len(d.issues) != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
+		d.reorder(
+			start,
+			segs[:],
+			seen,
+			keys%[2]s[:],
+			missing%[2]s[:],
+		)
 	}
-	w.close("}")
-	w.close("}")
+}
+`, required, name)
+	} else {
+		w.text(`	if len(d.issues) != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
+		d.reorder(start, segs[:], seen, keys%[2]s[:], missing%[2]s[:])
+	}
+}
+`, required, name)
+	}
 	w.declare(f, fmt.Sprintf("decode%s decodes %s at the current path;\nissues come out in field order.", name, article(name)))
 
 	w = &decodeWriter{g: g}
-	w.open("var keys%s = [...]string{", name)
+	w.text("var keys%s = [...]string{\n", name)
 	for _, fd := range t.Fields {
-		w.line("%s,", strconv.Quote(fd.Name))
+		w.text("\t%s,\n", strconv.Quote(fd.Name))
 	}
-	w.close("}")
+	w.text("}\n")
 	w.declare(f, fmt.Sprintf("keys%s are %s's JSON keys, in field order.", name, name))
 
 	w = &decodeWriter{g: g}
-	w.open("var missing%s = [...]Issue{", name)
-	for _, fd := range t.Fields {
-		switch fd.Presence {
-		case model.Required:
-			w.comment(fd.Name + ": required")
-			w.open("{")
-			w.missingIssue(fd.Type)
-			w.close("},")
-		case model.Defaulted:
-			w.comment(fd.Name + ": defaulted")
-			w.line("{},")
-		default:
-			w.comment(fd.Name + ": optional")
-			w.line("{},")
+	w.text("var missing%s = [...]Issue{\n", name)
+	w.indented(1, func() {
+		for _, fd := range t.Fields {
+			w.comment(fd.Name + ": " + map[model.Presence]string{model.Required: "required", model.Defaulted: "defaulted", model.Optional: "optional"}[fd.Presence])
+			if fd.Presence != model.Required {
+				w.text("{},\n")
+				continue
+			}
+			w.text("{\n")
+			w.indented(1, func() { w.missingIssue(fd.Type) })
+			w.text("},\n")
 		}
-	}
-	w.close("}")
+	})
+	w.text("}\n")
 	w.declare(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined);\nempty when absence is fine.", name))
 }
 
@@ -231,69 +243,74 @@ func keyed(kv ...any) jen.Code {
 }
 
 // value writes the decoding of one value of type t into dst, an
-// addressable expression (a field or a local variable).
+// addressable expression (a field or a local variable); depth numbers the
+// variables of nested lists and numbers.
 func (w *decodeWriter) value(t *model.Type, dst string, depth int) {
 	g := w.g
 	switch t.Kind {
 	case model.String:
 		if !hasStringChecks(t) {
-			w.line("d.str(&%s)", dst)
+			w.text("d.str(&%s)\n", dst)
 			return
 		}
-		w.open("if d.str(&%s) {", dst)
-		w.stringChecks(t, dst)
-		w.close("}")
+		w.text("if d.str(&%s) {\n", dst)
+		w.indented(1, func() { w.stringChecks(t, dst) })
+		w.text("}\n")
 	case model.Literal:
-		w.line("d.enum(&%s, %s, %s)", dst, g.valuesVar([]string{t.Literal}), strconv.Quote(valueMessage([]string{t.Literal})))
+		w.text("d.enum(&%s, %s, %s)\n", dst, g.valuesVar([]string{t.Literal}), strconv.Quote(valueMessage([]string{t.Literal})))
 	case model.Enum:
-		w.line("d.enum((*string)(&%s), %s, %s)", dst, g.valuesVar(t.Enum), strconv.Quote(valueMessage(t.Enum)))
+		w.text("d.enum((*string)(&%s), %s, %s)\n", dst, g.valuesVar(t.Enum), strconv.Quote(valueMessage(t.Enum)))
 	case model.Boolean:
-		w.line("d.boolean(&%s)", dst)
+		w.text("d.boolean(&%s)\n", dst)
 	case model.Number, model.Integer:
-		f := fmt.Sprintf("f%d", depth)
-		w.open("{")
-		w.line("var %s float64", f)
-		w.open("if d.num(&%s) {", f)
-		w.numberChecks(t, f)
+		w.text(`{
+	var f%[1]d float64
+	if d.num(&f%[1]d) {
+`, depth)
+		w.indented(2, func() { w.numberChecks(t, fmt.Sprintf("f%d", depth)) })
 		if t.Kind == model.Integer {
-			w.line("%s = int64(%s)", dst, f)
+			w.text("\t\t%s = int64(f%d)\n", dst, depth)
 		} else {
-			w.line("%s = %s", dst, f)
+			w.text("\t\t%s = f%d\n", dst, depth)
 		}
-		w.close("}")
-		w.close("}")
+		w.text("\t}\n}\n")
 	case model.Object:
-		w.line("d.decode%s(&%s)", t.GoName, dst)
+		w.text("d.decode%s(&%s)\n", t.GoName, dst)
 	case model.Array:
-		more, ok, n, e := fmt.Sprintf("more%d", depth), fmt.Sprintf("ok%d", depth), fmt.Sprintf("n%d", depth), fmt.Sprintf("e%d", depth)
-		w.open("if %s, %s := d.arrayStart(); %s {", more, ok, ok)
-		w.open("if %s == nil {", dst)
-		w.line("// [] decodes to an empty, non-nil slice (no allocation).")
-		w.line("%s = %s{}", dst, w.goType(t))
-		w.close("}")
-		w.line("%s := 0", n)
-		w.open("for %s {", more)
-		w.line("d.pushIndex(%s)", n)
-		w.line("var %s %s", e, w.goType(t.Items))
-		w.value(t.Items, e, depth+1)
-		w.line("d.pop()")
-		w.line("%s = append(%s, %s)", dst, dst, e)
-		w.line("%s++", n)
-		w.returnOnErr()
-		w.line("%s = d.arrayNext()", more)
-		w.close("}")
-		w.returnOnErr()
-		if t.MinItems != nil {
-			w.open("if %s < %d {", n, *t.MinItems)
-			w.sizeIssue("too_small", *t.MinItems)
-			w.close("}")
+		w.text(`if more%[1]d, ok%[1]d := d.arrayStart(); ok%[1]d {
+	if %[2]s == nil {
+		// [] decodes to an empty, non-nil slice (no allocation).
+		%[2]s = %[3]s{}
+	}
+	n%[1]d := 0
+	for more%[1]d {
+		d.pushIndex(n%[1]d)
+		var e%[1]d %[4]s
+`, depth, dst, w.goType(t), w.goType(t.Items))
+		w.indented(2, func() { w.value(t.Items, fmt.Sprintf("e%d", depth), depth+1) })
+		w.text(`		d.pop()
+		%[2]s = append(%[2]s, e%[1]d)
+		n%[1]d++
+		if d.err != nil {
+			return
 		}
-		if t.MaxItems != nil {
-			w.open("if %s > %d {", n, *t.MaxItems)
-			w.sizeIssue("too_big", *t.MaxItems)
-			w.close("}")
-		}
-		w.close("}")
+		more%[1]d = d.arrayNext()
+	}
+	if d.err != nil {
+		return
+	}
+`, depth, dst)
+		w.indented(1, func() {
+			if t.MinItems != nil {
+				w.sizeIssue(fmt.Sprintf("n%d < %d", depth, *t.MinItems), "Minimum", *t.MinItems,
+					fmt.Sprintf("Too small: expected array to have >=%d items", *t.MinItems))
+			}
+			if t.MaxItems != nil {
+				w.sizeIssue(fmt.Sprintf("n%d > %d", depth, *t.MaxItems), "Maximum", *t.MaxItems,
+					fmt.Sprintf("Too big: expected array to have <=%d items", *t.MaxItems))
+			}
+		})
+		w.text("}\n")
 	default:
 		panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
 	}
@@ -310,17 +327,17 @@ func hasStringChecks(t *model.Type) bool {
 // checks: strings.MinRunes, strings.MaxRunes, =~ patterns, named checks.
 func (w *decodeWriter) stringChecks(t *model.Type, s string) {
 	if t.MinLength != nil {
-		w.line("d.minRunes(%s, %d)", s, *t.MinLength)
+		w.text("d.minRunes(%s, %d)\n", s, *t.MinLength)
 	}
 	if t.MaxLength != nil {
-		w.line("d.maxRunes(%s, %d)", s, *t.MaxLength)
+		w.text("d.maxRunes(%s, %d)\n", s, *t.MaxLength)
 	}
 	for _, p := range t.Patterns {
 		lit, _ := zodgen.RegexLiteral(p.Regexp) // vet rejects a pattern without one
-		w.line("d.pattern(%s, %s, %s)", s, w.g.patterns[p.Regexp], strconv.Quote(lit))
+		w.text("d.pattern(%s, %s, %s)\n", s, w.g.patterns[p.Regexp], strconv.Quote(lit))
 	}
 	for _, c := range t.Checks {
-		w.line("d.check(%s, %s)", s, w.g.checkVars[c])
+		w.text("d.check(%s, %s)\n", s, w.g.checkVars[c])
 	}
 }
 
@@ -347,32 +364,33 @@ func (w *decodeWriter) numberChecks(t *model.Type, f string) {
 	switch {
 	case t.Kind != model.Integer:
 		for _, b := range bounds {
-			w.line("%s", b)
+			w.text("%s\n", b)
 		}
 	case len(bounds) == 0:
-		w.line("d.intCheck(%s)", f)
+		w.text("d.intCheck(%s)\n", f)
 	default:
-		w.open("if d.intCheck(%s) {", f)
+		w.text("if d.intCheck(%s) {\n", f)
 		for _, b := range bounds {
-			w.line("%s", b)
+			w.text("\t%s\n", b)
 		}
-		w.close("}")
+		w.text("}\n")
 	}
 }
 
-// sizeIssue adds zod's too_small/too_big issue for an item count.
-func (w *decodeWriter) sizeIssue(code string, n int) {
-	w.open("d.add(Issue{")
-	if code == "too_small" {
-		w.keyed("Code", strconv.Quote(code), "Inclusive", "true",
-			"Message", strconv.Quote(fmt.Sprintf("Too small: expected array to have >=%d items", n)),
-			"Minimum", strconv.Quote(fmt.Sprint(n)), "Origin", `"array"`)
-	} else {
-		w.keyed("Code", strconv.Quote(code), "Inclusive", "true",
-			"Maximum", strconv.Quote(fmt.Sprint(n)),
-			"Message", strconv.Quote(fmt.Sprintf("Too big: expected array to have <=%d items", n)), "Origin", `"array"`)
-	}
-	w.close("})")
+// sizeIssue adds zod's too_small or too_big issue for an item count, if
+// cond holds; bound is the issue's Minimum or Maximum field, n its value.
+func (w *decodeWriter) sizeIssue(cond, bound string, n int, message string) {
+	w.text("if %s {\n\td.add(Issue{\n", cond)
+	w.indented(2, func() {
+		w.fields(map[string]string{
+			"Code":      map[string]string{"Minimum": `"too_small"`, "Maximum": `"too_big"`}[bound],
+			"Inclusive": "true",
+			bound:       strconv.Quote(strconv.Itoa(n)),
+			"Message":   strconv.Quote(message),
+			"Origin":    `"array"`,
+		})
+	})
+	w.text("\t})\n}\n")
 }
 
 // valueMessage is zod's invalid_value message.
@@ -396,12 +414,19 @@ func (w *decodeWriter) missingIssue(t *model.Type) {
 		if t.Kind == model.Literal {
 			vals = []string{t.Literal}
 		}
-		w.keyed("Code", `"invalid_value"`, "Message", strconv.Quote(valueMessage(vals)), "Values", "[]string{"+quoteJoin(vals)+"}")
+		w.fields(map[string]string{
+			"Code":    `"invalid_value"`,
+			"Values":  "[]string{" + quoteJoin(vals) + "}",
+			"Message": strconv.Quote(valueMessage(vals)),
+		})
 		return
 	}
 	expected := map[model.Kind]string{model.String: "string", model.Number: "number", model.Integer: "number", model.Boolean: "boolean", model.Array: "array", model.Object: "object"}[t.Kind]
-	w.keyed("Code", `"invalid_type"`, "Expected", strconv.Quote(expected),
-		"Message", strconv.Quote("Invalid input: expected "+expected+", received undefined"))
+	w.fields(map[string]string{
+		"Code":     `"invalid_type"`,
+		"Expected": strconv.Quote(expected),
+		"Message":  strconv.Quote("Invalid input: expected " + expected + ", received undefined"),
+	})
 }
 
 // quoteJoin is vals quoted and comma-separated, as in a composite literal.

@@ -3,6 +3,8 @@ package gogen
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -22,44 +24,33 @@ type decodeWriter struct {
 	unformatted bool
 }
 
-// line writes one line at the current indentation.
-func (w *decodeWriter) line(format string, args ...any) {
-	for range w.depth {
-		w.b.WriteByte('\t')
-	}
-	fmt.Fprintf(&w.b, format, args...)
-	w.b.WriteByte('\n')
-}
-
-// open writes a line that opens a block ("if x {", "case y:") and indents
-// the lines after it.
-func (w *decodeWriter) open(format string, args ...any) {
-	w.line(format, args...)
-	w.depth++
-}
-
-// close ends the block open started, with the line end ("}", "})"; "" for
-// a case clause, which has no closing line).
-func (w *decodeWriter) close(end string) {
-	w.depth--
-	if end != "" {
-		w.line("%s", end)
+// text writes fmt.Sprintf(format, args...), lines at the writer's
+// indentation plus their own: a template reads as the code it writes.
+func (w *decodeWriter) text(format string, args ...any) {
+	for l := range strings.Lines(fmt.Sprintf(format, args...)) {
+		if l != "\n" {
+			for range w.depth {
+				w.b.WriteByte('\t')
+			}
+		}
+		w.b.WriteString(l)
 	}
 }
 
-// returnOnErr writes the decoders' check of a syntax error.
-func (w *decodeWriter) returnOnErr() {
-	w.open("if d.err != nil {")
-	w.line("return")
-	w.close("}")
+// indented runs write with the indentation n tabs deeper.
+func (w *decodeWriter) indented(n int, write func()) {
+	w.depth += n
+	write()
+	w.depth -= n
 }
 
-// keyed writes a composite literal's elements, one "key: value," a line,
-// aligned as gofmt aligns them; kv alternates keys and values (Go text).
-func (w *decodeWriter) keyed(kv ...string) {
+// fields writes a composite literal's fields (name → Go text), one
+// "name: value," a line, in jen.Dict's order (by name), aligned as gofmt
+// aligns them.
+func (w *decodeWriter) fields(kv map[string]string) {
 	var rows [][]string
-	for i := 0; i+1 < len(kv); i += 2 {
-		rows = append(rows, []string{kv[i] + ":", kv[i+1] + ","})
+	for _, k := range slices.Sorted(maps.Keys(kv)) {
+		rows = append(rows, []string{k + ":", kv[k] + ","})
 	}
 	align(&w.b, w.depth, rows)
 }
@@ -78,16 +69,16 @@ func (w *decodeWriter) comment(text string) {
 	multi := strings.Contains(text, "\n")
 	switch {
 	case strings.HasPrefix(text, "//") && !multi:
-		w.line("%s", text) // jen writes a text that starts a comment as it is
+		w.text("%s\n", text) // jen writes a text that starts a comment as it is
 	case !multi:
-		w.line("// %s", text)
+		w.text("// %s\n", text)
 	case !strings.HasPrefix(text, "//") && !strings.HasPrefix(text, "/*") && !strings.Contains(text, "*/"):
 		// gofmt lays out a /* comment by where its lines start: as jen
 		// writes it, at the start of the line.
 		w.b.WriteString("/*\n" + strings.TrimSuffix(text, "\n") + "\n*/\n")
 	default:
 		for l := range strings.Lines(text) {
-			w.line("// %s", strings.TrimSuffix(l, "\n"))
+			w.text("// %s\n", strings.TrimSuffix(l, "\n"))
 		}
 	}
 }
