@@ -1,12 +1,16 @@
 package gogen
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/names"
 	"github.com/agentc-dev/agentc/gen/zodgen"
 )
 
@@ -91,89 +95,125 @@ func Decode%[2]s(data []byte) (%[2]s, error) {
 `, doc, a))
 }
 
-// objectDecoder renders decode<GoName>.
+// objectDecoder writes decode<GoName>, the decoder of object type t, and
+// the tables it reads: keys<GoName> and missing<GoName>.
 func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
-	n := len(t.Fields)
-	var cases []jen.Code
-	var keys, missing []jen.Code
-	var required uint64
-	var defaults []jen.Code
-	for i, fd := range t.Fields {
-		bit := jen.Id(fmt.Sprintf("0x%x", uint64(1)<<i))
-		dst := jen.Id("v").Dot(fd.GoName)
-		pre := []jen.Code{
-			jen.If(jen.Id("seen").Op("&").Add(bit).Op("!=").Lit(0)).Block(
-				jen.Comment("A repeated key: JSON.parse keeps the last value."),
-				jen.Id("v").Dot(fd.GoName).Op("=").Add(g.zero(fd))),
-			jen.Id("seen").Op("|=").Add(bit),
-		}
-		if fd.Presence == model.Optional {
-			pre = append(pre, jen.Id("v").Dot(fd.GoName).Dot("Set").Op("=").True())
-			dst = jen.Id("v").Dot(fd.GoName).Dot("Value")
-		}
-		body := append(pre,
-			jen.Id("segs").Index(jen.Lit(i)).Index(jen.Lit(0)).Op("=").Len(jen.Id("d").Dot("issues")),
-			jen.Id("d").Dot("push").Call(jen.Lit(fd.Name)))
-		body = append(body, g.valueCode(fd.Type, dst, 0)...)
-		body = append(body,
-			jen.Id("d").Dot("pop").Call(),
-			jen.Id("segs").Index(jen.Lit(i)).Index(jen.Lit(1)).Op("=").Len(jen.Id("d").Dot("issues")))
-		cases = append(cases, jen.Case(jen.Lit(fd.Name)).Block(body...))
-		keys = append(keys, jen.Lit(fd.Name))
-		switch fd.Presence {
-		case model.Required:
-			required |= 1 << i
-			missing = append(missing, jen.Comment(fd.Name+": required").Line().Add(missingIssue(fd.Type)))
-		case model.Defaulted:
-			v, err := g.goValue(fd.Type, fd.Default)
-			if err != nil {
-				v = jen.Id(fmt.Sprintf("/* bad default: %v */", err))
-			}
-			defaults = append(defaults, jen.If(jen.Id("seen").Op("&").Id(fmt.Sprintf("0x%x", uint64(1)<<i)).Op("==").Lit(0)).Block(
-				jen.Id("v").Dot(fd.GoName).Op("=").Add(v)))
-			missing = append(missing, jen.Comment(fd.Name+": defaulted").Line().Values())
-		default:
-			missing = append(missing, jen.Comment(fd.Name+": optional").Line().Values())
-		}
-	}
-	cases = append(cases, jen.Default().Block(jen.Comment("Unknown keys are stripped, as zod does."), jen.Id("d").Dot("skip").Call()))
 	name := t.GoName
-	if n == 0 {
-		g.comment(f, fmt.Sprintf("decode%s decodes %s, which has no fields: every key is stripped.", name, article(name)))
-		f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Op("*").Id(name)).Block(
-			jen.Id("d").Dot("emptyObject").Call())
+	w := &decodeWriter{g: g}
+	if len(t.Fields) == 0 {
+		w.text(`func (d *decoder) decode%[1]s(*%[1]s) {
+	d.emptyObject()
+}
+`, name)
+		w.declare(f, fmt.Sprintf("decode%s decodes %s, which has no fields: every key is stripped.", name, article(name)))
 		return
 	}
-	g.comment(f, fmt.Sprintf("decode%s decodes %s at the current path;\nissues come out in field order.", name, article(name)))
-	stmts := []jen.Code{
-		jen.List(jen.Id("more"), jen.Id("ok")).Op(":=").Id("d").Dot("objectStart").Call(),
-		jen.If(jen.Op("!").Id("ok")).Block(jen.Return()),
-		jen.Id("start").Op(":=").Len(jen.Id("d").Dot("issues")),
-		jen.Var().Id("seen").Uint64(),
-		jen.Var().Id("segs").Index(jen.Lit(max(n, 1))).Index(jen.Lit(2)).Int(),
-		jen.For(jen.Id("more")).Block(
-			jen.Id("key").Op(":=").Id("d").Dot("key").Call(),
-			jen.If(jen.Id("d").Dot("err").Op("!=").Nil()).Block(jen.Return()),
-			jen.Switch(jen.String().Call(jen.Id("key"))).Block(cases...),
-			jen.If(jen.Id("d").Dot("err").Op("!=").Nil()).Block(jen.Return()),
-			jen.Id("more").Op("=").Id("d").Dot("objectNext").Call(),
-		),
-		jen.If(jen.Id("d").Dot("err").Op("!=").Nil()).Block(jen.Return()),
+	w.text(`func (d *decoder) decode%[1]s(v *%[1]s) {
+	more, ok := d.objectStart()
+	if !ok {
+		return
 	}
-	stmts = append(stmts, defaults...)
-	args := []jen.Code{jen.Id("start"), jen.Id("segs").Index(jen.Empty(), jen.Empty()), jen.Id("seen"),
-		jen.Id("keys"+name).Index(jen.Empty(), jen.Empty()), jen.Id("missing"+name).Index(jen.Empty(), jen.Empty())}
-	reorder := jen.Id("d").Dot("reorder").Call(args...)
+	start := len(d.issues)
+	var seen uint64
+	var segs [%[2]d][2]int
+	for more {
+		key := d.key()
+		if d.err != nil {
+			return
+		}
+		switch string(key) {
+`, name, len(t.Fields))
+	var required uint64
+	for i, fd := range t.Fields {
+		if fd.Presence == model.Required {
+			required |= 1 << i
+		}
+		dst := "v." + fd.GoName
+		w.text(`		case %[1]s:
+			if seen&%#[2]x != 0 {
+				// A repeated key: JSON.parse keeps the last value.
+				%[3]s = %[4]s
+			}
+			seen |= %#[2]x
+`, strconv.Quote(fd.Name), uint64(1)<<i, dst, w.zero(fd))
+		if fd.Presence == model.Optional {
+			w.text("\t\t\t%s.Set = true\n", dst)
+			dst += ".Value"
+		}
+		w.text(`			segs[%[1]d][0] = len(d.issues)
+			d.push(%[2]s)
+`, i, strconv.Quote(fd.Name))
+		w.indented(3, func() { w.value(fd.Type, dst, 0) })
+		w.text(`			d.pop()
+			segs[%d][1] = len(d.issues)
+`, i)
+	}
+	w.text(`		default:
+			// Unknown keys are stripped, as zod does.
+			d.skip()
+		}
+		if d.err != nil {
+			return
+		}
+		more = d.objectNext()
+	}
+	if d.err != nil {
+		return
+	}
+`)
+	for i, fd := range t.Fields {
+		if fd.Presence == model.Defaulted {
+			w.text(`	if seen&%#x == 0 {
+		v.%s = %s
+	}
+`, uint64(1)<<i, fd.GoName, w.defaultValue(fd.Type, fd.Default))
+		}
+	}
 	if 2+52+2*len(name) > maxLine { // the call on one line, indented twice
-		reorder = jen.Id("d").Dot("reorder").Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, args...)
+		w.text(`	if len(d.issues) != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
+		d.reorder(
+			start,
+			segs[:],
+			seen,
+			keys%[2]s[:],
+			missing%[2]s[:],
+		)
 	}
-	stmts = append(stmts, jen.If(jen.Len(jen.Id("d").Dot("issues")).Op("!=").Id("start").Op("||").Id("seen").Op("&").Lit(required).Op("!=").Lit(required)).Block(
-		reorder))
-	f.Func().Params(jen.Id("d").Op("*").Id("decoder")).Id("decode" + name).Params(jen.Id("v").Op("*").Id(name)).Block(stmts...)
-	g.comment(f, fmt.Sprintf("keys%s are %s's JSON keys, in field order.", name, name))
-	f.Var().Id("keys" + name).Op("=").Index(jen.Op("...")).String().Add(lines(keys))
-	g.comment(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined);\nempty when absence is fine.", name))
-	f.Var().Id("missing" + name).Op("=").Index(jen.Op("...")).Id("Issue").Add(lines(missing))
+}
+`, required, name)
+	} else {
+		w.text(`	if len(d.issues) != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
+		d.reorder(start, segs[:], seen, keys%[2]s[:], missing%[2]s[:])
+	}
+}
+`, required, name)
+	}
+	w.declare(f, fmt.Sprintf("decode%s decodes %s at the current path;\nissues come out in field order.", name, article(name)))
+
+	w = &decodeWriter{g: g}
+	w.text("var keys%s = [...]string{\n", name)
+	for _, fd := range t.Fields {
+		w.text("\t%s,\n", strconv.Quote(fd.Name))
+	}
+	w.text("}\n")
+	w.declare(f, fmt.Sprintf("keys%s are %s's JSON keys, in field order.", name, name))
+
+	w = &decodeWriter{g: g}
+	w.text("var missing%s = [...]Issue{\n", name)
+	w.indented(1, func() {
+		for _, fd := range t.Fields {
+			w.comment(fd.Name + ": " + map[model.Presence]string{model.Required: "required", model.Defaulted: "defaulted", model.Optional: "optional"}[fd.Presence])
+			if fd.Presence != model.Required {
+				w.text("{},\n")
+				continue
+			}
+			w.text("{\n")
+			w.indented(1, func() { w.missingIssue(fd.Type) })
+			w.text("},\n")
+		}
+	})
+	w.text("}\n")
+	w.declare(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined);\nempty when absence is fine.", name))
 }
 
 // article puts "a" or "an" before a type name, by its first letter.
@@ -202,99 +242,110 @@ func keyed(kv ...any) jen.Code {
 	return lines(items)
 }
 
-// valueCode decodes one value of type t into dst, an addressable
-// expression (a field or a local variable).
-func (g *generator) valueCode(t *model.Type, dst *jen.Statement, depth int) []jen.Code {
-	d := jen.Id("d")
-	ptr := jen.Op("&").Add(dst.Clone())
+// value writes the decoding of one value of type t into dst, an
+// addressable expression (a field or a local variable); depth numbers the
+// variables of nested lists and numbers.
+func (w *decodeWriter) value(t *model.Type, dst string, depth int) {
+	g := w.g
 	switch t.Kind {
 	case model.String:
-		if calls := g.stringCalls(t, dst); len(calls) > 0 {
-			return []jen.Code{jen.If(d.Clone().Dot("str").Call(ptr)).Block(calls...)}
+		if !hasStringChecks(t) {
+			w.text("d.str(&%s)\n", dst)
+			return
 		}
-		return []jen.Code{d.Clone().Dot("str").Call(ptr)}
+		w.text("if d.str(&%s) {\n", dst)
+		w.indented(1, func() { w.stringChecks(t, dst) })
+		w.text("}\n")
 	case model.Literal:
-		return []jen.Code{d.Clone().Dot("enum").Call(ptr, jen.Id(g.valuesVar([]string{t.Literal})), jen.Lit(valueMessage([]string{t.Literal})))}
+		w.text("d.enum(&%s, %s, %s)\n", dst, g.valuesVar([]string{t.Literal}), strconv.Quote(valueMessage([]string{t.Literal})))
 	case model.Enum:
-		return []jen.Code{d.Clone().Dot("enum").Call(jen.Parens(jen.Op("*").String()).Parens(ptr), jen.Id(g.valuesVar(t.Enum)), jen.Lit(valueMessage(t.Enum)))}
+		w.text("d.enum((*string)(&%s), %s, %s)\n", dst, g.valuesVar(t.Enum), strconv.Quote(valueMessage(t.Enum)))
 	case model.Boolean:
-		return []jen.Code{d.Clone().Dot("boolean").Call(ptr)}
+		w.text("d.boolean(&%s)\n", dst)
 	case model.Number, model.Integer:
-		fv := fmt.Sprintf("f%d", depth)
-		then := numberCalls(t, jen.Id(fv))
-		val := jen.Id(fv)
+		w.text(`{
+	var f%[1]d float64
+	if d.num(&f%[1]d) {
+`, depth)
+		w.indented(2, func() { w.numberChecks(t, fmt.Sprintf("f%d", depth)) })
 		if t.Kind == model.Integer {
-			val = jen.Int64().Call(jen.Id(fv))
+			w.text("\t\t%s = int64(f%d)\n", dst, depth)
+		} else {
+			w.text("\t\t%s = f%d\n", dst, depth)
 		}
-		then = append(then, dst.Clone().Op("=").Add(val))
-		return []jen.Code{jen.Block(
-			jen.Var().Id(fv).Float64(),
-			jen.If(d.Clone().Dot("num").Call(jen.Op("&").Id(fv))).Block(then...))}
+		w.text("\t}\n}\n")
 	case model.Object:
-		return []jen.Code{d.Clone().Dot("decode" + t.GoName).Call(ptr)}
+		w.text("d.decode%s(&%s)\n", t.GoName, dst)
 	case model.Array:
-		more, ok, n, e := fmt.Sprintf("more%d", depth), fmt.Sprintf("ok%d", depth), fmt.Sprintf("n%d", depth), fmt.Sprintf("e%d", depth)
-		loop := []jen.Code{
-			d.Clone().Dot("pushIndex").Call(jen.Id(n)),
-			jen.Var().Id(e).Add(g.goType(t.Items)),
-		}
-		loop = append(loop, g.valueCode(t.Items, jen.Id(e), depth+1)...)
-		loop = append(loop,
-			d.Clone().Dot("pop").Call(),
-			dst.Clone().Op("=").Append(dst.Clone(), jen.Id(e)),
-			jen.Id(n).Op("++"),
-			jen.If(d.Clone().Dot("err").Op("!=").Nil()).Block(jen.Return()),
-			jen.Id(more).Op("=").Add(d.Clone()).Dot("arrayNext").Call(),
-		)
-		var counts []jen.Code
-		if t.MinItems != nil {
-			counts = append(counts, jen.If(jen.Id(n).Op("<").Lit(*t.MinItems)).Block(d.Clone().Dot("add").Call(sizeIssue("too_small", "array", *t.MinItems))))
-		}
-		if t.MaxItems != nil {
-			counts = append(counts, jen.If(jen.Id(n).Op(">").Lit(*t.MaxItems)).Block(d.Clone().Dot("add").Call(sizeIssue("too_big", "array", *t.MaxItems))))
-		}
-		body := []jen.Code{
-			jen.If(dst.Clone().Op("==").Nil()).Block(jen.Comment("[] decodes to an empty, non-nil slice (no allocation)."), dst.Clone().Op("=").Add(g.goType(t)).Values()),
-			jen.Id(n).Op(":=").Lit(0),
-			jen.For(jen.Id(more)).Block(loop...),
-			jen.If(d.Clone().Dot("err").Op("!=").Nil()).Block(jen.Return()),
-		}
-		body = append(body, counts...)
-		return []jen.Code{
-			jen.If(jen.List(jen.Id(more), jen.Id(ok)).Op(":=").Add(d.Clone()).Dot("arrayStart").Call(), jen.Id(ok)).Block(body...),
-		}
+		w.text(`if more%[1]d, ok%[1]d := d.arrayStart(); ok%[1]d {
+	if %[2]s == nil {
+		// [] decodes to an empty, non-nil slice (no allocation).
+		%[2]s = %[3]s{}
 	}
-	panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
+	n%[1]d := 0
+	for more%[1]d {
+		d.pushIndex(n%[1]d)
+		var e%[1]d %[4]s
+`, depth, dst, w.goType(t), w.goType(t.Items))
+		w.indented(2, func() { w.value(t.Items, fmt.Sprintf("e%d", depth), depth+1) })
+		w.text(`		d.pop()
+		%[2]s = append(%[2]s, e%[1]d)
+		n%[1]d++
+		if d.err != nil {
+			return
+		}
+		more%[1]d = d.arrayNext()
+	}
+	if d.err != nil {
+		return
+	}
+`, depth, dst)
+		w.indented(1, func() {
+			if t.MinItems != nil {
+				w.sizeIssue(fmt.Sprintf("n%d < %d", depth, *t.MinItems), "Minimum", *t.MinItems,
+					fmt.Sprintf("Too small: expected array to have >=%d items", *t.MinItems))
+			}
+			if t.MaxItems != nil {
+				w.sizeIssue(fmt.Sprintf("n%d > %d", depth, *t.MaxItems), "Maximum", *t.MaxItems,
+					fmt.Sprintf("Too big: expected array to have <=%d items", *t.MaxItems))
+			}
+		})
+		w.text("}\n")
+	default:
+		panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
+	}
 }
 
-// stringCalls checks the string in s (an expression) against t's
+// hasStringChecks reports whether a string of type t is checked after it
+// is read.
+func hasStringChecks(t *model.Type) bool {
+	return t.MinLength != nil || t.MaxLength != nil || len(t.Patterns) > 0 || len(t.Checks) > 0
+}
+
+// stringChecks checks the string in s (an expression) against t's
 // constraints, one runtime call each, in the order the zod schema runs its
 // checks: strings.MinRunes, strings.MaxRunes, =~ patterns, named checks.
-func (g *generator) stringCalls(t *model.Type, s *jen.Statement) []jen.Code {
-	d := jen.Id("d")
-	var calls []jen.Code
+func (w *decodeWriter) stringChecks(t *model.Type, s string) {
 	if t.MinLength != nil {
-		calls = append(calls, d.Clone().Dot("minRunes").Call(s.Clone(), jen.Lit(*t.MinLength)))
+		w.text("d.minRunes(%s, %d)\n", s, *t.MinLength)
 	}
 	if t.MaxLength != nil {
-		calls = append(calls, d.Clone().Dot("maxRunes").Call(s.Clone(), jen.Lit(*t.MaxLength)))
+		w.text("d.maxRunes(%s, %d)\n", s, *t.MaxLength)
 	}
 	for _, p := range t.Patterns {
 		lit, _ := zodgen.RegexLiteral(p.Regexp) // vet rejects a pattern without one
-		calls = append(calls, d.Clone().Dot("pattern").Call(s.Clone(), jen.Id(g.patterns[p.Regexp]), jen.Lit(lit)))
+		w.text("d.pattern(%s, %s, %s)\n", s, w.g.patterns[p.Regexp], strconv.Quote(lit))
 	}
 	for _, c := range t.Checks {
-		calls = append(calls, d.Clone().Dot("check").Call(s.Clone(), jen.Id(g.checkVars[c])))
+		w.text("d.check(%s, %s)\n", s, w.g.checkVars[c])
 	}
-	return calls
 }
 
-// numberCalls checks the number f against t's constraints, one runtime
-// call each, as zod runs them: .int() first, and the bounds only for an
-// integral value (zod aborts after a fractional one).
-func numberCalls(t *model.Type, f *jen.Statement) []jen.Code {
-	d := jen.Id("d")
-	var bounds []jen.Code
+// numberChecks checks the number in variable f against t's constraints,
+// one runtime call each, as zod runs them: .int() first, and the bounds
+// only for an integral value (zod aborts after a fractional one).
+func (w *decodeWriter) numberChecks(t *model.Type, f string) {
+	var bounds []string
 	for _, b := range []struct {
 		bound           *model.Bound
 		inclusive, excl string
@@ -308,33 +359,38 @@ func numberCalls(t *model.Type, f *jen.Statement) []jen.Code {
 		}
 		v := zodgen.JSNumber(b.bound.Value)
 		// A JavaScript number literal is a Go constant too ("1e+21").
-		bounds = append(bounds, d.Clone().Dot(name).Call(f.Clone(), jen.Id(v), jen.Lit(v)))
+		bounds = append(bounds, fmt.Sprintf("d.%s(%s, %s, %s)", name, f, v, strconv.Quote(v)))
 	}
-	if t.Kind != model.Integer {
-		return bounds
+	switch {
+	case t.Kind != model.Integer:
+		for _, b := range bounds {
+			w.text("%s\n", b)
+		}
+	case len(bounds) == 0:
+		w.text("d.intCheck(%s)\n", f)
+	default:
+		w.text("if d.intCheck(%s) {\n", f)
+		for _, b := range bounds {
+			w.text("\t%s\n", b)
+		}
+		w.text("}\n")
 	}
-	if len(bounds) == 0 {
-		return []jen.Code{d.Clone().Dot("intCheck").Call(f.Clone())}
-	}
-	return []jen.Code{jen.If(d.Clone().Dot("intCheck").Call(f.Clone())).Block(bounds...)}
 }
 
-// sizeIssue is zod's too_small/too_big issue for a length or item count.
-func sizeIssue(code, origin string, n int) jen.Code {
-	unit := map[string]string{"string": "characters", "array": "items"}[origin]
-	d := jen.Dict{
-		jen.Id("Origin"):    jen.Lit(origin),
-		jen.Id("Code"):      jen.Lit(code),
-		jen.Id("Inclusive"): jen.True(),
-	}
-	if code == "too_small" {
-		d[jen.Id("Minimum")] = jen.Lit(fmt.Sprint(n))
-		d[jen.Id("Message")] = jen.Lit(fmt.Sprintf("Too small: expected %s to have >=%d %s", origin, n, unit))
-	} else {
-		d[jen.Id("Maximum")] = jen.Lit(fmt.Sprint(n))
-		d[jen.Id("Message")] = jen.Lit(fmt.Sprintf("Too big: expected %s to have <=%d %s", origin, n, unit))
-	}
-	return jen.Id("Issue").Values(d)
+// sizeIssue adds zod's too_small or too_big issue for an item count, if
+// cond holds; bound is the issue's Minimum or Maximum field, n its value.
+func (w *decodeWriter) sizeIssue(cond, bound string, n int, message string) {
+	w.text("if %s {\n\td.add(Issue{\n", cond)
+	w.indented(2, func() {
+		w.fields(map[string]string{
+			"Code":      map[string]string{"Minimum": `"too_small"`, "Maximum": `"too_big"`}[bound],
+			"Inclusive": "true",
+			bound:       strconv.Quote(strconv.Itoa(n)),
+			"Message":   strconv.Quote(message),
+			"Origin":    `"array"`,
+		})
+	})
+	w.text("\t})\n}\n")
 }
 
 // valueMessage is zod's invalid_value message.
@@ -349,49 +405,164 @@ func valueMessage(values []string) string {
 	return "Invalid option: expected one of " + strings.Join(q, "|")
 }
 
-// missingIssue is the issue zod reports for an absent required field of
-// type t (it validates undefined).
-func missingIssue(t *model.Type) jen.Code {
+// missingIssue writes the fields of the issue zod reports for an absent
+// required field of type t (it validates undefined).
+func (w *decodeWriter) missingIssue(t *model.Type) {
 	switch t.Kind {
 	case model.Enum, model.Literal:
 		vals := t.Enum
 		if t.Kind == model.Literal {
 			vals = []string{t.Literal}
 		}
-		var vs []jen.Code
-		for _, v := range vals {
-			vs = append(vs, jen.Lit(v))
-		}
-		return jen.Values(jen.Dict{
-			jen.Id("Code"):    jen.Lit("invalid_value"),
-			jen.Id("Values"):  jen.Index().String().Values(vs...),
-			jen.Id("Message"): jen.Lit(valueMessage(vals)),
+		w.fields(map[string]string{
+			"Code":    `"invalid_value"`,
+			"Values":  "[]string{" + quoteJoin(vals) + "}",
+			"Message": strconv.Quote(valueMessage(vals)),
 		})
+		return
 	}
 	expected := map[model.Kind]string{model.String: "string", model.Number: "number", model.Integer: "number", model.Boolean: "boolean", model.Array: "array", model.Object: "object"}[t.Kind]
-	return jen.Values(jen.Dict{
-		jen.Id("Code"):     jen.Lit("invalid_type"),
-		jen.Id("Expected"): jen.Lit(expected),
-		jen.Id("Message"):  jen.Lit("Invalid input: expected " + expected + ", received undefined"),
+	w.fields(map[string]string{
+		"Code":     `"invalid_type"`,
+		"Expected": strconv.Quote(expected),
+		"Message":  strconv.Quote("Invalid input: expected " + expected + ", received undefined"),
 	})
 }
 
+// quoteJoin is vals quoted and comma-separated, as in a composite literal.
+func quoteJoin(vals []string) string {
+	var b strings.Builder
+	for i, v := range vals {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(v))
+	}
+	return b.String()
+}
+
 // zero is the zero value of a field's Go type.
-func (g *generator) zero(fd *model.Field) jen.Code {
+func (w *decodeWriter) zero(fd *model.Field) string {
 	if fd.Presence == model.Optional {
-		return g.fieldType(fd).Values()
+		return "Opt[" + w.goType(fd.Type) + "]{}"
 	}
 	switch fd.Type.Kind {
 	case model.String, model.Literal, model.Enum:
-		return jen.Lit("")
+		return `""`
 	case model.Number, model.Integer:
-		return jen.Lit(0)
+		return "0"
 	case model.Boolean:
-		return jen.False()
+		return "false"
 	case model.Array:
-		return jen.Nil()
+		return "nil"
 	}
-	return g.fieldType(fd).Values()
+	return w.goType(fd.Type) + "{}"
+}
+
+// goType is the Go type of t.
+func (w *decodeWriter) goType(t *model.Type) string {
+	switch t.Kind {
+	case model.String, model.Literal:
+		return "string"
+	case model.Enum:
+		return w.g.enumNames[t]
+	case model.Number:
+		return "float64"
+	case model.Integer:
+		return "int64"
+	case model.Boolean:
+		return "bool"
+	case model.Array:
+		return "[]" + w.goType(t.Items)
+	}
+	return t.GoName
+}
+
+// defaultValue is the Go expression of the JSON value raw as type t (a
+// default). An object literal of two or more fields is written as jen
+// writes it, one field a line, for gofmt to lay out; so is a default that
+// does not decode (the loader encodes every default as its type).
+func (w *decodeWriter) defaultValue(t *model.Type, raw json.RawMessage) string {
+	v, err := w.goValue(t, raw)
+	if err != nil {
+		w.unformatted = true
+		return fmt.Sprintf("/* bad default: %v */", err)
+	}
+	return v
+}
+
+func (w *decodeWriter) goValue(t *model.Type, raw json.RawMessage) (string, error) {
+	switch t.Kind {
+	case model.String, model.Literal:
+		var s string
+		err := json.Unmarshal(raw, &s)
+		return strconv.Quote(s), err
+	case model.Enum:
+		var s string
+		err := json.Unmarshal(raw, &s)
+		return w.g.enumNames[t] + names.GoEnumValue(s), err
+	case model.Number:
+		var v float64
+		err := json.Unmarshal(raw, &v)
+		return floatLit(v), err
+	case model.Integer:
+		var v int64
+		err := json.Unmarshal(raw, &v)
+		return fmt.Sprintf("int64(%d)", v), err
+	case model.Boolean:
+		var v bool
+		err := json.Unmarshal(raw, &v)
+		return strconv.FormatBool(v), err
+	case model.Array:
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return "", err
+		}
+		vs := make([]string, len(items))
+		for i, it := range items {
+			v, err := w.goValue(t.Items, it)
+			if err != nil {
+				return "", err
+			}
+			vs[i] = v
+		}
+		return w.goType(t) + "{" + strings.Join(vs, ", ") + "}", nil
+	case model.Object:
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return "", err
+		}
+		var keys, vals []string // as jen.Dict writes them: sorted by key
+		for _, fd := range t.Fields {
+			r, ok := m[fd.Name]
+			if !ok {
+				continue
+			}
+			v, err := w.goValue(fd.Type, r)
+			if err != nil {
+				return "", err
+			}
+			if fd.Presence == model.Optional {
+				v = "Some(" + v + ")"
+			}
+			i, _ := slices.BinarySearch(keys, fd.GoName)
+			keys, vals = slices.Insert(keys, i, fd.GoName), slices.Insert(vals, i, v)
+		}
+		switch len(keys) {
+		case 0:
+			return t.GoName + "{}", nil
+		case 1:
+			return t.GoName + "{" + keys[0] + ": " + vals[0] + "}", nil
+		}
+		w.unformatted = true
+		var b strings.Builder
+		b.WriteString(t.GoName + "{\n")
+		for i := range keys {
+			b.WriteString(keys[i] + ": " + vals[i] + ",\n")
+		}
+		return b.String() + "}", nil
+	}
+	return "", fmt.Errorf("no Go value for kind %s", t.Kind)
 }
 
 // joinValues is the key of a list of values in g.values.

@@ -1,0 +1,121 @@
+package gogen
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentc-dev/agentc/gen/internal/testspecs"
+	"github.com/agentc-dev/agentc/gen/model"
+)
+
+var updateDecode = flag.Bool("update-decode", false, "rewrite testdata/decodetext/decode.go.golden")
+
+// decodeTextSpec loads testdata/decodetext: the layouts the decoders are
+// written in (defaults of every kind, object defaults gofmt lays out over
+// several lines, a reorder call too long for a line, nested lists, field
+// names a // comment cannot hold as they are).
+func decodeTextSpec(t *testing.T) *model.Spec {
+	t.Helper()
+	return testspecs.Load(t, filepath.Join("testdata", "decodetext"))
+}
+
+// TestDecodeTextGolden: decode.go of testdata/decodetext is the golden
+// file, which the jennifer-built decoders wrote (but for the one field
+// whose name jen turned into a comment swallowing the next table entry).
+func TestDecodeTextGolden(t *testing.T) {
+	s := decodeTextSpec(t)
+	files, err := Emit(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "decodetext", "decode.go.golden")
+	for _, f := range files {
+		if path.Base(f.Path) != "decode.go" {
+			continue
+		}
+		if *updateDecode {
+			if err := os.WriteFile(golden, f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(f.Data, want) {
+			t.Errorf("decode.go differs from %s (go test ./gen/gogen -run TestDecodeTextGolden -update-decode rewrites it)", golden)
+		}
+		return
+	}
+	t.Fatal("Emit wrote no decode.go")
+}
+
+// TestDecodeTextIsGofmt: the decoders of testdata/decodetext, written
+// already formatted where they can be, are what go/format makes of the
+// whole file.
+func TestDecodeTextIsGofmt(t *testing.T) {
+	defer func(n int) { minChunk = n }(minChunk)
+	minChunk = 1
+	s := decodeTextSpec(t)
+	got, want := renderAll(t, s, true), renderAll(t, s, false)
+	for i, p := range (&generator{}).parts() {
+		if !bytes.Equal(got[i], want[i]) {
+			t.Errorf("%s: the decoders written formatted are not gofmt's", p.name)
+		}
+	}
+}
+
+// TestDecodersSkipFormatting: every object decoder and its tables are
+// written formatted, for render to pass through; only a declaration that
+// holds what gofmt must lay out (an object default of several fields, a
+// comment of several lines) is left to go/format.
+func TestDecodersSkipFormatting(t *testing.T) {
+	type spec struct {
+		s           *model.Spec
+		unformatted []string // declarations go/format formats
+	}
+	specs := []spec{{decodeTextSpec(t), []string{"func (d *decoder) decodeLayoutsArgs(", "var missingLayoutsArgs "}}}
+	for _, dir := range testspecs.Dirs {
+		specs = append(specs, spec{s: testspecs.Load(t, dir)})
+	}
+	for _, c := range specs {
+		g, errs := newGenerator(c.s)
+		if errs != nil {
+			t.Fatal(errs)
+		}
+		pieces, err := g.build(g.parts()[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var formatted, other []byte
+		for _, pc := range pieces {
+			if pc.formatted {
+				formatted = append(formatted, pc.text...)
+			} else {
+				other = append(other, pc.text...)
+			}
+		}
+		for _, ty := range g.decoded {
+			for _, decl := range []string{"func (d *decoder) decode" + ty.GoName + "(", "var keys" + ty.GoName + " ", "var missing" + ty.GoName + " "} {
+				if len(ty.Fields) == 0 && !strings.HasPrefix(decl, "func") {
+					continue
+				}
+				in, want := formatted, "written formatted"
+				for _, u := range c.unformatted {
+					if u == decl {
+						in, want = other, "left to go/format"
+					}
+				}
+				if !bytes.Contains(in, []byte("\n"+decl)) {
+					t.Errorf("%s: %s… is not %s", c.s.Contract.Name, decl, want)
+				}
+			}
+		}
+	}
+}
