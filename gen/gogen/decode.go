@@ -188,7 +188,7 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 }
 `, required, name)
 	}
-	w.declare(f, fmt.Sprintf("decode%s decodes %s at the current path;\nissues come out in field order.", name, article(name)))
+	w.declare(f, fmt.Sprintf("decode%s decodes %s at the current path; issues come out in field order.", name, article(name)))
 
 	w = &decodeWriter{g: g}
 	w.text("var keys%s = [...]string{\n", name)
@@ -213,7 +213,7 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		}
 	})
 	w.text("}\n")
-	w.declare(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined);\nempty when absence is fine.", name))
+	w.declare(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined); empty when absence is fine.", name))
 }
 
 // article puts "a" or "an" before a type name, by its first letter.

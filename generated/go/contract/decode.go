@@ -95,8 +95,8 @@ func DecodeSaveSnapshotArgs(data []byte) (SaveSnapshotArgs, error) {
 	return v, nil
 }
 
-// decodeAutomationCompleteArgs decodes an AutomationCompleteArgs at the current path;
-// issues come out in field order.
+// decodeAutomationCompleteArgs decodes an AutomationCompleteArgs at the current path; issues come out
+// in field order.
 func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -275,8 +275,8 @@ var keysAutomationCompleteArgs = [...]string{
 	"side_effect_refs",
 }
 
-// missingAutomationCompleteArgs are the issues of absent fields (zod validates undefined);
-// empty when absence is fine.
+// missingAutomationCompleteArgs are the issues of absent fields (zod validates undefined); empty when
+// absence is fine.
 var missingAutomationCompleteArgs = [...]Issue{
 	// run_id: required
 	{
@@ -308,8 +308,8 @@ var missingAutomationCompleteArgs = [...]Issue{
 	{},
 }
 
-// decodeRequestEnvVariablesArgs decodes a RequestEnvVariablesArgs at the current path;
-// issues come out in field order.
+// decodeRequestEnvVariablesArgs decodes a RequestEnvVariablesArgs at the current path; issues come out
+// in field order.
 func (d *decoder) decodeRequestEnvVariablesArgs(v *RequestEnvVariablesArgs) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -378,8 +378,8 @@ var keysRequestEnvVariablesArgs = [...]string{
 	"keys",
 }
 
-// missingRequestEnvVariablesArgs are the issues of absent fields (zod validates undefined);
-// empty when absence is fine.
+// missingRequestEnvVariablesArgs are the issues of absent fields (zod validates undefined); empty when
+// absence is fine.
 var missingRequestEnvVariablesArgs = [...]Issue{
 	// keys: required
 	{
@@ -389,8 +389,8 @@ var missingRequestEnvVariablesArgs = [...]Issue{
 	},
 }
 
-// decodeRequestEnvVariablesKey decodes a RequestEnvVariablesKey at the current path;
-// issues come out in field order.
+// decodeRequestEnvVariablesKey decodes a RequestEnvVariablesKey at the current path; issues come out
+// in field order.
 func (d *decoder) decodeRequestEnvVariablesKey(v *RequestEnvVariablesKey) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -513,8 +513,8 @@ var keysRequestEnvVariablesKey = [...]string{
 	"suggestions",
 }
 
-// missingRequestEnvVariablesKey are the issues of absent fields (zod validates undefined);
-// empty when absence is fine.
+// missingRequestEnvVariablesKey are the issues of absent fields (zod validates undefined); empty when
+// absence is fine.
 var missingRequestEnvVariablesKey = [...]Issue{
 	// key: required
 	{
@@ -533,8 +533,7 @@ var missingRequestEnvVariablesKey = [...]Issue{
 }
 
 // decodeRequestEnvVariablesKeySuggestion decodes a RequestEnvVariablesKeySuggestion at the current
-// path;
-// issues come out in field order.
+// path; issues come out in field order.
 func (d *decoder) decodeRequestEnvVariablesKeySuggestion(v *RequestEnvVariablesKeySuggestion) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -624,8 +623,8 @@ var missingRequestEnvVariablesKeySuggestion = [...]Issue{
 	{},
 }
 
-// decodeSaveEnvFilesArgs decodes a SaveEnvFilesArgs at the current path;
-// issues come out in field order.
+// decodeSaveEnvFilesArgs decodes a SaveEnvFilesArgs at the current path; issues come out in field
+// order.
 func (d *decoder) decodeSaveEnvFilesArgs(v *SaveEnvFilesArgs) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -712,8 +711,8 @@ var keysSaveEnvFilesArgs = [...]string{
 	"files",
 }
 
-// missingSaveEnvFilesArgs are the issues of absent fields (zod validates undefined);
-// empty when absence is fine.
+// missingSaveEnvFilesArgs are the issues of absent fields (zod validates undefined); empty when
+// absence is fine.
 var missingSaveEnvFilesArgs = [...]Issue{
 	// files: required
 	{
@@ -723,8 +722,8 @@ var missingSaveEnvFilesArgs = [...]Issue{
 	},
 }
 
-// decodeSaveEnvFilesFile decodes a SaveEnvFilesFile at the current path;
-// issues come out in field order.
+// decodeSaveEnvFilesFile decodes a SaveEnvFilesFile at the current path; issues come out in field
+// order.
 func (d *decoder) decodeSaveEnvFilesFile(v *SaveEnvFilesFile) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -865,8 +864,8 @@ var keysSaveEnvFilesFile = [...]string{
 	"keys",
 }
 
-// missingSaveEnvFilesFile are the issues of absent fields (zod validates undefined);
-// empty when absence is fine.
+// missingSaveEnvFilesFile are the issues of absent fields (zod validates undefined); empty when
+// absence is fine.
 var missingSaveEnvFilesFile = [...]Issue{
 	// path: required
 	{
@@ -896,8 +895,8 @@ var missingSaveEnvFilesFile = [...]Issue{
 	},
 }
 
-// decodeSaveEnvFilesFileKey decodes a SaveEnvFilesFileKey at the current path;
-// issues come out in field order.
+// decodeSaveEnvFilesFileKey decodes a SaveEnvFilesFileKey at the current path; issues come out in
+// field order.
 func (d *decoder) decodeSaveEnvFilesFileKey(v *SaveEnvFilesFileKey) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -960,8 +959,8 @@ var keysSaveEnvFilesFileKey = [...]string{
 	"required",
 }
 
-// missingSaveEnvFilesFileKey are the issues of absent fields (zod validates undefined);
-// empty when absence is fine.
+// missingSaveEnvFilesFileKey are the issues of absent fields (zod validates undefined); empty when
+// absence is fine.
 var missingSaveEnvFilesFileKey = [...]Issue{
 	// key: required
 	{
@@ -977,8 +976,8 @@ var missingSaveEnvFilesFileKey = [...]Issue{
 	},
 }
 
-// decodeSaveServiceCommandsArgs decodes a SaveServiceCommandsArgs at the current path;
-// issues come out in field order.
+// decodeSaveServiceCommandsArgs decodes a SaveServiceCommandsArgs at the current path; issues come out
+// in field order.
 func (d *decoder) decodeSaveServiceCommandsArgs(v *SaveServiceCommandsArgs) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -1065,8 +1064,8 @@ var keysSaveServiceCommandsArgs = [...]string{
 	"commands",
 }
 
-// missingSaveServiceCommandsArgs are the issues of absent fields (zod validates undefined);
-// empty when absence is fine.
+// missingSaveServiceCommandsArgs are the issues of absent fields (zod validates undefined); empty when
+// absence is fine.
 var missingSaveServiceCommandsArgs = [...]Issue{
 	// commands: required
 	{
@@ -1076,8 +1075,8 @@ var missingSaveServiceCommandsArgs = [...]Issue{
 	},
 }
 
-// decodeSaveServiceCommandsCommand decodes a SaveServiceCommandsCommand at the current path;
-// issues come out in field order.
+// decodeSaveServiceCommandsCommand decodes a SaveServiceCommandsCommand at the current path; issues
+// come out in field order.
 func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -1173,8 +1172,8 @@ var keysSaveServiceCommandsCommand = [...]string{
 	"workspacePath",
 }
 
-// missingSaveServiceCommandsCommand are the issues of absent fields (zod validates undefined);
-// empty when absence is fine.
+// missingSaveServiceCommandsCommand are the issues of absent fields (zod validates undefined); empty
+// when absence is fine.
 var missingSaveServiceCommandsCommand = [...]Issue{
 	// name: required
 	{
@@ -1194,8 +1193,8 @@ var missingSaveServiceCommandsCommand = [...]Issue{
 	{},
 }
 
-// decodeSaveSnapshotArgs decodes a SaveSnapshotArgs at the current path;
-// issues come out in field order.
+// decodeSaveSnapshotArgs decodes a SaveSnapshotArgs at the current path; issues come out in field
+// order.
 func (d *decoder) decodeSaveSnapshotArgs(v *SaveSnapshotArgs) {
 	more, ok := d.objectStart()
 	if !ok {
@@ -1244,8 +1243,8 @@ var keysSaveSnapshotArgs = [...]string{
 	"message",
 }
 
-// missingSaveSnapshotArgs are the issues of absent fields (zod validates undefined);
-// empty when absence is fine.
+// missingSaveSnapshotArgs are the issues of absent fields (zod validates undefined); empty when
+// absence is fine.
 var missingSaveSnapshotArgs = [...]Issue{
 	// message: optional
 	{},
