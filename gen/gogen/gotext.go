@@ -1,0 +1,140 @@
+package gogen
+
+import (
+	"bytes"
+	"fmt"
+	"go/doc/comment"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/agentc-dev/agentc/gen/model"
+)
+
+// goSource is Go source written as gofmt formats it, to be added with add:
+// top-level declarations, each after a blank line, the first starting with
+// its doc comment.
+type goSource struct {
+	bytes.Buffer
+	// odd is set when a comment holds text whose formatting by gofmt is not
+	// reproduced here (control characters, invalid UTF-8): go/format then
+	// formats the source.
+	odd bool
+}
+
+// add adds the declarations of src to f: already formatted (decl), or, when
+// a comment of src holds odd text, as source for go/format, which formats
+// it as it would have formatted jen's rendering of the same declarations.
+func (g *generator) add(f *jen.File, src *goSource) {
+	if !src.odd {
+		g.decl(f, src.Bytes())
+		return
+	}
+	if g.sink != nil && g.sink.f == f {
+		g.flush()
+	}
+	if g.mark != "" {
+		f.Comment(g.mark)
+	}
+	f.Add(jen.Op(src.String()))
+}
+
+// doc writes text as the doc comment of a top-level declaration.
+func (src *goSource) doc(text string) { src.lines(0, commentText(text)) }
+
+// comment writes text as comment lines at the given tab indentation (a
+// field's or a constant's doc comment).
+func (src *goSource) comment(indent int, text string) { src.lines(indent, commentText(text)) }
+
+// lines writes the // comment lines c at the given tab indentation, as
+// gofmt formats jen's rendering of them. jen indents nothing, so gofmt
+// takes every comment that precedes a line of code for a doc comment and
+// rewrites it in go/doc/comment's canonical form (lists indented, code
+// blocks tab-indented, headings set apart), as go/printer's
+// formatDocComment does, and trims trailing white space.
+func (src *goSource) lines(indent int, c string) {
+	if !src.plain(c) {
+		// Left to go/format, unindented as jen writes it.
+		src.WriteString(c)
+		src.WriteByte('\n')
+		return
+	}
+	var in strings.Builder
+	for line := range strings.SplitSeq(c, "\n") {
+		in.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "//"), " "))
+		in.WriteByte('\n')
+	}
+	var p comment.Parser
+	var pr comment.Printer
+	for line := range strings.Lines(string(pr.Comment(p.Parse(in.String())))) {
+		line = strings.TrimSuffix(line, "\n")
+		switch {
+		case line == "":
+			line = "//"
+		case line[0] == '\t':
+			line = "//" + line
+		default:
+			line = "// " + line
+		}
+		for range indent {
+			src.WriteByte('\t')
+		}
+		src.WriteString(strings.TrimRightFunc(line, unicode.IsSpace))
+		src.WriteByte('\n')
+	}
+}
+
+// plain reports whether comment text c holds only printable characters,
+// spaces and tabs (gofmt's treatment of anything else is not reproduced
+// here), and marks src odd if not.
+func (src *goSource) plain(c string) bool {
+	ok := utf8.ValidString(c) && strings.IndexFunc(c, func(r rune) bool {
+		return r != '\n' && r != '\t' && !unicode.IsPrint(r)
+	}) < 0
+	if !ok {
+		src.odd = true
+	}
+	return ok
+}
+
+// goTypeText returns the Go type of t, as goType renders it.
+func (g *generator) goTypeText(t *model.Type) string {
+	switch t.Kind {
+	case model.String, model.Literal:
+		return "string"
+	case model.Enum:
+		return g.enumNames[t]
+	case model.Number:
+		return "float64"
+	case model.Integer:
+		return "int64"
+	case model.Boolean:
+		return "bool"
+	case model.Array:
+		return "[]" + g.goTypeText(t.Items)
+	case model.Object:
+		return t.GoName
+	}
+	panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
+}
+
+// fieldTypeText returns the Go type of field f, as fieldType renders it.
+func (g *generator) fieldTypeText(f *model.Field) string {
+	if f.Presence == model.Optional {
+		return "Opt[" + g.goTypeText(f.Type) + "]"
+	}
+	return g.goTypeText(f.Type)
+}
+
+// structTag returns the struct tag `json:"name"` as jen writes it: in
+// backquotes when it can be, else as a quoted string.
+func structTag(json string) string {
+	tag := fmt.Sprintf("json:%q", json)
+	if strconv.CanBackquote(tag) {
+		return "`" + tag + "`"
+	}
+	return strconv.Quote(tag)
+}
