@@ -67,9 +67,13 @@ func (src *goSource) lines(indent int, c string) {
 		in.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "//"), " "))
 		in.WriteByte('\n')
 	}
-	var p comment.Parser
-	var pr comment.Printer
-	for line := range strings.Lines(string(pr.Comment(p.Parse(in.String())))) {
+	text := in.String()
+	if !canonical(text) {
+		var p comment.Parser
+		var pr comment.Printer
+		text = string(pr.Comment(p.Parse(text)))
+	}
+	for line := range strings.Lines(text) {
 		line = strings.TrimSuffix(line, "\n")
 		switch {
 		case line == "":
@@ -85,6 +89,34 @@ func (src *goSource) lines(indent int, c string) {
 		src.WriteString(strings.TrimRightFunc(line, unicode.IsSpace))
 		src.WriteByte('\n')
 	}
+}
+
+// canonical reports, cheaply, whether the text of a doc comment is in
+// go/doc/comment's canonical form as it is: paragraphs of unindented lines
+// with no heading, link definition or doc link, separated by single blank
+// lines. It may say no to text that is; never yes to text that is not.
+func canonical(text string) bool {
+	if strings.HasPrefix(text, "\n") || strings.Contains(text, "\n\n\n") || !strings.HasSuffix(text, "\n") ||
+		strings.HasSuffix(text, "\n\n") || strings.ContainsRune(text, '[') {
+		return false
+	}
+	ls := strings.Split(text[:len(text)-1], "\n")
+	for i, l := range ls {
+		if l == "" {
+			continue
+		}
+		if l[0] == ' ' || l[0] == '\t' || l[0] == '#' {
+			return false // code, a list or a heading
+		}
+		// A line alone between blank lines, past the first, is an
+		// old-style heading if it ends in a letter or digit.
+		if i > 0 && ls[i-1] == "" && i+1 < len(ls) && ls[i+1] == "" {
+			if r, _ := utf8.DecodeLastRuneInString(l); unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // plain reports whether comment text c holds only printable characters,
