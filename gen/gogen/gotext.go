@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/doc/comment"
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -130,6 +131,32 @@ func (src *goSource) plain(c string) bool {
 		src.odd = true
 	}
 	return ok
+}
+
+// keyedLines writes a composite literal's elements key: value, each on a
+// line of its own at the given tab indentation (the value with its comma),
+// as gofmt lays them out: values aligned in sections. go/printer's
+// exprList starts a new section where a key's length (in bytes), unless it
+// and the one before are both at most 40, is 2.5 times the geometric mean
+// of the section's key lengths or more, or 2.5 times less.
+func keyedLines(b *bytes.Buffer, indent int, rows [][2]string) {
+	var section [][]string
+	lnsum, count, prev := 0.0, 0, 0
+	for _, kv := range rows {
+		size := len(kv[0])
+		if count > 0 && (prev > 40 || size > 40) {
+			ratio := float64(size) / math.Exp(lnsum/float64(count))
+			if 2.5*ratio <= 1 || 2.5 <= ratio {
+				align(b, indent, section)
+				section, lnsum, count = nil, 0, 0
+			}
+		}
+		section = append(section, []string{kv[0] + ":", kv[1]})
+		lnsum += math.Log(float64(size))
+		count++
+		prev = size
+	}
+	align(b, indent, section)
 }
 
 // goTypeText returns the Go type of t, as goType renders it.
