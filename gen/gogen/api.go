@@ -40,30 +40,43 @@ func (g *generator) dispatch(f *jen.File) {
 	g.comment(f, "NoData is the data of a tool whose spec declares no result.")
 	f.Type().Id("NoData").Struct()
 
-	var methods []jen.Code
+	var gateway []*model.Tool
 	for _, t := range g.s.Tools {
-		if !t.Execution.GatewayExecuted() {
-			continue
+		if t.Execution.GatewayExecuted() {
+			gateway = append(gateway, t)
 		}
+	}
+	var src goSource
+	src.doc("Handler executes the gateway's tools: one method per gateway-executed tool.")
+	if len(gateway) == 0 {
+		src.WriteString("type Handler interface{}\n")
+	} else {
+		src.WriteString("type Handler interface {\n")
+	}
+	for _, t := range gateway {
 		text := fmt.Sprintf("%s executes %q with validated arguments.", t.GoName, t.Name)
 		if t.Deprecated != "" {
 			text += "\n\nDeprecated: " + t.Deprecated
 		}
-		params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Id("Call"), jen.Id("args").Id(t.Args.GoName)}
-		m := jen.Id(t.GoName).Params(params...)
+		src.comment(1, text)
 		result := "NoData"
 		if t.Result != nil {
 			result = t.Result.GoName
 		}
 		// The method on one line is 57 characters besides these names; past
 		// the line limit, one parameter per line.
+		open, sep, end := "(", ", ", ""
 		if 1+57+len(t.GoName)+len(t.Args.GoName)+len(result) > maxLine {
-			m = jen.Id(t.GoName).Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, params...)
+			open, sep, end = "(\n\t\t", ",\n\t\t", ",\n\t"
 		}
-		methods = append(methods, doc(text), m.Params(jen.Id("Output").Types(g.resultType(t)), jen.Error()))
+		fmt.Fprintf(&src, "\t%s%sctx ", t.GoName, open)
+		src.qual("context", "Context")
+		fmt.Fprintf(&src, "%scall Call%sargs %s%s) (Output[%s], error)\n", sep, sep, t.Args.GoName, end, result)
 	}
-	g.comment(f, "Handler executes the gateway's tools: one method per gateway-executed tool.")
-	f.Type().Id("Handler").Interface(methods...)
+	if len(gateway) > 0 {
+		src.WriteString("}\n")
+	}
+	g.add(f, &src)
 
 	g.comment(f, "Result is the tool-call response body: {success, result, data?}.")
 	f.Type().Id("Result").Struct(
@@ -75,43 +88,58 @@ func (g *generator) dispatch(f *jen.File) {
 		jen.Id("Data").Qual("encoding/json", "RawMessage").Tag(map[string]string{"json": "data,omitempty"}),
 	)
 
-	var cases []jen.Code
-	for _, t := range g.s.Tools {
-		if !t.Execution.GatewayExecuted() {
-			continue
-		}
-		cases = append(cases, jen.Case(jen.Id("Tool"+t.GoName)).Block(
-			jen.List(jen.Id("a"), jen.Err()).Op(":=").Id("Decode"+t.Args.GoName).Call(jen.Id("args")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("invalidArguments").Call(jen.Id("tool"), jen.Id("call"), jen.Err()))),
-			jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("h").Dot(t.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a")),
-			jen.Return(jen.Id("reply").Call(jen.Id("tool"), jen.Id("out").Dot("Result"), jen.Id("out").Dot("Data"), jen.Err())),
-		))
-	}
-	cases = append(cases, jen.Default().Block(jen.Return(jen.Id("failed").Call(jen.Lit("Tool ").Op("+").Id("tool").Dot("Name").Call().Op("+").Lit(" runs in the sandbox, not on the gateway")))))
-
-	g.comment(f, "Dispatch runs one tool call: it resolves the name (aliases included), rejects a\n"+
-		"tool the session's mode does not inject or the gateway does not execute, decodes and\n"+
-		"validates the JSON arguments (\"Invalid arguments: <zod messages joined by \", \">\" on\n"+
-		"failure), calls the handler, and turns its error or panic into a failed result that\n"+
+	src = goSource{}
+	src.doc("Dispatch runs one tool call: it resolves the name (aliases included), rejects a\n" +
+		"tool the session's mode does not inject or the gateway does not execute, decodes and\n" +
+		"validates the JSON arguments (\"Invalid arguments: <zod messages joined by \", \">\" on\n" +
+		"failure), calls the handler, and turns its error or panic into a failed result that\n" +
 		"names the tool.")
-	f.Func().Id("Dispatch").Params(
-		jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("call").Id("Call"), jen.Id("args").Index().Byte(),
-	).Params(jen.Id("res").Id("Result")).Block(
-		jen.List(jen.Id("tool"), jen.Id("ok")).Op(":=").Id("LookupTool").Call(jen.Id("call").Dot("Tool")),
-		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Id("failed").Call(jen.Lit("Unknown tool: ").Op("+").Id("call").Dot("Tool")))),
-		jen.If(jen.Op("!").Id("call").Dot("Mode").Dot("Has").Call(jen.Id("tool"))).Block(jen.Return(jen.Id("failed").Call(
-			jen.Lit("Tool ").Op("+").Id("tool").Dot("Name").Call().Op("+").Lit(" is not available in ").Op("+").Id("modeLabel").Call(jen.Id("call").Dot("Mode")).Op("+").Lit(" sessions")))),
-		jen.Defer().Func().Params().Block(
-			jen.If(jen.Id("p").Op(":=").Recover(), jen.Id("p").Op("!=").Nil()).Block(
-				jen.Id("res").Op("=").Id("failed").Call(jen.Qual("fmt", "Sprintf").Call(jen.Lit("%s failed: panic: %v"), jen.Id("tool").Dot("Name").Call(), jen.Id("p"))))).Call(),
-		jen.Switch(jen.Id("tool")).Block(cases...),
-	)
+	src.WriteString("func Dispatch(ctx ")
+	src.qual("context", "Context")
+	src.WriteString(`, h Handler, call Call, args []byte) (res Result) {
+	tool, ok := LookupTool(call.Tool)
+	if !ok {
+		return failed("Unknown tool: " + call.Tool)
+	}
+	if !call.Mode.Has(tool) {
+		return failed("Tool " + tool.Name() + " is not available in " + modeLabel(call.Mode) + " sessions")
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			res = failed(`)
+	src.qual("fmt", "Sprintf")
+	src.WriteString(`("%s failed: panic: %v", tool.Name(), p))
+		}
+	}()
+	switch tool {
+`)
+	for _, t := range gateway {
+		fmt.Fprintf(&src, `	case Tool%s:
+		a, err := Decode%s(args)
+		if err != nil {
+			return invalidArguments(tool, call, err)
+		}
+		out, err := h.%s(ctx, call, a)
+		return reply(tool, out.Result, out.Data, err)
+`, t.GoName, t.Args.GoName, t.GoName)
+	}
+	// modeLabel and failed follow without a doc comment (and a blank line).
+	src.WriteString(`	default:
+		return failed("Tool " + tool.Name() + " runs in the sandbox, not on the gateway")
+	}
+}
+func modeLabel(m Mode) string {
+	if m == "" {
+		return "unknown-mode"
+	}
+	return string(m)
+}
+func failed(msg string) Result {
+	return Result{Result: msg}
+}
+`)
+	g.add(f, &src)
 
-	f.Func().Id("modeLabel").Params(jen.Id("m").Id("Mode")).String().Block(
-		jen.If(jen.Id("m").Op("==").Lit("")).Block(jen.Return(jen.Lit("unknown-mode"))),
-		jen.Return(jen.String().Call(jen.Id("m"))))
-	f.Func().Id("failed").Params(jen.Id("msg").String()).Id("Result").Block(
-		jen.Return(jen.Id("Result").Values(jen.Dict{jen.Id("Result"): jen.Id("msg")})))
 	g.comment(f, "invalidArguments is the seed's answer to arguments that fail validation. When\n"+
 		"the call's stub has another schema fingerprint than the tool's, it adds that the\n"+
 		"sandbox's tool file is out of date (version drift: the arguments the old stub let\n"+
@@ -136,13 +164,6 @@ func (g *generator) dispatch(f *jen.File) {
 			jen.Id("res").Dot("Data").Op("=").Id("b"),
 		),
 		jen.Return(jen.Id("res")))
-}
-
-func (g *generator) resultType(t *model.Tool) jen.Code {
-	if t.Result == nil {
-		return jen.Id("NoData")
-	}
-	return jen.Id(t.Result.GoName)
 }
 
 // modes writes modes.go: modes, standings, selection. All but ParseMode

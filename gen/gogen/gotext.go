@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"go/doc/comment"
 	"math"
+	pathpkg "path"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -24,23 +26,88 @@ type goSource struct {
 	// reproduced here (control characters, invalid UTF-8): go/format then
 	// formats the source.
 	odd bool
+	// quals are the qualified identifiers written (qual), in order.
+	quals []qualified
+}
+
+// qualified is an identifier of an imported package, written in a
+// goSource up to end.
+type qualified struct {
+	end        int
+	path, name string
+}
+
+// qual writes path.name, an identifier of the standard-library package at
+// path, which the file imports under its own name (as jen's Qual does).
+func (src *goSource) qual(path, name string) {
+	src.WriteString(pathpkg.Base(path) + "." + name)
+	src.quals = append(src.quals, qualified{src.Len(), path, name})
 }
 
 // add adds the declarations of src to f: already formatted (decl), or, when
-// a comment of src holds odd text, as source for go/format, which formats
-// it as it would have formatted jen's rendering of the same declarations.
+// a comment of src holds odd text, as source for go/format. The packages
+// src names (qual) join the file's imports.
 func (g *generator) add(f *jen.File, src *goSource) {
-	if !src.odd {
+	building := g.sink != nil && g.sink.f == f
+	switch {
+	case building && !src.odd:
+		for _, q := range src.quals {
+			g.importing(q.path)
+		}
 		g.decl(f, src.Bytes())
+	case !building && !src.odd:
+		f.Add(src.jen()) // as decl adds text outside a part being built
+	default:
+		if building {
+			g.flush()
+		}
+		if g.mark != "" {
+			f.Comment(g.mark)
+		}
+		f.Add(src.jen())
+	}
+}
+
+// jen returns src as jen code that renders as its text, but for the
+// qualified identifiers, which are jen's Qual, so that jen imports their
+// packages. Odd source is unindented, as jen writes code: gofmt then takes
+// each comment before a line of code for a doc comment, as it does in
+// jen's rendering, and formats it the same.
+func (src *goSource) jen() jen.Code {
+	text := src.String()
+	seg := func(s string) jen.Code {
+		if src.odd {
+			s = leadingTabs.ReplaceAllString(s, "\n")
+		}
+		return jen.Op(s)
+	}
+	var items []jen.Code
+	start := 0
+	for _, q := range src.quals {
+		at := q.end - len(pathpkg.Base(q.path)) - 1 - len(q.name)
+		items = append(items, seg(text[start:at]), jen.Qual(q.path, q.name))
+		start = q.end
+	}
+	items = append(items, seg(text[start:]))
+	return jen.Custom(jen.Options{}, items...) // no separators: the text as it is
+}
+
+// leadingTabs are a line's indentation.
+var leadingTabs = regexp.MustCompile(`\n\t+`)
+
+// importing records that the part being built uses the standard-library
+// package at path, imported under its own name, as flush records the
+// imports of what jen rendered.
+func (g *generator) importing(path string) {
+	k := g.sink
+	if prev, seen := k.imports[path]; seen && prev != "" {
+		k.err = fmt.Errorf("import %q named both %q and %q in one file", path, prev, pathpkg.Base(path))
 		return
 	}
-	if g.sink != nil && g.sink.f == f {
-		g.flush()
+	k.imports[path] = ""
+	if k.unitImports != nil {
+		k.unitImports[path] = ""
 	}
-	if g.mark != "" {
-		f.Comment(g.mark)
-	}
-	f.Add(jen.Op(src.String()))
 }
 
 // doc writes text as the doc comment of a top-level declaration.
