@@ -166,8 +166,8 @@ func failed(msg string) Result {
 		jen.Return(jen.Id("res")))
 }
 
-// modes writes modes.go: modes, standings, selection. All but ParseMode
-// (which uses fmt) is written already formatted (see add).
+// modes writes modes.go: modes, standings, selection, already formatted
+// (see add).
 func (g *generator) modes(f *jen.File) {
 	s := g.s
 	var src goSource
@@ -242,15 +242,18 @@ func (m Mode) info() *modeInfo {
 	for _, m := range s.Modes {
 		ms = append(ms, "Mode"+m.GoName)
 	}
-	fmt.Fprintf(&src, "func Modes() []Mode {\n\treturn []Mode{%s}\n}\n", strings.Join(ms, ", "))
-	g.add(f, &src)
+	fmt.Fprintf(&src, "func Modes() []Mode {\n\treturn []Mode{%s}\n}\n\n", strings.Join(ms, ", "))
+	src.doc("ParseMode returns the named mode, or an error for an unknown name.")
+	src.WriteString(`func ParseMode(name string) (Mode, error) {
+	if m := Mode(name); m.info() != nil {
+		return m, nil
+	}
+	return "", `)
+	src.qual("fmt", "Errorf")
+	src.WriteString(`("unknown mode %q", name)
+}
 
-	g.comment(f, "ParseMode returns the named mode, or an error for an unknown name.")
-	f.Func().Id("ParseMode").Params(jen.Id("name").String()).Params(jen.Id("Mode"), jen.Error()).Block(
-		jen.If(jen.Id("m").Op(":=").Id("Mode").Call(jen.Id("name")), jen.Id("m").Dot("info").Call().Op("!=").Nil()).Block(jen.Return(jen.Id("m"), jen.Nil())),
-		jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown mode %q"), jen.Id("name"))))
-
-	src = goSource{}
+`)
 	src.doc("Valid reports whether m is one of the contract's modes.")
 	src.WriteString("func (m Mode) Valid() bool {\n\treturn m.info() != nil\n}\n\n")
 	src.doc("Goal returns the mode's one-line purpose.")

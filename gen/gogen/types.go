@@ -13,8 +13,7 @@ import (
 )
 
 // tools writes tools.go: the Tool enumeration with its staleness guard,
-// and every argument and result type. All but String and Aliases (which
-// use imported packages) are written already formatted (see add).
+// and every argument and result type, written already formatted (see add).
 func (g *generator) tools(f *jen.File) {
 	s := g.s
 	var src goSource
@@ -78,18 +77,15 @@ func (g *generator) tools(f *jen.File) {
 	}
 	src.WriteString("}\n\n")
 	src.doc("Name returns the tool's name, as the model calls it.")
-	src.WriteString("func (t Tool) Name() string {\n\treturn toolTable[t].name\n}\n")
-	g.add(f, &src)
-
-	g.comment(f, "String returns the tool's name.")
-	f.Func().Params(jen.Id("t").Id("Tool")).Id("String").Params().String().Block(
-		jen.If(jen.Id("t").Op("<").Lit(0).Op("||").Id("t").Op(">=").Id("numTools")).Block(
-			jen.Return(jen.Lit("Tool(").Op("+").Qual("strconv", "Itoa").Call(jen.Int().Call(jen.Id("t"))).Op("+").Lit(")"))),
-		jen.Return(jen.Id("toolTable").Index(jen.Id("t")).Dot("name")))
-	g.comment(f, "Aliases returns the other names the gateway accepts for the tool.")
-	f.Func().Params(jen.Id("t").Id("Tool")).Id("Aliases").Params().Index().String().Block(jen.Return(jen.Qual("slices", "Clone").Call(jen.Id("toolTable").Index(jen.Id("t")).Dot("aliases"))))
-
-	src = goSource{}
+	src.WriteString("func (t Tool) Name() string {\n\treturn toolTable[t].name\n}\n\n")
+	src.doc("String returns the tool's name.")
+	src.WriteString("func (t Tool) String() string {\n\tif t < 0 || t >= numTools {\n\t\treturn \"Tool(\" + ")
+	src.qual("strconv", "Itoa")
+	src.WriteString("(int(t)) + \")\"\n\t}\n\treturn toolTable[t].name\n}\n\n")
+	src.doc("Aliases returns the other names the gateway accepts for the tool.")
+	src.WriteString("func (t Tool) Aliases() []string {\n\treturn ")
+	src.qual("slices", "Clone")
+	src.WriteString("(toolTable[t].aliases)\n}\n\n")
 	src.doc("FileName returns the base name of the tool's OpenCode files (OpenCode's tool id).")
 	src.WriteString("func (t Tool) FileName() string {\n\treturn toolTable[t].fileName\n}\n\n")
 	src.doc("GatewayExecuted reports whether the gateway runs the tool (Handler has a method for it).")
