@@ -15,6 +15,7 @@ var commentCases = []string{
 	"X is the \"x\" field of T.",
 	"A sentence.\n\nAnother paragraph, after a blank line.\n\nDeprecated: use Y.",
 	"Lists:\n- one\n  - nested\n1. first\n\nText.",
+	"Unindented lists:\n- one\n- two\n1. first\n2) second\n\nText.",
 	"Intro.\n\n\tcode block\n  indented text\n\nAfter.",
 	"Intro.\n\nA Heading\n\nText after it.",
 	"Intro.\n\nNot a heading.\n\nText after it.",
