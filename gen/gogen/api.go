@@ -3,6 +3,7 @@ package gogen
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -39,30 +40,43 @@ func (g *generator) dispatch(f *jen.File) {
 	g.comment(f, "NoData is the data of a tool whose spec declares no result.")
 	f.Type().Id("NoData").Struct()
 
-	var methods []jen.Code
+	var gateway []*model.Tool
 	for _, t := range g.s.Tools {
-		if !t.Execution.GatewayExecuted() {
-			continue
+		if t.Execution.GatewayExecuted() {
+			gateway = append(gateway, t)
 		}
+	}
+	var src goSource
+	src.doc("Handler executes the gateway's tools: one method per gateway-executed tool.")
+	if len(gateway) == 0 {
+		src.WriteString("type Handler interface{}\n")
+	} else {
+		src.WriteString("type Handler interface {\n")
+	}
+	for _, t := range gateway {
 		text := fmt.Sprintf("%s executes %q with validated arguments.", t.GoName, t.Name)
 		if t.Deprecated != "" {
 			text += "\n\nDeprecated: " + t.Deprecated
 		}
-		params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Id("Call"), jen.Id("args").Id(t.Args.GoName)}
-		m := jen.Id(t.GoName).Params(params...)
+		src.comment(1, text)
 		result := "NoData"
 		if t.Result != nil {
 			result = t.Result.GoName
 		}
 		// The method on one line is 57 characters besides these names; past
 		// the line limit, one parameter per line.
+		open, sep, end := "(", ", ", ""
 		if 1+57+len(t.GoName)+len(t.Args.GoName)+len(result) > maxLine {
-			m = jen.Id(t.GoName).Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, params...)
+			open, sep, end = "(\n\t\t", ",\n\t\t", ",\n\t"
 		}
-		methods = append(methods, doc(text), m.Params(jen.Id("Output").Types(g.resultType(t)), jen.Error()))
+		fmt.Fprintf(&src, "\t%s%sctx ", t.GoName, open)
+		src.qual("context", "Context")
+		fmt.Fprintf(&src, "%scall Call%sargs %s%s) (Output[%s], error)\n", sep, sep, t.Args.GoName, end, result)
 	}
-	g.comment(f, "Handler executes the gateway's tools: one method per gateway-executed tool.")
-	f.Type().Id("Handler").Interface(methods...)
+	if len(gateway) > 0 {
+		src.WriteString("}\n")
+	}
+	g.add(f, &src)
 
 	g.comment(f, "Result is the tool-call response body: {success, result, data?}.")
 	f.Type().Id("Result").Struct(
@@ -74,43 +88,58 @@ func (g *generator) dispatch(f *jen.File) {
 		jen.Id("Data").Qual("encoding/json", "RawMessage").Tag(map[string]string{"json": "data,omitempty"}),
 	)
 
-	var cases []jen.Code
-	for _, t := range g.s.Tools {
-		if !t.Execution.GatewayExecuted() {
-			continue
-		}
-		cases = append(cases, jen.Case(jen.Id("Tool"+t.GoName)).Block(
-			jen.List(jen.Id("a"), jen.Err()).Op(":=").Id("Decode"+t.Args.GoName).Call(jen.Id("args")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("invalidArguments").Call(jen.Id("tool"), jen.Id("call"), jen.Err()))),
-			jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("h").Dot(t.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a")),
-			jen.Return(jen.Id("reply").Call(jen.Id("tool"), jen.Id("out").Dot("Result"), jen.Id("out").Dot("Data"), jen.Err())),
-		))
-	}
-	cases = append(cases, jen.Default().Block(jen.Return(jen.Id("failed").Call(jen.Lit("Tool ").Op("+").Id("tool").Dot("Name").Call().Op("+").Lit(" runs in the sandbox, not on the gateway")))))
-
-	g.comment(f, "Dispatch runs one tool call: it resolves the name (aliases included), rejects a\n"+
-		"tool the session's mode does not inject or the gateway does not execute, decodes and\n"+
-		"validates the JSON arguments (\"Invalid arguments: <zod messages joined by \", \">\" on\n"+
-		"failure), calls the handler, and turns its error or panic into a failed result that\n"+
+	src = goSource{}
+	src.doc("Dispatch runs one tool call: it resolves the name (aliases included), rejects a\n" +
+		"tool the session's mode does not inject or the gateway does not execute, decodes and\n" +
+		"validates the JSON arguments (\"Invalid arguments: <zod messages joined by \", \">\" on\n" +
+		"failure), calls the handler, and turns its error or panic into a failed result that\n" +
 		"names the tool.")
-	f.Func().Id("Dispatch").Params(
-		jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("call").Id("Call"), jen.Id("args").Index().Byte(),
-	).Params(jen.Id("res").Id("Result")).Block(
-		jen.List(jen.Id("tool"), jen.Id("ok")).Op(":=").Id("LookupTool").Call(jen.Id("call").Dot("Tool")),
-		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Id("failed").Call(jen.Lit("Unknown tool: ").Op("+").Id("call").Dot("Tool")))),
-		jen.If(jen.Op("!").Id("call").Dot("Mode").Dot("Has").Call(jen.Id("tool"))).Block(jen.Return(jen.Id("failed").Call(
-			jen.Lit("Tool ").Op("+").Id("tool").Dot("Name").Call().Op("+").Lit(" is not available in ").Op("+").Id("modeLabel").Call(jen.Id("call").Dot("Mode")).Op("+").Lit(" sessions")))),
-		jen.Defer().Func().Params().Block(
-			jen.If(jen.Id("p").Op(":=").Recover(), jen.Id("p").Op("!=").Nil()).Block(
-				jen.Id("res").Op("=").Id("failed").Call(jen.Qual("fmt", "Sprintf").Call(jen.Lit("%s failed: panic: %v"), jen.Id("tool").Dot("Name").Call(), jen.Id("p"))))).Call(),
-		jen.Switch(jen.Id("tool")).Block(cases...),
-	)
+	src.WriteString("func Dispatch(ctx ")
+	src.qual("context", "Context")
+	src.WriteString(`, h Handler, call Call, args []byte) (res Result) {
+	tool, ok := LookupTool(call.Tool)
+	if !ok {
+		return failed("Unknown tool: " + call.Tool)
+	}
+	if !call.Mode.Has(tool) {
+		return failed("Tool " + tool.Name() + " is not available in " + modeLabel(call.Mode) + " sessions")
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			res = failed(`)
+	src.qual("fmt", "Sprintf")
+	src.WriteString(`("%s failed: panic: %v", tool.Name(), p))
+		}
+	}()
+	switch tool {
+`)
+	for _, t := range gateway {
+		fmt.Fprintf(&src, `	case Tool%s:
+		a, err := Decode%s(args)
+		if err != nil {
+			return invalidArguments(tool, call, err)
+		}
+		out, err := h.%s(ctx, call, a)
+		return reply(tool, out.Result, out.Data, err)
+`, t.GoName, t.Args.GoName, t.GoName)
+	}
+	// modeLabel and failed follow without a doc comment (and a blank line).
+	src.WriteString(`	default:
+		return failed("Tool " + tool.Name() + " runs in the sandbox, not on the gateway")
+	}
+}
+func modeLabel(m Mode) string {
+	if m == "" {
+		return "unknown-mode"
+	}
+	return string(m)
+}
+func failed(msg string) Result {
+	return Result{Result: msg}
+}
+`)
+	g.add(f, &src)
 
-	f.Func().Id("modeLabel").Params(jen.Id("m").Id("Mode")).String().Block(
-		jen.If(jen.Id("m").Op("==").Lit("")).Block(jen.Return(jen.Lit("unknown-mode"))),
-		jen.Return(jen.String().Call(jen.Id("m"))))
-	f.Func().Id("failed").Params(jen.Id("msg").String()).Id("Result").Block(
-		jen.Return(jen.Id("Result").Values(jen.Dict{jen.Id("Result"): jen.Id("msg")})))
 	g.comment(f, "invalidArguments is the seed's answer to arguments that fail validation. When\n"+
 		"the call's stub has another schema fingerprint than the tool's, it adds that the\n"+
 		"sandbox's tool file is out of date (version drift: the arguments the old stub let\n"+
@@ -137,126 +166,159 @@ func (g *generator) dispatch(f *jen.File) {
 		jen.Return(jen.Id("res")))
 }
 
-func (g *generator) resultType(t *model.Tool) jen.Code {
-	if t.Result == nil {
-		return jen.Id("NoData")
-	}
-	return jen.Id(t.Result.GoName)
-}
-
-// modes renders modes.go: modes, standings, selection.
+// modes writes modes.go: modes, standings, selection, already formatted
+// (see add).
 func (g *generator) modes(f *jen.File) {
 	s := g.s
-	g.comment(f, "Mode is a session mode.")
-	f.Type().Id("Mode").String()
-	var consts []jen.Code
+	var src goSource
+	src.doc("Mode is a session mode.")
+	src.WriteString("type Mode string\n\nconst (\n")
 	for _, m := range s.Modes {
-		consts = append(consts, doc(fmt.Sprintf("Mode%s is the %q mode: %s.", m.GoName, m.Name, strings.TrimSuffix(m.Goal, "."))), jen.Id("Mode"+m.GoName).Id("Mode").Op("=").Lit(m.Name))
+		src.comment(1, fmt.Sprintf("Mode%s is the %q mode: %s.", m.GoName, m.Name, strings.TrimSuffix(m.Goal, ".")))
+		fmt.Fprintf(&src, "\tMode%s Mode = %s\n", m.GoName, strconv.Quote(m.Name))
 	}
-	f.Const().Defs(consts...)
+	src.WriteString(")\n\n")
 
-	g.comment(f, "Standing is a tool's standing in a mode, strongest first.")
-	f.Type().Id("Standing").String()
-	var sc []jen.Code
+	src.doc("Standing is a tool's standing in a mode, strongest first.")
+	src.WriteString("type Standing string\n\n")
+	src.doc("The standings, strongest first.")
+	src.WriteString("const (\n")
+	var sc [][]string
 	for _, st := range model.Standings {
-		sc = append(sc, jen.Id("Standing"+names.GoEnumValue(string(st))).Id("Standing").Op("=").Lit(string(st)))
+		sc = append(sc, []string{"Standing" + names.GoEnumValue(string(st)), "Standing", "= " + strconv.Quote(string(st))})
 	}
-	g.comment(f, "The standings, strongest first.")
-	f.Const().Defs(sc...)
-	g.comment(f, "Injected reports whether a tool with this standing is present in the mode.")
-	f.Func().Params(jen.Id("s").Id("Standing")).Id("Injected").Params().Bool().Block(
-		jen.Return(jen.Id("s").Op("!=").Lit("").Op("&&").Id("s").Op("!=").Id("StandingUnavailable")))
+	align(&src.Buffer, 1, sc)
+	src.WriteString(")\n\n")
+	src.doc("Injected reports whether a tool with this standing is present in the mode.")
+	src.WriteString(`func (s Standing) Injected() bool {
+	return s != "" && s != StandingUnavailable
+}
 
-	g.comment(f, "modeInfo is what the package knows about a mode.")
-	f.Type().Id("modeInfo").Struct(
-		jen.Id("mode").Id("Mode"), jen.Id("goal").String(), jen.Id("extends").Id("Mode"), jen.Id("sourceEdits").String(),
-		jen.Id("standings").Index(jen.Id("numTools")).Id("Standing"))
-	var rows []jen.Code
+`)
+	src.doc("modeInfo is what the package knows about a mode.")
+	src.WriteString(`type modeInfo struct {
+	mode        Mode
+	goal        string
+	extends     Mode
+	sourceEdits string
+	standings   [numTools]Standing
+}
+
+`)
+	src.doc("modeTable holds each mode's facts and its standing of each tool, sorted by name.")
+	src.WriteString("var modeTable = [...]modeInfo{\n")
 	for _, m := range s.Modes {
-		var sts []jen.Code
-		for _, t := range s.Tools {
-			sts = append(sts, jen.Id("Tool"+t.GoName).Op(":").Id("Standing"+names.GoEnumValue(string(m.Standing(t.Name)))))
-		}
-		var ext jen.Code // none: the field is left out
+		fmt.Fprintf(&src, "\t{\n\t\tmode:        Mode%s,\n\t\tgoal:        %s,\n", m.GoName, strconv.Quote(m.Goal))
 		if m.Extends != nil {
-			ext = jen.Id("Mode" + m.Extends.GoName)
+			fmt.Fprintf(&src, "\t\textends:     Mode%s,\n", m.Extends.GoName)
 		}
-		rows = append(rows, keyed(
-			"mode", jen.Id("Mode"+m.GoName),
-			"goal", jen.Lit(m.Goal),
-			"extends", ext,
-			"sourceEdits", jen.Lit(m.SourceEdits),
-			"standings", jen.Index(jen.Id("numTools")).Id("Standing").Add(lines(sts))))
+		fmt.Fprintf(&src, "\t\tsourceEdits: %s,\n\t\tstandings: [numTools]Standing{\n", strconv.Quote(m.SourceEdits))
+		var sts [][2]string
+		for _, t := range s.Tools {
+			sts = append(sts, [2]string{"Tool" + t.GoName, "Standing" + names.GoEnumValue(string(m.Standing(t.Name))) + ","})
+		}
+		keyedLines(&src.Buffer, 3, sts)
+		src.WriteString("\t\t},\n\t},\n")
 	}
-	g.comment(f, "modeTable holds each mode's facts and its standing of each tool, sorted by name.")
-	f.Var().Id("modeTable").Op("=").Index(jen.Op("...")).Id("modeInfo").Add(lines(rows))
-	f.Func().Id("_").Params().Block(
-		jen.Comment("// An \"invalid array index\" compiler error here means the modes changed: run agentc gen again."),
-		jen.Var().Id("x").Index(jen.Lit(1)).Struct(),
-		jen.Id("_").Op("=").Id("x").Index(jen.Len(jen.Id("modeTable")).Op("-").Lit(len(s.Modes))))
+	fmt.Fprintf(&src, `}
 
-	f.Func().Params(jen.Id("m").Id("Mode")).Id("info").Params().Op("*").Id("modeInfo").Block(
-		jen.For(jen.Id("i").Op(":=").Range().Id("modeTable")).Block(
-			jen.If(jen.Id("modeTable").Index(jen.Id("i")).Dot("mode").Op("==").Id("m")).Block(jen.Return(jen.Op("&").Id("modeTable").Index(jen.Id("i"))))),
-		jen.Return(jen.Nil()))
-	g.comment(f, "Modes returns every mode, sorted by name.")
-	var ms []jen.Code
-	for _, m := range s.Modes {
-		ms = append(ms, jen.Id("Mode"+m.GoName))
+func _() {
+	// An "invalid array index" compiler error here means the modes changed: run agentc gen again.
+	var x [1]struct{}
+	_ = x[len(modeTable)-%d]
+}
+func (m Mode) info() *modeInfo {
+	for i := range modeTable {
+		if modeTable[i].mode == m {
+			return &modeTable[i]
+		}
 	}
-	f.Func().Id("Modes").Params().Index().Id("Mode").Block(jen.Return(jen.Index().Id("Mode").Values(ms...)))
-	g.comment(f, "ParseMode returns the named mode, or an error for an unknown name.")
-	f.Func().Id("ParseMode").Params(jen.Id("name").String()).Params(jen.Id("Mode"), jen.Error()).Block(
-		jen.If(jen.Id("m").Op(":=").Id("Mode").Call(jen.Id("name")), jen.Id("m").Dot("info").Call().Op("!=").Nil()).Block(jen.Return(jen.Id("m"), jen.Nil())),
-		jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown mode %q"), jen.Id("name"))))
-	g.comment(f, "Valid reports whether m is one of the contract's modes.")
-	f.Func().Params(jen.Id("m").Id("Mode")).Id("Valid").Params().Bool().Block(jen.Return(jen.Id("m").Dot("info").Call().Op("!=").Nil()))
-	g.comment(f, "Goal returns the mode's one-line purpose.")
-	f.Func().Params(jen.Id("m").Id("Mode")).Id("Goal").Params().String().Block(
-		jen.If(jen.Id("i").Op(":=").Id("m").Dot("info").Call(), jen.Id("i").Op("!=").Nil()).Block(jen.Return(jen.Id("i").Dot("goal"))),
-		jen.Return(jen.Lit("")))
-	g.comment(f, "SourceEdits says whether the mode forbids, encourages or allows source-code edits.")
-	f.Func().Params(jen.Id("m").Id("Mode")).Id("SourceEdits").Params().String().Block(
-		jen.If(jen.Id("i").Op(":=").Id("m").Dot("info").Call(), jen.Id("i").Op("!=").Nil()).Block(jen.Return(jen.Id("i").Dot("sourceEdits"))),
-		jen.Return(jen.Lit("")))
-	g.comment(f, "Extends returns the mode whose prompt this mode's prompt extends, if any.")
-	f.Func().Params(jen.Id("m").Id("Mode")).Id("Extends").Params().Params(jen.Id("Mode"), jen.Bool()).Block(
-		jen.If(jen.Id("i").Op(":=").Id("m").Dot("info").Call(), jen.Id("i").Op("!=").Nil().Op("&&").Id("i").Dot("extends").Op("!=").Lit("")).Block(jen.Return(jen.Id("i").Dot("extends"), jen.True())),
-		jen.Return(jen.Lit(""), jen.False()))
-	g.comment(f, "Standing returns the tool's standing in the mode (unavailable for an unknown mode).")
-	f.Func().Params(jen.Id("m").Id("Mode")).Id("Standing").Params(jen.Id("t").Id("Tool")).Id("Standing").Block(
-		jen.If(jen.Id("i").Op(":=").Id("m").Dot("info").Call(), jen.Id("i").Op("!=").Nil().Op("&&").Id("t").Op(">=").Lit(0).Op("&&").Id("t").Op("<").Id("numTools")).Block(jen.Return(jen.Id("i").Dot("standings").Index(jen.Id("t")))),
-		jen.Return(jen.Id("StandingUnavailable")))
-	g.comment(f, "Has reports whether the mode injects the tool (the gateway rejects other tools).")
-	f.Func().Params(jen.Id("m").Id("Mode")).Id("Has").Params(jen.Id("t").Id("Tool")).Bool().Block(jen.Return(jen.Id("m").Dot("Standing").Call(jen.Id("t")).Dot("Injected").Call()))
-	g.comment(f, "Tools returns the tools the mode injects, sorted by name.")
-	f.Func().Params(jen.Id("m").Id("Mode")).Id("Tools").Params().Index().Id("Tool").Block(
-		jen.Var().Id("out").Index().Id("Tool"),
-		jen.For(jen.Id("_").Op(",").Id("t").Op(":=").Range().Id("Tools").Call()).Block(
-			jen.If(jen.Id("m").Dot("Has").Call(jen.Id("t"))).Block(jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("t")))),
-		jen.Return(jen.Id("out")))
+	return nil
+}
+
+`, len(s.Modes))
+	src.doc("Modes returns every mode, sorted by name.")
+	var ms []string
+	for _, m := range s.Modes {
+		ms = append(ms, "Mode"+m.GoName)
+	}
+	fmt.Fprintf(&src, "func Modes() []Mode {\n\treturn []Mode{%s}\n}\n\n", strings.Join(ms, ", "))
+	src.doc("ParseMode returns the named mode, or an error for an unknown name.")
+	src.WriteString(`func ParseMode(name string) (Mode, error) {
+	if m := Mode(name); m.info() != nil {
+		return m, nil
+	}
+	return "", `)
+	src.qual("fmt", "Errorf")
+	src.WriteString(`("unknown mode %q", name)
+}
+
+`)
+	src.doc("Valid reports whether m is one of the contract's modes.")
+	src.WriteString("func (m Mode) Valid() bool {\n\treturn m.info() != nil\n}\n\n")
+	src.doc("Goal returns the mode's one-line purpose.")
+	src.WriteString(`func (m Mode) Goal() string {
+	if i := m.info(); i != nil {
+		return i.goal
+	}
+	return ""
+}
+
+`)
+	src.doc("SourceEdits says whether the mode forbids, encourages or allows source-code edits.")
+	src.WriteString(`func (m Mode) SourceEdits() string {
+	if i := m.info(); i != nil {
+		return i.sourceEdits
+	}
+	return ""
+}
+
+`)
+	src.doc("Extends returns the mode whose prompt this mode's prompt extends, if any.")
+	src.WriteString(`func (m Mode) Extends() (Mode, bool) {
+	if i := m.info(); i != nil && i.extends != "" {
+		return i.extends, true
+	}
+	return "", false
+}
+
+`)
+	src.doc("Standing returns the tool's standing in the mode (unavailable for an unknown mode).")
+	src.WriteString(`func (m Mode) Standing(t Tool) Standing {
+	if i := m.info(); i != nil && t >= 0 && t < numTools {
+		return i.standings[t]
+	}
+	return StandingUnavailable
+}
+
+`)
+	src.doc("Has reports whether the mode injects the tool (the gateway rejects other tools).")
+	src.WriteString("func (m Mode) Has(t Tool) bool {\n\treturn m.Standing(t).Injected()\n}\n\n")
+	src.doc("Tools returns the tools the mode injects, sorted by name.")
+	src.WriteString(`func (m Mode) Tools() []Tool {
+	var out []Tool
+	for _, t := range Tools() {
+		if m.Has(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+`)
 
 	// Selection.
-	var fields []jen.Code
-	for _, in := range s.Selection.Inputs {
-		fields = append(fields, doc(fmt.Sprintf("%s is %q: %s", in.GoName, in.Name, in.Doc)), jen.Id(in.GoName).String().Tag(map[string]string{"json": in.Name}))
-	}
-	g.comment(f, "Session holds the session attributes that select its mode.")
-	f.Type().Id("Session").Struct(fields...)
-	var body []jen.Code
-	for _, r := range s.Selection.Rules {
-		var cond *jen.Statement
-		for _, c := range r.When {
-			e := jen.Id("s").Dot(c.Input.GoName).Op("==").Lit(c.Value)
-			if cond == nil {
-				cond = e
-			} else {
-				cond = cond.Op("&&").Add(e)
-			}
+	src.doc("Session holds the session attributes that select its mode.")
+	if len(s.Selection.Inputs) == 0 {
+		src.WriteString("type Session struct{}\n\n")
+	} else {
+		src.WriteString("type Session struct {\n")
+		for _, in := range s.Selection.Inputs {
+			src.comment(1, fmt.Sprintf("%s is %q: %s", in.GoName, in.Name, in.Doc))
+			fmt.Fprintf(&src, "\t%s string %s\n", in.GoName, structTag(in.Name))
 		}
-		body = append(body, jen.If(cond).Block(jen.Return(jen.Id("Mode"+r.Mode.GoName))))
+		src.WriteString("}\n\n")
 	}
-	body = append(body, jen.Return(jen.Id("Mode"+s.Selection.Default.GoName)))
 	var rules []string
 	for _, r := range s.Selection.Rules {
 		var cs []string
@@ -265,8 +327,17 @@ func (g *generator) modes(f *jen.File) {
 		}
 		rules = append(rules, fmt.Sprintf("%s → %s", strings.Join(cs, " && "), r.Mode.Name))
 	}
-	g.comment(f, fmt.Sprintf("SelectMode picks the session's mode: the first matching rule (%s), else %s.", strings.Join(rules, "; "), s.Selection.Default.Name))
-	f.Func().Id("SelectMode").Params(jen.Id("s").Id("Session")).Id("Mode").Block(body...)
+	src.doc(fmt.Sprintf("SelectMode picks the session's mode: the first matching rule (%s), else %s.", strings.Join(rules, "; "), s.Selection.Default.Name))
+	src.WriteString("func SelectMode(s Session) Mode {\n")
+	for _, r := range s.Selection.Rules {
+		var cs []string
+		for _, c := range r.When {
+			cs = append(cs, fmt.Sprintf("s.%s == %s", c.Input.GoName, strconv.Quote(c.Value)))
+		}
+		fmt.Fprintf(&src, "\tif %s {\n\t\treturn Mode%s\n\t}\n", strings.Join(cs, " && "), r.Mode.GoName)
+	}
+	fmt.Fprintf(&src, "\treturn Mode%s\n}\n", s.Selection.Default.GoName)
+	g.add(f, &src)
 }
 
 // models renders models.go: the model registry, ID transforms and agents.

@@ -3,6 +3,7 @@ package gogen
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -11,19 +12,17 @@ import (
 	"github.com/agentc-dev/agentc/gen/names"
 )
 
-// tools renders tools.go: the Tool enumeration with its staleness guard,
-// and every argument and result type.
+// tools writes tools.go: the Tool enumeration with its staleness guard,
+// and every argument and result type, written already formatted (see add).
 func (g *generator) tools(f *jen.File) {
 	s := g.s
-	g.comment(f, "ContractName and ContractRevision identify the spec this package was generated from.")
-	f.Const().Defs(
-		jen.Id("ContractName").Op("=").Lit(s.Contract.Name),
-		jen.Id("ContractRevision").Op("=").Lit(s.Contract.Revision),
-	)
+	var src goSource
+	src.doc("ContractName and ContractRevision identify the spec this package was generated from.")
+	fmt.Fprintf(&src, "const (\n\tContractName     = %s\n\tContractRevision = %s\n)\n\n",
+		strconv.Quote(s.Contract.Name), strconv.Quote(s.Contract.Revision))
 
-	g.comment(f, "Tool identifies one of the contract's tools.")
-	f.Type().Id("Tool").Int()
-	var consts []jen.Code
+	src.doc("Tool identifies one of the contract's tools.")
+	src.WriteString("type Tool int\n\nconst (\n")
 	for i, t := range s.Tools {
 		text := fmt.Sprintf("Tool%s is %q", t.GoName, t.Name)
 		if len(t.Aliases) > 0 {
@@ -33,88 +32,83 @@ func (g *generator) tools(f *jen.File) {
 		if t.Deprecated != "" {
 			text += "\n\nDeprecated: " + t.Deprecated
 		}
-		c := jen.Id("Tool" + t.GoName)
+		src.comment(1, text)
 		if i == 0 {
-			c = c.Id("Tool").Op("=").Iota()
+			fmt.Fprintf(&src, "\tTool%s Tool = iota\n", t.GoName)
+		} else {
+			fmt.Fprintf(&src, "\tTool%s\n", t.GoName)
 		}
-		consts = append(consts, doc(text), c)
 	}
-	f.Const().Defs(consts...)
-	g.comment(f, "numTools is the number of tools.")
-	f.Const().Id("numTools").Op("=").Lit(len(s.Tools))
+	src.WriteString(")\n\n")
+	src.doc("numTools is the number of tools.")
+	fmt.Fprintf(&src, "const numTools = %d\n\n", len(s.Tools))
 
 	// The staleness guard, in the manner of stringer.
-	guard := []jen.Code{
-		jen.Comment("// An \"invalid array index\" compiler error here means the tool constants or the\n// runtime changed since this package was generated: run agentc gen again."),
-		jen.Var().Id("x").Index(jen.Lit(1)).Struct(),
-		jen.Id("_").Op("=").Id("x").Index(jen.Id("runtimeVersion").Op("-").Lit(RuntimeVersion)),
-	}
+	fmt.Fprintf(&src, `func _() {
+	// An "invalid array index" compiler error here means the tool constants or the
+	// runtime changed since this package was generated: run agentc gen again.
+	var x [1]struct{}
+	_ = x[runtimeVersion-%d]
+`, RuntimeVersion)
 	for i, t := range s.Tools {
-		guard = append(guard, jen.Id("_").Op("=").Id("x").Index(jen.Id("Tool"+t.GoName).Op("-").Lit(i)))
+		fmt.Fprintf(&src, "\t_ = x[Tool%s-%d]\n", t.GoName, i)
 	}
-	guard = append(guard, jen.Id("_").Op("=").Id("x").Index(jen.Len(jen.Id("toolTable")).Op("-").Id("numTools")))
-	f.Func().Id("_").Params().Block(guard...)
+	src.WriteString("\t_ = x[len(toolTable)-numTools]\n}\n\n")
 
-	g.comment(f, "toolInfo is what the package knows about a tool.")
-	f.Type().Id("toolInfo").Struct(
-		jen.Id("name").String(),
-		jen.Id("aliases").Index().String(),
-		jen.Id("fileName").String(),
-		jen.Id("gateway").Bool(),
-		jen.Id("fingerprint").String(),
-	)
-	var rows []jen.Code
+	src.doc("toolInfo is what the package knows about a tool.")
+	src.WriteString(`type toolInfo struct {
+	name        string
+	aliases     []string
+	fileName    string
+	gateway     bool
+	fingerprint string
+}
+
+`)
+	src.doc("toolTable holds each tool's facts, indexed by Tool.")
+	src.WriteString("var toolTable = [...]toolInfo{\n")
 	for _, t := range s.Tools {
-		var al jen.Code // none: the field is left out
+		fmt.Fprintf(&src, "\tTool%s: {\n\t\tname:        %s,\n", t.GoName, strconv.Quote(t.Name))
 		if len(t.Aliases) > 0 {
-			var as []jen.Code
-			for _, a := range t.Aliases {
-				as = append(as, jen.Lit(a))
-			}
-			al = jen.Index().String().Values(as...)
+			fmt.Fprintf(&src, "\t\taliases:     []string{%s},\n", strings.Join(quoteAll(t.Aliases), ", "))
 		}
-		rows = append(rows, jen.Id("Tool"+t.GoName).Op(":").Add(keyed(
-			"name", jen.Lit(t.Name),
-			"aliases", al,
-			"fileName", jen.Lit(t.FileName),
-			"gateway", jen.Lit(t.Execution.GatewayExecuted()),
-			"fingerprint", jen.Lit(t.Fingerprint))))
+		fmt.Fprintf(&src, "\t\tfileName:    %s,\n\t\tgateway:     %t,\n\t\tfingerprint: %s,\n\t},\n",
+			strconv.Quote(t.FileName), t.Execution.GatewayExecuted(), strconv.Quote(t.Fingerprint))
 	}
-	g.comment(f, "toolTable holds each tool's facts, indexed by Tool.")
-	f.Var().Id("toolTable").Op("=").Index(jen.Op("...")).Id("toolInfo").Add(lines(rows))
+	src.WriteString("}\n\n")
+	src.doc("Name returns the tool's name, as the model calls it.")
+	src.WriteString("func (t Tool) Name() string {\n\treturn toolTable[t].name\n}\n\n")
+	src.doc("String returns the tool's name.")
+	src.WriteString("func (t Tool) String() string {\n\tif t < 0 || t >= numTools {\n\t\treturn \"Tool(\" + ")
+	src.qual("strconv", "Itoa")
+	src.WriteString("(int(t)) + \")\"\n\t}\n\treturn toolTable[t].name\n}\n\n")
+	src.doc("Aliases returns the other names the gateway accepts for the tool.")
+	src.WriteString("func (t Tool) Aliases() []string {\n\treturn ")
+	src.qual("slices", "Clone")
+	src.WriteString("(toolTable[t].aliases)\n}\n\n")
+	src.doc("FileName returns the base name of the tool's OpenCode files (OpenCode's tool id).")
+	src.WriteString("func (t Tool) FileName() string {\n\treturn toolTable[t].fileName\n}\n\n")
+	src.doc("GatewayExecuted reports whether the gateway runs the tool (Handler has a method for it).")
+	src.WriteString("func (t Tool) GatewayExecuted() bool {\n\treturn toolTable[t].gateway\n}\n\n")
+	src.doc("Fingerprint returns a stable hash of the tool's wire contract (name and arguments).")
+	src.WriteString("func (t Tool) Fingerprint() string {\n\treturn toolTable[t].fingerprint\n}\n\n")
+	src.doc("Tools returns every tool, sorted by name.")
+	src.WriteString(`func Tools() []Tool {
+	out := make([]Tool, numTools)
+	for i := range out {
+		out[i] = Tool(i)
+	}
+	return out
+}
 
-	g.comment(f, "Name returns the tool's name, as the model calls it.")
-	f.Func().Params(jen.Id("t").Id("Tool")).Id("Name").Params().String().Block(jen.Return(jen.Id("toolTable").Index(jen.Id("t")).Dot("name")))
-	g.comment(f, "String returns the tool's name.")
-	f.Func().Params(jen.Id("t").Id("Tool")).Id("String").Params().String().Block(
-		jen.If(jen.Id("t").Op("<").Lit(0).Op("||").Id("t").Op(">=").Id("numTools")).Block(
-			jen.Return(jen.Lit("Tool(").Op("+").Qual("strconv", "Itoa").Call(jen.Int().Call(jen.Id("t"))).Op("+").Lit(")"))),
-		jen.Return(jen.Id("toolTable").Index(jen.Id("t")).Dot("name")))
-	g.comment(f, "Aliases returns the other names the gateway accepts for the tool.")
-	f.Func().Params(jen.Id("t").Id("Tool")).Id("Aliases").Params().Index().String().Block(jen.Return(jen.Qual("slices", "Clone").Call(jen.Id("toolTable").Index(jen.Id("t")).Dot("aliases"))))
-	g.comment(f, "FileName returns the base name of the tool's OpenCode files (OpenCode's tool id).")
-	f.Func().Params(jen.Id("t").Id("Tool")).Id("FileName").Params().String().Block(jen.Return(jen.Id("toolTable").Index(jen.Id("t")).Dot("fileName")))
-	g.comment(f, "GatewayExecuted reports whether the gateway runs the tool (Handler has a method for it).")
-	f.Func().Params(jen.Id("t").Id("Tool")).Id("GatewayExecuted").Params().Bool().Block(jen.Return(jen.Id("toolTable").Index(jen.Id("t")).Dot("gateway")))
-	g.comment(f, "Fingerprint returns a stable hash of the tool's wire contract (name and arguments).")
-	f.Func().Params(jen.Id("t").Id("Tool")).Id("Fingerprint").Params().String().Block(jen.Return(jen.Id("toolTable").Index(jen.Id("t")).Dot("fingerprint")))
-	g.comment(f, "Tools returns every tool, sorted by name.")
-	f.Func().Id("Tools").Params().Index().Id("Tool").Block(
-		jen.Id("out").Op(":=").Make(jen.Index().Id("Tool"), jen.Id("numTools")),
-		jen.For(jen.Id("i").Op(":=").Range().Id("out")).Block(jen.Id("out").Index(jen.Id("i")).Op("=").Id("Tool").Call(jen.Id("i"))),
-		jen.Return(jen.Id("out")))
-	g.comment(f, "LookupTool resolves a tool name or alias (case-sensitive).")
-	var cases []jen.Code
+`)
+	src.doc("LookupTool resolves a tool name or alias (case-sensitive).")
+	src.WriteString("func LookupTool(name string) (Tool, bool) {\n\tswitch name {\n")
 	for _, t := range s.Tools {
-		var names []jen.Code
-		for _, n := range t.AllNames() {
-			names = append(names, jen.Lit(n))
-		}
-		cases = append(cases, jen.Case(names...).Block(jen.Return(jen.Id("Tool"+t.GoName), jen.True())))
+		fmt.Fprintf(&src, "\tcase %s:\n\t\treturn Tool%s, true\n", strings.Join(quoteAll(t.AllNames()), ", "), t.GoName)
 	}
-	f.Func().Id("LookupTool").Params(jen.Id("name").String()).Params(jen.Id("Tool"), jen.Bool()).Block(
-		jen.Switch(jen.Id("name")).Block(cases...),
-		jen.Return(jen.Lit(-1), jen.False()))
+	src.WriteString("\t}\n\treturn -1, false\n}\n")
+	g.add(f, &src)
 
 	// Types.
 	done := map[*model.Type]bool{}
@@ -146,13 +140,20 @@ func (g *generator) typesUnit(f *jen.File, t *model.Type, where string, done map
 		}
 	}
 	reach(t)
+	build := func() {
+		var src goSource
+		g.objectTypes(&src, t, where, done)
+		if src.Len() > 0 {
+			g.add(f, &src)
+		}
+	}
 	for _, x := range declares {
 		if done[x] {
-			g.objectTypes(f, t, where, done)
+			build()
 			return
 		}
 	}
-	g.unit(f, func(h *unitHash) { h.str("types"); h.str(where); h.of(t) }, func() { g.objectTypes(f, t, where, done) })
+	g.unit(f, func(h *unitHash) { h.str("types"); h.str(where); h.of(t) }, build)
 	for _, x := range declares {
 		done[x] = true
 	}
@@ -166,14 +167,27 @@ func quoteAll(ss []string) []string {
 	return out
 }
 
-// objectTypes declares t's struct and the types below it; where is the
-// first sentence of its doc comment, saying where the object appears.
-func (g *generator) objectTypes(f *jen.File, t *model.Type, where string, done map[*model.Type]bool) {
+// objectTypes writes t's struct and the types below it, each declaration
+// after a blank line but the first; where is the first sentence of its doc
+// comment, saying where the object appears.
+func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done map[*model.Type]bool) {
 	if done[t] {
 		return
 	}
 	done[t] = true
-	var fields []jen.Code
+	if src.Len() > 0 {
+		src.WriteByte('\n')
+	}
+	text := where
+	if t.Doc != "" {
+		text += "\n\n" + t.Doc
+	}
+	src.doc(text)
+	if len(t.Fields) == 0 {
+		fmt.Fprintf(src, "type %s struct{}\n", t.GoName)
+	} else {
+		fmt.Fprintf(src, "type %s struct {\n", t.GoName)
+	}
 	for _, fd := range t.Fields {
 		text := fd.Doc()
 		if text == "" {
@@ -192,19 +206,18 @@ func (g *generator) objectTypes(f *jen.File, t *model.Type, where string, done m
 		if fd.Presence == model.Optional {
 			tag += ",omitzero"
 		}
-		fields = append(fields, doc(text), jen.Id(fd.GoName).Add(g.fieldType(fd)).Tag(map[string]string{"json": tag}))
+		// Each field follows its doc comment: gofmt aligns no columns.
+		src.comment(1, text)
+		fmt.Fprintf(src, "\t%s %s %s\n", fd.GoName, g.fieldTypeText(fd), structTag(tag))
 	}
-	text := where
-	if t.Doc != "" {
-		text += "\n\n" + t.Doc
+	if len(t.Fields) > 0 {
+		src.WriteString("}\n")
 	}
-	f.Add(doc(text))
-	f.Type().Id(t.GoName).Struct(fields...)
 	var walk func(x *model.Type, where string)
 	walk = func(x *model.Type, where string) {
 		switch x.Kind {
 		case model.Object:
-			g.objectTypes(f, x, fmt.Sprintf("%s is %s.", x.GoName, where), done)
+			g.objectTypes(src, x, fmt.Sprintf("%s is %s.", x.GoName, where), done)
 		case model.Array:
 			walk(x.Items, "one item of "+strings.TrimPrefix(where, "the value of "))
 		case model.Enum:
@@ -213,13 +226,15 @@ func (g *generator) objectTypes(f *jen.File, t *model.Type, where string, done m
 			}
 			done[x] = true
 			name := g.enumNames[x]
-			g.comment(f, fmt.Sprintf("%s is one of: %s.", name, strings.Join(quoteAll(x.Enum), ", ")))
-			f.Type().Id(name).String()
-			var cs []jen.Code
+			src.WriteByte('\n')
+			src.doc(fmt.Sprintf("%s is one of: %s.", name, strings.Join(quoteAll(x.Enum), ", ")))
+			fmt.Fprintf(src, "type %s string\n\nconst (\n", name)
 			for _, v := range x.Enum {
-				cs = append(cs, jen.Comment(fmt.Sprintf("%s%s is %q.", name, names.GoEnumValue(v), v)), jen.Id(name+names.GoEnumValue(v)).Id(name).Op("=").Lit(v))
+				c := name + names.GoEnumValue(v)
+				src.lines(1, fmt.Sprintf("// %s is %q.", c, v))
+				fmt.Fprintf(src, "\t%s %s = %s\n", c, name, strconv.Quote(v))
 			}
-			f.Const().Defs(cs...)
+			src.WriteString(")\n")
 		}
 	}
 	for _, fd := range t.Fields {
