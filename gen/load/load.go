@@ -123,6 +123,8 @@ type loader struct {
 	// exprMemo holds the results of Value.Expr, which re-evaluates each
 	// conjunct of a value: the loader asks again for the same values.
 	exprMemo map[cue.Value]exprResult
+	// defs holds the top-level definitions topDef looked up.
+	defs map[string]*topDefinition
 	// clashed holds tools whose names clash with another tool's; checks
 	// that would only repeat that finding skip them.
 	clashed map[*model.Tool]bool
