@@ -2,8 +2,6 @@ package load
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -296,38 +294,6 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 			l.errorAt(pos, "placeholder", "{{count:%s}} needs a list argument; %q is %s", name, name, f.Type.Kind)
 		}
 	}
-}
-
-// fingerprint hashes the tool's wire contract: its name and argument schema
-// without docs, positions or generated names.
-func fingerprint(t *model.Tool) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\n", t.Name)
-	var enc func(t *model.Type)
-	enc = func(t *model.Type) {
-		if t == nil {
-			return
-		}
-		b, _ := json.Marshal(struct {
-			K          model.Kind
-			Min, Max   *int
-			P          []string
-			C          []string
-			Lo, Hi     *model.Bound
-			E          []string
-			L          string
-			MinI, MaxI *int
-		}{t.Kind, t.MinLength, t.MaxLength, patterns(t.Patterns), checkNames(t.Checks), t.Minimum, t.Maximum, t.Enum, t.Literal, t.MinItems, t.MaxItems})
-		h.Write(b)
-		enc(t.Items)
-		for _, f := range t.Fields {
-			fmt.Fprintf(h, "\n%q %s %s:", f.Name, f.Presence, f.Default)
-			enc(f.Type)
-		}
-		h.Write([]byte{'\n'})
-	}
-	enc(t.Args)
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 func patterns(ps []model.Pattern) []string {
