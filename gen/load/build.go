@@ -134,19 +134,21 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	var named []namedTool
 	for it.Next() {
 		tv := it.Value()
+		tf := l.toolFields(tv, it.Selector())
 		t := &model.Tool{
 			Name:        it.Selector().Unquoted(),
-			Execution:   model.Execution(str(lookup(tv, cue.Str("execution")))),
-			Description: strings.TrimSpace(str(lookup(tv, cue.Str("description")))),
+			Execution:   model.Execution(str(tf.get("execution"))),
+			Description: strings.TrimSpace(str(tf.get("description"))),
 			Pos:         l.vpos(tv),
 		}
-		if d := lookup(tv, cue.Str("deprecated")); d.Exists() {
+		if d, ok := tf.optional("deprecated"); ok {
 			t.Deprecated = strings.TrimSpace(str(d))
 		}
-		if sm := lookup(tv, cue.Str("summary")); sm.Exists() {
+		sm, hasSummary := tf.optional("summary")
+		if hasSummary {
 			t.Summary = str(sm)
 		}
-		l.decode(lookup(tv, cue.Str("aliases")), &t.Aliases)
+		l.decode(tf.get("aliases"), &t.Aliases)
 		t.FileName = names.FileName(t.Name)
 		t.GoName = names.GoExported(t.Name)
 		t.TSName = names.TSCamel(t.Name)
@@ -163,21 +165,22 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		}
 		named = append(named, nt)
 
-		args := lookup(tv, cue.Str("args"))
+		args := tf.get("args")
 		t.Args = w.object(args, t.GoName+"Args", names.TSPascal(t.Name)+"Args", t.GoName, names.TSPascal(t.Name))
 		t.Args.Doc = t.Description
-		if r := lookup(tv, cue.Str("result")); r.Exists() {
+		if r, ok := tf.optional("result"); ok {
 			if !t.Execution.GatewayExecuted() {
 				l.errorf(r, "result", "only gateway-executed tools return result data; %q runs in the %s", t.Name, t.Execution)
 			}
 			t.Result = w.object(r, t.GoName+"Result", names.TSPascal(t.Name)+"Result", t.GoName+"Result", names.TSPascal(t.Name)+"Result")
 		}
 		if t.Summary != "" {
-			l.summary(lookup(tv, cue.Str("summary")), t)
+			l.summary(sm, t)
 		}
 		t.Fingerprint = fingerprint(t)
 		s.Tools = append(s.Tools, t)
 	}
+	l.toolsRequiredDone()
 	l.toolNameClashes(named)
 	slices.SortFunc(s.Tools, func(a, b *model.Tool) int { return cmp.Compare(a.Name, b.Name) })
 	for _, c := range w.checks {

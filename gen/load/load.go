@@ -98,6 +98,9 @@ func Load(src *Source) (*model.Spec, error) {
 		return nil, err
 	}
 	s := l.build(v)
+	if len(l.reqErrs) > 0 {
+		return nil, l.reqErrs.Err() // metaschema's findings, as if it had found them
+	}
 	if len(l.errs) == 0 && !skipEmitChecks {
 		l.emitChecks(v, s)
 	}
@@ -123,6 +126,12 @@ type loader struct {
 	// exprMemo holds the results of Value.Expr, which re-evaluates each
 	// conjunct of a value: the loader asks again for the same values.
 	exprMemo map[cue.Value]exprResult
+	// deferTools is set while metaschema's required walk may leave the
+	// tools struct to tools; toolsRequired is then the anchor of the tools
+	// struct, and reqErrs collects that check's findings (see toolFields).
+	deferTools    bool
+	toolsRequired *anchor
+	reqErrs       diag.List
 	// defs holds the top-level definitions topDef looked up.
 	defs map[string]*topDefinition
 	// clashed holds tools whose names clash with another tool's; checks
