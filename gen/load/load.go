@@ -319,7 +319,14 @@ func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 	if depth > 8 {
 		return model.Pos{}, false
 	}
-	op, args := l.expr(v)
+	// Not l.expr: vposMemo keeps the answer, and what Expr makes for the
+	// value's operands would be kept (a mode's standing of each tool) for
+	// nothing.
+	r, ok := l.exprMemo[v]
+	if !ok {
+		r.op, r.args = v.Expr()
+	}
+	op, args := r.op, r.args
 	if op != cue.AndOp {
 		return model.Pos{}, false
 	}
