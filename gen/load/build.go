@@ -148,7 +148,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		if hasSummary {
 			t.Summary = str(sm)
 		}
-		l.decode(tf.get("aliases"), &t.Aliases)
+		l.aliases(tf.get("aliases"), t)
 		t.FileName = names.FileName(t.Name)
 		t.GoName = names.GoExported(t.Name)
 		t.TSName = names.TSCamel(t.Name)
@@ -190,6 +190,25 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	if len(s.Tools) == 0 {
 		l.errorAt(model.Pos{File: l.src.Display}, "no-tools", "the spec declares no tools")
 	}
+}
+
+// aliases decodes a tool's aliases. Most tools have none: the metaschema's
+// default, an empty list, which Decode would make an empty slice of.
+func (l *loader) aliases(v cue.Value, t *model.Tool) {
+	if d, _ := v.Default(); d.IncompleteKind() == cue.ListKind && d.IsConcrete() {
+		if it, err := d.List(); err == nil && !it.Next() {
+			t.Aliases = []string{}
+			if crossCheck != nil {
+				var slow []string
+				n := len(l.errs)
+				ok := l.decode(v, &slow)
+				l.errs = l.errs[:n]
+				crossCheck("aliases of "+t.Name, [2]any{t.Aliases, true}, [2]any{slow, ok})
+			}
+			return
+		}
+	}
+	l.decode(v, &t.Aliases)
 }
 
 // namedTool is a tool with the positions of its aliases.
