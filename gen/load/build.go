@@ -2,8 +2,6 @@ package load
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -136,19 +134,21 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	var named []namedTool
 	for it.Next() {
 		tv := it.Value()
+		tf := l.toolFields(tv, it.Selector())
 		t := &model.Tool{
 			Name:        it.Selector().Unquoted(),
-			Execution:   model.Execution(str(lookup(tv, cue.Str("execution")))),
-			Description: strings.TrimSpace(str(lookup(tv, cue.Str("description")))),
+			Execution:   model.Execution(str(tf.get("execution"))),
+			Description: strings.TrimSpace(str(tf.get("description"))),
 			Pos:         l.vpos(tv),
 		}
-		if d := lookup(tv, cue.Str("deprecated")); d.Exists() {
+		if d, ok := tf.optional("deprecated"); ok {
 			t.Deprecated = strings.TrimSpace(str(d))
 		}
-		if sm := lookup(tv, cue.Str("summary")); sm.Exists() {
+		sm, hasSummary := tf.optional("summary")
+		if hasSummary {
 			t.Summary = str(sm)
 		}
-		l.decode(lookup(tv, cue.Str("aliases")), &t.Aliases)
+		l.aliases(tf.get("aliases"), t)
 		t.FileName = names.FileName(t.Name)
 		t.GoName = names.GoExported(t.Name)
 		t.TSName = names.TSCamel(t.Name)
@@ -165,21 +165,22 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		}
 		named = append(named, nt)
 
-		args := lookup(tv, cue.Str("args"))
+		args := tf.get("args")
 		t.Args = w.object(args, t.GoName+"Args", names.TSPascal(t.Name)+"Args", t.GoName, names.TSPascal(t.Name))
 		t.Args.Doc = t.Description
-		if r := lookup(tv, cue.Str("result")); r.Exists() {
+		if r, ok := tf.optional("result"); ok {
 			if !t.Execution.GatewayExecuted() {
 				l.errorf(r, "result", "only gateway-executed tools return result data; %q runs in the %s", t.Name, t.Execution)
 			}
 			t.Result = w.object(r, t.GoName+"Result", names.TSPascal(t.Name)+"Result", t.GoName+"Result", names.TSPascal(t.Name)+"Result")
 		}
 		if t.Summary != "" {
-			l.summary(lookup(tv, cue.Str("summary")), t)
+			l.summary(sm, t)
 		}
 		t.Fingerprint = fingerprint(t)
 		s.Tools = append(s.Tools, t)
 	}
+	l.toolsRequiredDone()
 	l.toolNameClashes(named)
 	slices.SortFunc(s.Tools, func(a, b *model.Tool) int { return cmp.Compare(a.Name, b.Name) })
 	for _, c := range w.checks {
@@ -189,6 +190,25 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	if len(s.Tools) == 0 {
 		l.errorAt(model.Pos{File: l.src.Display}, "no-tools", "the spec declares no tools")
 	}
+}
+
+// aliases decodes a tool's aliases. Most tools have none: the metaschema's
+// default, an empty list, which Decode would make an empty slice of.
+func (l *loader) aliases(v cue.Value, t *model.Tool) {
+	if d, _ := v.Default(); d.IncompleteKind() == cue.ListKind && d.IsConcrete() {
+		if it, err := d.List(); err == nil && !it.Next() {
+			t.Aliases = []string{}
+			if crossCheck != nil {
+				var slow []string
+				n := len(l.errs)
+				ok := l.decode(v, &slow)
+				l.errs = l.errs[:n]
+				crossCheck("aliases of "+t.Name, [2]any{t.Aliases, true}, [2]any{slow, ok})
+			}
+			return
+		}
+	}
+	l.decode(v, &t.Aliases)
 }
 
 // namedTool is a tool with the positions of its aliases.
@@ -296,38 +316,6 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 			l.errorAt(pos, "placeholder", "{{count:%s}} needs a list argument; %q is %s", name, name, f.Type.Kind)
 		}
 	}
-}
-
-// fingerprint hashes the tool's wire contract: its name and argument schema
-// without docs, positions or generated names.
-func fingerprint(t *model.Tool) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\n", t.Name)
-	var enc func(t *model.Type)
-	enc = func(t *model.Type) {
-		if t == nil {
-			return
-		}
-		b, _ := json.Marshal(struct {
-			K          model.Kind
-			Min, Max   *int
-			P          []string
-			C          []string
-			Lo, Hi     *model.Bound
-			E          []string
-			L          string
-			MinI, MaxI *int
-		}{t.Kind, t.MinLength, t.MaxLength, patterns(t.Patterns), checkNames(t.Checks), t.Minimum, t.Maximum, t.Enum, t.Literal, t.MinItems, t.MaxItems})
-		h.Write(b)
-		enc(t.Items)
-		for _, f := range t.Fields {
-			fmt.Fprintf(h, "\n%q %s %s:", f.Name, f.Presence, f.Default)
-			enc(f.Type)
-		}
-		h.Write([]byte{'\n'})
-	}
-	enc(t.Args)
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 func patterns(ps []model.Pattern) []string {

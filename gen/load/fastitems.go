@@ -273,7 +273,7 @@ func (w *typeWalker) operandKind(e ast.Expr) (model.Kind, bool) {
 		if len(x.Name) < 2 || x.Name[0] != '#' || x.Node == nil || !w.l.syn.topDefs[x.Node] {
 			return "", false
 		}
-		if target := w.l.root.LookupPath(cue.MakePath(cue.Def(x.Name))); target.IncompleteKind() == cue.StringKind {
+		if w.l.topDef(x.Name).kind == cue.StringKind {
 			return model.String, true
 		}
 	case *ast.BasicLit:

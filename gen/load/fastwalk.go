@@ -130,19 +130,42 @@ func (w *typeWalker) fastCheck(x *ast.Ident, t *model.Type, apply bool) bool {
 	if x.Node != nil && !w.l.syn.topDefs[x.Node] {
 		return false
 	}
-	path := cue.MakePath(cue.Def(x.Name))
-	target := w.l.root.LookupPath(path)
-	if !target.Exists() {
+	d := w.l.topDef(x.Name)
+	if !d.v.Exists() {
 		return false
 	}
-	attr := target.Attribute("check")
-	if attr.Err() != nil {
+	if d.attr.Err() != nil {
 		return false // a plain definition: walk follows it
 	}
 	if apply {
-		w.check(target, path, attr, t)
+		w.check(d.v, d.path, d.attr, t)
 	}
 	return true
+}
+
+// topDefinition is a top-level definition of the spec, with what the fast
+// paths ask of it.
+type topDefinition struct {
+	path cue.Path
+	v    cue.Value
+	kind cue.Kind      // v's incomplete kind
+	attr cue.Attribute // v's @check attribute
+}
+
+// topDef returns the top-level definition name (#Name), looked up once:
+// each field that uses a named check refers to it.
+func (l *loader) topDef(name string) *topDefinition {
+	if d, ok := l.defs[name]; ok {
+		return d
+	}
+	path := cue.MakePath(cue.Def(name))
+	v := l.root.LookupPath(path)
+	d := &topDefinition{path: path, v: v, kind: v.IncompleteKind(), attr: v.Attribute("check")}
+	if l.defs == nil {
+		l.defs = map[string]*topDefinition{}
+	}
+	l.defs[name] = d
+	return d
 }
 
 // fastCall handles strings.MinRunes, strings.MaxRunes, list.MinItems and

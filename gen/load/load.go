@@ -98,6 +98,9 @@ func Load(src *Source) (*model.Spec, error) {
 		return nil, err
 	}
 	s := l.build(v)
+	if len(l.reqErrs) > 0 {
+		return nil, l.reqErrs.Err() // metaschema's findings, as if it had found them
+	}
 	if len(l.errs) == 0 && !skipEmitChecks {
 		l.emitChecks(v, s)
 	}
@@ -123,6 +126,14 @@ type loader struct {
 	// exprMemo holds the results of Value.Expr, which re-evaluates each
 	// conjunct of a value: the loader asks again for the same values.
 	exprMemo map[cue.Value]exprResult
+	// deferTools is set while metaschema's required walk may leave the
+	// tools struct to tools; toolsRequired is then the anchor of the tools
+	// struct, and reqErrs collects that check's findings (see toolFields).
+	deferTools    bool
+	toolsRequired *anchor
+	reqErrs       diag.List
+	// defs holds the top-level definitions topDef looked up.
+	defs map[string]*topDefinition
 	// clashed holds tools whose names clash with another tool's; checks
 	// that would only repeat that finding skip them.
 	clashed map[*model.Tool]bool
@@ -308,7 +319,14 @@ func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 	if depth > 8 {
 		return model.Pos{}, false
 	}
-	op, args := l.expr(v)
+	// Not l.expr: vposMemo keeps the answer, and what Expr makes for the
+	// value's operands would be kept (a mode's standing of each tool) for
+	// nothing.
+	r, ok := l.exprMemo[v]
+	if !ok {
+		r.op, r.args = v.Expr()
+	}
+	op, args := r.op, r.args
 	if op != cue.AndOp {
 		return model.Pos{}, false
 	}

@@ -49,7 +49,14 @@ func (l *loader) metaschema(v cue.Value, files []*ast.File, userFiles []string) 
 		}
 	}
 	var errs diag.List
+	l.deferTools = true
 	l.required(v, nil, &anchor{pos: model.Pos{File: l.src.Display}, done: true}, &errs)
+	l.deferTools = false
+	if a := l.toolsRequired; a != nil && len(errs) > 0 {
+		// The model will not be built: the tools are checked here.
+		l.toolsRequired = nil
+		l.required(a.v, []string{"tools"}, a.up, &errs)
+	}
 	return errs
 }
 
@@ -82,6 +89,14 @@ func (l *loader) anchorPos(a *anchor) model.Pos {
 func (l *loader) required(v cue.Value, path []string, up *anchor, errs *diag.List) {
 	if schemaPath(path) {
 		return // argument and result schemas, and opencode.config (checked when built)
+	}
+	if l.deferTools && len(path) == 1 && path[0] == "tools" {
+		if d, _ := v.Default(); d.IncompleteKind() == cue.StructKind {
+			// Left to tools, which reads each tool's fields anyway (see
+			// toolFields).
+			l.toolsRequired = &anchor{up: up, v: v}
+			return
+		}
 	}
 	a := &anchor{up: up, v: v}
 	d, _ := v.Default()

@@ -63,6 +63,12 @@ func (l *loader) schemaCopy(pkg string) (warnings, errs diag.List) {
 	if !ok {
 		return nil, nil
 	}
+	ours := schemaIn(pkg)
+	if bytes.Equal(b, ours) {
+		// agentc's own metaschema, which Load evaluates anyway: it
+		// compiles, and parsing it again would find nothing.
+		return nil, nil
+	}
 	display := path.Join(l.src.Display, spec.SchemaFile)
 	refresh := fmt.Sprintf("`agentc init --schema %s`", l.src.Display)
 	f, err := parser.ParseFile(filepath.Join(l.src.abs, spec.SchemaFile), b, parser.ParseComments)
@@ -80,10 +86,6 @@ func (l *loader) schemaCopy(pkg string) (warnings, errs diag.List) {
 				fmt.Sprintf(format, args...), refresh)
 		}
 		return nil, errs
-	}
-	ours := schemaIn(pkg)
-	if bytes.Equal(b, ours) {
-		return nil, nil
 	}
 	warnings.Add(model.Pos{File: display, Line: firstDifference(b, ours), Col: 1}, "schema-copy",
 		"warning: differs from agentc's metaschema, which agentc uses instead of this file (editors and `cue vet` "+

@@ -40,7 +40,15 @@ type declSite struct {
 // indexSyntax reads the user's files (userFiles, by name) among the
 // instance's parsed files.
 func (l *loader) indexSyntax(files []*ast.File, userFiles []string) *syntaxIndex {
-	x := &syntaxIndex{docs: map[token.Pos]string{}, decls: map[string]declSite{}, opaque: map[string]bool{}, topDefs: map[ast.Node]bool{}}
+	// Sized for the spec from the length of its files (a field of a
+	// documented spec every 50 bytes or so), so that the maps do not grow
+	// step by step at a thousand tools.
+	size := 0
+	for _, name := range userFiles {
+		size += len(l.src.Files[name])
+	}
+	x := &syntaxIndex{docs: make(map[token.Pos]string, size/64), decls: make(map[string]declSite, size/128),
+		opaque: make(map[string]bool, size/256), topDefs: map[ast.Node]bool{}}
 	for _, f := range files {
 		if filepath.Dir(f.Filename) != l.src.abs || !slices.Contains(userFiles, filepath.Base(f.Filename)) {
 			continue
