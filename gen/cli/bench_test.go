@@ -85,8 +85,8 @@ func BenchmarkCommands(b *testing.B) {
 					return []string{agentc, "gen", "--spec", ".", "--out", same}
 				}},
 			}
-			// gen-edit's second run stores the formatting it remembers from
-			// then on: run it twice first (an edit and back).
+			// Run gen-edit twice first (an edit and back), so that every
+			// measured run starts from a tree the run before generated.
 			for range 2 {
 				args := cmds[len(cmds)-1].args()
 				measure(b, dir, args[0], args[1:]...)

@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 
 	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/gogen"
 	"github.com/agentc-dev/agentc/gen/internal/stamp"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -20,9 +19,7 @@ import (
 type specFlags struct {
 	spec, out, only string
 	// oneShot is a run of a process that ends with it (gen, check, not
-	// gen --watch): it collects load's garbage before emitting, and keeps
-	// the Go emitter's formatted declarations in the user cache between
-	// runs (rememberFormatting), where watch keeps them in memory.
+	// gen --watch): it collects load's garbage before emitting.
 	oneShot bool
 	// mem, under gen --watch, remembers the output tree's files between
 	// runs, so that a plan reads only those that changed since.
@@ -60,7 +57,6 @@ func (f *specFlags) generate(src *load.Source, st stamped) (*model.Spec, []emit.
 		// often than Go's default (GOGC=100) lowers their peak, which is
 		// gen's, by ~10 MB at 1,000 tools for ~3% of the run's time.
 		defer debug.SetGCPercent(debug.SetGCPercent(70))
-		defer rememberFormatting(st)()
 	}
 	files, err := emit.Generate(s, f.onlyList()...)
 	if err != nil {
@@ -224,27 +220,6 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 	}
 	st.record(out, manifest, len(files))
 	return r, nil
-}
-
-// rememberFormatting starts the Go emitter from the formatted declarations
-// the last one-shot run of this command line left in the user cache (gen
-// --watch keeps them in memory instead), and returns the function that
-// stores the new ones and turns the memory off. Formatting is a function
-// of the source and of agentc, so the entry is agentc's (stamp.LoadBlob);
-// a damaged entry is ignored. After an edit, only the declarations it
-// changed are formatted. The first run of a command line (CI's only one)
-// neither reads nor stores: formatting to remember costs a little more.
-func rememberFormatting(st stamped) (done func()) {
-	if _, ran := stamp.Lookup(st.invocation); !st.keyed || !ran {
-		return func() {}
-	}
-	if data, ok := stamp.LoadBlob("gofmt", st.invocation); !ok || gogen.ReadFormatting(data) != nil {
-		gogen.CacheFormatting(true)
-	}
-	return func() {
-		stamp.StoreBlob("gofmt", st.invocation, gogen.WriteFormatting)
-		gogen.CacheFormatting(false)
-	}
 }
 
 func nonNil(s []string) []string {

@@ -3,12 +3,10 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -223,62 +221,5 @@ func writeFile(t *testing.T, p string, data []byte) {
 	}
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestFormattingRemembered: one-shot gens of a command line keep the Go
-// emitter's formatting in the cache from the second run on, and what they
-// generate from it (or from a damaged entry) is what a first run
-// generates.
-func TestFormattingRemembered(t *testing.T) {
-	defer stamp.OverrideIdentity("agentc-test-fmt")()
-	dir := filepath.Join(t.TempDir(), "spec")
-	if err := synth.WriteDir(dir, synth.Files(8)); err != nil {
-		t.Fatal(err)
-	}
-	tool := filepath.Join(dir, "synthetic_tools.cue")
-	orig, err := os.ReadFile(tool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "out")
-	sf := &specFlags{spec: dir, out: out, oneShot: true}
-	inv := stamp.Invocation(sf.spec, sf.out, nil)
-	edit := func(n int) {
-		t.Helper()
-		writeFile(t, tool, bytes.Replace(orig, []byte("strings.MaxRunes(1000)"), []byte("strings.MaxRunes("+strconv.Itoa(1000-n)+")"), 1))
-	}
-	// What a first run (nothing remembered) generates.
-	fresh := func() map[string]string {
-		t.Helper()
-		other := filepath.Join(t.TempDir(), "fresh")
-		if _, err := genOnce(&specFlags{spec: dir, out: other, oneShot: true}, nil); err != nil {
-			t.Fatal(err)
-		}
-		return readTree(t, other)
-	}
-	if _, err := genOnce(sf, nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := stamp.LoadBlob("gofmt", inv); ok {
-		t.Error("a first run stored its formatting")
-	}
-	for i, damaged := range []bool{false, false, true} {
-		if damaged {
-			stamp.StoreBlob("gofmt", inv, func(w io.Writer) error {
-				_, err := io.WriteString(w, "not what WriteFormatting writes")
-				return err
-			})
-		}
-		edit(i + 1)
-		if _, err := genOnce(sf, nil); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := stamp.LoadBlob("gofmt", inv); !ok {
-			t.Errorf("run %d stored no formatting", i+2)
-		}
-		if got, want := readTree(t, out), fresh(); !maps.Equal(got, want) {
-			t.Errorf("run %d (damaged entry: %v) generated other files than a first run", i+2, damaged)
-		}
 	}
 }

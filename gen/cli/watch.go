@@ -110,17 +110,15 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 
 // keepBetweenRuns turns on what a watching agentc keeps from one run to
 // the next, and returns the function that turns it off: the Go emitter's
-// rendered and formatted declarations, so that an edit renders and
-// formats again only the declarations it changed, and the output files as
+// rendered declarations, so that an edit renders again only the
+// declarations it changed, and the output files as
 // written, so that a plan reads only the files changed since.
 func keepBetweenRuns(sf *specFlags) (stop func()) {
-	gogen.CacheFormatting(true)
 	gogen.CacheRenders(true)
 	sf.mem = write.NewMemory()
 	return func() {
 		sf.mem = nil
 		gogen.CacheRenders(false)
-		gogen.CacheFormatting(false)
 	}
 }
 

@@ -27,16 +27,16 @@ func BenchmarkEmit(b *testing.B) {
 }
 
 // BenchmarkEmitWatching measures the Go emitter as gen --watch runs it,
-// with formatted declarations remembered from the run before (here: the
-// same spec, so every declaration is remembered): what is left is building
-// and rendering the jen trees.
+// with rendered declarations remembered from the run before (here: the
+// same spec, so every unit is remembered): what is left is the fixed
+// declarations and assembling the files.
 func BenchmarkEmitWatching(b *testing.B) {
 	s, err := load.Load(load.Bytes("spec", synth.Files(100)))
 	if err != nil {
 		b.Fatal(err)
 	}
-	gogen.CacheFormatting(true)
-	defer gogen.CacheFormatting(false)
+	gogen.CacheRenders(true)
+	defer gogen.CacheRenders(false)
 	if _, err := gogen.Emit(s); err != nil {
 		b.Fatal(err)
 	}

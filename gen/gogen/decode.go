@@ -286,7 +286,7 @@ func (w *decodeWriter) value(t *model.Type, dst string, depth int) {
 	for more%[1]d {
 		d.pushIndex(n%[1]d)
 		var e%[1]d %[4]s
-`, depth, dst, w.goType(t), w.goType(t.Items))
+`, depth, dst, w.g.goTypeText(t), w.g.goTypeText(t.Items))
 		w.indented(2, func() { w.value(t.Items, fmt.Sprintf("e%d", depth), depth+1) })
 		w.text(`		d.pop()
 		%[2]s = append(%[2]s, e%[1]d)
@@ -444,7 +444,7 @@ func quoteJoin(vals []string) string {
 // zero is the zero value of a field's Go type.
 func (w *decodeWriter) zero(fd *model.Field) string {
 	if fd.Presence == model.Optional {
-		return "Opt[" + w.goType(fd.Type) + "]{}"
+		return "Opt[" + w.g.goTypeText(fd.Type) + "]{}"
 	}
 	switch fd.Type.Kind {
 	case model.String, model.Literal, model.Enum:
@@ -456,26 +456,7 @@ func (w *decodeWriter) zero(fd *model.Field) string {
 	case model.Array:
 		return "nil"
 	}
-	return w.goType(fd.Type) + "{}"
-}
-
-// goType is the Go type of t.
-func (w *decodeWriter) goType(t *model.Type) string {
-	switch t.Kind {
-	case model.String, model.Literal:
-		return "string"
-	case model.Enum:
-		return w.g.enumNames[t]
-	case model.Number:
-		return "float64"
-	case model.Integer:
-		return "int64"
-	case model.Boolean:
-		return "bool"
-	case model.Array:
-		return "[]" + w.goType(t.Items)
-	}
-	return t.GoName
+	return w.g.goTypeText(fd.Type) + "{}"
 }
 
 // defaultValue is the Go expression of the JSON value raw as type t (a
@@ -526,7 +507,7 @@ func (w *decodeWriter) goValue(t *model.Type, raw json.RawMessage) (string, erro
 			}
 			vs[i] = v
 		}
-		return w.goType(t) + "{" + strings.Join(vs, ", ") + "}", nil
+		return w.g.goTypeText(t) + "{" + strings.Join(vs, ", ") + "}", nil
 	case model.Object:
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &m); err != nil {

@@ -360,34 +360,6 @@ func doc(text string) jen.Code {
 	return jen.Comment(commentText(text))
 }
 
-// goType returns the Go type of t.
-func (g *generator) goType(t *model.Type) *jen.Statement {
-	switch t.Kind {
-	case model.String, model.Literal:
-		return jen.String()
-	case model.Enum:
-		return jen.Id(g.enumNames[t])
-	case model.Number:
-		return jen.Float64()
-	case model.Integer:
-		return jen.Int64()
-	case model.Boolean:
-		return jen.Bool()
-	case model.Array:
-		return jen.Index().Add(g.goType(t.Items))
-	case model.Object:
-		return jen.Id(t.GoName)
-	}
-	panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
-}
-
-func (g *generator) fieldType(f *model.Field) *jen.Statement {
-	if f.Presence == model.Optional {
-		return jen.Id("Opt").Types(g.goType(f.Type))
-	}
-	return g.goType(f.Type)
-}
-
 // comment adds // comment lines to f, the doc comment of the declaration
 // that follows. Before it goes the generator's split mark, where render may
 // cut the file to format its parts concurrently.

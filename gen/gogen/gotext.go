@@ -226,7 +226,7 @@ func keyedLines(b *bytes.Buffer, indent int, rows [][2]string) {
 	align(b, indent, section)
 }
 
-// goTypeText returns the Go type of t, as goType renders it.
+// goTypeText returns the Go type of t.
 func (g *generator) goTypeText(t *model.Type) string {
 	switch t.Kind {
 	case model.String, model.Literal:
@@ -247,7 +247,7 @@ func (g *generator) goTypeText(t *model.Type) string {
 	panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
 }
 
-// fieldTypeText returns the Go type of field f, as fieldType renders it.
+// fieldTypeText returns the Go type of field f.
 func (g *generator) fieldTypeText(f *model.Field) string {
 	if f.Presence == model.Optional {
 		return "Opt[" + g.goTypeText(f.Type) + "]"

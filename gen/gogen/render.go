@@ -3,20 +3,15 @@ package gogen
 import (
 	"bytes"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"go/format"
-	"io"
 	"maps"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -35,93 +30,11 @@ var splitMark = func() string {
 // chunk of its own.
 var minChunk = 64 << 10
 
-// formatted, when on, holds the formatted text of each chunk the last
-// render formatted, by its source: a long-running agentc (gen --watch)
-// formats again only the declarations an edit changed.
-var formatted struct {
-	sync.Mutex
-	on bool
-	// last maps the SHA-256 of each chunk's source to its formatted text.
-	last map[[sha256.Size]byte][]byte
-	// runs counts the chunks formatted, for tests.
-	runs atomic.Int64
-}
-
-// CacheFormatting turns on (or off, dropping what it holds) the memory of
-// formatted declarations from one Emit to the next. A chunk's formatted
-// text depends on its source alone, so the output is the same either way;
-// with it on, every documented declaration is formatted as a chunk of its
-// own, so that an edit reformats only the declarations it touched.
-func CacheFormatting(on bool) {
-	formatted.Lock()
-	defer formatted.Unlock()
-	formatted.on, formatted.last = on, nil
-}
-
-// formattingMagic starts what WriteFormatting writes.
-const formattingMagic = "agentc gogen formatting v1\n"
-
-// WriteFormatting writes the formatted declarations CacheFormatting
-// remembers from the last Emit, so that a later process can start from
-// them (ReadFormatting): agentc gen after an edit formats again only what
-// the edit changed. The text holds, per declaration, the SHA-256 of its
-// source and its formatted text, and ends with the SHA-256 of all that.
-func WriteFormatting(w io.Writer) error {
-	formatted.Lock()
-	last := formatted.last
-	formatted.Unlock()
-	h := sha256.New()
-	mw := io.MultiWriter(w, h)
-	if _, err := io.WriteString(mw, formattingMagic); err != nil {
-		return err
-	}
-	for key, out := range last {
-		rec := append(key[:], binary.AppendUvarint(nil, uint64(len(out)))...)
-		if _, err := mw.Write(rec); err != nil {
-			return err
-		}
-		if _, err := mw.Write(out); err != nil {
-			return err
-		}
-	}
-	_, err := w.Write(h.Sum(nil))
-	return err
-}
-
-// ReadFormatting turns CacheFormatting on, remembering the declarations
-// data (from WriteFormatting) holds. Data that is not whole is an error,
-// and nothing of it is remembered.
-func ReadFormatting(data []byte) error {
-	bad := errors.New("gogen: formatting cache: damaged")
-	if len(data) < len(formattingMagic)+sha256.Size || string(data[:len(formattingMagic)]) != formattingMagic {
-		return bad
-	}
-	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
-	if got := sha256.Sum256(body); string(got[:]) != string(sum) {
-		return bad
-	}
-	last := map[[sha256.Size]byte][]byte{}
-	for rest := body[len(formattingMagic):]; len(rest) > 0; {
-		if len(rest) < sha256.Size {
-			return bad
-		}
-		key := [sha256.Size]byte(rest[:sha256.Size])
-		n, w := binary.Uvarint(rest[sha256.Size:])
-		rest = rest[sha256.Size+max(w, 0):]
-		if w <= 0 || n > uint64(len(rest)) {
-			return bad
-		}
-		last[key], rest = rest[:n:n], rest[n:]
-	}
-	formatted.Lock()
-	defer formatted.Unlock()
-	formatted.on, formatted.last = true, last
-	return nil
-}
-
-// render builds the parts in order (build), each unformatted, cut at split marks into
-// chunks of whole declarations; go/format formats the chunks concurrently
-// while the next part is built. A part's jen tree is garbage once it is
+// render builds the parts in order (build), each unformatted, cut at split
+// marks into chunks of whole declarations; go/format formats the chunks
+// concurrently while the next part is built, and passes through the
+// declarations written already formatted (decl), which are most of a
+// large spec's package. A part's jen tree is garbage once it is
 // rendered. The output is jen's File.Render of each file.
 //
 // gofmt formats top-level declarations independently, separating them as
@@ -146,18 +59,11 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 		}()
 	}
 
-	formatted.Lock()
-	cache, prev := formatted.on, formatted.last
-	formatted.Unlock()
 	target := minChunk
-	if cache {
-		target = 0 // a chunk per declaration
-	}
 	clause := []byte("package " + g.s.Codegen.GoPackage + "\n")
 	head := []byte("package " + g.s.Codegen.GoPackage + "\n\n") // of a formatted chunk
 	type chunk struct {
 		src, out []byte
-		key      [sha256.Size]byte // of src, when remembered
 		err      error
 		pre      bool // out was written formatted (decl)
 	}
@@ -200,34 +106,10 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 			if c.pre {
 				continue
 			}
-			if cache {
-				c.key = sha256.Sum256(c.src)
-				if out, ok := prev[c.key]; ok {
-					c.out = out
-					continue
-				}
-			}
-			formatted.runs.Add(1)
 			run(func() { c.out, c.err = format.Source(c.src) })
 		}
 	}
 	wg.Wait()
-	if cache {
-		next := map[[sha256.Size]byte][]byte{}
-		for _, cs := range chunks {
-			for _, c := range cs {
-				if c.err == nil && !c.pre {
-					next[c.key] = c.out
-				}
-			}
-		}
-		formatted.Lock()
-		if formatted.on {
-			formatted.last = next
-		}
-		formatted.Unlock()
-	}
-
 	for i, cs := range chunks {
 		if errs[i] != nil {
 			continue

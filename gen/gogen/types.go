@@ -1,7 +1,6 @@
 package gogen
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -283,67 +282,4 @@ func limits(t *model.Type) string {
 		return ""
 	}
 	return "Constraints: " + strings.Join(parts, "; ") + "."
-}
-
-// goValue returns the Go expression of the JSON value raw as type t (a
-// default).
-func (g *generator) goValue(t *model.Type, raw json.RawMessage) (jen.Code, error) {
-	switch t.Kind {
-	case model.String, model.Literal:
-		var s string
-		err := json.Unmarshal(raw, &s)
-		return jen.Lit(s), err
-	case model.Enum:
-		var s string
-		err := json.Unmarshal(raw, &s)
-		return jen.Id(g.enumNames[t] + names.GoEnumValue(s)), err
-	case model.Number:
-		var v float64
-		err := json.Unmarshal(raw, &v)
-		return jen.Lit(v), err
-	case model.Integer:
-		var v int64
-		err := json.Unmarshal(raw, &v)
-		return jen.Lit(v), err
-	case model.Boolean:
-		var v bool
-		err := json.Unmarshal(raw, &v)
-		return jen.Lit(v), err
-	case model.Array:
-		var items []json.RawMessage
-		if err := json.Unmarshal(raw, &items); err != nil {
-			return nil, err
-		}
-		var vs []jen.Code
-		for _, it := range items {
-			v, err := g.goValue(t.Items, it)
-			if err != nil {
-				return nil, err
-			}
-			vs = append(vs, v)
-		}
-		return g.goType(t).Values(vs...), nil
-	case model.Object:
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, err
-		}
-		d := jen.Dict{}
-		for _, fd := range t.Fields {
-			r, ok := m[fd.Name]
-			if !ok {
-				continue
-			}
-			v, err := g.goValue(fd.Type, r)
-			if err != nil {
-				return nil, err
-			}
-			if fd.Presence == model.Optional {
-				v = jen.Id("Some").Call(v)
-			}
-			d[jen.Id(fd.GoName)] = v
-		}
-		return jen.Id(t.GoName).Values(d), nil
-	}
-	return nil, fmt.Errorf("no Go value for kind %s", t.Kind)
 }

@@ -25,7 +25,6 @@
 package stamp
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -310,39 +309,6 @@ func Record(invocation string, e Entry) {
 	}
 }
 
-// LoadBlob returns the data StoreBlob stored under kind for an
-// invocation, if the same agentc (by Identity) stored it.
-func LoadBlob(kind, invocation string) ([]byte, bool) {
-	id, ok := Identity()
-	p := cacheFile(kind, invocation)
-	if !ok || p == "" {
-		return nil, false
-	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return nil, false
-	}
-	used(p)
-	return bytes.CutPrefix(b, []byte(id+"\n"+invocation+"\x00"))
-}
-
-// StoreBlob stores what write writes under kind for an invocation, marked
-// with agentc's identity. A failure only costs the next run what the data
-// would save, so it is not reported.
-func StoreBlob(kind, invocation string, write func(io.Writer) error) {
-	id, ok := Identity()
-	p := cacheFile(kind, invocation)
-	if !ok || p == "" {
-		return
-	}
-	_ = writeCacheFunc(p, func(w io.Writer) error {
-		if _, err := io.WriteString(w, id+"\n"+invocation+"\x00"); err != nil {
-			return err
-		}
-		return write(w)
-	})
-}
-
 // cacheFile returns the path of a cache entry of the given kind, named by
 // the SHA-256 of name, or "" without a user cache directory.
 func cacheFile(kind, name string) string {
@@ -382,15 +348,6 @@ func prune(dir string) {
 
 // writeCache writes a cache entry atomically.
 func writeCache(p string, data []byte) error {
-	return writeCacheFunc(p, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}
-
-// writeCacheFunc writes a cache entry atomically, its content streamed by
-// write.
-func writeCacheFunc(p string, write func(io.Writer) error) error {
 	if p == "" {
 		return fmt.Errorf("no user cache directory")
 	}
@@ -402,11 +359,7 @@ func writeCacheFunc(p string, write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(f, 64<<10)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
+	_, err = f.Write(data)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
