@@ -41,8 +41,11 @@ func (f *specFlags) onlyList() []string {
 }
 
 // generate loads the spec read into src and runs the emitters; it returns
-// the files and the output root.
-func (f *specFlags) generate(src *load.Source, st stamped) (*model.Spec, []emit.File, string, error) {
+// the files and the output root. If begin is not nil, it is called with
+// the output root once that is known, and the function it returns is
+// handed each emitter's files as soon as that emitter has succeeded
+// (emit.GenerateStaged).
+func (f *specFlags) generate(src *load.Source, st stamped, begin func(out string) func([]emit.File)) (*model.Spec, []emit.File, string, error) {
 	generations.Add(1)
 	s, err := load.Load(src)
 	if err != nil {
@@ -58,13 +61,17 @@ func (f *specFlags) generate(src *load.Source, st stamped) (*model.Spec, []emit.
 		// gen's, by ~10 MB at 1,000 tools for ~3% of the run's time.
 		defer debug.SetGCPercent(debug.SetGCPercent(70))
 	}
-	files, err := emit.Generate(s, f.onlyList()...)
-	if err != nil {
-		return nil, nil, "", err
-	}
 	out := f.out
 	if out == "" {
 		out = s.Codegen.Out
+	}
+	var stage func([]emit.File)
+	if begin != nil {
+		stage = begin(out)
+	}
+	files, err := emit.GenerateStaged(s, stage, f.onlyList()...)
+	if err != nil {
+		return nil, nil, "", err
 	}
 	return s, files, out, nil
 }
@@ -183,21 +190,22 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 	if ent, ok := st.unchanged(partial); ok {
 		return &genResult{out: ent.Out, unchanged: ent.Files}, nil
 	}
-	_, files, out, err := sf.generate(src, st)
+	// The files are written out of sight as the emitters produce them
+	// (the Go emitter takes longest), and put in place only once all
+	// have succeeded.
+	var run *write.Run
+	_, files, out, err := sf.generate(src, st, func(out string) func([]emit.File) {
+		run = write.Begin(out, write.Options{Partial: partial, Memory: sf.mem})
+		return run.Stage
+	})
 	if err != nil {
+		if run != nil {
+			run.Abort()
+		}
 		return nil, err
 	}
-	plan := write.Plan
-	if partial {
-		plan = write.PlanPartial
-	} else if sf.mem != nil {
-		plan = sf.mem.Plan
-	}
-	changes, err := plan(out, files)
+	changes, err := run.Commit(files)
 	if err != nil {
-		return nil, err
-	}
-	if err := write.Apply(write.OS{}, out, changes); err != nil {
 		return nil, err
 	}
 	if sf.mem != nil {

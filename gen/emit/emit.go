@@ -67,6 +67,17 @@ func Emitters() []Emitter { return slices.Clone(registry) }
 // returns all files sorted by path, plus the manifest. It fails if any
 // emitter fails, if two files share a path, or if a path escapes the root.
 func Generate(s *model.Spec, only ...string) ([]File, error) {
+	return GenerateStaged(s, nil, only...)
+}
+
+// GenerateStaged is Generate that also hands each emitter's files, if
+// stage is not nil, to stage as soon as that emitter has succeeded (from
+// the emitter's goroutine, while the others still run), so that a writer
+// can start on them (write.Run.Stage). The run may still fail after that
+// — a later emitter fails, two emitters generate one path — so stage must
+// not make them visible before GenerateStaged has returned them. The
+// manifest is not staged.
+func GenerateStaged(s *model.Spec, stage func([]File), only ...string) ([]File, error) {
 	for _, name := range only {
 		if !slices.ContainsFunc(registry, func(e Emitter) bool { return e.Name == name }) {
 			return nil, fmt.Errorf("unknown emitter %q", name)
@@ -84,18 +95,23 @@ func Generate(s *model.Spec, only ...string) ([]File, error) {
 	errs := make([]error, len(run))
 	var wg sync.WaitGroup
 	for i, e := range run {
-		wg.Go(func() { outs[i], errs[i] = e.Fn(s) })
+		wg.Go(func() {
+			outs[i], errs[i] = e.Fn(s)
+			for _, f := range outs[i] {
+				if errs[i] == nil {
+					errs[i] = checkPath(f.Path)
+				}
+			}
+			if errs[i] == nil && stage != nil {
+				stage(outs[i])
+			}
+		})
 	}
 	wg.Wait()
 	var files []File
 	for i, e := range run {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("emitter %s: %w", e.Name, errs[i])
-		}
-		for _, f := range outs[i] {
-			if err := checkPath(f.Path); err != nil {
-				return nil, fmt.Errorf("emitter %s: %w", e.Name, err)
-			}
 		}
 		files = append(files, outs[i]...)
 	}

@@ -1,7 +1,6 @@
 package write
 
 import (
-	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -46,12 +45,21 @@ func NewMemory() *Memory { return &Memory{files: map[string]remembered{}} }
 // Plan is the package's Plan, taking the content of files the memory knows
 // to be unchanged from it.
 func (m *Memory) Plan(root string, files []emit.File) ([]Change, error) {
+	m.use(root)
+	return plan(root, files, false, m)
+}
+
+// use points the memory at root, forgetting what it knew of another.
+func (m *Memory) use(root string) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.useLocked(root)
+}
+
+func (m *Memory) useLocked(root string) {
 	if m.root != root {
 		m.root, m.files, m.now = root, map[string]remembered{}, 0
 	}
-	m.mu.Unlock()
-	return plan(root, files, false, m)
 }
 
 // read returns the content of the file at rel under the memory's root,
@@ -66,7 +74,7 @@ func (m *Memory) read(rel, p string) ([]byte, error) {
 		return r.data, nil
 	}
 	m.reads.Add(1)
-	data, err := os.ReadFile(p)
+	data, err := readFile(p)
 	if err != nil || !ok {
 		return data, err
 	}
@@ -98,9 +106,7 @@ func granularity(ns int64) time.Duration {
 func (m *Memory) Applied(root string, changes []Change) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.root != root {
-		m.root, m.files, m.now = root, map[string]remembered{}, 0
-	}
+	m.useLocked(root)
 	for _, c := range changes {
 		switch c.Kind {
 		case Create, Update:

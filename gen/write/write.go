@@ -54,10 +54,23 @@ func Plan(root string, files []emit.File) ([]Change, error) {
 // manifest's entries for files that still exist and that this run did not
 // produce, so the other emitters' files stay recognisably agentc's.
 func PlanPartial(root string, files []emit.File) ([]Change, error) {
-	old, err := os.ReadFile(filepath.Join(root, emit.ManifestName))
+	old, err := readFile(filepath.Join(root, emit.ManifestName))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
+	files = slices.Clone(files)
+	for i, f := range files {
+		if f.Path == emit.ManifestName {
+			files[i].Data = partialManifest(root, f.Data, old, files)
+		}
+	}
+	return plan(root, files, true, nil)
+}
+
+// partialManifest returns the manifest data of a run of some emitters
+// that produced files: extended with the entries of the previous
+// manifest, old, for files that still exist and that it did not produce.
+func partialManifest(root string, data, old []byte, files []emit.File) []byte {
 	produced := map[string]bool{}
 	for _, f := range files {
 		produced[f.Path] = true
@@ -71,14 +84,11 @@ func PlanPartial(root string, files []emit.File) ([]Change, error) {
 			keep = append(keep, sum+"  "+p)
 		}
 	}
-	slices.Sort(keep)
-	files = slices.Clone(files)
-	for i, f := range files {
-		if f.Path == emit.ManifestName && len(keep) > 0 {
-			files[i].Data = mergeManifest(f.Data, keep)
-		}
+	if len(keep) == 0 {
+		return data
 	}
-	return plan(root, files, true, nil)
+	slices.Sort(keep)
+	return mergeManifest(data, keep)
 }
 
 // mergeManifest adds entry lines to a manifest, keeping lines sorted by path.
@@ -102,12 +112,8 @@ func mergeManifest(data []byte, entries []string) []byte {
 
 // plan is Plan (and PlanPartial), reading through mem when it is not nil.
 func plan(root string, files []emit.File, partial bool, mem *Memory) ([]Change, error) {
-	var changes []Change
-	want := map[string]bool{}
-	var manifest map[string]string
-	if b, err := os.ReadFile(filepath.Join(root, emit.ManifestName)); err == nil {
-		manifest = emit.ParseManifest(b)
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	manifest, err := oldManifest(root)
+	if err != nil {
 		return nil, err
 	}
 	// The files are read concurrently (most of a large run's plan is
@@ -124,57 +130,97 @@ func plan(root string, files []emit.File, partial bool, mem *Memory) ([]Change, 
 					olds[i], rerrs[i] = mem.read(files[i].Path, p)
 					continue
 				}
-				olds[i], rerrs[i] = os.ReadFile(p)
+				olds[i], rerrs[i] = readFile(p)
 			}
 		})
 	}
 	wg.Wait()
+	changes := make([]Change, 0, len(files))
+	want := make(map[string]bool, len(files))
 	for i, f := range files {
 		want[f.Path] = true
-		old, err := olds[i], rerrs[i]
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			changes = append(changes, Change{Path: f.Path, Kind: Create, New: f.Data})
-		case err != nil:
+		c, err := classify(f, olds[i], rerrs[i], manifest)
+		if err != nil {
 			return nil, err
-		case string(old) == string(f.Data):
-			changes = append(changes, Change{Path: f.Path, Kind: Unchanged, Old: old, New: f.Data})
-		case owned(f.Path, old, manifest):
-			changes = append(changes, Change{Path: f.Path, Kind: Update, Old: old, New: f.Data})
-		default:
-			changes = append(changes, Change{Path: f.Path, Kind: Conflict, Old: old, New: f.Data})
 		}
+		changes = append(changes, c)
 	}
-	if partial {
-		slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
-		return changes, nil
+	if !partial {
+		removes, err := stale(root, want, manifest, nil)
+		if err != nil {
+			return nil, err
+		}
+		changes = append(changes, removes...)
 	}
-	// Stale files: agentc's own files under root that are no longer generated.
-	err := walkFiles(root, func(rel, p string) error {
+	sortChanges(changes)
+	return changes, nil
+}
+
+// oldManifest returns the entries of the manifest under root (none if
+// there is none).
+func oldManifest(root string) (map[string]string, error) {
+	b, err := readFile(filepath.Join(root, emit.ManifestName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return emit.ParseManifest(b), nil
+}
+
+// classify plans one generated file, given what reading its target
+// returned and the previous manifest.
+func classify(f emit.File, old []byte, err error, manifest map[string]string) (Change, error) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Change{Path: f.Path, Kind: Create, New: f.Data}, nil
+	case err != nil:
+		return Change{}, err
+	case string(old) == string(f.Data):
+		return Change{Path: f.Path, Kind: Unchanged, Old: old, New: f.Data}, nil
+	case owned(f.Path, old, manifest):
+		return Change{Path: f.Path, Kind: Update, Old: old, New: f.Data}, nil
+	default:
+		return Change{Path: f.Path, Kind: Conflict, Old: old, New: f.Data}, nil
+	}
+}
+
+// stale returns a Remove for each of agentc's own files under root that
+// is not in want. temp is as for walkTree.
+func stale(root string, want map[string]bool, manifest map[string]string, temp func(string, fs.DirEntry)) ([]Change, error) {
+	var removes []Change
+	err := walkTree(root, func(rel, p string) error {
 		if want[rel] {
 			return nil
 		}
-		old, err := os.ReadFile(p)
+		old, err := readFile(p)
 		if err != nil {
 			return err
 		}
 		if owned(rel, old, manifest) {
-			changes = append(changes, Change{Path: rel, Kind: Remove, Old: old})
+			removes = append(removes, Change{Path: rel, Kind: Remove, Old: old})
 		}
 		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
+	}, temp)
+	return removes, err
+}
+
+func sortChanges(changes []Change) {
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
-	return changes, nil
 }
 
 // walkFiles calls fn with the slash path relative to root, and the path,
 // of every regular file under root that a plan considers: not in
-// node_modules or a nested .git, not a temporary file of the writer's. A
-// missing root has no files.
+// node_modules or a nested .git, not a temporary file or directory of the
+// writer's. A missing root has no files.
 func walkFiles(root string, fn func(rel, p string) error) error {
+	return walkTree(root, fn, nil)
+}
+
+// walkTree is walkFiles that also hands temp, if not nil, the path of
+// each temporary file or directory of a writer's that it skips.
+func walkTree(root string, fn func(rel, p string) error, temp func(p string, d fs.DirEntry)) error {
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && p == root {
@@ -182,13 +228,22 @@ func walkFiles(root string, fn func(rel, p string) error) error {
 			}
 			return err
 		}
+		if p != root && strings.HasPrefix(d.Name(), tmpPrefix) {
+			if temp != nil {
+				temp(p, d)
+			}
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		if d.IsDir() {
 			if d.Name() == "node_modules" || (d.Name() == ".git" && p != root) {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || strings.HasPrefix(d.Name(), tmpPrefix) {
+		if !d.Type().IsRegular() {
 			return nil
 		}
 		rel, err := filepath.Rel(root, p)
@@ -203,7 +258,8 @@ func walkFiles(root string, fn func(rel, p string) error) error {
 // wrote a manifest with SHA-256 manifestSum: the manifest is unchanged,
 // every file it lists has the content it records, and, unless partial (a
 // run of some emitters, which removes nothing), no other file carries
-// agentc's header. Then a plan of that run's files would change nothing.
+// agentc's header and no run's temporary file is there (a full run removes
+// a killed one's). Then a plan of that run's files would change nothing.
 // It reads the listed files concurrently and only the first bytes of the
 // others.
 func Intact(root, manifestSum string, partial bool) (bool, error) {
@@ -238,7 +294,7 @@ func Intact(root, manifestSum string, partial bool) (bool, error) {
 		return intact.Load(), nil
 	}
 	head := make([]byte, 512)
-	err = walkFiles(root, func(rel, p string) error {
+	err = walkTree(root, func(rel, p string) error {
 		if _, listed := manifest[rel]; listed || rel == emit.ManifestName {
 			return nil
 		}
@@ -256,6 +312,10 @@ func Intact(root, manifestSum string, partial bool) (bool, error) {
 			return filepath.SkipAll
 		}
 		return nil
+	}, func(string, fs.DirEntry) {
+		// A run's temporary file: one in progress, or a killed one's
+		// leftover, which only a full run removes.
+		intact.Store(false)
 	})
 	return intact.Load(), err
 }
@@ -300,8 +360,6 @@ type FS interface {
 // OS is the real file system.
 type OS struct{}
 
-const tmpPrefix = ".agentc-tmp-"
-
 // MkdirAll creates dir and its parents.
 func (OS) MkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }
 
@@ -310,27 +368,21 @@ func (OS) MkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }
 // file or the new one, never a mix. It does not fsync: that would guard
 // against a power loss, not an interruption, and costs more than the rest
 // of a large run.
-func (OS) WriteAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), tmpPrefix+"*")
+func (OS) WriteAtomic(path string, data []byte) error {
+	return writeAtomic(path, data, true)
+}
+
+// writeAtomic is OS.WriteAtomic; chmod is as for createFile.
+func writeAtomic(path string, data []byte, chmod bool) error {
+	tmp, err := createTemp(filepath.Dir(path), data, chmod)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
 		return err
 	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return nil
 }
 
 // Remove deletes path.
@@ -343,6 +395,15 @@ func (OS) Remove(path string) error { return os.Remove(path) }
 // run every file on disk is still recognisably agentc's. Empty directories
 // left by removals are removed too.
 func Apply(fsys FS, root string, changes []Change) error {
+	if err := conflictError(root, changes); err != nil {
+		return err
+	}
+	put := func(rel string, data []byte) error { return writeFile(fsys, root, rel, data) }
+	return commit(root, changes, put, fsys.Remove)
+}
+
+// conflictError returns a *ConflictError if changes has a conflict.
+func conflictError(root string, changes []Change) error {
 	var conflicts []string
 	for _, c := range changes {
 		if c.Kind == Conflict {
@@ -352,40 +413,55 @@ func Apply(fsys FS, root string, changes []Change) error {
 	if len(conflicts) > 0 {
 		return &ConflictError{Root: root, Paths: conflicts}
 	}
+	return nil
+}
+
+// commit carries out changes, which have no conflict, under root: put
+// gives the file at a slash path its new content, atomically, and remove
+// deletes a file. The manifest goes first, listing both the new files and
+// the ones about to be removed, and again at the end without the removed
+// ones, so that after an interrupted run every file on disk is still
+// recognisably agentc's. Empty directories left by removals are removed
+// too.
+func commit(root string, changes []Change, put func(rel string, data []byte) error, remove func(p string) error) error {
 	var manifest *Change
+	removals := false
 	for i, c := range changes {
 		if c.Path == emit.ManifestName && (c.Kind == Create || c.Kind == Update) {
 			manifest = &changes[i]
 		}
+		removals = removals || c.Kind == Remove
 	}
 	if manifest != nil {
-		interim := append([]byte(nil), manifest.New...)
-		for _, c := range changes {
-			if c.Kind == Remove {
-				interim = fmt.Appendf(interim, "%s  %s\n", emit.Sum(c.Old), c.Path)
+		interim := manifest.New
+		if removals {
+			interim = slices.Clip(interim)
+			for _, c := range changes {
+				if c.Kind == Remove {
+					interim = fmt.Appendf(interim, "%s  %s\n", emit.Sum(c.Old), c.Path)
+				}
 			}
 		}
-		if err := writeFile(fsys, root, manifest.Path, interim); err != nil {
+		if err := put(manifest.Path, interim); err != nil {
 			return err
 		}
 	}
 	for _, c := range changes {
-		switch c.Kind {
-		case Create, Update:
-			if c.Path == emit.ManifestName {
-				continue
-			}
-			if err := writeFile(fsys, root, c.Path, c.New); err != nil {
+		if (c.Kind == Create || c.Kind == Update) && c.Path != emit.ManifestName {
+			if err := put(c.Path, c.New); err != nil {
 				return err
 			}
 		}
+	}
+	if !removals {
+		return nil
 	}
 	for _, c := range changes {
 		if c.Kind != Remove {
 			continue
 		}
 		p := filepath.Join(root, filepath.FromSlash(c.Path))
-		if err := fsys.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", p, err)
 		}
 		for dir := filepath.Dir(p); dir != root && strings.HasPrefix(dir, root); dir = filepath.Dir(dir) {
@@ -395,7 +471,7 @@ func Apply(fsys FS, root string, changes []Change) error {
 		}
 	}
 	if manifest != nil {
-		return writeFile(fsys, root, manifest.Path, manifest.New)
+		return put(manifest.Path, manifest.New)
 	}
 	return nil
 }
