@@ -80,7 +80,7 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 	} else {
 		var files []emit.File
 		sf.oneShot = true
-		s, files, out, err = sf.generate(src, st, nil)
+		s, files, out, err = sf.generate(src, nil)
 		if err != nil {
 			return err
 		}

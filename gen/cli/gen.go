@@ -45,7 +45,7 @@ func (f *specFlags) onlyList() []string {
 // the output root once that is known, and the function it returns is
 // handed each emitter's files as soon as that emitter has succeeded
 // (emit.GenerateStaged).
-func (f *specFlags) generate(src *load.Source, st stamped, begin func(out string) func([]emit.File)) (*model.Spec, []emit.File, string, error) {
+func (f *specFlags) generate(src *load.Source, begin func(out string) func([]emit.File)) (*model.Spec, []emit.File, string, error) {
 	generations.Add(1)
 	s, err := load.Load(src)
 	if err != nil {
@@ -194,7 +194,7 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 	// (the Go emitter takes longest), and put in place only once all
 	// have succeeded.
 	var run *write.Run
-	_, files, out, err := sf.generate(src, st, func(out string) func([]emit.File) {
+	_, files, out, err := sf.generate(src, func(out string) func([]emit.File) {
 		run = write.Begin(out, write.Options{Partial: partial, Memory: sf.mem})
 		return run.Stage
 	})
