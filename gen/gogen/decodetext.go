@@ -45,14 +45,14 @@ func (w *decodeWriter) indented(n int, write func()) {
 }
 
 // fields writes a composite literal's fields (name → Go text), one
-// "name: value," a line, in jen.Dict's order (by name), aligned as gofmt
-// aligns them.
+// "name: value," a line, in jen.Dict's order (by name), laid out as gofmt
+// lays them out (keyedLines).
 func (w *decodeWriter) fields(kv map[string]string) {
-	var rows [][]string
+	var rows [][2]string
 	for _, k := range slices.Sorted(maps.Keys(kv)) {
-		rows = append(rows, []string{k + ":", kv[k] + ","})
+		rows = append(rows, [2]string{k, kv[k] + ","})
 	}
-	align(&w.b, w.depth, rows)
+	keyedLines(&w.b, w.depth, rows)
 }
 
 // comment writes text as the comment jen.Comment makes of it: "// text",
