@@ -3,9 +3,11 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,8 +24,18 @@ import (
 // (<cmd>-MB), and for gen the time per tool (gen-ms/tool). gen-same-x-vet
 // is an unchanged gen over vet. gen-edit is gen after a one-line edit of
 // the spec, into the same directory (the spec author's loop without
-// --watch). The commands keep their cache (package stamp) in a directory of
-// the test's (TestMain).
+// --watch). vet-4k and gen-4k are vet and gen with AGENTC_HUGEPAGES=off
+// (package hugeheap): what the heap's huge pages are worth here.
+//
+// files-ms is the floor of gen's writing on this filesystem, now: the
+// time to create gen's files (same paths and sizes, one goroutine, plain
+// os.WriteFile) in an empty directory, measured in each iteration. It
+// varies more than anything agentc does: ext4 skips the inodes of files
+// deleted in the last minutes when it allocates one, so creating files
+// after many were deleted can cost ten times as much (perf: most of the
+// time in ext4's recently_deleted). The outputs are therefore kept until
+// the whole benchmark ends, not deleted between sizes. The commands keep
+// their cache (package stamp) in a directory of the test's (TestMain).
 //
 // Skipped without bin/cue (`make tools`); fails under CI.
 func BenchmarkCommands(b *testing.B) {
@@ -44,9 +56,19 @@ func BenchmarkCommands(b *testing.B) {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("building agentc: %v\n%s", err, out)
 	}
+	// Every output stays until the end (files-ms above): one directory
+	// per run, numbered.
+	outs := b.TempDir()
+	newOut := func() string {
+		d, err := os.MkdirTemp(outs, "out")
+		if err != nil {
+			b.Fatal(err)
+		}
+		return d
+	}
 	for _, n := range []int{6, 100, 1000} {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			dir := filepath.Join(b.TempDir(), "spec")
+			dir := filepath.Join(newOut(), "spec")
 			if err := synth.WriteDir(dir, synth.Files(n)); err != nil {
 				b.Fatal(err)
 			}
@@ -56,19 +78,29 @@ func BenchmarkCommands(b *testing.B) {
 				b.Fatal(err)
 			}
 			edited := false
-			same := filepath.Join(b.TempDir(), "same")
-			measure(b, dir, agentc, "gen", "--spec", ".", "--out", same)
+			same := filepath.Join(newOut(), "same")
+			measure(b, dir, nil, agentc, "gen", "--spec", ".", "--out", same)
+			generated := readTree(b, same)
+			if len(generated) == 0 {
+				b.Fatalf("gen wrote nothing under %s", same)
+			}
 			type cmd struct {
 				name string
+				env  []string
 				args func() []string
 				wall time.Duration
 				rss  int64 // KiB
 			}
+			smallPages := []string{"AGENTC_HUGEPAGES=off"}
 			cmds := []*cmd{
 				{name: "cue-vet", args: func() []string { return []string{cue, "vet", "-c=false", "."} }},
 				{name: "vet", args: func() []string { return []string{agentc, "vet", "."} }},
 				{name: "gen", args: func() []string {
-					return []string{agentc, "gen", "--spec", ".", "--out", filepath.Join(b.TempDir(), "out")}
+					return []string{agentc, "gen", "--spec", ".", "--out", filepath.Join(newOut(), "out")}
+				}},
+				{name: "vet-4k", env: smallPages, args: func() []string { return []string{agentc, "vet", "."} }},
+				{name: "gen-4k", env: smallPages, args: func() []string {
+					return []string{agentc, "gen", "--spec", ".", "--out", filepath.Join(newOut(), "out")}
 				}},
 				{name: "gen-same", args: func() []string { return []string{agentc, "gen", "--spec", ".", "--out", same} }},
 				{name: "check", args: func() []string { return []string{agentc, "check", "--spec", ".", "--out", same} }},
@@ -89,20 +121,26 @@ func BenchmarkCommands(b *testing.B) {
 			// measured run starts from a tree the run before generated.
 			for range 2 {
 				args := cmds[len(cmds)-1].args()
-				measure(b, dir, args[0], args[1:]...)
+				measure(b, dir, nil, args[0], args[1:]...)
 			}
 			runs := 0
+			var files time.Duration
 			for b.Loop() {
 				for _, c := range cmds {
 					args := c.args()
-					wall, rss := measure(b, dir, args[0], args[1:]...)
+					wall, rss := measure(b, dir, c.env, args[0], args[1:]...)
 					c.wall += wall
 					c.rss = max(c.rss, rss)
 				}
+				files += writeTree(b, filepath.Join(newOut(), "files"), generated)
 				runs++
 			}
 			ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / float64(runs) }
-			ref := cmds[0].wall
+			byName := map[string]*cmd{}
+			for _, c := range cmds {
+				byName[c.name] = c
+			}
+			ref := byName["cue-vet"].wall
 			for _, c := range cmds {
 				b.ReportMetric(ms(c.wall), c.name+"-ms")
 				b.ReportMetric(float64(c.rss)/1024, c.name+"-MB")
@@ -110,18 +148,22 @@ func BenchmarkCommands(b *testing.B) {
 					b.ReportMetric(float64(c.wall)/float64(ref), c.name+"-x-cue")
 				}
 			}
-			b.ReportMetric(ms(cmds[2].wall)/float64(n), "gen-ms/tool")
-			b.ReportMetric(float64(cmds[3].wall)/float64(cmds[1].wall), "gen-same-x-vet")
+			b.ReportMetric(ms(byName["gen"].wall)/float64(n), "gen-ms/tool")
+			b.ReportMetric(ms(files), "files-ms")
+			b.ReportMetric(float64(byName["gen-same"].wall)/float64(byName["vet"].wall), "gen-same-x-vet")
 		})
 	}
 }
 
 // measure runs name with args in dir and returns its wall time and peak
 // resident memory (KiB).
-func measure(b *testing.B, dir, name string, args ...string) (time.Duration, int64) {
+func measure(b *testing.B, dir string, env []string, name string, args ...string) (time.Duration, int64) {
 	b.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	began := time.Now()
 	out, err := cmd.CombinedOutput()
 	d := time.Since(began)
@@ -129,4 +171,25 @@ func measure(b *testing.B, dir, name string, args ...string) (time.Duration, int
 		b.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
 	}
 	return d, peakRSS(cmd.ProcessState)
+}
+
+// writeTree creates files (readTree's) under root, which must not exist,
+// one after the other in order of path, and returns how long that took.
+func writeTree(b *testing.B, root string, files map[string]string) time.Duration {
+	b.Helper()
+	began := time.Now()
+	made := map[string]bool{}
+	for _, rel := range slices.Sorted(maps.Keys(files)) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if d := filepath.Dir(p); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			made[d] = true
+		}
+		if err := os.WriteFile(p, []byte(files[rel]), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return time.Since(began)
 }

@@ -184,7 +184,9 @@ func sameAsOneShot(t *testing.T, dir, out string) {
 	}
 }
 
-func readTree(t *testing.T, root string) map[string]string {
+// readTree reads every file under root, by its path under root (which
+// starts with a separator).
+func readTree(t testing.TB, root string) map[string]string {
 	t.Helper()
 	files := map[string]string{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
