@@ -132,6 +132,8 @@ type loader struct {
 	deferTools    bool
 	toolsRequired *anchor
 	reqErrs       diag.List
+	// toolSchema holds the fields of #Tool (see toolSchemaFields).
+	toolSchema *toolSchema
 	// defs holds the top-level definitions topDef looked up.
 	defs map[string]*topDefinition
 	// clashed holds tools whose names clash with another tool's; checks
