@@ -31,6 +31,8 @@ type typeWalker struct {
 	// position of its field.
 	root    ast.Expr
 	rootPos model.Pos
+	// dry is the type fastField's dry run fills.
+	dry model.Type
 }
 
 // object converts a struct-valued schema. goName and tsName name its type;
