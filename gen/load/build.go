@@ -132,6 +132,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	w := &typeWalker{l: l, checks: map[string]*model.Check{}}
 	it, _ := lookup(root, cue.Str("tools")).Fields()
 	var named []namedTool
+	var fpBuf []byte // appendFingerprint's, from tool to tool
 	for it.Next() {
 		tv := it.Value()
 		tf := l.toolFields(tv, it.Selector())
@@ -177,7 +178,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		if t.Summary != "" {
 			l.summary(sm, t)
 		}
-		t.Fingerprint = fingerprint(t)
+		t.Fingerprint, fpBuf = appendFingerprint(fpBuf[:0], t)
 		s.Tools = append(s.Tools, t)
 	}
 	l.toolsRequiredDone()
