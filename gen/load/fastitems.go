@@ -128,10 +128,11 @@ func (w *typeWalker) fastField(d ast.Decl) (*model.Field, bool) {
 	// t is new, without slices the dry run could share: a copy in the
 	// walker saves allocating one for each field.
 	w.dry = *t
+	w.named = false
 	if !w.fast(val, &w.dry, false, 0) || !saneLimits(&w.dry) {
 		return nil, false
 	}
-	w.fast(val, t, true, 0)
+	w.settle(val, t, &w.dry)
 	f.Type = t
 	return f, true
 }

@@ -3,6 +3,7 @@ package load
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -45,10 +46,11 @@ func (w *typeWalker) fastConstraints(v cue.Value, t *model.Type, single bool) bo
 		w.root = p.X
 	}
 	dry := cloneType(t)
+	w.named = false
 	if !w.fast(e, dry, false, 0) {
 		return false
 	}
-	w.fast(e, t, true, 0)
+	w.settle(e, t, dry)
 	return true
 }
 
@@ -138,10 +140,27 @@ func (w *typeWalker) fastCheck(x *ast.Ident, t *model.Type, apply bool) bool {
 	if d.attr.Err() != nil {
 		return false // a plain definition: walk follows it
 	}
+	w.named = true
 	if apply {
 		w.check(d.v, d.path, d.attr, t)
 	}
 	return true
+}
+
+// settle applies e to t after a dry run filled dry, a copy of t that the
+// walker may keep no longer: the dry run's result is the same unless e
+// names a check, which only the second run records.
+func (w *typeWalker) settle(e ast.Expr, t, dry *model.Type) {
+	if w.named {
+		w.fast(e, t, true, 0)
+		return
+	}
+	if crossCheck != nil {
+		applied := cloneType(t)
+		w.fast(e, applied, true, 0)
+		crossCheck(fmt.Sprintf("dry run of %v", w.l.pos(e.Pos())), *dry, *applied)
+	}
+	*t = *dry
 }
 
 // topDefinition is a top-level definition of the spec, with what the fast

@@ -33,6 +33,8 @@ type typeWalker struct {
 	rootPos model.Pos
 	// dry is the type fastField's dry run fills.
 	dry model.Type
+	// named says that fast met a named check since it was last cleared.
+	named bool
 }
 
 // object converts a struct-valued schema. goName and tsName name its type;
