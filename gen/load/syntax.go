@@ -9,6 +9,8 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/token"
+
+	"github.com/agentc-dev/agentc/spec"
 )
 
 // syntaxIndex is what the loader reads from the spec's own syntax, once,
@@ -32,6 +34,8 @@ type syntaxIndex struct {
 	topDefs map[ast.Node]bool
 	// defNames holds the names of those definitions.
 	defNames map[string]bool
+	// schemaTool is the metaschema's #Tool, when it is a struct literal.
+	schemaTool *ast.StructLit
 }
 
 type declSite struct {
@@ -55,6 +59,9 @@ func (l *loader) indexSyntax(files []*ast.File, userFiles []string) *syntaxIndex
 	x := &syntaxIndex{docs: make(map[token.Pos]string, size/64), decls: make(map[string]declSite, size/128),
 		opaque: make(map[string]bool, size/256), topDefs: map[ast.Node]bool{}, defNames: map[string]bool{}}
 	for _, f := range files {
+		if filepath.Dir(f.Filename) == l.src.abs && filepath.Base(f.Filename) == spec.SchemaFile {
+			x.schemaTool = topStruct(f, "#Tool")
+		}
 		if filepath.Dir(f.Filename) != l.src.abs || !slices.Contains(userFiles, filepath.Base(f.Filename)) {
 			continue
 		}
@@ -92,6 +99,20 @@ func (l *loader) indexSyntax(files []*ast.File, userFiles []string) *syntaxIndex
 		}, nil)
 	}
 	return x
+}
+
+// topStruct returns the struct literal the top-level field name of f is
+// declared as, or nil.
+func topStruct(f *ast.File, name string) *ast.StructLit {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.Field); ok {
+			if id, ok := fd.Label.(*ast.Ident); ok && id.Name == name {
+				lit, _ := fd.Value.(*ast.StructLit)
+				return lit
+			}
+		}
+	}
+	return nil
 }
 
 // fields records the declarations among decls, a struct's at path prefix.

@@ -105,7 +105,8 @@ func fieldsOf(d cue.Value) ([]cue.Selector, []cue.Value, error) {
 // all the tool's other reads. A tool's fields are those #Tool declares
 // and, when the metaschema found nothing, none other (its definitions are
 // closed); each is looked up by name, and kept when it exists (an optional
-// field that is not set does not). #Tool is read as the spec evaluates it,
+// field that is not set does not; one that nothing could set is not looked
+// up, see toolSchemaFields). #Tool is read as the spec evaluates it,
 // so a spec that adds to it adds to the names; the spec's own fields of
 // the tool are looked up too. This holds when the syntax shows the tool
 // declared once as a struct literal of plain fields, none required (a
@@ -122,11 +123,11 @@ func (l *loader) fastToolFields(sel cue.Selector, d cue.Value) ([]cue.Selector, 
 	if !ok {
 		return nil, nil, false
 	}
-	schema, ok := l.toolSchemaFields()
-	if !ok {
+	schema := l.toolSchemaFields()
+	if !schema.ok {
 		return nil, nil, false
 	}
-	names := slices.Clip(schema)
+	names := slices.Clip(schema.lookup)
 	for _, e := range lit.Elts {
 		fd, ok := e.(*ast.Field)
 		if !ok {
@@ -158,30 +159,91 @@ func (l *loader) fastToolFields(sel cue.Selector, d cue.Value) ([]cue.Selector, 
 	return sels, values, true
 }
 
-// toolSchemaFields returns the names of the fields #Tool declares, read
-// once, or false when one of them is required (see fastToolFields).
-func (l *loader) toolSchemaFields() ([]string, bool) {
-	if l.toolSchema == nil {
-		l.toolSchema = &toolSchema{}
-		it, err := l.root.LookupPath(cue.MakePath(cue.Def("Tool"))).Fields(cue.Optional(true))
-		l.toolSchema.ok = err == nil
-		for err == nil && it.Next() {
-			s := it.Selector()
-			if s.LabelType() != cue.StringLabel || s.ConstraintType() == cue.RequiredConstraint {
-				l.toolSchema.ok = false
-				break
-			}
-			l.toolSchema.names = append(l.toolSchema.names, s.Unquoted())
-		}
-		l.toolSchema.ok = l.toolSchema.ok && len(l.toolSchema.names) > 0
+// toolSchemaFields returns what fastToolFields needs of #Tool, read once.
+func (l *loader) toolSchemaFields() *toolSchema {
+	if l.toolSchema != nil {
+		return l.toolSchema
 	}
-	return l.toolSchema.names, l.toolSchema.ok
+	ts := &toolSchema{}
+	l.toolSchema = ts
+	it, err := l.root.LookupPath(cue.MakePath(cue.Def("Tool"))).Fields(cue.Optional(true))
+	if err != nil {
+		return ts
+	}
+	// An optional field of #Tool is no field of a tool unless the tool
+	// sets it (its syntax tells) or one of #Tool's comprehensions does
+	// (if execution == "sandbox" {summary: string}): the syntax of the
+	// metaschema's #Tool tells which, unless the spec adds to #Tool.
+	conditional, known := comprehensionFields(l.syn.schemaTool)
+	known = known && !l.syn.defNames["#Tool"]
+	for it.Next() {
+		s := it.Selector()
+		if s.LabelType() != cue.StringLabel || s.ConstraintType() == cue.RequiredConstraint {
+			return ts
+		}
+		n := s.Unquoted()
+		if s.ConstraintType() != cue.OptionalConstraint || !known || conditional[n] {
+			ts.lookup = append(ts.lookup, n)
+		}
+	}
+	ts.ok = len(ts.lookup) > 0
+	return ts
 }
 
-// toolSchema is what toolSchemaFields read of #Tool.
+// comprehensionFields returns the names of the fields the comprehensions
+// of struct literal lit declare, and false when lit holds something else
+// that could declare fields (an embedding) or is nil.
+func comprehensionFields(lit *ast.StructLit) (map[string]bool, bool) {
+	if lit == nil {
+		return nil, false
+	}
+	names := map[string]bool{}
+	var inner func(e ast.Expr) bool
+	inner = func(e ast.Expr) bool {
+		st, ok := e.(*ast.StructLit)
+		if !ok {
+			return false
+		}
+		for _, d := range st.Elts {
+			switch d := d.(type) {
+			case *ast.Field:
+				n, ok := labelName(d.Label)
+				if !ok {
+					return false
+				}
+				names[n] = true
+			case *ast.Comprehension:
+				if !inner(d.Value) {
+					return false
+				}
+			case *ast.Attribute, *ast.CommentGroup:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	for _, d := range lit.Elts {
+		switch d := d.(type) {
+		case *ast.Field, *ast.Attribute, *ast.CommentGroup:
+		case *ast.Comprehension:
+			if !inner(d.Value) {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	return names, true
+}
+
+// toolSchema is what toolSchemaFields read of #Tool: the names of the
+// fields a tool may have whatever its syntax, to look up, and whether
+// fastToolFields may read a tool's fields by name at all (no field of
+// #Tool is required).
 type toolSchema struct {
-	names []string
-	ok    bool
+	lookup []string
+	ok     bool
 }
 
 // listing describes a tool's fields for crossCheck, by name.
