@@ -134,6 +134,8 @@ type loader struct {
 	reqErrs       diag.List
 	// toolSchema holds the fields of #Tool (see toolSchemaFields).
 	toolSchema *toolSchema
+	// schemasOpenMemo is schemasOpen's answer: 1 yes, -1 no, 0 not asked.
+	schemasOpenMemo int
 	// defs holds the top-level definitions topDef looked up.
 	defs map[string]*topDefinition
 	// clashed holds tools whose names clash with another tool's; checks

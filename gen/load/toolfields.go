@@ -1,7 +1,6 @@
 package load
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -83,9 +82,9 @@ func (l *loader) toolFields(tv cue.Value, sel cue.Selector) *toolFields {
 	return tf
 }
 
-// fieldsOf lists the regular fields of struct d, as Value.Fields does.
-func fieldsOf(d cue.Value) ([]cue.Selector, []cue.Value, error) {
-	it, err := d.Fields()
+// fieldsOf lists the fields of struct d that Value.Fields lists with opts.
+func fieldsOf(d cue.Value, opts ...cue.Option) ([]cue.Selector, []cue.Value, error) {
+	it, err := d.Fields(opts...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -248,10 +247,7 @@ type toolSchema struct {
 
 // listing describes a tool's fields for crossCheck, by name.
 func listing(sels []cue.Selector, values []cue.Value) []string {
-	var out []string
-	for i, s := range sels {
-		out = append(out, fmt.Sprintf("%s %v", s.String(), found(values[i], true)))
-	}
+	out := fieldList(sels, values)
 	slices.Sort(out)
 	return out
 }

@@ -45,15 +45,21 @@ func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string
 		w.errorv(v, "unsupported", "expected a struct of fields, found %v", v.IncompleteKind())
 		return t
 	}
-	it, err := v.Fields(cue.Optional(true), cue.Patterns(true))
-	if err != nil {
-		w.errorv(v, "unsupported", "%v", err)
-		return t
+	sels, values, ok := w.fastObjectFields(v)
+	if ok && crossCheck != nil {
+		slowSels, slowValues, _ := schemaFieldsOf(v)
+		crossCheck("object fields of "+v.Path().String(), fieldList(sels, values), fieldList(slowSels, slowValues))
+	}
+	if !ok {
+		var err error
+		if sels, values, err = schemaFieldsOf(v); err != nil {
+			w.errorv(v, "unsupported", "%v", err)
+			return t
+		}
 	}
 	goNames := map[string]*model.Field{}
-	for it.Next() {
-		sel := it.Selector()
-		fv := it.Value()
+	for i, sel := range sels {
+		fv := values[i]
 		if sel.ConstraintType() == cue.PatternConstraint {
 			w.l.errorf(fv, "unsupported", "pattern constraints ([string]: T) are not supported in argument schemas; %s", supported)
 			continue
