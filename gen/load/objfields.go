@@ -7,6 +7,9 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
+
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/names"
 )
 
 // The fields of an argument or result schema, read from its syntax.
@@ -20,8 +23,11 @@ import (
 // structs ({...}) that declare none, and the spec declares neither #Spec
 // nor #Tool — the schema's fields are those of its literal, in the order
 // written (the order Value.Fields gives a single struct), and each is
-// looked up by name. Under crossCheck the listing is compared with
-// Value.Fields's.
+// looked up by name — or, when fastField builds it from its syntax alone
+// (a scalar in a form the syntax settles, where nothing could be reported)
+// and its Go name is no other field's, not looked up at all. Under
+// crossCheck the listing is compared with Value.Fields's, and each field
+// built from the syntax with the one object builds from its value.
 
 // schemaFieldsOf lists v's fields as object reads them: optional ones and
 // pattern constraints included.
@@ -30,22 +36,25 @@ func schemaFieldsOf(v cue.Value) ([]cue.Selector, []cue.Value, error) {
 }
 
 // fastObjectFields lists v's fields as schemaFieldsOf does, from the
-// syntax, or reports false.
-func (w *typeWalker) fastObjectFields(v cue.Value) ([]cue.Selector, []cue.Value, bool) {
+// syntax, or reports false. A field fastField builds from its syntax
+// alone, that takes a Go name no other field of the object takes, is not
+// looked up: its CUE value would only be asked what its syntax says.
+func (w *typeWalker) fastObjectFields(v cue.Value) ([]objectField, bool) {
 	x := w.l.syn
 	if x == nil || x.defNames["#Spec"] || x.defNames["#Tool"] || !w.l.schemasOpen() {
-		return nil, nil, false
+		return nil, false
 	}
 	key, ok := pathKey(v)
 	if !ok || !strings.HasPrefix(key, "\x00tools\x00") {
-		return nil, nil, false
+		return nil, false
 	}
 	lit, ok := x.plainStruct(key)
 	if !ok {
-		return nil, nil, false
+		return nil, false
 	}
-	sels := make([]cue.Selector, 0, len(lit.Elts))
-	values := make([]cue.Value, 0, len(lit.Elts))
+	fields := make([]objectField, 0, len(lit.Elts))
+	decls := make([]*ast.Field, 0, len(lit.Elts))
+	goNames := make(map[string]int, len(lit.Elts))
 	for _, e := range lit.Elts {
 		fd, ok := e.(*ast.Field)
 		if !ok {
@@ -56,7 +65,7 @@ func (w *typeWalker) fastObjectFields(v cue.Value) ([]cue.Selector, []cue.Value,
 		}
 		name, ok := labelName(fd.Label)
 		if !ok || x.decls[key+"\x00"+name].count != 1 {
-			return nil, nil, false // declared twice, the fields are one
+			return nil, false // declared twice, the fields are one
 		}
 		sel := cue.Str(name)
 		switch fd.Constraint {
@@ -64,16 +73,52 @@ func (w *typeWalker) fastObjectFields(v cue.Value) ([]cue.Selector, []cue.Value,
 		case token.OPTION:
 			sel = sel.Optional()
 		default:
-			return nil, nil, false
+			return nil, false
 		}
-		fv := v.LookupPath(cue.MakePath(sel))
-		if !fv.Exists() {
-			return nil, nil, false
-		}
-		sels = append(sels, sel)
-		values = append(values, fv)
+		fields = append(fields, objectField{sel: sel})
+		decls = append(decls, fd)
+		goNames[names.GoExported(name)]++
 	}
-	return sels, values, true
+	for i, fd := range decls {
+		of := &fields[i]
+		if f, ok := w.fastField(fd); ok && f.GoName != "" && goNames[f.GoName] == 1 {
+			of.fast = f
+			continue
+		}
+		if of.v = v.LookupPath(cue.MakePath(of.sel)); !of.v.Exists() {
+			return nil, false
+		}
+	}
+	return fields, true
+}
+
+// crossCheckObject lists v's fields the general way and converts each,
+// as object does without fastObjectFields, and reports them beside
+// fields, the ones fastObjectFields found (a field it built from its
+// syntax, converted).
+func (w *typeWalker) crossCheckObject(v cue.Value, fields []objectField, childGo, childTS string) {
+	n := len(w.l.errs)
+	sels, values, _ := schemaFieldsOf(v)
+	var fast, slow []any
+	goNames := map[string]*model.Field{}
+	for i := range sels {
+		slow = append(slow, fmt.Sprintf("%s %v", sels[i].String(), found(values[i], true)))
+		if f := w.field(sels[i], values[i], goNames, childGo, childTS); f != nil && i < len(fields) && fields[i].fast != nil {
+			slow = append(slow, *f)
+		}
+	}
+	for _, of := range fields {
+		fv := of.v
+		if of.fast != nil {
+			fv = v.LookupPath(cue.MakePath(of.sel))
+		}
+		fast = append(fast, fmt.Sprintf("%s %v", of.sel.String(), found(fv, true)))
+		if of.fast != nil {
+			fast = append(fast, *of.fast)
+		}
+	}
+	w.l.errs = w.l.errs[:n]
+	crossCheck("object fields of "+v.Path().String(), fast, slow)
 }
 
 // schemasOpen reports whether the metaschema's #Tool declares args and
