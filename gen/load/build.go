@@ -132,6 +132,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	w := &typeWalker{l: l, checks: map[string]*model.Check{}}
 	it, _ := lookup(root, cue.Str("tools")).Fields()
 	var named []namedTool
+	var fpBuf []byte // appendFingerprint's, from tool to tool
 	for it.Next() {
 		tv := it.Value()
 		tf := l.toolFields(tv, it.Selector())
@@ -177,7 +178,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		if t.Summary != "" {
 			l.summary(sm, t)
 		}
-		t.Fingerprint = fingerprint(t)
+		t.Fingerprint, fpBuf = appendFingerprint(fpBuf[:0], t)
 		s.Tools = append(s.Tools, t)
 	}
 	l.toolsRequiredDone()
@@ -533,26 +534,38 @@ func Mentions(text string, t *model.Tool) bool {
 // mentionIndex returns the byte offset of the first whole-word mention of
 // tool t in text, or -1.
 func mentionIndex(text string, t *model.Tool) int {
-	first := -1
-	for _, n := range append(t.AllNames(), t.FileName) {
-		for i := 0; i < len(text); {
-			j := strings.Index(text[i:], n)
-			if j < 0 {
-				break
-			}
-			j += i
-			before := j == 0 || !isWordByte(text[j-1])
-			after := j+len(n) >= len(text) || !isWordByte(text[j+len(n)])
-			if before && after {
-				if first < 0 || j < first {
-					first = j
-				}
-				break
-			}
-			i = j + 1
-		}
+	first := wordIndex(text, t.Name)
+	for _, n := range t.Aliases {
+		first = earlier(first, wordIndex(text, n))
 	}
-	return first
+	return earlier(first, wordIndex(text, t.FileName))
+}
+
+// wordIndex returns the byte offset of the first whole-word occurrence of
+// n in text, or -1.
+func wordIndex(text, n string) int {
+	for i := 0; i < len(text); {
+		j := strings.Index(text[i:], n)
+		if j < 0 {
+			break
+		}
+		j += i
+		before := j == 0 || !isWordByte(text[j-1])
+		after := j+len(n) >= len(text) || !isWordByte(text[j+len(n)])
+		if before && after {
+			return j
+		}
+		i = j + 1
+	}
+	return -1
+}
+
+// earlier returns the smaller of two offsets, -1 meaning none.
+func earlier(a, b int) int {
+	if a < 0 || b >= 0 && b < a {
+		return b
+	}
+	return a
 }
 
 // textPos returns the position, in the spec's source, of the first match of

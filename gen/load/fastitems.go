@@ -2,7 +2,7 @@ package load
 
 import (
 	"encoding/json"
-	"math/big"
+	"strconv"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
@@ -125,11 +125,14 @@ func (w *typeWalker) fastField(d ast.Decl) (*model.Field, bool) {
 	}
 	t := &model.Type{Kind: kind, Pos: f.Pos, Doc: w.l.syn.docs[fd.Pos()]}
 	w.root, w.rootPos = val, f.Pos
-	dry := cloneType(t)
-	if !w.fast(val, dry, false, 0) || !saneLimits(dry) {
+	// t is new, without slices the dry run could share: a copy in the
+	// walker saves allocating one for each field.
+	w.dry = *t
+	w.named = false
+	if !w.fast(val, &w.dry, false, 0) || !saneLimits(&w.dry) {
 		return nil, false
 	}
-	w.fast(val, t, true, 0)
+	w.settle(val, t, &w.dry)
 	f.Type = t
 	return f, true
 }
@@ -145,9 +148,10 @@ func saneLimits(t *model.Type) bool {
 	if t.Minimum == nil || t.Maximum == nil {
 		return true
 	}
-	lo, ok1 := new(big.Int).SetString(string(t.Minimum.Value), 10)
-	hi, ok2 := new(big.Int).SetString(string(t.Maximum.Value), 10)
-	return ok1 && ok2 && new(big.Int).Sub(hi, lo).Cmp(big.NewInt(3)) >= 0
+	// Both are smallInt's, so their difference fits an int64.
+	lo, err1 := strconv.ParseInt(string(t.Minimum.Value), 10, 64)
+	hi, err2 := strconv.ParseInt(string(t.Maximum.Value), 10, 64)
+	return err1 == nil && err2 == nil && hi-lo >= 3
 }
 
 // fastKind returns the model kind of a field's value e and its default
@@ -215,7 +219,7 @@ func (w *typeWalker) fastKind(e ast.Expr) (model.Kind, json.RawMessage, bool) {
 	if !ok || k != model.Integer && k != model.Number {
 		return "", nil, false
 	}
-	return k, json.RawMessage(n.String()), true
+	return k, json.RawMessage(strconv.FormatInt(n, 10)), true
 }
 
 // plainJSON encodes s as JSON when it holds only characters every JSON

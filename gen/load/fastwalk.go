@@ -1,10 +1,12 @@
 package load
 
 import (
+	"cmp"
 	"encoding/json"
-	"math/big"
+	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"unicode/utf8"
 
 	"cuelang.org/go/cue"
@@ -44,10 +46,11 @@ func (w *typeWalker) fastConstraints(v cue.Value, t *model.Type, single bool) bo
 		w.root = p.X
 	}
 	dry := cloneType(t)
+	w.named = false
 	if !w.fast(e, dry, false, 0) {
 		return false
 	}
-	w.fast(e, t, true, 0)
+	w.settle(e, t, dry)
 	return true
 }
 
@@ -137,10 +140,27 @@ func (w *typeWalker) fastCheck(x *ast.Ident, t *model.Type, apply bool) bool {
 	if d.attr.Err() != nil {
 		return false // a plain definition: walk follows it
 	}
+	w.named = true
 	if apply {
 		w.check(d.v, d.path, d.attr, t)
 	}
 	return true
+}
+
+// settle applies e to t after a dry run filled dry, a copy of t that the
+// walker may keep no longer: the dry run's result is the same unless e
+// names a check, which only the second run records.
+func (w *typeWalker) settle(e ast.Expr, t, dry *model.Type) {
+	if w.named {
+		w.fast(e, t, true, 0)
+		return
+	}
+	if crossCheck != nil {
+		applied := cloneType(t)
+		w.fast(e, applied, true, 0)
+		crossCheck(fmt.Sprintf("dry run of %v", w.l.pos(e.Pos())), *dry, *applied)
+	}
+	*t = *dry
 }
 
 // topDefinition is a top-level definition of the spec, with what the fast
@@ -189,10 +209,10 @@ func (w *typeWalker) fastCall(x *ast.CallExpr, t *model.Type) bool {
 		return false
 	}
 	n, ok := smallInt(lit)
-	if !ok || n.Sign() < 0 || n.Cmp(big.NewInt(1<<31)) > 0 {
+	if !ok || n < 0 || n > 1<<31 {
 		return false
 	}
-	i := int(n.Int64())
+	i := int(n)
 	lim, ok := limits[pkg.Name+"."+name.Name]
 	if !ok || t.Kind != lim.kind {
 		return false
@@ -247,7 +267,7 @@ func (w *typeWalker) fastUnary(x *ast.UnaryExpr, t *model.Type) bool {
 		if !ok {
 			return false
 		}
-		bd := &model.Bound{Value: json.Number(n.String()), Exclusive: x.Op == token.GTR || x.Op == token.LSS}
+		bd := &model.Bound{Value: json.Number(strconv.FormatInt(n, 10)), Exclusive: x.Op == token.GTR || x.Op == token.LSS}
 		if x.Op == token.GEQ || x.Op == token.GTR {
 			if t.Minimum != nil {
 				return false
@@ -386,15 +406,15 @@ func instanceOf(d ast.Expr, t *model.Type, e ast.Expr) bool {
 
 // within reports whether n satisfies bound b on the side sign says (1: a
 // lower bound, -1: an upper one).
-func within(n *big.Int, b *model.Bound, sign int) bool {
+func within(n int64, b *model.Bound, sign int) bool {
 	if b == nil {
 		return true
 	}
-	m, ok := new(big.Int).SetString(string(b.Value), 10)
-	if !ok {
+	m, err := strconv.ParseInt(string(b.Value), 10, 64)
+	if err != nil {
 		return false
 	}
-	c := n.Cmp(m) * sign
+	c := cmp.Compare(n, m) * sign
 	return c > 0 || c == 0 && !b.Exclusive
 }
 
@@ -407,36 +427,37 @@ func stringLit(lit *ast.BasicLit) (string, bool) {
 	return s, err == nil
 }
 
-// smallInt returns the value of a plain decimal integer literal.
-func smallInt(lit *ast.BasicLit) (*big.Int, bool) {
+// smallInt returns the value of a plain decimal integer literal (of at
+// most 18 digits: an int64 holds it).
+func smallInt(lit *ast.BasicLit) (int64, bool) {
 	if lit.Kind != token.INT || lit.Value == "" || len(lit.Value) > 18 || lit.Value[0] == '0' && lit.Value != "0" {
-		return nil, false
+		return 0, false
 	}
 	for _, c := range lit.Value {
 		if c < '0' || c > '9' {
-			return nil, false
+			return 0, false
 		}
 	}
-	n, ok := new(big.Int).SetString(lit.Value, 10)
-	return n, ok
+	n, err := strconv.ParseInt(lit.Value, 10, 64)
+	return n, err == nil
 }
 
 // boundLit returns the integer a bound is written with: N or -N.
-func boundLit(e ast.Expr) (*big.Int, bool) {
+func boundLit(e ast.Expr) (int64, bool) {
 	neg := false
 	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.SUB {
 		neg, e = true, u.X
 	}
 	lit, ok := e.(*ast.BasicLit)
 	if !ok {
-		return nil, false
+		return 0, false
 	}
 	n, ok := smallInt(lit)
-	if !ok || neg && n.Sign() == 0 {
-		return nil, false
+	if !ok || neg && n == 0 {
+		return 0, false
 	}
 	if neg {
-		n.Neg(n)
+		n = -n
 	}
 	return n, true
 }

@@ -20,35 +20,44 @@ import (
 // reflection, the cost of every tool of a large spec. Under crossCheck the
 // two are compared.
 func fingerprint(t *model.Tool) string {
-	buf := make([]byte, 0, 512)
+	fp, _ := appendFingerprint(nil, t)
+	return fp
+}
+
+// appendFingerprint is fingerprint hashing the bytes it appends to buf,
+// which it returns for the next tool: at a thousand tools, the buffer
+// grown once for each was most of what fingerprints allocated.
+func appendFingerprint(buf []byte, t *model.Tool) (string, []byte) {
 	buf = append(buf, t.Name...)
 	buf = append(buf, '\n')
-	var enc func(t *model.Type)
-	enc = func(t *model.Type) {
-		if t == nil {
-			return
-		}
-		buf = appendTypeJSON(buf, t)
-		enc(t.Items)
-		for _, f := range t.Fields {
-			buf = append(buf, '\n')
-			buf = strconv.AppendQuote(buf, f.Name)
-			buf = append(buf, ' ')
-			buf = append(buf, f.Presence...)
-			buf = append(buf, ' ')
-			buf = append(buf, f.Default...)
-			buf = append(buf, ':')
-			enc(f.Type)
-		}
-		buf = append(buf, '\n')
-	}
-	enc(t.Args)
+	buf = appendTypeTree(buf, t.Args)
 	sum := sha256.Sum256(buf)
-	fp := hex.EncodeToString(sum[:])[:16]
+	fp := hex.EncodeToString(sum[:8])
 	if crossCheck != nil {
 		crossCheck("fingerprint of "+t.Name, fp, fingerprintSlow(t))
 	}
-	return fp
+	return fp, buf
+}
+
+// appendTypeTree appends what fingerprints hash of t and the types below
+// it.
+func appendTypeTree(buf []byte, t *model.Type) []byte {
+	if t == nil {
+		return buf
+	}
+	buf = appendTypeJSON(buf, t)
+	buf = appendTypeTree(buf, t.Items)
+	for _, f := range t.Fields {
+		buf = append(buf, '\n')
+		buf = strconv.AppendQuote(buf, f.Name)
+		buf = append(buf, ' ')
+		buf = append(buf, f.Presence...)
+		buf = append(buf, ' ')
+		buf = append(buf, f.Default...)
+		buf = append(buf, ':')
+		buf = appendTypeTree(buf, f.Type)
+	}
+	return append(buf, '\n')
 }
 
 // fingerprintSlow is fingerprint by encoding/json and fmt.
@@ -102,9 +111,9 @@ func appendTypeJSON(buf []byte, t *model.Type) []byte {
 	buf = append(buf, `,"Max":`...)
 	buf = appendIntPtr(buf, t.MaxLength)
 	buf = append(buf, `,"P":`...)
-	buf = appendJSONStrings(buf, patterns(t.Patterns))
+	buf = appendPatterns(buf, t.Patterns)
 	buf = append(buf, `,"C":`...)
-	buf = appendJSONStrings(buf, checkNames(t.Checks))
+	buf = appendCheckNames(buf, t.Checks)
 	buf = append(buf, `,"Lo":`...)
 	buf = appendBound(buf, t.Minimum)
 	buf = append(buf, `,"Hi":`...)
@@ -159,6 +168,53 @@ func appendJSONStrings(buf []byte, ss []string) []byte {
 		buf = appendJSONString(buf, s)
 	}
 	return append(buf, ']')
+}
+
+// appendPatterns appends what appendJSONStrings does for patterns(ps).
+func appendPatterns(buf []byte, ps []model.Pattern) []byte {
+	if len(ps) == 0 {
+		return append(buf, "null"...) // patterns returns nil
+	}
+	buf = append(buf, '[')
+	for i, p := range ps {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = appendJSONString(buf, p.Regexp)
+	}
+	return append(buf, ']')
+}
+
+// appendCheckNames appends what appendJSONStrings does for checkNames(cs).
+func appendCheckNames(buf []byte, cs []*model.Check) []byte {
+	if len(cs) == 0 {
+		return append(buf, "null"...) // checkNames returns nil
+	}
+	buf = append(buf, '[')
+	var name []byte
+	for i, c := range cs {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		name = append(name[:0], c.Name...)
+		name = append(name, ':')
+		name = appendJoined(name, c.Reject)
+		name = append(name, ':')
+		name = appendJoined(name, c.Match)
+		buf = appendJSONString(buf, string(name))
+	}
+	return append(buf, ']')
+}
+
+// appendJoined appends the patterns' regular expressions joined by commas.
+func appendJoined(buf []byte, ps []model.Pattern) []byte {
+	for i, p := range ps {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, p.Regexp...)
+	}
+	return buf
 }
 
 // appendJSONString appends s as encoding/json writes a string: as it is,

@@ -132,6 +132,10 @@ type loader struct {
 	deferTools    bool
 	toolsRequired *anchor
 	reqErrs       diag.List
+	// toolSchema holds the fields of #Tool (see toolSchemaFields).
+	toolSchema *toolSchema
+	// schemasOpenMemo is schemasOpen's answer: 1 yes, -1 no, 0 not asked.
+	schemasOpenMemo int
 	// defs holds the top-level definitions topDef looked up.
 	defs map[string]*topDefinition
 	// clashed holds tools whose names clash with another tool's; checks

@@ -9,6 +9,8 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/token"
+
+	"github.com/agentc-dev/agentc/spec"
 )
 
 // syntaxIndex is what the loader reads from the spec's own syntax, once,
@@ -30,11 +32,18 @@ type syntaxIndex struct {
 	// fields and values), which an identifier resolved in its own file
 	// points to.
 	topDefs map[ast.Node]bool
+	// defNames holds the names of those definitions.
+	defNames map[string]bool
+	// schemaTool is the metaschema's #Tool, when it is a struct literal.
+	schemaTool *ast.StructLit
 }
 
 type declSite struct {
 	pos   token.Pos
 	count int
+	// lit is the struct literal of the first declaration, if its value
+	// is one.
+	lit *ast.StructLit
 }
 
 // indexSyntax reads the user's files (userFiles, by name) among the
@@ -48,8 +57,11 @@ func (l *loader) indexSyntax(files []*ast.File, userFiles []string) *syntaxIndex
 		size += len(l.src.Files[name])
 	}
 	x := &syntaxIndex{docs: make(map[token.Pos]string, size/64), decls: make(map[string]declSite, size/128),
-		opaque: make(map[string]bool, size/256), topDefs: map[ast.Node]bool{}}
+		opaque: make(map[string]bool, size/256), topDefs: map[ast.Node]bool{}, defNames: map[string]bool{}}
 	for _, f := range files {
+		if filepath.Dir(f.Filename) == l.src.abs && filepath.Base(f.Filename) == spec.SchemaFile {
+			x.schemaTool = topStruct(f, "#Tool")
+		}
 		if filepath.Dir(f.Filename) != l.src.abs || !slices.Contains(userFiles, filepath.Base(f.Filename)) {
 			continue
 		}
@@ -58,6 +70,7 @@ func (l *loader) indexSyntax(files []*ast.File, userFiles []string) *syntaxIndex
 			if fd, ok := d.(*ast.Field); ok {
 				if id, ok := fd.Label.(*ast.Ident); ok && strings.HasPrefix(id.Name, "#") {
 					x.topDefs[fd], x.topDefs[fd.Value] = true, true
+					x.defNames[id.Name] = true
 				}
 			}
 		}
@@ -88,6 +101,20 @@ func (l *loader) indexSyntax(files []*ast.File, userFiles []string) *syntaxIndex
 	return x
 }
 
+// topStruct returns the struct literal the top-level field name of f is
+// declared as, or nil.
+func topStruct(f *ast.File, name string) *ast.StructLit {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.Field); ok {
+			if id, ok := fd.Label.(*ast.Ident); ok && id.Name == name {
+				lit, _ := fd.Value.(*ast.StructLit)
+				return lit
+			}
+		}
+	}
+	return nil
+}
+
 // fields records the declarations among decls, a struct's at path prefix.
 func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
 	for _, d := range decls {
@@ -106,6 +133,7 @@ func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
 			s := x.decls[key]
 			if s.count == 0 {
 				s.pos = d.Pos()
+				s.lit, _ = d.Value.(*ast.StructLit)
 			}
 			s.count++
 			x.decls[key] = s
@@ -164,6 +192,22 @@ func (x *syntaxIndex) single(v cue.Value) (string, bool) {
 		}
 	}
 	return key, true
+}
+
+// plainStruct returns the struct literal of the field at key (see pathKey)
+// when the syntax shows it declared once, as a struct literal of plain
+// fields, under no embedding, pattern or other form that could add more.
+func (x *syntaxIndex) plainStruct(key string) (*ast.StructLit, bool) {
+	s := x.decls[key]
+	if s.count != 1 || s.lit == nil || x.opaque[key] {
+		return nil, false
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] == 0 && x.opaque[key[:i]] {
+			return nil, false
+		}
+	}
+	return s.lit, true
 }
 
 // declPos returns the position of the one declaration of v's path in the

@@ -31,6 +31,10 @@ type typeWalker struct {
 	// position of its field.
 	root    ast.Expr
 	rootPos model.Pos
+	// dry is the type fastField's dry run fills.
+	dry model.Type
+	// named says that fast met a named check since it was last cleared.
+	named bool
 }
 
 // object converts a struct-valued schema. goName and tsName name its type;
@@ -41,54 +45,82 @@ func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string
 		w.errorv(v, "unsupported", "expected a struct of fields, found %v", v.IncompleteKind())
 		return t
 	}
-	it, err := v.Fields(cue.Optional(true), cue.Patterns(true))
-	if err != nil {
-		w.errorv(v, "unsupported", "%v", err)
-		return t
+	fields, ok := w.fastObjectFields(v)
+	if ok && crossCheck != nil {
+		w.crossCheckObject(v, fields, childGo, childTS)
+	}
+	if !ok {
+		sels, values, err := schemaFieldsOf(v)
+		if err != nil {
+			w.errorv(v, "unsupported", "%v", err)
+			return t
+		}
+		fields = make([]objectField, len(sels))
+		for i := range sels {
+			fields[i] = objectField{sel: sels[i], v: values[i]}
+		}
 	}
 	goNames := map[string]*model.Field{}
-	for it.Next() {
-		sel := it.Selector()
-		fv := it.Value()
-		if sel.ConstraintType() == cue.PatternConstraint {
-			w.l.errorf(fv, "unsupported", "pattern constraints ([string]: T) are not supported in argument schemas; %s", supported)
-			continue
+	for _, of := range fields {
+		if of.fast != nil {
+			goNames[of.fast.GoName] = of.fast
+			t.Fields = append(t.Fields, of.fast)
+		} else if f := w.field(of.sel, of.v, goNames, childGo, childTS); f != nil {
+			t.Fields = append(t.Fields, f)
 		}
-		if sel.IsDefinition() || sel.PkgPath() != "" {
-			continue // definitions and hidden fields are not arguments
-		}
-		name := sel.Unquoted()
-		f := &model.Field{Name: name, Pos: w.l.vpos(fv), Presence: model.Required}
-		if sel.ConstraintType() == cue.OptionalConstraint {
-			f.Presence = model.Optional
-		}
-		f.GoName = names.GoExported(name)
-		f.TSName = names.TSProperty(name)
-		if f.GoName == "" {
-			w.l.errorf(fv, "name-clash", "field %q has no letters or digits to make a Go name from", name)
-		} else if prev, ok := goNames[f.GoName]; ok {
-			w.l.errorf(fv, "name-clash", "fields %q and %q both become Go field %s (%q is at %s)", prev.Name, name, f.GoName, prev.Name, prev.Pos)
-		} else {
-			goNames[f.GoName] = f
-		}
-		if d, ok := fv.Default(); ok && !isEmptyList(d) && !openListDefault(fv, d) {
-			if f.Presence == model.Optional {
-				w.l.errorf(fv, "unsupported", "optional field %q has a default; drop the '?' (a field with a default may be omitted)", name)
-			}
-			if !d.IsConcrete() {
-				w.l.errorf(fv, "unsupported", "default of %q is not a concrete value", name)
-			} else if b, err := d.MarshalJSON(); err != nil {
-				w.l.errorf(fv, "unsupported", "default of %q: %v", name, err)
-			} else {
-				f.Presence = model.Defaulted
-				f.Default = json.RawMessage(b)
-			}
-		}
-		f.Type = w.typ(fv, childGo, childTS, name)
-		f.Type.Doc = w.l.docOf(fv)
-		t.Fields = append(t.Fields, f)
 	}
 	return t
+}
+
+// objectField is a field of an object schema: its selector and value, or
+// the field fastField built from its syntax.
+type objectField struct {
+	sel  cue.Selector
+	v    cue.Value
+	fast *model.Field
+}
+
+// field converts the field sel of an object schema, its value fv, or
+// returns nil for one that is no argument. goNames holds the object's
+// fields by Go name so far.
+func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*model.Field, childGo, childTS string) *model.Field {
+	if sel.ConstraintType() == cue.PatternConstraint {
+		w.l.errorf(fv, "unsupported", "pattern constraints ([string]: T) are not supported in argument schemas; %s", supported)
+		return nil
+	}
+	if sel.IsDefinition() || sel.PkgPath() != "" {
+		return nil // definitions and hidden fields are not arguments
+	}
+	name := sel.Unquoted()
+	f := &model.Field{Name: name, Pos: w.l.vpos(fv), Presence: model.Required}
+	if sel.ConstraintType() == cue.OptionalConstraint {
+		f.Presence = model.Optional
+	}
+	f.GoName = names.GoExported(name)
+	f.TSName = names.TSProperty(name)
+	if f.GoName == "" {
+		w.l.errorf(fv, "name-clash", "field %q has no letters or digits to make a Go name from", name)
+	} else if prev, ok := goNames[f.GoName]; ok {
+		w.l.errorf(fv, "name-clash", "fields %q and %q both become Go field %s (%q is at %s)", prev.Name, name, f.GoName, prev.Name, prev.Pos)
+	} else {
+		goNames[f.GoName] = f
+	}
+	if d, ok := fv.Default(); ok && !isEmptyList(d) && !openListDefault(fv, d) {
+		if f.Presence == model.Optional {
+			w.l.errorf(fv, "unsupported", "optional field %q has a default; drop the '?' (a field with a default may be omitted)", name)
+		}
+		if !d.IsConcrete() {
+			w.l.errorf(fv, "unsupported", "default of %q is not a concrete value", name)
+		} else if b, err := d.MarshalJSON(); err != nil {
+			w.l.errorf(fv, "unsupported", "default of %q: %v", name, err)
+		} else {
+			f.Presence = model.Defaulted
+			f.Default = json.RawMessage(b)
+		}
+	}
+	f.Type = w.typ(fv, childGo, childTS, name)
+	f.Type.Doc = w.l.docOf(fv)
+	return f
 }
 
 // typ converts any schema value of the field named field; an object type
