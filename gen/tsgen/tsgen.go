@@ -81,6 +81,38 @@ type InjectFile struct {
 	Source string `json:"source"`
 }
 
+// WriteJSON writes the manifest as encoding/json encodes it (the fields in
+// order, under their tags), for emit.JSON, without reflection: a manifest
+// lists two files per tool.
+func (inj Injection) WriteJSON(w *emit.JSONWriter) error {
+	w.BeginObject()
+	w.Key("mode")
+	w.String(inj.Mode)
+	w.Key("tools")
+	_ = w.Value(inj.Tools)
+	w.Key("write")
+	if inj.Write == nil {
+		w.Null()
+	} else {
+		w.BeginArray()
+		for _, f := range inj.Write {
+			w.BeginObject()
+			w.Key("path")
+			w.String(f.Path)
+			w.Key("source")
+			w.String(f.Source)
+			w.EndObject()
+		}
+		w.EndArray()
+	}
+	w.Key("remove")
+	_ = w.Value(inj.Remove)
+	w.Key("env")
+	_ = w.Value(inj.Env)
+	w.EndObject()
+	return nil
+}
+
 // EmitOpenCode returns the OpenCode files of s.
 func EmitOpenCode(s *model.Spec) ([]emit.File, error) {
 	dir := s.Codegen.OpenCodeDir
