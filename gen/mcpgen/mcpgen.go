@@ -136,7 +136,7 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 		if !t.Execution.GatewayExecuted() {
 			continue
 		}
-		schema, err := jsonschemagen.Schema(t)
+		schema, err := jsonschemagen.SharedSchema(s, t, jsonschemagen.ForMCP)
 		if err != nil {
 			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
 		}
