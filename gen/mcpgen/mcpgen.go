@@ -84,8 +84,9 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 		return nil, err
 	}
 	files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, ConfigFile), Data: cfg})
+	gateway := gatewayFiles(s)
 	for _, mode := range s.Modes {
-		data, err := emit.JSON(Inject(s, mode))
+		data, err := emit.JSON(inject(s, mode, gateway))
 		if err != nil {
 			return nil, err
 		}
@@ -131,7 +132,12 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 	b.WriteString("// tools are the gateway-executed tools, sorted by name: what tools/list shows\n" +
 		"// (for the modes that inject them) and the JSON Schema agentc emits for each.\n")
 	b.WriteString("var tools = []toolSpec{")
-	var schemas bytes.Buffer
+	type entry struct {
+		t      *model.Tool
+		schema []byte
+	}
+	var entries []entry
+	size := 0
 	for _, t := range s.Tools {
 		if !t.Execution.GatewayExecuted() {
 			continue
@@ -140,6 +146,14 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
 		}
+		entries = append(entries, entry{t, schema})
+		size += 2*len(schema) + 2*len(t.Description) + 512
+	}
+	b.Grow(size)
+	var schemas bytes.Buffer
+	schemas.Grow(size)
+	for _, e := range entries {
+		t := e.t
 		name := "schema" + t.GoName
 		// gofmt aligns the values of consecutive one-line keyed
 		// elements; a description on several lines, indented one more
@@ -149,11 +163,14 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 		if strings.Contains(desc, "\n") {
 			pad, desc = " ", strings.ReplaceAll(desc, "\n", "\n\t\t\t")
 		}
-		fmt.Fprintf(&b, "\n\t{\n\t\ttool:%scontract.Tool%s,\n\t\tdesc:%s%s,\n\t\tschema: %s,\n\t},",
-			pad, t.GoName, pad, desc, name)
-		fmt.Fprintf(&schemas, "\n// %s is the JSON Schema of the arguments of\n// %s (%s).\n",
-			name, t.Name, path.Join(s.Codegen.JSONSchemaDir, t.FileName+".json"))
-		fmt.Fprintf(&schemas, "const %s = %s\n", name, rawString(string(bytes.TrimSuffix(schema, []byte("\n")))))
+		for _, piece := range []string{"\n\t{\n\t\ttool:", pad, "contract.Tool", t.GoName, ",\n\t\tdesc:", pad, desc, ",\n\t\tschema: ", name, ",\n\t},"} {
+			b.WriteString(piece)
+		}
+		for _, piece := range []string{"\n// ", name, " is the JSON Schema of the arguments of\n// ", t.Name, " (", path.Join(s.Codegen.JSONSchemaDir, t.FileName+".json"), ").\nconst ", name, " = "} {
+			schemas.WriteString(piece)
+		}
+		writeRawString(&schemas, bytes.TrimSuffix(e.schema, []byte("\n")))
+		schemas.WriteString("\n")
 	}
 	if schemas.Len() > 0 {
 		b.WriteString("\n")
@@ -177,10 +194,22 @@ func textLines(text string) string {
 	return strings.Join(quoted, " +\n")
 }
 
-// rawString quotes s as a raw string, which keeps its lines as they are; a
-// backquote, which a raw string cannot hold, is spliced in as "`".
-func rawString(s string) string {
-	return "`" + strings.ReplaceAll(s, "`", "` + \"`\" + `") + "`"
+// writeRawString writes s quoted as a raw string, which keeps its lines as
+// they are; a backquote, which a raw string cannot hold, is spliced in as
+// "`".
+func writeRawString(b *bytes.Buffer, s []byte) {
+	b.WriteByte('`')
+	for {
+		i := bytes.IndexByte(s, '`')
+		if i < 0 {
+			break
+		}
+		b.Write(s[:i])
+		b.WriteString("` + \"`\" + `")
+		s = s[i+1:]
+	}
+	b.Write(s)
+	b.WriteByte('`')
 }
 
 // ServerName is the key of the gateway's entry in OpenCode's "mcp" config:
@@ -234,7 +263,11 @@ func Config(s *model.Spec) ([]byte, error) {
 // opencode.json. The gateway tools stay listed in Tools: the mode has them,
 // through MCP.
 func Inject(s *model.Spec, m *model.Mode) tsgen.Injection {
-	inj := tsgen.Inject(s, m)
+	return inject(s, m, gatewayFiles(s))
+}
+
+// gatewayFiles are the sandbox paths of the gateway tools' files.
+func gatewayFiles(s *model.Spec) map[string]bool {
 	gateway := map[string]bool{}
 	for _, t := range s.Tools {
 		if t.Execution.GatewayExecuted() {
@@ -243,6 +276,13 @@ func Inject(s *model.Spec, m *model.Mode) tsgen.Injection {
 			}
 		}
 	}
+	return gateway
+}
+
+// inject is Inject with the gateway tools' files (gatewayFiles) computed
+// once for all modes.
+func inject(s *model.Spec, m *model.Mode, gateway map[string]bool) tsgen.Injection {
+	inj := tsgen.Inject(s, m)
 	write := inj.Write[:0:0]
 	for _, f := range inj.Write {
 		switch {

@@ -1,0 +1,33 @@
+package docgen
+
+import (
+	"strings"
+	"testing"
+)
+
+var oneLineSamples = []string{
+	"", " ", "a", "a b", "a  b", " a", "a ", "a\tb", "a\nb", "a\r\nb", "a\vb\fc",
+	"é b", "a\u00a0b", "a\u0085b", "a\u2028b", "a | b", "\x00 x", "word", "two words here",
+}
+
+// TestOneLine: oneLine, with its shortcut for text already on one line,
+// is strings.Fields joined by single spaces.
+func TestOneLine(t *testing.T) {
+	for _, s := range oneLineSamples {
+		if got, want := oneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// FuzzOneLine: the same for any text.
+func FuzzOneLine(f *testing.F) {
+	for _, s := range oneLineSamples {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := oneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
