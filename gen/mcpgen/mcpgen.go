@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/jsonschemagen"
@@ -109,11 +110,27 @@ func serverFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 		return nil, fmt.Errorf("mcp: the mcpserve source lacks its package clause or the core import")
 	}
 	body := strings.Replace(src[i+len("\npackage mcpserve\n"):], standInImport, "contract "+strconv.Quote(m.CoreImport), 1)
-	out, err := format.Source([]byte(header(s, m.Package) + body))
-	if err != nil {
-		return nil, fmt.Errorf("mcp: formatting server.go: %w", err)
+	unformatted := header(s, m.Package) + body
+	formatted.Lock()
+	defer formatted.Unlock()
+	if formatted.src != unformatted {
+		out, err := format.Source([]byte(unformatted))
+		if err != nil {
+			return nil, fmt.Errorf("mcp: formatting server.go: %w", err)
+		}
+		formatted.src, formatted.out = unformatted, out
 	}
-	return out, nil
+	return bytes.Clone(formatted.out), nil
+}
+
+// formatted is the last server.go formatted, with its source: the file only
+// changes with the contract's name, its files, codegen.mcp.package and
+// core_import, and go/format was most of this emitter's time at a few
+// tools (gen --watch runs it on every save).
+var formatted struct {
+	sync.Mutex
+	src string
+	out []byte
 }
 
 // toolsFile renders tools.go: the contract's name, the table of
@@ -147,14 +164,11 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
 		}
 		entries = append(entries, entry{t, schema})
-		size += 2*len(schema) + 2*len(t.Description) + 512
+		size += len(schema) + len(t.Description) + len(t.Description)/4 + 3*len(t.Name) + 256
 	}
 	b.Grow(size)
-	var schemas bytes.Buffer
-	schemas.Grow(size)
 	for _, e := range entries {
 		t := e.t
-		name := "schema" + t.GoName
 		// gofmt aligns the values of consecutive one-line keyed
 		// elements; a description on several lines, indented one more
 		// tab after its first, ends the run.
@@ -163,20 +177,22 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 		if strings.Contains(desc, "\n") {
 			pad, desc = " ", strings.ReplaceAll(desc, "\n", "\n\t\t\t")
 		}
-		for _, piece := range []string{"\n\t{\n\t\ttool:", pad, "contract.Tool", t.GoName, ",\n\t\tdesc:", pad, desc, ",\n\t\tschema: ", name, ",\n\t},"} {
+		for _, piece := range []string{"\n\t{\n\t\ttool:", pad, "contract.Tool", t.GoName, ",\n\t\tdesc:", pad, desc, ",\n\t\tschema: schema", t.GoName, ",\n\t},"} {
 			b.WriteString(piece)
 		}
-		for _, piece := range []string{"\n// ", name, " is the JSON Schema of the arguments of\n// ", t.Name, " (", path.Join(s.Codegen.JSONSchemaDir, t.FileName+".json"), ").\nconst ", name, " = "} {
-			schemas.WriteString(piece)
-		}
-		writeRawString(&schemas, bytes.TrimSuffix(e.schema, []byte("\n")))
-		schemas.WriteString("\n")
 	}
-	if schemas.Len() > 0 {
+	if len(entries) > 0 {
 		b.WriteString("\n")
 	}
 	b.WriteString("}\n")
-	b.Write(schemas.Bytes())
+	for _, e := range entries {
+		t := e.t
+		for _, piece := range []string{"\n// schema", t.GoName, " is the JSON Schema of the arguments of\n// ", t.Name, " (", path.Join(s.Codegen.JSONSchemaDir, t.FileName+".json"), ").\nconst schema", t.GoName, " = "} {
+			b.WriteString(piece)
+		}
+		writeRawString(&b, bytes.TrimSuffix(e.schema, []byte("\n")))
+		b.WriteString("\n")
+	}
 	return b.Bytes(), nil
 }
 
