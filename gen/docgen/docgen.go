@@ -10,6 +10,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/emit"
@@ -32,7 +33,7 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 // Reference renders the contract reference.
 func Reference(s *model.Spec) []byte {
 	var b bytes.Buffer
-	b.Grow(4096 + 3072*len(s.Tools))
+	b.Grow(4096 + 2048*len(s.Tools))
 	fmt.Fprintf(&b, "<!-- %s -->\n<!-- %s -->\n\n", emit.Header, emit.SourceLine(s))
 	fmt.Fprintf(&b, "# Contract %s, revision %s\n\n%s\n\n", s.Contract.Name, s.Contract.Revision, oneLine(s.Contract.Summary))
 
@@ -371,15 +372,21 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// isOneLine reports whether s is ASCII words separated by single spaces,
-// which oneLine leaves as it is (strings.Fields also splits at non-ASCII
-// spaces).
+// isOneLine reports whether s is words separated by single spaces, which
+// oneLine leaves as it is.
 func isOneLine(s string) bool {
 	space := true // at the start, as after a space
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return false
+			}
+			i += size - 1
+			space = false
+		case c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
 			return false
 		case c == ' ':
 			if space {
@@ -410,8 +417,23 @@ func orDash(s string) string {
 }
 
 func jsonString(s string) string {
+	if plainASCII(s) {
+		return s // what follows would give it back
+	}
 	b, _ := json.Marshal(s)
 	return strings.Trim(string(b), `"`)
+}
+
+// plainASCII reports whether s is printable ASCII that encoding/json
+// writes as it is, HTML escaping included.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20, c >= utf8.RuneSelf, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
 
 // specRelative shows a position relative to the spec directory, so the

@@ -51,8 +51,8 @@ type sharedSchema struct {
 func SharedSchema(s *model.Spec, t *model.Tool, c Consumer) ([]byte, error) {
 	e, compute := claim(s, t, c)
 	if compute {
+		defer close(e.done) // even if Schema panics, the other consumer is not left waiting
 		e.data, e.err = Schema(t)
-		close(e.done)
 	} else {
 		<-e.done
 	}
