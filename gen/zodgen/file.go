@@ -98,6 +98,7 @@ func (f *File) Expr(t *model.Type, indent string) string {
 // description moves to lines of its own when the line would be too wide.
 func (f *File) Shape(t *model.Type, indent string) string {
 	var b strings.Builder
+	b.Grow(256 * len(t.Fields))
 	f.shape(&b, t, indent)
 	return b.String()
 }
