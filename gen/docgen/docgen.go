@@ -8,7 +8,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -30,14 +33,16 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 // Reference renders the contract reference.
 func Reference(s *model.Spec) []byte {
 	var b bytes.Buffer
+	b.Grow(4096 + 2048*len(s.Tools))
 	fmt.Fprintf(&b, "<!-- %s -->\n<!-- %s -->\n\n", emit.Header, emit.SourceLine(s))
 	fmt.Fprintf(&b, "# Contract %s, revision %s\n\n%s\n\n", s.Contract.Name, s.Contract.Revision, oneLine(s.Contract.Summary))
 
+	standings := standingsOf(s)
 	b.WriteString("## Tools\n\n| tool | execution | modes | status |\n| --- | --- | --- | --- |\n")
 	for _, t := range s.Tools {
 		var in []string
-		for _, m := range s.Modes {
-			if m.Standing(t.Name).Injected() {
+		for i, m := range s.Modes {
+			if standings[i].of(t).Injected() {
 				in = append(in, m.Name)
 			}
 		}
@@ -45,14 +50,14 @@ func Reference(s *model.Spec) []byte {
 		if t.Deprecated != "" {
 			status = "**deprecated**"
 		}
-		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s |\n", t.Name, anchor(t.Name), t.Execution, orDash(strings.Join(in, ", ")), status)
+		cells(&b, "[`"+t.Name+"`](#"+anchor(t.Name)+")", string(t.Execution), orDash(strings.Join(in, ", ")), status)
 	}
 	b.WriteString("\n")
 	for _, t := range s.Tools {
 		tool(&b, s, t)
 	}
 
-	modes(&b, s)
+	modes(&b, s, standings)
 	selection(&b, s)
 	models(&b, s)
 	callback(&b, s)
@@ -60,14 +65,59 @@ func Reference(s *model.Spec) []byte {
 	return b.Bytes()
 }
 
+// standings are each mode's standings by tool name, in the order of
+// s.Modes: the reference looks up every tool in every mode.
+type standings map[string]model.Standing
+
+func standingsOf(s *model.Spec) []standings {
+	out := make([]standings, len(s.Modes))
+	for i, m := range s.Modes {
+		out[i] = make(standings, len(m.Standings))
+		for _, ts := range m.Standings {
+			if _, ok := out[i][ts.Tool.Name]; !ok { // the first, as Mode.Standing finds it
+				out[i][ts.Tool.Name] = ts.Standing
+			}
+		}
+	}
+	return out
+}
+
+// of is t's standing (Mode.Standing): unavailable when the mode leaves it out.
+func (st standings) of(t *model.Tool) model.Standing {
+	if x, ok := st[t.Name]; ok {
+		return x
+	}
+	return model.Unavailable
+}
+
+// cells writes a table row of the given cells.
+func cells(b *bytes.Buffer, cs ...string) {
+	b.WriteString("|")
+	for _, c := range cs {
+		b.WriteString(" ")
+		b.WriteString(c)
+		b.WriteString(" |")
+	}
+	b.WriteString("\n")
+}
+
 func tool(b *bytes.Buffer, s *model.Spec, t *model.Tool) {
 	fmt.Fprintf(b, "### `%s`\n\n", t.Name)
 	if t.Deprecated != "" {
 		fmt.Fprintf(b, "> **Deprecated.** %s\n\n", oneLine(t.Deprecated))
 	}
-	fmt.Fprintf(b, "%s\n\n", strings.TrimSpace(t.Description))
-	fmt.Fprintf(b, "- **Execution:** %s — %s\n", t.Execution, executionDoc(t.Execution))
-	fmt.Fprintf(b, "- **OpenCode tool id:** `%s` (`%s/%s.ts`)\n", t.FileName, s.OpenCode.ToolDir, t.FileName)
+	b.WriteString(strings.TrimSpace(t.Description))
+	b.WriteString("\n\n- **Execution:** ")
+	b.WriteString(string(t.Execution))
+	b.WriteString(" — ")
+	b.WriteString(executionDoc(t.Execution))
+	b.WriteString("\n- **OpenCode tool id:** `")
+	b.WriteString(t.FileName)
+	b.WriteString("` (`")
+	b.WriteString(s.OpenCode.ToolDir)
+	b.WriteString("/")
+	b.WriteString(t.FileName)
+	b.WriteString(".ts`)\n")
 	if len(t.Aliases) > 0 {
 		fmt.Fprintf(b, "- **Aliases** (accepted by the gateway): %s\n", codeList(t.Aliases))
 	}
@@ -105,7 +155,7 @@ func fieldRows(b *bytes.Buffer, prefix string, t *model.Type) {
 		if f.Presence == model.Defaulted {
 			presence = "default `" + string(f.Default) + "`"
 		}
-		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", name, typeName(f.Type), presence, cell(limits(f.Type)), cell(zodgen.Description(f.Type)))
+		cells(b, "`"+name+"`", typeName(f.Type), presence, cell(limits(f.Type)), cell(zodgen.Description(f.Type)))
 		switch {
 		case f.Type.Kind == model.Object:
 			fieldRows(b, name+".", f.Type)
@@ -134,10 +184,10 @@ func typeName(t *model.Type) string {
 func limits(t *model.Type) string {
 	var l []string
 	if t.MinLength != nil {
-		l = append(l, fmt.Sprintf("≥ %d characters", *t.MinLength))
+		l = append(l, "≥ "+strconv.Itoa(*t.MinLength)+" characters")
 	}
 	if t.MaxLength != nil {
-		l = append(l, fmt.Sprintf("≤ %d characters", *t.MaxLength))
+		l = append(l, "≤ "+strconv.Itoa(*t.MaxLength)+" characters")
 	}
 	for _, p := range t.Patterns {
 		l = append(l, "matches `"+p.Regexp+"`")
@@ -146,16 +196,16 @@ func limits(t *model.Type) string {
 		l = append(l, "check "+c.Name+": "+c.Message)
 	}
 	if m := t.Minimum; m != nil {
-		l = append(l, map[bool]string{true: "> ", false: "≥ "}[m.Exclusive]+string(m.Value))
+		l = append(l, pick(m.Exclusive, "> ", "≥ ")+string(m.Value))
 	}
 	if m := t.Maximum; m != nil {
-		l = append(l, map[bool]string{true: "< ", false: "≤ "}[m.Exclusive]+string(m.Value))
+		l = append(l, pick(m.Exclusive, "< ", "≤ ")+string(m.Value))
 	}
 	if t.MinItems != nil {
-		l = append(l, fmt.Sprintf("≥ %d items", *t.MinItems))
+		l = append(l, "≥ "+strconv.Itoa(*t.MinItems)+" items")
 	}
 	if t.MaxItems != nil {
-		l = append(l, fmt.Sprintf("≤ %d items", *t.MaxItems))
+		l = append(l, "≤ "+strconv.Itoa(*t.MaxItems)+" items")
 	}
 	if t.Kind == model.Array {
 		if il := limits(t.Items); il != "" {
@@ -165,7 +215,15 @@ func limits(t *model.Type) string {
 	return strings.Join(l, "; ")
 }
 
-func modes(b *bytes.Buffer, s *model.Spec) {
+// pick returns a when cond holds, else b.
+func pick(cond bool, a, b string) string {
+	if cond {
+		return a
+	}
+	return b
+}
+
+func modes(b *bytes.Buffer, s *model.Spec, standings []standings) {
 	b.WriteString("## Modes\n\n| aspect |")
 	for _, m := range s.Modes {
 		fmt.Fprintf(b, " %s |", m.Name)
@@ -174,30 +232,34 @@ func modes(b *bytes.Buffer, s *model.Spec) {
 	for range s.Modes {
 		b.WriteString(" --- |")
 	}
-	row := func(label string, f func(m *model.Mode) string) {
-		fmt.Fprintf(b, "\n| %s |", label)
-		for _, m := range s.Modes {
-			fmt.Fprintf(b, " %s |", cell(f(m)))
+	row := func(label string, f func(i int, m *model.Mode) string) {
+		b.WriteString("\n| ")
+		b.WriteString(label)
+		b.WriteString(" |")
+		for i, m := range s.Modes {
+			b.WriteString(" ")
+			b.WriteString(cell(f(i, m)))
+			b.WriteString(" |")
 		}
 	}
-	row("Base prompt", func(m *model.Mode) string {
+	row("Base prompt", func(_ int, m *model.Mode) string {
 		if m.Extends != nil {
 			return "Extends " + m.Extends.Name
 		}
 		return "Unique"
 	})
-	row("Goal", func(m *model.Mode) string { return m.Goal })
+	row("Goal", func(_ int, m *model.Mode) string { return m.Goal })
 	for _, t := range s.Tools {
-		row("`"+t.Name+"`", func(m *model.Mode) string {
-			st := m.Standing(t.Name)
+		row("`"+t.Name+"`", func(i int, _ *model.Mode) string {
+			st := standings[i].of(t)
 			if st == model.Mandatory {
 				return "**" + string(st) + "**"
 			}
 			return string(st)
 		})
 	}
-	row("Source code edits", func(m *model.Mode) string { return m.SourceEdits })
-	row("Critical instructions (kept with a custom prompt)", func(m *model.Mode) string {
+	row("Source code edits", func(_ int, m *model.Mode) string { return m.SourceEdits })
+	row("Critical instructions (kept with a custom prompt)", func(_ int, m *model.Mode) string {
 		if m.Critical != "" {
 			return "yes"
 		}
@@ -302,11 +364,49 @@ func codeList(vs []string) string {
 	return strings.Join(q, ", ")
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine joins the words of s with single spaces.
+func oneLine(s string) string {
+	if isOneLine(s) {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// isOneLine reports whether s is words separated by single spaces, which
+// oneLine leaves as it is.
+func isOneLine(s string) bool {
+	space := true // at the start, as after a space
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return false
+			}
+			i += size - 1
+			space = false
+		case c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ':
+			if space {
+				return false
+			}
+			space = true
+		default:
+			space = false
+		}
+	}
+	return !space || s == ""
+}
 
 // cell makes text safe inside a table cell.
 func cell(s string) string {
-	return strings.ReplaceAll(oneLine(s), "|", "\\|")
+	s = oneLine(s)
+	if strings.IndexByte(s, '|') < 0 {
+		return s
+	}
+	return strings.ReplaceAll(s, "|", "\\|")
 }
 
 func orDash(s string) string {
@@ -317,8 +417,23 @@ func orDash(s string) string {
 }
 
 func jsonString(s string) string {
+	if plainASCII(s) {
+		return s // what follows would give it back
+	}
 	b, _ := json.Marshal(s)
 	return strings.Trim(string(b), `"`)
+}
+
+// plainASCII reports whether s is printable ASCII that encoding/json
+// writes as it is, HTML escaping included.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20, c >= utf8.RuneSelf, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
 
 // specRelative shows a position relative to the spec directory, so the

@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/jsonschemagen"
@@ -84,8 +85,9 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 		return nil, err
 	}
 	files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, ConfigFile), Data: cfg})
+	gateway := gatewayFiles(s)
 	for _, mode := range s.Modes {
-		data, err := emit.JSON(Inject(s, mode))
+		data, err := emit.JSON(inject(s, mode, gateway))
 		if err != nil {
 			return nil, err
 		}
@@ -108,11 +110,27 @@ func serverFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 		return nil, fmt.Errorf("mcp: the mcpserve source lacks its package clause or the core import")
 	}
 	body := strings.Replace(src[i+len("\npackage mcpserve\n"):], standInImport, "contract "+strconv.Quote(m.CoreImport), 1)
-	out, err := format.Source([]byte(header(s, m.Package) + body))
-	if err != nil {
-		return nil, fmt.Errorf("mcp: formatting server.go: %w", err)
+	unformatted := header(s, m.Package) + body
+	formatted.Lock()
+	defer formatted.Unlock()
+	if formatted.src != unformatted {
+		out, err := format.Source([]byte(unformatted))
+		if err != nil {
+			return nil, fmt.Errorf("mcp: formatting server.go: %w", err)
+		}
+		formatted.src, formatted.out = unformatted, out
 	}
-	return out, nil
+	return bytes.Clone(formatted.out), nil
+}
+
+// formatted is the last server.go formatted, with its source: the file only
+// changes with the contract's name, its files, codegen.mcp.package and
+// core_import, and go/format was most of this emitter's time at a few
+// tools (gen --watch runs it on every save).
+var formatted struct {
+	sync.Mutex
+	src string
+	out []byte
 }
 
 // toolsFile renders tools.go: the contract's name, the table of
@@ -131,16 +149,26 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 	b.WriteString("// tools are the gateway-executed tools, sorted by name: what tools/list shows\n" +
 		"// (for the modes that inject them) and the JSON Schema agentc emits for each.\n")
 	b.WriteString("var tools = []toolSpec{")
-	var schemas bytes.Buffer
+	type entry struct {
+		t      *model.Tool
+		schema []byte
+	}
+	var entries []entry
+	size := 0
 	for _, t := range s.Tools {
 		if !t.Execution.GatewayExecuted() {
 			continue
 		}
-		schema, err := jsonschemagen.Schema(t)
+		schema, err := jsonschemagen.SharedSchema(s, t, jsonschemagen.ForMCP)
 		if err != nil {
 			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
 		}
-		name := "schema" + t.GoName
+		entries = append(entries, entry{t, schema})
+		size += len(schema) + len(t.Description) + len(t.Description)/4 + 3*len(t.Name) + 256
+	}
+	b.Grow(size)
+	for _, e := range entries {
+		t := e.t
 		// gofmt aligns the values of consecutive one-line keyed
 		// elements; a description on several lines, indented one more
 		// tab after its first, ends the run.
@@ -149,17 +177,22 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 		if strings.Contains(desc, "\n") {
 			pad, desc = " ", strings.ReplaceAll(desc, "\n", "\n\t\t\t")
 		}
-		fmt.Fprintf(&b, "\n\t{\n\t\ttool:%scontract.Tool%s,\n\t\tdesc:%s%s,\n\t\tschema: %s,\n\t},",
-			pad, t.GoName, pad, desc, name)
-		fmt.Fprintf(&schemas, "\n// %s is the JSON Schema of the arguments of\n// %s (%s).\n",
-			name, t.Name, path.Join(s.Codegen.JSONSchemaDir, t.FileName+".json"))
-		fmt.Fprintf(&schemas, "const %s = %s\n", name, rawString(string(bytes.TrimSuffix(schema, []byte("\n")))))
+		for _, piece := range []string{"\n\t{\n\t\ttool:", pad, "contract.Tool", t.GoName, ",\n\t\tdesc:", pad, desc, ",\n\t\tschema: schema", t.GoName, ",\n\t},"} {
+			b.WriteString(piece)
+		}
 	}
-	if schemas.Len() > 0 {
+	if len(entries) > 0 {
 		b.WriteString("\n")
 	}
 	b.WriteString("}\n")
-	b.Write(schemas.Bytes())
+	for _, e := range entries {
+		t := e.t
+		for _, piece := range []string{"\n// schema", t.GoName, " is the JSON Schema of the arguments of\n// ", t.Name, " (", path.Join(s.Codegen.JSONSchemaDir, t.FileName+".json"), ").\nconst schema", t.GoName, " = "} {
+			b.WriteString(piece)
+		}
+		writeRawString(&b, bytes.TrimSuffix(e.schema, []byte("\n")))
+		b.WriteString("\n")
+	}
 	return b.Bytes(), nil
 }
 
@@ -177,10 +210,22 @@ func textLines(text string) string {
 	return strings.Join(quoted, " +\n")
 }
 
-// rawString quotes s as a raw string, which keeps its lines as they are; a
-// backquote, which a raw string cannot hold, is spliced in as "`".
-func rawString(s string) string {
-	return "`" + strings.ReplaceAll(s, "`", "` + \"`\" + `") + "`"
+// writeRawString writes s quoted as a raw string, which keeps its lines as
+// they are; a backquote, which a raw string cannot hold, is spliced in as
+// "`".
+func writeRawString(b *bytes.Buffer, s []byte) {
+	b.WriteByte('`')
+	for {
+		i := bytes.IndexByte(s, '`')
+		if i < 0 {
+			break
+		}
+		b.Write(s[:i])
+		b.WriteString("` + \"`\" + `")
+		s = s[i+1:]
+	}
+	b.Write(s)
+	b.WriteByte('`')
 }
 
 // ServerName is the key of the gateway's entry in OpenCode's "mcp" config:
@@ -234,7 +279,11 @@ func Config(s *model.Spec) ([]byte, error) {
 // opencode.json. The gateway tools stay listed in Tools: the mode has them,
 // through MCP.
 func Inject(s *model.Spec, m *model.Mode) tsgen.Injection {
-	inj := tsgen.Inject(s, m)
+	return inject(s, m, gatewayFiles(s))
+}
+
+// gatewayFiles are the sandbox paths of the gateway tools' files.
+func gatewayFiles(s *model.Spec) map[string]bool {
 	gateway := map[string]bool{}
 	for _, t := range s.Tools {
 		if t.Execution.GatewayExecuted() {
@@ -243,6 +292,13 @@ func Inject(s *model.Spec, m *model.Mode) tsgen.Injection {
 			}
 		}
 	}
+	return gateway
+}
+
+// inject is Inject with the gateway tools' files (gatewayFiles) computed
+// once for all modes.
+func inject(s *model.Spec, m *model.Mode, gateway map[string]bool) tsgen.Injection {
+	inj := tsgen.Inject(s, m)
 	write := inj.Write[:0:0]
 	for _, f := range inj.Write {
 		switch {

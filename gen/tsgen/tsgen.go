@@ -81,10 +81,42 @@ type InjectFile struct {
 	Source string `json:"source"`
 }
 
+// WriteJSON writes the manifest as encoding/json encodes it (the fields in
+// order, under their tags), for emit.JSON, without reflection: a manifest
+// lists two files per tool.
+func (inj Injection) WriteJSON(w *emit.JSONWriter) error {
+	w.BeginObject()
+	w.Key("mode")
+	w.String(inj.Mode)
+	w.Key("tools")
+	_ = w.Value(inj.Tools)
+	w.Key("write")
+	if inj.Write == nil {
+		w.Null()
+	} else {
+		w.BeginArray()
+		for _, f := range inj.Write {
+			w.BeginObject()
+			w.Key("path")
+			w.String(f.Path)
+			w.Key("source")
+			w.String(f.Source)
+			w.EndObject()
+		}
+		w.EndArray()
+	}
+	w.Key("remove")
+	_ = w.Value(inj.Remove)
+	w.Key("env")
+	_ = w.Value(inj.Env)
+	w.EndObject()
+	return nil
+}
+
 // EmitOpenCode returns the OpenCode files of s.
 func EmitOpenCode(s *model.Spec) ([]emit.File, error) {
 	dir := s.Codegen.OpenCodeDir
-	var files []emit.File
+	files := make([]emit.File, 0, 2*len(s.Tools)+3+len(s.Modes))
 	add := func(p string, data []byte) { files = append(files, emit.File{Path: path.Join(dir, p), Data: data}) }
 	for _, t := range s.Tools {
 		src, err := ToolModule(s, t)
@@ -204,9 +236,7 @@ func ToolDescription(t *model.Tool) string {
 // ToolModule returns the .ts module of t.
 func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString(header(s))
-	b.WriteString("\n")
-	b.WriteString("import { tool } from " + jsString(s.OpenCode.PluginPackage) + "\n")
+	b.Grow(3072 + 2*len(t.Description))
 	zf := zodgen.NewFile("z")
 	shape := zf.Shape(t.Args, "")
 	checks := zf.Decls()
@@ -215,39 +245,39 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 		imports = append(imports, "callGatewayTool", "toolCallId")
 	}
 	sort.Strings(imports)
-	b.WriteString(tslayout.Call("", "import { ", imports, " } from "+jsString(runtimeImport)) + "\n\n")
-	b.WriteString("/** zod, as the plugin exports it to tools (the runtime's helpers use the same instance). */\n")
-	b.WriteString("const z = tool.schema\n\n")
-	b.WriteString(checks)
-	b.WriteString("/** The arguments as the model sees them (OpenCode renders their JSON Schema). */\n")
-	fmt.Fprintf(&b, "const args = %s\n\n", shape)
-	b.WriteString(tslayout.Concat("", "const description = ", []string{jsString(ToolDescription(t))}, "") + "\n\n")
+	writeLines(&b, header(s), "\n",
+		"import { tool } from ", jsString(s.OpenCode.PluginPackage), "\n",
+		tslayout.Call("", "import { ", imports, " } from "+jsString(runtimeImport)), "\n\n",
+		"/** zod, as the plugin exports it to tools (the runtime's helpers use the same instance). */\n",
+		"const z = tool.schema\n\n",
+		checks,
+		"/** The arguments as the model sees them (OpenCode renders their JSON Schema). */\n",
+		"const args = ", shape, "\n\n",
+		tslayout.Concat("", "const description = ", []string{jsString(ToolDescription(t))}, ""), "\n\n")
 	if t.Execution == model.Gateway {
-		b.WriteString("/** The schema fingerprint of this tool file, sent with every callback. */\n")
-		fmt.Fprintf(&b, "const fingerprint = %s\n\n", jsString(t.Fingerprint))
+		writeLines(&b, "/** The schema fingerprint of this tool file, sent with every callback. */\n",
+			"const fingerprint = ", jsString(t.Fingerprint), "\n\n")
 	}
 
 	// Doc comment on the default export.
-	doc := jsdoc(firstParagraph(t.Description)) + "\n\n"
-	doc += fmt.Sprintf("Tool %s (%s).", jsdoc(t.Name), executionDoc(t.Execution))
+	doc := jsdoc(firstParagraph(t.Description)) + "\n\nTool " + jsdoc(t.Name) + " (" + executionDoc(t.Execution) + ")."
 	if len(t.Aliases) > 0 {
-		doc += fmt.Sprintf(" The gateway also accepts: %s.", jsdoc(strings.Join(t.Aliases, ", ")))
+		doc += " The gateway also accepts: " + jsdoc(strings.Join(t.Aliases, ", ")) + "."
 	}
 	if t.Deprecated != "" {
 		doc += "\n@deprecated " + jsdoc(t.Deprecated)
 	}
-	b.WriteString("/**\n" + tslayout.Comment("", " * ", doc) + " */\n")
-
-	b.WriteString("export default tool({\n  description,\n  args,\n")
+	writeLines(&b, "/**\n", tslayout.Comment("", " * ", doc), " */\n",
+		"export default tool({\n  description,\n  args,\n")
 	name := jsString(t.Name)
-	parse := fmt.Sprintf("parseArgs(%s, z.object(args), input)", name)
+	parse := "parseArgs(" + name + ", z.object(args), input)"
 	switch t.Execution {
 	case model.Gateway:
-		b.WriteString("  async execute(input, ctx) {\n")
-		fmt.Fprintf(&b, "    const parsed = %s\n", parse)
-		fmt.Fprintf(&b, "    const res = await callGatewayTool(%s, toolCallId(ctx), parsed, ctx.abort, fingerprint)\n", name)
-		b.WriteString("    if (!res.success) {\n      throw new Error(res.result)\n    }\n")
-		b.WriteString("    return res.result\n")
+		writeLines(&b, "  async execute(input, ctx) {\n",
+			"    const parsed = ", parse, "\n",
+			"    const res = await callGatewayTool(", name, ", toolCallId(ctx), parsed, ctx.abort, fingerprint)\n",
+			"    if (!res.success) {\n      throw new Error(res.result)\n    }\n",
+			"    return res.result\n")
 	case model.Sandbox:
 		expr, uses, err := summaryExpr(t)
 		if err != nil {
@@ -255,22 +285,29 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 		}
 		b.WriteString("  async execute(input) {\n")
 		if uses {
-			fmt.Fprintf(&b, "    const parsed = %s\n", parse)
+			writeLines(&b, "    const parsed = ", parse, "\n")
 		} else {
-			fmt.Fprintf(&b, "    %s\n", parse)
+			writeLines(&b, "    ", parse, "\n")
 		}
-		b.WriteString("    " + tslayout.Concat("    ", "return ", expr, "") + "\n")
+		writeLines(&b, "    ", tslayout.Concat("    ", "return ", expr, ""), "\n")
 	case model.Intercepted:
-		b.WriteString("  async execute(input) {\n")
-		fmt.Fprintf(&b, "    %s\n", parse)
-		b.WriteString("    // The gateway intercepts this call from OpenCode's event stream and\n")
-		b.WriteString("    // replaces this output with the real result.\n")
-		fmt.Fprintf(&b, "    return %s\n", jsString(t.Name+" was submitted to the platform."))
+		writeLines(&b, "  async execute(input) {\n",
+			"    ", parse, "\n",
+			"    // The gateway intercepts this call from OpenCode's event stream and\n",
+			"    // replaces this output with the real result.\n",
+			"    return ", jsString(t.Name+" was submitted to the platform."), "\n")
 	default:
 		return nil, fmt.Errorf("unknown execution %q", t.Execution)
 	}
 	b.WriteString("  },\n})\n")
 	return b.Bytes(), nil
+}
+
+// writeLines writes the pieces of some lines of code in turn.
+func writeLines(b *bytes.Buffer, pieces ...string) {
+	for _, p := range pieces {
+		b.WriteString(p)
+	}
 }
 
 func executionDoc(e model.Execution) string {

@@ -3,7 +3,9 @@ package zodgen
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
@@ -96,6 +98,7 @@ func (f *File) Expr(t *model.Type, indent string) string {
 // description moves to lines of its own when the line would be too wide.
 func (f *File) Shape(t *model.Type, indent string) string {
 	var b strings.Builder
+	b.Grow(256 * len(t.Fields))
 	f.shape(&b, t, indent)
 	return b.String()
 }
@@ -104,34 +107,53 @@ func (f *File) shape(b *strings.Builder, t *model.Type, indent string) {
 	b.WriteString("{\n")
 	inner := indent + "  "
 	for _, fd := range t.Fields {
-		var line strings.Builder
-		fmt.Fprintf(&line, "%s: ", fd.TSName)
-		f.expr(&line, fd.Type, inner)
+		b.WriteString(inner)
+		start := b.Len()
+		b.WriteString(fd.TSName)
+		b.WriteString(": ")
+		f.expr(b, fd.Type, inner)
 		switch fd.Presence {
 		case model.Optional:
-			line.WriteString(".optional()")
+			b.WriteString(".optional()")
 		case model.Defaulted:
-			fmt.Fprintf(&line, ".default(%s)", fd.Default)
+			b.WriteString(".default(")
+			b.Write(fd.Default)
+			b.WriteString(")")
 		}
-		text := line.String()
 		if d := Description(fd.Type); d != "" {
-			text = describe(inner, text, d)
+			text := b.String()[start:] // the field so far, after its indentation
+			describe(b, inner, text[strings.LastIndexByte(text, '\n')+1:], d)
 		}
-		b.WriteString(inner + text + ",\n")
+		b.WriteString(",\n")
 	}
-	b.WriteString(indent + "}")
+	b.WriteString(indent)
+	b.WriteString("}")
 }
 
-// describe appends .describe(d) to text, whose last line starts at indent:
-// on that line when it fits, else with the text on lines of its own.
-func describe(indent, text, d string) string {
-	last := text[strings.LastIndexByte(text, '\n')+1:]
+// describe appends .describe(d) to a field whose last line so far is last
+// (the first line without its indentation, indent): on that line when it
+// fits, else with the text on lines of its own.
+func describe(b *strings.Builder, indent, last, d string) {
 	lit := tslayout.String(d)
-	if tslayout.Fits(indent, last+".describe("+lit+"),") {
-		return text + ".describe(" + lit + ")"
+	// Whether last + ".describe(" + lit + ")," fits.
+	if utf8.RuneCountInString(indent)+utf8.RuneCountInString(last)+len(".describe(),")+utf8.RuneCountInString(lit) <= tslayout.Width {
+		b.WriteString(".describe(")
+		b.WriteString(lit)
+		b.WriteString(")")
+		return
 	}
 	inner := indent + "  "
-	return text + ".describe(\n" + inner + strings.Join(tslayout.Pieces(d), " +\n"+inner) + ",\n" + indent + ")"
+	b.WriteString(".describe(\n")
+	for i, p := range tslayout.Pieces(d) {
+		if i > 0 {
+			b.WriteString(" +\n")
+		}
+		b.WriteString(inner)
+		b.WriteString(p)
+	}
+	b.WriteString(",\n")
+	b.WriteString(indent)
+	b.WriteString(")")
 }
 
 func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
@@ -140,57 +162,72 @@ func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
 	case model.String:
 		switch {
 		case t.MinLength != nil && t.MaxLength != nil:
-			f.call(b, "runes", *t.MinLength, *t.MaxLength)
+			f.helper(b, "runes", *t.MinLength, *t.MaxLength)
 		case t.MinLength != nil:
-			f.call(b, "minRunes", *t.MinLength)
+			f.helper(b, "minRunes", *t.MinLength)
 		case t.MaxLength != nil:
-			f.call(b, "maxRunes", *t.MaxLength)
+			f.helper(b, "maxRunes", *t.MaxLength)
 		default:
-			b.WriteString(z + ".string()")
+			b.WriteString(z)
+			b.WriteString(".string()")
 		}
 		for _, p := range t.Patterns {
-			fmt.Fprintf(b, ".regex(%s)", mustLiteral(p.Regexp))
+			b.WriteString(".regex(")
+			b.WriteString(mustLiteral(p.Regexp))
+			b.WriteString(")")
 		}
 		for _, c := range t.Checks {
-			fmt.Fprintf(b, ".check(%s)", f.check(c))
+			b.WriteString(".check(")
+			b.WriteString(f.check(c))
+			b.WriteString(")")
 		}
 	case model.Number, model.Integer:
-		b.WriteString(z + ".number()")
+		b.WriteString(z)
+		b.WriteString(".number()")
 		if t.Kind == model.Integer {
 			b.WriteString(".int()")
 		}
 		if m := t.Minimum; m != nil {
-			fmt.Fprintf(b, ".%s(%s)", map[bool]string{true: "gt", false: "gte"}[m.Exclusive], JSNumber(m.Value))
+			bound(b, ".gte(", ".gt(", m)
 		}
 		if m := t.Maximum; m != nil {
-			fmt.Fprintf(b, ".%s(%s)", map[bool]string{true: "lt", false: "lte"}[m.Exclusive], JSNumber(m.Value))
+			bound(b, ".lte(", ".lt(", m)
 		}
 	case model.Boolean:
-		b.WriteString(z + ".boolean()")
+		b.WriteString(z)
+		b.WriteString(".boolean()")
 	case model.Enum:
-		var vs []string
-		for _, v := range t.Enum {
-			vs = append(vs, tslayout.String(v))
+		vs := make([]string, len(t.Enum))
+		for i, v := range t.Enum {
+			vs[i] = tslayout.String(v)
 		}
 		b.WriteString(tslayout.Call(indent, z+".enum([", vs, "])"))
 	case model.Literal:
-		fmt.Fprintf(b, "%s.literal(%s)", z, tslayout.String(t.Literal))
+		b.WriteString(z)
+		b.WriteString(".literal(")
+		b.WriteString(tslayout.String(t.Literal))
+		b.WriteString(")")
 	case model.Array:
-		b.WriteString(z + ".array(")
+		b.WriteString(z)
+		b.WriteString(".array(")
 		f.expr(b, t.Items, indent)
 		b.WriteString(")")
-		var counts []string
-		if t.MinItems != nil {
-			counts = append(counts, f.helper("minItems", *t.MinItems))
-		}
-		if t.MaxItems != nil {
-			counts = append(counts, f.helper("maxItems", *t.MaxItems))
-		}
-		if len(counts) > 0 {
-			b.WriteString(".check(" + strings.Join(counts, ", ") + ")")
+		if t.MinItems != nil || t.MaxItems != nil {
+			b.WriteString(".check(")
+			if t.MinItems != nil {
+				f.helper(b, "minItems", *t.MinItems)
+			}
+			if t.MaxItems != nil {
+				if t.MinItems != nil {
+					b.WriteString(", ")
+				}
+				f.helper(b, "maxItems", *t.MaxItems)
+			}
+			b.WriteString(")")
 		}
 	case model.Object:
-		b.WriteString(z + ".object(")
+		b.WriteString(z)
+		b.WriteString(".object(")
 		f.shape(b, t, indent)
 		b.WriteString(")")
 	default:
@@ -198,19 +235,29 @@ func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
 	}
 }
 
-// call writes a helper call with integer arguments.
-func (f *File) call(b *strings.Builder, name string, args ...int) {
-	b.WriteString(f.helper(name, args...))
+// bound writes a numeric bound's check: inclusive(v) or exclusive(v).
+func bound(b *strings.Builder, inclusive, exclusive string, m *model.Bound) {
+	if m.Exclusive {
+		b.WriteString(exclusive)
+	} else {
+		b.WriteString(inclusive)
+	}
+	b.WriteString(JSNumber(m.Value))
+	b.WriteString(")")
 }
 
-// helper returns a helper call with integer arguments and records its use.
-func (f *File) helper(name string, args ...int) string {
+// helper writes a helper call with integer arguments and records its use.
+func (f *File) helper(b *strings.Builder, name string, args ...int) {
 	f.helpers[name] = true
-	var as []string
-	for _, a := range args {
-		as = append(as, fmt.Sprint(a))
+	b.WriteString(name)
+	b.WriteString("(")
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(a))
 	}
-	return name + "(" + strings.Join(as, ", ") + ")"
+	b.WriteString(")")
 }
 
 // check returns the identifier of named check c's const ("isRelativePath"),

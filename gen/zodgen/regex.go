@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -35,6 +36,40 @@ import (
 // otherwise. A string then matches in Go exactly when it matches in
 // JavaScript.
 func RegexSource(re string) (string, error) {
+	translated.Lock()
+	t, ok := translated.m[re]
+	translated.Unlock()
+	if !ok {
+		t.src, t.err = translate(re)
+		translated.Lock()
+		if len(translated.m) >= maxTranslated || translated.m == nil {
+			translated.m = make(map[string]translation)
+		}
+		translated.m[re] = t
+		translated.Unlock()
+	}
+	return t.src, t.err
+}
+
+// translated remembers RegexSource's answers (a function of the pattern
+// alone): a spec uses a few patterns in many places — a named check on a
+// field of every tool — and translating one parses it. It holds at most
+// maxTranslated patterns, forgetting them all when full, so that a
+// long-running agentc (gen --watch) does not grow with every edit.
+var translated struct {
+	sync.Mutex
+	m map[string]translation
+}
+
+const maxTranslated = 1024
+
+type translation struct {
+	src string
+	err error
+}
+
+// translate is RegexSource without the memory.
+func translate(re string) (string, error) {
 	r, err := syntax.Parse(re, syntax.Perl)
 	if err != nil {
 		return "", fmt.Errorf("pattern %q: %w", re, err)

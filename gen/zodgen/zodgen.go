@@ -173,6 +173,9 @@ func mustLiteral(re string) string {
 // by the doc of each named check (OpenCode drops refinements from the
 // schema the model sees, so the rule must be stated in words).
 func Description(t *model.Type) string {
+	if len(t.Checks) == 0 {
+		return t.Doc
+	}
 	parts := []string{}
 	if t.Doc != "" {
 		parts = append(parts, t.Doc)

@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentc-dev/agentc/gen/emit"
 )
 
 // Width is the widest a generated TypeScript line may be, in characters
@@ -27,11 +29,7 @@ func Fits(indent, text string) bool {
 // String quotes s as a JavaScript string literal (JSON is a subset; U+2028
 // and U+2029 are escaped by encoding/json; no HTML escaping).
 func String(s string) string {
-	var b strings.Builder
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	_ = e.Encode(s) // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
+	return string(emit.AppendJSONString(make([]byte, 0, len(s)+8), s))
 }
 
 // Pieces splits s after each line break and quotes each piece, so that
@@ -141,30 +139,33 @@ func Union(indent, prefix string, members []string) string {
 // fit in Width; a word longer than a line stays whole. Trailing spaces are
 // trimmed; an empty text line stays an empty comment line.
 func Comment(indent, lead, text string) string {
+	prefix := indent + lead
+	empty := strings.TrimRight(prefix, " ") // an empty line's
+	room := Width - utf8.RuneCountInString(prefix)
 	var b strings.Builder
-	for _, line := range strings.Split(text, "\n") {
-		cur := ""
-		flush := func() {
-			b.WriteString(strings.TrimRight(indent+lead+cur, " ") + "\n")
-			cur = ""
-		}
-		words := strings.Fields(line)
-		if len(words) == 0 {
-			flush()
-			continue
-		}
-		for _, w := range words {
+	b.Grow(len(text) + (len(prefix)+1)*(len(text)/max(room, 1)+strings.Count(text, "\n")+1))
+	for line := range strings.SplitSeq(text, "\n") {
+		n := 0 // characters on the comment line after prefix, 0 before its first word
+		for w := range strings.FieldsSeq(line) {
+			wn := utf8.RuneCountInString(w)
 			switch {
-			case cur == "":
-				cur = w
-			case Fits(indent, lead+cur+" "+w):
-				cur += " " + w
+			case n == 0:
+				b.WriteString(prefix)
+			case n+1+wn <= room:
+				b.WriteByte(' ')
+				n++
 			default:
-				flush()
-				cur = w
+				b.WriteByte('\n')
+				b.WriteString(prefix)
+				n = 0
 			}
+			b.WriteString(w)
+			n += wn
 		}
-		flush()
+		if n == 0 {
+			b.WriteString(empty)
+		}
+		b.WriteByte('\n')
 	}
 	return b.String()
 }

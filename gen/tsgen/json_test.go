@@ -1,0 +1,46 @@
+package tsgen_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/tsgen"
+)
+
+// TestInjectionJSON: a manifest writes itself (Injection.WriteJSON) as
+// encoding/json encodes the struct — every mode's manifest of every spec,
+// the zero manifest (null lists) and one with strings to escape.
+func TestInjectionJSON(t *testing.T) {
+	var manifests []tsgen.Injection
+	for _, dir := range specs {
+		s := loadSpec(t, dir)
+		for _, m := range s.Modes {
+			manifests = append(manifests, tsgen.Inject(s, m))
+		}
+	}
+	manifests = append(manifests, tsgen.Injection{}, tsgen.Injection{
+		Mode:   "m<&>\u2028",
+		Tools:  []string{},
+		Write:  []tsgen.InjectFile{{Path: "a\"b", Source: "\x01"}},
+		Remove: []string{"x"},
+		Env:    map[string]string{"B": "2", "A": "1", "": ""},
+	})
+	for _, inj := range manifests {
+		got, err := emit.JSON(inj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		e := json.NewEncoder(&want)
+		e.SetEscapeHTML(false)
+		e.SetIndent("", "  ")
+		if err := e.Encode(inj); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("mode %q: manifest\n%s\nencoding/json:\n%s", inj.Mode, got, want.Bytes())
+		}
+	}
+}
