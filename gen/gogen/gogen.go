@@ -314,52 +314,6 @@ func (g *generator) runtime() ([]byte, error) {
 // string literal that cannot be split (linelen_test.go checks it).
 const maxLine = 120
 
-// commentWidth is the most characters of text a generated comment line
-// holds before it is wrapped at a space; the spec's own line breaks are
-// kept.
-const commentWidth = 100
-
-// commentText turns text into // comment lines.
-func commentText(text string) string {
-	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
-		for _, w := range wrap(l, commentWidth) {
-			lines = append(lines, strings.TrimRight("// "+w, " "))
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// wrap breaks line at spaces into lines of at most width bytes (a word
-// longer than width stands alone). Leading indentation is kept on the
-// first line only.
-func wrap(line string, width int) []string {
-	if len(line) <= width {
-		return []string{line}
-	}
-	var out []string
-	for len(line) > width {
-		cut := strings.LastIndexByte(line[:width+1], ' ')
-		if cut <= 0 || strings.TrimSpace(line[:cut]) == "" {
-			cut = strings.IndexByte(line, ' ')
-			if cut < 0 {
-				break
-			}
-		}
-		out = append(out, line[:cut])
-		line = strings.TrimLeft(line[cut:], " ")
-	}
-	return append(out, line)
-}
-
-// doc returns a doc comment statement ("" gives none).
-func doc(text string) jen.Code {
-	if strings.TrimSpace(text) == "" {
-		return jen.Null()
-	}
-	return jen.Comment(commentText(text))
-}
-
 // comment adds // comment lines to f, the doc comment of the declaration
 // that follows. Before it goes the generator's split mark, where render may
 // cut the file to format its parts concurrently.
@@ -369,6 +323,7 @@ func (g *generator) comment(f *jen.File, text string) {
 	}
 	if g.sink != nil && g.sink.f == f {
 		g.flush()
+		g.sink.dirty = true // the declaration that follows is jen's
 	}
 	if g.mark != "" {
 		f.Comment(g.mark)

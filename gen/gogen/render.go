@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/format"
 	"maps"
+	pathpkg "path"
 	"runtime"
 	"slices"
 	"strconv"
@@ -171,13 +172,21 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 }
 
 // sink is the part build is rendering: the jen file the part's function
-// adds to, and what was rendered of it so far.
+// adds to, the writer of its formatted declarations, and what was rendered
+// of it so far.
 type sink struct {
-	f       *jen.File
+	f *jen.File
+	// src is the part's writer (see source): the text of the formatted
+	// pieces.
+	src goSource
+	// dirty is set when jen code may have been added to f since the last
+	// flush: every jen declaration of a part follows its doc comment
+	// (comment), which sets it.
+	dirty   bool
 	body    []piece           // the rendered pieces, in order
 	imports map[string]string // path → the name it is imported as
 	err     error
-	flushes int // for tests
+	flushes int // pieces handed on, for tests
 	// unitImports, while a unit is rendered (see unit), gathers its imports.
 	unitImports map[string]string
 }
@@ -194,12 +203,13 @@ type piece struct {
 // and the declaration after it, if any, has a doc comment too (comment).
 // render passes the text through unformatted; TestRenderChunks proves,
 // spec by spec, that it is what jen and go/format would make of it. The
-// text must not use an imported package.
+// text is held, not copied: its writer never writes over it (see next).
 func (g *generator) decl(f *jen.File, text []byte) {
 	if k := g.sink; k != nil && k.f == f {
 		g.flush()
 		if k.err == nil {
 			k.body = append(k.body, piece{text: text, formatted: true})
+			k.flushes++
 		}
 		return
 	}
@@ -214,7 +224,7 @@ func (g *generator) decl(f *jen.File, text []byte) {
 // each after a newline, so the pieces concatenate to the whole; a piece's
 // imports are gathered into the file's import block, as jen writes it.
 func (g *generator) build(p part) ([]piece, error) {
-	k := &sink{f: jen.NewFile(g.s.Codegen.GoPackage), imports: map[string]string{}}
+	k := &sink{f: jen.NewFile(g.s.Codegen.GoPackage), imports: map[string]string{}, dirty: true}
 	g.sink = k
 	defer func() { g.sink = nil }()
 	p.fn(k.f)
@@ -253,9 +263,10 @@ func (g *generator) build(p part) ([]piece, error) {
 // drops it.
 func (g *generator) flush() {
 	k := g.sink
-	if k == nil || k.err != nil {
+	if k == nil || k.err != nil || !k.dirty {
 		return
 	}
+	k.dirty = false
 	batch := jen.NewFile(g.s.Codegen.GoPackage)
 	batch.Group, k.f.Group = k.f.Group, batch.Group
 	batch.NoFormat = true
@@ -312,4 +323,19 @@ func (g *generator) flush() {
 		k.body = append(k.body, piece{text: rest})
 	}
 	k.flushes++
+}
+
+// importing records that the part being built uses the standard-library
+// package at path, imported under its own name, as flush records the
+// imports of what jen rendered.
+func (g *generator) importing(path string) {
+	k := g.sink
+	if prev, seen := k.imports[path]; seen && prev != "" {
+		k.err = fmt.Errorf("import %q named both %q and %q in one file", path, prev, pathpkg.Base(path))
+		return
+	}
+	k.imports[path] = ""
+	if k.unitImports != nil {
+		k.unitImports[path] = ""
+	}
 }

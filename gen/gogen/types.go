@@ -15,9 +15,9 @@ import (
 // and every argument and result type, written already formatted (see add).
 func (g *generator) tools(f *jen.File) {
 	s := g.s
-	var src goSource
+	src := g.source(f)
 	src.doc("ContractName and ContractRevision identify the spec this package was generated from.")
-	fmt.Fprintf(&src, "const (\n\tContractName     = %s\n\tContractRevision = %s\n)\n\n",
+	src.text("const (\n\tContractName     = %s\n\tContractRevision = %s\n)\n\n",
 		strconv.Quote(s.Contract.Name), strconv.Quote(s.Contract.Revision))
 
 	src.doc("Tool identifies one of the contract's tools.")
@@ -33,24 +33,24 @@ func (g *generator) tools(f *jen.File) {
 		}
 		src.comment(1, text)
 		if i == 0 {
-			fmt.Fprintf(&src, "\tTool%s Tool = iota\n", t.GoName)
+			src.text("\tTool%s Tool = iota\n", t.GoName)
 		} else {
-			fmt.Fprintf(&src, "\tTool%s\n", t.GoName)
+			src.text("\tTool%s\n", t.GoName)
 		}
 	}
 	src.WriteString(")\n\n")
 	src.doc("numTools is the number of tools.")
-	fmt.Fprintf(&src, "const numTools = %d\n\n", len(s.Tools))
+	src.text("const numTools = %d\n\n", len(s.Tools))
 
 	// The staleness guard, in the manner of stringer.
-	fmt.Fprintf(&src, `func _() {
+	src.text(`func _() {
 	// An "invalid array index" compiler error here means the tool constants or the
 	// runtime changed since this package was generated: run agentc gen again.
 	var x [1]struct{}
 	_ = x[runtimeVersion-%d]
 `, RuntimeVersion)
 	for i, t := range s.Tools {
-		fmt.Fprintf(&src, "\t_ = x[Tool%s-%d]\n", t.GoName, i)
+		src.text("\t_ = x[Tool%s-%d]\n", t.GoName, i)
 	}
 	src.WriteString("\t_ = x[len(toolTable)-numTools]\n}\n\n")
 
@@ -67,11 +67,11 @@ func (g *generator) tools(f *jen.File) {
 	src.doc("toolTable holds each tool's facts, indexed by Tool.")
 	src.WriteString("var toolTable = [...]toolInfo{\n")
 	for _, t := range s.Tools {
-		fmt.Fprintf(&src, "\tTool%s: {\n\t\tname:        %s,\n", t.GoName, strconv.Quote(t.Name))
+		src.text("\tTool%s: {\n\t\tname:        %s,\n", t.GoName, strconv.Quote(t.Name))
 		if len(t.Aliases) > 0 {
-			fmt.Fprintf(&src, "\t\taliases:     []string{%s},\n", strings.Join(quoteAll(t.Aliases), ", "))
+			src.text("\t\taliases:     []string{%s},\n", strings.Join(quoteAll(t.Aliases), ", "))
 		}
-		fmt.Fprintf(&src, "\t\tfileName:    %s,\n\t\tgateway:     %t,\n\t\tfingerprint: %s,\n\t},\n",
+		src.text("\t\tfileName:    %s,\n\t\tgateway:     %t,\n\t\tfingerprint: %s,\n\t},\n",
 			strconv.Quote(t.FileName), t.Execution.GatewayExecuted(), strconv.Quote(t.Fingerprint))
 	}
 	src.WriteString("}\n\n")
@@ -104,10 +104,10 @@ func (g *generator) tools(f *jen.File) {
 	src.doc("LookupTool resolves a tool name or alias (case-sensitive).")
 	src.WriteString("func LookupTool(name string) (Tool, bool) {\n\tswitch name {\n")
 	for _, t := range s.Tools {
-		fmt.Fprintf(&src, "\tcase %s:\n\t\treturn Tool%s, true\n", strings.Join(quoteAll(t.AllNames()), ", "), t.GoName)
+		src.text("\tcase %s:\n\t\treturn Tool%s, true\n", strings.Join(quoteAll(t.AllNames()), ", "), t.GoName)
 	}
 	src.WriteString("\t}\n\treturn -1, false\n}\n")
-	g.add(f, &src)
+	g.add(f, src)
 
 	// Types.
 	done := map[*model.Type]bool{}
@@ -123,6 +123,16 @@ func (g *generator) tools(f *jen.File) {
 // declares was declared already: its text is then a function of t and
 // where.
 func (g *generator) typesUnit(f *jen.File, t *model.Type, where string, done map[*model.Type]bool) {
+	build := func() {
+		src := g.source(f)
+		if g.objectTypes(src, t, where, done) {
+			g.add(f, src)
+		}
+	}
+	if g.memo == nil {
+		build()
+		return
+	}
 	var declares []*model.Type
 	var reach func(x *model.Type)
 	reach = func(x *model.Type) {
@@ -139,13 +149,6 @@ func (g *generator) typesUnit(f *jen.File, t *model.Type, where string, done map
 		}
 	}
 	reach(t)
-	build := func() {
-		var src goSource
-		g.objectTypes(&src, t, where, done)
-		if src.Len() > 0 {
-			g.add(f, &src)
-		}
-	}
 	for _, x := range declares {
 		if done[x] {
 			build()
@@ -168,13 +171,14 @@ func quoteAll(ss []string) []string {
 
 // objectTypes writes t's struct and the types below it, each declaration
 // after a blank line but the first; where is the first sentence of its doc
-// comment, saying where the object appears.
-func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done map[*model.Type]bool) {
+// comment, saying where the object appears. It reports whether it wrote
+// anything (types declared already are not).
+func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done map[*model.Type]bool) bool {
 	if done[t] {
-		return
+		return false
 	}
 	done[t] = true
-	if src.Len() > 0 {
+	if src.Len() > src.start {
 		src.WriteByte('\n')
 	}
 	text := where
@@ -183,9 +187,9 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 	}
 	src.doc(text)
 	if len(t.Fields) == 0 {
-		fmt.Fprintf(src, "type %s struct{}\n", t.GoName)
+		src.text("type %s struct{}\n", t.GoName)
 	} else {
-		fmt.Fprintf(src, "type %s struct {\n", t.GoName)
+		src.text("type %s struct {\n", t.GoName)
 	}
 	for _, fd := range t.Fields {
 		text := fd.Doc()
@@ -207,7 +211,7 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 		}
 		// Each field follows its doc comment: gofmt aligns no columns.
 		src.comment(1, text)
-		fmt.Fprintf(src, "\t%s %s %s\n", fd.GoName, g.fieldTypeText(fd), structTag(tag))
+		src.text("\t%s %s %s\n", fd.GoName, g.fieldTypeText(fd), structTag(tag))
 	}
 	if len(t.Fields) > 0 {
 		src.WriteString("}\n")
@@ -227,11 +231,11 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 			name := g.enumNames[x]
 			src.WriteByte('\n')
 			src.doc(fmt.Sprintf("%s is one of: %s.", name, strings.Join(quoteAll(x.Enum), ", ")))
-			fmt.Fprintf(src, "type %s string\n\nconst (\n", name)
+			src.text("type %s string\n\nconst (\n", name)
 			for _, v := range x.Enum {
 				c := name + names.GoEnumValue(v)
 				src.lines(1, fmt.Sprintf("// %s is %q.", c, v))
-				fmt.Fprintf(src, "\t%s %s = %s\n", c, name, strconv.Quote(v))
+				src.text("\t%s %s = %s\n", c, name, strconv.Quote(v))
 			}
 			src.WriteString(")\n")
 		}
@@ -239,6 +243,7 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 	for _, fd := range t.Fields {
 		walk(fd.Type, "the value of "+t.GoName+"."+fd.GoName)
 	}
+	return true
 }
 
 // limits states a type's constraints for a doc comment.
@@ -282,4 +287,43 @@ func limits(t *model.Type) string {
 		return ""
 	}
 	return "Constraints: " + strings.Join(parts, "; ") + "."
+}
+
+// goTypeText returns the Go type of t.
+func (g *generator) goTypeText(t *model.Type) string {
+	switch t.Kind {
+	case model.String, model.Literal:
+		return "string"
+	case model.Enum:
+		return g.enumNames[t]
+	case model.Number:
+		return "float64"
+	case model.Integer:
+		return "int64"
+	case model.Boolean:
+		return "bool"
+	case model.Array:
+		return "[]" + g.goTypeText(t.Items)
+	case model.Object:
+		return t.GoName
+	}
+	panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
+}
+
+// fieldTypeText returns the Go type of field f.
+func (g *generator) fieldTypeText(f *model.Field) string {
+	if f.Presence == model.Optional {
+		return "Opt[" + g.goTypeText(f.Type) + "]"
+	}
+	return g.goTypeText(f.Type)
+}
+
+// structTag returns the struct tag `json:"name"` as jen writes it: in
+// backquotes when it can be, else as a quoted string.
+func structTag(json string) string {
+	tag := fmt.Sprintf("json:%q", json)
+	if strconv.CanBackquote(tag) {
+		return "`" + tag + "`"
+	}
+	return strconv.Quote(tag)
 }
