@@ -3,6 +3,7 @@ package gogen
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -207,17 +208,34 @@ func (g *generator) modes(f *jen.File) {
 `)
 	src.doc("modeTable holds each mode's facts and its standing of each tool, sorted by name.")
 	src.WriteString("var modeTable = [...]modeInfo{\n")
+	// The standings table of a mode: Tool<Name>: Standing<Standing>, the
+	// tools' constants named once for every mode.
+	sts := make([][2]string, len(s.Tools))
+	for i, t := range s.Tools {
+		sts[i][0] = "Tool" + t.GoName
+	}
+	standingConst := map[model.Standing]string{}
 	for _, m := range s.Modes {
 		src.text("\t{\n\t\tmode:        Mode%s,\n\t\tgoal:        %s,\n", m.GoName, strconv.Quote(m.Goal))
 		if m.Extends != nil {
 			src.text("\t\textends:     Mode%s,\n", m.Extends.GoName)
 		}
 		src.text("\t\tsourceEdits: %s,\n\t\tstandings: [numTools]Standing{\n", strconv.Quote(m.SourceEdits))
-		var sts [][2]string
-		for _, t := range s.Tools {
-			sts = append(sts, [2]string{"Tool" + t.GoName, "Standing" + names.GoEnumValue(string(m.Standing(t.Name))) + ","})
+		standing := make(map[string]model.Standing, len(m.Standings))
+		for _, ts := range slices.Backward(m.Standings) {
+			standing[ts.Tool.Name] = ts.Standing // the first, as m.Standing finds it
 		}
-		keyedLines(&src.Buffer, 3, sts)
+		for i, t := range s.Tools {
+			st, ok := standing[t.Name]
+			if !ok {
+				st = model.Unavailable
+			}
+			if standingConst[st] == "" {
+				standingConst[st] = "Standing" + names.GoEnumValue(string(st))
+			}
+			sts[i][1] = standingConst[st]
+		}
+		keyedRows(&src.Buffer, 3, sts, ",")
 		src.WriteString("\t\t},\n\t},\n")
 	}
 	src.text(`}

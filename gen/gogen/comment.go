@@ -2,8 +2,6 @@ package gogen
 
 import (
 	"go/doc/comment"
-	"iter"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -20,36 +18,31 @@ const commentWidth = 100
 func commentText(text string) string {
 	var lines []string
 	for l := range strings.SplitSeq(strings.TrimSpace(text), "\n") {
-		for w := range wrapped(l, commentWidth) {
+		for last := false; !last; {
+			var w string
+			w, l, last = wrapCut(l, commentWidth)
 			lines = append(lines, strings.TrimRight("// "+w, " "))
 		}
 	}
 	return strings.Join(lines, "\n")
 }
 
-// wrap breaks line at spaces into lines of at most width bytes (a word
-// longer than width stands alone). Leading indentation is kept on the
-// first line only.
-func wrap(line string, width int) []string { return slices.Collect(wrapped(line, width)) }
-
-// wrapped yields the lines wrap breaks line into.
-func wrapped(line string, width int) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		for len(line) > width {
-			cut := strings.LastIndexByte(line[:width+1], ' ')
-			if cut <= 0 || strings.TrimSpace(line[:cut]) == "" {
-				cut = strings.IndexByte(line, ' ')
-				if cut < 0 {
-					break
-				}
-			}
-			if !yield(line[:cut]) {
-				return
-			}
-			line = strings.TrimLeft(line[cut:], " ")
-		}
-		yield(line)
+// wrapCut breaks line at a space into a first line of at most width bytes
+// (a word longer than width stands alone) and the rest, without the spaces
+// at the break; last is set when the line needs no break. Cut again and
+// again, a line keeps its leading indentation on its first line only.
+func wrapCut(line string, width int) (first, rest string, last bool) {
+	if len(line) <= width {
+		return line, "", true
 	}
+	cut := strings.LastIndexByte(line[:width+1], ' ')
+	if cut <= 0 || strings.TrimSpace(line[:cut]) == "" {
+		cut = strings.IndexByte(line, ' ')
+		if cut < 0 {
+			return line, "", true
+		}
+	}
+	return line[:cut], strings.TrimLeft(line[cut:], " "), false
 }
 
 // doc returns a doc comment statement ("" gives none).
@@ -67,63 +60,11 @@ func (src *goSource) doc(text string) { src.comment(0, text) }
 // field's or a constant's doc comment): the lines commentText makes of it,
 // as lines writes them.
 func (src *goSource) comment(indent int, text string) {
-	if !src.canonicalComment(indent, text) {
-		src.lines(indent, commentText(text))
-	}
-}
-
-// canonicalComment writes text as comment does when the text is plain
-// (see plain) and commentText's lines of it are in go/doc/comment's
-// canonical form (see canonical), in one pass over the text; it writes
-// nothing and returns false otherwise. It is how almost every comment is
-// written: lines reformats the rest.
-func (src *goSource) canonicalComment(indent int, text string) bool {
 	text = strings.TrimSpace(text)
-	if strings.IndexByte(text, '[') >= 0 || !plainText(text) {
-		return false
+	if plainText(text) && src.canonicalLines(indent, text, false) {
+		return
 	}
-	mark := src.Len()
-	// The lines are commentText's, without "// " and their trailing spaces
-	// (as lines passes them to canonical): ls[i-1] and ls[i] are blank
-	// when prevBlank and blank; heading is set when ls[i-1] would be an
-	// old-style heading if ls[i] is blank.
-	i, prevBlank, heading := 0, false, false
-	ok := true
-	for l := range strings.SplitSeq(text, "\n") {
-		for w := range wrapped(l, commentWidth) {
-			w = strings.TrimRight(w, " ")
-			src.tabs(indent)
-			if w == "" {
-				if i == 0 || prevBlank || heading {
-					ok = false
-					break
-				}
-				src.WriteString("//\n")
-				prevBlank, heading = true, false
-				i++
-				continue
-			}
-			if w[0] == ' ' || w[0] == '\t' || w[0] == '#' {
-				ok = false // code, a list or a heading
-				break
-			}
-			r, _ := utf8.DecodeLastRuneInString(w)
-			heading = i > 0 && prevBlank && (unicode.IsLetter(r) || unicode.IsDigit(r))
-			prevBlank = false
-			src.WriteString("// ")
-			src.WriteString(strings.TrimRight(w, " \t"))
-			src.WriteByte('\n')
-			i++
-		}
-		if !ok {
-			break
-		}
-	}
-	if !ok || prevBlank {
-		src.Truncate(mark)
-		return false
-	}
-	return true
+	src.lines(indent, commentText(text))
 }
 
 // lines writes the // comment lines c at the given tab indentation, as
@@ -140,31 +81,77 @@ func (src *goSource) lines(indent int, c string) {
 		src.WriteByte('\n')
 		return
 	}
+	if src.canonicalLines(indent, c, true) {
+		return
+	}
 	var in strings.Builder
 	for line := range strings.SplitSeq(c, "\n") {
-		in.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "//"), " "))
+		in.WriteString(uncomment(line))
 		in.WriteByte('\n')
 	}
-	text := in.String()
-	if !canonical(text) {
-		var p comment.Parser
-		var pr comment.Printer
-		text = string(pr.Comment(p.Parse(text)))
+	var p comment.Parser
+	var pr comment.Printer
+	for line := range strings.Lines(string(pr.Comment(p.Parse(in.String())))) {
+		src.writeCommentLine(indent, strings.TrimSuffix(line, "\n"))
 	}
-	for line := range strings.Lines(text) {
-		line = strings.TrimSuffix(line, "\n")
-		src.tabs(indent)
-		switch {
-		case line == "":
-			src.WriteString("//")
-		case line[0] == '\t':
-			src.WriteString("//")
-		default:
-			src.WriteString("// ")
+}
+
+// uncomment is the text of a // comment line: without "//" and a space.
+func uncomment(line string) string { return strings.TrimPrefix(strings.TrimPrefix(line, "//"), " ") }
+
+// canonicalLines writes a comment in one pass when its text is in
+// go/doc/comment's canonical form (see canonical) and holds no '[', as
+// gofmt keeps it; it writes nothing and returns false otherwise. It is how
+// almost every comment is written. The comment is text's // lines
+// (commented), or else the lines commentText makes of text: text, trimmed
+// of white space, in lines wrapped at commentWidth and trimmed of trailing
+// spaces.
+func (src *goSource) canonicalLines(indent int, text string, commented bool) bool {
+	if strings.IndexByte(text, '[') >= 0 {
+		return false
+	}
+	mark := src.Len()
+	var scan canonicalScan
+	for rest, more := text, true; more; {
+		var line string
+		line, rest, more = strings.Cut(rest, "\n")
+		for last := false; !last; {
+			var l string
+			if commented {
+				l, last = uncomment(line), true
+			} else {
+				l, line, last = wrapCut(line, commentWidth)
+				l = strings.TrimRight(l, " ")
+			}
+			if !scan.line(l) {
+				src.Truncate(mark)
+				return false
+			}
+			src.writeCommentLine(indent, l)
 		}
-		src.WriteString(strings.TrimRightFunc(line, unicode.IsSpace))
-		src.WriteByte('\n')
 	}
+	if !scan.end() {
+		src.Truncate(mark)
+		return false
+	}
+	return true
+}
+
+// writeCommentLine writes one line of a comment's text as a // line,
+// trimmed of trailing white space.
+func (src *goSource) writeCommentLine(indent int, line string) {
+	src.tabs(indent)
+	text := strings.TrimRightFunc(line, unicode.IsSpace)
+	switch {
+	case text == "":
+		src.WriteString("//")
+	case line[0] == '\t':
+		src.WriteString("//")
+	default:
+		src.WriteString("// ")
+	}
+	src.WriteString(text)
+	src.WriteByte('\n')
 }
 
 // canonical reports, cheaply, whether the text of a doc comment is in
@@ -172,28 +159,51 @@ func (src *goSource) lines(indent int, c string) {
 // with no heading, link definition or doc link, separated by single blank
 // lines. It may say no to text that is; never yes to text that is not.
 func canonical(text string) bool {
-	if strings.HasPrefix(text, "\n") || strings.Contains(text, "\n\n\n") || !strings.HasSuffix(text, "\n") ||
-		strings.HasSuffix(text, "\n\n") || strings.ContainsRune(text, '[') {
+	if !strings.HasSuffix(text, "\n") || strings.IndexByte(text, '[') >= 0 {
 		return false
 	}
-	ls := strings.Split(text[:len(text)-1], "\n")
-	for i, l := range ls {
-		if l == "" {
-			continue
-		}
-		if l[0] == ' ' || l[0] == '\t' || l[0] == '#' {
-			return false // code, a list or a heading
-		}
-		// A line alone between blank lines, past the first, is an
-		// old-style heading if it ends in a letter or digit.
-		if i > 0 && ls[i-1] == "" && i+1 < len(ls) && ls[i+1] == "" {
-			if r, _ := utf8.DecodeLastRuneInString(l); unicode.IsLetter(r) || unicode.IsDigit(r) {
-				return false
-			}
+	var scan canonicalScan
+	for l := range strings.SplitSeq(text[:len(text)-1], "\n") {
+		if !scan.line(l) {
+			return false
 		}
 	}
+	return scan.end()
+}
+
+// canonicalScan reads a comment's text line by line for canonical: no
+// blank line first, last or after another; no line that starts with a
+// space, a tab or '#' (code, a list or a heading); no line alone between
+// blank lines, past the first, that ends in a letter or digit (an
+// old-style heading).
+type canonicalScan struct {
+	lines     int
+	prevBlank bool // the line before was blank
+	heading   bool // the line before is a heading if this one is blank
+}
+
+// line reports whether the text is still canonical with l, its next line.
+func (c *canonicalScan) line(l string) bool {
+	first := c.lines == 0
+	c.lines++
+	if l == "" {
+		if first || c.prevBlank || c.heading {
+			return false
+		}
+		c.prevBlank, c.heading = true, false
+		return true
+	}
+	if l[0] == ' ' || l[0] == '\t' || l[0] == '#' {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(l)
+	c.heading = !first && c.prevBlank && (unicode.IsLetter(r) || unicode.IsDigit(r))
+	c.prevBlank = false
 	return true
 }
+
+// end reports whether the text, read to its end, is canonical.
+func (c *canonicalScan) end() bool { return c.lines > 0 && !c.prevBlank }
 
 // plain reports whether comment text c holds only printable characters,
 // spaces and tabs (gofmt's treatment of anything else is not reproduced

@@ -71,18 +71,19 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 	// The unformatted sources, cut at split marks into chunks (the part's
 	// source is garbage once cut); a declaration written already formatted
 	// (see decl) is a chunk of its own, formatted as it is.
-	chunks := make([][]*chunk, len(parts))
+	chunks := make([][]chunk, len(parts))
 	for i, p := range parts {
 		pieces, err := g.build(p)
 		if err != nil {
 			errs[i] = err
 			continue
 		}
-		var c *chunk
+		cs := make([]chunk, 0, len(pieces)+1)
+		open := -1 // the chunk being filled, if any
 		for n, pc := range pieces {
 			if pc.formatted {
-				chunks[i] = append(chunks[i], &chunk{out: pc.text, pre: true})
-				c = nil
+				cs = append(cs, chunk{out: pc.text, pre: true})
+				open = -1
 				continue
 			}
 			for j, seg := range bytes.Split(pc.text, []byte("\n"+g.mark)) {
@@ -90,24 +91,25 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 				// before it (n > 0) or starts the file (n == 0); after a
 				// formatted declaration, it is at most a line break.
 				split := j > 0 || n == 0
-				if c == nil && !split && len(bytes.TrimSpace(seg)) == 0 {
+				if open < 0 && !split && len(bytes.TrimSpace(seg)) == 0 {
 					continue
 				}
-				if c == nil || split && len(c.src) >= target {
-					c = &chunk{}
+				if open < 0 || split && len(cs[open].src) >= target {
+					var c chunk
 					if n > 0 || j > 0 {
 						c.src = append(c.src, clause...)
 					}
-					chunks[i] = append(chunks[i], c)
+					cs = append(cs, c)
+					open = len(cs) - 1
 				}
-				c.src = append(c.src, seg...)
+				cs[open].src = append(cs[open].src, seg...)
 			}
 		}
-		for _, c := range chunks[i] {
-			if c.pre {
-				continue
+		chunks[i] = cs
+		for j := range cs {
+			if c := &cs[j]; !c.pre {
+				run(func() { c.out, c.err = format.Source(c.src) })
 			}
-			run(func() { c.out, c.err = format.Source(c.src) })
 		}
 	}
 	wg.Wait()

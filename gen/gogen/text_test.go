@@ -2,7 +2,9 @@ package gogen
 
 import (
 	"bytes"
+	"fmt"
 	"go/format"
+	"strconv"
 	"testing"
 )
 
@@ -32,5 +34,23 @@ func TestAlign(t *testing.T) {
 	}
 	if !bytes.Equal(b.Bytes(), want) {
 		t.Errorf("align's lines are not gofmt's:\n%s\nwant:\n%s", b.Bytes(), want)
+	}
+}
+
+// TestStructTag: a struct tag is backquoted exactly when
+// strconv.CanBackquote allows it, as jen writes tags, whatever the JSON
+// name holds.
+func TestStructTag(t *testing.T) {
+	for _, name := range []string{"a", "with space", "a`b", "tab\there", "nl\nx", "del\x7f", "bom\ufeff", "bad\xff", "é", "nbsp\u00a0", `q"uote`, `back\slash`, "\ufffd"} {
+		for _, options := range []string{"", ",omitzero"} {
+			tag := fmt.Sprintf("json:%q", name+options)
+			want := strconv.Quote(tag)
+			if strconv.CanBackquote(tag) {
+				want = "`" + tag + "`"
+			}
+			if got := string(appendStructTag(nil, name, options)); got != want {
+				t.Errorf("tag of %q%s = %s, want %s", name, options, got, want)
+			}
+		}
 	}
 }

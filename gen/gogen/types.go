@@ -25,7 +25,7 @@ func (g *generator) tools(f *jen.File) {
 	for i, t := range s.Tools {
 		text := fmt.Sprintf("Tool%s is %q", t.GoName, t.Name)
 		if len(t.Aliases) > 0 {
-			text += fmt.Sprintf(" (also called %s)", strings.Join(quoteAll(t.Aliases), ", "))
+			text += fmt.Sprintf(" (also called %s)", quoteJoin(t.Aliases))
 		}
 		text += fmt.Sprintf(", executed by the %s.", map[bool]string{true: "gateway", false: "sandbox"}[t.Execution.GatewayExecuted()])
 		if t.Deprecated != "" {
@@ -69,7 +69,7 @@ func (g *generator) tools(f *jen.File) {
 	for _, t := range s.Tools {
 		src.text("\tTool%s: {\n\t\tname:        %s,\n", t.GoName, strconv.Quote(t.Name))
 		if len(t.Aliases) > 0 {
-			src.text("\t\taliases:     []string{%s},\n", strings.Join(quoteAll(t.Aliases), ", "))
+			src.text("\t\taliases:     []string{%s},\n", quoteJoin(t.Aliases))
 		}
 		src.text("\t\tfileName:    %s,\n\t\tgateway:     %t,\n\t\tfingerprint: %s,\n\t},\n",
 			strconv.Quote(t.FileName), t.Execution.GatewayExecuted(), strconv.Quote(t.Fingerprint))
@@ -104,7 +104,7 @@ func (g *generator) tools(f *jen.File) {
 	src.doc("LookupTool resolves a tool name or alias (case-sensitive).")
 	src.WriteString("func LookupTool(name string) (Tool, bool) {\n\tswitch name {\n")
 	for _, t := range s.Tools {
-		src.text("\tcase %s:\n\t\treturn Tool%s, true\n", strings.Join(quoteAll(t.AllNames()), ", "), t.GoName)
+		src.text("\tcase %s:\n\t\treturn Tool%s, true\n", quoteJoin(t.AllNames()), t.GoName)
 	}
 	src.WriteString("\t}\n\treturn -1, false\n}\n")
 	g.add(f, src)
@@ -161,14 +161,6 @@ func (g *generator) typesUnit(f *jen.File, t *model.Type, where string, done map
 	}
 }
 
-func quoteAll(ss []string) []string {
-	var out []string
-	for _, s := range ss {
-		out = append(out, fmt.Sprintf("%q", s))
-	}
-	return out
-}
-
 // objectTypes writes t's struct and the types below it, each declaration
 // after a blank line but the first; where is the first sentence of its doc
 // comment, saying where the object appears. It reports whether it wrote
@@ -194,24 +186,33 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 	for _, fd := range t.Fields {
 		text := fd.Doc()
 		if text == "" {
-			text = fmt.Sprintf("%s is the %q field of %s.", fd.GoName, fd.Name, t.GoName)
+			text = fd.GoName + " is the " + strconv.Quote(fd.Name) + " field of " + t.GoName + "."
 		}
+		var presence string
 		switch fd.Presence {
 		case model.Optional:
-			text += "\n\nOptional: Set is false when the key is absent."
+			presence = "\n\nOptional: Set is false when the key is absent."
 		case model.Defaulted:
-			text += fmt.Sprintf("\n\nDefault: %s (when the key is absent).", fd.Default)
+			presence = "\n\nDefault: " + string(fd.Default) + " (when the key is absent)."
 		}
-		if lim := limits(fd.Type); lim != "" {
-			text += "\n\n" + lim
-		}
-		tag := fd.Name
-		if fd.Presence == model.Optional {
-			tag += ",omitzero"
+		var lim string
+		if l := limits(fd.Type); l != "" {
+			lim = "\n\n" + l
 		}
 		// Each field follows its doc comment: gofmt aligns no columns.
-		src.comment(1, text)
-		src.text("\t%s %s %s\n", fd.GoName, g.fieldTypeText(fd), structTag(tag))
+		src.comment(1, text+presence+lim)
+		src.text("\t%s ", fd.GoName)
+		if fd.Presence == model.Optional {
+			src.WriteString("Opt[")
+			src.Write(g.appendGoType(src.AvailableBuffer(), fd.Type))
+			src.WriteString("] ")
+			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, ",omitzero"))
+		} else {
+			src.Write(g.appendGoType(src.AvailableBuffer(), fd.Type))
+			src.WriteByte(' ')
+			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, ""))
+		}
+		src.WriteByte('\n')
 	}
 	if len(t.Fields) > 0 {
 		src.WriteString("}\n")
@@ -220,7 +221,7 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 	walk = func(x *model.Type, where string) {
 		switch x.Kind {
 		case model.Object:
-			g.objectTypes(src, x, fmt.Sprintf("%s is %s.", x.GoName, where), done)
+			g.objectTypes(src, x, x.GoName+" is "+where+".", done)
 		case model.Array:
 			walk(x.Items, "one item of "+strings.TrimPrefix(where, "the value of "))
 		case model.Enum:
@@ -230,12 +231,12 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 			done[x] = true
 			name := g.enumNames[x]
 			src.WriteByte('\n')
-			src.doc(fmt.Sprintf("%s is one of: %s.", name, strings.Join(quoteAll(x.Enum), ", ")))
+			src.doc(name + " is one of: " + quoteJoin(x.Enum) + ".")
 			src.text("type %s string\n\nconst (\n", name)
 			for _, v := range x.Enum {
 				c := name + names.GoEnumValue(v)
-				src.lines(1, fmt.Sprintf("// %s is %q.", c, v))
-				src.text("\t%s %s = %s\n", c, name, strconv.Quote(v))
+				src.lines(1, "// "+c+" is "+strconv.Quote(v)+".")
+				src.text("\t%s %s = %q\n", c, name, v)
 			}
 			src.WriteString(")\n")
 		}
@@ -302,28 +303,38 @@ func (g *generator) goTypeText(t *model.Type) string {
 		return "int64"
 	case model.Boolean:
 		return "bool"
-	case model.Array:
-		return "[]" + g.goTypeText(t.Items)
 	case model.Object:
 		return t.GoName
+	}
+	return string(g.appendGoType(nil, t))
+}
+
+// appendGoType appends the Go type of t to b.
+func (g *generator) appendGoType(b []byte, t *model.Type) []byte {
+	switch t.Kind {
+	case model.Array:
+		return g.appendGoType(append(b, "[]"...), t.Items)
+	case model.String, model.Literal, model.Enum, model.Number, model.Integer, model.Boolean, model.Object:
+		return append(b, g.goTypeText(t)...)
 	}
 	panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
 }
 
-// fieldTypeText returns the Go type of field f.
-func (g *generator) fieldTypeText(f *model.Field) string {
-	if f.Presence == model.Optional {
-		return "Opt[" + g.goTypeText(f.Type) + "]"
-	}
-	return g.goTypeText(f.Type)
-}
-
 // structTag returns the struct tag `json:"name"` as jen writes it: in
 // backquotes when it can be, else as a quoted string.
-func structTag(json string) string {
-	tag := fmt.Sprintf("json:%q", json)
-	if strconv.CanBackquote(tag) {
-		return "`" + tag + "`"
+func structTag(json string) string { return string(appendStructTag(nil, json, "")) }
+
+// appendStructTag appends the struct tag `json:"name<options>"` as jen
+// writes it: in backquotes when it can be (strconv.CanBackquote), else as a
+// quoted string. The tag is json: and a quoted string, which holds no
+// control character, invalid UTF-8 or U+FEFF (strconv.Quote escapes
+// them): only a backquote in the name keeps it from being backquoted.
+// The options ("" or ",omitzero") need no escaping.
+func appendStructTag(b []byte, name, options string) []byte {
+	if strings.IndexByte(name, '`') >= 0 {
+		return strconv.AppendQuote(b, "json:"+strconv.Quote(name+options))
 	}
-	return strconv.Quote(tag)
+	b = strconv.AppendQuote(append(b, "`json:"...), name)
+	b = append(b[:len(b)-1], options...)
+	return append(b, "\"`"...)
 }
