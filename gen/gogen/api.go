@@ -48,6 +48,7 @@ func (g *generator) dispatch(f *jen.File) {
 		}
 	}
 	src := g.source(f)
+	src.Grow(256 * len(gateway)) // a method of some 200 bytes a tool, made room for once
 	src.doc("Handler executes the gateway's tools: one method per gateway-executed tool.")
 	if len(gateway) == 0 {
 		src.WriteString("type Handler interface{}\n")
@@ -90,6 +91,7 @@ func (g *generator) dispatch(f *jen.File) {
 	)
 
 	src = g.source(f)
+	src.Grow(256 * len(gateway)) // a case of some 240 bytes a tool
 	src.doc("Dispatch runs one tool call: it resolves the name (aliases included), rejects a\n" +
 		"tool the session's mode does not inject or the gateway does not execute, decodes and\n" +
 		"validates the JSON arguments (\"Invalid arguments: <zod messages joined by \", \">\" on\n" +
@@ -172,6 +174,7 @@ func failed(msg string) Result {
 func (g *generator) modes(f *jen.File) {
 	s := g.s
 	src := g.source(f)
+	src.Grow(64 * len(s.Tools) * len(s.Modes)) // a standing of some 48 bytes a tool and mode, made room for once
 	src.doc("Mode is a session mode.")
 	src.WriteString("type Mode string\n\nconst (\n")
 	for _, m := range s.Modes {

@@ -117,37 +117,26 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 		if errs[i] != nil {
 			continue
 		}
-		var buf bytes.Buffer
-		size := 0
-		for _, c := range cs {
-			size += len(c.out) + 1
-		}
-		buf.Grow(size) // once: growing a large buffer step by step costs more than the copy
+		// The file is the formatted chunks, each after a line break but
+		// the first, which alone keeps its package clause: bytes.Join
+		// copies them once into a buffer it does not clear first.
+		texts := make([][]byte, len(cs))
 		ok := true
 		for j, c := range cs {
+			texts[j] = c.out
 			if c.err != nil {
 				ok = false
 				break
 			}
-			if j == 0 {
-				buf.Write(c.out)
-				continue
+			if j > 0 && !c.pre {
+				texts[j], ok = bytes.CutPrefix(c.out, head)
+				if !ok {
+					break
+				}
 			}
-			if c.pre {
-				buf.WriteByte('\n')
-				buf.Write(c.out)
-				continue
-			}
-			rest, found := bytes.CutPrefix(c.out, head)
-			if !found {
-				ok = false
-				break
-			}
-			buf.WriteByte('\n')
-			buf.Write(rest)
 		}
 		if ok {
-			out[i] = buf.Bytes()
+			out[i] = bytes.Join(texts, []byte("\n"))
 			continue
 		}
 		// The source again, without the marks: the chunks without the
