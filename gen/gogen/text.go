@@ -98,7 +98,7 @@ func (g *generator) add(f *jen.File, src *goSource) {
 const (
 	minBlock = 16 << 10
 	maxBlock = 1 << 20
-	minRoom  = 16 << 10
+	minRoom  = 4 << 10
 )
 
 // next starts the next declaration. The text handed on stays where it is
