@@ -3,6 +3,7 @@ package gogen
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,7 +47,8 @@ func (g *generator) dispatch(f *jen.File) {
 			gateway = append(gateway, t)
 		}
 	}
-	var src goSource
+	src := g.source(f)
+	src.Grow(256 * len(gateway)) // a method of some 200 bytes a tool, made room for once
 	src.doc("Handler executes the gateway's tools: one method per gateway-executed tool.")
 	if len(gateway) == 0 {
 		src.WriteString("type Handler interface{}\n")
@@ -69,14 +71,14 @@ func (g *generator) dispatch(f *jen.File) {
 		if 1+57+len(t.GoName)+len(t.Args.GoName)+len(result) > maxLine {
 			open, sep, end = "(\n\t\t", ",\n\t\t", ",\n\t"
 		}
-		fmt.Fprintf(&src, "\t%s%sctx ", t.GoName, open)
+		src.text("\t%s%sctx ", t.GoName, open)
 		src.qual("context", "Context")
-		fmt.Fprintf(&src, "%scall Call%sargs %s%s) (Output[%s], error)\n", sep, sep, t.Args.GoName, end, result)
+		src.text("%scall Call%sargs %s%s) (Output[%s], error)\n", sep, sep, t.Args.GoName, end, result)
 	}
 	if len(gateway) > 0 {
 		src.WriteString("}\n")
 	}
-	g.add(f, &src)
+	g.add(f, src)
 
 	g.comment(f, "Result is the tool-call response body: {success, result, data?}.")
 	f.Type().Id("Result").Struct(
@@ -88,7 +90,8 @@ func (g *generator) dispatch(f *jen.File) {
 		jen.Id("Data").Qual("encoding/json", "RawMessage").Tag(map[string]string{"json": "data,omitempty"}),
 	)
 
-	src = goSource{}
+	src = g.source(f)
+	src.Grow(256 * len(gateway)) // a case of some 240 bytes a tool
 	src.doc("Dispatch runs one tool call: it resolves the name (aliases included), rejects a\n" +
 		"tool the session's mode does not inject or the gateway does not execute, decodes and\n" +
 		"validates the JSON arguments (\"Invalid arguments: <zod messages joined by \", \">\" on\n" +
@@ -114,7 +117,7 @@ func (g *generator) dispatch(f *jen.File) {
 	switch tool {
 `)
 	for _, t := range gateway {
-		fmt.Fprintf(&src, `	case Tool%s:
+		src.text(`	case Tool%s:
 		a, err := Decode%s(args)
 		if err != nil {
 			return invalidArguments(tool, call, err)
@@ -138,7 +141,7 @@ func failed(msg string) Result {
 	return Result{Result: msg}
 }
 `)
-	g.add(f, &src)
+	g.add(f, src)
 
 	g.comment(f, "invalidArguments is the seed's answer to arguments that fail validation. When\n"+
 		"the call's stub has another schema fingerprint than the tool's, it adds that the\n"+
@@ -170,12 +173,13 @@ func failed(msg string) Result {
 // (see add).
 func (g *generator) modes(f *jen.File) {
 	s := g.s
-	var src goSource
+	src := g.source(f)
+	src.Grow(64 * len(s.Tools) * len(s.Modes)) // a standing of some 48 bytes a tool and mode, made room for once
 	src.doc("Mode is a session mode.")
 	src.WriteString("type Mode string\n\nconst (\n")
 	for _, m := range s.Modes {
 		src.comment(1, fmt.Sprintf("Mode%s is the %q mode: %s.", m.GoName, m.Name, strings.TrimSuffix(m.Goal, ".")))
-		fmt.Fprintf(&src, "\tMode%s Mode = %s\n", m.GoName, strconv.Quote(m.Name))
+		src.text("\tMode%s Mode = %s\n", m.GoName, strconv.Quote(m.Name))
 	}
 	src.WriteString(")\n\n")
 
@@ -207,20 +211,37 @@ func (g *generator) modes(f *jen.File) {
 `)
 	src.doc("modeTable holds each mode's facts and its standing of each tool, sorted by name.")
 	src.WriteString("var modeTable = [...]modeInfo{\n")
+	// The standings table of a mode: Tool<Name>: Standing<Standing>, the
+	// tools' constants named once for every mode.
+	sts := make([][2]string, len(s.Tools))
+	for i, t := range s.Tools {
+		sts[i][0] = "Tool" + t.GoName
+	}
+	standingConst := map[model.Standing]string{}
 	for _, m := range s.Modes {
-		fmt.Fprintf(&src, "\t{\n\t\tmode:        Mode%s,\n\t\tgoal:        %s,\n", m.GoName, strconv.Quote(m.Goal))
+		src.text("\t{\n\t\tmode:        Mode%s,\n\t\tgoal:        %s,\n", m.GoName, strconv.Quote(m.Goal))
 		if m.Extends != nil {
-			fmt.Fprintf(&src, "\t\textends:     Mode%s,\n", m.Extends.GoName)
+			src.text("\t\textends:     Mode%s,\n", m.Extends.GoName)
 		}
-		fmt.Fprintf(&src, "\t\tsourceEdits: %s,\n\t\tstandings: [numTools]Standing{\n", strconv.Quote(m.SourceEdits))
-		var sts [][2]string
-		for _, t := range s.Tools {
-			sts = append(sts, [2]string{"Tool" + t.GoName, "Standing" + names.GoEnumValue(string(m.Standing(t.Name))) + ","})
+		src.text("\t\tsourceEdits: %s,\n\t\tstandings: [numTools]Standing{\n", strconv.Quote(m.SourceEdits))
+		standing := make(map[string]model.Standing, len(m.Standings))
+		for _, ts := range slices.Backward(m.Standings) {
+			standing[ts.Tool.Name] = ts.Standing // the first, as m.Standing finds it
 		}
-		keyedLines(&src.Buffer, 3, sts)
+		for i, t := range s.Tools {
+			st, ok := standing[t.Name]
+			if !ok {
+				st = model.Unavailable
+			}
+			if standingConst[st] == "" {
+				standingConst[st] = "Standing" + names.GoEnumValue(string(st))
+			}
+			sts[i][1] = standingConst[st]
+		}
+		keyedRows(&src.Buffer, 3, sts, ",")
 		src.WriteString("\t\t},\n\t},\n")
 	}
-	fmt.Fprintf(&src, `}
+	src.text(`}
 
 func _() {
 	// An "invalid array index" compiler error here means the modes changed: run agentc gen again.
@@ -242,7 +263,7 @@ func (m Mode) info() *modeInfo {
 	for _, m := range s.Modes {
 		ms = append(ms, "Mode"+m.GoName)
 	}
-	fmt.Fprintf(&src, "func Modes() []Mode {\n\treturn []Mode{%s}\n}\n\n", strings.Join(ms, ", "))
+	src.text("func Modes() []Mode {\n\treturn []Mode{%s}\n}\n\n", strings.Join(ms, ", "))
 	src.doc("ParseMode returns the named mode, or an error for an unknown name.")
 	src.WriteString(`func ParseMode(name string) (Mode, error) {
 	if m := Mode(name); m.info() != nil {
@@ -315,7 +336,7 @@ func (m Mode) info() *modeInfo {
 		src.WriteString("type Session struct {\n")
 		for _, in := range s.Selection.Inputs {
 			src.comment(1, fmt.Sprintf("%s is %q: %s", in.GoName, in.Name, in.Doc))
-			fmt.Fprintf(&src, "\t%s string %s\n", in.GoName, structTag(in.Name))
+			src.text("\t%s string %s\n", in.GoName, structTag(in.Name))
 		}
 		src.WriteString("}\n\n")
 	}
@@ -334,10 +355,10 @@ func (m Mode) info() *modeInfo {
 		for _, c := range r.When {
 			cs = append(cs, fmt.Sprintf("s.%s == %s", c.Input.GoName, strconv.Quote(c.Value)))
 		}
-		fmt.Fprintf(&src, "\tif %s {\n\t\treturn Mode%s\n\t}\n", strings.Join(cs, " && "), r.Mode.GoName)
+		src.text("\tif %s {\n\t\treturn Mode%s\n\t}\n", strings.Join(cs, " && "), r.Mode.GoName)
 	}
-	fmt.Fprintf(&src, "\treturn Mode%s\n}\n", s.Selection.Default.GoName)
-	g.add(f, &src)
+	src.text("\treturn Mode%s\n}\n", s.Selection.Default.GoName)
+	g.add(f, src)
 }
 
 // models renders models.go: the model registry, ID transforms and agents.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -74,41 +75,44 @@ func (g *generator) decoders(f *jen.File) {
 
 // decodeFunc writes Decode<a>, the decoder of tool name's arguments (a).
 func (g *generator) decodeFunc(f *jen.File, a, name string) {
-	doc := commentText(fmt.Sprintf("Decode%s decodes and validates the arguments of %q from JSON in one pass, as "+
-		"the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's issues for well-formed "+
-		"JSON that fails validation, or a *SyntaxError for input that is not JSON. Defaults are applied and unknown "+
-		"keys are dropped.", a, name))
-	g.decl(f, fmt.Appendf(nil, `%s
-func Decode%[2]s(data []byte) (%[2]s, error) {
-	var v %[2]s
+	src := g.source(f)
+	src.doc("Decode" + a + " decodes and validates the arguments of " + strconv.Quote(name) + " from JSON in one pass, as " +
+		"the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's issues for well-formed " +
+		"JSON that fails validation, or a *SyntaxError for input that is not JSON. Defaults are applied and unknown " +
+		"keys are dropped.")
+	src.text(`func Decode%[1]s(data []byte) (%[1]s, error) {
+	var v %[1]s
 	d := decoder{data: data}
-	d.decode%[2]s(&v)
+	d.decode%[1]s(&v)
 	d.end()
 	if d.err != nil {
-		return %[2]s{}, d.err
+		return %[1]s{}, d.err
 	}
 	if len(d.issues) > 0 {
-		return %[2]s{}, Issues(d.issues)
+		return %[1]s{}, Issues(d.issues)
 	}
 	return v, nil
 }
-`, doc, a))
+`, a)
+	g.add(f, src)
 }
 
 // objectDecoder writes decode<GoName>, the decoder of object type t, and
 // the tables it reads: keys<GoName> and missing<GoName>.
 func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 	name := t.GoName
-	w := &decodeWriter{g: g}
+	src := g.source(f)
 	if len(t.Fields) == 0 {
-		w.text(`func (d *decoder) decode%[1]s(*%[1]s) {
+		src.doc("decode" + name + " decodes " + article(name) + ", which has no fields: every key is stripped.")
+		src.text(`func (d *decoder) decode%[1]s(*%[1]s) {
 	d.emptyObject()
 }
 `, name)
-		w.declare(f, fmt.Sprintf("decode%s decodes %s, which has no fields: every key is stripped.", name, article(name)))
+		g.add(f, src)
 		return
 	}
-	w.text(`func (d *decoder) decode%[1]s(v *%[1]s) {
+	src.doc("decode" + name + " decodes " + article(name) + " at the current path; issues come out in field order.")
+	src.text(`func (d *decoder) decode%[1]s(v *%[1]s) {
 	more, ok := d.objectStart()
 	if !ok {
 		return
@@ -128,27 +132,28 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		if fd.Presence == model.Required {
 			required |= 1 << i
 		}
-		dst := "v." + fd.GoName
-		w.text(`		case %[1]s:
+		bit := uint64(1) << i
+		src.text(`		case %[1]q:
 			if seen&%#[2]x != 0 {
 				// A repeated key: JSON.parse keeps the last value.
-				%[3]s = %[4]s
+				v.%[3]s = %[4]s
 			}
 			seen |= %#[2]x
-`, strconv.Quote(fd.Name), uint64(1)<<i, dst, w.zero(fd))
+`, fd.Name, bit, fd.GoName, g.zero(fd))
+		dst := "v." + fd.GoName
 		if fd.Presence == model.Optional {
-			w.text("\t\t\t%s.Set = true\n", dst)
+			src.text("\t\t\t%s.Set = true\n", dst)
 			dst += ".Value"
 		}
-		w.text(`			segs[%[1]d][0] = len(d.issues)
-			d.push(%[2]s)
-`, i, strconv.Quote(fd.Name))
-		w.indented(3, func() { w.value(fd.Type, dst, 0) })
-		w.text(`			d.pop()
+		src.text(`			segs[%[1]d][0] = len(d.issues)
+			d.push(%[2]q)
+`, i, fd.Name)
+		src.indented(3, func() { g.value(src, fd.Type, dst, 0) })
+		src.text(`			d.pop()
 			segs[%d][1] = len(d.issues)
 `, i)
 	}
-	w.text(`		default:
+	src.text(`		default:
 			// Unknown keys are stripped, as zod does.
 			d.skip()
 		}
@@ -163,14 +168,14 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 `)
 	for i, fd := range t.Fields {
 		if fd.Presence == model.Defaulted {
-			w.text(`	if seen&%#x == 0 {
+			src.text(`	if seen&%#x == 0 {
 		v.%s = %s
 	}
-`, uint64(1)<<i, fd.GoName, w.defaultValue(fd.Type, fd.Default))
+`, uint64(1)<<i, fd.GoName, g.defaultValue(src, fd.Type, fd.Default))
 		}
 	}
 	if 2+52+2*len(name) > maxLine { // the call on one line, indented twice
-		w.text(`	if len(d.issues) != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
+		src.text(`	if len(d.issues) != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
 		d.reorder(
 			start,
 			segs[:],
@@ -182,38 +187,81 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 }
 `, required, name)
 	} else {
-		w.text(`	if len(d.issues) != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
+		src.text(`	if len(d.issues) != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
 		d.reorder(start, segs[:], seen, keys%[2]s[:], missing%[2]s[:])
 	}
 }
 `, required, name)
 	}
-	w.declare(f, fmt.Sprintf("decode%s decodes %s at the current path; issues come out in field order.", name, article(name)))
+	g.add(f, src)
 
-	w = &decodeWriter{g: g}
-	w.text("var keys%s = [...]string{\n", name)
+	src = g.source(f)
+	src.doc("keys" + name + " are " + name + "'s JSON keys, in field order.")
+	src.text("var keys%s = [...]string{\n", name)
 	for _, fd := range t.Fields {
-		w.text("\t%s,\n", strconv.Quote(fd.Name))
+		src.text("\t%q,\n", fd.Name)
 	}
-	w.text("}\n")
-	w.declare(f, fmt.Sprintf("keys%s are %s's JSON keys, in field order.", name, name))
+	src.text("}\n")
+	g.add(f, src)
 
-	w = &decodeWriter{g: g}
-	w.text("var missing%s = [...]Issue{\n", name)
-	w.indented(1, func() {
+	src = g.source(f)
+	src.doc("missing" + name + " are the issues of absent fields (zod validates undefined); empty when absence is fine.")
+	src.text("var missing%s = [...]Issue{\n", name)
+	src.indented(1, func() {
 		for _, fd := range t.Fields {
-			w.comment(fd.Name + ": " + map[model.Presence]string{model.Required: "required", model.Defaulted: "defaulted", model.Optional: "optional"}[fd.Presence])
+			src.jenComment(fd.Name + ": " + presenceNames[fd.Presence])
 			if fd.Presence != model.Required {
-				w.text("{},\n")
+				src.text("{},\n")
 				continue
 			}
-			w.text("{\n")
-			w.indented(1, func() { w.missingIssue(fd.Type) })
-			w.text("},\n")
+			src.text("{\n")
+			src.indented(1, func() { g.missingIssue(src, fd.Type) })
+			src.text("},\n")
 		}
 	})
-	w.text("}\n")
-	w.declare(f, fmt.Sprintf("missing%s are the issues of absent fields (zod validates undefined); empty when absence is fine.", name))
+	src.text("}\n")
+	g.add(f, src)
+}
+
+// presenceNames name the presences in the missing tables' comments.
+var presenceNames = map[model.Presence]string{model.Required: "required", model.Defaulted: "defaulted", model.Optional: "optional"}
+
+// jenComment writes text as the comment jen.Comment makes of it: "// text",
+// or a /* block for a text of several lines, which gofmt lays out (the
+// declaration is then odd), as it does a comment holding a control
+// character. Where jen would write broken Go (a text that starts a comment
+// and goes on, a block that "*/" ends early), each line is a // comment.
+func (src *goSource) jenComment(text string) {
+	if strings.ContainsFunc(text, func(r rune) bool {
+		return r < ' ' || r == 0x7f || r == 0xfeff || r == utf8.RuneError
+	}) {
+		src.odd = true
+	}
+	multi := strings.Contains(text, "\n")
+	switch {
+	case strings.HasPrefix(text, "//") && !multi:
+		src.text("%s\n", text) // jen writes a text that starts a comment as it is
+	case !multi:
+		src.text("// %s\n", text)
+	case !strings.HasPrefix(text, "//") && !strings.HasPrefix(text, "/*") && !strings.Contains(text, "*/"):
+		// gofmt lays out a /* comment by where its lines start: as jen
+		// writes it, at the start of the line.
+		src.WriteString("/*\n")
+		src.WriteString(strings.TrimSuffix(text, "\n"))
+		src.WriteString("\n*/\n")
+	default:
+		for l := range strings.Lines(text) {
+			src.text("// %s\n", strings.TrimSuffix(l, "\n"))
+		}
+	}
+}
+
+// fields writes a composite literal's fields (name, Go text), one
+// "name: value," a line, in jen.Dict's order (by name), laid out as gofmt
+// lays them out (keyedLines).
+func (src *goSource) fields(kv ...[2]string) {
+	slices.SortFunc(kv, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	keyedRows(&src.Buffer, src.depth, kv, ",")
 }
 
 // article puts "a" or "an" before a type name, by its first letter.
@@ -245,39 +293,38 @@ func keyed(kv ...any) jen.Code {
 // value writes the decoding of one value of type t into dst, an
 // addressable expression (a field or a local variable); depth numbers the
 // variables of nested lists and numbers.
-func (w *decodeWriter) value(t *model.Type, dst string, depth int) {
-	g := w.g
+func (g *generator) value(src *goSource, t *model.Type, dst string, depth int) {
 	switch t.Kind {
 	case model.String:
 		if !hasStringChecks(t) {
-			w.text("d.str(&%s)\n", dst)
+			src.text("d.str(&%s)\n", dst)
 			return
 		}
-		w.text("if d.str(&%s) {\n", dst)
-		w.indented(1, func() { w.stringChecks(t, dst) })
-		w.text("}\n")
+		src.text("if d.str(&%s) {\n", dst)
+		src.indented(1, func() { g.stringChecks(src, t, dst) })
+		src.text("}\n")
 	case model.Literal:
-		w.text("d.enum(&%s, %s, %s)\n", dst, g.valuesVar([]string{t.Literal}), strconv.Quote(valueMessage([]string{t.Literal})))
+		src.text("d.enum(&%s, %s, %q)\n", dst, g.valuesVar([]string{t.Literal}), valueMessage([]string{t.Literal}))
 	case model.Enum:
-		w.text("d.enum((*string)(&%s), %s, %s)\n", dst, g.valuesVar(t.Enum), strconv.Quote(valueMessage(t.Enum)))
+		src.text("d.enum((*string)(&%s), %s, %q)\n", dst, g.valuesVar(t.Enum), valueMessage(t.Enum))
 	case model.Boolean:
-		w.text("d.boolean(&%s)\n", dst)
+		src.text("d.boolean(&%s)\n", dst)
 	case model.Number, model.Integer:
-		w.text(`{
+		src.text(`{
 	var f%[1]d float64
 	if d.num(&f%[1]d) {
 `, depth)
-		w.indented(2, func() { w.numberChecks(t, fmt.Sprintf("f%d", depth)) })
+		src.indented(2, func() { g.numberChecks(src, t, "f"+strconv.Itoa(depth)) })
 		if t.Kind == model.Integer {
-			w.text("\t\t%s = int64(f%d)\n", dst, depth)
+			src.text("\t\t%s = int64(f%d)\n", dst, depth)
 		} else {
-			w.text("\t\t%s = f%d\n", dst, depth)
+			src.text("\t\t%s = f%d\n", dst, depth)
 		}
-		w.text("\t}\n}\n")
+		src.text("\t}\n}\n")
 	case model.Object:
-		w.text("d.decode%s(&%s)\n", t.GoName, dst)
+		src.text("d.decode%s(&%s)\n", t.GoName, dst)
 	case model.Array:
-		w.text(`if more%[1]d, ok%[1]d := d.arrayStart(); ok%[1]d {
+		src.text(`if more%[1]d, ok%[1]d := d.arrayStart(); ok%[1]d {
 	if %[2]s == nil {
 		// [] decodes to an empty, non-nil slice (no allocation).
 		%[2]s = %[3]s{}
@@ -286,9 +333,9 @@ func (w *decodeWriter) value(t *model.Type, dst string, depth int) {
 	for more%[1]d {
 		d.pushIndex(n%[1]d)
 		var e%[1]d %[4]s
-`, depth, dst, w.g.goTypeText(t), w.g.goTypeText(t.Items))
-		w.indented(2, func() { w.value(t.Items, fmt.Sprintf("e%d", depth), depth+1) })
-		w.text(`		d.pop()
+`, depth, dst, g.goTypeText(t), g.goTypeText(t.Items))
+		src.indented(2, func() { g.value(src, t.Items, "e"+strconv.Itoa(depth), depth+1) })
+		src.text(`		d.pop()
 		%[2]s = append(%[2]s, e%[1]d)
 		n%[1]d++
 		if d.err != nil {
@@ -300,17 +347,15 @@ func (w *decodeWriter) value(t *model.Type, dst string, depth int) {
 		return
 	}
 `, depth, dst)
-		w.indented(1, func() {
+		src.indented(1, func() {
 			if t.MinItems != nil {
-				w.sizeIssue(fmt.Sprintf("n%d < %d", depth, *t.MinItems), "Minimum", *t.MinItems,
-					fmt.Sprintf("Too small: expected array to have >=%d items", *t.MinItems))
+				src.sizeIssue(depth, '<', "Minimum", *t.MinItems)
 			}
 			if t.MaxItems != nil {
-				w.sizeIssue(fmt.Sprintf("n%d > %d", depth, *t.MaxItems), "Maximum", *t.MaxItems,
-					fmt.Sprintf("Too big: expected array to have <=%d items", *t.MaxItems))
+				src.sizeIssue(depth, '>', "Maximum", *t.MaxItems)
 			}
 		})
-		w.text("}\n")
+		src.text("}\n")
 	default:
 		panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
 	}
@@ -325,27 +370,37 @@ func hasStringChecks(t *model.Type) bool {
 // stringChecks checks the string in s (an expression) against t's
 // constraints, one runtime call each, in the order the zod schema runs its
 // checks: strings.MinRunes, strings.MaxRunes, =~ patterns, named checks.
-func (w *decodeWriter) stringChecks(t *model.Type, s string) {
+func (g *generator) stringChecks(src *goSource, t *model.Type, s string) {
 	if t.MinLength != nil {
-		w.text("d.minRunes(%s, %d)\n", s, *t.MinLength)
+		src.text("d.minRunes(%s, %d)\n", s, *t.MinLength)
 	}
 	if t.MaxLength != nil {
-		w.text("d.maxRunes(%s, %d)\n", s, *t.MaxLength)
+		src.text("d.maxRunes(%s, %d)\n", s, *t.MaxLength)
 	}
 	for _, p := range t.Patterns {
 		lit, _ := zodgen.RegexLiteral(p.Regexp) // vet rejects a pattern without one
-		w.text("d.pattern(%s, %s, %s)\n", s, w.g.patterns[p.Regexp], strconv.Quote(lit))
+		src.text("d.pattern(%s, %s, %q)\n", s, g.patterns[p.Regexp], lit)
 	}
 	for _, c := range t.Checks {
-		w.text("d.check(%s, %s)\n", s, w.g.checkVars[c])
+		src.text("d.check(%s, %s)\n", s, g.checkVars[c])
 	}
 }
 
 // numberChecks checks the number in variable f against t's constraints,
 // one runtime call each, as zod runs them: .int() first, and the bounds
 // only for an integral value (zod aborts after a fractional one).
-func (w *decodeWriter) numberChecks(t *model.Type, f string) {
-	var bounds []string
+func (g *generator) numberChecks(src *goSource, t *model.Type, f string) {
+	integer := t.Kind == model.Integer
+	bounds := t.Minimum != nil || t.Maximum != nil
+	switch {
+	case !integer:
+	case !bounds:
+		src.text("d.intCheck(%s)\n", f)
+		return
+	default:
+		src.text("if d.intCheck(%s) {\n", f)
+		src.depth++
+	}
 	for _, b := range []struct {
 		bound           *model.Bound
 		inclusive, excl string
@@ -359,38 +414,34 @@ func (w *decodeWriter) numberChecks(t *model.Type, f string) {
 		}
 		v := zodgen.JSNumber(b.bound.Value)
 		// A JavaScript number literal is a Go constant too ("1e+21").
-		bounds = append(bounds, fmt.Sprintf("d.%s(%s, %s, %s)", name, f, v, strconv.Quote(v)))
+		src.text("d.%s(%s, %s, %q)\n", name, f, v, v)
 	}
-	switch {
-	case t.Kind != model.Integer:
-		for _, b := range bounds {
-			w.text("%s\n", b)
-		}
-	case len(bounds) == 0:
-		w.text("d.intCheck(%s)\n", f)
-	default:
-		w.text("if d.intCheck(%s) {\n", f)
-		for _, b := range bounds {
-			w.text("\t%s\n", b)
-		}
-		w.text("}\n")
+	if integer {
+		src.depth--
+		src.text("}\n")
 	}
 }
 
-// sizeIssue adds zod's too_small or too_big issue for an item count, if
-// cond holds; bound is the issue's Minimum or Maximum field, n its value.
-func (w *decodeWriter) sizeIssue(cond, bound string, n int, message string) {
-	w.text("if %s {\n\td.add(Issue{\n", cond)
-	w.indented(2, func() {
-		w.fields(map[string]string{
-			"Code":      map[string]string{"Minimum": `"too_small"`, "Maximum": `"too_big"`}[bound],
-			"Inclusive": "true",
-			bound:       strconv.Quote(strconv.Itoa(n)),
-			"Message":   strconv.Quote(message),
-			"Origin":    `"array"`,
-		})
+// sizeIssue adds zod's too_small (op '<', bound "Minimum") or too_big (op
+// '>', bound "Maximum") issue for the item count n<depth> of a list, if it
+// passes n.
+func (src *goSource) sizeIssue(depth int, op byte, bound string, n int) {
+	code, message := `"too_small"`, "Too small: expected array to have >="
+	if op == '>' {
+		code, message = `"too_big"`, "Too big: expected array to have <="
+	}
+	count := strconv.Itoa(n)
+	src.text("if n%d %s %d {\n\td.add(Issue{\n", depth, string(op), n)
+	src.indented(2, func() {
+		src.fields(
+			[2]string{"Code", code},
+			[2]string{"Inclusive", "true"},
+			[2]string{bound, strconv.Quote(count)},
+			[2]string{"Message", strconv.Quote(message + count + " items")},
+			[2]string{"Origin", `"array"`},
+		)
 	})
-	w.text("\t})\n}\n")
+	src.text("\t})\n}\n")
 }
 
 // valueMessage is zod's invalid_value message.
@@ -398,53 +449,62 @@ func valueMessage(values []string) string {
 	if len(values) == 1 {
 		return `Invalid input: expected "` + values[0] + `"`
 	}
-	var q []string
-	for _, v := range values {
-		q = append(q, `"`+v+`"`)
+	var b strings.Builder
+	b.WriteString("Invalid option: expected one of ")
+	for i, v := range values {
+		if i > 0 {
+			b.WriteByte('|')
+		}
+		b.WriteByte('"')
+		b.WriteString(v)
+		b.WriteByte('"')
 	}
-	return "Invalid option: expected one of " + strings.Join(q, "|")
+	return b.String()
 }
+
+// expected names the JSON type of a kind as zod's invalid_type issue does.
+var expected = map[model.Kind]string{model.String: "string", model.Number: "number", model.Integer: "number", model.Boolean: "boolean", model.Array: "array", model.Object: "object"}
 
 // missingIssue writes the fields of the issue zod reports for an absent
 // required field of type t (it validates undefined).
-func (w *decodeWriter) missingIssue(t *model.Type) {
+func (g *generator) missingIssue(src *goSource, t *model.Type) {
 	switch t.Kind {
 	case model.Enum, model.Literal:
 		vals := t.Enum
 		if t.Kind == model.Literal {
 			vals = []string{t.Literal}
 		}
-		w.fields(map[string]string{
-			"Code":    `"invalid_value"`,
-			"Values":  "[]string{" + quoteJoin(vals) + "}",
-			"Message": strconv.Quote(valueMessage(vals)),
-		})
+		src.fields(
+			[2]string{"Code", `"invalid_value"`},
+			[2]string{"Values", "[]string{" + quoteJoin(vals) + "}"},
+			[2]string{"Message", strconv.Quote(valueMessage(vals))},
+		)
 		return
 	}
-	expected := map[model.Kind]string{model.String: "string", model.Number: "number", model.Integer: "number", model.Boolean: "boolean", model.Array: "array", model.Object: "object"}[t.Kind]
-	w.fields(map[string]string{
-		"Code":     `"invalid_type"`,
-		"Expected": strconv.Quote(expected),
-		"Message":  strconv.Quote("Invalid input: expected " + expected + ", received undefined"),
-	})
+	expected := expected[t.Kind]
+	src.fields(
+		[2]string{"Code", `"invalid_type"`},
+		[2]string{"Expected", strconv.Quote(expected)},
+		[2]string{"Message", strconv.Quote("Invalid input: expected " + expected + ", received undefined")},
+	)
 }
 
 // quoteJoin is vals quoted and comma-separated, as in a composite literal.
 func quoteJoin(vals []string) string {
-	var b strings.Builder
+	var b []byte
 	for i, v := range vals {
 		if i > 0 {
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
-		b.WriteString(strconv.Quote(v))
+		b = strconv.AppendQuote(b, v)
 	}
-	return b.String()
+	return string(b)
 }
 
 // zero is the zero value of a field's Go type.
-func (w *decodeWriter) zero(fd *model.Field) string {
+func (g *generator) zero(fd *model.Field) string {
 	if fd.Presence == model.Optional {
-		return "Opt[" + w.g.goTypeText(fd.Type) + "]{}"
+		return "Opt[" + g.goTypeText(fd.Type) + "]{}"
 	}
 	switch fd.Type.Kind {
 	case model.String, model.Literal, model.Enum:
@@ -456,23 +516,24 @@ func (w *decodeWriter) zero(fd *model.Field) string {
 	case model.Array:
 		return "nil"
 	}
-	return w.g.goTypeText(fd.Type) + "{}"
+	return g.goTypeText(fd.Type) + "{}"
 }
 
 // defaultValue is the Go expression of the JSON value raw as type t (a
 // default). An object literal of two or more fields is written as jen
-// writes it, one field a line, for gofmt to lay out; so is a default that
-// does not decode (the loader encodes every default as its type).
-func (w *decodeWriter) defaultValue(t *model.Type, raw json.RawMessage) string {
-	v, err := w.goValue(t, raw)
+// writes it, one field a line, for gofmt to lay out (src is then odd); so
+// is a default that does not decode (the loader encodes every default as
+// its type).
+func (g *generator) defaultValue(src *goSource, t *model.Type, raw json.RawMessage) string {
+	v, err := g.goValue(src, t, raw)
 	if err != nil {
-		w.unformatted = true
+		src.odd = true
 		return fmt.Sprintf("/* bad default: %v */", err)
 	}
 	return v
 }
 
-func (w *decodeWriter) goValue(t *model.Type, raw json.RawMessage) (string, error) {
+func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (string, error) {
 	switch t.Kind {
 	case model.String, model.Literal:
 		var s string
@@ -481,7 +542,7 @@ func (w *decodeWriter) goValue(t *model.Type, raw json.RawMessage) (string, erro
 	case model.Enum:
 		var s string
 		err := json.Unmarshal(raw, &s)
-		return w.g.enumNames[t] + names.GoEnumValue(s), err
+		return g.enumNames[t] + names.GoEnumValue(s), err
 	case model.Number:
 		var v float64
 		err := json.Unmarshal(raw, &v)
@@ -489,7 +550,7 @@ func (w *decodeWriter) goValue(t *model.Type, raw json.RawMessage) (string, erro
 	case model.Integer:
 		var v int64
 		err := json.Unmarshal(raw, &v)
-		return fmt.Sprintf("int64(%d)", v), err
+		return "int64(" + strconv.FormatInt(v, 10) + ")", err
 	case model.Boolean:
 		var v bool
 		err := json.Unmarshal(raw, &v)
@@ -501,13 +562,13 @@ func (w *decodeWriter) goValue(t *model.Type, raw json.RawMessage) (string, erro
 		}
 		vs := make([]string, len(items))
 		for i, it := range items {
-			v, err := w.goValue(t.Items, it)
+			v, err := g.goValue(src, t.Items, it)
 			if err != nil {
 				return "", err
 			}
 			vs[i] = v
 		}
-		return w.g.goTypeText(t) + "{" + strings.Join(vs, ", ") + "}", nil
+		return g.goTypeText(t) + "{" + strings.Join(vs, ", ") + "}", nil
 	case model.Object:
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
@@ -519,7 +580,7 @@ func (w *decodeWriter) goValue(t *model.Type, raw json.RawMessage) (string, erro
 			if !ok {
 				continue
 			}
-			v, err := w.goValue(fd.Type, r)
+			v, err := g.goValue(src, fd.Type, r)
 			if err != nil {
 				return "", err
 			}
@@ -535,7 +596,7 @@ func (w *decodeWriter) goValue(t *model.Type, raw json.RawMessage) (string, erro
 		case 1:
 			return t.GoName + "{" + keys[0] + ": " + vals[0] + "}", nil
 		}
-		w.unformatted = true
+		src.odd = true
 		var b strings.Builder
 		b.WriteString(t.GoName + "{\n")
 		for i := range keys {
@@ -544,6 +605,15 @@ func (w *decodeWriter) goValue(t *model.Type, raw json.RawMessage) (string, erro
 		return b.String() + "}", nil
 	}
 	return "", fmt.Errorf("no Go value for kind %s", t.Kind)
+}
+
+// floatLit is a float64 literal as jen.Lit writes one.
+func floatLit(v float64) string {
+	s := fmt.Sprintf("%#v", v)
+	if !strings.Contains(s, ".") && !strings.Contains(s, "e") {
+		s += ".0"
+	}
+	return s
 }
 
 // joinValues is the key of a list of values in g.values.

@@ -124,7 +124,6 @@ type generator struct {
 	values      map[string]string
 	valuesOrder []string
 	maxDepth    int
-	used        map[string]claimed
 	// mark is the comment line that precedes each documented top-level
 	// declaration in the unformatted files (see render).
 	mark string
@@ -143,25 +142,37 @@ func Check(s *model.Spec) diag.List {
 	return errs
 }
 
-// claimed is what a package-level Go identifier was claimed for.
+// claimed is what a package-level Go identifier was claimed for: what,
+// where a verb in it (%s, %q) stands for name, which is formatted only
+// for a finding.
 type claimed struct {
-	what string
-	pos  model.Pos
+	what, name string
+	pos        model.Pos
+}
+
+// String says what the identifier was claimed for.
+func (c claimed) String() string {
+	if !strings.Contains(c.what, "%") {
+		return c.what
+	}
+	return fmt.Sprintf(c.what, c.name)
 }
 
 func newGenerator(s *model.Spec) (*generator, diag.List) {
-	g := &generator{s: s, enumNames: map[*model.Type]string{}, checkVars: map[*model.Check]string{}, patterns: map[string]string{}, values: map[string]string{}, used: map[string]claimed{}, mark: splitMark}
+	g := &generator{s: s, enumNames: map[*model.Type]string{}, checkVars: map[*model.Check]string{}, patterns: map[string]string{}, values: map[string]string{}, mark: splitMark}
+	// A tool claims a dozen names or so: the map is grown once, if at all.
+	used := make(map[string]claimed, len(fixedNames)+len(serveNames)+16*len(s.Tools))
 	for _, id := range fixedNames {
-		g.used[id] = claimed{what: "the package API"}
+		used[id] = claimed{what: "the package API"}
 	}
 	for _, id := range serveNames {
-		g.used[id] = claimed{what: "the callback route's API"}
+		used[id] = claimed{what: "the callback route's API"}
 	}
 	var errs diag.List
-	claim := func(id, what string, pos model.Pos) {
-		prev, ok := g.used[id]
+	claim := func(id, what, name string, pos model.Pos) {
+		prev, ok := used[id]
 		if !ok {
-			g.used[id] = claimed{what, pos}
+			used[id] = claimed{what, name, pos}
 			return
 		}
 		at := ""
@@ -172,18 +183,19 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 		if !prev.pos.IsValid() {
 			fix = "choose another name"
 		}
-		errs.Add(pos, "name-clash", "Go name %s of %s clashes with %s%s; %s", id, what, prev.what, at, fix)
+		errs.Add(pos, "name-clash", "Go name %s of %s clashes with %s%s; %s", id, claimed{what: what, name: name}, prev, at, fix)
 	}
 	// enumValue claims an enum constant; values whose names meet differ
 	// only in what a Go name leaves out.
+	const enumValueWhat = "enum value %q"
 	enumValue := func(id, v string, pos model.Pos) {
-		if prev, ok := g.used[id]; ok && strings.HasPrefix(prev.what, "enum value ") {
-			errs.Add(pos, "name-clash", "enum values %s and %q both become Go constant %s (a Go name keeps a value's "+
+		if prev, ok := used[id]; ok && prev.what == enumValueWhat {
+			errs.Add(pos, "name-clash", "enum values %q and %q both become Go constant %s (a Go name keeps a value's "+
 				"letters and digits, transliterates accented and Greek letters and spells others as U+XXXX code points); "+
-				"make them differ in letters or digits", strings.TrimPrefix(prev.what, "enum value "), v, id)
+				"make them differ in letters or digits", prev.name, v, id)
 			return
 		}
-		claim(id, fmt.Sprintf("enum value %q", v), pos)
+		claim(id, enumValueWhat, v, pos)
 	}
 	var walk func(t *model.Type, owner, field string, args bool, depth int)
 	walk = func(t *model.Type, owner, field string, args bool, depth int) {
@@ -192,9 +204,9 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 		}
 		switch t.Kind {
 		case model.Object:
-			claim(t.GoName, "object type "+t.GoName, t.Pos)
+			claim(t.GoName, "object type %s", t.GoName, t.Pos)
 			if args {
-				claim("decode"+t.GoName, "the decoder of "+t.GoName, t.Pos)
+				claim("decode"+t.GoName, "the decoder of %s", t.GoName, t.Pos)
 				g.decoded = append(g.decoded, t)
 			}
 			if len(t.Fields) > 64 {
@@ -208,7 +220,7 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 			walk(t.Items, owner, field+"Item", args, depth+1)
 		case model.Enum:
 			name := owner + field
-			claim(name, "enum type "+name, t.Pos)
+			claim(name, "enum type %s", name, t.Pos)
 			for _, v := range t.Enum {
 				enumValue(name+names.GoEnumValue(v), v, t.Pos)
 			}
@@ -223,7 +235,7 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 						continue
 					}
 					g.checkVars[c] = "check" + c.GoName
-					claim(g.checkVars[c], "named check "+c.Name, c.Pos)
+					claim(g.checkVars[c], "named check %s", c.Name, c.Pos)
 					g.checkOrder = append(g.checkOrder, c)
 					for _, p := range c.Reject {
 						g.pattern(p.Regexp)
@@ -236,22 +248,22 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 		}
 	}
 	for _, t := range s.Tools {
-		claim("Tool"+t.GoName, fmt.Sprintf("the constant of tool %q", t.Name), t.Pos)
-		claim("Decode"+t.Args.GoName, fmt.Sprintf("the decoder of tool %q", t.Name), t.Pos)
+		claim("Tool"+t.GoName, "the constant of tool %q", t.Name, t.Pos)
+		claim("Decode"+t.Args.GoName, "the decoder of tool %q", t.Name, t.Pos)
 		walk(t.Args, t.GoName, "", true, 0)
 		if t.Result != nil {
 			walk(t.Result, t.GoName+"Result", "", false, 0)
 		}
 	}
 	for _, m := range s.Modes {
-		claim("Mode"+m.GoName, fmt.Sprintf("the constant of mode %q", m.Name), m.Pos)
-		claim(m.GoName+"Prompt", fmt.Sprintf("the prompt builder of mode %q", m.Name), m.Pos)
+		claim("Mode"+m.GoName, "the constant of mode %q", m.Name, m.Pos)
+		claim(m.GoName+"Prompt", "the prompt builder of mode %q", m.Name, m.Pos)
 	}
 	for _, m := range s.Models {
-		claim("Model"+m.GoName, fmt.Sprintf("the constant of model %q", m.Canonical), m.Pos)
+		claim("Model"+m.GoName, "the constant of model %q", m.Canonical, m.Pos)
 	}
 	for _, a := range s.Agents {
-		claim("Agent"+a.GoName, fmt.Sprintf("the constant of agent %q", a.Name), a.Pos)
+		claim("Agent"+a.GoName, "the constant of agent %q", a.Name, a.Pos)
 	}
 	if len(errs) > 0 {
 		errs.Sort()
@@ -314,52 +326,6 @@ func (g *generator) runtime() ([]byte, error) {
 // string literal that cannot be split (linelen_test.go checks it).
 const maxLine = 120
 
-// commentWidth is the most characters of text a generated comment line
-// holds before it is wrapped at a space; the spec's own line breaks are
-// kept.
-const commentWidth = 100
-
-// commentText turns text into // comment lines.
-func commentText(text string) string {
-	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
-		for _, w := range wrap(l, commentWidth) {
-			lines = append(lines, strings.TrimRight("// "+w, " "))
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// wrap breaks line at spaces into lines of at most width bytes (a word
-// longer than width stands alone). Leading indentation is kept on the
-// first line only.
-func wrap(line string, width int) []string {
-	if len(line) <= width {
-		return []string{line}
-	}
-	var out []string
-	for len(line) > width {
-		cut := strings.LastIndexByte(line[:width+1], ' ')
-		if cut <= 0 || strings.TrimSpace(line[:cut]) == "" {
-			cut = strings.IndexByte(line, ' ')
-			if cut < 0 {
-				break
-			}
-		}
-		out = append(out, line[:cut])
-		line = strings.TrimLeft(line[cut:], " ")
-	}
-	return append(out, line)
-}
-
-// doc returns a doc comment statement ("" gives none).
-func doc(text string) jen.Code {
-	if strings.TrimSpace(text) == "" {
-		return jen.Null()
-	}
-	return jen.Comment(commentText(text))
-}
-
 // comment adds // comment lines to f, the doc comment of the declaration
 // that follows. Before it goes the generator's split mark, where render may
 // cut the file to format its parts concurrently.
@@ -369,6 +335,7 @@ func (g *generator) comment(f *jen.File, text string) {
 	}
 	if g.sink != nil && g.sink.f == f {
 		g.flush()
+		g.sink.dirty = true // the declaration that follows is jen's
 	}
 	if g.mark != "" {
 		f.Comment(g.mark)

@@ -115,7 +115,7 @@ func (g *generator) unit(f *jen.File, key func(h *unitHash), build func()) {
 	k.unitImports = nil
 	g.memo.built++
 	if k.err == nil {
-		g.memo.next[sum] = &unitText{body: k.body[start:len(k.body):len(k.body)], imports: imports}
+		g.memo.next[sum] = &unitText{body: ownPieces(k.body[start:]), imports: imports}
 	}
 }
 
@@ -207,3 +207,27 @@ func (u *unitHash) value(v reflect.Value) {
 
 // of writes a model value (a *model.Type, *model.Tool, ...) deeply.
 func (u *unitHash) of(x any) { u.value(reflect.ValueOf(x)) }
+
+// ownPieces returns a copy of pieces whose formatted texts are copied out
+// of the blocks they were written in (see next) into one allocation: a
+// unit kept for later runs holds its own text, not the blocks of the run
+// that wrote it.
+func ownPieces(pieces []piece) []piece {
+	size := 0
+	for _, pc := range pieces {
+		if pc.formatted {
+			size += len(pc.text)
+		}
+	}
+	text := make([]byte, 0, size)
+	out := make([]piece, len(pieces))
+	for i, pc := range pieces {
+		if pc.formatted {
+			start := len(text)
+			text = append(text, pc.text...)
+			pc.text = text[start:len(text):len(text)]
+		}
+		out[i] = pc
+	}
+	return out
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/format"
 	"maps"
+	pathpkg "path"
 	"runtime"
 	"slices"
 	"strconv"
@@ -70,18 +71,19 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 	// The unformatted sources, cut at split marks into chunks (the part's
 	// source is garbage once cut); a declaration written already formatted
 	// (see decl) is a chunk of its own, formatted as it is.
-	chunks := make([][]*chunk, len(parts))
+	chunks := make([][]chunk, len(parts))
 	for i, p := range parts {
 		pieces, err := g.build(p)
 		if err != nil {
 			errs[i] = err
 			continue
 		}
-		var c *chunk
+		cs := make([]chunk, 0, len(pieces)+1)
+		open := -1 // the chunk being filled, if any
 		for n, pc := range pieces {
 			if pc.formatted {
-				chunks[i] = append(chunks[i], &chunk{out: pc.text, pre: true})
-				c = nil
+				cs = append(cs, chunk{out: pc.text, pre: true})
+				open = -1
 				continue
 			}
 			for j, seg := range bytes.Split(pc.text, []byte("\n"+g.mark)) {
@@ -89,24 +91,25 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 				// before it (n > 0) or starts the file (n == 0); after a
 				// formatted declaration, it is at most a line break.
 				split := j > 0 || n == 0
-				if c == nil && !split && len(bytes.TrimSpace(seg)) == 0 {
+				if open < 0 && !split && len(bytes.TrimSpace(seg)) == 0 {
 					continue
 				}
-				if c == nil || split && len(c.src) >= target {
-					c = &chunk{}
+				if open < 0 || split && len(cs[open].src) >= target {
+					var c chunk
 					if n > 0 || j > 0 {
 						c.src = append(c.src, clause...)
 					}
-					chunks[i] = append(chunks[i], c)
+					cs = append(cs, c)
+					open = len(cs) - 1
 				}
-				c.src = append(c.src, seg...)
+				cs[open].src = append(cs[open].src, seg...)
 			}
 		}
-		for _, c := range chunks[i] {
-			if c.pre {
-				continue
+		chunks[i] = cs
+		for j := range cs {
+			if c := &cs[j]; !c.pre {
+				run(func() { c.out, c.err = format.Source(c.src) })
 			}
-			run(func() { c.out, c.err = format.Source(c.src) })
 		}
 	}
 	wg.Wait()
@@ -114,37 +117,26 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 		if errs[i] != nil {
 			continue
 		}
-		var buf bytes.Buffer
-		size := 0
-		for _, c := range cs {
-			size += len(c.out) + 1
-		}
-		buf.Grow(size) // once: growing a large buffer step by step costs more than the copy
+		// The file is the formatted chunks, each after a line break but
+		// the first, which alone keeps its package clause: bytes.Join
+		// copies them once into a buffer it does not clear first.
+		texts := make([][]byte, len(cs))
 		ok := true
 		for j, c := range cs {
+			texts[j] = c.out
 			if c.err != nil {
 				ok = false
 				break
 			}
-			if j == 0 {
-				buf.Write(c.out)
-				continue
+			if j > 0 && !c.pre {
+				texts[j], ok = bytes.CutPrefix(c.out, head)
+				if !ok {
+					break
+				}
 			}
-			if c.pre {
-				buf.WriteByte('\n')
-				buf.Write(c.out)
-				continue
-			}
-			rest, found := bytes.CutPrefix(c.out, head)
-			if !found {
-				ok = false
-				break
-			}
-			buf.WriteByte('\n')
-			buf.Write(rest)
 		}
 		if ok {
-			out[i] = buf.Bytes()
+			out[i] = bytes.Join(texts, []byte("\n"))
 			continue
 		}
 		// The source again, without the marks: the chunks without the
@@ -171,13 +163,21 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 }
 
 // sink is the part build is rendering: the jen file the part's function
-// adds to, and what was rendered of it so far.
+// adds to, the writer of its formatted declarations, and what was rendered
+// of it so far.
 type sink struct {
-	f       *jen.File
+	f *jen.File
+	// src is the part's writer (see source): the text of the formatted
+	// pieces.
+	src goSource
+	// dirty is set when jen code may have been added to f since the last
+	// flush: every jen declaration of a part follows its doc comment
+	// (comment), which sets it.
+	dirty   bool
 	body    []piece           // the rendered pieces, in order
 	imports map[string]string // path → the name it is imported as
 	err     error
-	flushes int // for tests
+	flushes int // pieces handed on, for tests
 	// unitImports, while a unit is rendered (see unit), gathers its imports.
 	unitImports map[string]string
 }
@@ -194,12 +194,13 @@ type piece struct {
 // and the declaration after it, if any, has a doc comment too (comment).
 // render passes the text through unformatted; TestRenderChunks proves,
 // spec by spec, that it is what jen and go/format would make of it. The
-// text must not use an imported package.
+// text is held, not copied: its writer never writes over it (see next).
 func (g *generator) decl(f *jen.File, text []byte) {
 	if k := g.sink; k != nil && k.f == f {
 		g.flush()
 		if k.err == nil {
 			k.body = append(k.body, piece{text: text, formatted: true})
+			k.flushes++
 		}
 		return
 	}
@@ -214,7 +215,7 @@ func (g *generator) decl(f *jen.File, text []byte) {
 // each after a newline, so the pieces concatenate to the whole; a piece's
 // imports are gathered into the file's import block, as jen writes it.
 func (g *generator) build(p part) ([]piece, error) {
-	k := &sink{f: jen.NewFile(g.s.Codegen.GoPackage), imports: map[string]string{}}
+	k := &sink{f: jen.NewFile(g.s.Codegen.GoPackage), imports: map[string]string{}, dirty: true}
 	g.sink = k
 	defer func() { g.sink = nil }()
 	p.fn(k.f)
@@ -253,9 +254,10 @@ func (g *generator) build(p part) ([]piece, error) {
 // drops it.
 func (g *generator) flush() {
 	k := g.sink
-	if k == nil || k.err != nil {
+	if k == nil || k.err != nil || !k.dirty {
 		return
 	}
+	k.dirty = false
 	batch := jen.NewFile(g.s.Codegen.GoPackage)
 	batch.Group, k.f.Group = k.f.Group, batch.Group
 	batch.NoFormat = true
@@ -312,4 +314,19 @@ func (g *generator) flush() {
 		k.body = append(k.body, piece{text: rest})
 	}
 	k.flushes++
+}
+
+// importing records that the part being built uses the standard-library
+// package at path, imported under its own name, as flush records the
+// imports of what jen rendered.
+func (g *generator) importing(path string) {
+	k := g.sink
+	if prev, seen := k.imports[path]; seen && prev != "" {
+		k.err = fmt.Errorf("import %q named both %q and %q in one file", path, prev, pathpkg.Base(path))
+		return
+	}
+	k.imports[path] = ""
+	if k.unitImports != nil {
+		k.unitImports[path] = ""
+	}
 }

@@ -2,7 +2,10 @@ package gogen
 
 import (
 	"bytes"
+	"fmt"
 	"go/format"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +35,59 @@ func TestAlign(t *testing.T) {
 	}
 	if !bytes.Equal(b.Bytes(), want) {
 		t.Errorf("align's lines are not gofmt's:\n%s\nwant:\n%s", b.Bytes(), want)
+	}
+}
+
+// TestStructTag: a struct tag is backquoted exactly when
+// strconv.CanBackquote allows it, as jen writes tags, whatever the JSON
+// name holds.
+func TestStructTag(t *testing.T) {
+	for _, name := range []string{"a", "with space", "a`b", "tab\there", "nl\nx", "del\x7f", "bom\ufeff", "bad\xff", "é", "nbsp\u00a0", `q"uote`, `back\slash`, "\ufffd"} {
+		for _, options := range []string{"", ",omitzero"} {
+			tag := fmt.Sprintf("json:%q", name+options)
+			want := strconv.Quote(tag)
+			if strconv.CanBackquote(tag) {
+				want = "`" + tag + "`"
+			}
+			if got := string(appendStructTag(nil, name, options)); got != want {
+				t.Errorf("tag of %q%s = %s, want %s", name, options, got, want)
+			}
+		}
+	}
+}
+
+// TestText: text writes what fmt.Sprintf makes of a template, each line
+// at the writer's indentation (an empty line left empty), for every verb
+// the generator's templates use, with and without argument indexes.
+func TestText(t *testing.T) {
+	cases := []struct {
+		format string
+		args   []any
+	}{
+		{"plain\n", nil},
+		{"%s = %q\n", []any{"x", "a \"quoted\"\tvalue é\x01"}},
+		{"%[2]s %[1]s %[2]s\n", []any{"b", "a"}},
+		{"n%d < %d, %d\n", []any{3, int64(-42), uint64(1 << 63)}},
+		{"seen&%#x != 0 || %#[1]x, %#x\n", []any{uint64(1) << 40, uint64(0)}},
+		{"%t %t 100%%\n", []any{true, false}},
+		{"{\n\tnested\n\n\tafter a blank line\n}\n", nil},
+		{"%s\n", []any{"an argument\nof two lines"}},
+		{"no line break at the end", nil},
+	}
+	for _, c := range cases {
+		for _, depth := range []int{0, 2} {
+			src := goSource{depth: depth}
+			src.text(c.format, c.args...)
+			var want strings.Builder
+			for l := range strings.Lines(fmt.Sprintf(c.format, c.args...)) {
+				if l != "\n" {
+					want.WriteString(strings.Repeat("\t", depth))
+				}
+				want.WriteString(l)
+			}
+			if got := src.String(); got != want.String() {
+				t.Errorf("text(%q) at depth %d = %q, want %q", c.format, depth, got, want.String())
+			}
+		}
 	}
 }

@@ -15,9 +15,12 @@ import (
 // and every argument and result type, written already formatted (see add).
 func (g *generator) tools(f *jen.File) {
 	s := g.s
-	var src goSource
+	src := g.source(f)
+	// The tables below take some 360 bytes a tool: room made once, not
+	// by doubling as they are written.
+	src.Grow(400 * len(s.Tools))
 	src.doc("ContractName and ContractRevision identify the spec this package was generated from.")
-	fmt.Fprintf(&src, "const (\n\tContractName     = %s\n\tContractRevision = %s\n)\n\n",
+	src.text("const (\n\tContractName     = %s\n\tContractRevision = %s\n)\n\n",
 		strconv.Quote(s.Contract.Name), strconv.Quote(s.Contract.Revision))
 
 	src.doc("Tool identifies one of the contract's tools.")
@@ -25,7 +28,7 @@ func (g *generator) tools(f *jen.File) {
 	for i, t := range s.Tools {
 		text := fmt.Sprintf("Tool%s is %q", t.GoName, t.Name)
 		if len(t.Aliases) > 0 {
-			text += fmt.Sprintf(" (also called %s)", strings.Join(quoteAll(t.Aliases), ", "))
+			text += fmt.Sprintf(" (also called %s)", quoteJoin(t.Aliases))
 		}
 		text += fmt.Sprintf(", executed by the %s.", map[bool]string{true: "gateway", false: "sandbox"}[t.Execution.GatewayExecuted()])
 		if t.Deprecated != "" {
@@ -33,24 +36,24 @@ func (g *generator) tools(f *jen.File) {
 		}
 		src.comment(1, text)
 		if i == 0 {
-			fmt.Fprintf(&src, "\tTool%s Tool = iota\n", t.GoName)
+			src.text("\tTool%s Tool = iota\n", t.GoName)
 		} else {
-			fmt.Fprintf(&src, "\tTool%s\n", t.GoName)
+			src.text("\tTool%s\n", t.GoName)
 		}
 	}
 	src.WriteString(")\n\n")
 	src.doc("numTools is the number of tools.")
-	fmt.Fprintf(&src, "const numTools = %d\n\n", len(s.Tools))
+	src.text("const numTools = %d\n\n", len(s.Tools))
 
 	// The staleness guard, in the manner of stringer.
-	fmt.Fprintf(&src, `func _() {
+	src.text(`func _() {
 	// An "invalid array index" compiler error here means the tool constants or the
 	// runtime changed since this package was generated: run agentc gen again.
 	var x [1]struct{}
 	_ = x[runtimeVersion-%d]
 `, RuntimeVersion)
 	for i, t := range s.Tools {
-		fmt.Fprintf(&src, "\t_ = x[Tool%s-%d]\n", t.GoName, i)
+		src.text("\t_ = x[Tool%s-%d]\n", t.GoName, i)
 	}
 	src.WriteString("\t_ = x[len(toolTable)-numTools]\n}\n\n")
 
@@ -67,11 +70,11 @@ func (g *generator) tools(f *jen.File) {
 	src.doc("toolTable holds each tool's facts, indexed by Tool.")
 	src.WriteString("var toolTable = [...]toolInfo{\n")
 	for _, t := range s.Tools {
-		fmt.Fprintf(&src, "\tTool%s: {\n\t\tname:        %s,\n", t.GoName, strconv.Quote(t.Name))
+		src.text("\tTool%s: {\n\t\tname:        %s,\n", t.GoName, strconv.Quote(t.Name))
 		if len(t.Aliases) > 0 {
-			fmt.Fprintf(&src, "\t\taliases:     []string{%s},\n", strings.Join(quoteAll(t.Aliases), ", "))
+			src.text("\t\taliases:     []string{%s},\n", quoteJoin(t.Aliases))
 		}
-		fmt.Fprintf(&src, "\t\tfileName:    %s,\n\t\tgateway:     %t,\n\t\tfingerprint: %s,\n\t},\n",
+		src.text("\t\tfileName:    %s,\n\t\tgateway:     %t,\n\t\tfingerprint: %s,\n\t},\n",
 			strconv.Quote(t.FileName), t.Execution.GatewayExecuted(), strconv.Quote(t.Fingerprint))
 	}
 	src.WriteString("}\n\n")
@@ -104,10 +107,10 @@ func (g *generator) tools(f *jen.File) {
 	src.doc("LookupTool resolves a tool name or alias (case-sensitive).")
 	src.WriteString("func LookupTool(name string) (Tool, bool) {\n\tswitch name {\n")
 	for _, t := range s.Tools {
-		fmt.Fprintf(&src, "\tcase %s:\n\t\treturn Tool%s, true\n", strings.Join(quoteAll(t.AllNames()), ", "), t.GoName)
+		src.text("\tcase %s:\n\t\treturn Tool%s, true\n", quoteJoin(t.AllNames()), t.GoName)
 	}
 	src.WriteString("\t}\n\treturn -1, false\n}\n")
-	g.add(f, &src)
+	g.add(f, src)
 
 	// Types.
 	done := map[*model.Type]bool{}
@@ -123,6 +126,16 @@ func (g *generator) tools(f *jen.File) {
 // declares was declared already: its text is then a function of t and
 // where.
 func (g *generator) typesUnit(f *jen.File, t *model.Type, where string, done map[*model.Type]bool) {
+	build := func() {
+		src := g.source(f)
+		if g.objectTypes(src, t, where, done) {
+			g.add(f, src)
+		}
+	}
+	if g.memo == nil {
+		build()
+		return
+	}
 	var declares []*model.Type
 	var reach func(x *model.Type)
 	reach = func(x *model.Type) {
@@ -139,13 +152,6 @@ func (g *generator) typesUnit(f *jen.File, t *model.Type, where string, done map
 		}
 	}
 	reach(t)
-	build := func() {
-		var src goSource
-		g.objectTypes(&src, t, where, done)
-		if src.Len() > 0 {
-			g.add(f, &src)
-		}
-	}
 	for _, x := range declares {
 		if done[x] {
 			build()
@@ -158,23 +164,16 @@ func (g *generator) typesUnit(f *jen.File, t *model.Type, where string, done map
 	}
 }
 
-func quoteAll(ss []string) []string {
-	var out []string
-	for _, s := range ss {
-		out = append(out, fmt.Sprintf("%q", s))
-	}
-	return out
-}
-
 // objectTypes writes t's struct and the types below it, each declaration
 // after a blank line but the first; where is the first sentence of its doc
-// comment, saying where the object appears.
-func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done map[*model.Type]bool) {
+// comment, saying where the object appears. It reports whether it wrote
+// anything (types declared already are not).
+func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done map[*model.Type]bool) bool {
 	if done[t] {
-		return
+		return false
 	}
 	done[t] = true
-	if src.Len() > 0 {
+	if src.Len() > src.start {
 		src.WriteByte('\n')
 	}
 	text := where
@@ -183,31 +182,40 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 	}
 	src.doc(text)
 	if len(t.Fields) == 0 {
-		fmt.Fprintf(src, "type %s struct{}\n", t.GoName)
+		src.text("type %s struct{}\n", t.GoName)
 	} else {
-		fmt.Fprintf(src, "type %s struct {\n", t.GoName)
+		src.text("type %s struct {\n", t.GoName)
 	}
 	for _, fd := range t.Fields {
 		text := fd.Doc()
 		if text == "" {
-			text = fmt.Sprintf("%s is the %q field of %s.", fd.GoName, fd.Name, t.GoName)
+			text = fd.GoName + " is the " + strconv.Quote(fd.Name) + " field of " + t.GoName + "."
 		}
+		var presence string
 		switch fd.Presence {
 		case model.Optional:
-			text += "\n\nOptional: Set is false when the key is absent."
+			presence = "\n\nOptional: Set is false when the key is absent."
 		case model.Defaulted:
-			text += fmt.Sprintf("\n\nDefault: %s (when the key is absent).", fd.Default)
+			presence = "\n\nDefault: " + string(fd.Default) + " (when the key is absent)."
 		}
-		if lim := limits(fd.Type); lim != "" {
-			text += "\n\n" + lim
-		}
-		tag := fd.Name
-		if fd.Presence == model.Optional {
-			tag += ",omitzero"
+		var lim string
+		if l := limits(fd.Type); l != "" {
+			lim = "\n\n" + l
 		}
 		// Each field follows its doc comment: gofmt aligns no columns.
-		src.comment(1, text)
-		fmt.Fprintf(src, "\t%s %s %s\n", fd.GoName, g.fieldTypeText(fd), structTag(tag))
+		src.comment(1, text+presence+lim)
+		src.text("\t%s ", fd.GoName)
+		if fd.Presence == model.Optional {
+			src.WriteString("Opt[")
+			src.Write(g.appendGoType(src.AvailableBuffer(), fd.Type))
+			src.WriteString("] ")
+			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, ",omitzero"))
+		} else {
+			src.Write(g.appendGoType(src.AvailableBuffer(), fd.Type))
+			src.WriteByte(' ')
+			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, ""))
+		}
+		src.WriteByte('\n')
 	}
 	if len(t.Fields) > 0 {
 		src.WriteString("}\n")
@@ -216,7 +224,7 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 	walk = func(x *model.Type, where string) {
 		switch x.Kind {
 		case model.Object:
-			g.objectTypes(src, x, fmt.Sprintf("%s is %s.", x.GoName, where), done)
+			g.objectTypes(src, x, x.GoName+" is "+where+".", done)
 		case model.Array:
 			walk(x.Items, "one item of "+strings.TrimPrefix(where, "the value of "))
 		case model.Enum:
@@ -226,12 +234,12 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 			done[x] = true
 			name := g.enumNames[x]
 			src.WriteByte('\n')
-			src.doc(fmt.Sprintf("%s is one of: %s.", name, strings.Join(quoteAll(x.Enum), ", ")))
-			fmt.Fprintf(src, "type %s string\n\nconst (\n", name)
+			src.doc(name + " is one of: " + quoteJoin(x.Enum) + ".")
+			src.text("type %s string\n\nconst (\n", name)
 			for _, v := range x.Enum {
 				c := name + names.GoEnumValue(v)
-				src.lines(1, fmt.Sprintf("// %s is %q.", c, v))
-				fmt.Fprintf(src, "\t%s %s = %s\n", c, name, strconv.Quote(v))
+				src.lines(1, "// "+c+" is "+strconv.Quote(v)+".")
+				src.text("\t%s %s = %q\n", c, name, v)
 			}
 			src.WriteString(")\n")
 		}
@@ -239,6 +247,7 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 	for _, fd := range t.Fields {
 		walk(fd.Type, "the value of "+t.GoName+"."+fd.GoName)
 	}
+	return true
 }
 
 // limits states a type's constraints for a doc comment.
@@ -282,4 +291,53 @@ func limits(t *model.Type) string {
 		return ""
 	}
 	return "Constraints: " + strings.Join(parts, "; ") + "."
+}
+
+// goTypeText returns the Go type of t.
+func (g *generator) goTypeText(t *model.Type) string {
+	switch t.Kind {
+	case model.String, model.Literal:
+		return "string"
+	case model.Enum:
+		return g.enumNames[t]
+	case model.Number:
+		return "float64"
+	case model.Integer:
+		return "int64"
+	case model.Boolean:
+		return "bool"
+	case model.Object:
+		return t.GoName
+	}
+	return string(g.appendGoType(nil, t))
+}
+
+// appendGoType appends the Go type of t to b.
+func (g *generator) appendGoType(b []byte, t *model.Type) []byte {
+	switch t.Kind {
+	case model.Array:
+		return g.appendGoType(append(b, "[]"...), t.Items)
+	case model.String, model.Literal, model.Enum, model.Number, model.Integer, model.Boolean, model.Object:
+		return append(b, g.goTypeText(t)...)
+	}
+	panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
+}
+
+// structTag returns the struct tag `json:"name"` as jen writes it: in
+// backquotes when it can be, else as a quoted string.
+func structTag(json string) string { return string(appendStructTag(nil, json, "")) }
+
+// appendStructTag appends the struct tag `json:"name<options>"` as jen
+// writes it: in backquotes when it can be (strconv.CanBackquote), else as a
+// quoted string. The tag is json: and a quoted string, which holds no
+// control character, invalid UTF-8 or U+FEFF (strconv.Quote escapes
+// them): only a backquote in the name keeps it from being backquoted.
+// The options ("" or ",omitzero") need no escaping.
+func appendStructTag(b []byte, name, options string) []byte {
+	if strings.IndexByte(name, '`') >= 0 {
+		return strconv.AppendQuote(b, "json:"+strconv.Quote(name+options))
+	}
+	b = strconv.AppendQuote(append(b, "`json:"...), name)
+	b = append(b[:len(b)-1], options...)
+	return append(b, "\"`"...)
 }

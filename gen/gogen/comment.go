@@ -1,0 +1,238 @@
+package gogen
+
+import (
+	"go/doc/comment"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// commentWidth is the most characters of text a generated comment line
+// holds before it is wrapped at a space; the spec's own line breaks are
+// kept.
+const commentWidth = 100
+
+// commentText turns text into // comment lines.
+func commentText(text string) string {
+	var lines []string
+	for l := range strings.SplitSeq(strings.TrimSpace(text), "\n") {
+		for last := false; !last; {
+			var w string
+			w, l, last = wrapCut(l, commentWidth)
+			lines = append(lines, strings.TrimRight("// "+w, " "))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrapCut breaks line at a space into a first line of at most width bytes
+// (a word longer than width stands alone) and the rest, without the spaces
+// at the break; last is set when the line needs no break. Cut again and
+// again, a line keeps its leading indentation on its first line only.
+func wrapCut(line string, width int) (first, rest string, last bool) {
+	if len(line) <= width {
+		return line, "", true
+	}
+	cut := strings.LastIndexByte(line[:width+1], ' ')
+	if cut <= 0 || strings.TrimSpace(line[:cut]) == "" {
+		cut = strings.IndexByte(line, ' ')
+		if cut < 0 {
+			return line, "", true
+		}
+	}
+	return line[:cut], strings.TrimLeft(line[cut:], " "), false
+}
+
+// doc returns a doc comment statement ("" gives none).
+func doc(text string) jen.Code {
+	if strings.TrimSpace(text) == "" {
+		return jen.Null()
+	}
+	return jen.Comment(commentText(text))
+}
+
+// doc writes text as the doc comment of a top-level declaration.
+func (src *goSource) doc(text string) { src.comment(0, text) }
+
+// comment writes text as comment lines at the given tab indentation (a
+// field's or a constant's doc comment): the lines commentText makes of it,
+// as lines writes them.
+func (src *goSource) comment(indent int, text string) {
+	text = strings.TrimSpace(text)
+	if plainText(text) && src.canonicalLines(indent, text, false) {
+		return
+	}
+	src.lines(indent, commentText(text))
+}
+
+// lines writes the // comment lines c at the given tab indentation, as
+// gofmt formats jen's rendering of them. jen indents nothing, so gofmt
+// takes every comment that precedes a line of code for a doc comment and
+// rewrites it in go/doc/comment's canonical form (lists indented, code
+// blocks tab-indented, headings set apart), as go/printer's
+// formatDocComment does, and trims trailing white space.
+func (src *goSource) lines(indent int, c string) {
+	if !src.plain(c) {
+		// Left to go/format, unindented as jen writes it.
+		src.flat = true
+		src.WriteString(c)
+		src.WriteByte('\n')
+		return
+	}
+	if src.canonicalLines(indent, c, true) {
+		return
+	}
+	var in strings.Builder
+	for line := range strings.SplitSeq(c, "\n") {
+		in.WriteString(uncomment(line))
+		in.WriteByte('\n')
+	}
+	var p comment.Parser
+	var pr comment.Printer
+	for line := range strings.Lines(string(pr.Comment(p.Parse(in.String())))) {
+		src.writeCommentLine(indent, strings.TrimSuffix(line, "\n"))
+	}
+}
+
+// uncomment is the text of a // comment line: without "//" and a space.
+func uncomment(line string) string { return strings.TrimPrefix(strings.TrimPrefix(line, "//"), " ") }
+
+// canonicalLines writes a comment in one pass when its text is in
+// go/doc/comment's canonical form (see canonical) and holds no '[', as
+// gofmt keeps it; it writes nothing and returns false otherwise. It is how
+// almost every comment is written. The comment is text's // lines
+// (commented), or else the lines commentText makes of text: text, trimmed
+// of white space, in lines wrapped at commentWidth and trimmed of trailing
+// spaces.
+func (src *goSource) canonicalLines(indent int, text string, commented bool) bool {
+	if strings.IndexByte(text, '[') >= 0 {
+		return false
+	}
+	mark := src.Len()
+	var scan canonicalScan
+	for rest, more := text, true; more; {
+		var line string
+		line, rest, more = strings.Cut(rest, "\n")
+		for last := false; !last; {
+			var l string
+			if commented {
+				l, last = uncomment(line), true
+			} else {
+				l, line, last = wrapCut(line, commentWidth)
+				l = strings.TrimRight(l, " ")
+			}
+			if !scan.line(l) {
+				src.Truncate(mark)
+				return false
+			}
+			src.writeCommentLine(indent, l)
+		}
+	}
+	if !scan.end() {
+		src.Truncate(mark)
+		return false
+	}
+	return true
+}
+
+// writeCommentLine writes one line of a comment's text as a // line,
+// trimmed of trailing white space.
+func (src *goSource) writeCommentLine(indent int, line string) {
+	src.tabs(indent)
+	text := strings.TrimRightFunc(line, unicode.IsSpace)
+	switch {
+	case text == "":
+		src.WriteString("//")
+	case line[0] == '\t':
+		src.WriteString("//")
+	default:
+		src.WriteString("// ")
+	}
+	src.WriteString(text)
+	src.WriteByte('\n')
+}
+
+// canonical reports, cheaply, whether the text of a doc comment is in
+// go/doc/comment's canonical form as it is: paragraphs of unindented lines
+// with no heading, link definition or doc link, separated by single blank
+// lines. It may say no to text that is; never yes to text that is not.
+func canonical(text string) bool {
+	if !strings.HasSuffix(text, "\n") || strings.IndexByte(text, '[') >= 0 {
+		return false
+	}
+	var scan canonicalScan
+	for l := range strings.SplitSeq(text[:len(text)-1], "\n") {
+		if !scan.line(l) {
+			return false
+		}
+	}
+	return scan.end()
+}
+
+// canonicalScan reads a comment's text line by line for canonical: no
+// blank line first, last or after another; no line that starts with a
+// space, a tab or '#' (code, a list or a heading); no line alone between
+// blank lines, past the first, that ends in a letter or digit (an
+// old-style heading).
+type canonicalScan struct {
+	lines     int
+	prevBlank bool // the line before was blank
+	heading   bool // the line before is a heading if this one is blank
+}
+
+// line reports whether the text is still canonical with l, its next line.
+func (c *canonicalScan) line(l string) bool {
+	first := c.lines == 0
+	c.lines++
+	if l == "" {
+		if first || c.prevBlank || c.heading {
+			return false
+		}
+		c.prevBlank, c.heading = true, false
+		return true
+	}
+	if l[0] == ' ' || l[0] == '\t' || l[0] == '#' {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(l)
+	c.heading = !first && c.prevBlank && (unicode.IsLetter(r) || unicode.IsDigit(r))
+	c.prevBlank = false
+	return true
+}
+
+// end reports whether the text, read to its end, is canonical.
+func (c *canonicalScan) end() bool { return c.lines > 0 && !c.prevBlank }
+
+// plain reports whether comment text c holds only printable characters,
+// spaces and tabs (gofmt's treatment of anything else is not reproduced
+// here), and marks src odd if not.
+func (src *goSource) plain(c string) bool {
+	ok := plainText(c)
+	if !ok {
+		src.odd = true
+	}
+	return ok
+}
+
+// plainText reports whether text holds only valid UTF-8, printable
+// characters, spaces, tabs and line breaks.
+func plainText(text string) bool {
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if c < ' ' && c != '\n' && c != '\t' || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError && size == 1 || !unicode.IsPrint(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}

@@ -1,0 +1,56 @@
+package gogen
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/agentc-dev/agentc/gen/internal/testspecs"
+	"github.com/agentc-dev/agentc/gen/model"
+)
+
+// TestRenderOddComments: declarations whose comments hold text gofmt lays
+// out in ways the writer does not reproduce (a control character) go to
+// go/format unindented, as jen writes them, so that gofmt formats each
+// such comment as the doc comment it is, and come out as the formatting of
+// the whole file: in tools.go (an object's doc, a field's, a tool's
+// deprecation), modes.go (a mode's goal) and dispatch.go (a deprecated
+// gateway tool's method).
+func TestRenderOddComments(t *testing.T) {
+	defer func(n int) { minChunk = n }(minChunk)
+	minChunk = 1
+	s := testspecs.Load(t, "")
+	odd := "Odd \x01 text.\n\n- a list item\n\n\tcode"
+	var tool *model.Tool
+	for _, tl := range s.Tools {
+		if tl.Execution.GatewayExecuted() && len(tl.Args.Fields) > 0 {
+			tool = tl
+			break
+		}
+	}
+	if tool == nil {
+		t.Fatal("the default spec has no gateway tool with arguments")
+	}
+	tool.Deprecated = odd
+	tool.Args.Doc = odd
+	tool.Args.Fields[0].Type.Doc = odd
+	s.Modes[0].Goal = "goal \x01 with a control character"
+	got, want := renderAll(t, s, true), renderAll(t, s, false)
+	for i, p := range (&generator{}).parts() {
+		if !bytes.Equal(got[i], want[i]) {
+			t.Errorf("%s: chunked rendering differs from jen's", p.name)
+		}
+	}
+	for i, name := range map[int]string{0: "tools.go", 2: "dispatch.go", 3: "modes.go"} {
+		if !strings.Contains(string(got[i]), "\x01") {
+			t.Errorf("%s holds no odd comment: the case tests nothing", name)
+		}
+	}
+	// gofmt took the odd comments for doc comments, as in jen's
+	// rendering, and reformatted them: "// \tcode" is a code block, "//\tcode".
+	for i, name := range map[int]string{0: "tools.go", 2: "dispatch.go"} {
+		if !strings.Contains(string(got[i]), "\t//\tcode\n") {
+			t.Errorf("%s: an odd field or method comment was not formatted as a doc comment:\n%s", name, got[i])
+		}
+	}
+}
