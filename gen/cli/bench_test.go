@@ -155,22 +155,46 @@ func BenchmarkCommands(b *testing.B) {
 	}
 }
 
-// measure runs name with args in dir and returns its wall time and peak
-// resident memory (KiB).
+// measure runs name with args in dir, with env added to the environment,
+// and returns its wall time and peak resident memory (KiB). It starts the
+// command through a launcher, this test binary freshly started (launch):
+// a process's peak, as wait4 reports it, counts the memory of the process
+// it was forked from, and this benchmark's own process holds far more than
+// a freshly started one.
 func measure(b *testing.B, dir string, env []string, name string, args ...string) (time.Duration, int64) {
 	b.Helper()
-	cmd := exec.Command(name, args...)
+	cmd := exec.Command(os.Args[0], append([]string{name}, args...)...)
 	cmd.Dir = dir
-	if env != nil {
-		cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), env...), "AGENTC_BENCH_LAUNCH=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.Bytes())
 	}
+	var wall time.Duration
+	var rss int64
+	if _, err := fmt.Sscanf(stdout.String(), "%d %d", &wall, &rss); err != nil {
+		b.Fatalf("launcher's report %q: %v", stdout.String(), err)
+	}
+	return wall, rss
+}
+
+// launch runs args as a command, its output going to stderr, and prints
+// its wall time (ns) and peak resident memory (KiB) on stdout. It is
+// measure's launcher: forked from a small process, the command's peak is
+// its own.
+func launch(args []string) int {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	began := time.Now()
-	out, err := cmd.CombinedOutput()
-	d := time.Since(began)
+	err := cmd.Run()
+	wall := time.Since(began)
 	if err != nil {
-		b.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
-	return d, peakRSS(cmd.ProcessState)
+	fmt.Printf("%d %d\n", wall, peakRSS(cmd.ProcessState))
+	return 0
 }
 
 // writeTree creates files (readTree's) under root, which must not exist,

@@ -210,6 +210,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("AGENTC_TEST_AS_MAIN") == "1" {
 		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
+	if os.Getenv("AGENTC_BENCH_LAUNCH") == "1" {
+		os.Exit(launch(os.Args[1:]))
+	}
 	cache, err := os.MkdirTemp("", "agentc-cli-test-cache-")
 	if err != nil {
 		panic(err)
