@@ -2,15 +2,8 @@
 
 package cli
 
-import (
-	"os"
-	"time"
-)
+import "os"
 
 // peakRSS returns 0 where the platform does not report a process's peak
 // resident memory through getrusage; the benchmark then reports 0 MB.
 func peakRSS(*os.ProcessState) int64 { return 0 }
-
-// cpuTime returns 0 where the platform does not report a process's
-// processor time through getrusage; the benchmark then reports 0.
-func cpuTime() time.Duration { return 0 }

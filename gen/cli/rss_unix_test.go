@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"syscall"
-	"time"
 )
 
 // peakRSS returns the peak resident memory of an exited process, in KiB
@@ -20,14 +19,4 @@ func peakRSS(ps *os.ProcessState) int64 {
 		return int64(ru.Maxrss) / 1024
 	}
 	return int64(ru.Maxrss)
-}
-
-// cpuTime returns the processor time this process has used so far, user
-// and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

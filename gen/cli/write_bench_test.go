@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/internal/cputime"
 	"github.com/agentc-dev/agentc/gen/internal/synth"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -43,9 +44,9 @@ func BenchmarkWrite(b *testing.B) {
 				for i := range ways {
 					w := &ways[i]
 					out := filepath.Join(b.TempDir(), "out")
-					c0 := cpuTime()
+					c0 := cputime.Used()
 					total, tail := timed(b, orig, out, w.staged, w.put)
-					w.res[0] = result{w.res[0].total + total, w.res[0].tail + tail, w.res[0].cpu + cpuTime() - c0}
+					w.res[0] = result{w.res[0].total + total, w.res[0].tail + tail, w.res[0].cpu + cputime.Used() - c0}
 					s := edited
 					if runs%2 == 1 {
 						// Back and forth: the edit then changes the files
@@ -53,9 +54,9 @@ func BenchmarkWrite(b *testing.B) {
 						timed(b, edited, out, w.staged, w.put)
 						s = orig
 					}
-					c0 = cpuTime()
+					c0 = cputime.Used()
 					total, tail = timed(b, s, out, w.staged, w.put)
-					w.res[1] = result{w.res[1].total + total, w.res[1].tail + tail, w.res[1].cpu + cpuTime() - c0}
+					w.res[1] = result{w.res[1].total + total, w.res[1].tail + tail, w.res[1].cpu + cputime.Used() - c0}
 				}
 				runs++
 			}
@@ -179,12 +180,12 @@ func BenchmarkWriteFiles(b *testing.B) {
 					w := &ways[i]
 					out := filepath.Join(b.TempDir(), "out")
 					for c, files := range [][]emit.File{orig, edited} {
-						t0, c0 := time.Now(), cpuTime()
+						t0, c0 := time.Now(), cputime.Used()
 						if err := w.write(out, files); err != nil {
 							b.Fatal(err)
 						}
 						w.res[c].wall += time.Since(t0)
-						w.res[c].cpu += cpuTime() - c0
+						w.res[c].cpu += cputime.Used() - c0
 					}
 				}
 				runs++

@@ -9,6 +9,7 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	cueload "cuelang.org/go/cue/load"
 
+	"github.com/agentc-dev/agentc/gen/internal/cputime"
 	"github.com/agentc-dev/agentc/gen/internal/synth"
 	"github.com/agentc-dev/agentc/gen/load"
 )
@@ -42,7 +43,7 @@ func BenchmarkVet(b *testing.B) {
 			}
 			var agentc, ref, agentcCPU, refCPU time.Duration
 			for b.Loop() {
-				t0, c0 := time.Now(), cpuTime()
+				t0, c0 := time.Now(), cputime.Used()
 				s, err := load.Load(load.Bytes("spec", files))
 				if err != nil {
 					b.Fatal(err)
@@ -50,14 +51,14 @@ func BenchmarkVet(b *testing.B) {
 				if len(s.Tools) != n {
 					b.Fatalf("loaded %d tools, want %d", len(s.Tools), n)
 				}
-				t1, c1 := time.Now(), cpuTime()
+				t1, c1 := time.Now(), cputime.Used()
 				if err := cueVet(dir); err != nil {
 					b.Fatal(err)
 				}
 				agentc += t1.Sub(t0)
 				ref += time.Since(t1)
 				agentcCPU += c1 - c0
-				refCPU += cpuTime() - c1
+				refCPU += cputime.Used() - c1
 			}
 			b.ReportMetric(float64(agentc.Nanoseconds())/float64(b.N), "agentc-ns/op")
 			b.ReportMetric(float64(ref.Nanoseconds())/float64(b.N), "cue-ns/op")

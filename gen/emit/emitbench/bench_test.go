@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/internal/cputime"
 	"github.com/agentc-dev/agentc/gen/internal/synth"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -71,7 +72,7 @@ func run(b *testing.B, s *model.Spec, names ...string) {
 	}
 	var cpu time.Duration
 	for b.Loop() {
-		c0 := cpuTime()
+		c0 := cputime.Used()
 		if len(names) == 0 {
 			if _, err := emit.Generate(s); err != nil {
 				b.Fatal(err)
@@ -82,7 +83,7 @@ func run(b *testing.B, s *model.Spec, names ...string) {
 				b.Fatal(err)
 			}
 		}
-		cpu += cpuTime() - c0
+		cpu += cputime.Used() - c0
 	}
 	if cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
