@@ -13,11 +13,18 @@
 // runtime allocates lowest addresses first, so the objects that follow
 // fill that range, 2 MiB per fault. Nothing is touched that would not
 // have been, and the advice only changes how the pages are backed, never
-// what the program computes. Setting AGENTC_HUGEPAGES=off in the
+// what the program computes. It is given only when the kernel has enough
+// free huge pages to cover the block (/proc/buddyinfo): otherwise a fault
+// could wait for memory to be compacted, the stall that made Go's runtime
+// stop advising its own heap. Setting AGENTC_HUGEPAGES=off in the
 // environment turns it off.
 package hugeheap
 
-import "os"
+import (
+	"os"
+	"strconv"
+	"strings"
+)
 
 // Size is the block Reserve advises: enough for a 1,000-tool gen, whose
 // heap peaks near 120 MB. Only pages the heap then uses are backed.
@@ -26,6 +33,33 @@ const Size = 128 << 20
 // hugePage is the size of a transparent huge page on the architectures
 // that have them (x86-64, arm64 with 4 KiB pages).
 const hugePage = 2 << 20
+
+// freeHugePages counts the free blocks of 2 MiB and more in a Linux
+// /proc/buddyinfo, in huge pages: each line lists a zone's free blocks by
+// order, 4 KiB × 2^order, from order 0; order 9 is one huge page.
+func freeHugePages(buddyinfo []byte) int {
+	n := 0
+	for line := range strings.Lines(string(buddyinfo)) {
+		_, counts, ok := strings.Cut(line, "zone")
+		if !ok {
+			continue
+		}
+		fields := strings.Fields(counts)
+		if len(fields) < 2 {
+			continue
+		}
+		for order, f := range fields[1:] { // fields[0] is the zone's name
+			c, err := strconv.Atoi(f)
+			if err != nil {
+				return 0 // not the format this reads: claim nothing
+			}
+			if order >= 9 {
+				n += c << (order - 9)
+			}
+		}
+	}
+	return n
+}
 
 // Disabled reports whether the environment turns Reserve off.
 func Disabled() bool { return os.Getenv("AGENTC_HUGEPAGES") == "off" }

@@ -1,6 +1,7 @@
 package hugeheap
 
 import (
+	"os"
 	"runtime"
 	"syscall"
 	"unsafe"
@@ -10,11 +11,21 @@ import (
 // supports.
 const madvHugepage = 14
 
+// buddyinfoPath is where the kernel lists its free blocks by size.
+var buddyinfoPath = "/proc/buddyinfo"
+
 func reserve(size int) bool {
 	// A bound on the address space would count the whole block against
 	// it; leave such a process as the runtime would run it.
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &lim); err != nil || lim.Cur != ^uint64(0) {
+		return false
+	}
+	// With no free huge pages to take, a fault in an advised range may
+	// stall while the kernel compacts memory to make one (Go's runtime
+	// stopped advising its heap for that: go.dev/issue/61718). Advise
+	// only when the free huge pages would cover the block.
+	if b, err := os.ReadFile(buddyinfoPath); err != nil || freeHugePages(b) < size/hugePage {
 		return false
 	}
 	ok := advise(size)

@@ -3,3 +3,5 @@
 package hugeheap
 
 func reserve(int) bool { return false }
+
+var buddyinfoPath string

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -37,6 +38,9 @@ type report struct {
 var sink [][]byte
 
 func child() {
+	if p := os.Getenv("HUGEHEAP_BUDDYINFO"); p != "" {
+		buddyinfoPath = p
+	}
 	r := report{Reserved: Reserve(Size)}
 	for range 48 << 20 / 256 {
 		sink = append(sink, make([]byte, 256))
@@ -126,6 +130,13 @@ func TestReserve(t *testing.T) {
 		return
 	}
 	r := runChild(t, nil)
+	if b, err := os.ReadFile(buddyinfoPath); err != nil || freeHugePages(b) < Size/hugePage {
+		// Too few free huge pages now: Reserve must have refused.
+		if r.Reserved {
+			t.Fatalf("Reserve took with %d free huge pages (%v): %+v", freeHugePages(b), err, r)
+		}
+		t.Skipf("only %d free huge pages here: Reserve refused, as it must", freeHugePages(b))
+	}
 	if !r.Reserved {
 		t.Fatalf("Reserve did not take: %+v", r)
 	}
@@ -156,6 +167,21 @@ func TestReserveOff(t *testing.T) {
 	}
 }
 
+func TestReserveFragmented(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/buddyinfo is Linux's")
+	}
+	// Plenty of free memory, none of it in free 2 MiB blocks.
+	info := filepath.Join(t.TempDir(), "buddyinfo")
+	if err := os.WriteFile(info, []byte("Node 0, zone   Normal  90000 80000 7000 600 50 4 3 2 1 0 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runChild(t, nil, "HUGEHEAP_BUDDYINFO="+info)
+	if r.Reserved || r.Advised >= 16<<20 {
+		t.Fatalf("Reserve advised %d bytes with no free huge pages: %+v", r.Advised, r)
+	}
+}
+
 func TestReserveBoundedAddressSpace(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("RLIMIT_AS is checked on Linux")
@@ -168,5 +194,25 @@ func TestReserveBoundedAddressSpace(t *testing.T) {
 	r := runChild(t, []string{"prlimit", fmt.Sprintf("--as=%d", int64(64)<<30)})
 	if r.Reserved {
 		t.Fatalf("Reserve took under a bounded address space: %+v", r)
+	}
+}
+
+func TestFreeHugePages(t *testing.T) {
+	for _, c := range []struct {
+		name, info string
+		want       int
+	}{
+		{"this machine", `Node 0, zone      DMA      0      0      0      0      0      0      0      0      1      1      3 
+Node 0, zone    DMA32      2      3      0      2      3      2      1      4      4      2    752 
+Node 0, zone   Normal  13291  12900  11548   7251   5219   3381   2384   1236    560    253    452 
+`, (1 + 3*2) + (2 + 752*2) + (253 + 452*2)},
+		{"fragmented", "Node 0, zone   Normal  9000 800 70 6 0 0 0 0 12 0 0\n", 0},
+		{"two nodes", "Node 0, zone Normal 0 0 0 0 0 0 0 0 0 3 1\nNode 1, zone Normal 0 0 0 0 0 0 0 0 0 0 4\n", 3 + 2 + 8},
+		{"empty", "", 0},
+		{"not buddyinfo", "Node 0, zone Normal a b c\n", 0},
+	} {
+		if got := freeHugePages([]byte(c.info)); got != c.want {
+			t.Errorf("%s: freeHugePages = %d, want %d", c.name, got, c.want)
+		}
 	}
 }
