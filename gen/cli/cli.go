@@ -4,8 +4,6 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/diag"
+	"github.com/agentc-dev/agentc/gen/emit"
 )
 
 // Exit codes.
@@ -272,16 +271,7 @@ func (e *env) writeJSON(v any) {
 // marshalJSON indents v with two spaces, without HTML escaping (a CLI's
 // JSON is read by programs and people, not embedded in pages), and ends
 // it with a newline.
-func marshalJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func marshalJSON(v any) ([]byte, error) { return emit.EncodingJSON(v) }
 
 // logf writes a diagnostic line to stderr (never stdout).
 func (e *env) logf(format string, args ...any) {

@@ -417,23 +417,11 @@ func orDash(s string) string {
 }
 
 func jsonString(s string) string {
-	if plainASCII(s) {
+	if emit.MarshalsAsIs(s) {
 		return s // what follows would give it back
 	}
 	b, _ := json.Marshal(s)
 	return strings.Trim(string(b), `"`)
-}
-
-// plainASCII reports whether s is printable ASCII that encoding/json
-// writes as it is, HTML escaping included.
-func plainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < 0x20, c >= utf8.RuneSelf, c == '"', c == '\\', c == '<', c == '>', c == '&':
-			return false
-		}
-	}
-	return true
 }
 
 // specRelative shows a position relative to the spec directory, so the

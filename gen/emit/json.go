@@ -25,9 +25,10 @@ func JSON(v any) ([]byte, error) {
 	return w.Bytes(), nil
 }
 
-// encodeJSON is JSON by encoding/json alone: the reference the writer
-// matches, and what it hands the values it does not know to.
-func encodeJSON(v any) ([]byte, error) {
+// EncodingJSON is JSON by encoding/json alone: the reference the writer
+// matches (and its tests compare with), and the encoding of values that
+// are read by programs and people rather than written into files.
+func EncodingJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	e := json.NewEncoder(&b)
 	e.SetEscapeHTML(false)
@@ -165,7 +166,7 @@ func (w *JSONWriter) Number(n json.Number) error {
 	if s == "" {
 		s = "0"
 	}
-	if !validNumber(s) {
+	if !ValidJSONNumber(s) {
 		return fmt.Errorf("json: invalid number literal %q", s)
 	}
 	w.elem()
@@ -264,6 +265,18 @@ func (w *JSONWriter) encode(v any) error {
 
 func indentOf(depth int) string { return strings.Repeat("  ", depth) }
 
+// MarshalsAsIs reports whether json.Marshal writes s as it is between its
+// quotes: printable ASCII with nothing to escape, HTML escaping included.
+func MarshalsAsIs(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20, c >= utf8.RuneSelf, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
+}
+
 // AppendJSONString appends s as a JSON string, escaped as encoding/json
 // escapes it without HTML escaping: '"', '\\' and control characters, each
 // byte of invalid UTF-8 as \ufffd, and U+2028 and U+2029.
@@ -317,9 +330,9 @@ func AppendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// validNumber reports whether s is a JSON number:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func validNumber(s string) bool {
+// ValidJSONNumber reports whether s is a JSON number, encoding/json's test
+// for a json.Number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func ValidJSONNumber(s string) bool {
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		i++

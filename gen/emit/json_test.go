@@ -37,7 +37,7 @@ func decodeNumbers(t testing.TB, doc []byte) (any, bool) {
 func checkJSON(t *testing.T, v any) {
 	t.Helper()
 	got, gotErr := JSON(v)
-	want, wantErr := encodeJSON(v)
+	want, wantErr := EncodingJSON(v)
 	switch {
 	case (gotErr != nil) != (wantErr != nil) || gotErr != nil && gotErr.Error() != wantErr.Error():
 		t.Errorf("JSON(%#v): error %v, encoding/json's %v", v, gotErr, wantErr)

@@ -1,11 +1,11 @@
 package jsonschemagen
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
 
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/zodgen"
 )
@@ -20,14 +20,7 @@ func referenceSchema(t *model.Tool) ([]byte, error) {
 		return nil, err
 	}
 	root["$schema"] = Draft
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	e.SetIndent("", "  ")
-	if err := e.Encode(root); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return emit.EncodingJSON(root)
 }
 
 func refObject(t *model.Type) (map[string]any, error) {

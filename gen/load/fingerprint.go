@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
@@ -100,7 +100,7 @@ func typeJSONSlow(t *model.Type) []byte {
 // appendTypeJSON appends what typeJSONSlow returns for t.
 func appendTypeJSON(buf []byte, t *model.Type) []byte {
 	for _, b := range []*model.Bound{t.Minimum, t.Maximum} {
-		if b != nil && !validNumber(boundNumber(b)) {
+		if b != nil && !emit.ValidJSONNumber(boundNumber(b)) {
 			return buf // encoding/json fails, and nothing is hashed
 		}
 	}
@@ -221,57 +221,11 @@ func appendJoined(buf []byte, ps []model.Pattern) []byte {
 // quoted, when no byte of it needs an escape, and by encoding/json
 // otherwise.
 func appendJSONString(buf []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			b, _ := json.Marshal(s)
-			return append(buf, b...)
-		}
+	if !emit.MarshalsAsIs(s) {
+		b, _ := json.Marshal(s)
+		return append(buf, b...)
 	}
 	buf = append(buf, '"')
 	buf = append(buf, s...)
 	return append(buf, '"')
-}
-
-// validNumber reports whether s is a JSON number (encoding/json's test for
-// a json.Number).
-func validNumber(s string) bool {
-	if s == "" {
-		return false
-	}
-	if s[0] == '-' {
-		s = s[1:]
-		if s == "" {
-			return false
-		}
-	}
-	switch {
-	case s[0] == '0':
-		s = s[1:]
-	case '1' <= s[0] && s[0] <= '9':
-		s = s[1:]
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	default:
-		return false
-	}
-	if len(s) >= 2 && s[0] == '.' && '0' <= s[1] && s[1] <= '9' {
-		s = s[2:]
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	}
-	if len(s) >= 2 && (s[0] == 'e' || s[0] == 'E') {
-		s = s[1:]
-		if s[0] == '+' || s[0] == '-' {
-			s = s[1:]
-			if s == "" {
-				return false
-			}
-		}
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	}
-	return s == ""
 }

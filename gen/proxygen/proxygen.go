@@ -28,8 +28,6 @@
 package proxygen
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"path"
 	"regexp"
@@ -100,13 +98,7 @@ func template(s *model.Spec, text string, lit func(string) string, param func(*m
 }
 
 // jsString quotes s as a JavaScript string literal.
-func jsString(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
-}
+func jsString(s string) string { return string(emit.AppendJSONString(nil, s)) }
 
 func tsTemplate(s *model.Spec, text string) (string, error) {
 	return template(s, text, jsString, func(p *model.PromptParam) string { return "p." + p.TSName })

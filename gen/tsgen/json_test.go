@@ -2,7 +2,6 @@ package tsgen_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"testing"
 
 	"github.com/agentc-dev/agentc/gen/emit"
@@ -32,15 +31,12 @@ func TestInjectionJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var want bytes.Buffer
-		e := json.NewEncoder(&want)
-		e.SetEscapeHTML(false)
-		e.SetIndent("", "  ")
-		if err := e.Encode(inj); err != nil {
+		want, err := emit.EncodingJSON(inj)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got, want.Bytes()) {
-			t.Errorf("mode %q: manifest\n%s\nencoding/json:\n%s", inj.Mode, got, want.Bytes())
+		if !bytes.Equal(got, want) {
+			t.Errorf("mode %q: manifest\n%s\nencoding/json:\n%s", inj.Mode, got, want)
 		}
 	}
 }
