@@ -58,3 +58,89 @@ func TestCommentIsGofmt(t *testing.T) {
 		t.Errorf("%d of %d cases take the one-pass path: want both paths exercised", fast, len(cases))
 	}
 }
+
+// commentCases are doc texts that gofmt keeps, and ones it rewrites: lists,
+// code, headings old and new, link definitions, blank-line runs, trailing
+// white space, tabs, and text it cannot take (control characters).
+var commentCases = []string{
+	"X is the \"x\" field of T.",
+	"A sentence.\n\nAnother paragraph, after a blank line.\n\nDeprecated: use Y.",
+	"Lists:\n- one\n  - nested\n1. first\n\nText.",
+	"Unindented lists:\n- one\n- two\n1. first\n2) second\n\nText.",
+	"Intro.\n\n\tcode block\n  indented text\n\nAfter.",
+	"Intro.\n\nA Heading\n\nText after it.",
+	"Intro.\n\nNot a heading.\n\nText after it.",
+	"# New heading\n\nText.",
+	"See [Tool] and [the docs].\n\n[the docs]: https://example.com/docs",
+	"Lines\n\n\n\nwith a run of blank lines.",
+	"Trailing tab\t\nand a tab\tinside.",
+	"A URL https://example.com/x, then text.",
+	"Greek αβγ and 中文, wide.",
+	"Control \x01 character.",
+	"Invalid UTF-8 \xff here.",
+}
+
+// TestCommentLines: goSource writes a comment as gofmt formats jen's
+// rendering of it (unindented, before a line of code), at the top level
+// and inside a struct, along the canonical shortcut and through
+// go/doc/comment alike.
+func TestCommentLines(t *testing.T) {
+	shortcut, parsed := 0, 0
+	for _, text := range commentCases {
+		c := commentText(text)
+		for _, indent := range []int{0, 1} {
+			var src goSource
+			src.lines(indent, c)
+			// jen's rendering: the comment unindented, then the code.
+			jenSrc := "package p\n\n" + c + "\ntype T int\n"
+			open, code := "package p\n\n", "type T int\n"
+			if indent == 1 {
+				jenSrc = "package p\n\ntype T struct {\n" + c + "\nA int\n}\n"
+				open, code = "package p\n\ntype T struct {\n", "\tA int\n}\n"
+			}
+			var want string
+			if out, err := format.Source([]byte(jenSrc)); err == nil {
+				want = strings.TrimSuffix(strings.TrimPrefix(string(out), open), code)
+			} else {
+				want = "(gofmt: " + err.Error() + ")"
+			}
+			got := src.String()
+			if src.odd {
+				// Left to go/format, which must then make of it what it makes of jen's.
+				var b strings.Builder
+				b.WriteString(open)
+				b.WriteString(got)
+				b.WriteString(code)
+				out, err := format.Source([]byte(strings.Replace(b.String(), "\tA int", "A int", 1)))
+				if err == nil {
+					got = strings.TrimSuffix(strings.TrimPrefix(string(out), open), code)
+				} else {
+					got = "(gofmt: " + err.Error() + ")"
+				}
+			}
+			if got != want {
+				t.Errorf("%q at indent %d:\ngot:\n%s\nwant:\n%s", text, indent, got, want)
+			}
+		}
+		if !strings.ContainsAny(text, "\x01\xff") {
+			if canonical(commentTextBody(c)) {
+				shortcut++
+			} else {
+				parsed++
+			}
+		}
+	}
+	if shortcut < 3 || parsed < 3 {
+		t.Errorf("cases taken as canonical: %d, parsed: %d; want both paths exercised", shortcut, parsed)
+	}
+}
+
+// commentTextBody is the text of // comment lines, as lines passes it to
+// canonical.
+func commentTextBody(c string) string {
+	var b strings.Builder
+	for line := range strings.SplitSeq(c, "\n") {
+		b.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "//"), " ") + "\n")
+	}
+	return b.String()
+}

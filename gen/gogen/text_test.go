@@ -91,3 +91,33 @@ func TestText(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyedLines: keyedLines aligns a literal's key: value lines in the
+// sections gofmt makes, which short keys never cut and long keys far from
+// their section's geometric mean do (both ways).
+func TestKeyedLines(t *testing.T) {
+	keys := []string{
+		"A", "ToolAskUser", "Bb", "ToolAQuiteLongToolNamePastFortyBytesTotalYesIndeed",
+		"ToolAQuiteLongToolNamePastFortyBytesTotalYesIndeedAndEvenLongerThanThatByFarReallyMuchLongerThanAnything",
+		"Cc", "ToolAnotherExtremelyLongToolNameThatIsLongEnoughToMatterForTheRatioRuleInGofmtPrinterCode",
+		"ToolAskUser", "ToolMediumSizedNameOfSomeToolHereOk", "D", "ToolÜberLongNameWithUnicodeLettersThatCountInBytesÄÖ", "E",
+	}
+	var rows [][2]string
+	for i, k := range keys {
+		rows = append(rows, [2]string{k, fmt.Sprintf("%d,", i)})
+	}
+	var b bytes.Buffer
+	b.WriteString("package p\n\nvar x = map[string]int{\n")
+	keyedLines(&b, 1, rows)
+	b.WriteString("}\n")
+	want, err := format.Source(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("keyedLines's lines are not gofmt's:\n%s\nwant:\n%s", b.Bytes(), want)
+	}
+	if sections := bytes.Count(want, []byte(":  ")); sections < 2 {
+		t.Errorf("the case aligns only %d lines: it should show sections", sections)
+	}
+}
