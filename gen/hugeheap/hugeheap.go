@@ -61,15 +61,12 @@ func freeHugePages(buddyinfo []byte) int {
 	return n
 }
 
-// Disabled reports whether the environment turns Reserve off.
-func Disabled() bool { return os.Getenv("AGENTC_HUGEPAGES") == "off" }
-
 // Reserve advises the kernel to back the next size bytes of the heap with
 // huge pages, where that is possible and not turned off. It reports
 // whether the advice was taken. Call it first thing in main, before
 // other goroutines allocate.
 func Reserve(size int) bool {
-	if Disabled() || size <= 0 {
+	if os.Getenv("AGENTC_HUGEPAGES") == "off" || size <= 0 {
 		return false
 	}
 	return reserve(size)
