@@ -13,7 +13,14 @@
 //     field is not.
 //   - Tools, modes and models: removing one, dropping a tool from a mode,
 //     lowering its standing, changing how it executes, or changing a
-//     model's ID forms breaks whoever relied on them.
+//     model's ID forms breaks whoever relied on them. Renaming a tool while
+//     keeping its old name as an alias breaks nobody: the gateway resolves
+//     aliases before it gates by mode and dispatches.
+//
+// The new spec may accept breaking changes it makes on purpose (its
+// section breaking, model.Breaking): each acceptance names one rule and
+// the subject of the findings it accepts. An accepted finding is still
+// reported, marked accepted, and does not count as breaking.
 package breaking
 
 import (
@@ -40,70 +47,166 @@ const (
 	Wire   Category = "wire"
 )
 
+// Key is a part of a finding's subject. An acceptance names its subject
+// by exactly the keys its rule takes.
+type Key uint8
+
+// The keys.
+const (
+	// KeyTool is a tool's name.
+	KeyTool Key = 1 << iota
+	// KeyField is an argument's or result field's path below its tool, as
+	// messages print it after the tool's name: "commands[].name".
+	KeyField
+	// KeyMode is a mode's name.
+	KeyMode
+	// KeyModel is a model's canonical ID.
+	KeyModel
+	// KeyAgent is an agent's name.
+	KeyAgent
+)
+
+// Keys lists every key, in the order an acceptance's keys are described.
+func Keys() []Key { return []Key{KeyTool, KeyField, KeyMode, KeyModel, KeyAgent} }
+
+// String returns the key's name in the spec's section breaking.
+func (k Key) String() string {
+	switch k {
+	case KeyTool:
+		return "tool"
+	case KeyField:
+		return "field"
+	case KeyMode:
+		return "mode"
+	case KeyModel:
+		return "model"
+	case KeyAgent:
+		return "agent"
+	}
+	return fmt.Sprintf("Key(%d)", uint8(k))
+}
+
 // Rule is a kind of change.
 type Rule struct {
 	ID       string
 	Category Category
 	// Breaking is false for changes that are reported but compatible.
 	Breaking bool
-	Doc      string
+	// Keys are the keys that name a finding's subject (none for a subject
+	// a spec has only one of: the selection, the callback, the MCP server).
+	Keys Key
+	Doc  string
 }
 
 // Rules lists every rule, by id.
 var Rules = []Rule{
-	{"TOOL_REMOVED", Tool, true, "a tool was removed"},
-	{"TOOL_ADDED", Tool, false, "a tool was added"},
-	{"TOOL_ALIAS_REMOVED", Tool, true, "a name the gateway accepted for a tool was removed"},
-	{"TOOL_ALIAS_ADDED", Tool, false, "a tool gained an alias"},
-	{"TOOL_EXECUTION_CHANGED", Tool, true, "a tool now executes elsewhere (gateway, sandbox, intercepted)"},
-	{"TOOL_DEPRECATED", Tool, false, "a tool was marked deprecated"},
-	{"ARG_REMOVED", Args, true, "an argument was removed or renamed: callers still send it and it is now dropped"},
-	{"ARG_ADDED_OPTIONAL", Args, false, "an optional or defaulted argument was added"},
-	{"ARG_ADDED_REQUIRED", Args, true, "a required argument was added: earlier callers do not send it"},
-	{"ARG_NOW_REQUIRED", Args, true, "an optional or defaulted argument became required"},
-	{"ARG_NOW_OPTIONAL", Args, false, "a required argument became optional or defaulted"},
-	{"ARG_DEFAULT_CHANGED", Args, true, "an argument's default changed: calls that omit it now mean something else"},
-	{"ARG_TYPE_CHANGED", Args, true, "an argument's type changed"},
-	{"ARG_LIMIT_TIGHTENED", Args, true, "a length, count or numeric limit became stricter"},
-	{"ARG_LIMIT_LOOSENED", Args, false, "a length, count or numeric limit became looser"},
-	{"ARG_ENUM_VALUE_REMOVED", Args, true, "an enum value was removed"},
-	{"ARG_ENUM_VALUE_ADDED", Args, false, "an enum value was added"},
-	{"ARG_PATTERN_CHANGED", Args, true, "a pattern or named check was added or changed"},
-	{"ARG_PATTERN_REMOVED", Args, false, "a pattern or named check was removed"},
-	{"RESULT_FIELD_REMOVED", Result, true, "a result field was removed or renamed"},
-	{"RESULT_FIELD_ADDED", Result, false, "a result field was added"},
-	{"RESULT_FIELD_NOW_OPTIONAL", Result, true, "a result field may now be absent"},
-	{"RESULT_TYPE_CHANGED", Result, true, "a result field's type or values changed"},
-	{"RESULT_REMOVED", Result, true, "a tool no longer declares result data"},
-	{"MODE_REMOVED", Mode, true, "a mode was removed"},
-	{"MODE_ADDED", Mode, false, "a mode was added"},
-	{"MODE_TOOL_DROPPED", Mode, true, "a tool is no longer injected in a mode"},
-	{"MODE_TOOL_ADDED", Mode, false, "a tool is now injected in a mode"},
-	{"MODE_STANDING_LOWERED", Mode, true, "a tool's standing in a mode was lowered"},
-	{"MODE_STANDING_RAISED", Mode, false, "a tool's standing in a mode was raised"},
-	{"MODE_EXTENDS_CHANGED", Mode, true, "the mode a mode's prompt extends changed"},
-	{"SELECTION_CHANGED", Mode, true, "the mode selection rules changed"},
-	{"MODEL_REMOVED", Models, true, "a model was removed from the registry"},
-	{"MODEL_ADDED", Models, false, "a model was added to the registry"},
-	{"MODEL_ID_CHANGED", Models, true, "a model's OpenCode or API ID changed"},
-	{"AGENT_REMOVED", Models, true, "an agent type was removed"},
-	{"AGENT_MODEL_REMOVED", Models, true, "an agent no longer supports a model"},
-	{"AGENT_DEFAULT_MODEL_CHANGED", Models, false, "an agent's default model changed"},
-	{"CALLBACK_PATH_CHANGED", Wire, true, "the gateway callback route changed"},
-	{"MCP_SERVER_REMOVED", Wire, true, "the MCP server package is no longer generated (codegen.mcp removed)"},
-	{"MCP_SERVER_ADDED", Wire, false, "the gateway tools are now also served over MCP (codegen.mcp added)"},
-	{"MCP_PACKAGE_MOVED", Wire, true, "the MCP server package's directory, name or core import changed: gateways that import it must follow"},
-	{"MCP_SERVER_RENAMED", Wire, true, "the MCP server's name (the contract's name) changed: OpenCode shows its tools to the model as <name>_<tool>"},
+	{"TOOL_REMOVED", Tool, true, KeyTool, "a tool was removed"},
+	{"TOOL_ADDED", Tool, false, KeyTool, "a tool was added"},
+	{"TOOL_ALIAS_REMOVED", Tool, true, KeyTool, "a name the gateway accepted for a tool was removed"},
+	{"TOOL_ALIAS_ADDED", Tool, false, KeyTool, "a tool gained an alias"},
+	{"TOOL_RENAMED", Tool, false, KeyTool, "a tool was renamed (or merged into another) and its old name kept as an alias: calls by the old name still dispatch"},
+	{"TOOL_EXECUTION_CHANGED", Tool, true, KeyTool, "a tool now executes elsewhere (gateway, sandbox, intercepted)"},
+	{"TOOL_DEPRECATED", Tool, false, KeyTool, "a tool was marked deprecated"},
+	{"ARG_REMOVED", Args, true, KeyTool | KeyField, "an argument was removed or renamed: callers still send it and it is now dropped"},
+	{"ARG_ADDED_OPTIONAL", Args, false, KeyTool | KeyField, "an optional or defaulted argument was added"},
+	{"ARG_ADDED_REQUIRED", Args, true, KeyTool | KeyField, "a required argument was added: earlier callers do not send it"},
+	{"ARG_NOW_REQUIRED", Args, true, KeyTool | KeyField, "an optional or defaulted argument became required"},
+	{"ARG_NOW_OPTIONAL", Args, false, KeyTool | KeyField, "a required argument became optional or defaulted"},
+	{"ARG_DEFAULT_CHANGED", Args, true, KeyTool | KeyField, "an argument's default changed: calls that omit it now mean something else"},
+	{"ARG_TYPE_CHANGED", Args, true, KeyTool | KeyField, "an argument's type changed"},
+	{"ARG_LIMIT_TIGHTENED", Args, true, KeyTool | KeyField, "a length, count or numeric limit became stricter"},
+	{"ARG_LIMIT_LOOSENED", Args, false, KeyTool | KeyField, "a length, count or numeric limit became looser"},
+	{"ARG_ENUM_VALUE_REMOVED", Args, true, KeyTool | KeyField, "an enum value was removed"},
+	{"ARG_ENUM_VALUE_ADDED", Args, false, KeyTool | KeyField, "an enum value was added"},
+	{"ARG_PATTERN_CHANGED", Args, true, KeyTool | KeyField, "a pattern or named check was added or changed"},
+	{"ARG_PATTERN_REMOVED", Args, false, KeyTool | KeyField, "a pattern or named check was removed"},
+	{"RESULT_FIELD_REMOVED", Result, true, KeyTool | KeyField, "a result field was removed or renamed"},
+	{"RESULT_FIELD_ADDED", Result, false, KeyTool | KeyField, "a result field was added"},
+	{"RESULT_FIELD_NOW_OPTIONAL", Result, true, KeyTool | KeyField, "a result field may now be absent"},
+	{"RESULT_TYPE_CHANGED", Result, true, KeyTool | KeyField, "a result field's type or values changed"},
+	{"RESULT_REMOVED", Result, true, KeyTool, "a tool no longer declares result data"},
+	{"MODE_REMOVED", Mode, true, KeyMode, "a mode was removed"},
+	{"MODE_ADDED", Mode, false, KeyMode, "a mode was added"},
+	{"MODE_TOOL_DROPPED", Mode, true, KeyMode | KeyTool, "a tool is no longer injected in a mode"},
+	{"MODE_TOOL_ADDED", Mode, false, KeyMode | KeyTool, "a tool is now injected in a mode"},
+	{"MODE_STANDING_LOWERED", Mode, true, KeyMode | KeyTool, "a tool's standing in a mode was lowered"},
+	{"MODE_STANDING_RAISED", Mode, false, KeyMode | KeyTool, "a tool's standing in a mode was raised"},
+	{"MODE_EXTENDS_CHANGED", Mode, true, KeyMode, "the mode a mode's prompt extends changed"},
+	{"SELECTION_CHANGED", Mode, true, 0, "the mode selection rules changed"},
+	{"MODEL_REMOVED", Models, true, KeyModel, "a model was removed from the registry"},
+	{"MODEL_ADDED", Models, false, KeyModel, "a model was added to the registry"},
+	{"MODEL_ID_CHANGED", Models, true, KeyModel, "a model's OpenCode or API ID changed"},
+	{"AGENT_REMOVED", Models, true, KeyAgent, "an agent type was removed"},
+	{"AGENT_MODEL_REMOVED", Models, true, KeyAgent | KeyModel, "an agent no longer supports a model"},
+	{"AGENT_DEFAULT_MODEL_CHANGED", Models, false, KeyAgent, "an agent's default model changed"},
+	{"CALLBACK_PATH_CHANGED", Wire, true, 0, "the gateway callback route changed"},
+	{"MCP_SERVER_REMOVED", Wire, true, 0, "the MCP server package is no longer generated (codegen.mcp removed)"},
+	{"MCP_SERVER_ADDED", Wire, false, 0, "the gateway tools are now also served over MCP (codegen.mcp added)"},
+	{"MCP_PACKAGE_MOVED", Wire, true, 0, "the MCP server package's directory, name or core import changed: gateways that import it must follow"},
+	{"MCP_SERVER_RENAMED", Wire, true, 0, "the MCP server's name (the contract's name) changed: OpenCode shows its tools to the model as <name>_<tool>"},
 }
 
 // RuleByID returns the rule with the given id.
 func RuleByID(id string) Rule {
+	r, ok := LookupRule(id)
+	if !ok {
+		panic("breaking: unknown rule " + id) // programming error
+	}
+	return r
+}
+
+// LookupRule returns the rule with the given id, if there is one.
+func LookupRule(id string) (Rule, bool) {
 	for _, r := range Rules {
 		if r.ID == id {
-			return r
+			return r, true
 		}
 	}
-	panic("breaking: unknown rule " + id) // programming error
+	return Rule{}, false
+}
+
+// About names a finding's subject by the keys its rule takes; the others
+// are "".
+type About struct {
+	Tool  string `json:"tool,omitempty"`
+	Field string `json:"field,omitempty"`
+	Mode  string `json:"mode,omitempty"`
+	Model string `json:"model,omitempty"`
+	Agent string `json:"agent,omitempty"`
+}
+
+// subject is the finding's Subject: the mode, agent, model or tool it is
+// about, in that order of preference; for the subjects a spec has only
+// one of, the rule id's first word ("selection", "callback", "mcp").
+func (a About) subject(rule string) string {
+	switch {
+	case a.Mode != "":
+		return "mode " + a.Mode
+	case a.Agent != "":
+		return "agent " + a.Agent
+	case a.Model != "":
+		return "model " + a.Model
+	case a.Tool != "":
+		return "tool " + a.Tool
+	}
+	first, _, _ := strings.Cut(rule, "_")
+	return strings.ToLower(first)
+}
+
+// path is an argument's or result field's path as messages print it: the
+// tool's name, then the field's path below it.
+func (a About) path() string { return a.Tool + "." + a.Field }
+
+// field returns a with the field path extended by name ("" extends by
+// nothing).
+func (a About) field(name string) About {
+	switch {
+	case a.Field == "":
+		a.Field = name
+	case name != "":
+		a.Field += "." + name
+	}
+	return a
 }
 
 // Finding is one change.
@@ -116,93 +219,232 @@ type Finding struct {
 	Pos     model.Pos `json:"pos"`
 	OldPos  model.Pos `json:"old_pos"`
 	Subject string    `json:"subject"`
-	Message string    `json:"message"`
+	// About names the subject as an acceptance does.
+	About
+	Message string `json:"message"`
+	// Accepted is set on a breaking change the new spec accepts: Reason
+	// and AcceptedAt are then the acceptance's reason and position.
+	Accepted   bool      `json:"accepted"`
+	Reason     string    `json:"reason,omitempty"`
+	AcceptedAt model.Pos `json:"accepted_at,omitzero"`
 }
 
 func (f Finding) String() string {
 	sev := "compatible"
-	if f.Breaking {
+	switch {
+	case f.Accepted:
+		sev = "accepted"
+	case f.Breaking:
 		sev = "BREAKING"
 	}
 	pos := f.Pos
 	if !pos.IsValid() {
 		pos = f.OldPos
 	}
-	return fmt.Sprintf("%s: %s %s [%s]: %s", pos, sev, f.Rule, f.Category, f.Message)
+	s := fmt.Sprintf("%s: %s %s [%s]: %s", pos, sev, f.Rule, f.Category, f.Message)
+	if f.Accepted {
+		s += fmt.Sprintf("; accepted at %s: %s", f.AcceptedAt, f.Reason)
+	}
+	return s
 }
+
+// Failing reports whether f fails the comparison: it is breaking and not
+// accepted.
+func (f Finding) Failing() bool { return f.Breaking && !f.Accepted }
 
 type cmpr struct {
 	out      []Finding
 	old, new *model.Spec
+	// continued holds the new tools that carry on an old one: its name
+	// names them in the new spec.
+	continued map[*model.Tool]bool
 }
 
-func (c *cmpr) add(rule string, pos, oldPos model.Pos, subject, format string, args ...any) {
+func (c *cmpr) add(rule string, about About, pos, oldPos model.Pos, format string, args ...any) {
 	r := RuleByID(rule)
 	c.out = append(c.out, Finding{Rule: r.ID, Category: r.Category, Breaking: r.Breaking, Pos: pos, OldPos: oldPos,
-		Subject: subject, Message: fmt.Sprintf(format, args...)})
+		Subject: about.subject(r.ID), About: about, Message: fmt.Sprintf(format, args...)})
 }
 
 // Compare returns every change from old to new, sorted by subject then
-// rule.
+// rule, with the breaking changes that new accepts (new.Breaking) marked
+// Accepted.
 func Compare(old, new *model.Spec) []Finding {
-	c := &cmpr{old: old, new: new}
+	c := &cmpr{old: old, new: new, continued: map[*model.Tool]bool{}}
+	for _, ot := range old.Tools {
+		if nt := new.Tool(ot.Name); nt != nil {
+			c.continued[nt] = true
+		}
+	}
 	c.tools()
 	c.modes()
 	c.selection()
 	c.models()
 	c.mcp()
 	if old.Callback.Path != new.Callback.Path {
-		c.add("CALLBACK_PATH_CHANGED", model.Pos{}, model.Pos{}, "callback", "callback route changed from %q to %q", old.Callback.Path, new.Callback.Path)
+		c.add("CALLBACK_PATH_CHANGED", About{}, model.Pos{}, model.Pos{}, "callback route changed from %q to %q", old.Callback.Path, new.Callback.Path)
 	}
 	slices.SortStableFunc(c.out, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.Subject, b.Subject), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Message, b.Message))
 	})
+	for i, f := range c.out {
+		if a := accepting(new.Breaking.Accept, f); a != nil {
+			c.out[i].Accepted, c.out[i].Reason, c.out[i].AcceptedAt = true, a.Reason, a.Pos
+		}
+	}
 	return c.out
 }
 
-// HasBreaking reports whether any finding is breaking.
+// accepting returns the first acceptance that accepts f, or nil.
+func accepting(accept []*model.Acceptance, f Finding) *model.Acceptance {
+	if !f.Breaking {
+		return nil
+	}
+	for _, a := range accept {
+		if a.Rule == f.Rule && (About{Tool: a.Tool, Field: a.Field, Mode: a.Mode, Model: a.Model, Agent: a.Agent}) == f.About {
+			return a
+		}
+	}
+	return nil
+}
+
+// Unused returns the acceptances of new (new.Breaking) that accept none of
+// fs, the findings Compare returned for it: the change they accepted is no
+// longer a change against this baseline, or never was one.
+func Unused(new *model.Spec, fs []Finding) []*model.Acceptance {
+	var out []*model.Acceptance
+	for _, a := range new.Breaking.Accept {
+		if !slices.ContainsFunc(fs, func(f Finding) bool { return accepting([]*model.Acceptance{a}, f) != nil }) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Describe names what an acceptance accepts: `ARG_REMOVED for tool "t",
+// field "x"`.
+func Describe(a *model.Acceptance) string {
+	var keys []string
+	for _, k := range Keys() {
+		if v := KeyValue(a, k); v != "" {
+			keys = append(keys, fmt.Sprintf("%s %q", k, v))
+		}
+	}
+	if len(keys) == 0 {
+		return a.Rule
+	}
+	return a.Rule + " for " + strings.Join(keys, ", ")
+}
+
+// KeyValue returns the acceptance's value of key k.
+func KeyValue(a *model.Acceptance, k Key) string {
+	switch k {
+	case KeyTool:
+		return a.Tool
+	case KeyField:
+		return a.Field
+	case KeyMode:
+		return a.Mode
+	case KeyModel:
+		return a.Model
+	case KeyAgent:
+		return a.Agent
+	}
+	return ""
+}
+
+// CheckAcceptance reports what is wrong with an acceptance, for the loader
+// to position: an unknown or compatible rule (key 0), or a key the rule
+// takes that is missing or one it does not take that is set (that key).
+// It returns "" when the acceptance is well formed.
+func CheckAcceptance(a *model.Acceptance) (Key, string) {
+	r, ok := LookupRule(a.Rule)
+	switch {
+	case !ok:
+		return 0, fmt.Sprintf("unknown breaking rule %q", a.Rule)
+	case !r.Breaking:
+		return 0, fmt.Sprintf("rule %s is compatible (%s): there is nothing to accept", r.ID, r.Doc)
+	}
+	for _, k := range Keys() {
+		set := KeyValue(a, k) != ""
+		switch {
+		case r.Keys&k != 0 && !set:
+			return k, fmt.Sprintf("an acceptance of %s names its subject by %s: %s is missing", r.ID, keyList(r.Keys), k)
+		case r.Keys&k == 0 && set:
+			if r.Keys == 0 {
+				return k, fmt.Sprintf("%s has no %s: a spec has one %s, so an acceptance of it names nothing else", r.ID, k, About{}.subject(r.ID))
+			}
+			return k, fmt.Sprintf("%s has no %s: an acceptance of it names its subject by %s", r.ID, k, keyList(r.Keys))
+		}
+	}
+	return 0, ""
+}
+
+// keyList names the keys of ks: "tool and field".
+func keyList(ks Key) string {
+	var names []string
+	for _, k := range Keys() {
+		if ks&k != 0 {
+			names = append(names, k.String())
+		}
+	}
+	return strings.Join(names, " and ")
+}
+
+// HasBreaking reports whether any finding is breaking and not accepted.
 func HasBreaking(fs []Finding) bool {
-	return slices.ContainsFunc(fs, func(f Finding) bool { return f.Breaking })
+	return slices.ContainsFunc(fs, Finding.Failing)
 }
 
 func (c *cmpr) tools() {
 	for _, ot := range c.old.Tools {
 		nt := c.new.Tool(ot.Name)
-		subj := "tool " + ot.Name
+		at := About{Tool: ot.Name}
 		if nt == nil {
-			c.add("TOOL_REMOVED", model.Pos{}, ot.Pos, subj, "tool %q was removed", ot.Name)
+			c.add("TOOL_REMOVED", at, model.Pos{}, ot.Pos, "tool %q was removed", ot.Name)
 			continue
 		}
 		if nt.Name != ot.Name {
-			c.add("TOOL_ALIAS_REMOVED", nt.Pos, ot.Pos, subj, "%q is now only an alias of tool %q", ot.Name, nt.Name)
+			// The old name is now nt's alias: the gateway resolves it to nt
+			// (LookupTool), gates it by nt's standing in the session's mode
+			// (compared in modes) and decodes nt's arguments (compared
+			// below), so calls by it still dispatch.
+			if prev := c.old.Tool(nt.Name); prev != nil && prev != ot {
+				c.add("TOOL_RENAMED", at, nt.Pos, ot.Pos, "tool %q was merged into tool %q: calls by %q, now its alias, dispatch to it", ot.Name, nt.Name, ot.Name)
+			} else {
+				c.add("TOOL_RENAMED", at, nt.Pos, ot.Pos, "tool %q was renamed to %q and kept as its alias: calls by %q still dispatch", ot.Name, nt.Name, ot.Name)
+			}
 		}
 		for _, a := range ot.Aliases {
-			if c.new.Tool(a) == nil {
-				c.add("TOOL_ALIAS_REMOVED", nt.Pos, ot.Pos, subj, "alias %q of tool %q was removed", a, ot.Name)
+			switch t := c.new.Tool(a); {
+			case t == nil:
+				c.add("TOOL_ALIAS_REMOVED", at, nt.Pos, ot.Pos, "alias %q of tool %q was removed", a, ot.Name)
+			case t != nt:
+				c.add("TOOL_ALIAS_REMOVED", at, nt.Pos, ot.Pos, "alias %q of tool %q now names tool %q", a, ot.Name, t.Name)
 			}
 		}
 		for _, a := range nt.Aliases {
 			if !slices.Contains(ot.AllNames(), a) {
-				c.add("TOOL_ALIAS_ADDED", nt.Pos, ot.Pos, subj, "tool %q gained alias %q", ot.Name, a)
+				c.add("TOOL_ALIAS_ADDED", at, nt.Pos, ot.Pos, "tool %q gained alias %q", ot.Name, a)
 			}
 		}
 		if ot.Execution != nt.Execution {
-			c.add("TOOL_EXECUTION_CHANGED", nt.Pos, ot.Pos, subj, "tool %q now executes %q: %s (was %q: %s)", ot.Name, nt.Execution, executes(nt.Execution), ot.Execution, executes(ot.Execution))
+			c.add("TOOL_EXECUTION_CHANGED", at, nt.Pos, ot.Pos, "tool %q now executes %q: %s (was %q: %s)", ot.Name, nt.Execution, executes(nt.Execution), ot.Execution, executes(ot.Execution))
 		}
 		if ot.Deprecated == "" && nt.Deprecated != "" {
-			c.add("TOOL_DEPRECATED", nt.Pos, ot.Pos, subj, "tool %q is deprecated: %s", ot.Name, nt.Deprecated)
+			c.add("TOOL_DEPRECATED", at, nt.Pos, ot.Pos, "tool %q is deprecated: %s", ot.Name, nt.Deprecated)
 		}
-		c.args(subj, ot.Name, ot.Args, nt.Args)
+		c.args(at, ot.Args, nt.Args)
 		switch {
 		case ot.Result != nil && nt.Result == nil:
-			c.add("RESULT_REMOVED", nt.Pos, ot.Pos, subj, "tool %q no longer declares result data", ot.Name)
+			c.add("RESULT_REMOVED", at, nt.Pos, ot.Pos, "tool %q no longer declares result data", ot.Name)
 		case ot.Result != nil:
-			c.result(subj, ot.Name, ot.Result, nt.Result)
+			c.result(at, ot.Result, nt.Result)
 		}
 	}
 	for _, nt := range c.new.Tools {
-		if c.old.Tool(nt.Name) == nil {
-			c.add("TOOL_ADDED", nt.Pos, model.Pos{}, "tool "+nt.Name, "tool %q was added", nt.Name)
+		if !c.continued[nt] {
+			c.add("TOOL_ADDED", About{Tool: nt.Name}, nt.Pos, model.Pos{}, "tool %q was added", nt.Name)
 		}
 	}
 }
@@ -251,45 +493,47 @@ func field(t *model.Type, name string) *model.Field {
 	return nil
 }
 
-// args compares argument object types; path names the location for
-// messages ("commands[].cwd").
-func (c *cmpr) args(subj, path string, o, n *model.Type) {
+// args compares argument object types; at names the tool and the path of
+// the object below it.
+func (c *cmpr) args(at About, o, n *model.Type) {
 	ro, rn := renamed(o, n)
 	for _, of := range o.Fields {
-		p := join(path, of.Name)
+		fa := at.field(of.Name)
 		nf := field(n, of.Name)
 		if of == ro {
 			// Callers still send the old name, which is now dropped.
-			c.add("ARG_REMOVED", rn.Pos, of.Pos, subj, "argument %s was renamed to %s", p, rn.Name)
-			c.argType(subj, join(path, rn.Name), of.Type, rn.Type, rn.Pos, of.Pos)
+			c.add("ARG_REMOVED", fa, rn.Pos, of.Pos, "argument %s was renamed to %s", fa.path(), rn.Name)
+			c.argType(at.field(rn.Name), of.Type, rn.Type, rn.Pos, of.Pos)
 			continue
 		}
 		if nf == nil {
-			c.add("ARG_REMOVED", n.Pos, of.Pos, subj, "argument %s was removed", p)
+			c.add("ARG_REMOVED", fa, n.Pos, of.Pos, "argument %s was removed", fa.path())
 			continue
 		}
+		p := fa.path()
 		switch {
 		case of.Presence != model.Required && nf.Presence == model.Required:
-			c.add("ARG_NOW_REQUIRED", nf.Pos, of.Pos, subj, "argument %s is now required (was %s)", p, of.Presence)
+			c.add("ARG_NOW_REQUIRED", fa, nf.Pos, of.Pos, "argument %s is now required (was %s)", p, of.Presence)
 		case of.Presence == model.Required && nf.Presence != model.Required:
-			c.add("ARG_NOW_OPTIONAL", nf.Pos, of.Pos, subj, "argument %s is now %s (was required)", p, presence(nf.Presence))
+			c.add("ARG_NOW_OPTIONAL", fa, nf.Pos, of.Pos, "argument %s is now %s (was required)", p, presence(nf.Presence))
 		case of.Presence == model.Defaulted && nf.Presence == model.Defaulted && !jsonEqual(of.Default, nf.Default):
-			c.add("ARG_DEFAULT_CHANGED", nf.Pos, of.Pos, subj, "argument %s's default changed from %s to %s", p, of.Default, nf.Default)
+			c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s's default changed from %s to %s", p, of.Default, nf.Default)
 		case of.Presence == model.Optional && nf.Presence == model.Defaulted:
-			c.add("ARG_DEFAULT_CHANGED", nf.Pos, of.Pos, subj, "argument %s now defaults to %s when omitted", p, nf.Default)
+			c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s now defaults to %s when omitted", p, nf.Default)
 		case of.Presence == model.Defaulted && nf.Presence == model.Optional:
-			c.add("ARG_DEFAULT_CHANGED", nf.Pos, of.Pos, subj, "argument %s no longer defaults to %s", p, of.Default)
+			c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s no longer defaults to %s", p, of.Default)
 		}
-		c.argType(subj, p, of.Type, nf.Type, nf.Pos, of.Pos)
+		c.argType(fa, of.Type, nf.Type, nf.Pos, of.Pos)
 	}
 	for _, nf := range n.Fields {
 		if field(o, nf.Name) != nil || nf == rn {
 			continue
 		}
+		fa := at.field(nf.Name)
 		if nf.Presence == model.Required {
-			c.add("ARG_ADDED_REQUIRED", nf.Pos, o.Pos, subj, "required argument %s was added", join(path, nf.Name))
+			c.add("ARG_ADDED_REQUIRED", fa, nf.Pos, o.Pos, "required argument %s was added", fa.path())
 		} else {
-			c.add("ARG_ADDED_OPTIONAL", nf.Pos, o.Pos, subj, "%s argument %s was added", presence(nf.Presence), join(path, nf.Name))
+			c.add("ARG_ADDED_OPTIONAL", fa, nf.Pos, o.Pos, "%s argument %s was added", presence(nf.Presence), fa.path())
 		}
 	}
 }
@@ -301,35 +545,36 @@ func presence(p model.Presence) string {
 	return string(p)
 }
 
-func join(path, name string) string { return path + "." + name }
-
 // argType compares the types of one argument (the model's side sends it).
-func (c *cmpr) argType(subj, p string, o, n *model.Type, pos, oldPos model.Pos) {
+func (c *cmpr) argType(at About, o, n *model.Type, pos, oldPos model.Pos) {
+	p := at.path()
 	if kindChanged(o, n) {
-		c.add("ARG_TYPE_CHANGED", pos, oldPos, subj, "argument %s changed type from %s to %s", p, describe(o), describe(n))
+		c.add("ARG_TYPE_CHANGED", at, pos, oldPos, "argument %s changed type from %s to %s", p, describe(o), describe(n))
 		return
 	}
 	switch o.Kind {
 	case model.Object:
-		c.args(subj, p, o, n)
+		c.args(at, o, n)
 	case model.Array:
-		c.limits(subj, p, "item count", o.MinItems, o.MaxItems, n.MinItems, n.MaxItems, pos, oldPos)
-		c.argType(subj, p+"[]", o.Items, n.Items, pos, oldPos)
+		c.limits(at, "item count", o.MinItems, o.MaxItems, n.MinItems, n.MaxItems, pos, oldPos)
+		items := at
+		items.Field += "[]"
+		c.argType(items, o.Items, n.Items, pos, oldPos)
 	case model.String:
-		c.limits(subj, p, "length", o.MinLength, o.MaxLength, n.MinLength, n.MaxLength, pos, oldPos)
-		c.patterns(subj, p, o, n, pos, oldPos)
+		c.limits(at, "length", o.MinLength, o.MaxLength, n.MinLength, n.MaxLength, pos, oldPos)
+		c.patterns(at, o, n, pos, oldPos)
 	case model.Number, model.Integer:
-		c.bounds(subj, p, o, n, pos, oldPos)
+		c.bounds(at, o, n, pos, oldPos)
 	case model.Enum, model.Literal:
 		ov, nv := values(o), values(n)
 		for _, v := range ov {
 			if !slices.Contains(nv, v) {
-				c.add("ARG_ENUM_VALUE_REMOVED", pos, oldPos, subj, "argument %s no longer accepts %q", p, v)
+				c.add("ARG_ENUM_VALUE_REMOVED", at, pos, oldPos, "argument %s no longer accepts %q", p, v)
 			}
 		}
 		for _, v := range nv {
 			if !slices.Contains(ov, v) {
-				c.add("ARG_ENUM_VALUE_ADDED", pos, oldPos, subj, "argument %s now accepts %q", p, v)
+				c.add("ARG_ENUM_VALUE_ADDED", at, pos, oldPos, "argument %s now accepts %q", p, v)
 			}
 		}
 	}
@@ -367,7 +612,8 @@ func describe(t *model.Type) string {
 	return string(t.Kind)
 }
 
-func (c *cmpr) limits(subj, p, what string, omin, omax, nmin, nmax *int, pos, oldPos model.Pos) {
+func (c *cmpr) limits(at About, what string, omin, omax, nmin, nmax *int, pos, oldPos model.Pos) {
+	p := at.path()
 	val := func(x *int) string {
 		if x == nil {
 			return "none"
@@ -375,9 +621,9 @@ func (c *cmpr) limits(subj, p, what string, omin, omax, nmin, nmax *int, pos, ol
 		return fmt.Sprint(*x)
 	}
 	if tighterMin(omin, nmin) || tighterMax(omax, nmax) {
-		c.add("ARG_LIMIT_TIGHTENED", pos, oldPos, subj, "argument %s's %s limits tightened from [%s, %s] to [%s, %s]", p, what, val(omin), val(omax), val(nmin), val(nmax))
+		c.add("ARG_LIMIT_TIGHTENED", at, pos, oldPos, "argument %s's %s limits tightened from [%s, %s] to [%s, %s]", p, what, val(omin), val(omax), val(nmin), val(nmax))
 	} else if !eqInt(omin, nmin) || !eqInt(omax, nmax) {
-		c.add("ARG_LIMIT_LOOSENED", pos, oldPos, subj, "argument %s's %s limits loosened from [%s, %s] to [%s, %s]", p, what, val(omin), val(omax), val(nmin), val(nmax))
+		c.add("ARG_LIMIT_LOOSENED", at, pos, oldPos, "argument %s's %s limits loosened from [%s, %s] to [%s, %s]", p, what, val(omin), val(omax), val(nmin), val(nmax))
 	}
 }
 
@@ -386,7 +632,8 @@ func eqInt(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a 
 func tighterMin(o, n *int) bool { return n != nil && (o == nil || *n > *o) }
 func tighterMax(o, n *int) bool { return n != nil && (o == nil || *n < *o) }
 
-func (c *cmpr) patterns(subj, p string, o, n *model.Type, pos, oldPos model.Pos) {
+func (c *cmpr) patterns(at About, o, n *model.Type, pos, oldPos model.Pos) {
+	p := at.path()
 	key := func(t *model.Type) []string {
 		var ks []string
 		for _, x := range t.Patterns {
@@ -407,30 +654,31 @@ func (c *cmpr) patterns(subj, p string, o, n *model.Type, pos, oldPos model.Pos)
 	ok, nk := key(o), key(n)
 	for _, k := range nk {
 		if !slices.Contains(ok, k) {
-			c.add("ARG_PATTERN_CHANGED", pos, oldPos, subj, "argument %s gained %s", p, k)
+			c.add("ARG_PATTERN_CHANGED", at, pos, oldPos, "argument %s gained %s", p, k)
 		}
 	}
 	for _, k := range ok {
 		if !slices.Contains(nk, k) {
-			c.add("ARG_PATTERN_REMOVED", pos, oldPos, subj, "argument %s lost %s", p, k)
+			c.add("ARG_PATTERN_REMOVED", at, pos, oldPos, "argument %s lost %s", p, k)
 		}
 	}
 }
 
-func (c *cmpr) bounds(subj, p string, o, n *model.Type, pos, oldPos model.Pos) {
+func (c *cmpr) bounds(at About, o, n *model.Type, pos, oldPos model.Pos) {
+	p := at.path()
 	if o.Kind == model.Number && n.Kind == model.Integer {
 		return // reported as a type change
 	}
 	if o.Kind == model.Integer && n.Kind == model.Number {
-		c.add("ARG_LIMIT_LOOSENED", pos, oldPos, subj, "argument %s now accepts non-integers", p)
+		c.add("ARG_LIMIT_LOOSENED", at, pos, oldPos, "argument %s now accepts non-integers", p)
 	}
 	cmpBound := func(ob, nb *model.Bound, lower bool, what string) {
 		switch {
 		case ob == nil && nb == nil:
 		case ob == nil:
-			c.add("ARG_LIMIT_TIGHTENED", pos, oldPos, subj, "argument %s gained %s bound %s", p, what, bound(nb, lower))
+			c.add("ARG_LIMIT_TIGHTENED", at, pos, oldPos, "argument %s gained %s bound %s", p, what, bound(nb, lower))
 		case nb == nil:
-			c.add("ARG_LIMIT_LOOSENED", pos, oldPos, subj, "argument %s lost %s bound %s", p, what, bound(ob, lower))
+			c.add("ARG_LIMIT_LOOSENED", at, pos, oldPos, "argument %s lost %s bound %s", p, what, bound(ob, lower))
 		default:
 			d := cmpNum(nb.Value, ob.Value)
 			if !lower {
@@ -439,9 +687,9 @@ func (c *cmpr) bounds(subj, p string, o, n *model.Type, pos, oldPos model.Pos) {
 			tight := d > 0 || (d == 0 && nb.Exclusive && !ob.Exclusive)
 			loose := d < 0 || (d == 0 && !nb.Exclusive && ob.Exclusive)
 			if tight {
-				c.add("ARG_LIMIT_TIGHTENED", pos, oldPos, subj, "argument %s's %s bound tightened from %s to %s", p, what, bound(ob, lower), bound(nb, lower))
+				c.add("ARG_LIMIT_TIGHTENED", at, pos, oldPos, "argument %s's %s bound tightened from %s to %s", p, what, bound(ob, lower), bound(nb, lower))
 			} else if loose {
-				c.add("ARG_LIMIT_LOOSENED", pos, oldPos, subj, "argument %s's %s bound loosened from %s to %s", p, what, bound(ob, lower), bound(nb, lower))
+				c.add("ARG_LIMIT_LOOSENED", at, pos, oldPos, "argument %s's %s bound loosened from %s to %s", p, what, bound(ob, lower), bound(nb, lower))
 			}
 		}
 	}
@@ -473,51 +721,56 @@ func jsonEqual(a, b json.RawMessage) bool {
 	return string(xb) == string(yb)
 }
 
-// result compares result data (the gateway's side produces it).
-func (c *cmpr) result(subj, path string, o, n *model.Type) {
+// result compares result data (the gateway's side produces it); at names
+// the tool and the path of the object below it.
+func (c *cmpr) result(at About, o, n *model.Type) {
 	ro, rn := renamed(o, n)
 	for _, of := range o.Fields {
-		p := join(path, of.Name)
+		fa := at.field(of.Name)
 		nf := field(n, of.Name)
 		if of == ro {
 			// Consumers still read the old name, which is now absent.
-			c.add("RESULT_FIELD_REMOVED", rn.Pos, of.Pos, subj, "result field %s was renamed to %s", p, rn.Name)
-			c.resultType(subj, join(path, rn.Name), of.Type, rn.Type, rn.Pos, of.Pos)
+			c.add("RESULT_FIELD_REMOVED", fa, rn.Pos, of.Pos, "result field %s was renamed to %s", fa.path(), rn.Name)
+			c.resultType(at.field(rn.Name), of.Type, rn.Type, rn.Pos, of.Pos)
 			continue
 		}
 		if nf == nil {
-			c.add("RESULT_FIELD_REMOVED", n.Pos, of.Pos, subj, "result field %s was removed", p)
+			c.add("RESULT_FIELD_REMOVED", fa, n.Pos, of.Pos, "result field %s was removed", fa.path())
 			continue
 		}
 		if of.Presence != model.Optional && nf.Presence == model.Optional {
-			c.add("RESULT_FIELD_NOW_OPTIONAL", nf.Pos, of.Pos, subj, "result field %s may now be absent", p)
+			c.add("RESULT_FIELD_NOW_OPTIONAL", fa, nf.Pos, of.Pos, "result field %s may now be absent", fa.path())
 		}
-		c.resultType(subj, p, of.Type, nf.Type, nf.Pos, of.Pos)
+		c.resultType(fa, of.Type, nf.Type, nf.Pos, of.Pos)
 	}
 	for _, nf := range n.Fields {
 		if field(o, nf.Name) == nil && nf != rn {
-			c.add("RESULT_FIELD_ADDED", nf.Pos, o.Pos, subj, "result field %s was added", join(path, nf.Name))
+			fa := at.field(nf.Name)
+			c.add("RESULT_FIELD_ADDED", fa, nf.Pos, o.Pos, "result field %s was added", fa.path())
 		}
 	}
 }
 
-func (c *cmpr) resultType(subj, p string, o, n *model.Type, pos, oldPos model.Pos) {
+func (c *cmpr) resultType(at About, o, n *model.Type, pos, oldPos model.Pos) {
+	p := at.path()
 	if kindChanged(o, n) || (o.Kind == model.Integer && n.Kind == model.Number) {
-		c.add("RESULT_TYPE_CHANGED", pos, oldPos, subj, "result field %s changed type from %s to %s", p, describe(o), describe(n))
+		c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s changed type from %s to %s", p, describe(o), describe(n))
 		return
 	}
 	switch o.Kind {
 	case model.Object:
-		c.result(subj, p, o, n)
+		c.result(at, o, n)
 	case model.Array:
-		c.resultType(subj, p+"[]", o.Items, n.Items, pos, oldPos)
+		items := at
+		items.Field += "[]"
+		c.resultType(items, o.Items, n.Items, pos, oldPos)
 	case model.Enum, model.Literal:
 		// A value no longer produced breaks nobody; a new one may
 		// surprise a consumer that switches on the old ones.
 		ov, nv := values(o), values(n)
 		for _, v := range nv {
 			if !slices.Contains(ov, v) {
-				c.add("RESULT_TYPE_CHANGED", pos, oldPos, subj, "result field %s may now be %q (values were %s, now %s)", p, v, quoteAll(ov), quoteAll(nv))
+				c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s may now be %q (values were %s, now %s)", p, v, quoteAll(ov), quoteAll(nv))
 			}
 		}
 	}
@@ -533,10 +786,10 @@ func quoteAll(vs []string) string {
 
 func (c *cmpr) modes() {
 	for _, om := range c.old.Modes {
-		subj := "mode " + om.Name
+		at := About{Mode: om.Name}
 		nm := c.new.Mode(om.Name)
 		if nm == nil {
-			c.add("MODE_REMOVED", model.Pos{}, om.Pos, subj, "mode %q was removed", om.Name)
+			c.add("MODE_REMOVED", at, model.Pos{}, om.Pos, "mode %q was removed", om.Name)
 			continue
 		}
 		oe, ne := "", ""
@@ -547,7 +800,7 @@ func (c *cmpr) modes() {
 			ne = nm.Extends.Name
 		}
 		if oe != ne {
-			c.add("MODE_EXTENDS_CHANGED", nm.Pos, om.Pos, subj, "mode %q now extends %q (was %q)", om.Name, ne, oe)
+			c.add("MODE_EXTENDS_CHANGED", at, nm.Pos, om.Pos, "mode %q now extends %q (was %q)", om.Name, ne, oe)
 		}
 		for _, ots := range om.Standings {
 			nt := c.new.Tool(ots.Tool.Name)
@@ -555,6 +808,7 @@ func (c *cmpr) modes() {
 				continue // TOOL_REMOVED says it, once
 			}
 			ns := nm.Standing(nt.Name)
+			tat := About{Mode: om.Name, Tool: nt.Name}
 			pos := nm.Pos
 			for _, x := range nm.Standings {
 				if x.Tool == nt {
@@ -563,24 +817,24 @@ func (c *cmpr) modes() {
 			}
 			switch {
 			case ots.Standing.Injected() && !ns.Injected():
-				c.add("MODE_TOOL_DROPPED", pos, ots.Pos, subj, "mode %q no longer injects tool %q (was %s)", om.Name, nt.Name, ots.Standing)
+				c.add("MODE_TOOL_DROPPED", tat, pos, ots.Pos, "mode %q no longer injects tool %q (was %s)", om.Name, nt.Name, ots.Standing)
 			case !ots.Standing.Injected() && ns.Injected():
-				c.add("MODE_TOOL_ADDED", pos, ots.Pos, subj, "mode %q now injects tool %q (%s)", om.Name, nt.Name, ns)
+				c.add("MODE_TOOL_ADDED", tat, pos, ots.Pos, "mode %q now injects tool %q (%s)", om.Name, nt.Name, ns)
 			case ns.Rank() < ots.Standing.Rank():
-				c.add("MODE_STANDING_LOWERED", pos, ots.Pos, subj, "tool %q's standing in mode %q lowered from %s to %s", nt.Name, om.Name, ots.Standing, ns)
+				c.add("MODE_STANDING_LOWERED", tat, pos, ots.Pos, "tool %q's standing in mode %q lowered from %s to %s", nt.Name, om.Name, ots.Standing, ns)
 			case ns.Rank() > ots.Standing.Rank():
-				c.add("MODE_STANDING_RAISED", pos, ots.Pos, subj, "tool %q's standing in mode %q raised from %s to %s", nt.Name, om.Name, ots.Standing, ns)
+				c.add("MODE_STANDING_RAISED", tat, pos, ots.Pos, "tool %q's standing in mode %q raised from %s to %s", nt.Name, om.Name, ots.Standing, ns)
 			}
 		}
 		for _, nts := range nm.Standings {
-			if c.old.Tool(nts.Tool.Name) == nil && nts.Standing.Injected() {
-				c.add("MODE_TOOL_ADDED", nts.Pos, om.Pos, subj, "mode %q now injects tool %q (%s, new)", om.Name, nts.Tool.Name, nts.Standing)
+			if !c.continued[nts.Tool] && nts.Standing.Injected() {
+				c.add("MODE_TOOL_ADDED", About{Mode: om.Name, Tool: nts.Tool.Name}, nts.Pos, om.Pos, "mode %q now injects tool %q (%s, new)", om.Name, nts.Tool.Name, nts.Standing)
 			}
 		}
 	}
 	for _, nm := range c.new.Modes {
 		if c.old.Mode(nm.Name) == nil {
-			c.add("MODE_ADDED", nm.Pos, model.Pos{}, "mode "+nm.Name, "mode %q was added", nm.Name)
+			c.add("MODE_ADDED", About{Mode: nm.Name}, nm.Pos, model.Pos{}, "mode %q was added", nm.Name)
 		}
 	}
 }
@@ -605,28 +859,28 @@ func (c *cmpr) selection() {
 		return b.String()
 	}
 	if o, n := render(c.old.Selection), render(c.new.Selection); o != n {
-		c.add("SELECTION_CHANGED", c.new.Selection.Pos, c.old.Selection.Pos, "selection", "mode selection changed from %q to %q", o, n)
+		c.add("SELECTION_CHANGED", About{}, c.new.Selection.Pos, c.old.Selection.Pos, "mode selection changed from %q to %q", o, n)
 	}
 }
 
 func (c *cmpr) models() {
 	for _, om := range c.old.Models {
-		subj := "model " + om.Canonical
+		at := About{Model: om.Canonical}
 		nm := c.new.Model(om.Canonical)
 		if nm == nil {
-			c.add("MODEL_REMOVED", model.Pos{}, om.Pos, subj, "model %q was removed", om.Canonical)
+			c.add("MODEL_REMOVED", at, model.Pos{}, om.Pos, "model %q was removed", om.Canonical)
 			continue
 		}
 		if nm.OpenCode != om.OpenCode {
-			c.add("MODEL_ID_CHANGED", nm.Pos, om.Pos, subj, "model %q's OpenCode ID changed from %q to %q", om.Canonical, om.OpenCode, nm.OpenCode)
+			c.add("MODEL_ID_CHANGED", at, nm.Pos, om.Pos, "model %q's OpenCode ID changed from %q to %q", om.Canonical, om.OpenCode, nm.OpenCode)
 		}
 		if nm.API != om.API {
-			c.add("MODEL_ID_CHANGED", nm.Pos, om.Pos, subj, "model %q's API ID changed from %q to %q", om.Canonical, om.API, nm.API)
+			c.add("MODEL_ID_CHANGED", at, nm.Pos, om.Pos, "model %q's API ID changed from %q to %q", om.Canonical, om.API, nm.API)
 		}
 	}
 	for _, nm := range c.new.Models {
 		if c.old.Model(nm.Canonical) == nil {
-			c.add("MODEL_ADDED", nm.Pos, model.Pos{}, "model "+nm.Canonical, "model %q was added", nm.Canonical)
+			c.add("MODEL_ADDED", About{Model: nm.Canonical}, nm.Pos, model.Pos{}, "model %q was added", nm.Canonical)
 		}
 	}
 	agent := func(s *model.Spec, name string) *model.Agent {
@@ -638,19 +892,19 @@ func (c *cmpr) models() {
 		return nil
 	}
 	for _, oa := range c.old.Agents {
-		subj := "agent " + oa.Name
+		at := About{Agent: oa.Name}
 		na := agent(c.new, oa.Name)
 		if na == nil {
-			c.add("AGENT_REMOVED", model.Pos{}, oa.Pos, subj, "agent %q was removed", oa.Name)
+			c.add("AGENT_REMOVED", at, model.Pos{}, oa.Pos, "agent %q was removed", oa.Name)
 			continue
 		}
 		for _, m := range oa.Models {
 			if !slices.ContainsFunc(na.Models, func(x *model.Model) bool { return x.Canonical == m.Canonical }) {
-				c.add("AGENT_MODEL_REMOVED", na.Pos, oa.Pos, subj, "agent %q no longer supports model %q", oa.Name, m.Canonical)
+				c.add("AGENT_MODEL_REMOVED", About{Agent: oa.Name, Model: m.Canonical}, na.Pos, oa.Pos, "agent %q no longer supports model %q", oa.Name, m.Canonical)
 			}
 		}
 		if oa.Default != nil && na.Default != nil && oa.Default.Canonical != na.Default.Canonical {
-			c.add("AGENT_DEFAULT_MODEL_CHANGED", na.Pos, oa.Pos, subj, "agent %q's default model changed from %q to %q", oa.Name, oa.Default.Canonical, na.Default.Canonical)
+			c.add("AGENT_DEFAULT_MODEL_CHANGED", at, na.Pos, oa.Pos, "agent %q's default model changed from %q to %q", oa.Name, oa.Default.Canonical, na.Default.Canonical)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package breaking
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentc-dev/agentc/gen/model"
@@ -79,6 +80,7 @@ func TestRules(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := Compare(c.old, c.new)
+			checkKeys(t, got)
 			if !slices.Equal(rules(got), c.want) {
 				t.Errorf("rules = %v, want %v\n%v", rules(got), c.want, got)
 			}
@@ -103,7 +105,9 @@ func TestToolsModelsEnums(t *testing.T) {
 	n.Tools[0].Execution = model.Sandbox
 	n.Models[0].API = "c-2"
 	n.Callback.Path = "/y/{sessionId}/{toolName}"
-	got := rules(Compare(o, n))
+	all := Compare(o, n)
+	checkKeys(t, all)
+	got := rules(all)
 	want := []string{"CALLBACK_PATH_CHANGED", "MODEL_ID_CHANGED", "ARG_ENUM_VALUE_ADDED", "ARG_ENUM_VALUE_REMOVED", "TOOL_EXECUTION_CHANGED"}
 	if !slices.Equal(got, want) {
 		t.Errorf("rules = %v, want %v", got, want)
@@ -189,11 +193,196 @@ func TestMCP(t *testing.T) {
 	}
 	for _, c := range cases {
 		fs := Compare(c.old, c.new)
+		checkKeys(t, fs)
 		if got := rules(fs); !slices.Equal(got, c.want) {
 			t.Errorf("%s: rules %v, want %v", c.name, got, c.want)
 		}
 		if want := len(c.want) > 0 && RuleByID(c.want[0]).Breaking; HasBreaking(fs) != want {
 			t.Errorf("%s: breaking %v, want %v", c.name, HasBreaking(fs), want)
+		}
+	}
+}
+
+// withTool adds a gateway tool to s, standing in mode m as given.
+func withTool(s *model.Spec, name string, aliases []string, args *model.Type, standing model.Standing) *model.Tool {
+	t := &model.Tool{Name: name, Aliases: aliases, Execution: model.Gateway, Args: args}
+	s.Tools = append(s.Tools, t)
+	slices.SortFunc(s.Tools, func(a, b *model.Tool) int { return strings.Compare(a.Name, b.Name) })
+	s.Modes[0].Standings = append(s.Modes[0].Standings, model.ToolStanding{Tool: t, Standing: standing})
+	return t
+}
+
+// rename renames tool t of s to name, keeping its old name as an alias.
+func rename(s *model.Spec, from, to string) {
+	t := s.Tool(from)
+	t.Name, t.Aliases = to, append([]string{from}, t.Aliases...)
+}
+
+// A tool renamed with its old name kept as an alias still answers calls by
+// the old name: the generated LookupTool resolves it, Mode.Has gates the
+// tool it resolves to, and its arguments decode as that tool's. So the
+// rename alone is compatible — not a removed alias beside an added tool —
+// and what else changed is compared against the tool it now names.
+func TestRenameKeepsAlias(t *testing.T) {
+	args := func() *model.Type { return obj(fld("a", model.Required, str())) }
+	o, n := spec(args(), nil, model.Available), spec(args(), nil, model.Available)
+	rename(n, "t", "u")
+	fs := Compare(o, n)
+	checkKeys(t, fs)
+	if got := rules(fs); !slices.Equal(got, []string{"TOOL_RENAMED"}) || HasBreaking(fs) {
+		t.Fatalf("rename: %v", fs)
+	}
+	if fs[0].Tool != "t" || fs[0].Message != `tool "t" was renamed to "u" and kept as its alias: calls by "t" still dispatch` {
+		t.Errorf("rename: %+v", fs[0])
+	}
+
+	// The renamed tool's other changes are the old name's: a mode that no
+	// longer injects it gates calls by the old name too.
+	n = spec(obj(fld("a", model.Required, str()), fld("b", model.Required, str())), nil, model.Unavailable)
+	rename(n, "t", "u")
+	fs = Compare(o, n)
+	checkKeys(t, fs)
+	if got := rules(fs); !slices.Equal(got, []string{"MODE_TOOL_DROPPED", "ARG_ADDED_REQUIRED", "TOOL_RENAMED"}) {
+		t.Errorf("rename with changes: %v", fs)
+	}
+	if fs[0].Mode != "m" || fs[0].Tool != "u" || fs[1].Tool != "t" || fs[1].Field != "b" {
+		t.Errorf("rename with changes: subjects %+v", fs)
+	}
+
+	// Renamed without the alias: calls by the old name fail.
+	n = spec(args(), nil, model.Available)
+	n.Tools[0].Name = "u"
+	if got := rules(Compare(o, n)); !slices.Equal(got, []string{"MODE_TOOL_ADDED", "TOOL_REMOVED", "TOOL_ADDED"}) {
+		t.Errorf("rename without alias: %v", got)
+	}
+
+	// Merged into a tool that existed: both names dispatch to it.
+	o = spec(args(), nil, model.Available)
+	withTool(o, "v", nil, args(), model.Available)
+	n = spec(args(), nil, model.Available)
+	n.Tools, n.Modes[0].Standings = nil, nil
+	withTool(n, "v", []string{"t"}, args(), model.Available)
+	fs = Compare(o, n)
+	if got := rules(fs); !slices.Equal(got, []string{"TOOL_RENAMED", "TOOL_ALIAS_ADDED"}) || fs[0].Message != `tool "t" was merged into tool "v": calls by "t", now its alias, dispatch to it` {
+		t.Errorf("merge: %v", fs)
+	}
+
+	// An alias that now names another tool of its own: calls by it reach
+	// that tool, which is new.
+	o = spec(args(), nil, model.Available)
+	o.Tools[0].Aliases = []string{"w"}
+	n = spec(args(), nil, model.Available)
+	withTool(n, "w", nil, args(), model.Available)
+	fs = Compare(o, n)
+	if got := rules(fs); !slices.Equal(got, []string{"MODE_TOOL_ADDED", "TOOL_ALIAS_REMOVED", "TOOL_ADDED"}) || fs[1].Message != `alias "w" of tool "t" now names tool "w"` {
+		t.Errorf("alias taken by a new tool: %v", fs)
+	}
+}
+
+// accept returns s with acceptances of rule for the subject.
+func accept(s *model.Spec, as ...*model.Acceptance) *model.Spec {
+	for i, a := range as {
+		a.Pos = model.Pos{File: "b.cue", Line: i + 1, Col: 2}
+		if a.Reason == "" {
+			a.Reason = "on purpose"
+		}
+	}
+	s.Breaking.Accept = as
+	return s
+}
+
+func TestAccept(t *testing.T) {
+	base := func() *model.Type {
+		return obj(fld("a", model.Required, str()), fld("b", model.Required, str()))
+	}
+	old := spec(base(), nil, model.Available)
+	// a and b removed, the tool dropped from mode m.
+	fresh := func() *model.Spec { return spec(obj(), nil, model.Unavailable) }
+
+	fs := Compare(old, accept(fresh(), &model.Acceptance{Rule: "ARG_REMOVED", Tool: "t", Field: "a"}))
+	if got := rules(fs); !slices.Equal(got, []string{"MODE_TOOL_DROPPED", "ARG_REMOVED", "ARG_REMOVED"}) {
+		t.Fatalf("rules %v", got)
+	}
+	if !fs[1].Accepted || fs[1].Field != "a" || fs[1].Reason != "on purpose" || fs[1].AcceptedAt.String() != "b.cue:1:2" {
+		t.Errorf("ARG_REMOVED of a not accepted: %+v", fs[1])
+	}
+	if fs[0].Accepted || fs[2].Accepted || !HasBreaking(fs) {
+		t.Errorf("only a's removal is accepted: %v", fs)
+	}
+	if !strings.HasSuffix(fs[1].String(), `accepted ARG_REMOVED [args]: argument t.a was removed; accepted at b.cue:1:2: on purpose`) {
+		t.Errorf("String() = %q", fs[1].String())
+	}
+
+	// Every breaking change accepted: nothing fails.
+	n := accept(fresh(),
+		&model.Acceptance{Rule: "ARG_REMOVED", Tool: "t", Field: "a"},
+		&model.Acceptance{Rule: "ARG_REMOVED", Tool: "t", Field: "b"},
+		&model.Acceptance{Rule: "MODE_TOOL_DROPPED", Mode: "m", Tool: "t"})
+	fs = Compare(old, n)
+	if HasBreaking(fs) || len(Unused(n, fs)) != 0 {
+		t.Errorf("all accepted: breaking %v, unused %v: %v", HasBreaking(fs), Unused(n, fs), fs)
+	}
+
+	// Another rule, tool, field or mode accepts nothing, and is unused.
+	for _, a := range []*model.Acceptance{
+		{Rule: "ARG_TYPE_CHANGED", Tool: "t", Field: "a"},
+		{Rule: "ARG_REMOVED", Tool: "x", Field: "a"},
+		{Rule: "ARG_REMOVED", Tool: "t", Field: "c"},
+		{Rule: "MODE_TOOL_DROPPED", Mode: "other", Tool: "t"},
+	} {
+		n := accept(fresh(), a)
+		fs := Compare(old, n)
+		if slices.ContainsFunc(fs, func(f Finding) bool { return f.Accepted }) {
+			t.Errorf("%s accepts %v", Describe(a), fs)
+		}
+		if u := Unused(n, fs); len(u) != 1 || u[0] != a {
+			t.Errorf("%s: unused %v", Describe(a), u)
+		}
+	}
+
+	// An acceptance whose change the baseline already has is unused.
+	n = accept(fresh(), &model.Acceptance{Rule: "ARG_REMOVED", Tool: "t", Field: "a"})
+	if u := Unused(n, Compare(fresh(), n)); len(u) != 1 {
+		t.Errorf("stale acceptance: unused %v", u)
+	}
+}
+
+func TestCheckAcceptance(t *testing.T) {
+	cases := []struct {
+		a       model.Acceptance
+		key     Key
+		message string
+	}{
+		{model.Acceptance{Rule: "ARG_REMOVED", Tool: "t", Field: "a"}, 0, ""},
+		{model.Acceptance{Rule: "SELECTION_CHANGED"}, 0, ""},
+		{model.Acceptance{Rule: "AGENT_MODEL_REMOVED", Agent: "a", Model: "m"}, 0, ""},
+		{model.Acceptance{Rule: "NOPE"}, 0, `unknown breaking rule "NOPE"`},
+		{model.Acceptance{Rule: "TOOL_RENAMED", Tool: "t"}, 0, "rule TOOL_RENAMED is compatible"},
+		{model.Acceptance{Rule: "ARG_REMOVED", Tool: "t"}, KeyField, "an acceptance of ARG_REMOVED names its subject by tool and field: field is missing"},
+		{model.Acceptance{Rule: "TOOL_REMOVED", Tool: "t", Mode: "m"}, KeyMode, "TOOL_REMOVED has no mode: an acceptance of it names its subject by tool"},
+		{model.Acceptance{Rule: "CALLBACK_PATH_CHANGED", Tool: "t"}, KeyTool, "CALLBACK_PATH_CHANGED has no tool: a spec has one callback"},
+	}
+	for _, c := range cases {
+		k, msg := CheckAcceptance(&c.a)
+		if k != c.key || !strings.HasPrefix(msg, c.message) || (c.message == "") != (msg == "") {
+			t.Errorf("%+v: (%v, %q), want (%v, %q…)", c.a, k, msg, c.key, c.message)
+		}
+	}
+}
+
+// checkKeys fails unless each finding names its subject by exactly its
+// rule's keys, so that an acceptance can name any finding.
+func checkKeys(t *testing.T, fs []Finding) {
+	t.Helper()
+	for _, f := range fs {
+		var has Key
+		for _, k := range Keys() {
+			if KeyValue(&model.Acceptance{Tool: f.Tool, Field: f.Field, Mode: f.Mode, Model: f.Model, Agent: f.Agent}, k) != "" {
+				has |= k
+			}
+		}
+		if want := RuleByID(f.Rule).Keys; has != want {
+			t.Errorf("%s names its subject by %s, want %s", f, keyList(has), keyList(want))
 		}
 	}
 }

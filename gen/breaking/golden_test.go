@@ -66,4 +66,18 @@ func TestGolden(t *testing.T) {
 	if !breaking.HasBreaking(fs) {
 		t.Error("v0 → current has no breaking change")
 	}
+	// Each finding names its subject by its rule's keys, as an acceptance
+	// of it must.
+	for _, f := range fs {
+		var has breaking.Key
+		for _, k := range breaking.Keys() {
+			a := &model.Acceptance{Tool: f.Tool, Field: f.Field, Mode: f.Mode, Model: f.Model, Agent: f.Agent}
+			if breaking.KeyValue(a, k) != "" {
+				has |= k
+			}
+		}
+		if want := breaking.RuleByID(f.Rule).Keys; has != want {
+			t.Errorf("%s: subject keys %b, want %b", f, has, want)
+		}
+	}
 }

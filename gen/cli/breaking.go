@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -10,67 +11,285 @@ import (
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/breaking"
+	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/spec"
 )
 
+// The values of breaking's --error-format.
+const (
+	formatText          = "text"
+	formatGitHubActions = "github-actions"
+)
+
+const breakingHelp = `The report goes to stdout, one line per change:
+  FILE:LINE:COL: BREAKING|accepted|compatible RULE [category]: message
+and one per unused acceptance; a summary and notices go to stderr. With
+--error-format github-actions the report is GitHub workflow commands
+instead: ::error for a breaking change, ::notice for an accepted one,
+::warning for an unused acceptance (compatible changes stay plain lines).
+Run it from the repository root, so that positions are the repository's paths.
+
+A spec accepts the breaking changes it makes on purpose in its section
+breaking (see spec/agentc_schema.cue), reviewed with the change:
+  breaking: accept: [{rule: "ARG_REMOVED", tool: "t", field: "dir", reason: "…"}]
+An accepted change is reported, marked accepted, and does not fail. An
+acceptance that accepts no change against this baseline is reported as
+unused (a warning: it does not fail).
+
+When the baseline has no spec (a git ref whose path holds no .cue files
+while the path is a spec directory here, or an --against directory without
+.cue files) there is nothing to compare: a notice says so and the exit status
+is 0, so that the change that adopts agentc passes.
+
+Exit status: 0 no breaking change, or all accepted; 1 breaking changes;
+2 usage; 3 could not compare (a spec does not load, a bad git ref or path,
+git failed).`
+
 func init() {
-	var specDir, against string
+	var specDir, against, errorFormat string
 	register(&command{
 		name:    "breaking",
 		args:    "--against <dir | git-ref[:path]>",
-		summary: "Report contract changes since another version of the spec; exit 1 if any is breaking.",
+		summary: "Report contract changes since another version of the spec; exit 1 if any is breaking and not accepted.",
+		help:    breakingHelp + "\n\n" + ruleTable(),
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&specDir, "spec", "", "spec directory (default: the embedded default spec)")
 			fs.StringVar(&against, "against", "", "the earlier spec: a directory, or git-ref[:path] (path defaults to --spec, or spec)")
+			fs.StringVar(&errorFormat, "error-format", formatText, "how the report is written: "+formatText+" or "+formatGitHubActions)
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) error {
-			if len(args) > 0 {
-				return usagef("breaking takes no arguments")
+			switch {
+			case len(args) > 0:
+				return usagef("breaking takes no arguments, got %q", strings.Join(args, " "))
+			case against == "":
+				return usagef("--against is required: a spec directory, or git-ref[:path] such as origin/main:spec")
+			case errorFormat != formatText && errorFormat != formatGitHubActions:
+				return usagef("--error-format must be %s or %s, not %q", formatText, formatGitHubActions, errorFormat)
+			case errorFormat != formatText && e.json:
+				return usagef("--json and --error-format %s both choose stdout's format; give one", errorFormat)
 			}
-			if against == "" {
-				return usagef("--against is required")
-			}
-			return runBreaking(e, specDir, against)
+			return runBreaking(e, specDir, against, errorFormat)
 		},
 	})
 }
 
-func runBreaking(e *env, specDir, against string) error {
+// ruleTable lists every rule for 'agentc help breaking': its id, whether
+// it is breaking, the keys an acceptance names its subject by, its doc.
+func ruleTable() string {
+	var b strings.Builder
+	b.WriteString("Rules (id, kind, the keys an acceptance of it names, what it means):")
+	for _, r := range breaking.Rules {
+		kind, keys := "compatible", "-"
+		if r.Breaking {
+			kind = "breaking"
+			var ks []string
+			for _, k := range breaking.Keys() {
+				if r.Keys&k != 0 {
+					ks = append(ks, k.String())
+				}
+			}
+			if len(ks) > 0 {
+				keys = strings.Join(ks, ",")
+			}
+		}
+		fmt.Fprintf(&b, "\n  %-27s %-10s %-11s %s", r.ID, kind, keys, r.Doc)
+	}
+	return b.String()
+}
+
+// incomparable is a failure to compare the specs (ExitIncomparable).
+type incomparable struct{ err error }
+
+func (e *incomparable) Error() string { return "cannot compare: " + e.err.Error() }
+func (e *incomparable) Unwrap() error { return e.err }
+
+// breakingReport is the --json data.
+type breakingReport struct {
+	Against string `json:"against"`
+	// Baseline is "found", or "missing" when the baseline has no spec.
+	Baseline string `json:"baseline"`
+	// Breaking counts the breaking changes not accepted.
+	Breaking   int                `json:"breaking"`
+	Accepted   int                `json:"accepted"`
+	Compatible int                `json:"compatible"`
+	Findings   []breaking.Finding `json:"findings"`
+	Unused     []unusedAcceptance `json:"unused_acceptances"`
+}
+
+// unusedAcceptance is an acceptance that accepts no finding.
+type unusedAcceptance struct {
+	Rule string `json:"rule"`
+	breaking.About
+	Reason  string    `json:"reason"`
+	Pos     model.Pos `json:"pos"`
+	Message string    `json:"message"`
+}
+
+func runBreaking(e *env, specDir, against, format string) error {
 	cur, err := loadSpec(specDir)
 	if err != nil {
-		return err
+		name := specDir
+		if name == "" {
+			name = load.DefaultDisplayDir + " (embedded)"
+		}
+		return e.cannotCompare(fmt.Sprintf("the spec %s does not load", name), true, format, err)
 	}
-	old, err := loadAgainst(specDir, against)
+	old, missing, err := loadAgainst(specDir, against)
 	if err != nil {
-		return err
+		return e.cannotCompare(fmt.Sprintf("the baseline %s does not load", against), false, format, err)
 	}
-	fs := breaking.Compare(old, cur)
-	nb := 0
-	for _, f := range fs {
-		if f.Breaking {
-			nb++
+	rep := breakingReport{Against: against, Baseline: "found", Findings: []breaking.Finding{}, Unused: []unusedAcceptance{}}
+	if old == nil {
+		rep.Baseline = "missing"
+		msg := fmt.Sprintf("the baseline has no spec (%s): nothing to compare against, so nothing breaks; the spec is new", missing)
+		if format == formatGitHubActions {
+			fmt.Fprintf(e.stdout, "::notice title=agentc breaking::%s\n", escapeData(msg))
+		}
+		if !e.json {
+			e.logf("agentc breaking: notice: %s", msg)
+		}
+		return ok(rep)
+	}
+	rep.Findings = append(rep.Findings, breaking.Compare(old, cur)...)
+	for _, f := range rep.Findings {
+		switch {
+		case f.Accepted:
+			rep.Accepted++
+		case f.Breaking:
+			rep.Breaking++
+		default:
+			rep.Compatible++
 		}
 	}
+	for _, a := range breaking.Unused(cur, rep.Findings) {
+		rep.Unused = append(rep.Unused, unusedAcceptance{Rule: a.Rule,
+			About:  breaking.About{Tool: a.Tool, Field: a.Field, Mode: a.Mode, Model: a.Model, Agent: a.Agent},
+			Reason: a.Reason, Pos: a.Pos,
+			Message: fmt.Sprintf("unused acceptance of %s: it accepts no change against %s; remove it once no baseline needs it", breaking.Describe(a), against)})
+	}
 	if !e.json {
-		for _, f := range fs {
+		e.printBreaking(rep, format)
+	}
+	counts := fmt.Sprintf("%d compatible", rep.Compatible)
+	if rep.Accepted > 0 {
+		counts = fmt.Sprintf("%d accepted, %s", rep.Accepted, counts)
+	}
+	tail := ""
+	if len(rep.Unused) > 0 {
+		tail = fmt.Sprintf("; %d unused acceptance(s)", len(rep.Unused))
+	}
+	if rep.Breaking > 0 {
+		return &failure{code: "breaking", msg: fmt.Sprintf("%d breaking change(s), %s, against %s%s", rep.Breaking, counts, against, tail), details: rep}
+	}
+	if !e.json {
+		e.logf("agentc breaking: no breaking changes (%s) against %s%s", counts, against, tail)
+	}
+	return ok(rep)
+}
+
+// printBreaking writes the report on stdout in the chosen format.
+func (e *env) printBreaking(rep breakingReport, format string) {
+	if format == formatText {
+		for _, f := range rep.Findings {
+			fmt.Fprintln(e.stdout, f.String())
+		}
+		for _, u := range rep.Unused {
+			fmt.Fprintf(e.stdout, "%s: %s\n", u.Pos, u.Message)
+		}
+		return
+	}
+	// GitHub annotates the pull request's files: a position in the
+	// baseline is not one of them, so it goes into the message.
+	for _, f := range rep.Findings {
+		msg := f.Message
+		if !f.Pos.IsValid() && f.OldPos.IsValid() {
+			msg += fmt.Sprintf(" (at %s in the baseline)", f.OldPos)
+		}
+		switch {
+		case f.Accepted:
+			fmt.Fprintf(e.stdout, "::notice %s::%s\n", annotationProps(f.Pos, f.Rule+" (accepted)"),
+				escapeData(fmt.Sprintf("%s; accepted at %s: %s", msg, f.AcceptedAt, f.Reason)))
+		case f.Breaking:
+			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(f.Pos, f.Rule), escapeData(msg))
+		default:
 			fmt.Fprintln(e.stdout, f.String())
 		}
 	}
-	data := map[string]any{"against": against, "breaking": nb, "compatible": len(fs) - nb, "findings": fs}
-	if nb > 0 {
-		return &failure{code: "breaking", msg: fmt.Sprintf("%d breaking change(s), %d compatible, against %s", nb, len(fs)-nb, against), details: data}
+	for _, u := range rep.Unused {
+		fmt.Fprintf(e.stdout, "::warning %s::%s\n", annotationProps(u.Pos, "unused acceptance of "+u.Rule), escapeData(u.Message))
 	}
-	if !e.json {
-		e.logf("agentc breaking: no breaking changes (%d compatible) against %s", len(fs), against)
-	}
-	return ok(data)
 }
 
-// loadAgainst loads the earlier spec from a directory or from git.
-func loadAgainst(specDir, against string) (*model.Spec, error) {
+// annotationProps are a workflow command's file, line, col and title.
+func annotationProps(p model.Pos, title string) string {
+	var props []string
+	if p.IsValid() {
+		props = append(props, "file="+escapeProperty(p.File), fmt.Sprintf("line=%d", p.Line))
+		if p.Col > 0 {
+			props = append(props, fmt.Sprintf("col=%d", p.Col))
+		}
+	}
+	return strings.Join(append(props, "title="+escapeProperty(title)), ",")
+}
+
+// escapeData escapes a workflow command's message as the runner reads it
+// (actions/toolkit's escapeData).
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a workflow command's property value
+// (actions/toolkit's escapeProperty).
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// cannotCompare returns the failure to compare for err. A spec's findings
+// are printed here in human mode, under what failed to load; with
+// github-actions, each is an error annotation too (at its position when
+// the spec is the one under review: the baseline's files are not the pull
+// request's).
+func (e *env) cannotCompare(what string, inReview bool, format string, err error) error {
+	var l diag.List
+	if format == formatGitHubActions {
+		title := escapeProperty("agentc breaking: cannot compare")
+		if !errors.As(err, &l) {
+			fmt.Fprintf(e.stdout, "::error title=%s::%s\n", title, escapeData(err.Error()))
+		}
+		for _, f := range l {
+			if inReview && f.Pos.IsValid() {
+				fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(f.Pos, "agentc breaking: cannot compare"), escapeData(f.Msg))
+			} else {
+				fmt.Fprintf(e.stdout, "::error title=%s::%s\n", title, escapeData(fmt.Sprintf("%s: %s", what, f)))
+			}
+		}
+	}
+	if !errors.As(err, &l) {
+		return &incomparable{err}
+	}
+	if e.json {
+		return &incomparable{fmt.Errorf("%s: %w", what, err)}
+	}
+	fmt.Fprintf(e.stderr, "agentc breaking: cannot compare: %s:\n", what)
+	diag.Print(e.stderr, l)
+	return &reported{&incomparable{err}}
+}
+
+// loadAgainst loads the earlier spec from a directory or from git. When the
+// baseline holds no spec, it returns a nil spec and says where it looked.
+func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 	if fi, err := os.Stat(against); err == nil && fi.IsDir() {
-		return loadSpec(against)
+		src, err := load.Dir(against)
+		if err != nil {
+			return nil, "", err
+		}
+		if !hasSpec(src.Files) {
+			return nil, fmt.Sprintf("no .cue files in %s", against), nil
+		}
+		s, err := load.Load(src)
+		return s, "", err
 	}
 	ref, dir, hasPath := strings.Cut(against, ":")
 	if !hasPath || dir == "" {
@@ -80,9 +299,15 @@ func loadAgainst(specDir, against string) (*model.Spec, error) {
 		}
 	}
 	dir = path.Clean(strings.TrimSuffix(dir, "/"))
+	if _, err := git("rev-parse", "--verify", "--end-of-options", ref+"^{tree}"); err != nil {
+		if !hasPath {
+			return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
+		}
+		return nil, "", fmt.Errorf("--against %s: %q is not a git ref: %w", against, ref, err)
+	}
 	out, err := git("ls-tree", "--name-only", ref, "--", dir+"/")
 	if err != nil {
-		return nil, fmt.Errorf("--against %s: %w", against, err)
+		return nil, "", fmt.Errorf("--against %s: %w", against, err)
 	}
 	files := map[string][]byte{}
 	for _, name := range strings.Fields(string(out)) {
@@ -92,17 +317,36 @@ func loadAgainst(specDir, against string) (*model.Spec, error) {
 		}
 		b, err := git("show", ref+":./"+name)
 		if err != nil {
-			return nil, fmt.Errorf("--against %s: %w", against, err)
+			return nil, "", fmt.Errorf("--against %s: %w", against, err)
 		}
 		files[base] = b
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("--against %s: no .cue files in %s at %s", against, dir, ref)
+	if !hasSpec(files) {
+		// The change that adopts agentc adds the spec; a mistyped path
+		// names no spec here either, and must not pass unnoticed.
+		if here, err := load.Dir(dir); err != nil || !hasSpec(here.Files) {
+			return nil, "", fmt.Errorf("--against %s: no .cue files in %s at %s, nor in %s here: is the path right?", against, dir, ref, dir)
+		}
+		return nil, fmt.Sprintf("no .cue files in %s at %s", dir, ref), nil
 	}
 	if b, err := git("show", ref+":./"+dir+"/cue.mod/module.cue"); err == nil {
 		files["cue.mod/module.cue"] = b
 	}
-	return load.Load(load.Bytes(ref+":"+dir, files))
+	// Positions in the baseline read ref:dir/file, never like the
+	// working tree's files.
+	s, err := load.Load(load.Bytes(ref+":"+dir, files))
+	return s, "", err
+}
+
+// hasSpec reports whether files (a load.Source's) hold a spec file: a .cue
+// file of the directory other than the metaschema's copy.
+func hasSpec(files map[string][]byte) bool {
+	for name := range files {
+		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != spec.SchemaFile {
+			return true
+		}
+	}
+	return false
 }
 
 func git(args ...string) ([]byte, error) {

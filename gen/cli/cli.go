@@ -20,6 +20,8 @@ const (
 	ExitOK       = 0 // success
 	ExitFindings = 1 // findings, or the command failed
 	ExitUsage    = 2 // the command line was wrong
+	// ExitIncomparable is breaking's: the specs could not be compared.
+	ExitIncomparable = 3
 )
 
 // SchemaVersion is the version of the --json envelope.
@@ -36,6 +38,8 @@ type command struct {
 	name, args, summary string
 	run                 func(e *env, fs *flag.FlagSet, args []string) error
 	flags               func(fs *flag.FlagSet)
+	// help says more, for 'agentc help <command>'.
+	help string
 }
 
 var commands []*command
@@ -126,7 +130,11 @@ func newFlagSet(c *command, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("agentc "+c.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: agentc %s [flags] %s\n\n%s\n\nflags:\n", c.name, c.args, c.summary)
+		fmt.Fprintf(fs.Output(), "usage: agentc %s [flags] %s\n\n%s\n\n", c.name, c.args, c.summary)
+		if c.help != "" {
+			fmt.Fprintf(fs.Output(), "%s\n\n", c.help)
+		}
+		fmt.Fprintf(fs.Output(), "flags:\n")
 		fs.PrintDefaults()
 	}
 	if c.flags != nil {
@@ -143,7 +151,7 @@ func usage(w io.Writer) {
 	for _, c := range cs {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'agentc help <command>' for a command's flags. Exit status: 0 ok, 1 findings or failure, 2 usage.")
+	fmt.Fprintln(w, "\nRun 'agentc help <command>' for a command's flags. Exit status: 0 ok, 1 findings or failure, 2 usage; breaking: 3 could not compare.")
 }
 
 // usageError is a command-line mistake (exit 2).
@@ -219,6 +227,10 @@ func (e *env) finish(cmd string, err error) int {
 	var ue *usageError
 	if errors.As(err, &ue) {
 		code, kind = ExitUsage, "usage"
+	}
+	var ic *incomparable
+	if errors.As(err, &ic) {
+		code, kind = ExitIncomparable, "incomparable"
 	}
 	if e.json {
 		body := &errorBody{Code: kind, Message: err.Error()}

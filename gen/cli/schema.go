@@ -75,6 +75,7 @@ func runSchemaCommands(e *env) error {
 	cs := commandSchemas()
 	data := map[string]any{"commands": cs, "exit_codes": map[string]string{
 		"0": "success", "1": "findings, or the command failed", "2": "usage error",
+		"3": "breaking only: the specs could not be compared (a spec does not load, a bad git ref or path)",
 	}}
 	if !e.json {
 		b, err := marshalJSON(data)

@@ -35,6 +35,7 @@ func (l *loader) build(root cue.Value) *model.Spec {
 	l.callback(root, s)
 	l.opencode(root, s)
 	l.proxy(root, s)
+	l.breaking(root, s)
 	l.nameClashes(s)
 	return s
 }

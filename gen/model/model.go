@@ -63,6 +63,29 @@ type Spec struct {
 	Experiments []*Experiment
 	// Proxy configures the prompt proxy.
 	Proxy Proxy
+	// Breaking is the spec's section breaking: the breaking changes it
+	// makes on purpose.
+	Breaking Breaking
+}
+
+// Breaking holds what agentc breaking lets this revision of the spec break.
+type Breaking struct {
+	// Accept in declaration order.
+	Accept []*Acceptance
+}
+
+// Acceptance accepts the findings of one breaking rule on one subject. The
+// subject's keys are those the rule takes (package breaking says which);
+// the others are "".
+type Acceptance struct {
+	// Rule is a breaking rule's id, e.g. "ARG_REMOVED".
+	Rule string
+	// Tool, Field (a path below the tool: "commands[].name"), Mode, Model
+	// (a canonical ID) and Agent name the subject.
+	Tool, Field, Mode, Model, Agent string
+	// Reason says why the break is acceptable.
+	Reason string
+	Pos    Pos
 }
 
 // Contract identifies the contract.
