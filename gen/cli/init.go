@@ -148,7 +148,7 @@ func (sc *scaffold) undo() {
 	}
 }
 
-func runInit(e *env, dir, specDir, out, version string) (err error) {
+func runInit(e *env, dir, specDir, out, version string) error {
 	if !localPath(specDir) || !localPath(out) {
 		return usagef("--spec-dir and --out must be relative paths inside the repository")
 	}
@@ -181,15 +181,22 @@ func runInit(e *env, dir, specDir, out, version string) (err error) {
 	}
 
 	sc := &scaffold{changed: map[string][]byte{}}
-	defer func() {
-		if err != nil {
-			sc.undo()
-		}
-	}()
+	if err := sc.run(e, dir, sdir, specDir, out, modPath, version, replace, mf); err != nil {
+		sc.undo()
+		return err
+	}
+	if !e.json {
+		e.logf("agentc init: wrote %s/ (an example contract), %s, %s/, .gitattributes and a README section; edit the spec, then go generate ./...", specDir, toolModfile, out)
+	}
+	return ok(map[string]any{"spec": specDir, "out": out, "tool_modfile": toolModfile, "version": version})
+}
+
+// run does init's steps, stopping at the first that fails.
+func (sc *scaffold) run(e *env, dir, sdir, specDir, out, modPath, version, replace string, mf *modfile.File) error {
 
 	// The spec: the starter example and agentc's metaschema copy.
 	starter := spec.Starter()
-	err = fs.WalkDir(starter, ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(starter, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -198,15 +205,17 @@ func runInit(e *env, dir, specDir, out, version string) (err error) {
 			return err
 		}
 		b = bytes.ReplaceAll(b, []byte(starterImport), []byte(path.Join(modPath, out, "go/contract")))
-		if p == "contract.cue" {
-			b = bytes.Replace(b, []byte(`out: "generated"`), []byte(fmt.Sprintf("out: %q", relOut(specDir, out))), 1)
-		}
+		b = bytes.Replace(b, []byte(`out: "generated"`), []byte(fmt.Sprintf("out: %q", relOut(specDir, out))), 1)
 		return sc.create(filepath.Join(sdir, filepath.FromSlash(p)), b)
 	})
 	if err != nil {
 		return err
 	}
-	if err := sc.create(filepath.Join(sdir, spec.SchemaFile), spec.Schema()); err != nil {
+	src, err := load.Dir(sdir)
+	if err != nil {
+		return err
+	}
+	if err := sc.create(filepath.Join(sdir, spec.SchemaFile), load.SchemaFor(src)); err != nil {
 		return err
 	}
 	toolRel, err := filepath.Rel(sdir, filepath.Join(dir, filepath.FromSlash(toolModfile)))
@@ -245,7 +254,7 @@ package spec
 	// The generated code, so that the module builds at once, and the
 	// module's own requirements for it (the MCP SDK, when the spec has
 	// codegen.mcp).
-	sc.keep(gomod)
+	sc.keep(filepath.Join(dir, "go.mod"))
 	sc.keep(filepath.Join(dir, "go.sum"))
 	outDir := filepath.Join(dir, filepath.FromSlash(out))
 	_, genErr := genOnce(&specFlags{spec: sdir, out: outDir}, nil)
@@ -265,13 +274,7 @@ package spec
 		return err
 	}
 	// README: how to regenerate, and the CI gates.
-	if err := appendOnce(sc, filepath.Join(dir, "README.md"), "<!-- agentc -->", readmeSection(specDir, out)); err != nil {
-		return err
-	}
-	if !e.json {
-		e.logf("agentc init: wrote %s/ (an example contract), %s, %s/, .gitattributes and a README section; edit the spec, then go generate ./...", specDir, toolModfile, out)
-	}
-	return ok(map[string]any{"spec": specDir, "out": out, "tool_modfile": toolModfile, "version": version})
+	return appendOnce(sc, filepath.Join(dir, "README.md"), "<!-- agentc -->", readmeSection(specDir, out))
 }
 
 // readmeSection is what init appends to the README.
@@ -331,7 +334,7 @@ func goVersion(mf *modfile.File) string {
 // relative to the repository: codegen.out is relative to the directory
 // that holds the spec directory.
 func relOut(specDir, out string) string {
-	rel, err := filepath.Rel(filepath.Dir(filepath.FromSlash(specDir)), filepath.FromSlash(out))
+	rel, err := filepath.Rel(filepath.Join(filepath.FromSlash(specDir), ".."), filepath.FromSlash(out))
 	if err != nil {
 		return out
 	}

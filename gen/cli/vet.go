@@ -45,7 +45,7 @@ func codegenOut(specDir, out string) string {
 	if specDir == "" || filepath.IsAbs(out) {
 		return out
 	}
-	return filepath.Join(filepath.Dir(specDir), out)
+	return filepath.Join(specDir, "..", out)
 }
 
 // loadSpec loads the spec in dir, or the embedded default when dir is "".
