@@ -16,12 +16,12 @@ var errNoSpec = errors.New("no agentc spec found here or in any parent directory
 	"Start one with 'agentc init', name one with --spec DIR, or use agentc's built-in example contract with --builtin")
 
 // findSpec returns the spec directory a command uses when --spec is left
-// out, as buf finds buf.yaml and cue its cue.mod: walking up from dir to the
-// repository root (the first directory holding .git) or the file system's
-// root, the first directory that is a spec directory, or that has exactly
-// one spec directory among its subdirectories. A spec directory is one that
-// holds agentc's copy of its metaschema (agentc_schema.cue), which
-// `agentc init` writes. The result is relative to dir.
+// out, as buf finds buf.yaml and cue its cue.mod: walking up from dir, the
+// first directory that is a spec directory — or, at the root of the module
+// or repository (a directory holding go.mod or .git), where the walk stops,
+// the one spec directory among its children. A spec directory holds
+// agentc's copy of its metaschema (agentc_schema.cue), which `agentc init`
+// writes. The result is relative to dir.
 func findSpec(dir string) (string, error) {
 	start, err := filepath.Abs(dir)
 	if err != nil {
@@ -31,30 +31,38 @@ func findSpec(dir string) (string, error) {
 		if isSpecDir(d) {
 			return relTo(start, d), nil
 		}
-		entries, _ := os.ReadDir(d)
-		var found []string
-		for _, e := range entries {
-			if e.IsDir() && e.Name() != "node_modules" && isSpecDir(filepath.Join(d, e.Name())) {
-				found = append(found, filepath.Join(d, e.Name()))
+		if isRoot(d) {
+			entries, _ := os.ReadDir(d)
+			var found []string
+			for _, e := range entries {
+				if e.IsDir() && isSpecDir(filepath.Join(d, e.Name())) {
+					found = append(found, filepath.Join(d, e.Name()))
+				}
 			}
-		}
-		switch len(found) {
-		case 1:
-			return relTo(start, found[0]), nil
-		case 0:
-		default:
+			switch len(found) {
+			case 0:
+				return "", errNoSpec
+			case 1:
+				return relTo(start, found[0]), nil
+			}
 			return "", fmt.Errorf("%s holds more than one spec directory (%s, %s, …): name one with --spec DIR", d, filepath.Base(found[0]), filepath.Base(found[1]))
-		}
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			break
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			break
+			return "", errNoSpec
 		}
 		d = parent
 	}
-	return "", errNoSpec
+}
+
+// isRoot reports whether dir is a module's or a repository's root.
+func isRoot(dir string) bool {
+	for _, name := range []string{"go.mod", ".git"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // isSpecDir reports whether dir holds agentc's metaschema copy.
