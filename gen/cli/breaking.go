@@ -49,14 +49,16 @@ git failed).`
 
 func init() {
 	var specDir, against, errorFormat string
+	var builtin bool
 	register(&command{
 		name:    "breaking",
 		args:    "--against <dir | git-ref[:path]>",
 		summary: "Report contract changes since another version of the spec; exit 1 if any is breaking and not accepted.",
 		help:    breakingHelp + "\n\n" + ruleTable(),
 		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&specDir, "spec", "", "spec directory (default: the embedded default spec)")
-			fs.StringVar(&against, "against", "", "the earlier spec: a directory, or git-ref[:path] (path defaults to --spec, or spec)")
+			fs.StringVar(&specDir, "spec", "", "spec directory (default: this repository's, found from the working directory up)")
+			fs.BoolVar(&builtin, "builtin", false, builtinDoc)
+			fs.StringVar(&against, "against", "", "the earlier spec: a directory, or git-ref[:path] (path defaults to the spec directory's)")
 			fs.StringVar(&errorFormat, "error-format", formatText, "how the report is written: "+formatText+" or "+formatGitHubActions)
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) error {
@@ -70,7 +72,11 @@ func init() {
 			case errorFormat != formatText && e.json:
 				return usagef("--json and --error-format %s both choose stdout's format; give one", errorFormat)
 			}
-			return runBreaking(e, specDir, against, errorFormat)
+			dir, err := resolveSpec(specDir, builtin)
+			if err != nil {
+				return err
+			}
+			return runBreaking(e, dir, against, errorFormat)
 		},
 	})
 }

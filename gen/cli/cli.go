@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -49,6 +50,9 @@ func register(c *command) { commands = append(commands, c) }
 // Main runs agentc with args (without the program name) and returns the
 // exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		args = append([]string{"version"}, args[1:]...)
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
 			c := lookupCommand(args[1])
@@ -75,14 +79,19 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return ExitUsage
 	}
-	fs := newFlagSet(c, stderr)
+	// The flag package prints its usage text: asked for (-h), it goes to
+	// stdout; after a mistake, to stderr.
+	var flagOut bytes.Buffer
+	fs := newFlagSet(c, &flagOut)
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	fs.BoolVar(&e.json, "json", false, "print one JSON envelope on stdout; logs go to stderr")
 	positional, err := parseInterspersed(fs, args[1:])
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			stdout.Write(flagOut.Bytes())
 			return ExitOK
 		}
+		stderr.Write(flagOut.Bytes())
 		if e.json || slices.Contains(args[1:], "--json") || slices.Contains(args[1:], "-json") {
 			// The flag package printed the error and usage on stderr; a
 			// machine caller still gets its one envelope on stdout.
@@ -264,7 +273,7 @@ func (e *env) finish(cmd string, err error) int {
 	}
 	var l diag.List
 	if errors.As(err, &l) {
-		diag.Print(e.stderr, l)
+		diag.Print(e.stdout, l)
 		return code
 	}
 	fmt.Fprintf(e.stderr, "agentc %s: %v\n", cmd, err)

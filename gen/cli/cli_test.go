@@ -107,26 +107,29 @@ func TestVetExitCodes(t *testing.T) {
 		// stderr is the exact expected stderr, or, when it starts with "~",
 		// a substring of it.
 		stderr string
+		// stdout is the exact expected stdout: the findings.
+		stdout string
 	}{
-		{"default spec", []string{"vet"}, cli.ExitOK, ""},
-		{"spec on disk", []string{"vet", clean}, cli.ExitOK, ""},
-		{"findings", []string{"vet", broken}, cli.ExitFindings,
+		{"built-in spec", []string{"vet", "--builtin"}, cli.ExitOK, "", ""},
+		{"the repository's spec", []string{"vet"}, cli.ExitOK, "", ""},
+		{"spec on disk", []string{"vet", clean}, cli.ExitOK, "", ""},
+		{"findings", []string{"vet", broken}, cli.ExitFindings, "",
 			broken + "/contract.cue:24:11: selection.default is unknown mode \"codng\"; did you mean \"coding\"?\n" +
 				broken + "/modes.cue:11:26: mode \"setup\" names unknown tool \"save_snapshots\"; did you mean \"save_snapshot\"?\n"},
-		{"missing directory", []string{"vet", filepath.Join(clean, "nope")}, cli.ExitFindings, "~no such file or directory"},
-		{"two directories", []string{"vet", clean, clean}, cli.ExitUsage, "~vet takes at most one spec directory"},
-		{"unknown flag", []string{"vet", "--nope"}, cli.ExitUsage, "~flag provided but not defined: -nope"},
-		{"unknown command", []string{"vett"}, cli.ExitUsage, "~unknown command \"vett\""},
-		{"no command", nil, cli.ExitUsage, "~usage: agentc <command>"},
-		{"help for an unknown command", []string{"help", "vett"}, cli.ExitUsage, "~unknown command \"vett\""},
+		{"missing directory", []string{"vet", filepath.Join(clean, "nope")}, cli.ExitFindings, "~no such file or directory", ""},
+		{"two directories", []string{"vet", clean, clean}, cli.ExitUsage, "~vet takes at most one spec directory", ""},
+		{"unknown flag", []string{"vet", "--nope"}, cli.ExitUsage, "~flag provided but not defined: -nope", ""},
+		{"unknown command", []string{"vett"}, cli.ExitUsage, "~unknown command \"vett\"", ""},
+		{"no command", nil, cli.ExitUsage, "~usage: agentc <command>", ""},
+		{"help for an unknown command", []string{"help", "vett"}, cli.ExitUsage, "~unknown command \"vett\"", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := run(t, tc.args...)
 			if code != tc.code {
 				t.Errorf("exit code %d, want %d\nstderr:\n%s", code, tc.code, stderr)
 			}
-			if stdout != "" && tc.args != nil {
-				t.Errorf("stdout should be empty, got:\n%s", stdout)
+			if stdout != tc.stdout {
+				t.Errorf("stdout:\n%s\nwant:\n%s", stdout, tc.stdout)
 			}
 			if sub, ok := strings.CutPrefix(tc.stderr, "~"); ok {
 				if !strings.Contains(stderr, sub) {
@@ -141,7 +144,7 @@ func TestVetExitCodes(t *testing.T) {
 
 func TestVetJSON(t *testing.T) {
 	t.Run("success", func(t *testing.T) {
-		code, stdout, stderr := run(t, "vet", "--json")
+		code, stdout, stderr := run(t, "vet", "--json", "--builtin")
 		if code != cli.ExitOK || stderr != "" {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
@@ -202,4 +205,19 @@ func TestVetJSON(t *testing.T) {
 			t.Errorf("envelope = %s, want a failure", stdout)
 		}
 	})
+}
+
+// Help asked for goes to stdout with exit 0, in every form; help printed
+// after a mistake goes to stderr with exit 2.
+func TestHelpGoesToStdout(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "gen"}, {"gen", "--help"}, {"vet", "-h"}, {"check", "--help"}} {
+		code, stdout, stderr := run(t, args...)
+		if code != cli.ExitOK || !strings.Contains(stdout, "usage: agentc") || stderr != "" {
+			t.Errorf("agentc %s: exit %d, stdout %q, stderr %q; want exit 0 and the usage on stdout only", strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+	code, stdout, stderr := run(t, "gen", "--nope")
+	if code != cli.ExitUsage || stdout != "" || !strings.Contains(stderr, "usage: agentc gen") {
+		t.Errorf("agentc gen --nope: exit %d, stdout %q, stderr %q; want exit 2 and the usage on stderr only", code, stdout, stderr)
+	}
 }

@@ -20,6 +20,7 @@ import (
 // specFlags are the flags every generating command shares.
 type specFlags struct {
 	spec, out, only string
+	builtin         bool
 	// oneShot is a run of a process that ends with it (gen, check, not
 	// gen --watch): it collects load's garbage before emitting.
 	oneShot bool
@@ -29,9 +30,17 @@ type specFlags struct {
 }
 
 func (f *specFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.spec, "spec", "", "spec directory (default: the embedded default spec)")
-	fs.StringVar(&f.out, "out", "", "output root (default: the spec's codegen.out)")
+	fs.StringVar(&f.spec, "spec", "", "spec directory (default: this repository's, found from the working directory up)")
+	fs.BoolVar(&f.builtin, "builtin", false, builtinDoc)
+	fs.StringVar(&f.out, "out", "", "output root (default: the spec's codegen.out, relative to the directory holding the spec directory)")
 	fs.StringVar(&f.only, "only", "", "comma-separated emitters to run (default: all; see 'agentc help gen')")
+}
+
+// resolve settles which spec the command uses (resolveSpec).
+func (f *specFlags) resolve() error {
+	dir, err := resolveSpec(f.spec, f.builtin)
+	f.spec = dir
+	return err
 }
 
 // onlyList is --only as a list (nil for every emitter).
@@ -58,7 +67,7 @@ func (f *specFlags) generate(src *load.Source, begin func(out string) func([]emi
 	}
 	out := f.out
 	if out == "" {
-		out = s.Codegen.Out
+		out = codegenOut(f.spec, s.Codegen.Out)
 	}
 	var stage func([]emit.File)
 	if begin != nil {
@@ -175,6 +184,9 @@ func init() {
 		run: func(e *env, fs *flag.FlagSet, args []string) error {
 			if len(args) > 0 {
 				return usagef("gen takes no arguments (use --spec DIR)")
+			}
+			if err := sf.resolve(); err != nil {
+				return err
 			}
 			sf.oneShot = !watch
 			if watch {

@@ -11,7 +11,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -22,20 +21,28 @@ import (
 
 const modulePath = "github.com/agentc-dev/agentc"
 
+// toolModfile is where init keeps agentc's requirement, apart from the
+// module's own go.mod, so that CUE and agentc's other dependencies never
+// set minimum versions for the module's own (go tool -modfile).
+const toolModfile = "tools/agentc.mod"
+
+// starterImport is the starter spec's placeholder for the generated Go
+// package's import path; init puts the module's own in its place.
+const starterImport = "example.com/agent/generated/go/contract"
+
 func init() {
 	var specDir, out, version string
-	var tidy, schema bool
+	var schema bool
 	register(&command{
 		name: "init",
 		args: "[repo-dir]",
-		summary: "Scaffold a downstream repository: a spec started from the default, a go:generate line, a tool directive, a CI snippet. " +
-			"With --schema, (re)write only agentc's metaschema copy in the spec directory given (default .).",
+		summary: "Start agentc in a Go module: an example spec, its generated code, a go:generate line, agentc as a tool in " + toolModfile + ", " +
+			".gitattributes and a README section with the CI gates. With --schema, (re)write only agentc's metaschema copy in the spec directory given (default .).",
 		flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&schema, "schema", false, "only write agentc's copy of the metaschema ("+spec.SchemaFile+") into the spec directory given as the argument")
 			fs.StringVar(&specDir, "spec-dir", "spec", "where to put the spec, relative to the repository")
 			fs.StringVar(&out, "out", "generated", "output root for generated files, relative to the repository")
-			fs.StringVar(&version, "version", "", "agentc version to require in go.mod (default: this agentc's, or the replaced module's)")
-			fs.BoolVar(&tidy, "tidy", true, "run go mod tidy after adding the tool directive")
+			fs.StringVar(&version, "version", "", "agentc version to require in "+toolModfile+" (default: this agentc's, or the replaced module's)")
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) error {
 			if len(args) > 1 {
@@ -48,7 +55,7 @@ func init() {
 			if schema {
 				return runInitSchema(e, dir)
 			}
-			return runInit(e, dir, specDir, out, version, tidy)
+			return runInit(e, dir, specDir, out, version)
 		},
 	})
 }
@@ -68,12 +75,7 @@ func runInitSchema(e *env, dir string) error {
 	old, err := os.ReadFile(file)
 	changed := err != nil || !bytes.Equal(old, data)
 	if changed {
-		tmp := file + ".agentc-tmp"
-		if err := os.WriteFile(tmp, data, 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, file); err != nil {
-			os.Remove(tmp)
+		if err := writeAtomic(file, data); err != nil {
 			return err
 		}
 	}
@@ -87,7 +89,66 @@ func runInitSchema(e *env, dir string) error {
 	return ok(map[string]any{"schema": filepath.ToSlash(file), "written": changed})
 }
 
-func runInit(e *env, dir, specDir, out, version string, tidy bool) error {
+// scaffold is what init does, undone as a whole when a step fails: the
+// files it created and the files it changed, with their old contents.
+type scaffold struct {
+	created []string          // in order of creation
+	changed map[string][]byte // path -> contents before (nil: did not exist)
+}
+
+// create writes a new file, refusing to replace an existing one.
+func (sc *scaffold) create(file string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	sc.created = append(sc.created, file)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// keep remembers file's contents before a step (a go command, an append)
+// may change it.
+func (sc *scaffold) keep(file string) {
+	if _, ok := sc.changed[file]; ok {
+		return
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		b = nil
+	}
+	sc.changed[file] = b
+}
+
+// undo restores every changed file and removes every created one, and the
+// directories init made for them that are empty again.
+func (sc *scaffold) undo() {
+	for file, old := range sc.changed {
+		if old == nil {
+			os.Remove(file)
+		} else {
+			os.WriteFile(file, old, 0o644)
+		}
+	}
+	for i := len(sc.created) - 1; i >= 0; i-- {
+		os.Remove(sc.created[i])
+	}
+	for i := len(sc.created) - 1; i >= 0; i-- {
+		for d := filepath.Dir(sc.created[i]); ; d = filepath.Dir(d) {
+			if os.Remove(d) != nil {
+				break
+			}
+		}
+	}
+}
+
+func runInit(e *env, dir, specDir, out, version string) error {
 	if !localPath(specDir) || !localPath(out) {
 		return usagef("--spec-dir and --out must be relative paths inside the repository")
 	}
@@ -96,130 +157,237 @@ func runInit(e *env, dir, specDir, out, version string, tidy bool) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w (run go mod init first)", gomod, err)
 	}
+	mf, err := modfile.Parse(gomod, mod, nil)
+	if err != nil {
+		return err
+	}
+	modPath := mf.Module.Mod.Path
 	sdir := filepath.Join(dir, filepath.FromSlash(specDir))
 	if entries, err := os.ReadDir(sdir); err == nil && len(entries) > 0 {
 		return fmt.Errorf("%s already exists and is not empty; choose another --spec-dir", sdir)
 	}
-	var created []string
-	// The spec, started from the default.
-	err = fs.WalkDir(spec.FS, ".", func(p string, d fs.DirEntry, err error) error {
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(toolModfile))); err == nil {
+		return fmt.Errorf("%s already exists: agentc is set up in this module", filepath.Join(dir, toolModfile))
+	}
+	if version == "" {
+		version = Version()
+		if !semver.MatchString(version) {
+			version = "latest"
+		}
+	}
+	replace := agentcReplace(mf, dir)
+	if replace != "" {
+		version = "v0.0.0-00010101000000-000000000000" // resolved through the replace directive
+	}
+
+	sc := &scaffold{changed: map[string][]byte{}}
+	if err := sc.run(e, dir, sdir, specDir, out, modPath, version, replace, mf); err != nil {
+		sc.undo()
+		return err
+	}
+	if !e.json {
+		e.logf("agentc init: wrote %s/ (an example contract), %s, %s/, .gitattributes and a README section; edit the spec, then go generate ./...", specDir, toolModfile, out)
+	}
+	return ok(map[string]any{"spec": specDir, "out": out, "tool_modfile": toolModfile, "version": version})
+}
+
+// run does init's steps, stopping at the first that fails.
+func (sc *scaffold) run(e *env, dir, sdir, specDir, out, modPath, version, replace string, mf *modfile.File) error {
+
+	// The spec: the starter example and agentc's metaschema copy.
+	starter := spec.Starter()
+	err := fs.WalkDir(starter, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		b, err := spec.FS.ReadFile(p)
+		b, err := fs.ReadFile(starter, p)
 		if err != nil {
 			return err
 		}
-		if p == "contract.cue" {
-			// The MCP package imports the core package of this
-			// repository, not agentc's own.
-			core := path.Join(modfile.ModulePath(mod), out, "go/contract")
-			b = bytes.Replace(b, []byte(strconv.Quote(modulePath+"/generated/go/contract")), []byte(strconv.Quote(core)), 1)
-		}
-		created = append(created, filepath.Join(specDir, p))
-		return writeNew(filepath.Join(sdir, filepath.FromSlash(p)), b)
+		b = bytes.ReplaceAll(b, []byte(starterImport), []byte(path.Join(modPath, out, "go/contract")))
+		b = bytes.Replace(b, []byte(`out: "generated"`), []byte(fmt.Sprintf("out: %q", relOut(specDir, out))), 1)
+		return sc.create(filepath.Join(sdir, filepath.FromSlash(p)), b)
 	})
 	if err != nil {
 		return err
 	}
-	rel, err := filepath.Rel(filepath.FromSlash(specDir), filepath.FromSlash(out))
+	src, err := load.Dir(sdir)
 	if err != nil {
 		return err
 	}
-	rel = filepath.ToSlash(rel)
+	if err := sc.create(filepath.Join(sdir, spec.SchemaFile), load.SchemaFor(src)); err != nil {
+		return err
+	}
+	toolRel, err := filepath.Rel(sdir, filepath.Join(dir, filepath.FromSlash(toolModfile)))
+	if err != nil {
+		return err
+	}
 	gen := fmt.Sprintf(`// Package spec holds this repository's agent contract, written in CUE. agentc
 // compiles it into %[1]s/; run go generate ./... after editing it.
 package spec
 
-//go:generate go tool agentc gen --spec . --out %[2]s
-`, out, rel)
-	if err := writeNew(filepath.Join(sdir, "generate.go"), []byte(gen)); err != nil {
+//go:generate go tool -modfile=%[2]s agentc gen
+`, out, filepath.ToSlash(toolRel))
+	if err := sc.create(filepath.Join(sdir, "generate.go"), []byte(gen)); err != nil {
 		return err
 	}
-	created = append(created, filepath.Join(specDir, "generate.go"))
 
-	// README: how to regenerate, and the CI gate.
-	readme := filepath.Join(dir, "README.md")
-	old, err := os.ReadFile(readme)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// agentc as a tool of its own module file.
+	tm := fmt.Sprintf("module %s\n\ngo %s\n\ntool %s/cmd/agentc\n", modPath, goVersion(mf), modulePath)
+	if replace != "" {
+		tm += fmt.Sprintf("\nrequire %s %s\n\nreplace %s => %s\n", modulePath, version, modulePath, replace)
+	}
+	tmFile := filepath.Join(dir, filepath.FromSlash(toolModfile))
+	if err := sc.create(tmFile, []byte(tm)); err != nil {
 		return err
 	}
-	if !bytes.Contains(old, []byte("<!-- agentc -->")) {
-		section := fmt.Sprintf(`
+	sc.keep(strings.TrimSuffix(tmFile, ".mod") + ".sum")
+	if replace == "" {
+		if err := goCmd(e, dir, "get", "-modfile="+toolModfile, modulePath+"/cmd/agentc@"+version); err != nil {
+			return err
+		}
+	}
+	if err := goCmd(e, dir, "mod", "tidy", "-modfile="+toolModfile); err != nil {
+		return err
+	}
+
+	// The generated code, so that the module builds at once, and the
+	// module's own requirements for it (the MCP SDK, when the spec has
+	// codegen.mcp).
+	sc.keep(filepath.Join(dir, "go.mod"))
+	sc.keep(filepath.Join(dir, "go.sum"))
+	outDir := filepath.Join(dir, filepath.FromSlash(out))
+	_, genErr := genOnce(&specFlags{spec: sdir, out: outDir}, nil)
+	if err := markCreated(sc, outDir); err != nil {
+		return err
+	}
+	if genErr != nil {
+		return genErr
+	}
+	if err := goCmd(e, dir, "mod", "tidy"); err != nil {
+		return err
+	}
+
+	// .gitattributes: reviews fold the generated files.
+	if err := appendOnce(sc, filepath.Join(dir, ".gitattributes"), "linguist-generated",
+		fmt.Sprintf("%s/** linguist-generated=true\n%s linguist-generated=true\n", out, strings.TrimSuffix(toolModfile, ".mod")+".sum")); err != nil {
+		return err
+	}
+	// README: how to regenerate, and the CI gates.
+	return appendOnce(sc, filepath.Join(dir, "README.md"), "<!-- agentc -->", readmeSection(specDir, out))
+}
+
+// readmeSection is what init appends to the README.
+func readmeSection(specDir, out string) string {
+	return fmt.Sprintf(`
 <!-- agentc -->
 ## Agent contract
 
 The agent's tools, modes and models are specified once, in CUE, in %[1]s/. agentc generates
 the OpenCode tool files, the Go validators and handler interfaces, tables and docs in %[2]s/.
+agentc is a tool of its own module file, %[3]s, so that its dependencies stay out of this
+module's.
 
 After editing the spec:
 
-    go tool agentc vet %[1]s      # positioned errors for the spec
-    go generate ./...             # regenerate %[2]s/ (or: go run %[3]s/cmd/agentc gen --spec %[1]s --out %[2]s)
+    go tool -modfile=%[3]s agentc vet        # positioned errors for the spec
+    go generate ./...                            # regenerate %[2]s/
 
 In CI:
 
-    go tool agentc check --spec %[1]s --out %[2]s --handlers ./...   # generated files and handlers match the spec
-    go tool agentc breaking --spec %[1]s --against origin/main:%[1]s   # no breaking contract change
-`, specDir, out, modulePath)
-		if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
-			old = append(old, '\n')
-		}
-		if err := os.WriteFile(readme, append(old, section...), 0o644); err != nil {
-			return err
-		}
-		created = append(created, "README.md")
-	}
+    go tool -modfile=%[3]s agentc check --handlers ./...      # generated files and handlers match the spec
+    go tool -modfile=%[3]s agentc breaking --against origin/main  # no unaccepted breaking contract change
+`, specDir, out, toolModfile)
+}
 
-	// go.mod: require agentc and declare it a tool.
-	if version == "" {
-		version = Version()
-		if !semver.MatchString(version) {
-			version = "v0.0.0-00010101000000-000000000000" // resolved through a replace directive
-			if !bytes.Contains(mod, []byte("replace "+modulePath)) && !bytes.Contains(mod, []byte(modulePath+" =>")) {
-				version = "latest"
-			}
+// agentcReplace returns the replacement of agentc's module that go.mod
+// declares, as the tool module file must see it (a directory relative to
+// the repository, or a module version), or "".
+func agentcReplace(mf *modfile.File, dir string) string {
+	for _, r := range mf.Replace {
+		if r.Old.Path != modulePath {
+			continue
 		}
+		if r.New.Version != "" {
+			return r.New.Path + " " + r.New.Version
+		}
+		p := r.New.Path
+		if !filepath.IsAbs(p) {
+			// go.mod's directory is the repository; the tool module file
+			// lies one directory down.
+			p = filepath.ToSlash(filepath.Join("..", p))
+		}
+		return p
 	}
-	if version == "latest" {
-		if err := goCmd(e, dir, "get", modulePath+"@latest"); err != nil {
-			return err
+	return ""
+}
+
+// goVersion is the go directive for the tool module file: the module's own.
+func goVersion(mf *modfile.File) string {
+	if mf.Go != nil {
+		return mf.Go.Version
+	}
+	return "1.26"
+}
+
+// relOut is codegen.out for a spec in specDir and output in out, both
+// relative to the repository: codegen.out is relative to the directory
+// that holds the spec directory.
+func relOut(specDir, out string) string {
+	rel, err := filepath.Rel(filepath.Join(filepath.FromSlash(specDir), ".."), filepath.FromSlash(out))
+	if err != nil {
+		return out
+	}
+	return filepath.ToSlash(rel)
+}
+
+// markCreated records the files under dir as created by init (dir did not
+// exist or was empty: init checked).
+func markCreated(sc *scaffold, dir string) error {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			sc.created = append(sc.created, p)
 		}
-		if err := goCmd(e, dir, "mod", "edit", "-tool="+modulePath+"/cmd/agentc"); err != nil {
-			return err
-		}
-	} else if err := goCmd(e, dir, "mod", "edit", "-require="+modulePath+"@"+version, "-tool="+modulePath+"/cmd/agentc"); err != nil {
+		return err
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// appendOnce appends text to file unless the file already holds marker.
+func appendOnce(sc *scaffold, file, marker, text string) error {
+	old, err := os.ReadFile(file)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if tidy {
-		if err := goCmd(e, dir, "mod", "tidy"); err != nil {
-			return err
-		}
+	if bytes.Contains(old, []byte(marker)) {
+		return nil
 	}
-	if !e.json {
-		e.logf("agentc init: wrote %s; run go generate ./... to generate %s/", strings.Join(created, ", "), out)
+	sc.keep(file)
+	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
+		old = append(old, '\n')
 	}
-	return ok(map[string]any{"created": created, "spec": specDir, "out": out, "version": version})
+	return writeAtomic(file, append(old, text...))
+}
+
+// writeAtomic replaces file with data through a temporary file and a rename.
+func writeAtomic(file string, data []byte) error {
+	tmp := file + ".agentc-tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, file); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 var semver = regexp.MustCompile(`^v\d+\.\d+\.\d+`)
 
-// writeNew creates path with data, refusing to replace an existing file.
-func writeNew(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
+// goCmd runs the go command in dir; its output goes to stderr.
 func goCmd(e *env, dir string, args ...string) error {
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir

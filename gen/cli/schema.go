@@ -32,19 +32,25 @@ type flagSchema struct {
 
 func init() {
 	var specDir string
+	var builtin bool
 	register(&command{
 		name:    "schema",
 		args:    "[commands | tool NAME]",
 		summary: "Describe agentc for machines: its commands and flags (default), or one tool's argument JSON Schema.",
 		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&specDir, "spec", "", "spec directory for 'schema tool' (default: the embedded default spec)")
+			fs.StringVar(&specDir, "spec", "", "spec directory for 'schema tool' (default: this repository's, found from the working directory up)")
+			fs.BoolVar(&builtin, "builtin", false, builtinDoc)
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) error {
 			switch {
 			case len(args) == 0 || (len(args) == 1 && args[0] == "commands"):
 				return runSchemaCommands(e)
 			case len(args) == 2 && args[0] == "tool":
-				return runSchemaTool(e, specDir, args[1])
+				dir, err := resolveSpec(specDir, builtin)
+				if err != nil {
+					return err
+				}
+				return runSchemaTool(e, dir, args[1])
 			}
 			return usagef("schema takes 'commands' or 'tool NAME', got %q", strings.Join(args, " "))
 		},

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime/debug"
+	"path/filepath"
 
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -14,14 +14,38 @@ func init() {
 	register(&command{
 		name:    "vet",
 		args:    "[spec-dir]",
-		summary: "Check a spec (default: the embedded default spec) and print its findings as file:line:col: message.",
+		summary: "Check a spec (default: this repository's, found from the working directory up) and print its findings as file:line:col: message.",
+		flags:   func(fs *flag.FlagSet) { fs.Bool("builtin", false, builtinDoc) },
 		run:     runVet,
 	})
-	register(&command{
-		name:    "version",
-		summary: "Print agentc's version.",
-		run:     runVersion,
-	})
+}
+
+// builtinDoc documents every command's --builtin flag.
+const builtinDoc = "use agentc's built-in example spec (the Proliferate contract) instead of this repository's"
+
+// resolveSpec returns the spec directory a command uses: dir when given,
+// "" (the built-in spec) when builtin is set, and otherwise the one
+// findSpec finds from the working directory.
+func resolveSpec(dir string, builtin bool) (string, error) {
+	switch {
+	case builtin && dir != "":
+		return "", usagef("--builtin and a spec directory exclude each other")
+	case builtin:
+		return "", nil
+	case dir != "":
+		return dir, nil
+	}
+	return findSpec(".")
+}
+
+// codegenOut is the output root when --out is left out: codegen.out,
+// relative to the directory that holds the spec directory (the working
+// directory for the built-in spec).
+func codegenOut(specDir, out string) string {
+	if specDir == "" || filepath.IsAbs(out) {
+		return out
+	}
+	return filepath.Join(specDir, "..", out)
 }
 
 // loadSpec loads the spec in dir, or the embedded default when dir is "".
@@ -57,6 +81,10 @@ func runVet(e *env, fs *flag.FlagSet, args []string) error {
 	if len(args) == 1 {
 		dir = args[0]
 	}
+	dir, err := resolveSpec(dir, fs.Lookup("builtin").Value.(flag.Getter).Get().(bool))
+	if err != nil {
+		return err
+	}
 	src, err := specSource(dir)
 	if err != nil {
 		return err
@@ -67,30 +95,4 @@ func runVet(e *env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	return ok(map[string]any{"spec": s.Dir, "tools": len(s.Tools), "modes": len(s.Modes), "models": len(s.Models)})
-}
-
-// Version returns agentc's module version ("(devel)" in a source build).
-func Version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, d := range bi.Deps {
-			if d.Path == "github.com/agentc-dev/agentc" {
-				return d.Version
-			}
-		}
-		if bi.Main.Path == "github.com/agentc-dev/agentc" && bi.Main.Version != "" {
-			return bi.Main.Version
-		}
-	}
-	return "(devel)"
-}
-
-func runVersion(e *env, fs *flag.FlagSet, args []string) error {
-	if len(args) > 0 {
-		return usagef("version takes no arguments")
-	}
-	v := Version()
-	if !e.json {
-		fmt.Fprintf(e.stdout, "agentc %s\n", v)
-	}
-	return ok(map[string]string{"version": v})
 }

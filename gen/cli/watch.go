@@ -28,7 +28,7 @@ const settle = 20 * time.Millisecond
 // of a spec file until SIGINT or SIGTERM, and then exits 0.
 func runWatch(e *env, sf *specFlags) error {
 	if sf.spec == "" {
-		return usagef("--watch needs --spec DIR (the embedded default spec never changes)")
+		return usagef("--watch needs a spec directory (the built-in spec never changes)")
 	}
 	if e.json {
 		return usagef("--watch prints a line per regeneration for people; it does not take --json")

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/agentc-dev/agentc/spec"
+)
+
+// errNoSpec is the answer of a command run outside any agentc repository
+// without --spec: it says how to start one rather than falling back on the
+// built-in example.
+var errNoSpec = errors.New("no agentc spec found here or in any parent directory (a spec directory holds " + spec.SchemaFile + ").\n" +
+	"Start one with 'agentc init', name one with --spec DIR, or use agentc's built-in example contract with --builtin")
+
+// findSpec returns the spec directory a command uses when --spec is left
+// out, as buf finds buf.yaml and cue its cue.mod: walking up from dir, the
+// first directory that is a spec directory — or, at the root of the module
+// or repository (a directory holding go.mod or .git), where the walk stops,
+// the one spec directory among its children. A spec directory holds
+// agentc's copy of its metaschema (agentc_schema.cue), which `agentc init`
+// writes. The result is relative to dir.
+func findSpec(dir string) (string, error) {
+	start, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := start; ; {
+		if isSpecDir(d) {
+			return relTo(start, d), nil
+		}
+		if isRoot(d) {
+			entries, _ := os.ReadDir(d)
+			var found []string
+			for _, e := range entries {
+				if e.IsDir() && isSpecDir(filepath.Join(d, e.Name())) {
+					found = append(found, filepath.Join(d, e.Name()))
+				}
+			}
+			switch len(found) {
+			case 0:
+				return "", errNoSpec
+			case 1:
+				return relTo(start, found[0]), nil
+			}
+			return "", fmt.Errorf("%s holds more than one spec directory (%s, %s, …): name one with --spec DIR", d, filepath.Base(found[0]), filepath.Base(found[1]))
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", errNoSpec
+		}
+		d = parent
+	}
+}
+
+// isRoot reports whether dir is a module's or a repository's root.
+func isRoot(dir string) bool {
+	for _, name := range []string{"go.mod", ".git"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// isSpecDir reports whether dir holds agentc's metaschema copy.
+func isSpecDir(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, spec.SchemaFile))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// relTo returns target relative to base, so that positions in messages
+// read as the user would type them ("../spec/tools.cue:3:1").
+func relTo(base, target string) string {
+	if rel, err := filepath.Rel(base, target); err == nil {
+		return rel
+	}
+	return target
+}
