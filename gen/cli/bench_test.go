@@ -153,7 +153,7 @@ func BenchmarkCommands(b *testing.B) {
 // a process's peak, as wait4 reports it, counts the memory of the process
 // it was forked from, and this benchmark's own process holds far more than
 // a freshly started one.
-func measure(b *testing.B, dir string, name string, args ...string) (time.Duration, int64) {
+func measure(b *testing.B, dir, name string, args ...string) (time.Duration, int64) {
 	b.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{name}, args...)...)
 	cmd.Dir = dir

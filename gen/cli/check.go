@@ -79,7 +79,6 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 		total, out = ent.Files, ent.Out
 	} else {
 		var files []emit.File
-		sf.oneShot = true
 		s, files, out, err = sf.generate(src, nil)
 		if err != nil {
 			return err

@@ -3,10 +3,6 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"os"
-	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"strings"
 	"sync/atomic"
 
@@ -20,9 +16,6 @@ import (
 // specFlags are the flags every generating command shares.
 type specFlags struct {
 	spec, out, only string
-	// oneShot is a run of a process that ends with it (gen, check, not
-	// gen --watch): it collects load's garbage before emitting.
-	oneShot bool
 	// mem, under gen --watch, remembers the output tree's files between
 	// runs, so that a plan reads only those that changed since.
 	mem *write.Memory
@@ -53,9 +46,6 @@ func (f *specFlags) generate(src *load.Source, begin func(out string) func([]emi
 	if err != nil {
 		return nil, nil, "", err
 	}
-	if f.oneShot {
-		defer emitInResidentMemory()()
-	}
 	out := f.out
 	if out == "" {
 		out = s.Codegen.Out
@@ -69,45 +59,6 @@ func (f *specFlags) generate(src *load.Source, begin func(out string) func([]emi
 		return nil, nil, "", err
 	}
 	return s, files, out, nil
-}
-
-// emitInResidentMemory prepares a one-shot process to emit, and returns
-// what restores the collector's settings. Loading leaves the CUE
-// evaluation's memory behind, many times the model's, so it is collected
-// now and the emitters reuse it rather than add to it. Then, unless GOGC
-// or GOMEMLIMIT say otherwise, the collector waits until the emitters have
-// allocated what load left resident (at least minEmitMemory) instead of
-// running each time the small live heap doubles: at 1,000 tools that was a
-// dozen cycles competing with the emitters for both cores (four now), and
-// the memory is the process's already.
-func emitInResidentMemory() (restore func()) {
-	runtime.GC()
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	limit := max(residentMemory(), minEmitMemory)
-	oldLimit := debug.SetMemoryLimit(limit)
-	oldPercent := debug.SetGCPercent(-1)
-	return func() {
-		debug.SetGCPercent(oldPercent)
-		debug.SetMemoryLimit(oldLimit)
-	}
-}
-
-// minEmitMemory is the least memory the emitters may fill before the
-// collector runs: a small spec leaves little resident, and its emitters
-// allocate a few MB.
-const minEmitMemory = 64 << 20
-
-// residentMemory is the memory the Go runtime holds from the system and
-// has not returned to it: what the memory limit counts.
-func residentMemory() int64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(sample)
-	if sample[0].Value.Kind() != metrics.KindUint64 || sample[1].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return int64(sample[0].Value.Uint64() - sample[1].Value.Uint64())
 }
 
 // generations counts the runs that loaded the spec and generated (for
@@ -176,7 +127,6 @@ func init() {
 			if len(args) > 0 {
 				return usagef("gen takes no arguments (use --spec DIR)")
 			}
-			sf.oneShot = !watch
 			if watch {
 				return runWatch(e, &sf)
 			}
