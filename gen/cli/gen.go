@@ -4,10 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"strings"
-	"sync/atomic"
 
 	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/internal/stamp"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/write"
@@ -41,7 +39,6 @@ func (f *specFlags) onlyList() []string {
 // handed each emitter's files as soon as that emitter has succeeded
 // (emit.GenerateStaged).
 func (f *specFlags) generate(src *load.Source, begin func(out string) func([]emit.File)) (*model.Spec, []emit.File, string, error) {
-	generations.Add(1)
 	s, err := load.Load(src)
 	if err != nil {
 		return nil, nil, "", err
@@ -59,45 +56,6 @@ func (f *specFlags) generate(src *load.Source, begin func(out string) func([]emi
 		return nil, nil, "", err
 	}
 	return s, files, out, nil
-}
-
-// generations counts the runs that loaded the spec and generated (for
-// tests of the shortcut that avoids it).
-var generations atomic.Int64
-
-// stamped is a run's claim to the unchanged-spec shortcut (package stamp).
-type stamped struct {
-	invocation, key string
-	keyed           bool // the output is a function of what key hashes
-}
-
-// stamp computes the input key of a run on the spec read into src.
-func (f *specFlags) stamp(src *load.Source) stamped {
-	key, keyed := stamp.Key(stamp.Inputs{Display: src.Display, Files: src.Files, Only: f.onlyList()})
-	return stamped{invocation: stamp.Invocation(f.spec, f.out, f.onlyList()), key: key, keyed: keyed}
-}
-
-// unchanged returns the recorded entry when the last run of this command
-// line had the same key and left a tree that is still intact: generating
-// again would change nothing.
-func (st stamped) unchanged(partial bool) (stamp.Entry, bool) {
-	if !st.keyed {
-		return stamp.Entry{}, false
-	}
-	ent, ok := stamp.Lookup(st.invocation)
-	if !ok || ent.Key != st.key {
-		return stamp.Entry{}, false
-	}
-	intact, err := write.Intact(ent.Out, ent.Manifest, partial)
-	return ent, err == nil && intact
-}
-
-// record notes that the tree under out is now as generated, with the given
-// manifest, by a run of files files.
-func (st stamped) record(out string, manifest []byte, files int) {
-	if st.keyed && manifest != nil {
-		stamp.Record(st.invocation, stamp.Entry{Key: st.key, Out: out, Manifest: emit.Sum(manifest), Files: files})
-	}
 }
 
 func init() {
@@ -157,10 +115,8 @@ func (r *genResult) String() string {
 	return fmt.Sprintf("agentc gen: %s: %d written, %d unchanged, %d removed", r.out, len(r.written), r.unchanged, len(r.removed))
 }
 
-// genOnce loads the spec, generates and writes the changed files. When
-// the spec, the flags and agentc are those of the last run of the same
-// command line and the tree it left is intact, it only says so (see
-// package stamp). warn, if not nil, is handed the spec's files as read.
+// genOnce loads the spec, generates and writes the changed files. warn,
+// if not nil, is handed the spec's files as read.
 func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 	src, err := specSource(sf.spec)
 	if err != nil {
@@ -169,11 +125,7 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 	if warn != nil {
 		warn(src)
 	}
-	st := sf.stamp(src)
 	partial := sf.only != "" // other emitters' files are not stale
-	if ent, ok := st.unchanged(partial); ok {
-		return &genResult{out: ent.Out, unchanged: ent.Files}, nil
-	}
 	// The files are written out of sight as the emitters produce them
 	// (the Go emitter takes longest), and put in place only once all
 	// have succeeded.
@@ -196,7 +148,6 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 		sf.mem.Applied(out, changes)
 	}
 	r := &genResult{out: out}
-	var manifest []byte
 	for _, c := range changes {
 		switch c.Kind {
 		case write.Create, write.Update:
@@ -206,11 +157,7 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 		case write.Unchanged:
 			r.unchanged++
 		}
-		if c.Path == emit.ManifestName {
-			manifest = c.New
-		}
 	}
-	st.record(out, manifest, len(files))
 	return r, nil
 }
 
