@@ -65,14 +65,15 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 		return err
 	}
 	e.warn(src)
-	s, files, out, err := sf.generate(src, nil)
+	s, files, out, err := sf.generate(src)
 	if err != nil {
 		return err
 	}
-	findings, err := drift(out, files, sf.only != "")
+	changes, err := sf.plan(out, files)
 	if err != nil {
 		return err
 	}
+	findings := drift(changes)
 	if !e.json {
 		for _, f := range findings {
 			fmt.Fprintf(e.stdout, "%s: %s: %s\n%s", path.Join(out, f.Path), f.Kind, f.Help, f.Diff)
@@ -119,16 +120,8 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 	return ok(data)
 }
 
-// drift compares the generated files with the tree under out.
-func drift(out string, files []emit.File, partial bool) ([]driftFinding, error) {
-	plan := write.Plan
-	if partial {
-		plan = write.PlanPartial
-	}
-	changes, err := plan(out, files)
-	if err != nil {
-		return nil, err
-	}
+// drift returns the findings of a plan of the generated files.
+func drift(changes []write.Change) []driftFinding {
 	var manifest map[string]string
 	for _, c := range changes {
 		if c.Path == emit.ManifestName {
@@ -169,5 +162,5 @@ func drift(out string, files []emit.File, partial bool) ([]driftFinding, error) 
 	if len(findings) == 0 && manifestFinding != nil {
 		findings = append(findings, *manifestFinding)
 	}
-	return findings, nil
+	return findings
 }

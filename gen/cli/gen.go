@@ -14,9 +14,6 @@ import (
 // specFlags are the flags every generating command shares.
 type specFlags struct {
 	spec, out, only string
-	// mem, under gen --watch, remembers the output tree's files between
-	// runs, so that a plan reads only those that changed since.
-	mem *write.Memory
 }
 
 func (f *specFlags) register(fs *flag.FlagSet) {
@@ -34,11 +31,8 @@ func (f *specFlags) onlyList() []string {
 }
 
 // generate loads the spec read into src and runs the emitters; it returns
-// the files and the output root. If begin is not nil, it is called with
-// the output root once that is known, and the function it returns is
-// handed each emitter's files as soon as that emitter has succeeded
-// (emit.GenerateStaged).
-func (f *specFlags) generate(src *load.Source, begin func(out string) func([]emit.File)) (*model.Spec, []emit.File, string, error) {
+// the files and the output root.
+func (f *specFlags) generate(src *load.Source) (*model.Spec, []emit.File, string, error) {
 	s, err := load.Load(src)
 	if err != nil {
 		return nil, nil, "", err
@@ -47,15 +41,20 @@ func (f *specFlags) generate(src *load.Source, begin func(out string) func([]emi
 	if out == "" {
 		out = s.Codegen.Out
 	}
-	var stage func([]emit.File)
-	if begin != nil {
-		stage = begin(out)
-	}
-	files, err := emit.GenerateStaged(s, stage, f.onlyList()...)
+	files, err := emit.Generate(s, f.onlyList()...)
 	if err != nil {
 		return nil, nil, "", err
 	}
 	return s, files, out, nil
+}
+
+// plan compares files with the tree under out. A run of some emitters
+// (--only) removes nothing: the others' files are not stale.
+func (f *specFlags) plan(out string, files []emit.File) ([]write.Change, error) {
+	if f.only != "" {
+		return write.PlanPartial(out, files)
+	}
+	return write.Plan(out, files)
 }
 
 func init() {
@@ -125,27 +124,17 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 	if warn != nil {
 		warn(src)
 	}
-	partial := sf.only != "" // other emitters' files are not stale
-	// The files are written out of sight as the emitters produce them
-	// (the Go emitter takes longest), and put in place only once all
-	// have succeeded.
-	var run *write.Run
-	_, files, out, err := sf.generate(src, func(out string) func([]emit.File) {
-		run = write.Begin(out, write.Options{Partial: partial, Memory: sf.mem})
-		return run.Stage
-	})
-	if err != nil {
-		if run != nil {
-			run.Abort()
-		}
-		return nil, err
-	}
-	changes, err := run.Commit(files)
+	// Nothing is written unless every emitter succeeded.
+	_, files, out, err := sf.generate(src)
 	if err != nil {
 		return nil, err
 	}
-	if sf.mem != nil {
-		sf.mem.Applied(out, changes)
+	changes, err := sf.plan(out, files)
+	if err != nil {
+		return nil, err
+	}
+	if err := write.Apply(write.OS{}, out, changes); err != nil {
+		return nil, err
 	}
 	r := &genResult{out: out}
 	for _, c := range changes {
