@@ -50,7 +50,7 @@ test: npm tools postgres
 # Each benchmark measures agentc against its peer in the same run and
 # reports the ratio as a metric: BenchmarkRatios (decoders vs zod in node,
 # jsonschema/v6, CUE; its own timing loops), BenchmarkCommands (the agentc
-# binary's vet, gen, unchanged gen, check and gen after an edit vs the cue binary's vet at 6,
+# binary's vet, gen, check and gen after an edit vs the cue binary's vet at 6,
 # 100 and 1000 tools: ratios, peak RSS, ms per tool), BenchmarkWatchEdit
 # (gen --watch's regeneration after a one-line edit at 100 tools vs CUE's
 # evaluation), BenchmarkVet (load in process vs CUE in process),
@@ -60,7 +60,7 @@ test: npm tools postgres
 # by hand.
 bench: npm tools postgres
 	$(GO) test -run '^$$' -bench '^BenchmarkRatios$$' -benchtime 1x ./gen/conformance
-	$(GO) test -run '^$$' -bench '^(BenchmarkCommands|BenchmarkWatchEdit|BenchmarkWrite)$$' -benchtime 3x ./gen/cli
+	$(GO) test -run '^$$' -bench '^(BenchmarkCommands|BenchmarkWatchEdit)$$' -benchtime 3x ./gen/cli
 	$(GO) test -run '^$$' -bench '^BenchmarkVet$$' -benchtime 3x -benchmem ./gen/load
 	$(GO) test -run '^$$' -bench '^BenchmarkRoute$$' -benchmem ./gen/gateway
 	$(GO) test -run '^$$' -bench '^BenchmarkMCP$$' -benchmem ./gen/gateway

@@ -29,16 +29,10 @@ func TestMain(m *testing.M) {
 }
 
 func TestScripts(t *testing.T) {
-	// The unchanged-spec shortcut's entries (and the executable's hash)
-	// go to a cache directory of this run's, shared by the scripts.
-	cache := t.TempDir()
 	testscript.Run(t, testscript.Params{
 		Dir:           ".",
 		UpdateScripts: *update,
-		Setup: func(env *testscript.Env) error {
-			env.Setenv("XDG_CACHE_HOME", cache)
-			return setupGo(env)
-		},
+		Setup:         setupGo,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"defaultspec": cmdDefaultSpec,
 			"replace":     cmdReplace,

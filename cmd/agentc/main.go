@@ -6,12 +6,8 @@ import (
 	"os"
 
 	"github.com/agentc-dev/agentc/gen/cli"
-	"github.com/agentc-dev/agentc/gen/hugeheap"
 )
 
 func main() {
-	// Before anything allocates much: loading a large spec touches a
-	// heap of ~100 MB, far cheaper in huge pages (package hugeheap).
-	hugeheap.Reserve(hugeheap.Size)
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -16,16 +16,14 @@ import (
 )
 
 // BenchmarkCommands runs the built agentc's vet, gen (into an empty
-// directory), gen again on an unchanged spec, and check, against the real
+// directory), check, and gen after a one-line edit, against the real
 // `cue vet -c=false` (bin/cue), as processes, on the same synthetic spec of
 // 6, 100 and 1,000 tools, in the same iterations. For each command it
 // reports the wall time per run (<cmd>-ms), its ratio to cue vet
 // (<cmd>-x-cue: the target is 2), the peak resident memory over the runs
-// (<cmd>-MB), and for gen the time per tool (gen-ms/tool). gen-same-x-vet
-// is an unchanged gen over vet. gen-edit is gen after a one-line edit of
-// the spec, into the same directory (the spec author's loop without
-// --watch). vet-4k and gen-4k are vet and gen with AGENTC_HUGEPAGES=off
-// (package hugeheap): what the heap's huge pages are worth here.
+// (<cmd>-MB), and for gen the time per tool (gen-ms/tool). gen-edit is gen
+// after a one-line edit of the spec, into the directory of the gen before
+// (the spec author's loop without --watch); check checks that directory.
 //
 // files-ms is the floor of gen's writing on this filesystem, now: the
 // time to create gen's files (same paths and sizes, one goroutine, plain
@@ -34,8 +32,7 @@ import (
 // deleted in the last minutes when it allocates one, so creating files
 // after many were deleted can cost ten times as much (perf: most of the
 // time in ext4's recently_deleted). The outputs are therefore kept until
-// the whole benchmark ends, not deleted between sizes. The commands keep
-// their cache (package stamp) in a directory of the test's (TestMain).
+// the whole benchmark ends, not deleted between sizes.
 //
 // Skipped without bin/cue (`make tools`); fails under CI.
 func BenchmarkCommands(b *testing.B) {
@@ -79,30 +76,23 @@ func BenchmarkCommands(b *testing.B) {
 			}
 			edited := false
 			same := filepath.Join(newOut(), "same")
-			measure(b, dir, nil, agentc, "gen", "--spec", ".", "--out", same)
+			measure(b, dir, agentc, "gen", "--spec", ".", "--out", same)
 			generated := readTree(b, same)
 			if len(generated) == 0 {
 				b.Fatalf("gen wrote nothing under %s", same)
 			}
 			type cmd struct {
 				name string
-				env  []string
 				args func() []string
 				wall time.Duration
 				rss  int64 // KiB
 			}
-			smallPages := []string{"AGENTC_HUGEPAGES=off"}
 			cmds := []*cmd{
 				{name: "cue-vet", args: func() []string { return []string{cue, "vet", "-c=false", "."} }},
 				{name: "vet", args: func() []string { return []string{agentc, "vet", "."} }},
 				{name: "gen", args: func() []string {
 					return []string{agentc, "gen", "--spec", ".", "--out", filepath.Join(newOut(), "out")}
 				}},
-				{name: "vet-4k", env: smallPages, args: func() []string { return []string{agentc, "vet", "."} }},
-				{name: "gen-4k", env: smallPages, args: func() []string {
-					return []string{agentc, "gen", "--spec", ".", "--out", filepath.Join(newOut(), "out")}
-				}},
-				{name: "gen-same", args: func() []string { return []string{agentc, "gen", "--spec", ".", "--out", same} }},
 				{name: "check", args: func() []string { return []string{agentc, "check", "--spec", ".", "--out", same} }},
 				{name: "gen-edit", args: func() []string {
 					// A one-line edit, then gen: the spec author's loop without --watch.
@@ -121,14 +111,14 @@ func BenchmarkCommands(b *testing.B) {
 			// measured run starts from a tree the run before generated.
 			for range 2 {
 				args := cmds[len(cmds)-1].args()
-				measure(b, dir, nil, args[0], args[1:]...)
+				measure(b, dir, args[0], args[1:]...)
 			}
 			runs := 0
 			var files time.Duration
 			for b.Loop() {
 				for _, c := range cmds {
 					args := c.args()
-					wall, rss := measure(b, dir, c.env, args[0], args[1:]...)
+					wall, rss := measure(b, dir, args[0], args[1:]...)
 					c.wall += wall
 					c.rss = max(c.rss, rss)
 				}
@@ -150,22 +140,20 @@ func BenchmarkCommands(b *testing.B) {
 			}
 			b.ReportMetric(ms(byName["gen"].wall)/float64(n), "gen-ms/tool")
 			b.ReportMetric(ms(files), "files-ms")
-			b.ReportMetric(float64(byName["gen-same"].wall)/float64(byName["vet"].wall), "gen-same-x-vet")
 		})
 	}
 }
 
-// measure runs name with args in dir, with env added to the environment,
-// and returns its wall time and peak resident memory (KiB). It starts the
+// measure runs name with args in dir and returns its wall time and peak resident memory (KiB). It starts the
 // command through a launcher, this test binary freshly started (launch):
 // a process's peak, as wait4 reports it, counts the memory of the process
 // it was forked from, and this benchmark's own process holds far more than
 // a freshly started one.
-func measure(b *testing.B, dir string, env []string, name string, args ...string) (time.Duration, int64) {
+func measure(b *testing.B, dir, name string, args ...string) (time.Duration, int64) {
 	b.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{name}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), env...), "AGENTC_BENCH_LAUNCH=1")
+	cmd.Env = append(os.Environ(), "AGENTC_BENCH_LAUNCH=1")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -12,8 +12,6 @@ import (
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/handlers"
-	"github.com/agentc-dev/agentc/gen/load"
-	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/write"
 )
 
@@ -70,47 +68,24 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 		return err
 	}
 	e.warn(src)
-	st := sf.stamp(src)
-	partial := sf.only != ""
-	var s *model.Spec
-	var findings []driftFinding
-	var total int
-	var out string
-	if ent, ok := st.unchanged(partial); ok {
-		// Nothing is stale: the tree is what the same spec, flags and
-		// agentc generated.
-		total, out = ent.Files, ent.Out
-	} else {
-		var files []emit.File
-		sf.oneShot = true
-		s, files, out, err = sf.generate(src, nil)
-		if err != nil {
-			return err
-		}
-		var manifest []byte
-		findings, manifest, err = drift(out, files, partial)
-		if err != nil {
-			return err
-		}
-		total = len(files)
-		if len(findings) == 0 {
-			st.record(out, manifest, total)
-		}
+	s, files, out, err := sf.generate(src)
+	if err != nil {
+		return err
 	}
-	if pattern != "" && s == nil {
-		if s, err = load.Load(src); err != nil {
-			return err
-		}
+	changes, err := sf.plan(out, files)
+	if err != nil {
+		return err
 	}
+	findings := drift(changes)
 	if !e.json {
 		for _, f := range findings {
 			fmt.Fprintf(e.stdout, "%s: %s: %s\n%s", path.Join(out, f.Path), f.Kind, f.Help, f.Diff)
 		}
 	}
-	data := map[string]any{"out": out, "files": total, "findings": findings}
+	data := map[string]any{"out": out, "files": len(files), "findings": findings}
 	var msgs []string
 	if len(findings) > 0 {
-		msgs = append(msgs, fmt.Sprintf("%d of %d generated files in %s differ from the spec", len(findings), total, out))
+		msgs = append(msgs, fmt.Sprintf("%d of %d generated files in %s differ from the spec", len(findings), len(files), out))
 	}
 	if pattern != "" {
 		hopts := handlers.Options{
@@ -148,22 +123,11 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 	return ok(data)
 }
 
-// drift compares the generated files with the tree under out; it also
-// returns the manifest that generating would leave.
-func drift(out string, files []emit.File, partial bool) ([]driftFinding, []byte, error) {
-	plan := write.Plan
-	if partial {
-		plan = write.PlanPartial
-	}
-	changes, err := plan(out, files)
-	if err != nil {
-		return nil, nil, err
-	}
+// drift returns the findings of a plan of the generated files.
+func drift(changes []write.Change) []driftFinding {
 	var manifest map[string]string
-	var generated []byte
 	for _, c := range changes {
 		if c.Path == emit.ManifestName {
-			generated = c.New
 			if c.Old != nil {
 				manifest = emit.ParseManifest(c.Old)
 			}
@@ -201,5 +165,5 @@ func drift(out string, files []emit.File, partial bool) ([]driftFinding, []byte,
 	if len(findings) == 0 && manifestFinding != nil {
 		findings = append(findings, *manifestFinding)
 	}
-	return findings, generated, nil
+	return findings
 }

@@ -3,15 +3,9 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"os"
-	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"strings"
-	"sync/atomic"
 
 	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/internal/stamp"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/write"
@@ -21,12 +15,6 @@ import (
 type specFlags struct {
 	spec, out, only string
 	builtin         bool
-	// oneShot is a run of a process that ends with it (gen, check, not
-	// gen --watch): it collects load's garbage before emitting.
-	oneShot bool
-	// mem, under gen --watch, remembers the output tree's files between
-	// runs, so that a plan reads only those that changed since.
-	mem *write.Memory
 }
 
 func (f *specFlags) register(fs *flag.FlagSet) {
@@ -52,110 +40,30 @@ func (f *specFlags) onlyList() []string {
 }
 
 // generate loads the spec read into src and runs the emitters; it returns
-// the files and the output root. If begin is not nil, it is called with
-// the output root once that is known, and the function it returns is
-// handed each emitter's files as soon as that emitter has succeeded
-// (emit.GenerateStaged).
-func (f *specFlags) generate(src *load.Source, begin func(out string) func([]emit.File)) (*model.Spec, []emit.File, string, error) {
-	generations.Add(1)
+// the files and the output root.
+func (f *specFlags) generate(src *load.Source) (*model.Spec, []emit.File, string, error) {
 	s, err := load.Load(src)
 	if err != nil {
 		return nil, nil, "", err
-	}
-	if f.oneShot {
-		defer emitInResidentMemory()()
 	}
 	out := f.out
 	if out == "" {
 		out = codegenOut(f.spec, s.Codegen.Out)
 	}
-	var stage func([]emit.File)
-	if begin != nil {
-		stage = begin(out)
-	}
-	files, err := emit.GenerateStaged(s, stage, f.onlyList()...)
+	files, err := emit.Generate(s, f.onlyList()...)
 	if err != nil {
 		return nil, nil, "", err
 	}
 	return s, files, out, nil
 }
 
-// emitInResidentMemory prepares a one-shot process to emit, and returns
-// what restores the collector's settings. Loading leaves the CUE
-// evaluation's memory behind, many times the model's, so it is collected
-// now and the emitters reuse it rather than add to it. Then, unless GOGC
-// or GOMEMLIMIT say otherwise, the collector waits until the emitters have
-// allocated what load left resident (at least minEmitMemory) instead of
-// running each time the small live heap doubles: at 1,000 tools that was a
-// dozen cycles competing with the emitters for both cores (four now), and
-// the memory is the process's already.
-func emitInResidentMemory() (restore func()) {
-	runtime.GC()
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
+// plan compares files with the tree under out. A run of some emitters
+// (--only) removes nothing: the others' files are not stale.
+func (f *specFlags) plan(out string, files []emit.File) ([]write.Change, error) {
+	if f.only != "" {
+		return write.PlanPartial(out, files)
 	}
-	limit := max(residentMemory(), minEmitMemory)
-	oldLimit := debug.SetMemoryLimit(limit)
-	oldPercent := debug.SetGCPercent(-1)
-	return func() {
-		debug.SetGCPercent(oldPercent)
-		debug.SetMemoryLimit(oldLimit)
-	}
-}
-
-// minEmitMemory is the least memory the emitters may fill before the
-// collector runs: a small spec leaves little resident, and its emitters
-// allocate a few MB.
-const minEmitMemory = 64 << 20
-
-// residentMemory is the memory the Go runtime holds from the system and
-// has not returned to it: what the memory limit counts.
-func residentMemory() int64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(sample)
-	if sample[0].Value.Kind() != metrics.KindUint64 || sample[1].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return int64(sample[0].Value.Uint64() - sample[1].Value.Uint64())
-}
-
-// generations counts the runs that loaded the spec and generated (for
-// tests of the shortcut that avoids it).
-var generations atomic.Int64
-
-// stamped is a run's claim to the unchanged-spec shortcut (package stamp).
-type stamped struct {
-	invocation, key string
-	keyed           bool // the output is a function of what key hashes
-}
-
-// stamp computes the input key of a run on the spec read into src.
-func (f *specFlags) stamp(src *load.Source) stamped {
-	key, keyed := stamp.Key(stamp.Inputs{Display: src.Display, Files: src.Files, Only: f.onlyList()})
-	return stamped{invocation: stamp.Invocation(f.spec, f.out, f.onlyList()), key: key, keyed: keyed}
-}
-
-// unchanged returns the recorded entry when the last run of this command
-// line had the same key and left a tree that is still intact: generating
-// again would change nothing.
-func (st stamped) unchanged(partial bool) (stamp.Entry, bool) {
-	if !st.keyed {
-		return stamp.Entry{}, false
-	}
-	ent, ok := stamp.Lookup(st.invocation)
-	if !ok || ent.Key != st.key {
-		return stamp.Entry{}, false
-	}
-	intact, err := write.Intact(ent.Out, ent.Manifest, partial)
-	return ent, err == nil && intact
-}
-
-// record notes that the tree under out is now as generated, with the given
-// manifest, by a run of files files.
-func (st stamped) record(out string, manifest []byte, files int) {
-	if st.keyed && manifest != nil {
-		stamp.Record(st.invocation, stamp.Entry{Key: st.key, Out: out, Manifest: emit.Sum(manifest), Files: files})
-	}
+	return write.Plan(out, files)
 }
 
 func init() {
@@ -188,7 +96,6 @@ func init() {
 			if err := sf.resolve(); err != nil {
 				return err
 			}
-			sf.oneShot = !watch
 			if watch {
 				return runWatch(e, &sf)
 			}
@@ -219,10 +126,8 @@ func (r *genResult) String() string {
 	return fmt.Sprintf("agentc gen: %s: %d written, %d unchanged, %d removed", r.out, len(r.written), r.unchanged, len(r.removed))
 }
 
-// genOnce loads the spec, generates and writes the changed files. When
-// the spec, the flags and agentc are those of the last run of the same
-// command line and the tree it left is intact, it only says so (see
-// package stamp). warn, if not nil, is handed the spec's files as read.
+// genOnce loads the spec, generates and writes the changed files. warn,
+// if not nil, is handed the spec's files as read.
 func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 	src, err := specSource(sf.spec)
 	if err != nil {
@@ -231,34 +136,19 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 	if warn != nil {
 		warn(src)
 	}
-	st := sf.stamp(src)
-	partial := sf.only != "" // other emitters' files are not stale
-	if ent, ok := st.unchanged(partial); ok {
-		return &genResult{out: ent.Out, unchanged: ent.Files}, nil
-	}
-	// The files are written out of sight as the emitters produce them
-	// (the Go emitter takes longest), and put in place only once all
-	// have succeeded.
-	var run *write.Run
-	_, files, out, err := sf.generate(src, func(out string) func([]emit.File) {
-		run = write.Begin(out, write.Options{Partial: partial, Memory: sf.mem})
-		return run.Stage
-	})
-	if err != nil {
-		if run != nil {
-			run.Abort()
-		}
-		return nil, err
-	}
-	changes, err := run.Commit(files)
+	// Nothing is written unless every emitter succeeded.
+	_, files, out, err := sf.generate(src)
 	if err != nil {
 		return nil, err
 	}
-	if sf.mem != nil {
-		sf.mem.Applied(out, changes)
+	changes, err := sf.plan(out, files)
+	if err != nil {
+		return nil, err
+	}
+	if err := write.Apply(write.OS{}, out, changes); err != nil {
+		return nil, err
 	}
 	r := &genResult{out: out}
-	var manifest []byte
 	for _, c := range changes {
 		switch c.Kind {
 		case write.Create, write.Update:
@@ -268,11 +158,7 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 		case write.Unchanged:
 			r.unchanged++
 		}
-		if c.Path == emit.ManifestName {
-			manifest = c.New
-		}
 	}
-	st.record(out, manifest, len(files))
 	return r, nil
 }
 

@@ -15,7 +15,6 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/gogen"
-	"github.com/agentc-dev/agentc/gen/write"
 )
 
 // settle is how long a burst of file events must be quiet before a
@@ -68,7 +67,7 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 			return fmt.Errorf("watching %s: %w", modDir, err)
 		}
 	}
-	defer keepBetweenRuns(sf)()
+	defer keepBetweenRuns()()
 
 	regen := func() {
 		r, err := genOnce(sf, e.warn)
@@ -111,15 +110,10 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 // keepBetweenRuns turns on what a watching agentc keeps from one run to
 // the next, and returns the function that turns it off: the Go emitter's
 // rendered declarations, so that an edit renders again only the
-// declarations it changed, and the output files as
-// written, so that a plan reads only the files changed since.
-func keepBetweenRuns(sf *specFlags) (stop func()) {
+// declarations it changed.
+func keepBetweenRuns() (stop func()) {
 	gogen.CacheRenders(true)
-	sf.mem = write.NewMemory()
-	return func() {
-		sf.mem = nil
-		gogen.CacheRenders(false)
-	}
+	return func() { gogen.CacheRenders(false) }
 }
 
 // specEvent reports whether ev changes what the spec loads: a .cue file in

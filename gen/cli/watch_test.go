@@ -203,9 +203,8 @@ func readTree(t testing.TB, root string) map[string]string {
 	return files
 }
 
-// TestMain lets TestWatchInterrupt run this test binary as agentc. The
-// tests (and the agentc they start) keep the unchanged-spec shortcut's
-// entries in a cache directory of their own.
+// TestMain lets TestWatchInterrupt run this test binary as agentc, and
+// BenchmarkCommands as its launcher (measure).
 func TestMain(m *testing.M) {
 	if os.Getenv("AGENTC_TEST_AS_MAIN") == "1" {
 		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -213,14 +212,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("AGENTC_BENCH_LAUNCH") == "1" {
 		os.Exit(launch(os.Args[1:]))
 	}
-	cache, err := os.MkdirTemp("", "agentc-cli-test-cache-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("XDG_CACHE_HOME", cache)
-	code := m.Run()
-	os.RemoveAll(cache)
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // TestWatchInterrupt: agentc gen --watch, as a process, ends on SIGINT with

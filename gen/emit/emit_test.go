@@ -3,9 +3,7 @@ package emit_test
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/write"
 )
 
 // The test's emitters: "fast" produces its files at once; "slow" waits
@@ -57,28 +54,6 @@ func countTemps(dir string) (int, error) {
 		}
 	}
 	return n, err
-}
-
-// TestGenerateStagedEmitterFails: an emitter that fails after another
-// one's files were staged fails the generation, and the writer's Abort
-// then leaves the output root as it was: here, not there at all.
-func TestGenerateStagedEmitterFails(t *testing.T) {
-	root := filepath.Join(t.TempDir(), "out")
-	stagedDir.Store(root)
-	failSlow.Store(true)
-	defer failSlow.Store(false)
-	run := write.Begin(root, write.Options{})
-	_, err := emit.GenerateStaged(&model.Spec{}, run.Stage)
-	if !errors.Is(err, errSlow) {
-		t.Fatalf("GenerateStaged = %v, want the slow emitter's failure", err)
-	}
-	if n, _ := countTemps(root); n == 0 {
-		t.Fatal("nothing was staged before the failure: the test tests nothing")
-	}
-	run.Abort()
-	if _, err := os.Stat(root); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("after the failure, the output root exists: %v", err)
-	}
 }
 
 // TestGenerateStagedStagesEachEmitter: each emitter's files are handed

@@ -95,6 +95,10 @@ func TestOnlyChangedFilesAreWritten(t *testing.T) {
 	if k := kinds(gen(t, root, v1)); k["a/one.ts"] != write.Create || k["b/two.json"] != write.Create {
 		t.Fatalf("first run: %v", k)
 	}
+	// Readable by all, whatever the temporary file's mode was.
+	if fi, err := os.Stat(filepath.Join(root, "a/one.ts")); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("a/one.ts: %v, %v; want mode 0644", fi.Mode(), err)
+	}
 	mtimes := map[string]time.Time{}
 	for _, p := range []string{"a/one.ts", "b/two.json", "three.txt"} {
 		mtimes[p] = setOld(t, filepath.Join(root, p))
@@ -161,6 +165,25 @@ func TestStaleFilesAreRemoved(t *testing.T) {
 	gen(t, root, withManifest(emit.File{Path: "keep.ts", Data: headed("keep")}))
 	if _, err := os.Stat(filepath.Join(root, "d")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("empty directory d was left behind: %v", err)
+	}
+}
+
+// TestLeftoverTempFilesAreRemoved: a full run removes the temporary files
+// a killed run left, once older than any run keeps one, and leaves a
+// fresh one (a run in progress) alone.
+func TestLeftoverTempFilesAreRemoved(t *testing.T) {
+	root := t.TempDir()
+	files := withManifest(emit.File{Path: "d/a.ts", Data: headed("a")})
+	gen(t, root, files)
+	writeFile(t, filepath.Join(root, "d", ".agentc-tmp-left"), "half a file")
+	setOld(t, filepath.Join(root, "d", ".agentc-tmp-left"))
+	writeFile(t, filepath.Join(root, ".agentc-tmp-fresh"), "in progress")
+	k := kinds(gen(t, root, files))
+	if k["d/.agentc-tmp-left"] != write.Remove || k[".agentc-tmp-fresh"] != "" {
+		t.Errorf("planned %v, want the leftover removed and the fresh one left alone", k)
+	}
+	if got, want := sortedKeys(tree(t, root)), []string{".agentc-tmp-fresh", emit.ManifestName, "d/a.ts"}; !slices.Equal(got, want) {
+		t.Errorf("files after the run: %v, want %v", got, want)
 	}
 }
 
