@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
-	"cuelang.org/go/cue/ast"
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 
@@ -19,46 +18,10 @@ import (
 	"github.com/agentc-dev/agentc/spec"
 )
 
-// metaschema checks what evaluating the package does not: that the spec
-// stays inside the metaschema's closed definitions, and that every field the
-// metaschema requires has a value.
-//
-// The metaschema is embedded at the package's top level (`#Spec`), and an
-// embedding admits every field declared beside it — which, in a package,
-// is every field of every file. So a misspelt field ("descripton") or an
-// unknown top-level field would be accepted silently; unifying #Spec with
-// the whole value applies its closedness. Likewise a field the metaschema
-// declares as `string` stays a valid, non-concrete schema when the spec
-// leaves it out, so required fields are checked for concreteness here,
-// outside argument and result schemas, which stay schemas.
-//
-// When the syntax shows that no field could be refused (closedBySyntax),
-// the unification is skipped: it would evaluate the spec a second time to
-// find nothing. files are the instance's parsed files.
-func (l *loader) metaschema(v cue.Value, files []*ast.File, userFiles []string) diag.List {
-	def := v.LookupPath(cue.MakePath(cue.Def("Spec")))
-	clean := l.closedBySyntax(files, userFiles)
-	if crossCheck != nil && clean {
-		crossCheck("closedness of the spec", clean, def.Unify(v).Validate(cue.Concrete(false)) == nil)
-	}
-	if def.Exists() && !clean {
-		if err := def.Unify(v).Validate(cue.Concrete(false)); err != nil {
-			if errs := l.convertList(err, model.Pos{File: l.src.Display}); len(errs) > 0 {
-				return errs
-			}
-		}
-	}
-	var errs diag.List
-	l.deferTools = true
-	l.required(v, nil, &anchor{pos: model.Pos{File: l.src.Display}, done: true}, &errs)
-	l.deferTools = false
-	if a := l.toolsRequired; a != nil && len(errs) > 0 {
-		// The model will not be built: the tools are checked here.
-		l.toolsRequired = nil
-		l.required(a.v, []string{"tools"}, a.up, &errs)
-	}
-	return errs
-}
+// The metaschema declares most fields with a type alone (`description:
+// string`): a spec that leaves one out is still a valid, non-concrete
+// value. So required reports every field outside argument and result
+// schemas (which stay schemas) that has no concrete value.
 
 // anchor is a value above the one required checks, for the closest
 // user-file position above it. Positions are costly (see vpos) and needed
@@ -90,26 +53,11 @@ func (l *loader) required(v cue.Value, path []string, up *anchor, errs *diag.Lis
 	if schemaPath(path) {
 		return // argument and result schemas, and opencode.config (checked when built)
 	}
-	if l.deferTools && len(path) == 1 && path[0] == "tools" {
-		if d, _ := v.Default(); d.IncompleteKind() == cue.StructKind {
-			// Left to tools, which reads each tool's fields anyway (see
-			// toolFields).
-			l.toolsRequired = &anchor{up: up, v: v}
-			return
-		}
-	}
 	a := &anchor{up: up, v: v}
 	d, _ := v.Default()
 	if k := d.IncompleteKind(); (k == cue.StructKind || k == cue.ListKind) && !schemaAbove(path) && d.Validate(cue.Concrete(true)) == nil {
 		// Concrete throughout: nothing below can be missing. One
 		// validation costs less than listing every struct's fields.
-		if crossCheck != nil {
-			var slow diag.List
-			if !l.requiredBelow(d, path, a, &slow) {
-				l.requiredLeaf(v, d, path, up, &slow)
-			}
-			crossCheck("requiredness of "+strings.Join(path, "."), 0, len(slow))
-		}
 		return
 	}
 	if !l.requiredBelow(d, path, a, errs) {
@@ -217,9 +165,6 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 			format, args = "%s", []any{strings.TrimPrefix(e.Error(), strings.Join(e.Path(), ".")+": ")}
 		}
 		ce := cueErr{path: e.Path(), format: format, args: args}
-		if len(ce.path) > 0 && ce.path[0] == "#Spec" {
-			ce.path = ce.path[1:] // errors of the closedness check
-		}
 		for _, p := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
 			mp := l.pos(p)
 			if !mp.IsValid() {
@@ -254,6 +199,11 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 				i += used
 				continue
 			}
+		}
+		if e.format == "undefined field: %s" && len(e.path) == 1 && e.alt.IsValid() {
+			// The metaschema's pattern on the top-level fields found no
+			// field of #Spec by this name.
+			e.format, e.args = "field not allowed", nil
 		}
 		if e.format == "field not allowed" {
 			if f := l.notAllowed(e); f != nil {

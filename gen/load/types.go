@@ -27,14 +27,6 @@ type typeWalker struct {
 	// funcNames holds the printed names of package functions (see
 	// funcName).
 	funcNames map[string]string
-	// root and rootPos are the expression fastConstraints reads and the
-	// position of its field.
-	root    ast.Expr
-	rootPos model.Pos
-	// dry is the type fastField's dry run fills.
-	dry model.Type
-	// named says that fast met a named check since it was last cleared.
-	named bool
 }
 
 // object converts a struct-valued schema. goName and tsName name its type;
@@ -45,39 +37,18 @@ func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string
 		w.errorv(v, "unsupported", "expected a struct of fields, found %v", v.IncompleteKind())
 		return t
 	}
-	fields, ok := w.fastObjectFields(v)
-	if ok && crossCheck != nil {
-		w.crossCheckObject(v, fields, childGo, childTS)
-	}
-	if !ok {
-		sels, values, err := schemaFieldsOf(v)
-		if err != nil {
-			w.errorv(v, "unsupported", "%v", err)
-			return t
-		}
-		fields = make([]objectField, len(sels))
-		for i := range sels {
-			fields[i] = objectField{sel: sels[i], v: values[i]}
-		}
+	it, err := v.Fields(cue.Optional(true), cue.Patterns(true))
+	if err != nil {
+		w.errorv(v, "unsupported", "%v", err)
+		return t
 	}
 	goNames := map[string]*model.Field{}
-	for _, of := range fields {
-		if of.fast != nil {
-			goNames[of.fast.GoName] = of.fast
-			t.Fields = append(t.Fields, of.fast)
-		} else if f := w.field(of.sel, of.v, goNames, childGo, childTS); f != nil {
+	for it.Next() {
+		if f := w.field(it.Selector(), it.Value(), goNames, childGo, childTS); f != nil {
 			t.Fields = append(t.Fields, f)
 		}
 	}
 	return t
-}
-
-// objectField is a field of an object schema: its selector and value, or
-// the field fastField built from its syntax.
-type objectField struct {
-	sel  cue.Selector
-	v    cue.Value
-	fast *model.Field
 }
 
 // field converts the field sel of an object schema, its value fv, or
@@ -131,39 +102,14 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 // (its empty default fails MinItems) but a fine schema.
 func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 	pos := w.l.vpos(v)
-	if items, ok := w.fastItems(v, base, tsBase, names.Singular(field)); ok {
-		t := &model.Type{Kind: model.Array, Pos: pos, Items: items}
-		if crossCheck != nil {
-			w.crossCheckItems(v, items, base, tsBase, field)
-		}
-		w.constraints(v, t, true)
-		return t
-	}
 	var leaves []cue.Value
 	kind := v.IncompleteKind()
-	verr := v.Err()       // computed anew on each call
-	single := verr == nil // fastConstraints may read v's syntax
+	verr := v.Err() // computed anew on each call
 	if verr != nil || kind == cue.BottomKind {
-		if lv, ok := w.fastListLeaf(v); ok {
-			kind, leaves, single = cue.ListKind, []cue.Value{lv}, true
-			if crossCheck != nil {
-				var slow []cue.Value
-				w.leaves(v, &slow, 0)
-				slowKind, slowLv := cue.TopKind, cue.Value{}
-				for _, lf := range slow {
-					slowKind &= lf.IncompleteKind()
-					if lf.IncompleteKind() == cue.ListKind && !slowLv.Exists() {
-						slowLv = lf
-					}
-				}
-				crossCheck("list operand of "+v.Path().String(), [2]any{kind, lv}, [2]any{slowKind, slowLv})
-			}
-		} else {
-			kind = cue.TopKind
-			w.leaves(v, &leaves, 0)
-			for _, lf := range leaves {
-				kind &= lf.IncompleteKind()
-			}
+		kind = cue.TopKind
+		w.leaves(v, &leaves, 0)
+		for _, lf := range leaves {
+			kind &= lf.IncompleteKind()
 		}
 	}
 	switch kind {
@@ -195,26 +141,26 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 		}
 		t.Items = w.typ(elem, base, tsBase, names.Singular(field))
 		t.Items.Doc = w.l.docOf(elem)
-		w.constraints(v, t, single)
+		w.constraints(v, t)
 		return t
 	case cue.StringKind:
 		t := &model.Type{Kind: model.String, Pos: pos}
-		w.constraints(v, t, single)
+		w.constraints(v, t)
 		return t
 	case cue.IntKind:
 		t := &model.Type{Kind: model.Integer, Pos: pos}
-		w.constraints(v, t, single)
+		w.constraints(v, t)
 		return t
 	case cue.NumberKind:
 		t := &model.Type{Kind: model.Number, Pos: pos}
-		w.constraints(v, t, single)
+		w.constraints(v, t)
 		return t
 	case cue.FloatKind:
 		w.errorv(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
 		return &model.Type{Kind: model.Number, Pos: pos}
 	case cue.BoolKind:
 		t := &model.Type{Kind: model.Boolean, Pos: pos}
-		w.constraints(v, t, single)
+		w.constraints(v, t)
 		return t
 	case cue.TopKind:
 		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
@@ -257,24 +203,8 @@ func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
 }
 
 // constraints walks v's expression tree and applies each constraint to t.
-// single says that v has one conjunct, its field's (see fieldExpr).
-func (w *typeWalker) constraints(v cue.Value, t *model.Type, single bool) {
-	var orig *model.Type
-	if crossCheck != nil {
-		orig = cloneType(t)
-	}
-	if !w.fastConstraints(v, t, single) {
-		w.walk(v, t, 0)
-	} else if crossCheck != nil {
-		n := len(w.l.errs)
-		w.walk(v, orig, 0)
-		type result struct {
-			T        model.Type
-			Findings int
-		}
-		crossCheck("constraints of "+v.Path().String(), result{*t, 0}, result{*orig, len(w.l.errs) - n})
-		w.l.errs = w.l.errs[:n]
-	}
+func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
+	w.walk(v, t, 0)
 	if t.MinLength != nil && t.MaxLength != nil && *t.MinLength > *t.MaxLength {
 		w.errorv(v, "unsupported", "minimum length %d exceeds maximum length %d", *t.MinLength, *t.MaxLength)
 	}
