@@ -97,15 +97,16 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 // typ converts any schema value of the field named field; an object type
 // there is named base/tsBase + the field's name.
 //
-// The kind comes from the leaves of the constraint's expression tree, not
-// from v itself: `[...T] & list.MinItems(1)` is an error value as a whole
-// (its empty default fails MinItems) but a fine schema.
+// The kind is v's, unless v is an error as a whole: then it comes from the
+// leaves of its expression tree. `[...T] & list.MinItems(1)` is an error
+// value as a whole (its empty default fails MinItems) but a fine schema.
 func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 	pos := w.l.vpos(v)
 	var leaves []cue.Value
+	var verr error
 	kind := v.IncompleteKind()
-	verr := v.Err() // computed anew on each call
-	if verr != nil || kind == cue.BottomKind {
+	if kind == cue.BottomKind {
+		verr = v.Err() // computed anew on each call
 		kind = cue.TopKind
 		w.leaves(v, &leaves, 0)
 		for _, lf := range leaves {
