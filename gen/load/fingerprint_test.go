@@ -13,6 +13,7 @@ import (
 // or absent, strings needing every kind of escape, and bounds encoding/json
 // refuses.
 func TestTypeJSON(t *testing.T) {
+	t.Parallel()
 	n := func(i int) *int { return &i }
 	strs := []string{"", "plain", "a&b", "a<b", "a>b", "a\"b", `a\b`, `a"b\c`, "<>&", "tab\tnl\ncr\rbs\bff\f\x00\x1f", "é ü 日本", "\u2028\u2029", "bad\xffutf8\xc3", `^[a-z]\d+$`, "\x7f"}
 	var types []*model.Type
@@ -49,6 +50,7 @@ func TestTypeJSON(t *testing.T) {
 // TestFingerprint: fingerprint and fingerprintSlow agree on a tool with
 // nested objects, lists, defaults and quoted field names.
 func TestFingerprint(t *testing.T) {
+	t.Parallel()
 	one := 1
 	tool := &model.Tool{Name: "save", Args: &model.Type{Kind: model.Object, Fields: []*model.Field{
 		{Name: "plain", Presence: model.Required, Type: &model.Type{Kind: model.String, MinLength: &one}},
