@@ -132,7 +132,6 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	w := &typeWalker{l: l, checks: map[string]*model.Check{}}
 	it, _ := lookup(root, cue.Str("tools")).Fields()
 	var named []namedTool
-	var fpBuf []byte // appendFingerprint's, from tool to tool
 	for it.Next() {
 		tv := it.Value()
 		t := &model.Tool{
@@ -176,7 +175,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		if t.Summary != "" {
 			l.summary(sm, t)
 		}
-		t.Fingerprint, fpBuf = appendFingerprint(fpBuf[:0], t)
+		t.Fingerprint = fingerprint(t)
 		s.Tools = append(s.Tools, t)
 		// What Expr made for this tool's values is not asked for again:
 		// kept, it would stay reachable to the end of Load.
@@ -299,22 +298,6 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 			l.errorAt(pos, "placeholder", "{{count:%s}} needs a list argument; %q is %s", name, name, f.Type.Kind)
 		}
 	}
-}
-
-func patterns(ps []model.Pattern) []string {
-	var out []string
-	for _, p := range ps {
-		out = append(out, p.Regexp)
-	}
-	return out
-}
-
-func checkNames(cs []*model.Check) []string {
-	var out []string
-	for _, c := range cs {
-		out = append(out, c.Name+":"+strings.Join(patterns(c.Reject), ",")+":"+strings.Join(patterns(c.Match), ","))
-	}
-	return out
 }
 
 func (l *loader) modes(root cue.Value, s *model.Spec) {
