@@ -70,15 +70,19 @@ func (l *loader) required(v cue.Value, path []string, up *anchor, errs *diag.Lis
 // concrete list, to be checked itself.
 func (l *loader) requiredBelow(d cue.Value, path []string, a *anchor, errs *diag.List) bool {
 	switch d.IncompleteKind() {
-	case cue.StructKind:
+	case cue.StructKind, cue.BottomKind:
+		// A struct whose evaluation waits on a missing field (#Tool's
+		// `if execution == …`) is an incomplete error as a whole, but
+		// lists its fields: the missing one among them.
 		it, err := d.Fields()
 		if err != nil {
-			return true // reported by evaluation
+			return d.IncompleteKind() == cue.StructKind // else an error that is no struct
 		}
-		for it.Next() {
+		n := 0
+		for ; it.Next(); n++ {
 			l.required(it.Value(), append(slices.Clip(path), it.Selector().String()), a, errs)
 		}
-		return true
+		return n > 0 || d.IncompleteKind() == cue.StructKind
 	case cue.ListKind:
 		if d.IsConcrete() {
 			it, err := d.List()
@@ -103,7 +107,27 @@ func (l *loader) requiredLeaf(v, d cue.Value, path []string, up *anchor, errs *d
 		errs.Add(p, "schema", "%s: needs a concrete value, found %v", strings.Join(path, "."), d)
 		return
 	}
-	errs.Add(l.anchorPos(up), "schema", "%s is required but not set (want %v)", strings.Join(path, "."), d)
+	msg := fmt.Sprintf("%s is required but not set (want %v)", strings.Join(path, "."), d)
+	// A field of the spec's beside it may be the same field misspelt
+	// (exection:), which CUE does not refuse until this one is set.
+	if it, err := up.v.Fields(); err == nil {
+		name := unquote(path[len(path)-1])
+		var others []string
+		at := map[string]cue.Value{}
+		for it.Next() {
+			if n := it.Selector().Unquoted(); n != name {
+				others = append(others, n)
+				at[n] = it.Value()
+			}
+		}
+		if k := closest(name, others); k != "" {
+			if p := l.vpos(at[k]); p.IsValid() && !isSchemaFile(p.File) {
+				errs.Add(p, "schema", "%s; is %q a misspelling of it?", msg, k)
+				return
+			}
+		}
+	}
+	errs.Add(l.anchorPos(up), "schema", "%s", msg)
 }
 
 // schemaPath reports whether path (from the root) is a part of the spec that
@@ -147,6 +171,9 @@ type cueErr struct {
 	alt token.Pos
 	// also holds the error's other positions in the spec's files.
 	also []model.Pos
+	// metaschemaOnly says that every position of the error is in the
+	// metaschema: it is about a field the spec's files do not write.
+	metaschemaOnly bool
 }
 
 // convertList turns CUE errors into positioned findings. Positions in the
@@ -183,6 +210,7 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 			}
 		}
 		if !ce.pos.IsValid() {
+			ce.metaschemaOnly = ce.alt.IsValid()
 			ce.pos = l.pathPos(ce.path, fallback)
 		}
 		if !ce.pos.IsValid() && strings.Contains(fmt.Sprint(ce.args...), "module.cue") {
@@ -203,7 +231,7 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 		if e.format == "undefined field: %s" && len(e.path) == 1 && e.alt.IsValid() {
 			// The metaschema's pattern on the top-level fields found no
 			// field of #Spec by this name.
-			e.format, e.args = "field not allowed", nil
+			e.format, e.args, e.metaschemaOnly = "field not allowed", nil, false
 		}
 		if e.format == "field not allowed" {
 			if f := l.notAllowed(e); f != nil {
@@ -244,6 +272,17 @@ func (l *loader) pathPos(path []string, fallback model.Pos) model.Pos {
 	}
 	if p := l.vpos(v); p.IsValid() && !isSchemaFile(p.File) {
 		return p
+	}
+	// A root that is an error as a whole leads nowhere; the syntax still
+	// says where the closest field on the path is declared.
+	names := make([]string, len(path))
+	for i, s := range path {
+		names[i] = unquote(s)
+	}
+	for n := len(names); n > 0; n-- {
+		if p, ok := l.syn.declared(names[:n]); ok {
+			return l.pos(p)
+		}
 	}
 	return fallback
 }
@@ -343,6 +382,12 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 		return &diag.Error{Pos: l.pathPos(kp, e.pos), Code: "name", Msg: fmt.Sprintf("%s %q must %s", r.noun, key, keyRule(r.re))}
 	}
 	msg := strings.Join(e.path, ".") + ": field not allowed"
+	if e.metaschemaOnly && len(e.path) > 1 {
+		// A closed definition of the spec's stands where the metaschema
+		// adds fields (tools: x: #T).
+		return &diag.Error{Pos: e.pos, Code: "schema", Msg: fmt.Sprintf("%s: the closed definition the spec gives %s does not declare this field, "+
+			"which agentc's metaschema adds; open the definition with ...", msg, strings.Join(e.path[:len(e.path)-1], "."))}
+	}
 	if len(e.path) > 0 && l.root.Exists() {
 		// The field's siblings in the spec hold the metaschema's fields too.
 		bad := unquote(e.path[len(e.path)-1])

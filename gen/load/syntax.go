@@ -110,17 +110,22 @@ func labelName(l ast.Label) (string, bool) {
 // declPos returns the position of the first declaration of v's field in
 // the user's files, if the syntax shows one.
 func (x *syntaxIndex) declPos(v cue.Value) (token.Pos, bool) {
-	if x == nil {
-		return token.NoPos, false
-	}
-	var b strings.Builder
+	var names []string
 	for _, s := range v.Path().Selectors() {
 		if s.LabelType() != cue.StringLabel {
 			return token.NoPos, false
 		}
-		b.WriteByte(0)
-		b.WriteString(s.Unquoted())
+		names = append(names, s.Unquoted())
 	}
-	p, ok := x.decls[b.String()]
+	return x.declared(names)
+}
+
+// declared returns the position of the first declaration of the field at
+// path (unquoted labels) in the user's files, if the syntax shows one.
+func (x *syntaxIndex) declared(path []string) (token.Pos, bool) {
+	if x == nil {
+		return token.NoPos, false
+	}
+	p, ok := x.decls["\x00"+strings.Join(path, "\x00")]
 	return p, ok
 }

@@ -37,6 +37,12 @@ func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string
 		w.errorv(v, "unsupported", "expected a struct of fields, found %v", v.IncompleteKind())
 		return t
 	}
+	if v.Kind() != cue.StructKind {
+		// Not one struct: a disjunction of them, whose fields CUE does
+		// not list.
+		w.errorv(v, "unsupported", "a disjunction of structs is not supported: an object has one set of fields; %s", supported)
+		return t
+	}
 	it, err := v.Fields(cue.Optional(true), cue.Patterns(true))
 	if err != nil {
 		w.errorv(v, "unsupported", "%v", err)
@@ -77,6 +83,11 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 		goNames[f.GoName] = f
 	}
 	if d, ok := fv.Default(); ok && !isEmptyList(d) && !openListDefault(fv, d) {
+		if d.Kind() == cue.StructKind {
+			w.l.errorf(fv, "unsupported", "the default of %q is a struct; defaults of objects are not supported (give its fields defaults instead)", name)
+			f.Type = &model.Type{Kind: model.Object, Pos: f.Pos}
+			return f
+		}
 		if f.Presence == model.Optional {
 			w.l.errorf(fv, "unsupported", "optional field %q has a default; drop the '?' (a field with a default may be omitted)", name)
 		}
@@ -164,6 +175,12 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 		w.constraints(v, t)
 		return t
 	case cue.TopKind:
+		if verr != nil {
+			// No operand says what v is: an error such as a field a
+			// closed definition does not allow (#Args & {y?: int}).
+			w.l.errs = append(w.l.errs, diagOf(w.l, v, verr)...)
+			break
+		}
 		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
 	case cue.NullKind:
 		w.errorv(v, "unsupported", "null is not supported in argument schemas")
@@ -205,7 +222,7 @@ func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
 
 // constraints walks v's expression tree and applies each constraint to t.
 func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
-	w.walk(v, t, 0)
+	w.walk(v, t, v, 0)
 	if t.MinLength != nil && t.MaxLength != nil && *t.MinLength > *t.MaxLength {
 		w.errorv(v, "unsupported", "minimum length %d exceeds maximum length %d", *t.MinLength, *t.MaxLength)
 	}
@@ -214,7 +231,8 @@ func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
 	}
 }
 
-func (w *typeWalker) walk(v cue.Value, t *model.Type, depth int) {
+// walk applies v, a part of field's schema, to t.
+func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int) {
 	if depth > 64 {
 		w.errorv(v, "unsupported", "constraint nested too deeply")
 		return
@@ -223,11 +241,11 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, depth int) {
 	switch op {
 	case cue.AndOp:
 		for _, a := range args {
-			w.walk(a, t, depth+1)
+			w.walk(a, t, field, depth+1)
 		}
 		return
 	case cue.OrOp:
-		w.disjunction(v, args, t)
+		w.disjunction(v, args, t, field)
 		return
 	case cue.NoOp, cue.SelectorOp:
 		if pkg, path := v.ReferencePath(); pkg.Exists() && len(path.Selectors()) > 0 {
@@ -237,18 +255,19 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, depth int) {
 				return
 			}
 			if op == cue.SelectorOp || target.Pos() != v.Pos() {
-				w.walk(target, t, depth+1)
+				w.walk(target, t, field, depth+1)
 				return
 			}
 		}
 		if op == cue.NoOp && len(args) == 1 {
 			if sub, _ := w.l.expr(args[0]); sub != cue.NoOp || args[0].Pos() != v.Pos() {
 				// A value with a default: Expr drops the default disjunct.
-				w.walk(args[0], t, depth+1)
+				w.droppedDefault(v, field)
+				w.walk(args[0], t, field, depth+1)
 				return
 			}
 		}
-		w.leaf(v, t)
+		w.leaf(v, t, field)
 	case cue.CallOp:
 		w.call(v, args, t)
 	case cue.RegexMatchOp:
@@ -276,11 +295,14 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, depth int) {
 }
 
 // leaf handles a basic type or a literal.
-func (w *typeWalker) leaf(v cue.Value, t *model.Type) {
+func (w *typeWalker) leaf(v cue.Value, t *model.Type, field cue.Value) {
 	if v.IsConcrete() && v.Kind() != cue.StructKind && v.Kind() != cue.ListKind {
 		if s, err := v.String(); err == nil && t.Kind == model.String {
 			t.Kind = model.Literal
 			t.Literal = s
+			return
+		}
+		if _, err := v.String(); err == nil && (t.Kind == model.Enum || t.Kind == model.Literal) && w.unified(field, t) {
 			return
 		}
 		w.errorv(v, "unsupported", "only string literals may stand as a constraint, found %v", v)
@@ -295,7 +317,8 @@ func (w *typeWalker) leaf(v cue.Value, t *model.Type) {
 }
 
 // disjunction handles "a" | "b" (an enum) after defaults were split off.
-func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type) {
+func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, field cue.Value) {
+	w.droppedDefault(v, field)
 	var vals []string
 	for _, a := range args {
 		s, err := a.String()
@@ -308,6 +331,9 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type) {
 		}
 		vals = append(vals, s)
 	}
+	if (t.Kind == model.Enum || t.Kind == model.Literal) && w.unified(field, t) {
+		return
+	}
 	if t.Kind != model.String {
 		w.errorv(v, "unsupported", "enums must be strings")
 		return
@@ -317,6 +343,52 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type) {
 		return
 	}
 	t.Kind, t.Enum = model.Enum, vals
+}
+
+// unified sets t to the strings field allows, where an enum meets another
+// enum or a literal: CUE's unification of them, read from field's evaluated
+// value (one string, or a disjunction of strings). It reports false when
+// that value is neither.
+func (w *typeWalker) unified(field cue.Value, t *model.Type) bool {
+	ev := field.Eval()
+	op, args := ev.Expr()
+	var vals []string
+	switch {
+	case op == cue.OrOp:
+		for _, a := range args {
+			s, err := a.String()
+			if err != nil || !a.IsConcrete() {
+				return false
+			}
+			vals = append(vals, s)
+		}
+	case op == cue.NoOp && ev.IsConcrete():
+		s, err := ev.String()
+		if err != nil {
+			return false
+		}
+		vals = []string{s}
+	default:
+		return false
+	}
+	if len(vals) == 1 {
+		t.Kind, t.Literal, t.Enum = model.Literal, vals[0], nil
+	} else {
+		t.Kind, t.Literal, t.Enum = model.Enum, "", vals
+	}
+	return true
+}
+
+// droppedDefault reports v's default when field, whose schema v is part
+// of, has none: CUE drops a default that conflicts with the field's other
+// constraints (strings.MinRunes(1) & (*"" | string)), silently.
+func (w *typeWalker) droppedDefault(v, field cue.Value) {
+	if _, ok := field.Default(); ok {
+		return
+	}
+	if d, ok := v.Default(); ok {
+		w.errorv(v, "default", "the default %v conflicts with the field's other constraints, so CUE drops it; remove it or make it satisfy them", d)
+	}
 }
 
 // call handles builtin validator calls.
