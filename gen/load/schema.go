@@ -18,11 +18,6 @@ import (
 	"github.com/agentc-dev/agentc/spec"
 )
 
-// The metaschema declares most fields with a type alone (`description:
-// string`): a spec that leaves one out is still a valid, non-concrete
-// value. So required reports every field outside argument and result
-// schemas (which stay schemas) that has no concrete value.
-
 // anchor is a value above the one required checks, for the closest
 // user-file position above it. Positions are costly (see vpos) and needed
 // only for a finding, so an anchor finds its position when first asked.
@@ -46,9 +41,12 @@ func (l *loader) anchorPos(a *anchor) model.Pos {
 	return a.pos
 }
 
-// required reports fields below v (at path) that have no concrete value.
-// up leads to the closest user-file position above v, where a field that
-// only the metaschema declares is reported.
+// required reports fields below v (at path) that have no concrete value,
+// outside argument and result schemas, which stay schemas: the metaschema
+// declares most fields with a type alone (`description: string`), and a
+// spec that leaves one out is still a valid, non-concrete value. up leads
+// to the closest user-file position above v, where a field that only the
+// metaschema declares is reported.
 func (l *loader) required(v cue.Value, path []string, up *anchor, errs *diag.List) {
 	if schemaPath(path) {
 		return // argument and result schemas, and opencode.config (checked when built)

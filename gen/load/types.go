@@ -297,12 +297,12 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 // leaf handles a basic type or a literal.
 func (w *typeWalker) leaf(v cue.Value, t *model.Type, field cue.Value) {
 	if v.IsConcrete() && v.Kind() != cue.StructKind && v.Kind() != cue.ListKind {
-		if s, err := v.String(); err == nil && t.Kind == model.String {
-			t.Kind = model.Literal
-			t.Literal = s
+		s, err := v.String()
+		switch {
+		case err == nil && t.Kind == model.String:
+			t.Kind, t.Literal = model.Literal, s
 			return
-		}
-		if _, err := v.String(); err == nil && (t.Kind == model.Enum || t.Kind == model.Literal) && w.unified(field, t) {
+		case err == nil && (t.Kind == model.Enum || t.Kind == model.Literal) && w.unified(field, t):
 			return
 		}
 		w.errorv(v, "unsupported", "only string literals may stand as a constraint, found %v", v)
