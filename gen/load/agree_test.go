@@ -31,6 +31,7 @@ import (
 // testdata/accepted, the first contract version and the coverage spec —
 // every emitter succeeds (agentc gen cannot fail on it).
 func TestVetAcceptsOnlyWhatGenGenerates(t *testing.T) {
+	t.Parallel()
 	specs := corpora(t)
 	accepted := 0
 	for _, name := range slices.Sorted(maps.Keys(specs)) {
@@ -54,6 +55,8 @@ func TestVetAcceptsOnlyWhatGenGenerates(t *testing.T) {
 // loader's checks that mirror the emitters the spec loads, and generating
 // it with that emitter fails. So every finding those checks add stands for
 // a real failure of gen, and the case covers that emitter's error path.
+// Not parallel: it turns the emitter checks off for the whole package
+// while it runs (the parallel tests run after it).
 func TestEmitterCasesReachTheEmitter(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("testdata", "broken", "*.txtar"))
 	if err != nil {

@@ -133,24 +133,22 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	w := &typeWalker{l: l, checks: map[string]*model.Check{}}
 	it, _ := lookup(root, cue.Str("tools")).Fields()
 	var named []namedTool
-	var fpBuf []byte // appendFingerprint's, from tool to tool
 	for it.Next() {
 		tv := it.Value()
-		tf := l.toolFields(tv, it.Selector())
 		t := &model.Tool{
 			Name:        it.Selector().Unquoted(),
-			Execution:   model.Execution(str(tf.get("execution"))),
-			Description: strings.TrimSpace(str(tf.get("description"))),
+			Execution:   model.Execution(str(lookup(tv, cue.Str("execution")))),
+			Description: strings.TrimSpace(str(lookup(tv, cue.Str("description")))),
 			Pos:         l.vpos(tv),
 		}
-		if d, ok := tf.optional("deprecated"); ok {
+		if d := lookup(tv, cue.Str("deprecated")); d.Exists() {
 			t.Deprecated = strings.TrimSpace(str(d))
 		}
-		sm, hasSummary := tf.optional("summary")
-		if hasSummary {
+		sm := lookup(tv, cue.Str("summary"))
+		if sm.Exists() {
 			t.Summary = str(sm)
 		}
-		l.aliases(tf.get("aliases"), t)
+		l.decode(lookup(tv, cue.Str("aliases")), &t.Aliases)
 		t.FileName = names.FileName(t.Name)
 		t.GoName = names.GoExported(t.Name)
 		t.TSName = names.TSCamel(t.Name)
@@ -167,10 +165,9 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		}
 		named = append(named, nt)
 
-		args := tf.get("args")
-		t.Args = w.object(args, t.GoName+"Args", names.TSPascal(t.Name)+"Args", t.GoName, names.TSPascal(t.Name))
+		t.Args = w.object(lookup(tv, cue.Str("args")), t.GoName+"Args", names.TSPascal(t.Name)+"Args", t.GoName, names.TSPascal(t.Name))
 		t.Args.Doc = t.Description
-		if r, ok := tf.optional("result"); ok {
+		if r := lookup(tv, cue.Str("result")); r.Exists() {
 			if !t.Execution.GatewayExecuted() {
 				l.errorf(r, "result", "only gateway-executed tools return result data; %q runs in the %s", t.Name, t.Execution)
 			}
@@ -179,10 +176,13 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		if t.Summary != "" {
 			l.summary(sm, t)
 		}
-		t.Fingerprint, fpBuf = appendFingerprint(fpBuf[:0], t)
+		t.Fingerprint = fingerprint(t)
 		s.Tools = append(s.Tools, t)
+		// What Expr made for this tool's values is not asked for again:
+		// kept, it would stay reachable to the end of Load.
+		clear(l.exprMemo)
+		clear(l.vposMemo)
 	}
-	l.toolsRequiredDone()
 	l.toolNameClashes(named)
 	slices.SortFunc(s.Tools, func(a, b *model.Tool) int { return cmp.Compare(a.Name, b.Name) })
 	for _, c := range w.checks {
@@ -192,25 +192,6 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	if len(s.Tools) == 0 {
 		l.errorAt(model.Pos{File: l.src.Display}, "no-tools", "the spec declares no tools")
 	}
-}
-
-// aliases decodes a tool's aliases. Most tools have none: the metaschema's
-// default, an empty list, which Decode would make an empty slice of.
-func (l *loader) aliases(v cue.Value, t *model.Tool) {
-	if d, _ := v.Default(); d.IncompleteKind() == cue.ListKind && d.IsConcrete() {
-		if it, err := d.List(); err == nil && !it.Next() {
-			t.Aliases = []string{}
-			if crossCheck != nil {
-				var slow []string
-				n := len(l.errs)
-				ok := l.decode(v, &slow)
-				l.errs = l.errs[:n]
-				crossCheck("aliases of "+t.Name, [2]any{t.Aliases, true}, [2]any{slow, ok})
-			}
-			return
-		}
-	}
-	l.decode(v, &t.Aliases)
 }
 
 // namedTool is a tool with the positions of its aliases.
@@ -318,22 +299,6 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 			l.errorAt(pos, "placeholder", "{{count:%s}} needs a list argument; %q is %s", name, name, f.Type.Kind)
 		}
 	}
-}
-
-func patterns(ps []model.Pattern) []string {
-	var out []string
-	for _, p := range ps {
-		out = append(out, p.Regexp)
-	}
-	return out
-}
-
-func checkNames(cs []*model.Check) []string {
-	var out []string
-	for _, c := range cs {
-		out = append(out, c.Name+":"+strings.Join(patterns(c.Reject), ",")+":"+strings.Join(patterns(c.Match), ","))
-	}
-	return out
 }
 
 func (l *loader) modes(root cue.Value, s *model.Spec) {

@@ -79,6 +79,7 @@ func codes(err error) []string {
 // TestBase checks that the corpus's base spec is valid and exercises what
 // the broken cases rely on, so that a finding in a case comes from the case.
 func TestBase(t *testing.T) {
+	t.Parallel()
 	s, err := load.Load(load.Bytes(displayDir, baseFiles(t)))
 	if err != nil {
 		t.Fatalf("base spec does not load:\n%v", err)
@@ -116,6 +117,7 @@ func TestBase(t *testing.T) {
 // exactly. The archive's comment may hold a "codes:" line listing the
 // distinct finding codes, which is compared too.
 func TestBroken(t *testing.T) {
+	t.Parallel()
 	paths, err := filepath.Glob(filepath.Join("testdata", "broken", "*.txtar"))
 	if err != nil {
 		t.Fatal(err)
@@ -126,6 +128,7 @@ func TestBroken(t *testing.T) {
 	for _, p := range paths {
 		name := strings.TrimSuffix(filepath.Base(p), ".txtar")
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			ar, err := txtar.ParseFile(p)
 			if err != nil {
 				t.Fatal(err)

@@ -3,7 +3,6 @@ package load_test
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"maps"
 	"path/filepath"
@@ -64,8 +63,7 @@ func fuzzSets(f testing.TB) (sets []map[string][]byte, seeds [][]string) {
 		seeds = append(seeds, own)
 	}
 	// The accepted cases and a small synthetic spec (after the broken
-	// cases, so that stored inputs keep their set): open lists of structs
-	// the loader reads from their syntax (fastItems).
+	// cases, so that stored inputs keep their set).
 	accepted := acceptedCases(f)
 	for _, name := range slices.Sorted(maps.Keys(accepted)) {
 		files := accepted[name]
@@ -93,8 +91,7 @@ const loadTimeout = 10 * time.Second
 // byte of every file.) Load must not panic or hang, must return a model or a
 // diag.List of findings (never both, never neither), and every finding must
 // have a code, a message and a file; every emitter must generate a spec
-// Load accepts. Each of the loader's fast paths must find what the general
-// way it stands in for finds (see TestFastPathsAgree).
+// Load accepts.
 func FuzzLoad(f *testing.F) {
 	sets, seeds := fuzzSets(f)
 	for i, names := range seeds {
@@ -112,11 +109,6 @@ func FuzzLoad(f *testing.F) {
 		end := min(len(old), at+int(cut))
 		files[name] = slices.Concat(old[:at], insert, old[end:])
 
-		var differ []string
-		crossCheck(func(what string, fast, slow any) {
-			differ = append(differ, fmt.Sprintf("%s: the fast path found %v, the general way %v", what, fast, slow))
-		})
-		defer load.CrossCheck(nil)
 		var (
 			s    *model.Spec
 			err  error
@@ -130,9 +122,6 @@ func FuzzLoad(f *testing.F) {
 		case <-done:
 		case <-time.After(loadTimeout):
 			t.Fatalf("Load did not return within %v", loadTimeout)
-		}
-		for _, d := range differ {
-			t.Error(d)
 		}
 		switch {
 		case s == nil && err == nil:

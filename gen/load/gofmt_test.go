@@ -19,6 +19,7 @@ import (
 // their output already formatted rather than through go/format, so this
 // holds only if that writing is right for every construct a spec can use.
 func TestGeneratedGoIsGofmt(t *testing.T) {
+	t.Parallel()
 	specs := corpora(t)
 	checked := 0
 	for _, name := range slices.Sorted(maps.Keys(specs)) {

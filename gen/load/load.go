@@ -98,9 +98,6 @@ func Load(src *Source) (*model.Spec, error) {
 		return nil, err
 	}
 	s := l.build(v)
-	if len(l.reqErrs) > 0 {
-		return nil, l.reqErrs.Err() // metaschema's findings, as if it had found them
-	}
 	if len(l.errs) == 0 && !skipEmitChecks {
 		l.emitChecks(v, s)
 	}
@@ -114,8 +111,8 @@ type loader struct {
 	src  *Source
 	errs diag.List
 	root cue.Value
-	// syn is read from the spec's syntax once: doc comments (Value.Doc is
-	// quadratic in the size of a file) and where fields are declared.
+	// syn is read from the spec's syntax once, for doc comments (Value.Doc
+	// is quadratic in the size of a file) and positions.
 	syn *syntaxIndex
 	// displayMemo holds display's answer for each file: a spec has few,
 	// and positions many.
@@ -126,25 +123,15 @@ type loader struct {
 	// exprMemo holds the results of Value.Expr, which re-evaluates each
 	// conjunct of a value: the loader asks again for the same values.
 	exprMemo map[cue.Value]exprResult
-	// deferTools is set while metaschema's required walk may leave the
-	// tools struct to tools; toolsRequired is then the anchor of the tools
-	// struct, and reqErrs collects that check's findings (see toolFields).
-	deferTools    bool
-	toolsRequired *anchor
-	reqErrs       diag.List
-	// toolSchema holds the fields of #Tool (see toolSchemaFields).
-	toolSchema *toolSchema
-	// schemasOpenMemo is schemasOpen's answer: 1 yes, -1 no, 0 not asked.
-	schemasOpenMemo int
-	// defs holds the top-level definitions topDef looked up.
-	defs map[string]*topDefinition
 	// clashed holds tools whose names clash with another tool's; checks
 	// that would only repeat that finding skip them.
 	clashed map[*model.Tool]bool
 }
 
 // evaluate loads the CUE instance with the metaschema overlaid and
-// validates it (non-concrete: argument schemas stay schemas).
+// validates it (non-concrete: argument schemas stay schemas). The
+// metaschema closes the spec (see its pattern on the top-level fields), so
+// CUE itself reports a field it does not declare.
 func (l *loader) evaluate() (cue.Value, error) {
 	var userFiles []string
 	for name := range l.src.Files {
@@ -191,14 +178,17 @@ func (l *loader) evaluate() (cue.Value, error) {
 	l.syn = l.indexSyntax(insts[0].Files, userFiles)
 	v := cuecontext.New().BuildInstance(insts[0])
 	l.root = v // for positions while converting errors
-	if err := v.Err(); err != nil {
-		return cue.Value{}, l.convert(err)
-	}
+	// Validate reports every error; Err only one.
 	if err := v.Validate(cue.Concrete(false)); err != nil {
 		return cue.Value{}, l.convert(err)
 	}
-	if errs := l.metaschema(v, insts[0].Files, userFiles); len(errs) > 0 {
-		return cue.Value{}, errs.Err()
+	if err := v.Err(); err != nil {
+		return cue.Value{}, l.convert(err)
+	}
+	var missing diag.List
+	l.required(v, nil, &anchor{pos: model.Pos{File: l.src.Display}, done: true}, &missing)
+	if len(missing) > 0 {
+		return cue.Value{}, missing.Err()
 	}
 	return v, nil
 }
@@ -297,18 +287,12 @@ func (l *loader) vpos(v cue.Value) model.Pos {
 	if q, ok := l.vposMemo[v]; ok {
 		return q
 	}
+	// Where the spec's files declare v's field, read from their syntax;
+	// else the first of v's conjuncts written there, which takes
+	// evaluating each again.
 	var q model.Pos
 	if dp, ok := l.syn.declPos(v); ok {
-		// The syntax says where v's one conjunct in the user's files is,
-		// without evaluating each conjunct again as userPos does.
 		q = l.pos(dp)
-		if crossCheck != nil {
-			slow, ok := l.userPos(v, 0)
-			if !ok {
-				slow = p
-			}
-			crossCheck("position of "+v.Path().String(), q, slow)
-		}
 	} else if q, ok = l.userPos(v, 0); !ok {
 		q = p
 	}
@@ -347,10 +331,6 @@ func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 	return model.Pos{}, false
 }
 
-// crossCheck, when set (by tests), is told each result a fast path found
-// together with what the slower, general way finds for the same question.
-var crossCheck func(what string, fast, slow any)
-
 type exprResult struct {
 	op   cue.Op
 	args []cue.Value
@@ -387,3 +367,8 @@ func (l *loader) docOf(v cue.Value) string {
 	}
 	return l.syn.docs[v.Pos()]
 }
+
+// crossCheck is read only by emitcheck.go's range check, whose fast path
+// it would compare with the slow one; nothing sets it. It goes when the
+// emitter checks leave the loader.
+var crossCheck func(what string, fast, slow any)

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
-	"cuelang.org/go/cue/ast"
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 
@@ -18,47 +17,6 @@ import (
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/spec"
 )
-
-// metaschema checks what evaluating the package does not: that the spec
-// stays inside the metaschema's closed definitions, and that every field the
-// metaschema requires has a value.
-//
-// The metaschema is embedded at the package's top level (`#Spec`), and an
-// embedding admits every field declared beside it — which, in a package,
-// is every field of every file. So a misspelt field ("descripton") or an
-// unknown top-level field would be accepted silently; unifying #Spec with
-// the whole value applies its closedness. Likewise a field the metaschema
-// declares as `string` stays a valid, non-concrete schema when the spec
-// leaves it out, so required fields are checked for concreteness here,
-// outside argument and result schemas, which stay schemas.
-//
-// When the syntax shows that no field could be refused (closedBySyntax),
-// the unification is skipped: it would evaluate the spec a second time to
-// find nothing. files are the instance's parsed files.
-func (l *loader) metaschema(v cue.Value, files []*ast.File, userFiles []string) diag.List {
-	def := v.LookupPath(cue.MakePath(cue.Def("Spec")))
-	clean := l.closedBySyntax(files, userFiles)
-	if crossCheck != nil && clean {
-		crossCheck("closedness of the spec", clean, def.Unify(v).Validate(cue.Concrete(false)) == nil)
-	}
-	if def.Exists() && !clean {
-		if err := def.Unify(v).Validate(cue.Concrete(false)); err != nil {
-			if errs := l.convertList(err, model.Pos{File: l.src.Display}); len(errs) > 0 {
-				return errs
-			}
-		}
-	}
-	var errs diag.List
-	l.deferTools = true
-	l.required(v, nil, &anchor{pos: model.Pos{File: l.src.Display}, done: true}, &errs)
-	l.deferTools = false
-	if a := l.toolsRequired; a != nil && len(errs) > 0 {
-		// The model will not be built: the tools are checked here.
-		l.toolsRequired = nil
-		l.required(a.v, []string{"tools"}, a.up, &errs)
-	}
-	return errs
-}
 
 // anchor is a value above the one required checks, for the closest
 // user-file position above it. Positions are costly (see vpos) and needed
@@ -83,33 +41,21 @@ func (l *loader) anchorPos(a *anchor) model.Pos {
 	return a.pos
 }
 
-// required reports fields below v (at path) that have no concrete value.
-// up leads to the closest user-file position above v, where a field that
-// only the metaschema declares is reported.
+// required reports fields below v (at path) that have no concrete value,
+// outside argument and result schemas, which stay schemas: the metaschema
+// declares most fields with a type alone (`description: string`), and a
+// spec that leaves one out is still a valid, non-concrete value. up leads
+// to the closest user-file position above v, where a field that only the
+// metaschema declares is reported.
 func (l *loader) required(v cue.Value, path []string, up *anchor, errs *diag.List) {
 	if schemaPath(path) {
 		return // argument and result schemas, and opencode.config (checked when built)
-	}
-	if l.deferTools && len(path) == 1 && path[0] == "tools" {
-		if d, _ := v.Default(); d.IncompleteKind() == cue.StructKind {
-			// Left to tools, which reads each tool's fields anyway (see
-			// toolFields).
-			l.toolsRequired = &anchor{up: up, v: v}
-			return
-		}
 	}
 	a := &anchor{up: up, v: v}
 	d, _ := v.Default()
 	if k := d.IncompleteKind(); (k == cue.StructKind || k == cue.ListKind) && !schemaAbove(path) && d.Validate(cue.Concrete(true)) == nil {
 		// Concrete throughout: nothing below can be missing. One
 		// validation costs less than listing every struct's fields.
-		if crossCheck != nil {
-			var slow diag.List
-			if !l.requiredBelow(d, path, a, &slow) {
-				l.requiredLeaf(v, d, path, up, &slow)
-			}
-			crossCheck("requiredness of "+strings.Join(path, "."), 0, len(slow))
-		}
 		return
 	}
 	if !l.requiredBelow(d, path, a, errs) {
@@ -122,15 +68,19 @@ func (l *loader) required(v cue.Value, path []string, up *anchor, errs *diag.Lis
 // concrete list, to be checked itself.
 func (l *loader) requiredBelow(d cue.Value, path []string, a *anchor, errs *diag.List) bool {
 	switch d.IncompleteKind() {
-	case cue.StructKind:
+	case cue.StructKind, cue.BottomKind:
+		// A struct whose evaluation waits on a missing field (#Tool's
+		// `if execution == …`) is an incomplete error as a whole, but
+		// lists its fields: the missing one among them.
 		it, err := d.Fields()
 		if err != nil {
-			return true // reported by evaluation
+			return d.IncompleteKind() == cue.StructKind // else an error that is no struct
 		}
-		for it.Next() {
+		n := 0
+		for ; it.Next(); n++ {
 			l.required(it.Value(), append(slices.Clip(path), it.Selector().String()), a, errs)
 		}
-		return true
+		return n > 0 || d.IncompleteKind() == cue.StructKind
 	case cue.ListKind:
 		if d.IsConcrete() {
 			it, err := d.List()
@@ -155,7 +105,27 @@ func (l *loader) requiredLeaf(v, d cue.Value, path []string, up *anchor, errs *d
 		errs.Add(p, "schema", "%s: needs a concrete value, found %v", strings.Join(path, "."), d)
 		return
 	}
-	errs.Add(l.anchorPos(up), "schema", "%s is required but not set (want %v)", strings.Join(path, "."), d)
+	msg := fmt.Sprintf("%s is required but not set (want %v)", strings.Join(path, "."), d)
+	// A field of the spec's beside it may be the same field misspelt
+	// (exection:), which CUE does not refuse until this one is set.
+	if it, err := up.v.Fields(); err == nil {
+		name := unquote(path[len(path)-1])
+		var others []string
+		at := map[string]cue.Value{}
+		for it.Next() {
+			if n := it.Selector().Unquoted(); n != name {
+				others = append(others, n)
+				at[n] = it.Value()
+			}
+		}
+		if k := closest(name, others); k != "" {
+			if p := l.vpos(at[k]); p.IsValid() && !isSchemaFile(p.File) {
+				errs.Add(p, "schema", "%s; is %q a misspelling of it?", msg, k)
+				return
+			}
+		}
+	}
+	errs.Add(l.anchorPos(up), "schema", "%s", msg)
 }
 
 // schemaPath reports whether path (from the root) is a part of the spec that
@@ -199,6 +169,9 @@ type cueErr struct {
 	alt token.Pos
 	// also holds the error's other positions in the spec's files.
 	also []model.Pos
+	// metaschemaOnly says that every position of the error is in the
+	// metaschema: it is about a field the spec's files do not write.
+	metaschemaOnly bool
 }
 
 // convertList turns CUE errors into positioned findings. Positions in the
@@ -217,9 +190,6 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 			format, args = "%s", []any{strings.TrimPrefix(e.Error(), strings.Join(e.Path(), ".")+": ")}
 		}
 		ce := cueErr{path: e.Path(), format: format, args: args}
-		if len(ce.path) > 0 && ce.path[0] == "#Spec" {
-			ce.path = ce.path[1:] // errors of the closedness check
-		}
 		for _, p := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
 			mp := l.pos(p)
 			if !mp.IsValid() {
@@ -238,6 +208,7 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 			}
 		}
 		if !ce.pos.IsValid() {
+			ce.metaschemaOnly = ce.alt.IsValid()
 			ce.pos = l.pathPos(ce.path, fallback)
 		}
 		if !ce.pos.IsValid() && strings.Contains(fmt.Sprint(ce.args...), "module.cue") {
@@ -254,6 +225,11 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 				i += used
 				continue
 			}
+		}
+		if e.format == "undefined field: %s" && len(e.path) == 1 && e.alt.IsValid() {
+			// The metaschema's pattern on the top-level fields found no
+			// field of #Spec by this name.
+			e.format, e.args, e.metaschemaOnly = "field not allowed", nil, false
 		}
 		if e.format == "field not allowed" {
 			if f := l.notAllowed(e); f != nil {
@@ -294,6 +270,17 @@ func (l *loader) pathPos(path []string, fallback model.Pos) model.Pos {
 	}
 	if p := l.vpos(v); p.IsValid() && !isSchemaFile(p.File) {
 		return p
+	}
+	// A root that is an error as a whole leads nowhere; the syntax still
+	// says where the closest field on the path is declared.
+	names := make([]string, len(path))
+	for i, s := range path {
+		names[i] = unquote(s)
+	}
+	for n := len(names); n > 0; n-- {
+		if p, ok := l.syn.declared(names[:n]); ok {
+			return l.pos(p)
+		}
 	}
 	return fallback
 }
@@ -393,6 +380,12 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 		return &diag.Error{Pos: l.pathPos(kp, e.pos), Code: "name", Msg: fmt.Sprintf("%s %q must %s", r.noun, key, keyRule(r.re))}
 	}
 	msg := strings.Join(e.path, ".") + ": field not allowed"
+	if e.metaschemaOnly && len(e.path) > 1 {
+		// A closed definition of the spec's stands where the metaschema
+		// adds fields (tools: x: #T).
+		return &diag.Error{Pos: e.pos, Code: "schema", Msg: fmt.Sprintf("%s: the closed definition the spec gives %s does not declare this field, "+
+			"which agentc's metaschema adds; open the definition with ...", msg, strings.Join(e.path[:len(e.path)-1], "."))}
+	}
 	if len(e.path) > 0 && l.root.Exists() {
 		// The field's siblings in the spec hold the metaschema's fields too.
 		bad := unquote(e.path[len(e.path)-1])

@@ -27,14 +27,6 @@ type typeWalker struct {
 	// funcNames holds the printed names of package functions (see
 	// funcName).
 	funcNames map[string]string
-	// root and rootPos are the expression fastConstraints reads and the
-	// position of its field.
-	root    ast.Expr
-	rootPos model.Pos
-	// dry is the type fastField's dry run fills.
-	dry model.Type
-	// named says that fast met a named check since it was last cleared.
-	named bool
 }
 
 // object converts a struct-valued schema. goName and tsName name its type;
@@ -45,39 +37,24 @@ func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string
 		w.errorv(v, "unsupported", "expected a struct of fields, found %v", v.IncompleteKind())
 		return t
 	}
-	fields, ok := w.fastObjectFields(v)
-	if ok && crossCheck != nil {
-		w.crossCheckObject(v, fields, childGo, childTS)
+	if v.Kind() != cue.StructKind {
+		// Not one struct: a disjunction of them, whose fields CUE does
+		// not list.
+		w.errorv(v, "unsupported", "a disjunction of structs is not supported: an object has one set of fields; %s", supported)
+		return t
 	}
-	if !ok {
-		sels, values, err := schemaFieldsOf(v)
-		if err != nil {
-			w.errorv(v, "unsupported", "%v", err)
-			return t
-		}
-		fields = make([]objectField, len(sels))
-		for i := range sels {
-			fields[i] = objectField{sel: sels[i], v: values[i]}
-		}
+	it, err := v.Fields(cue.Optional(true), cue.Patterns(true))
+	if err != nil {
+		w.errorv(v, "unsupported", "%v", err)
+		return t
 	}
 	goNames := map[string]*model.Field{}
-	for _, of := range fields {
-		if of.fast != nil {
-			goNames[of.fast.GoName] = of.fast
-			t.Fields = append(t.Fields, of.fast)
-		} else if f := w.field(of.sel, of.v, goNames, childGo, childTS); f != nil {
+	for it.Next() {
+		if f := w.field(it.Selector(), it.Value(), goNames, childGo, childTS); f != nil {
 			t.Fields = append(t.Fields, f)
 		}
 	}
 	return t
-}
-
-// objectField is a field of an object schema: its selector and value, or
-// the field fastField built from its syntax.
-type objectField struct {
-	sel  cue.Selector
-	v    cue.Value
-	fast *model.Field
 }
 
 // field converts the field sel of an object schema, its value fv, or
@@ -106,6 +83,11 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 		goNames[f.GoName] = f
 	}
 	if d, ok := fv.Default(); ok && !isEmptyList(d) && !openListDefault(fv, d) {
+		if d.Kind() == cue.StructKind {
+			w.l.errorf(fv, "unsupported", "the default of %q is a struct; defaults of objects are not supported (give its fields defaults instead)", name)
+			f.Type = &model.Type{Kind: model.Object, Pos: f.Pos}
+			return f
+		}
 		if f.Presence == model.Optional {
 			w.l.errorf(fv, "unsupported", "optional field %q has a default; drop the '?' (a field with a default may be omitted)", name)
 		}
@@ -126,44 +108,20 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 // typ converts any schema value of the field named field; an object type
 // there is named base/tsBase + the field's name.
 //
-// The kind comes from the leaves of the constraint's expression tree, not
-// from v itself: `[...T] & list.MinItems(1)` is an error value as a whole
-// (its empty default fails MinItems) but a fine schema.
+// The kind is v's, unless v is an error as a whole: then it comes from the
+// leaves of its expression tree. `[...T] & list.MinItems(1)` is an error
+// value as a whole (its empty default fails MinItems) but a fine schema.
 func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 	pos := w.l.vpos(v)
-	if items, ok := w.fastItems(v, base, tsBase, names.Singular(field)); ok {
-		t := &model.Type{Kind: model.Array, Pos: pos, Items: items}
-		if crossCheck != nil {
-			w.crossCheckItems(v, items, base, tsBase, field)
-		}
-		w.constraints(v, t, true)
-		return t
-	}
 	var leaves []cue.Value
+	var verr error
 	kind := v.IncompleteKind()
-	verr := v.Err()       // computed anew on each call
-	single := verr == nil // fastConstraints may read v's syntax
-	if verr != nil || kind == cue.BottomKind {
-		if lv, ok := w.fastListLeaf(v); ok {
-			kind, leaves, single = cue.ListKind, []cue.Value{lv}, true
-			if crossCheck != nil {
-				var slow []cue.Value
-				w.leaves(v, &slow, 0)
-				slowKind, slowLv := cue.TopKind, cue.Value{}
-				for _, lf := range slow {
-					slowKind &= lf.IncompleteKind()
-					if lf.IncompleteKind() == cue.ListKind && !slowLv.Exists() {
-						slowLv = lf
-					}
-				}
-				crossCheck("list operand of "+v.Path().String(), [2]any{kind, lv}, [2]any{slowKind, slowLv})
-			}
-		} else {
-			kind = cue.TopKind
-			w.leaves(v, &leaves, 0)
-			for _, lf := range leaves {
-				kind &= lf.IncompleteKind()
-			}
+	if kind == cue.BottomKind {
+		verr = v.Err() // computed anew on each call
+		kind = cue.TopKind
+		w.leaves(v, &leaves, 0)
+		for _, lf := range leaves {
+			kind &= lf.IncompleteKind()
 		}
 	}
 	switch kind {
@@ -195,28 +153,34 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 		}
 		t.Items = w.typ(elem, base, tsBase, names.Singular(field))
 		t.Items.Doc = w.l.docOf(elem)
-		w.constraints(v, t, single)
+		w.constraints(v, t)
 		return t
 	case cue.StringKind:
 		t := &model.Type{Kind: model.String, Pos: pos}
-		w.constraints(v, t, single)
+		w.constraints(v, t)
 		return t
 	case cue.IntKind:
 		t := &model.Type{Kind: model.Integer, Pos: pos}
-		w.constraints(v, t, single)
+		w.constraints(v, t)
 		return t
 	case cue.NumberKind:
 		t := &model.Type{Kind: model.Number, Pos: pos}
-		w.constraints(v, t, single)
+		w.constraints(v, t)
 		return t
 	case cue.FloatKind:
 		w.errorv(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
 		return &model.Type{Kind: model.Number, Pos: pos}
 	case cue.BoolKind:
 		t := &model.Type{Kind: model.Boolean, Pos: pos}
-		w.constraints(v, t, single)
+		w.constraints(v, t)
 		return t
 	case cue.TopKind:
+		if verr != nil {
+			// No operand says what v is: an error such as a field a
+			// closed definition does not allow (#Args & {y?: int}).
+			w.l.errs = append(w.l.errs, diagOf(w.l, v, verr)...)
+			break
+		}
 		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
 	case cue.NullKind:
 		w.errorv(v, "unsupported", "null is not supported in argument schemas")
@@ -257,24 +221,8 @@ func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
 }
 
 // constraints walks v's expression tree and applies each constraint to t.
-// single says that v has one conjunct, its field's (see fieldExpr).
-func (w *typeWalker) constraints(v cue.Value, t *model.Type, single bool) {
-	var orig *model.Type
-	if crossCheck != nil {
-		orig = cloneType(t)
-	}
-	if !w.fastConstraints(v, t, single) {
-		w.walk(v, t, 0)
-	} else if crossCheck != nil {
-		n := len(w.l.errs)
-		w.walk(v, orig, 0)
-		type result struct {
-			T        model.Type
-			Findings int
-		}
-		crossCheck("constraints of "+v.Path().String(), result{*t, 0}, result{*orig, len(w.l.errs) - n})
-		w.l.errs = w.l.errs[:n]
-	}
+func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
+	w.walk(v, t, v, 0)
 	if t.MinLength != nil && t.MaxLength != nil && *t.MinLength > *t.MaxLength {
 		w.errorv(v, "unsupported", "minimum length %d exceeds maximum length %d", *t.MinLength, *t.MaxLength)
 	}
@@ -283,7 +231,8 @@ func (w *typeWalker) constraints(v cue.Value, t *model.Type, single bool) {
 	}
 }
 
-func (w *typeWalker) walk(v cue.Value, t *model.Type, depth int) {
+// walk applies v, a part of field's schema, to t.
+func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int) {
 	if depth > 64 {
 		w.errorv(v, "unsupported", "constraint nested too deeply")
 		return
@@ -292,11 +241,11 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, depth int) {
 	switch op {
 	case cue.AndOp:
 		for _, a := range args {
-			w.walk(a, t, depth+1)
+			w.walk(a, t, field, depth+1)
 		}
 		return
 	case cue.OrOp:
-		w.disjunction(v, args, t)
+		w.disjunction(v, args, t, field)
 		return
 	case cue.NoOp, cue.SelectorOp:
 		if pkg, path := v.ReferencePath(); pkg.Exists() && len(path.Selectors()) > 0 {
@@ -306,18 +255,19 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, depth int) {
 				return
 			}
 			if op == cue.SelectorOp || target.Pos() != v.Pos() {
-				w.walk(target, t, depth+1)
+				w.walk(target, t, field, depth+1)
 				return
 			}
 		}
 		if op == cue.NoOp && len(args) == 1 {
 			if sub, _ := w.l.expr(args[0]); sub != cue.NoOp || args[0].Pos() != v.Pos() {
 				// A value with a default: Expr drops the default disjunct.
-				w.walk(args[0], t, depth+1)
+				w.droppedDefault(v, field)
+				w.walk(args[0], t, field, depth+1)
 				return
 			}
 		}
-		w.leaf(v, t)
+		w.leaf(v, t, field)
 	case cue.CallOp:
 		w.call(v, args, t)
 	case cue.RegexMatchOp:
@@ -345,11 +295,14 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, depth int) {
 }
 
 // leaf handles a basic type or a literal.
-func (w *typeWalker) leaf(v cue.Value, t *model.Type) {
+func (w *typeWalker) leaf(v cue.Value, t *model.Type, field cue.Value) {
 	if v.IsConcrete() && v.Kind() != cue.StructKind && v.Kind() != cue.ListKind {
-		if s, err := v.String(); err == nil && t.Kind == model.String {
-			t.Kind = model.Literal
-			t.Literal = s
+		s, err := v.String()
+		switch {
+		case err == nil && t.Kind == model.String:
+			t.Kind, t.Literal = model.Literal, s
+			return
+		case err == nil && (t.Kind == model.Enum || t.Kind == model.Literal) && w.unified(field, t):
 			return
 		}
 		w.errorv(v, "unsupported", "only string literals may stand as a constraint, found %v", v)
@@ -364,7 +317,8 @@ func (w *typeWalker) leaf(v cue.Value, t *model.Type) {
 }
 
 // disjunction handles "a" | "b" (an enum) after defaults were split off.
-func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type) {
+func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, field cue.Value) {
+	w.droppedDefault(v, field)
 	var vals []string
 	for _, a := range args {
 		s, err := a.String()
@@ -377,6 +331,9 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type) {
 		}
 		vals = append(vals, s)
 	}
+	if (t.Kind == model.Enum || t.Kind == model.Literal) && w.unified(field, t) {
+		return
+	}
 	if t.Kind != model.String {
 		w.errorv(v, "unsupported", "enums must be strings")
 		return
@@ -386,6 +343,52 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type) {
 		return
 	}
 	t.Kind, t.Enum = model.Enum, vals
+}
+
+// unified sets t to the strings field allows, where an enum meets another
+// enum or a literal: CUE's unification of them, read from field's evaluated
+// value (one string, or a disjunction of strings). It reports false when
+// that value is neither.
+func (w *typeWalker) unified(field cue.Value, t *model.Type) bool {
+	ev := field.Eval()
+	op, args := ev.Expr()
+	var vals []string
+	switch {
+	case op == cue.OrOp:
+		for _, a := range args {
+			s, err := a.String()
+			if err != nil || !a.IsConcrete() {
+				return false
+			}
+			vals = append(vals, s)
+		}
+	case op == cue.NoOp && ev.IsConcrete():
+		s, err := ev.String()
+		if err != nil {
+			return false
+		}
+		vals = []string{s}
+	default:
+		return false
+	}
+	if len(vals) == 1 {
+		t.Kind, t.Literal, t.Enum = model.Literal, vals[0], nil
+	} else {
+		t.Kind, t.Literal, t.Enum = model.Enum, "", vals
+	}
+	return true
+}
+
+// droppedDefault reports v's default when field, whose schema v is part
+// of, has none: CUE drops a default that conflicts with the field's other
+// constraints (strings.MinRunes(1) & (*"" | string)), silently.
+func (w *typeWalker) droppedDefault(v, field cue.Value) {
+	if _, ok := field.Default(); ok {
+		return
+	}
+	if d, ok := v.Default(); ok {
+		w.errorv(v, "default", "the default %v conflicts with the field's other constraints, so CUE drops it; remove it or make it satisfy them", d)
+	}
 }
 
 // call handles builtin validator calls.

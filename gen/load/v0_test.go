@@ -34,6 +34,7 @@ func loadV0(t *testing.T) *model.Spec {
 // intercepted by the gateway and request_env_variables run in the sandbox,
 // and verify's default folder.
 func TestV0(t *testing.T) {
+	t.Parallel()
 	s := loadV0(t)
 	if s.Contract.Revision != "000" {
 		t.Errorf("revision = %q, want 000", s.Contract.Revision)
@@ -135,6 +136,7 @@ func TestV0(t *testing.T) {
 // did not change between seed 000 and seed 001 must be identical, so that
 // `agentc breaking` between the two reports only their real differences.
 func TestV0DiffersOnlyWhereSeedsDiffer(t *testing.T) {
+	t.Parallel()
 	v0 := loadV0(t)
 	cur, err := load.Load(load.Default())
 	if err != nil {
