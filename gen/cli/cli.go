@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/diag"
-	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 )
 
 // Exit codes.
@@ -292,7 +292,7 @@ func (e *env) writeJSON(v any) {
 // marshalJSON indents v with two spaces, without HTML escaping (a CLI's
 // JSON is read by programs and people, not embedded in pages), and ends
 // it with a newline.
-func marshalJSON(v any) ([]byte, error) { return emit.EncodingJSON(v) }
+func marshalJSON(v any) ([]byte, error) { return jsonwrite.EncodingJSON(v) }
 
 // logf writes a diagnostic line to stderr (never stdout).
 func (e *env) logf(format string, args ...any) {

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/zodgen"
 )
@@ -417,7 +418,7 @@ func orDash(s string) string {
 }
 
 func jsonString(s string) string {
-	if emit.MarshalsAsIs(s) {
+	if jsonwrite.MarshalsAsIs(s) {
 		return s // what follows would give it back
 	}
 	b, _ := json.Marshal(s)

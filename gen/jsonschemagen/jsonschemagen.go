@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/zodgen"
 )
@@ -49,9 +50,9 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 }
 
 // Schema returns the canonical JSON Schema of t's arguments: the bytes
-// emit.JSON writes for the document, keys sorted, written directly.
+// jsonwrite.Marshal writes for the document, keys sorted, written directly.
 func Schema(t *model.Tool) ([]byte, error) {
-	var w emit.JSONWriter
+	var w jsonwrite.Writer
 	w.Grow(1024)
 	w.BeginObject()
 	w.Key("$schema")
@@ -81,7 +82,7 @@ func Canonical(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return emit.JSON(v)
+	return jsonwrite.Marshal(v)
 }
 
 // normalize rewrites every number as JavaScript would print it, so that a
@@ -127,7 +128,7 @@ func normalize(v any) (any, error) {
 // objectMembers writes an object type's properties (keys sorted by name),
 // required (the fields without a default or "?", in declaration order)
 // and type.
-func objectMembers(w *emit.JSONWriter, t *model.Type) error {
+func objectMembers(w *jsonwrite.Writer, t *model.Type) error {
 	w.Key("properties")
 	w.BeginObject()
 	fields := t.Fields
@@ -165,7 +166,7 @@ func byName(a, b *model.Field) int { return strings.Compare(a.Name, b.Name) }
 
 // field writes a field's schema: its type's, with the field's default and
 // description.
-func field(w *emit.JSONWriter, f *model.Field) error {
+func field(w *jsonwrite.Writer, f *model.Field) error {
 	var def any
 	if f.Presence == model.Defaulted {
 		v, err := decode(f.Default)
@@ -213,7 +214,7 @@ func plain(b []byte) bool {
 
 // node writes a type's schema, with a field's default (when hasDef) and
 // description (when not empty).
-func node(w *emit.JSONWriter, t *model.Type, hasDef bool, def any, desc string) error {
+func node(w *jsonwrite.Writer, t *model.Type, hasDef bool, def any, desc string) error {
 	var srcs []string
 	var bounds numberBounds
 	switch t.Kind {
@@ -335,7 +336,7 @@ type numberBounds struct {
 }
 
 // write writes bound v under key k, as JavaScript prints it, if present.
-func (numberBounds) write(w *emit.JSONWriter, k string, v *float64) error {
+func (numberBounds) write(w *jsonwrite.Writer, k string, v *float64) error {
 	if v == nil {
 		return nil
 	}

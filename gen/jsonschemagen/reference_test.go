@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/zodgen"
 )
@@ -20,7 +20,7 @@ func referenceSchema(t *model.Tool) ([]byte, error) {
 		return nil, err
 	}
 	root["$schema"] = Draft
-	return emit.EncodingJSON(root)
+	return jsonwrite.EncodingJSON(root)
 }
 
 func refObject(t *model.Type) (map[string]any, error) {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
@@ -100,7 +100,7 @@ func typeJSONSlow(t *model.Type) []byte {
 // appendTypeJSON appends what typeJSONSlow returns for t.
 func appendTypeJSON(buf []byte, t *model.Type) []byte {
 	for _, b := range []*model.Bound{t.Minimum, t.Maximum} {
-		if b != nil && !emit.ValidJSONNumber(boundNumber(b)) {
+		if b != nil && !jsonwrite.ValidNumber(boundNumber(b)) {
 			return buf // encoding/json fails, and nothing is hashed
 		}
 	}
@@ -221,7 +221,7 @@ func appendJoined(buf []byte, ps []model.Pattern) []byte {
 // quoted, when no byte of it needs an escape, and by encoding/json
 // otherwise.
 func appendJSONString(buf []byte, s string) []byte {
-	if !emit.MarshalsAsIs(s) {
+	if !jsonwrite.MarshalsAsIs(s) {
 		b, _ := json.Marshal(s)
 		return append(buf, b...)
 	}

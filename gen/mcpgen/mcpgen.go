@@ -30,6 +30,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/jsonschemagen"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/tsgen"
 )
@@ -87,7 +88,7 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 	files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, ConfigFile), Data: cfg})
 	gateway := gatewayFiles(s)
 	for _, mode := range s.Modes {
-		data, err := emit.JSON(inject(s, mode, gateway))
+		data, err := jsonwrite.Marshal(inject(s, mode, gateway))
 		if err != nil {
 			return nil, err
 		}
@@ -270,7 +271,7 @@ func Config(s *model.Spec) ([]byte, error) {
 		},
 	}
 	cfg["mcp"] = servers
-	return emit.JSON(cfg)
+	return jsonwrite.Marshal(cfg)
 }
 
 // Inject returns mode m's injection manifest for the MCP transport: the

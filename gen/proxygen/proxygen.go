@@ -36,6 +36,7 @@ import (
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
 )
@@ -98,7 +99,7 @@ func template(s *model.Spec, text string, lit func(string) string, param func(*m
 }
 
 // jsString quotes s as a JavaScript string literal.
-func jsString(s string) string { return string(emit.AppendJSONString(nil, s)) }
+func jsString(s string) string { return string(jsonwrite.AppendString(nil, s)) }
 
 func tsTemplate(s *model.Spec, text string) (string, error) {
 	return template(s, text, jsString, func(p *model.PromptParam) string { return "p." + p.TSName })

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/tsgen"
 )
 
@@ -27,11 +27,11 @@ func TestInjectionJSON(t *testing.T) {
 		Env:    map[string]string{"B": "2", "A": "1", "": ""},
 	})
 	for _, inj := range manifests {
-		got, err := emit.JSON(inj)
+		got, err := jsonwrite.Marshal(inj)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := emit.EncodingJSON(inj)
+		want, err := jsonwrite.EncodingJSON(inj)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/proxygen"
 	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
@@ -82,9 +83,9 @@ type InjectFile struct {
 }
 
 // WriteJSON writes the manifest as encoding/json encodes it (the fields in
-// order, under their tags), for emit.JSON, without reflection: a manifest
+// order, under their tags), for jsonwrite.Marshal, without reflection: a manifest
 // lists two files per tool.
-func (inj Injection) WriteJSON(w *emit.JSONWriter) error {
+func (inj Injection) WriteJSON(w *jsonwrite.Writer) error {
 	w.BeginObject()
 	w.Key("mode")
 	w.String(inj.Mode)
@@ -126,7 +127,7 @@ func EmitOpenCode(s *model.Spec) ([]emit.File, error) {
 		add(path.Join(ToolSubdir, t.FileName+".ts"), src)
 		add(path.Join(ToolSubdir, t.FileName+".txt"), []byte(ToolDescription(t)+"\n"))
 	}
-	pkg, err := emit.JSON(map[string]any{
+	pkg, err := jsonwrite.Marshal(map[string]any{
 		"private":      true,
 		"dependencies": map[string]string{s.OpenCode.PluginPackage: s.OpenCode.PluginVersion},
 	})
@@ -141,7 +142,7 @@ func EmitOpenCode(s *model.Spec) ([]emit.File, error) {
 	}
 	add(ConfigFile, cfg)
 	for _, m := range s.Modes {
-		data, err := emit.JSON(Inject(s, m))
+		data, err := jsonwrite.Marshal(Inject(s, m))
 		if err != nil {
 			return nil, err
 		}
@@ -220,7 +221,7 @@ func Config(s *model.Spec) ([]byte, error) {
 		return nil, fmt.Errorf("opencode.config sets \"model\"; it comes from agent %s's default model", a.Name)
 	}
 	cfg["model"] = a.Default.OpenCode
-	return emit.JSON(cfg)
+	return jsonwrite.Marshal(cfg)
 }
 
 // ToolDescription is what the model reads about t: its description, after

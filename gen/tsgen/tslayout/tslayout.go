@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 )
 
 // Width is the widest a generated TypeScript line may be, in characters
@@ -29,7 +29,7 @@ func Fits(indent, text string) bool {
 // String quotes s as a JavaScript string literal (JSON is a subset; U+2028
 // and U+2029 are escaped by encoding/json; no HTML escaping).
 func String(s string) string {
-	return string(emit.AppendJSONString(make([]byte, 0, len(s)+8), s))
+	return string(jsonwrite.AppendString(make([]byte, 0, len(s)+8), s))
 }
 
 // Pieces splits s after each line break and quotes each piece, so that
