@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
+	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
 // lineSpecs are the specs whose TypeScript the line-width rule covers:

@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
+	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
 // EmitTS returns the TypeScript modules for TS consumers: modes.ts,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
+	"github.com/agentc-dev/agentc/gen/tslayout"
 	"github.com/agentc-dev/agentc/gen/zodgen"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
-	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
+	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
 // File renders the zod schemas of one TypeScript file. It records what

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
+	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
 // commentReference is Comment as first written (a line built by

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
+	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
 func TestPieces(t *testing.T) {
