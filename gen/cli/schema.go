@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentc-dev/agentc/gen/jsonschemagen"
+	"github.com/agentc-dev/agentc/gen/jsonschema"
 )
 
 // writers are the commands that change files; the rest only read.
@@ -106,7 +106,7 @@ func runSchemaTool(e *env, specDir, name string) error {
 		}
 		return fmt.Errorf("no tool %q in %s (tools: %s)", name, s.Dir, strings.Join(names, ", "))
 	}
-	b, err := jsonschemagen.Schema(t)
+	b, err := jsonschema.Schema(t)
 	if err != nil {
 		return err
 	}

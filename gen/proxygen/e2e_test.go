@@ -21,6 +21,7 @@ import (
 	"github.com/agentc-dev/agentc/gen/internal/fakemodel"
 	"github.com/agentc-dev/agentc/gen/internal/opencodetest"
 	"github.com/agentc-dev/agentc/gen/internal/procout"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
 	"github.com/agentc-dev/agentc/gen/proxygen"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
@@ -150,7 +151,7 @@ func TestPromptProxyThroughOpenCode(t *testing.T) {
 	if err := os.MkdirAll(pluginDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(pluginDir, filepath.Base(proxygen.PluginFile)), plugin, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(pluginDir, filepath.Base(opencodelayout.PluginFile)), plugin, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	params, _ := json.Marshal(map[string]string{"repoName": repoName})

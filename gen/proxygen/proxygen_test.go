@@ -70,7 +70,7 @@ func TestGeneratedIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := emit.Generate(s, "proxy")
+	files, err := emit.Generate(s, []*emit.Emitter{proxygen.Emitter}, emit.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
-	"github.com/agentc-dev/agentc/gen/tsgen"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
 )
 
 // gatewayRequest is one callback the fake gateway received.
@@ -259,7 +259,7 @@ func TestExecuteUnderNode(t *testing.T) {
 				if c.CallID != "" {
 					ctx["callID"] = c.CallID
 				}
-				input = append(input, driverCall{Module: filepath.Join(root, tsgen.ToolSubdir, c.Tool+".ts"), Args: json.RawMessage(c.Args), Ctx: ctx, Abort: c.Abort})
+				input = append(input, driverCall{Module: filepath.Join(root, opencodelayout.ToolSubdir, c.Tool+".ts"), Args: json.RawMessage(c.Args), Ctx: ctx, Abort: c.Abort})
 			}
 			for _, tl := range g.spec.Tools {
 				if !seen[tl.FileName] {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/emitters"
 	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
@@ -69,7 +70,7 @@ func TestLineWidth(t *testing.T) {
 	for _, dir := range lineSpecs {
 		t.Run(specName(dir), func(t *testing.T) {
 			s := loadSpec(t, dir)
-			files, err := emit.Generate(s, "opencode", "ts", "proxy")
+			files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"opencode", "ts", "proxy"}})
 			if err != nil {
 				t.Fatal(err)
 			}

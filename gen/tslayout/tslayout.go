@@ -3,7 +3,7 @@
 // that cannot be split (it holds no line break), string literals split at
 // their line breaks, and comments wrapped at word boundaries.
 //
-// The emitters of TypeScript (packages zodgen, tsgen and proxygen) use it so
+// The emitters of TypeScript (packages zod, tsgen and proxygen) use it so
 // that the generated files read like their spec in a pull request: a
 // one-character change in the spec is a one-line change in the file.
 package tslayout

@@ -1,4 +1,4 @@
-package jsonschemagen
+package jsonschema
 
 import (
 	"bytes"

@@ -1,9 +1,9 @@
-package jsonschemagen_test
+package jsonschema_test
 
 import (
 	"testing"
 
-	"github.com/agentc-dev/agentc/gen/jsonschemagen"
+	"github.com/agentc-dev/agentc/gen/jsonschema"
 )
 
 // The expected strings are what node 20 prints (String(x) and
@@ -14,7 +14,7 @@ func TestJSNumber(t *testing.T) {
 		1e-7: "1e-7", 1e-6: "0.000001", 9007199254740991: "9007199254740991", -1e20: "-100000000000000000000",
 		123.456e-10: "1.23456e-8", 5e-324: "5e-324",
 	} {
-		if got := jsonschemagen.JSNumber(f); got != want {
+		if got := jsonschema.JSNumber(f); got != want {
 			t.Errorf("JSNumber(%v) = %q, want %q", f, got, want)
 		}
 	}
@@ -31,14 +31,14 @@ func TestRegExpSource(t *testing.T) {
 		`^a\\/`:   `^a\\\/`,
 		"^[A-Z]$": "^[A-Z]$",
 	} {
-		if got := jsonschemagen.RegExpSource(re); got != want {
+		if got := jsonschema.RegExpSource(re); got != want {
 			t.Errorf("RegExpSource(%q) = %q, want %q", re, got, want)
 		}
 	}
 }
 
 func TestCanonical(t *testing.T) {
-	got, err := jsonschemagen.Canonical([]byte(`{"b":1.0,"a":{"d":[2e0,"<>"],"c":1e21}}`))
+	got, err := jsonschema.Canonical([]byte(`{"b":1.0,"a":{"d":[2e0,"<>"],"c":1e21}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

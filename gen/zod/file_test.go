@@ -1,11 +1,11 @@
-package zodgen_test
+package zod_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/zodgen"
+	"github.com/agentc-dev/agentc/gen/zod"
 )
 
 func intp(n int) *int { return &n }
@@ -25,7 +25,7 @@ func TestFileRendersHelpers(t *testing.T) {
 		{Name: "max", TSName: "max", Type: str(nil, intp(5), a, b)},
 		{Name: "list", TSName: "list", Type: &model.Type{Kind: model.Array, Items: str(nil, nil), MaxItems: intp(3)}},
 	}}
-	f := zodgen.NewFile("z")
+	f := zod.NewFile("z", nil)
 	shape := f.Shape(obj, "")
 	for _, want := range []string{
 		"both: runes(1, 100),",
