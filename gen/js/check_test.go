@@ -8,6 +8,7 @@ import (
 // TestInfiniteNumberFastPath: infiniteNumber answers as decoding every
 // token does, whether or not its shortcut applies.
 func TestInfiniteNumberFastPath(t *testing.T) {
+	t.Parallel()
 	long := "1" // grown to 1e309, beyond a float64
 	for range 309 {
 		long += "0"

@@ -18,6 +18,7 @@ import (
 )
 
 func TestRegexSource(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ re, want string }{
 		{`^$`, `^$`},
 		{`^/`, `^\/`},
@@ -43,6 +44,7 @@ func TestRegexSource(t *testing.T) {
 // the strings the RE2 pattern matches in Go (lone surrogates are U+FFFD in
 // Go and surrogates in JavaScript).
 func TestRegexAgainstNode(t *testing.T) {
+	t.Parallel()
 	node := nodetool.Node(t)
 	patterns := []string{`^$`, `^/`, `^[A-Za-z]:`, `\\`, `(^|/)\.\.(/|$)`, `a.b`, `(?s)a.b`, `(?i)kelvin`, `\s`, `^\S+$`,
 		`(?m)^b$`, `\bword\b`, `\d{2,3}`, `\w+`, `[[:alpha:]]+`, `\pL`, `^\p{Greek}+$`, `[^a-z]`, `^.$`, `^..$`, `\x{FFFD}`, `^[\x{1F600}-\x{1F64F}]$`, `(?U)a+`, `a|b|`, `^(?:a|ab)c$`, `[\-\]\[^]`, `\Q.*\E`, `\.`}
@@ -97,6 +99,7 @@ process.stdin.on("end", () => {
 }
 
 func TestFormatNumber(t *testing.T) {
+	t.Parallel()
 	node := nodetool.Node(t)
 	nums := []float64{0, 1, -1, 0.1, 1.5, 100, 1e20, 1e21, 1.5e21, 1e-6, 1e-7, 1.2345e-7, 123456789012345680000, 9007199254740991, -9007199254740991, 5e-324, math.MaxFloat64, 0.000001234, 123.456}
 	var got []string
@@ -124,6 +127,7 @@ func TestFormatNumber(t *testing.T) {
 // TestRegexesRemember: Regexes answers as RegexLiteral does, the first time
 // and from its memory, errors included, and so does a nil *Regexes.
 func TestRegexesRemember(t *testing.T) {
+	t.Parallel()
 	var x js.Regexes
 	var none *js.Regexes
 	for _, re := range []string{`^a/b$`, `(?i)k`, `[`, `\pL+`, `^a/b$`, `[`} {
@@ -141,6 +145,7 @@ func TestRegexesRemember(t *testing.T) {
 // once, at its own position and under its code; a spec without one is
 // reported nothing.
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	pos := func(line int) model.Pos { return model.Pos{File: "spec/tools.cue", Line: line, Col: 3} }
 	check := &model.Check{Name: "Bad", Reject: []model.Pattern{{Regexp: `^ok$`, Pos: pos(1)}}, Match: []model.Pattern{{Regexp: `(?P<x`, Pos: pos(2)}}}
 	args := &model.Type{Kind: model.Object, Pos: pos(3), Fields: []*model.Field{

@@ -9,6 +9,7 @@ import (
 // The expected strings are what node 20 prints (String(x) and
 // new RegExp(s).source).
 func TestJSNumber(t *testing.T) {
+	t.Parallel()
 	for f, want := range map[float64]string{
 		0: "0", 1: "1", -1.5: "-1.5", 0.1: "0.1", 1e21: "1e+21", 1e20: "100000000000000000000",
 		1e-7: "1e-7", 1e-6: "0.000001", 9007199254740991: "9007199254740991", -1e20: "-100000000000000000000",
@@ -21,6 +22,7 @@ func TestJSNumber(t *testing.T) {
 }
 
 func TestRegExpSource(t *testing.T) {
+	t.Parallel()
 	for re, want := range map[string]string{
 		"":        "(?:)",
 		"a/b":     `a\/b`,
@@ -38,6 +40,7 @@ func TestRegExpSource(t *testing.T) {
 }
 
 func TestCanonical(t *testing.T) {
+	t.Parallel()
 	got, err := jsonschema.Canonical([]byte(`{"b":1.0,"a":{"d":[2e0,"<>"],"c":1e21}}`))
 	if err != nil {
 		t.Fatal(err)

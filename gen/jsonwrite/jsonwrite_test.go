@@ -51,6 +51,7 @@ func checkJSON(t *testing.T, v any) {
 // passes to encoding/json at any depth, and for invalid numbers (the same
 // error).
 func TestJSONAsEncodingJSON(t *testing.T) {
+	t.Parallel()
 	for _, doc := range jsonSamples {
 		v, ok := decodeNumbers(t, []byte(doc))
 		if !ok {

@@ -132,6 +132,8 @@ func post(ctx context.Context, t *testing.T, url string, body, out any) {
 // a malformed answer, a hanging service and a stopped one fall back to the
 // plugin's local defaults within the timeout, and the chat goes on.
 func TestPromptProxyThroughOpenCode(t *testing.T) {
+	// Not parallel: it times the plugin's fallback against the wall clock,
+	// which the package's CPU-bound tests would slow.
 	plugin := stalePlugin(t)
 	fm := fakemodel.New(t)
 	for i := 0; i < 8; i++ {

@@ -111,6 +111,7 @@ type callResult struct {
 // 001 says (path, bearer token, {tool_call_id, args}), retrying a dropped
 // connection with the same tool_call_id.
 func TestExecuteUnderNode(t *testing.T) {
+	t.Parallel()
 	node := nodetool.Node(t)
 	modules := nodetool.Dir(t)
 	driverDir, err := filepath.Abs(filepath.Join("testdata", "node"))

@@ -12,6 +12,7 @@ import (
 // encoding/json encodes the struct — every mode's manifest of every spec,
 // the zero manifest (null lists) and one with strings to escape.
 func TestInjectionJSON(t *testing.T) {
+	t.Parallel()
 	var manifests []opencodelayout.Injection
 	for _, dir := range specs {
 		s := loadSpec(t, dir)

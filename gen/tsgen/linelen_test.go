@@ -41,6 +41,7 @@ func overlong(line string) string {
 
 // TestOverlong: the rule itself, on lines it must accept and reject.
 func TestOverlong(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", tslayout.Width)
 	for _, tc := range []struct {
 		line string
@@ -67,6 +68,7 @@ func TestOverlong(t *testing.T) {
 // plugin, modules for TS consumers) is wider than tslayout.Width, except a
 // lone string literal that cannot be split.
 func TestLineWidth(t *testing.T) {
+	t.Parallel()
 	for _, dir := range lineSpecs {
 		t.Run(specName(dir), func(t *testing.T) {
 			s := loadSpec(t, dir)

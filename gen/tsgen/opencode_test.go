@@ -25,6 +25,7 @@ import (
 // built-in ones, with the generated description, and that the JSON Schema it
 // shows the model equals agentc's, canonical JSON byte for byte.
 func TestOpenCodeLoadsEachMode(t *testing.T) {
+	t.Parallel()
 	for _, dir := range specs {
 		g := generate(t, dir)
 		t.Run(specName(dir), func(t *testing.T) {

@@ -14,6 +14,7 @@ func intp(n int) *int { return &n }
 // file records exactly the helpers used, and two named checks with one
 // name get distinct consts, each declared once.
 func TestFileRendersHelpers(t *testing.T) {
+	t.Parallel()
 	a := &model.Check{Name: "Ident", Message: "bad", Doc: "An identifier.", Reject: []model.Pattern{{Regexp: `^$`}}}
 	b := &model.Check{Name: "Ident", Message: "worse", Doc: "Another.", Match: []model.Pattern{{Regexp: `^a`}}}
 	str := func(min, max *int, cs ...*model.Check) *model.Type {

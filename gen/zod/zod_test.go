@@ -15,6 +15,7 @@ import (
 // they call, type-check under tsc --strict against the pinned zod (the
 // TypeScript emitters embed them).
 func TestTypeScript(t *testing.T) {
+	t.Parallel()
 	tsc := nodetool.Tsc(t)
 	s, err := load.Load(load.Default())
 	if err != nil {
