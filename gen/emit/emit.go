@@ -52,8 +52,8 @@ type Emitter struct {
 	// accepted (Check), so that it finds everything gen would fail on;
 	// Run keeps failing on the same findings as a backstop.
 	Check func(s *model.Spec) diag.List
-	// Run returns the emitter's files. It only reads the pass: the
-	// emitters of a generation run concurrently.
+	// Run returns the emitter's files. It must not change the pass's
+	// spec: the emitters of a generation run concurrently on one.
 	Run func(p *Pass) ([]File, error)
 }
 
@@ -61,6 +61,7 @@ type Emitter struct {
 // generation's emitters share, and the emitter's memory of its last run
 // when the generation belongs to a session (gen --watch).
 type Pass struct {
+	// Spec is the model to generate from.
 	Spec *model.Spec
 	// Memo is the emitter's memory from one generation of a session to
 	// the next; nil in a one-shot run.
