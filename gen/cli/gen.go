@@ -70,10 +70,11 @@ func (f *specFlags) plan(out string, files []emit.File) ([]write.Change, error) 
 	return write.Plan(out, files)
 }
 
-func init() {
+// genCommand returns agentc gen, with flag variables of its own.
+func genCommand() *command {
 	var sf specFlags
 	var watch bool
-	register(&command{
+	return &command{
 		name:    "gen",
 		summary: "Generate every artifact from the spec into the output root; writes only changed files, atomically.",
 		flags: func(fs *flag.FlagSet) {
@@ -105,7 +106,7 @@ func init() {
 			}
 			return runGen(e, &sf)
 		},
-	})
+	}
 }
 
 func runGen(e *env, sf *specFlags) error {

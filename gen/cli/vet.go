@@ -12,14 +12,15 @@ import (
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
-func init() {
-	register(&command{
+// vetCommand returns agentc vet, with flag variables of its own.
+func vetCommand() *command {
+	return &command{
 		name:    "vet",
 		args:    "[spec-dir]",
 		summary: "Check a spec (default: this repository's, found from the working directory up) and print its findings as file:line:col: message.",
 		flags:   func(fs *flag.FlagSet) { fs.Bool("builtin", false, builtinDoc) },
 		run:     runVet,
-	})
+	}
 }
 
 // builtinDoc documents every command's --builtin flag.
