@@ -47,10 +47,11 @@ Exit status: 0 no breaking change, or all accepted; 1 breaking changes;
 2 usage; 3 could not compare (a spec does not load, a bad git ref or path,
 git failed).`
 
-func init() {
+// breakingCommand returns agentc breaking, with flag variables of its own.
+func breakingCommand() *command {
 	var specDir, against, errorFormat string
 	var builtin bool
-	register(&command{
+	return &command{
 		name:    "breaking",
 		args:    "--against <dir | git-ref[:path]>",
 		summary: "Report contract changes since another version of the spec; exit 1 if any is breaking and not accepted.",
@@ -78,7 +79,7 @@ func init() {
 			}
 			return runBreaking(e, dir, against, errorFormat)
 		},
-	})
+	}
 }
 
 // ruleTable lists every rule for 'agentc help breaking': its id, whether

@@ -40,10 +40,11 @@ type driftFinding struct {
 	Diff string `json:"diff"`
 }
 
-func init() {
+// checkCommand returns agentc check, with flag variables of its own.
+func checkCommand() *command {
 	var sf specFlags
 	var pattern string
-	register(&command{
+	return &command{
 		name:    "check",
 		summary: "Regenerate in memory and report every generated file that differs from disk, with a diff; never writes.",
 		flags: func(fs *flag.FlagSet) {
@@ -59,7 +60,7 @@ func init() {
 			}
 			return runCheck(e, &sf, pattern)
 		},
-	})
+	}
 }
 
 func runCheck(e *env, sf *specFlags, pattern string) error {

@@ -10,10 +10,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/agentc-dev/agentc/gen/diag"
-	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 )
 
 // Exit codes.
@@ -43,9 +42,12 @@ type command struct {
 	help string
 }
 
-var commands []*command
-
-func register(c *command) { commands = append(commands, c) }
+// commands returns agentc's commands, sorted by name. Each call builds
+// them afresh, each with flag variables of its own, so that nothing one
+// run of Main parses is seen by another.
+func commands() []*command {
+	return []*command{breakingCommand(), checkCommand(), genCommand(), initCommand(), schemaCommand(), versionCommand(), vetCommand()}
+}
 
 // Main runs agentc with args (without the program name) and returns the
 // exit code.
@@ -127,7 +129,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func lookupCommand(name string) *command {
-	for _, c := range commands {
+	for _, c := range commands() {
 		if c.name == name {
 			return c
 		}
@@ -155,9 +157,7 @@ func newFlagSet(c *command, stderr io.Writer) *flag.FlagSet {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "agentc compiles an agent-contract spec (CUE) into tools, validators, tables and docs.")
 	fmt.Fprintln(w, "\nusage: agentc <command> [flags] [args]\n\ncommands:")
-	cs := slices.Clone(commands)
-	slices.SortFunc(cs, func(a, b *command) int { return strings.Compare(a.name, b.name) })
-	for _, c := range cs {
+	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'agentc help <command>' for a command's flags. Exit status: 0 ok, 1 findings or failure, 2 usage; breaking: 3 could not compare.")
@@ -292,7 +292,7 @@ func (e *env) writeJSON(v any) {
 // marshalJSON indents v with two spaces, without HTML escaping (a CLI's
 // JSON is read by programs and people, not embedded in pages), and ends
 // it with a newline.
-func marshalJSON(v any) ([]byte, error) { return emit.EncodingJSON(v) }
+func marshalJSON(v any) ([]byte, error) { return jsonwrite.EncodingJSON(v) }
 
 // logf writes a diagnostic line to stderr (never stdout).
 func (e *env) logf(format string, args ...any) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/emitters"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/write"
@@ -15,6 +16,9 @@ import (
 type specFlags struct {
 	spec, out, only string
 	builtin         bool
+	// session, under gen --watch, is what the emitters remember between
+	// runs (the Go emitter's rendered declarations).
+	session *emit.Session
 }
 
 func (f *specFlags) register(fs *flag.FlagSet) {
@@ -42,7 +46,7 @@ func (f *specFlags) onlyList() []string {
 // generate loads the spec read into src and runs the emitters; it returns
 // the files and the output root.
 func (f *specFlags) generate(src *load.Source) (*model.Spec, []emit.File, string, error) {
-	s, err := load.Load(src)
+	s, err := loadChecked(src)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -50,7 +54,7 @@ func (f *specFlags) generate(src *load.Source) (*model.Spec, []emit.File, string
 	if out == "" {
 		out = codegenOut(f.spec, s.Codegen.Out)
 	}
-	files, err := emit.Generate(s, f.onlyList()...)
+	files, err := emit.Generate(s, emitters.All(), emit.Options{Only: f.onlyList(), Session: f.session})
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -66,10 +70,11 @@ func (f *specFlags) plan(out string, files []emit.File) ([]write.Change, error) 
 	return write.Plan(out, files)
 }
 
-func init() {
+// genCommand returns agentc gen, with flag variables of its own.
+func genCommand() *command {
 	var sf specFlags
 	var watch bool
-	register(&command{
+	return &command{
 		name:    "gen",
 		summary: "Generate every artifact from the spec into the output root; writes only changed files, atomically.",
 		flags: func(fs *flag.FlagSet) {
@@ -82,7 +87,7 @@ func init() {
 					"a file agentc did not generate is never overwritten. With --watch, agentc stays running and\n"+
 					"regenerates whenever a .cue file in the spec directory is saved, printing the findings or\n"+
 					"what it wrote; Ctrl-C ends it.\n\nemitters:\n")
-				for _, e := range emit.Emitters() {
+				for _, e := range emitters.All() {
 					fmt.Fprintf(fs.Output(), "  %-11s %s\n", e.Name, e.Doc)
 				}
 				fmt.Fprintf(fs.Output(), "\nflags:\n")
@@ -101,7 +106,7 @@ func init() {
 			}
 			return runGen(e, &sf)
 		},
-	})
+	}
 }
 
 func runGen(e *env, sf *specFlags) error {

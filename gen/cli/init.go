@@ -30,10 +30,11 @@ const toolModfile = "tools/agentc.mod"
 // package's import path; init puts the module's own in its place.
 const starterImport = "example.com/agent/generated/go/contract"
 
-func init() {
+// initCommand returns agentc init, with flag variables of its own.
+func initCommand() *command {
 	var specDir, out, version string
 	var schema bool
-	register(&command{
+	return &command{
 		name: "init",
 		args: "[repo-dir]",
 		summary: "Start agentc in a Go module: an example spec, its generated code, a go:generate line, agentc as a tool in " + toolModfile + ", " +
@@ -57,7 +58,7 @@ func init() {
 			}
 			return runInit(e, dir, specDir, out, version)
 		},
-	})
+	}
 }
 
 // runInitSchema writes agentc's metaschema into the spec directory dir, in

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentc-dev/agentc/gen/jsonschemagen"
+	"github.com/agentc-dev/agentc/gen/jsonschema"
 )
 
 // writers are the commands that change files; the rest only read.
@@ -30,10 +30,11 @@ type flagSchema struct {
 	Usage   string `json:"usage"`
 }
 
-func init() {
+// schemaCommand returns agentc schema, with flag variables of its own.
+func schemaCommand() *command {
 	var specDir string
 	var builtin bool
-	register(&command{
+	return &command{
 		name:    "schema",
 		args:    "[commands | tool NAME]",
 		summary: "Describe agentc for machines: its commands and flags (default), or one tool's argument JSON Schema.",
@@ -54,13 +55,13 @@ func init() {
 			}
 			return usagef("schema takes 'commands' or 'tool NAME', got %q", strings.Join(args, " "))
 		},
-	})
+	}
 }
 
 // commandSchemas returns every command's flags and whether it writes.
 func commandSchemas() []commandSchema {
 	var out []commandSchema
-	for _, c := range commands {
+	for _, c := range commands() {
 		fs := newFlagSet(c, nil)
 		fs.Bool("json", false, "print one JSON envelope on stdout; logs go to stderr")
 		cs := commandSchema{Name: c.name, Args: c.args, Summary: c.summary, Writes: slices.Contains(writers, c.name), Flags: []flagSchema{}}
@@ -106,7 +107,7 @@ func runSchemaTool(e *env, specDir, name string) error {
 		}
 		return fmt.Errorf("no tool %q in %s (tools: %s)", name, s.Dir, strings.Join(names, ", "))
 	}
-	b, err := jsonschemagen.Schema(t)
+	b, err := jsonschema.Schema(t)
 	if err != nil {
 		return err
 	}

@@ -7,12 +7,13 @@ import (
 	"strings"
 )
 
-func init() {
-	register(&command{
+// versionCommand returns agentc version, with flag variables of its own.
+func versionCommand() *command {
+	return &command{
 		name:    "version",
 		summary: "Print agentc's module version, VCS revision and Go version (also: agentc --version).",
 		run:     runVersion,
-	})
+	}
 }
 
 // buildVersion is what agentc knows of its own build, from the build

@@ -6,18 +6,21 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/emitters"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
-func init() {
-	register(&command{
+// vetCommand returns agentc vet, with flag variables of its own.
+func vetCommand() *command {
+	return &command{
 		name:    "vet",
 		args:    "[spec-dir]",
 		summary: "Check a spec (default: this repository's, found from the working directory up) and print its findings as file:line:col: message.",
 		flags:   func(fs *flag.FlagSet) { fs.Bool("builtin", false, builtinDoc) },
 		run:     runVet,
-	})
+	}
 }
 
 // builtinDoc documents every command's --builtin flag.
@@ -48,13 +51,28 @@ func codegenOut(specDir, out string) string {
 	return filepath.Join(specDir, "..", out)
 }
 
-// loadSpec loads the spec in dir, or the embedded default when dir is "".
+// loadSpec loads the spec in dir, or the embedded default when dir is "",
+// and checks it as vet does.
 func loadSpec(dir string) (*model.Spec, error) {
 	src, err := specSource(dir)
 	if err != nil {
 		return nil, err
 	}
-	return load.Load(src)
+	return loadChecked(src)
+}
+
+// loadChecked loads the spec read into src and runs every emitter's check
+// on the model: what vet reports, and what gen must not generate from. The
+// checks run on a spec the loader accepted.
+func loadChecked(src *load.Source) (*model.Spec, error) {
+	s, err := load.Load(src)
+	if err != nil {
+		return nil, err
+	}
+	if err := emit.Check(s, emitters.All()).Err(); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // specSource reads the spec's files in dir, or the embedded default's when
@@ -90,7 +108,7 @@ func runVet(e *env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	e.warn(src)
-	s, err := load.Load(src)
+	s, err := loadChecked(src)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/agentc-dev/agentc/gen/diag"
-	"github.com/agentc-dev/agentc/gen/gogen"
+	"github.com/agentc-dev/agentc/gen/emit"
 )
 
 // settle is how long a burst of file events must be quiet before a
@@ -67,7 +67,7 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 			return fmt.Errorf("watching %s: %w", modDir, err)
 		}
 	}
-	defer keepBetweenRuns()()
+	defer keepBetweenRuns(sf)()
 
 	regen := func() {
 		r, err := genOnce(sf, e.warn)
@@ -110,10 +110,10 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 // keepBetweenRuns turns on what a watching agentc keeps from one run to
 // the next, and returns the function that turns it off: the Go emitter's
 // rendered declarations, so that an edit renders again only the
-// declarations it changed.
-func keepBetweenRuns() (stop func()) {
-	gogen.CacheRenders(true)
-	return func() { gogen.CacheRenders(false) }
+// declarations it changed (the emit.Session the generations belong to).
+func keepBetweenRuns(sf *specFlags) (stop func()) {
+	sf.session = &emit.Session{}
+	return func() { sf.session = nil }
 }
 
 // specEvent reports whether ev changes what the spec loads: a .cue file in

@@ -36,7 +36,7 @@ func BenchmarkWatchEdit(b *testing.B) {
 			}
 			edited := bytes.Replace(orig, []byte("Synthetic tool 7: saves"), []byte("Synthetic tool 7: edited, saves"), 1)
 			sf := &specFlags{spec: dir, out: filepath.Join(b.TempDir(), "out")}
-			defer keepBetweenRuns()()
+			defer keepBetweenRuns(sf)()
 			if _, err := genOnce(sf, nil); err != nil {
 				b.Fatal(err)
 			}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/agentc-dev/agentc/gen/jsonschemagen"
+	toolschema "github.com/agentc-dev/agentc/gen/jsonschema"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
 
@@ -68,7 +68,7 @@ func newPeers(b testing.TB) *peers {
 	p := &peers{schemas: map[string]*jsonschema.Schema{}, cue: newCUE(b, specDir(b))}
 	c := jsonschema.NewCompiler()
 	for _, t := range s.Tools {
-		data, err := jsonschemagen.Schema(t)
+		data, err := toolschema.Schema(t)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -19,7 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/emit"
-	_ "github.com/agentc-dev/agentc/gen/gogen" // registers the "go" emitter
+	"github.com/agentc-dev/agentc/gen/gogen"
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	agentcload "github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -35,7 +35,7 @@ import (
 
 // knownDisagreements lists the coverage corpus inputs ("tool<TAB>input")
 // on which the executors are known to differ, each with the reason: bugs
-// in gen/gogen or gen/zodgen not fixed yet. conform logs them instead of
+// in gen/gogen or gen/zod not fixed yet. conform logs them instead of
 // failing, and fails when one of them no longer differs.
 var knownDisagreements = map[string]string{}
 
@@ -206,7 +206,7 @@ func TestMain(m *testing.M) {
 // (module conformancecov; the generated code needs only the standard
 // library) with covGoMain, and builds it.
 func buildCovGo(s *model.Spec) (string, error) {
-	files, err := emit.Generate(s, "go")
+	files, err := emit.Generate(s, []*emit.Emitter{gogen.Emitter}, emit.Options{})
 	if err != nil {
 		return "", err
 	}

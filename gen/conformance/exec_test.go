@@ -24,7 +24,7 @@ import (
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	agentcload "github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/zodgen"
+	"github.com/agentc-dev/agentc/gen/zod"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
 
@@ -122,14 +122,14 @@ type zodProc struct {
 // zodSchemasTS renders a TypeScript module exporting each tool's zod
 // schema as `schemas`.
 func zodSchemasTS(s *model.Spec) string {
-	f := zodgen.NewFile("z")
+	f := zod.NewFile("z", nil)
 	var body strings.Builder
 	for _, t := range s.Tools {
 		fmt.Fprintf(&body, "  %q: %s,\n", t.Name, f.Expr(t.Args, "  "))
 	}
 	// The helpers and named checks the schemas call, as the OpenCode
 	// runtime and tool files hold them.
-	return "import { z } from \"zod\";\n\n" + zodgen.Helpers + "\n" + f.Decls() +
+	return "import { z } from \"zod\";\n\n" + zod.Helpers + "\n" + f.Decls() +
 		"export const schemas: Record<string, z.ZodType> = {\n" + body.String() + "};\n"
 }
 

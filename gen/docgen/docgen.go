@@ -14,19 +14,22 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/zodgen"
 )
 
 // FileName is the reference's name under codegen.docs.dir.
 const FileName = "contract.md"
 
-func init() {
-	emit.Register("docs", "the Markdown contract reference: tools, modes, selection, models, callback", Emit)
+// Emitter writes {codegen.docs.dir}/contract.md.
+var Emitter = &emit.Emitter{
+	Name: "docs",
+	Doc:  "the Markdown contract reference: tools, modes, selection, models, callback",
+	Run:  run,
 }
 
-// Emit returns {codegen.docs.dir}/contract.md.
-func Emit(s *model.Spec) ([]emit.File, error) {
+func run(p *emit.Pass) ([]emit.File, error) {
+	s := p.Spec
 	return []emit.File{{Path: path.Join(s.Codegen.DocsDir, FileName), Data: Reference(s)}}, nil
 }
 
@@ -155,7 +158,7 @@ func fieldRows(b *bytes.Buffer, prefix string, t *model.Type) {
 		if f.Presence == model.Defaulted {
 			presence = "default `" + string(f.Default) + "`"
 		}
-		cells(b, "`"+name+"`", typeName(f.Type), presence, cell(limits(f.Type)), cell(zodgen.Description(f.Type)))
+		cells(b, "`"+name+"`", typeName(f.Type), presence, cell(limits(f.Type)), cell(f.Type.Description()))
 		switch {
 		case f.Type.Kind == model.Object:
 			fieldRows(b, name+".", f.Type)
@@ -417,7 +420,7 @@ func orDash(s string) string {
 }
 
 func jsonString(s string) string {
-	if emit.MarshalsAsIs(s) {
+	if jsonwrite.MarshalsAsIs(s) {
 		return s // what follows would give it back
 	}
 	b, _ := json.Marshal(s)

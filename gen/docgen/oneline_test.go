@@ -14,6 +14,7 @@ var oneLineSamples = []string{
 // TestOneLine: oneLine, with its shortcut for text already on one line,
 // is strings.Fields joined by single spaces.
 func TestOneLine(t *testing.T) {
+	t.Parallel()
 	for _, s := range oneLineSamples {
 		if got, want := oneLine(s), strings.Join(strings.Fields(s), " "); got != want {
 			t.Errorf("oneLine(%q) = %q, want %q", s, got, want)

@@ -1,6 +1,8 @@
-// Package emit runs the registered emitters: pure functions from the model
-// to files. Generate does no I/O; the writer (package write) and the drift
-// checker compare or write what it returns.
+// Package emit runs emitters: pure functions from the model to files, each
+// a value (Emitter) with its name, its check and a run over a Pass that
+// carries the spec and what the emitters of one generation share.
+// Generate does no I/O; the writer (package write) and the drift checker
+// compare or write what it returns.
 package emit
 
 import (
@@ -14,6 +16,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentc-dev/agentc/gen/diag"
+	"github.com/agentc-dev/agentc/gen/jsonschema"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
@@ -34,76 +38,178 @@ type File struct {
 	Data []byte
 }
 
-// Func is an emitter: a pure function of the model.
-type Func func(s *model.Spec) ([]File, error)
-
-// Emitter is a named emitter.
+// Emitter is one emitter: a pure function from the model to files, and
+// the check that finds beforehand what it would reject. The emitters agentc
+// runs are listed in one place, package emitters; Generate runs a list of
+// them.
 type Emitter struct {
 	// Name identifies the emitter (for --only and messages).
 	Name string
 	// Doc says what it generates.
 	Doc string
-	Fn  Func
+	// Check, if not nil, reports, each at its position in the spec, what
+	// Run would reject. vet runs every emitter's Check on a spec the loader
+	// accepted (Check), so that it finds everything gen would fail on;
+	// Run keeps failing on the same findings as a backstop.
+	Check func(s *model.Spec) diag.List
+	// Run returns the emitter's files. It must not change the pass's
+	// spec: the emitters of a generation run concurrently on one.
+	Run func(p *Pass) ([]File, error)
 }
 
-var registry []Emitter
+// Pass is one emitter's run in one generation: the spec, what the
+// generation's emitters share, and the emitter's memory of its last run
+// when the generation belongs to a session (gen --watch).
+type Pass struct {
+	// Spec is the model to generate from.
+	Spec *model.Spec
+	// Memo is the emitter's memory from one generation of a session to
+	// the next; nil in a one-shot run.
+	Memo *Memo
+	// shared is what the generation's passes share; a pass made by hand
+	// (in a test) has none and computes what it asks for.
+	shared *shared
+}
 
-// Register adds an emitter. Emitter packages call it from init; the CLI
-// imports them all (package emitters).
-func Register(name, doc string, fn Func) {
-	for _, e := range registry {
-		if e.Name == name {
-			panic("emit: emitter " + name + " registered twice") // programming error at init
+// shared is what the emitters of one generation compute once for all.
+type shared struct {
+	mu      sync.Mutex
+	schemas map[*model.Tool]*toolSchema
+}
+
+// toolSchema is one tool's JSON Schema, computed by the first pass that
+// asks for it.
+type toolSchema struct {
+	once sync.Once
+	data []byte
+	err  error
+}
+
+// ToolSchema returns jsonschema.Schema(t), t being a tool of the pass's
+// spec, computed once per generation however many emitters ask for it
+// (emitters "jsonschema" and "mcp" both do): the first computes it, the
+// others wait for it. The result must not be modified.
+func (p *Pass) ToolSchema(t *model.Tool) ([]byte, error) {
+	if p.shared == nil {
+		return jsonschema.Schema(t)
+	}
+	p.shared.mu.Lock()
+	e := p.shared.schemas[t]
+	if e == nil {
+		if p.shared.schemas == nil {
+			p.shared.schemas = map[*model.Tool]*toolSchema{}
+		}
+		e = &toolSchema{}
+		p.shared.schemas[t] = e
+	}
+	p.shared.mu.Unlock()
+	e.once.Do(func() { e.data, e.err = jsonschema.Schema(t) })
+	return e.data, e.err
+}
+
+// Session is what a long-running agentc (gen --watch, which owns it) keeps
+// from one generation to the next: each emitter's Memo. The zero value is
+// ready to use.
+type Session struct {
+	mu    sync.Mutex
+	memos map[string]*Memo
+}
+
+// memo returns the named emitter's memo (nil without a session).
+func (s *Session) memo(name string) *Memo {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.memos[name]
+	if m == nil {
+		if s.memos == nil {
+			s.memos = map[string]*Memo{}
+		}
+		m = &Memo{}
+		s.memos[name] = m
+	}
+	return m
+}
+
+// Memo is one emitter's memory in a session: what its last run kept for
+// the next, which only that emitter reads. The zero value is empty; a nil
+// *Memo keeps nothing.
+type Memo struct {
+	mu   sync.Mutex
+	kept any
+}
+
+// Last returns what the emitter's last run kept (nil if none).
+func (m *Memo) Last() any {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.kept
+}
+
+// Keep replaces what m holds with v, for the emitter's next run.
+func (m *Memo) Keep(v any) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.kept = v
+}
+
+// Check runs every emitter's Check on s, a spec the loader accepted, and
+// returns their findings.
+func Check(s *model.Spec, emitters []*Emitter) diag.List {
+	var out diag.List
+	for _, e := range emitters {
+		if e.Check != nil {
+			out = append(out, e.Check(s)...)
 		}
 	}
-	registry = append(registry, Emitter{Name: name, Doc: doc, Fn: fn})
-	slices.SortFunc(registry, func(a, b Emitter) int { return cmp.Compare(a.Name, b.Name) })
+	return out
 }
 
-// Emitters returns the registered emitters sorted by name.
-func Emitters() []Emitter { return slices.Clone(registry) }
-
-// Generate runs every registered emitter (or only the named ones) and
-// returns all files sorted by path, plus the manifest. It fails if any
-// emitter fails, if two files share a path, or if a path escapes the root.
-func Generate(s *model.Spec, only ...string) ([]File, error) {
-	return GenerateStaged(s, nil, only...)
+// Options say which of the emitters Generate runs, and how.
+type Options struct {
+	// Only names the emitters to run (all when empty).
+	Only []string
+	// Session, if not nil, is the session the generation belongs to: each
+	// emitter's pass carries its Memo.
+	Session *Session
 }
 
-// GenerateStaged is Generate that also hands each emitter's files, if
-// stage is not nil, to stage as soon as that emitter has succeeded (from
-// the emitter's goroutine, while the others still run), so that a writer
-// can start on them (write.Run.Stage). The run may still fail after that
-// — a later emitter fails, two emitters generate one path — so stage must
-// not make them visible before GenerateStaged has returned them. The
-// manifest is not staged.
-func GenerateStaged(s *model.Spec, stage func([]File), only ...string) ([]File, error) {
-	for _, name := range only {
-		if !slices.ContainsFunc(registry, func(e Emitter) bool { return e.Name == name }) {
+// Generate runs the emitters (or only those o names) on s and returns all
+// files sorted by path, plus the manifest. It fails if any emitter fails,
+// if two files share a path, or if a path escapes the root.
+func Generate(s *model.Spec, emitters []*Emitter, o Options) ([]File, error) {
+	for _, name := range o.Only {
+		if !slices.ContainsFunc(emitters, func(e *Emitter) bool { return e.Name == name }) {
 			return nil, fmt.Errorf("unknown emitter %q", name)
 		}
 	}
-	var run []Emitter
-	for _, e := range registry {
-		if len(only) == 0 || slices.Contains(only, e.Name) {
+	var run []*Emitter
+	for _, e := range emitters {
+		if len(o.Only) == 0 || slices.Contains(o.Only, e.Name) {
 			run = append(run, e)
 		}
 	}
 	// Emitters only read the model, so they run concurrently; the first
-	// failure in registry order is reported, as if they had run in turn.
+	// failure in the list's order is reported, as if they had run in turn.
+	sh := &shared{}
 	outs := make([][]File, len(run))
 	errs := make([]error, len(run))
 	var wg sync.WaitGroup
 	for i, e := range run {
 		wg.Go(func() {
-			outs[i], errs[i] = e.Fn(s)
+			outs[i], errs[i] = e.Run(&Pass{Spec: s, Memo: o.Session.memo(e.Name), shared: sh})
 			for _, f := range outs[i] {
 				if errs[i] == nil {
 					errs[i] = checkPath(f.Path)
 				}
-			}
-			if errs[i] == nil && stage != nil {
-				stage(outs[i])
 			}
 		})
 	}
@@ -115,14 +221,13 @@ func GenerateStaged(s *model.Spec, stage func([]File), only ...string) ([]File, 
 		}
 		files = append(files, outs[i]...)
 	}
-	ran := len(run)
 	slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
 	for i := 1; i < len(files); i++ {
 		if files[i].Path == files[i-1].Path {
 			return nil, fmt.Errorf("two emitters generate %s", files[i].Path)
 		}
 	}
-	if ran > 0 {
+	if len(run) > 0 {
 		files = append(files, Manifest(s, files))
 		slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/agentc-dev/agentc/gen/internal/fakemodel"
 	"github.com/agentc-dev/agentc/gen/internal/opencodetest"
 	"github.com/agentc-dev/agentc/gen/opencode"
-	"github.com/agentc-dev/agentc/gen/tsgen"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
 
@@ -39,7 +39,7 @@ func generatedDir(t *testing.T) string {
 // opencode.json: the test's points OpenCode at the scripted model.
 func installMode(t *testing.T, mode string) string {
 	t.Helper()
-	return installManifest(t, path.Join(tsgen.InjectSubdir, mode+".json"))
+	return installManifest(t, path.Join(opencodelayout.InjectSubdir, mode+".json"))
 }
 
 // installManifest is installMode for the manifest at manifest (relative to
@@ -51,13 +51,13 @@ func installManifest(t *testing.T, manifest string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var inj tsgen.Injection
+	var inj opencodelayout.Injection
 	if err := json.Unmarshal(b, &inj); err != nil {
 		t.Fatal(err)
 	}
 	repo := t.TempDir()
 	for _, w := range inj.Write {
-		if path.IsAbs(w.Path) || path.Base(w.Source) == tsgen.ConfigFile {
+		if path.IsAbs(w.Path) || path.Base(w.Source) == opencodelayout.ConfigFile {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(w.Source)))

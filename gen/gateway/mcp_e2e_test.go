@@ -19,8 +19,8 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/internal/fakemodel"
 	"github.com/agentc-dev/agentc/gen/internal/opencodetest"
-	"github.com/agentc-dev/agentc/gen/mcpgen"
 	"github.com/agentc-dev/agentc/gen/opencode"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
 
@@ -74,7 +74,7 @@ func (m *mcpRecorder) toolCalls() []map[string]any {
 // opencode.json, with its {env:…} placeholders.
 func mcpEntry(t *testing.T) (name string, entry any) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(generatedDir(t), filepath.FromSlash(mcpgen.ConfigFile)))
+	b, err := os.ReadFile(filepath.Join(generatedDir(t), filepath.FromSlash(opencodelayout.MCPConfigFile)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func mcpEntry(t *testing.T) (name string, entry any) {
 	}
 	name = contract.ContractName
 	if cfg.MCP[name] == nil {
-		t.Fatalf("%s has no mcp entry %q", mcpgen.ConfigFile, name)
+		t.Fatalf("%s has no mcp entry %q", opencodelayout.MCPConfigFile, name)
 	}
 	return name, cfg.MCP[name]
 }
@@ -96,7 +96,7 @@ func mcpEntry(t *testing.T) (name string, entry any) {
 // environment, against the gateway at gatewayURL.
 func startMCPMode(t *testing.T, mode, session, gatewayURL string, fm *fakemodel.Server) (*opencodetest.Server, string) {
 	t.Helper()
-	repo := installManifest(t, path.Join(mcpgen.InjectSubdir, mode+".json"))
+	repo := installManifest(t, path.Join(opencodelayout.MCPInjectSubdir, mode+".json"))
 	for _, tool := range contract.Tools() {
 		_, err := os.Stat(filepath.Join(repo, ".opencode", "tool", tool.FileName()+".ts"))
 		if has := err == nil; has != (!tool.GatewayExecuted() && contract.Mode(mode).Has(tool)) {

@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/agentc-dev/agentc/gen/internal/pgtest"
-	"github.com/agentc-dev/agentc/gen/jsonschemagen"
-	"github.com/agentc-dev/agentc/gen/mcpgen"
+	"github.com/agentc-dev/agentc/gen/jsonschema"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 	"github.com/agentc-dev/agentc/generated/go/contractmcp"
 )
@@ -64,7 +64,7 @@ func TestMCPToolsByMode(t *testing.T) {
 				t.Fatal(err)
 			}
 			b, _ := json.Marshal(tool.InputSchema)
-			got, err := jsonschemagen.Canonical(b)
+			got, err := jsonschema.Canonical(b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -295,11 +295,11 @@ func TestMCPWithoutCallID(t *testing.T) {
 	}
 }
 
-// TestMCPConstants: the OpenCode config (package mcpgen) and the server
+// TestMCPConstants: the OpenCode config (package opencodelayout) and the server
 // agree on the path and the session header.
 func TestMCPConstants(t *testing.T) {
-	if mcpgen.Path != contractmcp.Path || mcpgen.SessionHeader != contractmcp.SessionHeader || mcpgen.ToolCallIDMeta != contractmcp.ToolCallIDMeta {
-		t.Errorf("mcpgen has %q %q %q, the server %q %q %q", mcpgen.Path, mcpgen.SessionHeader, mcpgen.ToolCallIDMeta,
+	if opencodelayout.MCPPath != contractmcp.Path || opencodelayout.MCPSessionHeader != contractmcp.SessionHeader || opencodelayout.MCPToolCallIDMeta != contractmcp.ToolCallIDMeta {
+		t.Errorf("opencodelayout has %q %q %q, the server %q %q %q", opencodelayout.MCPPath, opencodelayout.MCPSessionHeader, opencodelayout.MCPToolCallIDMeta,
 			contractmcp.Path, contractmcp.SessionHeader, contractmcp.ToolCallIDMeta)
 	}
 }

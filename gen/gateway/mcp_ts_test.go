@@ -13,7 +13,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/internal/corpus"
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
-	"github.com/agentc-dev/agentc/gen/jsonschemagen"
+	"github.com/agentc-dev/agentc/gen/jsonschema"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 	"github.com/agentc-dev/agentc/generated/go/contractmcp"
 )
@@ -112,7 +112,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := jsonschemagen.Canonical(tool.InputSchema)
+		got, err := jsonschema.Canonical(tool.InputSchema)
 		if err != nil || !bytes.Equal(bytes.TrimSpace(got), bytes.TrimSpace(want)) {
 			t.Errorf("the TypeScript SDK lists %s with inputSchema %s", tool.Name, tool.InputSchema)
 		}

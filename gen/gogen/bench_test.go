@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/gogen"
 	"github.com/agentc-dev/agentc/gen/internal/cputime"
 	"github.com/agentc-dev/agentc/gen/internal/synth"
@@ -22,7 +23,7 @@ func BenchmarkEmit(b *testing.B) {
 			}
 			c0 := cputime.Used()
 			for b.Loop() {
-				if _, err := gogen.Emit(s); err != nil {
+				if _, err := gogen.Emit(&emit.Pass{Spec: s}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -42,13 +43,12 @@ func BenchmarkEmitWatching(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gogen.CacheRenders(true)
-	defer gogen.CacheRenders(false)
-	if _, err := gogen.Emit(s); err != nil {
+	var m emit.Memo
+	if _, err := gogen.Emit(&emit.Pass{Spec: s, Memo: &m}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := gogen.Emit(s); err != nil {
+		if _, err := gogen.Emit(&emit.Pass{Spec: s, Memo: &m}); err != nil {
 			b.Fatal(err)
 		}
 	}

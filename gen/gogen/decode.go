@@ -10,9 +10,9 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/agentc-dev/agentc/gen/js"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
-	"github.com/agentc-dev/agentc/gen/zodgen"
 )
 
 // decoders renders decode.go: a Decode function per tool and a method per
@@ -378,7 +378,7 @@ func (g *generator) stringChecks(src *goSource, t *model.Type, s string) {
 		src.text("d.maxRunes(%s, %d)\n", s, *t.MaxLength)
 	}
 	for _, p := range t.Patterns {
-		lit, _ := zodgen.RegexLiteral(p.Regexp) // vet rejects a pattern without one
+		lit, _ := js.RegexLiteral(p.Regexp) // vet rejects a pattern without one
 		src.text("d.pattern(%s, %s, %q)\n", s, g.patterns[p.Regexp], lit)
 	}
 	for _, c := range t.Checks {
@@ -412,7 +412,7 @@ func (g *generator) numberChecks(src *goSource, t *model.Type, f string) {
 		if b.bound.Exclusive {
 			name = b.excl
 		}
-		v := zodgen.JSNumber(b.bound.Value)
+		v := js.Number(b.bound.Value)
 		// A JavaScript number literal is a Go constant too ("1e+21").
 		src.text("d.%s(%s, %s, %q)\n", name, f, v, v)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/internal/testspecs"
 	"github.com/agentc-dev/agentc/gen/model"
 )
@@ -29,7 +30,7 @@ func decodeTextSpec(t *testing.T) *model.Spec {
 // whose name jen turned into a comment swallowing the next table entry).
 func TestDecodeTextGolden(t *testing.T) {
 	s := decodeTextSpec(t)
-	files, err := Emit(s)
+	files, err := Emit(&emit.Pass{Spec: s})
 	if err != nil {
 		t.Fatal(err)
 	}

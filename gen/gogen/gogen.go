@@ -1,6 +1,6 @@
 // Package gogen emits the gateway's Go package from the model: per tool,
 // argument and result types and a generated one-pass decoder that validates
-// as the generated zod schema does (package zodgen) and reports zod 4's
+// as the generated zod schema does (package zod) and reports zod 4's
 // issues; the handler interface and dispatch; modes, models and system
 // prompt builders. The output uses the standard library only.
 //
@@ -31,14 +31,17 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/js"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
-	"github.com/agentc-dev/agentc/gen/zodgen"
 )
 
-func init() {
-	emit.Register("go", "Go package for the gateway: types, zod-exact decoders, handler interface, dispatch, modes, models, prompts", Emit)
-	emit.RegisterCheck(Check)
+// Emitter is emitter "go".
+var Emitter = &emit.Emitter{
+	Name:  "go",
+	Doc:   "Go package for the gateway: types, zod-exact decoders, handler interface, dispatch, modes, models, prompts",
+	Check: Check,
+	Run:   Emit,
 }
 
 //go:embed rt/rt.go
@@ -48,9 +51,12 @@ var runtimeSource []byte
 // the generated files check it at compile time.
 const RuntimeVersion = 1
 
-// Emit returns the Go package's files under codegen.go.dir.
-func Emit(s *model.Spec) ([]emit.File, error) {
-	if err := zodgen.Validate(s); err != nil {
+// Emit returns the Go package's files under codegen.go.dir. In a session
+// (p.Memo set) it renders again only the declarations that changed since
+// its last run (see memo.go).
+func Emit(p *emit.Pass) ([]emit.File, error) {
+	s := p.Spec
+	if err := js.Check(s).Err(); err != nil {
 		return nil, err
 	}
 	if err := checkCallbackPath(s.Callback.Path); err != nil {
@@ -66,7 +72,7 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 		return nil, err
 	}
 	files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, "runtime.go"), Data: rt})
-	g.memo = startMemo()
+	g.memo = startMemo(p.Memo)
 	parts := g.parts()
 	// The parts are built in order (they name helpers as they go), and
 	// formatted concurrently.
@@ -129,14 +135,14 @@ type generator struct {
 	mark string
 	// sink, while render builds a part, is where it goes (see build).
 	sink *sink
-	// memo is the memory of rendered units while CacheRenders is on.
+	// memo is the memory of rendered units in a session.
 	memo *memo
 }
 
 // Check reports, each at its position in the spec, what the Go package
 // cannot declare: identifiers that clash, objects with more fields than a
-// decoder tracks. Emit fails on the same findings; the loader calls Check
-// so that vet finds them first.
+// decoder tracks. Emit fails on the same findings; vet runs Check so that
+// it finds them first.
 func Check(s *model.Spec) diag.List {
 	_, errs := newGenerator(s)
 	return errs

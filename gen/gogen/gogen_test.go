@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/gogen"
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	"github.com/agentc-dev/agentc/gen/load"
@@ -24,7 +25,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := gogen.Emit(s)
+	files, err := gogen.Emit(&emit.Pass{Spec: s})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestObjectPrototypeField(t *testing.T) {
 	}
 	args := s.Tools[0].Args
 	args.Fields = append(args.Fields, &model.Field{Name: "constructor", GoName: "Constructor", TSName: "constructor", Presence: model.Optional, Type: &model.Type{Kind: model.String}})
-	if _, err := gogen.Emit(s); err == nil || !strings.Contains(err.Error(), "Object.prototype") {
+	if _, err := gogen.Emit(&emit.Pass{Spec: s}); err == nil || !strings.Contains(err.Error(), "Object.prototype") {
 		t.Fatalf("Emit = %v, want an Object.prototype error", err)
 	}
 }
@@ -276,7 +277,7 @@ func TestOtherSpecCompiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := gogen.Emit(s)
+	files, err := gogen.Emit(&emit.Pass{Spec: s})
 	if err != nil {
 		t.Fatal(err)
 	}

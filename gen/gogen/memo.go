@@ -5,24 +5,23 @@ import (
 	"encoding/binary"
 	"fmt"
 	"reflect"
-	"sync"
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
-// rendered, when on, holds the unformatted source of each unit (a tool's
-// types, its Decode function, an object's decoder) that the last Emit
-// rendered, by the SHA-256 of everything the unit's code reads: a long-running
-// agentc (gen --watch) builds and renders again only the units an edit
-// changed. A unit's text is a function of its key alone (see unitHash), so
-// the output is the same either way.
-var rendered struct {
-	sync.Mutex
-	on   bool
-	last map[[sha256.Size]byte]*unitText
-	// built counts the units built with jennifer, for tests.
+// renders is what an Emit in a session (gen --watch) keeps in its
+// emit.Memo for the next one: the unformatted source of each unit (a
+// tool's types, its Decode function, an object's decoder) it rendered, by
+// the SHA-256 of everything the unit's code reads, so that the next Emit
+// builds and renders again only the units an edit changed. A unit's text
+// is a function of its key alone (see unitHash), so the output is the same
+// either way.
+type renders struct {
+	units map[[sha256.Size]byte]*unitText
+	// built counts the units the run built with jennifer, for tests.
 	built int
 }
 
@@ -33,33 +32,25 @@ type unitText struct {
 	imports map[string]string
 }
 
-// CacheRenders turns on (or off, dropping what it holds) the memory of
-// rendered declarations from one Emit to the next, for a process that
-// generates again and again (gen --watch): a one-line edit then builds
-// and renders one tool's declarations, not every tool's. The output is the
-// same either way.
-func CacheRenders(on bool) {
-	rendered.Lock()
-	defer rendered.Unlock()
-	rendered.on, rendered.last = on, nil
-}
-
-// memo is one Emit's use of rendered: what it found there, and what it
-// rendered or reused (the next run's memory).
+// memo is one Emit's use of its session's memory: what it found there,
+// and what it rendered or reused (the next run's memory).
 type memo struct {
+	store      *emit.Memo
 	prev, next map[[sha256.Size]byte]*unitText
 	built      int
 	key        unitHash // the key being written, its buffer reused
 }
 
-// startMemo returns the memo of one Emit (nil when the memory is off).
-func startMemo() *memo {
-	rendered.Lock()
-	defer rendered.Unlock()
-	if !rendered.on {
+// startMemo returns the memo of one Emit (nil outside a session).
+func startMemo(store *emit.Memo) *memo {
+	if store == nil {
 		return nil
 	}
-	return &memo{prev: rendered.last, next: map[[sha256.Size]byte]*unitText{}}
+	m := &memo{store: store, next: map[[sha256.Size]byte]*unitText{}}
+	if last, ok := store.Last().(*renders); ok {
+		m.prev = last.units
+	}
+	return m
 }
 
 // finish makes what this Emit rendered the memory of the next one.
@@ -67,12 +58,7 @@ func (m *memo) finish() {
 	if m == nil {
 		return
 	}
-	rendered.Lock()
-	defer rendered.Unlock()
-	if rendered.on {
-		rendered.last = m.next
-		rendered.built += m.built
-	}
+	m.store.Keep(&renders{units: m.next, built: m.built})
 }
 
 // unit renders into f what build adds to it, or, when the memory holds a

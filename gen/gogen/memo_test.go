@@ -16,20 +16,21 @@ import (
 // keys sound: an input a unit reads but its key left out would make one of
 // these edits come out stale.
 func TestRenderMemo(t *testing.T) {
+	t.Parallel()
 	for _, dir := range testspecs.Dirs {
 		t.Run(testspecs.Name(dir), func(t *testing.T) {
+			t.Parallel()
 			s := testspecs.Load(t, dir)
-			CacheRenders(true)
-			defer CacheRenders(false)
-			prev := emitFiles(t, s, true)
+			var m emit.Memo
+			prev := emitFiles(t, s, &m)
 			applied := 0
 			for _, ed := range modelEdits {
 				if !ed.apply(s) {
 					continue
 				}
 				applied++
-				want := emitFiles(t, s, false)
-				got := emitFiles(t, s, true)
+				want := emitFiles(t, s, nil)
+				got := emitFiles(t, s, &m)
 				for i := range want {
 					if want[i].Path != got[i].Path || string(want[i].Data) != string(got[i].Data) {
 						t.Errorf("after %s: %s differs from a fresh render", ed.name, want[i].Path)
@@ -43,33 +44,23 @@ func TestRenderMemo(t *testing.T) {
 			if applied < 8 {
 				t.Errorf("only %d of %d edits applied to the %s spec", applied, len(modelEdits), testspecs.Name(dir))
 			}
-			before := rendered.built
-			again := emitFiles(t, s, true)
+			again := emitFiles(t, s, &m)
 			if !sameFiles(again, prev) {
 				t.Error("a render from memory differs from the last one")
 			}
-			if n := rendered.built - before; n != 0 {
+			if n := m.Last().(*renders).built; n != 0 {
 				t.Errorf("an unchanged model built %d units again, want 0", n)
 			}
 		})
 	}
 }
 
-// emitFiles is Emit with the memory of rendered units on (it reads and
-// updates it) or bypassed (a fresh render, the memory left as it was).
-func emitFiles(t *testing.T, s *model.Spec, memo bool) []emit.File {
+// emitFiles is Emit in a session whose memory of rendered units for the
+// Go emitter is m (it reads and updates it), or outside one (m nil: a
+// fresh render).
+func emitFiles(t *testing.T, s *model.Spec, m *emit.Memo) []emit.File {
 	t.Helper()
-	if !memo {
-		rendered.Lock()
-		rendered.on = false
-		rendered.Unlock()
-		defer func() {
-			rendered.Lock()
-			rendered.on = true
-			rendered.Unlock()
-		}()
-	}
-	files, err := Emit(s)
+	files, err := Emit(&emit.Pass{Spec: s, Memo: m})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,6 +234,7 @@ func firstField(edit func(f *model.Field) bool) func(s *model.Spec) bool {
 // TestOwnPieces: a remembered unit's formatted text is a copy: writing
 // over the block it was written in changes nothing of it.
 func TestOwnPieces(t *testing.T) {
+	t.Parallel()
 	block := []byte("// A is a.\ntype A int\n// B is b.\ntype B int\n")
 	in := []piece{{text: block[:22], formatted: true}, {text: []byte("var x = 1\n")}, {text: block[22:], formatted: true}}
 	own := ownPieces(in)

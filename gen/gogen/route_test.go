@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/gogen"
 	"github.com/agentc-dev/agentc/gen/load"
 )
@@ -19,7 +20,7 @@ func TestCallbackRouteFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := gogen.Emit(s)
+	files, err := gogen.Emit(&emit.Pass{Spec: s})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,14 +53,14 @@ func TestCallbackRouteFiles(t *testing.T) {
 	for _, p := range []string{"/proliferate/{sessionId}/tools", "proliferate/{sessionId}/tools/{toolName}", "/p/x{sessionId}/{toolName}", "/{sessionId}/{toolName}/{toolName}"} {
 		bad, _ := load.Load(load.Default())
 		bad.Callback.Path = p
-		if _, err := gogen.Emit(bad); err == nil || !strings.Contains(err.Error(), "callback.path") {
+		if _, err := gogen.Emit(&emit.Pass{Spec: bad}); err == nil || !strings.Contains(err.Error(), "callback.path") {
 			t.Errorf("callback path %q: Emit = %v, want a callback.path error", p, err)
 		}
 	}
 	clash, _ := load.Load(load.Default())
 	clash.Tools[0].GoName = "Route"
 	clash.Tools[0].Args.GoName = "Store"
-	if _, err := gogen.Emit(clash); err == nil || !strings.Contains(err.Error(), "callback route's API") {
+	if _, err := gogen.Emit(&emit.Pass{Spec: clash}); err == nil || !strings.Contains(err.Error(), "callback route's API") {
 		t.Errorf("a tool whose argument type is called Store: Emit = %v, want a clash", err)
 	}
 }

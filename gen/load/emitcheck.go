@@ -1,120 +1,26 @@
 package load
 
 import (
-	"bytes"
 	"encoding/json"
-	"math"
 	"path"
-	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
 
-	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/names"
-	"github.com/agentc-dev/agentc/gen/zodgen"
 )
 
-// skipEmitChecks turns emitChecks off, for a test only.
-var skipEmitChecks bool
-
-// emitChecks finds, each at its position, what an emitter would reject in
-// a spec the loader built without findings, so that vet accepts only specs
-// gen can generate. It runs the checks the emitters registered (package
-// emit: the Go package's names and limits) and those that need the spec's
-// CUE positions; each mirrors an emitter's error path, and the emitters
-// keep theirs as a backstop. root is the evaluated spec.
+// emitChecks finds, each at its position in the CUE, what an emitter would
+// reject in a spec the loader built without findings, so that vet accepts
+// only specs gen can generate; each mirrors an emitter's error path, and
+// the emitters keep theirs as a backstop. What an emitter can find from
+// the model alone, it reports itself (emit.Emitter's Check, which vet runs
+// after Load). root is the evaluated spec.
 func (l *loader) emitChecks(root cue.Value, s *model.Spec) {
-	l.errs = append(l.errs, emit.Check(s)...)
-	for _, t := range s.Tools {
-		l.emitType(t.Args)
-		l.emitType(t.Result)
-	}
-	for _, c := range s.Checks {
-		for _, p := range append(append([]model.Pattern(nil), c.Reject...), c.Match...) {
-			l.translatable(p, "check "+c.Name+": ")
-		}
-	}
 	l.callbackSegments(root, s.Callback.Path)
 	l.openCodeAgent(root, s)
 	l.openCodeMCP(root, s)
 	l.outputDirs(root, s)
-}
-
-// emitType checks an argument or result type and the types below it.
-func (l *loader) emitType(t *model.Type) {
-	if t == nil {
-		return
-	}
-	for _, p := range t.Patterns {
-		l.translatable(p, "")
-	}
-	for _, b := range []*model.Bound{t.Minimum, t.Maximum} {
-		if b != nil && !finite(string(b.Value)) {
-			l.errorAt(t.Pos, "number-range", "the bound %s is beyond the range of a JavaScript number "+
-				"(±%g), where zod and JSON Schema would read it as Infinity; use a smaller bound or none", b.Value, math.MaxFloat64)
-		}
-	}
-	for _, f := range t.Fields {
-		if names.JSInherited(f.Name) {
-			l.errorAt(f.Pos, "js-name", "field name %q is a property every JavaScript object inherits "+
-				"(Object.prototype.%s): zod would read the inherited value when the key is absent; rename the field", f.Name, f.Name)
-		}
-		if f.Presence == model.Defaulted {
-			if n, ok := infiniteNumber(f.Default); ok {
-				l.errorAt(f.Pos, "number-range", "the default holds %s, beyond the range of a JavaScript number (±%g); "+
-					"use a smaller default", n, math.MaxFloat64)
-			}
-		}
-		l.emitType(f.Type)
-	}
-	l.emitType(t.Items)
-}
-
-// translatable reports a pattern the zod emitter cannot write as an
-// ECMAScript regex that matches the same strings.
-func (l *loader) translatable(p model.Pattern, where string) {
-	if _, err := zodgen.RegexSource(p.Regexp); err != nil {
-		l.errorAt(p.Pos, "regexp", "%s%v; JavaScript could not check it as Go and CUE do", where, err)
-	}
-}
-
-// finite reports whether a JSON number is a finite float64, as JavaScript
-// and the generated Go read it.
-func finite(n string) bool {
-	f, err := strconv.ParseFloat(n, 64)
-	return err == nil || !math.IsInf(f, 0)
-}
-
-// infiniteNumber returns the first number in a JSON value that a float64
-// cannot hold.
-func infiniteNumber(raw json.RawMessage) (string, bool) {
-	// Most defaults are a string, or hold no number written with an
-	// exponent or with 309 digits or more: none beyond a float64's range.
-	if len(raw) > 0 && raw[0] == '"' || len(raw) < 309 && !bytes.ContainsAny(raw, "eE") {
-		if crossCheck != nil {
-			n, ok := infiniteNumberSlow(raw)
-			crossCheck("range of default "+string(raw), [2]any{"", false}, [2]any{n, ok})
-		}
-		return "", false
-	}
-	return infiniteNumberSlow(raw)
-}
-
-// infiniteNumberSlow is infiniteNumber by decoding every token of raw.
-func infiniteNumberSlow(raw json.RawMessage) (string, bool) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	for {
-		tok, err := d.Token()
-		if err != nil {
-			return "", false
-		}
-		if n, ok := tok.(json.Number); ok && !finite(string(n)) {
-			return string(n), true
-		}
-	}
 }
 
 // callbackSegments reports a callback path the generated route cannot

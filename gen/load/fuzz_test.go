@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/emitters"
 	"github.com/agentc-dev/agentc/gen/internal/synth"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -129,10 +130,14 @@ func FuzzLoad(f *testing.F) {
 		case s != nil && err != nil:
 			t.Fatalf("Load returned a model and an error: %v", err)
 		case err == nil:
-			// What vet accepts, gen generates (agree_test.go imports
-			// every emitter).
-			if _, err := emit.Generate(s); err != nil {
-				t.Fatalf("Load accepts the spec but gen fails:\n%v", err)
+			// What vet accepts (Load, then the emitters' checks), gen
+			// generates; the checks' findings are vet's findings.
+			all := emitters.All()
+			if err = emit.Check(s, all).Err(); err != nil {
+				break
+			}
+			if _, err := emit.Generate(s, all, emit.Options{}); err != nil {
+				t.Fatalf("vet accepts the spec but gen fails:\n%v", err)
 			}
 			return
 		}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/load"
+	"github.com/agentc-dev/agentc/gen/emitters"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
@@ -23,14 +23,14 @@ func TestGeneratedGoIsGofmt(t *testing.T) {
 	specs := corpora(t)
 	checked := 0
 	for _, name := range slices.Sorted(maps.Keys(specs)) {
-		s, err := load.Load(load.Bytes("spec", specs[name]))
+		s, err := vet(specs[name])
 		if err != nil {
 			continue
 		}
 		if s.Codegen.MCP == nil {
 			s.Codegen.MCP = &model.MCPCodegen{Dir: "go/contractmcp", Package: "contractmcp", CoreImport: "example.com/agent/contract"}
 		}
-		files, err := emit.Generate(s, "go", "mcp")
+		files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"go", "mcp"}})
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

@@ -29,13 +29,16 @@ import (
 	"sync"
 
 	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/jsonschemagen"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/tsgen"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
 )
 
-func init() {
-	emit.Register("mcp", "MCP server package for the gateway tools (Go SDK), OpenCode's MCP-mode config and injection manifests (when codegen.mcp is set)", Emit)
+// Emitter is emitter "mcp".
+var Emitter = &emit.Emitter{
+	Name: "mcp",
+	Doc:  "MCP server package for the gateway tools (Go SDK), OpenCode's MCP-mode config and injection manifests (when codegen.mcp is set)",
+	Run:  Emit,
 }
 
 //go:embed mcpserve/server.go
@@ -45,25 +48,10 @@ var serverSource []byte
 // mcpserve/server.go; the copy imports codegen.mcp.core_import instead.
 const standInImport = `contract "github.com/agentc-dev/agentc/gen/gogen/serve"`
 
-// Paths under codegen.opencode.dir.
-const (
-	// ConfigFile is the MCP-mode opencode.json.
-	ConfigFile = "mcp/opencode.json"
-	// InjectSubdir holds the MCP-mode injection manifests.
-	InjectSubdir = "inject/mcp"
-)
-
-// Path, SessionHeader and ToolCallIDMeta are the generated package's
-// constants of the same names (declared in mcpserve/server.go), for the
-// OpenCode config and the docs; a test checks that they agree.
-const (
-	Path           = "/mcp"
-	SessionHeader  = "X-Agentc-Session"
-	ToolCallIDMeta = "dev.agentc/tool_call_id"
-)
-
-// Emit returns the MCP files of s, or none when codegen.mcp is not set.
-func Emit(s *model.Spec) ([]emit.File, error) {
+// Emit returns the MCP files of the pass's spec, or none when codegen.mcp
+// is not set.
+func Emit(p *emit.Pass) ([]emit.File, error) {
+	s := p.Spec
 	m := s.Codegen.MCP
 	if m == nil {
 		return nil, nil
@@ -72,7 +60,7 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	tools, err := toolsFile(s, m)
+	tools, err := toolsFile(p, m)
 	if err != nil {
 		return nil, err
 	}
@@ -84,14 +72,14 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, ConfigFile), Data: cfg})
+	files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, opencodelayout.MCPConfigFile), Data: cfg})
 	gateway := gatewayFiles(s)
 	for _, mode := range s.Modes {
-		data, err := emit.JSON(inject(s, mode, gateway))
+		data, err := jsonwrite.Marshal(inject(s, mode, gateway))
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, InjectSubdir, mode.Name+".json"), Data: data})
+		files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, opencodelayout.MCPInjectSubdir, mode.Name+".json"), Data: data})
 	}
 	return files, nil
 }
@@ -140,7 +128,8 @@ var formatted struct {
 // spec is a one-line change here. The file is written as gofmt writes it
 // (TestToolsGofmt), so it is not formatted again: go/format was most of
 // this emitter's time, run after every save under gen --watch.
-func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
+func toolsFile(p *emit.Pass, m *model.MCPCodegen) ([]byte, error) {
+	s := p.Spec
 	var b bytes.Buffer
 	b.WriteString(header(s, m.Package))
 	fmt.Fprintf(&b, "\nimport contract %s\n\n", strconv.Quote(m.CoreImport))
@@ -159,7 +148,7 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 		if !t.Execution.GatewayExecuted() {
 			continue
 		}
-		schema, err := jsonschemagen.SharedSchema(s, t, jsonschemagen.ForMCP)
+		schema, err := p.ToolSchema(t)
 		if err != nil {
 			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
 		}
@@ -172,7 +161,7 @@ func toolsFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
 		// gofmt aligns the values of consecutive one-line keyed
 		// elements; a description on several lines, indented one more
 		// tab after its first, ends the run.
-		desc := textLines(tsgen.ToolDescription(t))
+		desc := textLines(opencodelayout.ToolDescription(t))
 		pad := "   "
 		if strings.Contains(desc, "\n") {
 			pad, desc = " ", strings.ReplaceAll(desc, "\n", "\n\t\t\t")
@@ -228,17 +217,12 @@ func writeRawString(b *bytes.Buffer, s []byte) {
 	b.WriteByte('`')
 }
 
-// ServerName is the key of the gateway's entry in OpenCode's "mcp" config:
-// the contract's name. OpenCode shows the tools to the model as
-// <ServerName>_<tool>.
-func ServerName(s *model.Spec) string { return s.Contract.Name }
-
 // Config returns the MCP-mode opencode.json: the callback mode's config
 // plus a remote MCP server entry for the gateway, whose URL, token and
 // session OpenCode reads from the same environment variables the callback
 // stubs read.
 func Config(s *model.Spec) ([]byte, error) {
-	base, err := tsgen.Config(s)
+	base, err := opencodelayout.Config(s)
 	if err != nil {
 		return nil, err
 	}
@@ -255,30 +239,30 @@ func Config(s *model.Spec) ([]byte, error) {
 		}
 		servers = map[string]any{}
 	}
-	name := ServerName(s)
+	name := opencodelayout.MCPServerName(s)
 	if _, ok := servers[name]; ok {
 		return nil, fmt.Errorf("mcp: opencode.config already has an mcp server %q; the gateway's entry takes the contract's name", name)
 	}
 	cb := s.Callback
 	servers[name] = map[string]any{
 		"type":    "remote",
-		"url":     "{env:" + cb.EnvGatewayURL + "}" + Path,
+		"url":     "{env:" + cb.EnvGatewayURL + "}" + opencodelayout.MCPPath,
 		"enabled": true,
 		"headers": map[string]any{
-			"Authorization": "Bearer {env:" + cb.EnvAuthToken + "}",
-			SessionHeader:   "{env:" + cb.EnvSessionID + "}",
+			"Authorization":                 "Bearer {env:" + cb.EnvAuthToken + "}",
+			opencodelayout.MCPSessionHeader: "{env:" + cb.EnvSessionID + "}",
 		},
 	}
 	cfg["mcp"] = servers
-	return emit.JSON(cfg)
+	return jsonwrite.Marshal(cfg)
 }
 
 // Inject returns mode m's injection manifest for the MCP transport: the
-// callback manifest (tsgen.Inject) without the gateway tools' files, which
-// it removes instead, and with the MCP-mode config in place of
+// callback manifest (opencodelayout.Inject) without the gateway tools'
+// files, which it removes instead, and with the MCP-mode config in place of
 // opencode.json. The gateway tools stay listed in Tools: the mode has them,
 // through MCP.
-func Inject(s *model.Spec, m *model.Mode) tsgen.Injection {
+func Inject(s *model.Spec, m *model.Mode) opencodelayout.Injection {
 	return inject(s, m, gatewayFiles(s))
 }
 
@@ -297,15 +281,15 @@ func gatewayFiles(s *model.Spec) map[string]bool {
 
 // inject is Inject with the gateway tools' files (gatewayFiles) computed
 // once for all modes.
-func inject(s *model.Spec, m *model.Mode, gateway map[string]bool) tsgen.Injection {
-	inj := tsgen.Inject(s, m)
+func inject(s *model.Spec, m *model.Mode, gateway map[string]bool) opencodelayout.Injection {
+	inj := opencodelayout.Inject(s, m)
 	write := inj.Write[:0:0]
 	for _, f := range inj.Write {
 		switch {
 		case gateway[f.Path]:
 			inj.Remove = append(inj.Remove, f.Path)
-		case f.Source == tsgen.ConfigFile:
-			write = append(write, tsgen.InjectFile{Path: f.Path, Source: ConfigFile})
+		case f.Source == opencodelayout.ConfigFile:
+			write = append(write, opencodelayout.InjectFile{Path: f.Path, Source: opencodelayout.MCPConfigFile})
 		default:
 			write = append(write, f)
 		}

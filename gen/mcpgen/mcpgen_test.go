@@ -16,11 +16,11 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/internal/testspecs"
-	"github.com/agentc-dev/agentc/gen/jsonschemagen"
+	"github.com/agentc-dev/agentc/gen/jsonschema"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/mcpgen"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/tsgen"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
 )
 
 // TestEmit: the MCP package imports only the standard library, the core
@@ -35,7 +35,7 @@ func TestEmit(t *testing.T) {
 	if s.Codegen.MCP == nil {
 		t.Fatal("the default spec sets no codegen.mcp")
 	}
-	files, err := mcpgen.Emit(s)
+	files, err := mcpgen.Emit(&emit.Pass{Spec: s})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestEmit(t *testing.T) {
 	}
 
 	for _, m := range s.Modes {
-		inj, cb := mcpgen.Inject(s, m), tsgen.Inject(s, m)
+		inj, cb := mcpgen.Inject(s, m), opencodelayout.Inject(s, m)
 		var written []string
 		for _, w := range inj.Write {
 			written = append(written, w.Path)
@@ -85,7 +85,7 @@ func TestEmit(t *testing.T) {
 			t.Errorf("%s: the MCP manifest %+v does not account for the callback manifest %+v", m.Name, inj, cb)
 		}
 		for _, w := range inj.Write {
-			if path.Base(w.Source) == tsgen.ConfigFile && w.Source != mcpgen.ConfigFile {
+			if path.Base(w.Source) == opencodelayout.ConfigFile && w.Source != opencodelayout.MCPConfigFile {
 				t.Errorf("%s: installs %s as %s, want the MCP-mode config", m.Name, w.Source, w.Path)
 			}
 		}
@@ -105,27 +105,27 @@ func TestEmit(t *testing.T) {
 	if err := json.Unmarshal(cfg, &parsed); err != nil {
 		t.Fatal(err)
 	}
-	e := parsed.MCP[mcpgen.ServerName(s)]
-	if e.Type != "remote" || e.URL != "{env:"+s.Callback.EnvGatewayURL+"}"+mcpgen.Path ||
-		e.Headers[mcpgen.SessionHeader] != "{env:"+s.Callback.EnvSessionID+"}" || e.Headers["Authorization"] != "Bearer {env:"+s.Callback.EnvAuthToken+"}" {
+	e := parsed.MCP[opencodelayout.MCPServerName(s)]
+	if e.Type != "remote" || e.URL != "{env:"+s.Callback.EnvGatewayURL+"}"+opencodelayout.MCPPath ||
+		e.Headers[opencodelayout.MCPSessionHeader] != "{env:"+s.Callback.EnvSessionID+"}" || e.Headers["Authorization"] != "Bearer {env:"+s.Callback.EnvAuthToken+"}" {
 		t.Errorf("MCP entry %+v", e)
 	}
 
 	// A spec whose opencode.config already has a server of that name.
 	clash, _ := load.Load(load.Default())
-	clash.OpenCode.Config = []byte(`{"mcp":{"` + mcpgen.ServerName(clash) + `":{"type":"local","command":["x"]}}}`)
-	if _, err := mcpgen.Emit(clash); err == nil || !strings.Contains(err.Error(), "already has an mcp server") {
+	clash.OpenCode.Config = []byte(`{"mcp":{"` + opencodelayout.MCPServerName(clash) + `":{"type":"local","command":["x"]}}}`)
+	if _, err := mcpgen.Emit(&emit.Pass{Spec: clash}); err == nil || !strings.Contains(err.Error(), "already has an mcp server") {
 		t.Errorf("an mcp entry clashing with the gateway's: %v", err)
 	}
 
 	s.Codegen.MCP = nil
-	if files, err := mcpgen.Emit(s); err != nil || len(files) != 0 {
+	if files, err := mcpgen.Emit(&emit.Pass{Spec: s}); err != nil || len(files) != 0 {
 		t.Errorf("without codegen.mcp: %d files, %v", len(files), err)
 	}
 }
 
 // TestToolsTable: tools.go holds, for every gateway-executed tool, the
-// description agentc emits (tsgen.ToolDescription) one literal per line,
+// description agentc emits (opencodelayout.ToolDescription) one literal per line,
 // and the JSON Schema of jsonschema/<tool>.json, indented — which the
 // server compacts to exactly the bytes of that schema compacted; a
 // backquote in a description (which a raw string cannot hold) survives.
@@ -155,10 +155,10 @@ func TestToolsTable(t *testing.T) {
 			t.Errorf("%s spec: tools.go lists %d tools, want %d", testspecs.Name(dir), len(descs), len(gateway))
 		}
 		for _, tool := range gateway {
-			if got, want := descs[tool.GoName], tsgen.ToolDescription(tool); got != want {
+			if got, want := descs[tool.GoName], opencodelayout.ToolDescription(tool); got != want {
 				t.Errorf("%s spec: %s: description\n%q, want\n%q", testspecs.Name(dir), tool.Name, got, want)
 			}
-			want, err := jsonschemagen.Schema(tool)
+			want, err := jsonschema.Schema(tool)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,7 +179,7 @@ func TestToolsTable(t *testing.T) {
 // Go name of the entry's tool.
 func toolsTable(t *testing.T, s *model.Spec) (descs, schemas map[string]string) {
 	t.Helper()
-	files, err := mcpgen.Emit(s)
+	files, err := mcpgen.Emit(&emit.Pass{Spec: s})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestToolsGofmt(t *testing.T) {
 		for name, vary := range variants {
 			s := testspecs.WithMCP(t, dir)
 			vary(s)
-			files, err := mcpgen.Emit(s)
+			files, err := mcpgen.Emit(&emit.Pass{Spec: s})
 			if err != nil {
 				t.Fatal(err)
 			}

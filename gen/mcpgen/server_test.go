@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/internal/testspecs"
 	"github.com/agentc-dev/agentc/gen/mcpgen"
 )
@@ -23,7 +24,7 @@ func TestServerFileFollowsSpec(t *testing.T) {
 		{"contractmcp", "example.com/a/contract"},
 	} {
 		s.Codegen.MCP.Package, s.Codegen.MCP.CoreImport = c.pkg, c.core
-		files, err := mcpgen.Emit(s)
+		files, err := mcpgen.Emit(&emit.Pass{Spec: s})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Pos is a source position in a spec file. Line and Col are 1-based; a zero
@@ -221,6 +222,24 @@ type Type struct {
 	TSName string
 
 	Pos Pos
+}
+
+// Description is the value's description wherever the model reads it (zod's
+// .describe, JSON Schema's description, the docs): its doc, followed by the
+// doc of each named check, because the schema the model is shown drops the
+// checks themselves, so their rules must be stated in words.
+func (t *Type) Description() string {
+	if len(t.Checks) == 0 {
+		return t.Doc
+	}
+	parts := []string{}
+	if t.Doc != "" {
+		parts = append(parts, t.Doc)
+	}
+	for _, c := range t.Checks {
+		parts = append(parts, c.Doc)
+	}
+	return strings.Join(parts, " ")
 }
 
 // Pattern is a regular expression a string must match.

@@ -21,6 +21,7 @@ import (
 	"github.com/agentc-dev/agentc/gen/internal/fakemodel"
 	"github.com/agentc-dev/agentc/gen/internal/opencodetest"
 	"github.com/agentc-dev/agentc/gen/internal/procout"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
 	"github.com/agentc-dev/agentc/gen/proxygen"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
@@ -131,6 +132,8 @@ func post(ctx context.Context, t *testing.T, url string, body, out any) {
 // a malformed answer, a hanging service and a stopped one fall back to the
 // plugin's local defaults within the timeout, and the chat goes on.
 func TestPromptProxyThroughOpenCode(t *testing.T) {
+	// Not parallel: it times the plugin's fallback against the wall clock,
+	// which the package's CPU-bound tests would slow.
 	plugin := stalePlugin(t)
 	fm := fakemodel.New(t)
 	for i := 0; i < 8; i++ {
@@ -150,7 +153,7 @@ func TestPromptProxyThroughOpenCode(t *testing.T) {
 	if err := os.MkdirAll(pluginDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(pluginDir, filepath.Base(proxygen.PluginFile)), plugin, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(pluginDir, filepath.Base(opencodelayout.PluginFile)), plugin, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	params, _ := json.Marshal(map[string]string{"repoName": repoName})

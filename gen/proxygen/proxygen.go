@@ -36,16 +36,19 @@ import (
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
 )
 
-func init() {
-	emit.Register("proxy", "prompt proxy: the OpenCode plugin (chat.message, chat.params) and the Go service handler (POST /prompt)", Emit)
+// Emitter writes the plugin (opencodelayout.PluginFile under
+// codegen.opencode.dir) and the Go service file.
+var Emitter = &emit.Emitter{
+	Name: "proxy",
+	Doc:  "prompt proxy: the OpenCode plugin (chat.message, chat.params) and the Go service handler (POST /prompt)",
+	Run:  run,
 }
-
-// PluginFile is the plugin's path under codegen.opencode.dir.
-const PluginFile = "plugin/agentc-prompt-proxy.ts"
 
 // GoFile is the service's file name in the Go package.
 const GoFile = "proxy.go"
@@ -54,8 +57,8 @@ const GoFile = "proxy.go"
 // a plugin loaded from a file).
 const PluginID = "agentc-prompt-proxy"
 
-// Emit returns the plugin and the Go service file of s.
-func Emit(s *model.Spec) ([]emit.File, error) {
+func run(p *emit.Pass) ([]emit.File, error) {
+	s := p.Spec
 	if s.Selection.Default == nil {
 		return nil, fmt.Errorf("proxy: the spec has no default mode")
 	}
@@ -68,7 +71,7 @@ func Emit(s *model.Spec) ([]emit.File, error) {
 		return nil, err
 	}
 	return []emit.File{
-		{Path: path.Join(s.Codegen.OpenCodeDir, PluginFile), Data: ts},
+		{Path: path.Join(s.Codegen.OpenCodeDir, opencodelayout.PluginFile), Data: ts},
 		{Path: path.Join(s.Codegen.GoDir, GoFile), Data: src},
 	}, nil
 }
@@ -98,7 +101,7 @@ func template(s *model.Spec, text string, lit func(string) string, param func(*m
 }
 
 // jsString quotes s as a JavaScript string literal.
-func jsString(s string) string { return string(emit.AppendJSONString(nil, s)) }
+func jsString(s string) string { return string(jsonwrite.AppendString(nil, s)) }
 
 func tsTemplate(s *model.Spec, text string) (string, error) {
 	return template(s, text, jsString, func(p *model.PromptParam) string { return "p." + p.TSName })

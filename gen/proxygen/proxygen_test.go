@@ -66,11 +66,12 @@ func localTemperature(s *model.Spec, sessionID string) float64 {
 // TestGeneratedIsCurrent checks that the committed plugin and service are
 // what the emitter makes of the default spec.
 func TestGeneratedIsCurrent(t *testing.T) {
+	t.Parallel()
 	s, err := load.Load(load.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := emit.Generate(s, "proxy")
+	files, err := emit.Generate(s, []*emit.Emitter{proxygen.Emitter}, emit.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,6 +95,7 @@ func TestGeneratedIsCurrent(t *testing.T) {
 // TestPluginTypeChecks runs the pinned tsc --strict over the plugin,
 // against the installed @opencode-ai/plugin.
 func TestPluginTypeChecks(t *testing.T) {
+	t.Parallel()
 	tsc := nodetool.Tsc(t)
 	node := nodetool.Node(t)
 	modules := nodetool.Dir(t)
@@ -171,6 +173,7 @@ export async function load(url, context, nextLoad) {
 // spread as the weights say (chi-square); the plugin's local resolution
 // must equal the Go service's for every mode, agent and model.
 func TestAllocationGoAndTS(t *testing.T) {
+	t.Parallel()
 	node := nodetool.Node(t)
 	modules := nodetool.Dir(t)
 	s, err := load.Load(load.Default())
@@ -290,6 +293,7 @@ func TestAllocationGoAndTS(t *testing.T) {
 // TestServiceHandler checks the generated handler's answers, its 400s
 // and its log records.
 func TestServiceHandler(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	h := &contract.PromptHandler{Logger: slog.New(slog.NewJSONHandler(&logs, nil))}
 	do := func(method, body string) (int, map[string]any) {

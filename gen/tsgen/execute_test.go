@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
-	"github.com/agentc-dev/agentc/gen/tsgen"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
 )
 
 // gatewayRequest is one callback the fake gateway received.
@@ -111,6 +111,7 @@ type callResult struct {
 // 001 says (path, bearer token, {tool_call_id, args}), retrying a dropped
 // connection with the same tool_call_id.
 func TestExecuteUnderNode(t *testing.T) {
+	t.Parallel()
 	node := nodetool.Node(t)
 	modules := nodetool.Dir(t)
 	driverDir, err := filepath.Abs(filepath.Join("testdata", "node"))
@@ -259,7 +260,7 @@ func TestExecuteUnderNode(t *testing.T) {
 				if c.CallID != "" {
 					ctx["callID"] = c.CallID
 				}
-				input = append(input, driverCall{Module: filepath.Join(root, tsgen.ToolSubdir, c.Tool+".ts"), Args: json.RawMessage(c.Args), Ctx: ctx, Abort: c.Abort})
+				input = append(input, driverCall{Module: filepath.Join(root, opencodelayout.ToolSubdir, c.Tool+".ts"), Args: json.RawMessage(c.Args), Ctx: ctx, Abort: c.Abort})
 			}
 			for _, tl := range g.spec.Tools {
 				if !seen[tl.FileName] {

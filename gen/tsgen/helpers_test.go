@@ -8,12 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/agentc-dev/agentc/gen/jsonschemagen"
-
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/emitters"
 	"github.com/agentc-dev/agentc/gen/internal/testspecs"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/tsgen"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
 )
 
 // specs are the specs the TypeScript tests run on: the default (current)
@@ -36,7 +35,7 @@ type generated struct {
 func generate(t testing.TB, dir string) *generated {
 	t.Helper()
 	s := loadSpec(t, dir)
-	files, err := emit.Generate(s, "opencode", "ts", "jsonschema")
+	files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"opencode", "ts", "jsonschema"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,10 +63,10 @@ func (g *generated) opencode(t testing.TB, p string) []byte {
 }
 
 // injection returns a mode's injection manifest.
-func (g *generated) injection(t testing.TB, mode string) tsgen.Injection {
+func (g *generated) injection(t testing.TB, mode string) opencodelayout.Injection {
 	t.Helper()
-	var inj tsgen.Injection
-	if err := json.Unmarshal(g.opencode(t, path.Join(tsgen.InjectSubdir, mode+".json")), &inj); err != nil {
+	var inj opencodelayout.Injection
+	if err := json.Unmarshal(g.opencode(t, path.Join(opencodelayout.InjectSubdir, mode+".json")), &inj); err != nil {
 		t.Fatal(err)
 	}
 	return inj

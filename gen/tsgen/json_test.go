@@ -4,34 +4,35 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/tsgen"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
 )
 
 // TestInjectionJSON: a manifest writes itself (Injection.WriteJSON) as
 // encoding/json encodes the struct — every mode's manifest of every spec,
 // the zero manifest (null lists) and one with strings to escape.
 func TestInjectionJSON(t *testing.T) {
-	var manifests []tsgen.Injection
+	t.Parallel()
+	var manifests []opencodelayout.Injection
 	for _, dir := range specs {
 		s := loadSpec(t, dir)
 		for _, m := range s.Modes {
-			manifests = append(manifests, tsgen.Inject(s, m))
+			manifests = append(manifests, opencodelayout.Inject(s, m))
 		}
 	}
-	manifests = append(manifests, tsgen.Injection{}, tsgen.Injection{
+	manifests = append(manifests, opencodelayout.Injection{}, opencodelayout.Injection{
 		Mode:   "m<&>\u2028",
 		Tools:  []string{},
-		Write:  []tsgen.InjectFile{{Path: "a\"b", Source: "\x01"}},
+		Write:  []opencodelayout.InjectFile{{Path: "a\"b", Source: "\x01"}},
 		Remove: []string{"x"},
 		Env:    map[string]string{"B": "2", "A": "1", "": ""},
 	})
 	for _, inj := range manifests {
-		got, err := emit.JSON(inj)
+		got, err := jsonwrite.Marshal(inj)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := emit.EncodingJSON(inj)
+		want, err := jsonwrite.EncodingJSON(inj)
 		if err != nil {
 			t.Fatal(err)
 		}

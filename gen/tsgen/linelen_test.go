@@ -9,7 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
+	"github.com/agentc-dev/agentc/gen/emitters"
+	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
 // lineSpecs are the specs whose TypeScript the line-width rule covers:
@@ -40,6 +41,7 @@ func overlong(line string) string {
 
 // TestOverlong: the rule itself, on lines it must accept and reject.
 func TestOverlong(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", tslayout.Width)
 	for _, tc := range []struct {
 		line string
@@ -66,10 +68,11 @@ func TestOverlong(t *testing.T) {
 // plugin, modules for TS consumers) is wider than tslayout.Width, except a
 // lone string literal that cannot be split.
 func TestLineWidth(t *testing.T) {
+	t.Parallel()
 	for _, dir := range lineSpecs {
 		t.Run(specName(dir), func(t *testing.T) {
 			s := loadSpec(t, dir)
-			files, err := emit.Generate(s, "opencode", "ts", "proxy")
+			files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"opencode", "ts", "proxy"}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,12 +8,13 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
+	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
-// EmitTS returns the TypeScript modules for TS consumers: modes.ts,
+// emitTS returns the TypeScript modules for TS consumers: modes.ts,
 // models.ts and prompts.ts under codegen.ts.dir.
-func EmitTS(s *model.Spec) ([]emit.File, error) {
+func emitTS(p *emit.Pass) ([]emit.File, error) {
+	s := p.Spec
 	prompts, err := promptsModule(s)
 	if err != nil {
 		return nil, err

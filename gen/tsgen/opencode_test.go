@@ -13,10 +13,9 @@ import (
 	"time"
 
 	"github.com/agentc-dev/agentc/gen/internal/opencodetest"
-	"github.com/agentc-dev/agentc/gen/jsonschemagen"
+	"github.com/agentc-dev/agentc/gen/jsonschema"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/proxygen"
-	"github.com/agentc-dev/agentc/gen/tsgen"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
 )
 
 // TestOpenCodeLoadsEachMode installs each mode's file set, exactly as its
@@ -26,6 +25,7 @@ import (
 // built-in ones, with the generated description, and that the JSON Schema it
 // shows the model equals agentc's, canonical JSON byte for byte.
 func TestOpenCodeLoadsEachMode(t *testing.T) {
+	t.Parallel()
 	for _, dir := range specs {
 		g := generate(t, dir)
 		t.Run(specName(dir), func(t *testing.T) {
@@ -71,7 +71,7 @@ func checkMode(t *testing.T, g *generated, m *model.Mode) []string {
 	toolDir := filepath.Join(repo, filepath.FromSlash(g.spec.OpenCode.ToolDir))
 	for _, tl := range g.spec.Tools {
 		for _, ext := range []string{".ts", ".txt"} {
-			writeFile(t, filepath.Join(toolDir, tl.FileName+ext), g.opencode(t, path.Join(tsgen.ToolSubdir, tl.FileName+ext)))
+			writeFile(t, filepath.Join(toolDir, tl.FileName+ext), g.opencode(t, path.Join(opencodelayout.ToolSubdir, tl.FileName+ext)))
 		}
 	}
 	inj := g.injection(t, m.Name)
@@ -84,7 +84,7 @@ func checkMode(t *testing.T, g *generated, m *model.Mode) []string {
 		if path.IsAbs(w.Path) {
 			continue // the global config: the same opencode.json
 		}
-		if w.Source == proxygen.PluginFile {
+		if w.Source == opencodelayout.PluginFile {
 			continue // the prompt proxy's plugin: another emitter's, tested in gen/proxygen
 		}
 		writeFile(t, filepath.Join(repo, filepath.FromSlash(w.Path)), g.opencode(t, w.Source))
@@ -134,10 +134,10 @@ func checkMode(t *testing.T, g *generated, m *model.Mode) []string {
 			t.Errorf("GET /experimental/tool lacks %s", id)
 			continue
 		}
-		if d := tools[i].Description; d != tsgen.ToolDescription(tl) {
-			t.Errorf("%s: description\n got %q\nwant %q", id, d, tsgen.ToolDescription(tl))
+		if d := tools[i].Description; d != opencodelayout.ToolDescription(tl) {
+			t.Errorf("%s: description\n got %q\nwant %q", id, d, opencodelayout.ToolDescription(tl))
 		}
-		gotSchema, err := jsonschemagen.Canonical(tools[i].Parameters)
+		gotSchema, err := jsonschema.Canonical(tools[i].Parameters)
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}

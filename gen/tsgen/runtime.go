@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
-	"github.com/agentc-dev/agentc/gen/zodgen"
+	"github.com/agentc-dev/agentc/gen/tslayout"
+	"github.com/agentc-dev/agentc/gen/zod"
 )
 
 // runtimeTS is the shared module every tool file imports: the schema
@@ -221,5 +221,5 @@ func runtimeModule(s *model.Spec) []byte {
 	return fmt.Appendf(nil, runtimeTS, header(s), jsString(cb.Path), cb.MaxRetries, cb.BackoffBaseMS, cb.TimeoutMS,
 		tslayout.Call("", "export const RETRY_ON: readonly string[] = [", on, "]"),
 		tslayout.Call("", "export const ENV = { ", env, " } as const"),
-		jsString(FingerprintHeader), jsString(s.OpenCode.PluginPackage), zodgen.Helpers)
+		jsString(FingerprintHeader), jsString(s.OpenCode.PluginPackage), zod.Helpers)
 }

@@ -37,6 +37,7 @@ const tsconfig = `{
 // TestTypeScriptTypeChecks runs the pinned tsc --strict over every
 // generated .ts file of each spec.
 func TestTypeScriptTypeChecks(t *testing.T) {
+	t.Parallel()
 	tsc := nodetool.Tsc(t)
 	node := nodetool.Node(t)
 	modules := nodetool.Dir(t)

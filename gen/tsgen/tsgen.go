@@ -18,7 +18,6 @@ package tsgen
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"path"
 	"regexp"
@@ -26,218 +25,78 @@ import (
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/js"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/proxygen"
-	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
-	"github.com/agentc-dev/agentc/gen/zodgen"
+	"github.com/agentc-dev/agentc/gen/opencodelayout"
+	"github.com/agentc-dev/agentc/gen/tslayout"
+	"github.com/agentc-dev/agentc/gen/zod"
 )
 
-func init() {
-	emit.Register("opencode", "OpenCode tool files, descriptions, runtime, package.json, opencode.json and per-mode injection manifests", EmitOpenCode)
-	emit.Register("ts", "TypeScript modules for TS consumers: modes, models, prompts", EmitTS)
+// OpenCodeEmitter is emitter "opencode". Its check finds what the zod
+// schemas could not say as Go and CUE do (js.Check).
+var OpenCodeEmitter = &emit.Emitter{
+	Name:  "opencode",
+	Doc:   "OpenCode tool files, descriptions, runtime, package.json, opencode.json and per-mode injection manifests",
+	Check: js.Check,
+	Run:   emitOpenCode,
 }
 
-// Paths of the OpenCode files, relative to codegen.opencode.dir.
-const (
-	// ToolSubdir holds the tool modules, descriptions and package.json; it
-	// is installed as opencode.tool_dir.
-	ToolSubdir = "tool"
-	// RuntimeFile is the shared runtime; it is installed beside the tool
-	// folder (agentc/runtime.ts next to tool/), where OpenCode does not
-	// load it as a tool and the tools' relative import finds it.
-	RuntimeFile = "agentc/runtime.ts"
-	// ConfigFile is opencode.json.
-	ConfigFile = "opencode.json"
-	// InjectSubdir holds one injection manifest per mode.
-	InjectSubdir = "inject"
-)
+// TSEmitter is emitter "ts".
+var TSEmitter = &emit.Emitter{
+	Name: "ts",
+	Doc:  "TypeScript modules for TS consumers: modes, models, prompts",
+	Run:  emitTS,
+}
 
 // runtimeImport is how a tool module imports the runtime.
 const runtimeImport = "../agentc/runtime.ts"
 
-// Injection is a mode's injection manifest: what a sandbox provider writes
-// and removes so that the sandbox holds exactly the mode's tools.
-type Injection struct {
-	// Mode is the mode's name.
-	Mode string `json:"mode"`
-	// Tools are the names of the tools the mode injects, sorted.
-	Tools []string `json:"tools"`
-	// Write lists the files to write: Source is relative to the OpenCode
-	// output directory, Path relative to the repository (or absolute).
-	Write []InjectFile `json:"write"`
-	// Remove lists files to delete if present (relative to the
-	// repository): the files of the tools the mode does not inject, which
-	// a snapshot taken in another mode may hold.
-	Remove []string `json:"remove"`
-	// Env lists the environment variables the provider sets for OpenCode
-	// in this mode: the prompt proxy plugin reads the session's mode from
-	// the spec's proxy.env.mode.
-	Env map[string]string `json:"env"`
-}
-
-// InjectFile is one file to write.
-type InjectFile struct {
-	Path   string `json:"path"`
-	Source string `json:"source"`
-}
-
-// WriteJSON writes the manifest as encoding/json encodes it (the fields in
-// order, under their tags), for emit.JSON, without reflection: a manifest
-// lists two files per tool.
-func (inj Injection) WriteJSON(w *emit.JSONWriter) error {
-	w.BeginObject()
-	w.Key("mode")
-	w.String(inj.Mode)
-	w.Key("tools")
-	_ = w.Value(inj.Tools)
-	w.Key("write")
-	if inj.Write == nil {
-		w.Null()
-	} else {
-		w.BeginArray()
-		for _, f := range inj.Write {
-			w.BeginObject()
-			w.Key("path")
-			w.String(f.Path)
-			w.Key("source")
-			w.String(f.Source)
-			w.EndObject()
-		}
-		w.EndArray()
-	}
-	w.Key("remove")
-	_ = w.Value(inj.Remove)
-	w.Key("env")
-	_ = w.Value(inj.Env)
-	w.EndObject()
-	return nil
-}
-
-// EmitOpenCode returns the OpenCode files of s.
-func EmitOpenCode(s *model.Spec) ([]emit.File, error) {
+// emitOpenCode returns the OpenCode files of the pass's spec.
+func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
+	s := p.Spec
 	dir := s.Codegen.OpenCodeDir
 	files := make([]emit.File, 0, 2*len(s.Tools)+3+len(s.Modes))
 	add := func(p string, data []byte) { files = append(files, emit.File{Path: path.Join(dir, p), Data: data}) }
+	var regexes js.Regexes // a named check's patterns are written in every tool file
 	for _, t := range s.Tools {
-		src, err := ToolModule(s, t)
+		src, err := ToolModule(s, t, &regexes)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
-		add(path.Join(ToolSubdir, t.FileName+".ts"), src)
-		add(path.Join(ToolSubdir, t.FileName+".txt"), []byte(ToolDescription(t)+"\n"))
+		add(path.Join(opencodelayout.ToolSubdir, t.FileName+".ts"), src)
+		add(path.Join(opencodelayout.ToolSubdir, t.FileName+".txt"), []byte(opencodelayout.ToolDescription(t)+"\n"))
 	}
-	pkg, err := emit.JSON(map[string]any{
+	pkg, err := jsonwrite.Marshal(map[string]any{
 		"private":      true,
 		"dependencies": map[string]string{s.OpenCode.PluginPackage: s.OpenCode.PluginVersion},
 	})
 	if err != nil {
 		return nil, err
 	}
-	add(path.Join(ToolSubdir, "package.json"), pkg)
-	add(RuntimeFile, runtimeModule(s))
-	cfg, err := Config(s)
+	add(path.Join(opencodelayout.ToolSubdir, "package.json"), pkg)
+	add(opencodelayout.RuntimeFile, runtimeModule(s))
+	cfg, err := opencodelayout.Config(s)
 	if err != nil {
 		return nil, err
 	}
-	add(ConfigFile, cfg)
+	add(opencodelayout.ConfigFile, cfg)
 	for _, m := range s.Modes {
-		data, err := emit.JSON(Inject(s, m))
+		data, err := jsonwrite.Marshal(opencodelayout.Inject(s, m))
 		if err != nil {
 			return nil, err
 		}
-		add(path.Join(InjectSubdir, m.Name+".json"), data)
+		add(path.Join(opencodelayout.InjectSubdir, m.Name+".json"), data)
 	}
 	return files, nil
 }
 
-// Inject returns mode m's injection manifest.
-func Inject(s *model.Spec, m *model.Mode) Injection {
-	toolDir := s.OpenCode.ToolDir
-	inj := Injection{Mode: m.Name, Tools: []string{}, Write: []InjectFile{}, Remove: []string{}}
-	for _, ts := range m.Standings {
-		t := ts.Tool
-		for _, ext := range []string{".ts", ".txt"} {
-			src := path.Join(ToolSubdir, t.FileName+ext)
-			dst := path.Join(toolDir, t.FileName+ext)
-			if ts.Standing.Injected() {
-				inj.Write = append(inj.Write, InjectFile{Path: dst, Source: src})
-			} else {
-				inj.Remove = append(inj.Remove, dst)
-			}
-		}
-		if ts.Standing.Injected() {
-			inj.Tools = append(inj.Tools, t.Name)
-		}
-	}
-	inj.Write = append(inj.Write,
-		InjectFile{Path: path.Join(toolDir, "package.json"), Source: path.Join(ToolSubdir, "package.json")},
-		InjectFile{Path: path.Join(path.Dir(toolDir), RuntimeFile), Source: RuntimeFile},
-		// The prompt proxy plugin (emitter "proxy"); OpenCode loads every
-		// file in .opencode/plugin/.
-		InjectFile{Path: path.Join(path.Dir(toolDir), proxygen.PluginFile), Source: proxygen.PluginFile},
-	)
-	inj.Env = map[string]string{s.Proxy.EnvMode: m.Name}
-	for _, p := range s.OpenCode.ConfigPaths {
-		inj.Write = append(inj.Write, InjectFile{Path: p, Source: ConfigFile})
-	}
-	return inj
-}
-
-// DefaultAgent is the agent whose default model opencode.json names: the
-// agent called "opencode", or the only agent.
-func DefaultAgent(s *model.Spec) (*model.Agent, error) {
-	for _, a := range s.Agents {
-		if a.Name == "opencode" {
-			return a, nil
-		}
-	}
-	if len(s.Agents) == 1 {
-		return s.Agents[0], nil
-	}
-	return nil, fmt.Errorf("opencode.json needs a model: the spec has %d agents and none is called \"opencode\"", len(s.Agents))
-}
-
-// Config returns opencode.json: the spec's opencode.config plus "model",
-// the OpenCode ID of the default agent's default model.
-func Config(s *model.Spec) ([]byte, error) {
-	var cfg map[string]any
-	d := json.NewDecoder(bytes.NewReader(s.OpenCode.Config))
-	d.UseNumber()
-	if err := d.Decode(&cfg); err != nil {
-		return nil, fmt.Errorf("opencode.config: %w", err)
-	}
-	if cfg == nil {
-		cfg = map[string]any{}
-	}
-	a, err := DefaultAgent(s)
-	if err != nil {
-		return nil, err
-	}
-	if a.Default == nil {
-		return nil, fmt.Errorf("agent %s has no default model", a.Name)
-	}
-	if _, ok := cfg["model"]; ok {
-		return nil, fmt.Errorf("opencode.config sets \"model\"; it comes from agent %s's default model", a.Name)
-	}
-	cfg["model"] = a.Default.OpenCode
-	return emit.JSON(cfg)
-}
-
-// ToolDescription is what the model reads about t: its description, after
-// a deprecation notice when t is deprecated.
-func ToolDescription(t *model.Tool) string {
-	d := strings.TrimRight(t.Description, "\n")
-	if t.Deprecated != "" {
-		d = "Deprecated: " + t.Deprecated + "\n\n" + d
-	}
-	return d
-}
-
-// ToolModule returns the .ts module of t.
-func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
+// ToolModule returns the .ts module of t, its patterns translated by
+// regexes.
+func ToolModule(s *model.Spec, t *model.Tool, regexes *js.Regexes) ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(3072 + 2*len(t.Description))
-	zf := zodgen.NewFile("z")
+	zf := zod.NewFile("z", regexes)
 	shape := zf.Shape(t.Args, "")
 	checks := zf.Decls()
 	imports := append([]string{"parseArgs"}, zf.Helpers()...)
@@ -253,7 +112,7 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 		checks,
 		"/** The arguments as the model sees them (OpenCode renders their JSON Schema). */\n",
 		"const args = ", shape, "\n\n",
-		tslayout.Concat("", "const description = ", []string{jsString(ToolDescription(t))}, ""), "\n\n")
+		tslayout.Concat("", "const description = ", []string{jsString(opencodelayout.ToolDescription(t))}, ""), "\n\n")
 	if t.Execution == model.Gateway {
 		writeLines(&b, "/** The schema fingerprint of this tool file, sent with every callback. */\n",
 			"const fingerprint = ", jsString(t.Fingerprint), "\n\n")

@@ -1,13 +1,13 @@
-package jsonschemagen
+package jsonschema
 
 import (
 	"encoding/json"
 	"fmt"
 	"strconv"
 
-	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/js"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/zodgen"
 )
 
 // referenceSchema is Schema as it was first written, and the reference the
@@ -20,7 +20,7 @@ func referenceSchema(t *model.Tool) ([]byte, error) {
 		return nil, err
 	}
 	root["$schema"] = Draft
-	return emit.EncodingJSON(root)
+	return jsonwrite.EncodingJSON(root)
 }
 
 func refObject(t *model.Type) (map[string]any, error) {
@@ -41,7 +41,7 @@ func refObject(t *model.Type) (map[string]any, error) {
 		case model.Required:
 			required = append(required, f.Name)
 		}
-		if d := zodgen.Description(f.Type); d != "" {
+		if d := f.Type.Description(); d != "" {
 			p["description"] = d
 		}
 		props[f.Name] = p
@@ -65,7 +65,7 @@ func refNode(t *model.Type) (map[string]any, error) {
 		}
 		var srcs []string
 		for _, p := range t.Patterns {
-			src, err := zodgen.RegexSource(p.Regexp)
+			src, err := js.RegexSource(p.Regexp)
 			if err != nil {
 				return nil, err
 			}

@@ -1,4 +1,4 @@
-package jsonschemagen
+package jsonschema
 
 import (
 	"bytes"
@@ -74,6 +74,7 @@ func corpusSpecs(t *testing.T) map[string]*model.Spec {
 // direct writer writes exactly the bytes encoding/json writes for the
 // schema built as maps (referenceSchema).
 func TestSchemaAsEncodingJSON(t *testing.T) {
+	t.Parallel()
 	tools := 0
 	for name, s := range corpusSpecs(t) {
 		for _, tool := range s.Tools {

@@ -5,10 +5,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
+	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
 func TestPieces(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want []string
@@ -26,6 +27,7 @@ func TestPieces(t *testing.T) {
 }
 
 func TestSplitConcat(t *testing.T) {
+	t.Parallel()
 	got := tslayout.SplitConcat(`"a + b" + p.x + "c\" + d"`)
 	want := []string{`"a + b"`, `p.x`, `"c\" + d"`}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
@@ -34,6 +36,7 @@ func TestSplitConcat(t *testing.T) {
 }
 
 func TestCall(t *testing.T) {
+	t.Parallel()
 	if got := tslayout.Call("", "f(", []string{"a", "b"}, ")"); got != "f(a, b)" {
 		t.Errorf("short call: %q", got)
 	}
@@ -49,6 +52,7 @@ func TestCall(t *testing.T) {
 }
 
 func TestConcat(t *testing.T) {
+	t.Parallel()
 	if got := tslayout.Concat("", "const d = ", []string{`"a\nb"`}, ""); got != `const d = "a\nb"` {
 		t.Errorf("short: %q", got)
 	}
@@ -65,6 +69,7 @@ func TestConcat(t *testing.T) {
 }
 
 func TestUnion(t *testing.T) {
+	t.Parallel()
 	if got := tslayout.Union("", "type T = ", []string{`"a"`, `"b"`}); got != `type T = "a" | "b"` {
 		t.Errorf("short: %q", got)
 	}
@@ -75,6 +80,7 @@ func TestUnion(t *testing.T) {
 }
 
 func TestComment(t *testing.T) {
+	t.Parallel()
 	text := strings.Repeat("word ", 60) + "\n\n" + strings.Repeat("x", 130)
 	got := tslayout.Comment("  ", " * ", text)
 	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
+	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
 // commentReference is Comment as first written (a line built by
@@ -51,6 +51,7 @@ var commentSamples = []struct{ indent, lead, text string }{
 
 // TestCommentAsReference: Comment wraps as the reference does.
 func TestCommentAsReference(t *testing.T) {
+	t.Parallel()
 	for _, c := range commentSamples {
 		if got, want := tslayout.Comment(c.indent, c.lead, c.text), commentReference(c.indent, c.lead, c.text); got != want {
 			t.Errorf("Comment(%q, %q, %q) =\n%s\nwant\n%s", c.indent, c.lead, c.text, got, want)

@@ -1,4 +1,4 @@
-package emit
+package jsonwrite
 
 import (
 	"bytes"
@@ -32,17 +32,17 @@ func decodeNumbers(t testing.TB, doc []byte) (any, bool) {
 	return v, true
 }
 
-// checkJSON fails unless JSON(v) and encoding/json agree: the same bytes,
+// checkJSON fails unless Marshal(v) and encoding/json agree: the same bytes,
 // or both an error with the same message.
 func checkJSON(t *testing.T, v any) {
 	t.Helper()
-	got, gotErr := JSON(v)
+	got, gotErr := Marshal(v)
 	want, wantErr := EncodingJSON(v)
 	switch {
 	case (gotErr != nil) != (wantErr != nil) || gotErr != nil && gotErr.Error() != wantErr.Error():
-		t.Errorf("JSON(%#v): error %v, encoding/json's %v", v, gotErr, wantErr)
+		t.Errorf("Marshal(%#v): error %v, encoding/json's %v", v, gotErr, wantErr)
 	case !bytes.Equal(got, want):
-		t.Errorf("JSON(%#v) =\n%s\nencoding/json:\n%s", v, got, want)
+		t.Errorf("Marshal(%#v) =\n%s\nencoding/json:\n%s", v, got, want)
 	}
 }
 
@@ -51,6 +51,7 @@ func checkJSON(t *testing.T, v any) {
 // passes to encoding/json at any depth, and for invalid numbers (the same
 // error).
 func TestJSONAsEncodingJSON(t *testing.T) {
+	t.Parallel()
 	for _, doc := range jsonSamples {
 		v, ok := decodeNumbers(t, []byte(doc))
 		if !ok {

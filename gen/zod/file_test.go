@@ -1,11 +1,11 @@
-package zodgen_test
+package zod_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/zodgen"
+	"github.com/agentc-dev/agentc/gen/zod"
 )
 
 func intp(n int) *int { return &n }
@@ -14,6 +14,7 @@ func intp(n int) *int { return &n }
 // file records exactly the helpers used, and two named checks with one
 // name get distinct consts, each declared once.
 func TestFileRendersHelpers(t *testing.T) {
+	t.Parallel()
 	a := &model.Check{Name: "Ident", Message: "bad", Doc: "An identifier.", Reject: []model.Pattern{{Regexp: `^$`}}}
 	b := &model.Check{Name: "Ident", Message: "worse", Doc: "Another.", Match: []model.Pattern{{Regexp: `^a`}}}
 	str := func(min, max *int, cs ...*model.Check) *model.Type {
@@ -25,7 +26,7 @@ func TestFileRendersHelpers(t *testing.T) {
 		{Name: "max", TSName: "max", Type: str(nil, intp(5), a, b)},
 		{Name: "list", TSName: "list", Type: &model.Type{Kind: model.Array, Items: str(nil, nil), MaxItems: intp(3)}},
 	}}
-	f := zodgen.NewFile("z")
+	f := zod.NewFile("z", nil)
 	shape := f.Shape(obj, "")
 	for _, want := range []string{
 		"both: runes(1, 100),",

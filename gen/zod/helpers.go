@@ -1,4 +1,4 @@
-package zodgen
+package zod
 
 // Helpers is the TypeScript source of the schema helpers that rendered
 // schemas call (runes, minRunes, maxRunes, minItems, maxItems, named): the

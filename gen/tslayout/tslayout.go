@@ -3,7 +3,7 @@
 // that cannot be split (it holds no line break), string literals split at
 // their line breaks, and comments wrapped at word boundaries.
 //
-// The emitters of TypeScript (packages zodgen, tsgen and proxygen) use it so
+// The emitters of TypeScript (packages zod, tsgen and proxygen) use it so
 // that the generated files read like their spec in a pull request: a
 // one-character change in the spec is a one-line change in the file.
 package tslayout
@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 )
 
 // Width is the widest a generated TypeScript line may be, in characters
@@ -29,7 +29,7 @@ func Fits(indent, text string) bool {
 // String quotes s as a JavaScript string literal (JSON is a subset; U+2028
 // and U+2029 are escaped by encoding/json; no HTML escaping).
 func String(s string) string {
-	return string(emit.AppendJSONString(make([]byte, 0, len(s)+8), s))
+	return string(jsonwrite.AppendString(make([]byte, 0, len(s)+8), s))
 }
 
 // Pieces splits s after each line break and quotes each piece, so that

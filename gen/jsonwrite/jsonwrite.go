@@ -1,4 +1,9 @@
-package emit
+// Package jsonwrite writes JSON as agentc's files and messages carry it:
+// the bytes of encoding/json with two-space indentation and no HTML
+// escaping, written directly (Writer) for generated documents, and the
+// rules of encoding/json that the loader and the emitters need (string
+// escapes, number literals).
+package jsonwrite
 
 import (
 	"bytes"
@@ -10,22 +15,22 @@ import (
 	"unicode/utf8"
 )
 
-// JSON encodes v as the emitters write JSON files: two-space indentation,
+// Marshal encodes v as the emitters write JSON files: two-space indentation,
 // map keys sorted (as encoding/json writes them), no HTML escaping and a
 // final newline — the bytes of an encoding/json Encoder with
 // SetEscapeHTML(false) and SetIndent("", "  "), and its errors. It writes
-// maps, slices, strings, json.Number, booleans, ints and JSONValue
-// implementations itself (JSONWriter.Value) and hands any other value to
+// maps, slices, strings, json.Number, booleans, ints and Value
+// implementations itself (Writer.Value) and hands any other value to
 // encoding/json.
-func JSON(v any) ([]byte, error) {
-	var w JSONWriter
+func Marshal(v any) ([]byte, error) {
+	var w Writer
 	if err := w.Value(v); err != nil {
 		return nil, err
 	}
 	return w.Bytes(), nil
 }
 
-// EncodingJSON is JSON by encoding/json alone: the reference the writer
+// EncodingJSON is Marshal by encoding/json alone: the reference the writer
 // matches (and its tests compare with), and the encoding of values that
 // are read by programs and people rather than written into files.
 func EncodingJSON(v any) ([]byte, error) {
@@ -39,20 +44,20 @@ func EncodingJSON(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// JSONValue is a value that writes itself as JSON (for JSON and
-// JSONWriter.Value): generated manifests write their fields straight into
+// Value is a value that writes itself as JSON (for Marshal and
+// Writer.Value): generated manifests write their fields straight into
 // the file, with no reflection. WriteJSON must write exactly one value.
-type JSONValue interface {
-	WriteJSON(w *JSONWriter) error
+type Value interface {
+	WriteJSON(w *Writer) error
 }
 
-// JSONWriter writes one JSON document as JSON formats it, value by value,
+// Writer writes one JSON document as JSON formats it, value by value,
 // into a growing buffer: a direct writer for generated documents (JSON
 // Schemas, manifests) that encoding/json would first reflect over, then
 // sort, then indent again. The caller writes an object's keys in the order
 // encoding/json sorts them (byte order); the writer indents, separates and
 // escapes. The zero value is ready to use.
-type JSONWriter struct {
+type Writer struct {
 	buf []byte
 	// open holds, per open object or array, whether it has an element yet.
 	open []bool
@@ -64,14 +69,14 @@ type JSONWriter struct {
 const indent = "                                                                "
 
 // Grow makes room for n more bytes.
-func (w *JSONWriter) Grow(n int) { w.buf = slices.Grow(w.buf, n) }
+func (w *Writer) Grow(n int) { w.buf = slices.Grow(w.buf, n) }
 
 // Bytes returns the document with its final newline. The writer must not
 // be used after.
-func (w *JSONWriter) Bytes() []byte { return append(w.buf, '\n') }
+func (w *Writer) Bytes() []byte { return append(w.buf, '\n') }
 
 // newline starts a line at the current depth.
-func (w *JSONWriter) newline() {
+func (w *Writer) newline() {
 	n := 2 * len(w.open)
 	w.buf = append(w.buf, '\n')
 	for n > len(indent) {
@@ -83,7 +88,7 @@ func (w *JSONWriter) newline() {
 
 // elem starts an element of the innermost array or object, or a key's
 // value.
-func (w *JSONWriter) elem() {
+func (w *Writer) elem() {
 	if w.afterKey {
 		w.afterKey = false
 		return
@@ -100,32 +105,32 @@ func (w *JSONWriter) elem() {
 }
 
 // Key starts an object member: its key, then the value written next.
-func (w *JSONWriter) Key(k string) {
+func (w *Writer) Key(k string) {
 	w.elem()
-	w.buf = AppendJSONString(w.buf, k)
+	w.buf = AppendString(w.buf, k)
 	w.buf = append(w.buf, ':', ' ')
 	w.afterKey = true
 }
 
 // BeginObject opens an object; EndObject closes it.
-func (w *JSONWriter) BeginObject() { w.begin('{') }
+func (w *Writer) BeginObject() { w.begin('{') }
 
 // EndObject closes the innermost object.
-func (w *JSONWriter) EndObject() { w.end('}') }
+func (w *Writer) EndObject() { w.end('}') }
 
 // BeginArray opens an array; EndArray closes it.
-func (w *JSONWriter) BeginArray() { w.begin('[') }
+func (w *Writer) BeginArray() { w.begin('[') }
 
 // EndArray closes the innermost array.
-func (w *JSONWriter) EndArray() { w.end(']') }
+func (w *Writer) EndArray() { w.end(']') }
 
-func (w *JSONWriter) begin(c byte) {
+func (w *Writer) begin(c byte) {
 	w.elem()
 	w.buf = append(w.buf, c)
 	w.open = append(w.open, false)
 }
 
-func (w *JSONWriter) end(c byte) {
+func (w *Writer) end(c byte) {
 	nonEmpty := w.open[len(w.open)-1]
 	w.open = w.open[:len(w.open)-1]
 	if nonEmpty {
@@ -135,25 +140,25 @@ func (w *JSONWriter) end(c byte) {
 }
 
 // String writes a string.
-func (w *JSONWriter) String(s string) {
+func (w *Writer) String(s string) {
 	w.elem()
-	w.buf = AppendJSONString(w.buf, s)
+	w.buf = AppendString(w.buf, s)
 }
 
 // Int writes an integer.
-func (w *JSONWriter) Int(i int) {
+func (w *Writer) Int(i int) {
 	w.elem()
 	w.buf = strconv.AppendInt(w.buf, int64(i), 10)
 }
 
 // Bool writes true or false.
-func (w *JSONWriter) Bool(b bool) {
+func (w *Writer) Bool(b bool) {
 	w.elem()
 	w.buf = strconv.AppendBool(w.buf, b)
 }
 
 // Null writes null.
-func (w *JSONWriter) Null() {
+func (w *Writer) Null() {
 	w.elem()
 	w.buf = append(w.buf, "null"...)
 }
@@ -161,12 +166,12 @@ func (w *JSONWriter) Null() {
 // Number writes n as it is, as encoding/json writes a json.Number ("" is
 // 0); n must be a JSON number, else it writes nothing and returns
 // encoding/json's error.
-func (w *JSONWriter) Number(n json.Number) error {
+func (w *Writer) Number(n json.Number) error {
 	s := string(n)
 	if s == "" {
 		s = "0"
 	}
-	if !ValidJSONNumber(s) {
+	if !ValidNumber(s) {
 		return fmt.Errorf("json: invalid number literal %q", s)
 	}
 	w.elem()
@@ -175,9 +180,9 @@ func (w *JSONWriter) Number(n json.Number) error {
 }
 
 // Value writes v: maps from string keys (keys sorted), slices, strings,
-// json.Number, booleans, ints, nil and JSONValue implementations by
+// json.Number, booleans, ints, nil and Value implementations by
 // itself; anything else as encoding/json encodes it (with its errors).
-func (w *JSONWriter) Value(v any) error {
+func (w *Writer) Value(v any) error {
 	switch v := v.(type) {
 	case nil:
 		w.Null()
@@ -189,7 +194,7 @@ func (w *JSONWriter) Value(v any) error {
 		w.Bool(v)
 	case int:
 		w.Int(v)
-	case JSONValue:
+	case Value:
 		return v.WriteJSON(w)
 	case map[string]any:
 		return writeMap(w, v, w.Value)
@@ -224,7 +229,7 @@ func (w *JSONWriter) Value(v any) error {
 }
 
 // writeMap writes m's members sorted by key, as encoding/json does.
-func writeMap[V any](w *JSONWriter, m map[string]V, value func(V) error) error {
+func writeMap[V any](w *Writer, m map[string]V, value func(V) error) error {
 	if m == nil {
 		w.Null()
 		return nil
@@ -247,7 +252,7 @@ func writeMap[V any](w *JSONWriter, m map[string]V, value func(V) error) error {
 
 // encode writes v as encoding/json encodes it, indented to the current
 // depth.
-func (w *JSONWriter) encode(v any) error {
+func (w *Writer) encode(v any) error {
 	var compact bytes.Buffer
 	e := json.NewEncoder(&compact)
 	e.SetEscapeHTML(false)
@@ -277,10 +282,10 @@ func MarshalsAsIs(s string) bool {
 	return true
 }
 
-// AppendJSONString appends s as a JSON string, escaped as encoding/json
+// AppendString appends s as a JSON string, escaped as encoding/json
 // escapes it without HTML escaping: '"', '\\' and control characters, each
 // byte of invalid UTF-8 as \ufffd, and U+2028 and U+2029.
-func AppendJSONString(dst []byte, s string) []byte {
+func AppendString(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
@@ -330,9 +335,9 @@ func AppendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// ValidJSONNumber reports whether s is a JSON number, encoding/json's test
+// ValidNumber reports whether s is a JSON number, encoding/json's test
 // for a json.Number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func ValidJSONNumber(s string) bool {
+func ValidNumber(s string) bool {
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		i++

@@ -1,4 +1,4 @@
-package zodgen
+package zod
 
 import (
 	"fmt"
@@ -7,9 +7,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentc-dev/agentc/gen/js"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
-	"github.com/agentc-dev/agentc/gen/tsgen/tslayout"
+	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
 // File renders the zod schemas of one TypeScript file. It records what
@@ -18,15 +19,17 @@ import (
 // before them.
 type File struct {
 	z       string
+	regexes *js.Regexes
 	helpers map[string]bool
 	checks  []*model.Check
 	idents  map[*model.Check]string
 	taken   map[string]bool
 }
 
-// NewFile returns a File whose schemas name zod's namespace z ("z").
-func NewFile(z string) *File {
-	return &File{z: z, helpers: map[string]bool{}, idents: map[*model.Check]string{}, taken: map[string]bool{}}
+// NewFile returns a File whose schemas name zod's namespace z ("z") and
+// write patterns as regexes translates them (nil: each afresh).
+func NewFile(z string, regexes *js.Regexes) *File {
+	return &File{z: z, regexes: regexes, helpers: map[string]bool{}, idents: map[*model.Check]string{}, taken: map[string]bool{}}
 }
 
 // Helpers returns the names of the helpers the renderings so far call,
@@ -66,7 +69,7 @@ func (f *File) Decls() string {
 			}
 			var lits []string
 			for _, p := range part.ps {
-				lits = append(lits, mustLiteral(p.Regexp))
+				lits = append(lits, f.literal(p.Regexp))
 			}
 			rule = append(rule, part.key+": "+tslayout.Call("  ", "[", lits, "]"))
 		}
@@ -120,7 +123,7 @@ func (f *File) shape(b *strings.Builder, t *model.Type, indent string) {
 			b.Write(fd.Default)
 			b.WriteString(")")
 		}
-		if d := Description(fd.Type); d != "" {
+		if d := fd.Type.Description(); d != "" {
 			text := b.String()[start:] // the field so far, after its indentation
 			describe(b, inner, text[strings.LastIndexByte(text, '\n')+1:], d)
 		}
@@ -173,7 +176,7 @@ func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
 		}
 		for _, p := range t.Patterns {
 			b.WriteString(".regex(")
-			b.WriteString(mustLiteral(p.Regexp))
+			b.WriteString(f.literal(p.Regexp))
 			b.WriteString(")")
 		}
 		for _, c := range t.Checks {
@@ -231,7 +234,7 @@ func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
 		f.shape(b, t, indent)
 		b.WriteString(")")
 	default:
-		panic(fmt.Sprintf("zodgen: unknown kind %q", t.Kind)) // the loader admits no other kind
+		panic(fmt.Sprintf("zod: unknown kind %q", t.Kind)) // the loader admits no other kind
 	}
 }
 
@@ -242,7 +245,7 @@ func bound(b *strings.Builder, inclusive, exclusive string, m *model.Bound) {
 	} else {
 		b.WriteString(inclusive)
 	}
-	b.WriteString(JSNumber(m.Value))
+	b.WriteString(js.Number(m.Value))
 	b.WriteString(")")
 }
 
@@ -281,3 +284,14 @@ func (f *File) check(c *model.Check) string {
 
 // jsdoc keeps text from closing a /** */ comment.
 func jsdoc(s string) string { return strings.ReplaceAll(s, "*/", "*\\/") }
+
+// literal returns the regex literal of a pattern the loader accepted;
+// js.Check reports the (unexpected) patterns that do not translate, which
+// match nothing here.
+func (f *File) literal(re string) string {
+	lit, err := f.regexes.Literal(re)
+	if err != nil {
+		return "/(?!)/u"
+	}
+	return lit
+}

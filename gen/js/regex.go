@@ -1,11 +1,10 @@
-package zodgen
+package js
 
 import (
 	"fmt"
 	"regexp/syntax"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 )
 
@@ -36,40 +35,6 @@ import (
 // otherwise. A string then matches in Go exactly when it matches in
 // JavaScript.
 func RegexSource(re string) (string, error) {
-	translated.Lock()
-	t, ok := translated.m[re]
-	translated.Unlock()
-	if !ok {
-		t.src, t.err = translate(re)
-		translated.Lock()
-		if len(translated.m) >= maxTranslated || translated.m == nil {
-			translated.m = make(map[string]translation)
-		}
-		translated.m[re] = t
-		translated.Unlock()
-	}
-	return t.src, t.err
-}
-
-// translated remembers RegexSource's answers (a function of the pattern
-// alone): a spec uses a few patterns in many places — a named check on a
-// field of every tool — and translating one parses it. It holds at most
-// maxTranslated patterns, forgetting them all when full, so that a
-// long-running agentc (gen --watch) does not grow with every edit.
-var translated struct {
-	sync.Mutex
-	m map[string]translation
-}
-
-const maxTranslated = 1024
-
-type translation struct {
-	src string
-	err error
-}
-
-// translate is RegexSource without the memory.
-func translate(re string) (string, error) {
 	r, err := syntax.Parse(re, syntax.Perl)
 	if err != nil {
 		return "", fmt.Errorf("pattern %q: %w", re, err)
@@ -93,6 +58,35 @@ func RegexLiteral(re string) (string, error) {
 		return "", err
 	}
 	return "/" + src + "/" + RegexFlags, nil
+}
+
+// Regexes remembers the regex literals it translated, for a run that
+// writes a spec's patterns many times (a named check is declared in every
+// tool file): translating a pattern parses it. The zero value is ready to
+// use; a nil *Regexes remembers nothing. It is not safe for concurrent use.
+type Regexes struct {
+	literals map[string]literal
+}
+
+type literal struct {
+	lit string
+	err error
+}
+
+// Literal is RegexLiteral(re), translated once per pattern.
+func (x *Regexes) Literal(re string) (string, error) {
+	if x == nil {
+		return RegexLiteral(re)
+	}
+	l, ok := x.literals[re]
+	if !ok {
+		l.lit, l.err = RegexLiteral(re)
+		if x.literals == nil {
+			x.literals = map[string]literal{}
+		}
+		x.literals[re] = l
+	}
+	return l.lit, l.err
 }
 
 // writeRegex writes r; grouped says r's text must form one atom (it is the

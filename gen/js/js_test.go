@@ -1,22 +1,24 @@
-package zodgen_test
+package js_test
 
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
-	"github.com/agentc-dev/agentc/gen/load"
-	"github.com/agentc-dev/agentc/gen/zodgen"
+	"github.com/agentc-dev/agentc/gen/js"
+	"github.com/agentc-dev/agentc/gen/model"
 )
 
 func TestRegexSource(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ re, want string }{
 		{`^$`, `^$`},
 		{`^/`, `^\/`},
@@ -31,7 +33,7 @@ func TestRegexSource(t *testing.T) {
 		{`x{2,}`, `x{2,}`},
 		{`\x{FFFD}`, `[\u{D800}-\u{DFFF}\u{FFFD}]`},
 	} {
-		got, err := zodgen.RegexSource(tc.re)
+		got, err := js.RegexSource(tc.re)
 		if err != nil || got != tc.want {
 			t.Errorf("RegexSource(%q) = %q, %v; want %q", tc.re, got, err, tc.want)
 		}
@@ -42,6 +44,7 @@ func TestRegexSource(t *testing.T) {
 // the strings the RE2 pattern matches in Go (lone surrogates are U+FFFD in
 // Go and surrogates in JavaScript).
 func TestRegexAgainstNode(t *testing.T) {
+	t.Parallel()
 	node := nodetool.Node(t)
 	patterns := []string{`^$`, `^/`, `^[A-Za-z]:`, `\\`, `(^|/)\.\.(/|$)`, `a.b`, `(?s)a.b`, `(?i)kelvin`, `\s`, `^\S+$`,
 		`(?m)^b$`, `\bword\b`, `\d{2,3}`, `\w+`, `[[:alpha:]]+`, `\pL`, `^\p{Greek}+$`, `[^a-z]`, `^.$`, `^..$`, `\x{FFFD}`, `^[\x{1F600}-\x{1F64F}]$`, `(?U)a+`, `a|b|`, `^(?:a|ab)c$`, `[\-\]\[^]`, `\Q.*\E`, `\.`}
@@ -53,7 +56,7 @@ func TestRegexAgainstNode(t *testing.T) {
 	}
 	var srcs []string
 	for _, p := range patterns {
-		src, err := zodgen.RegexSource(p)
+		src, err := js.RegexSource(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,12 +98,13 @@ process.stdin.on("end", () => {
 	}
 }
 
-func TestFormatJSNumber(t *testing.T) {
+func TestFormatNumber(t *testing.T) {
+	t.Parallel()
 	node := nodetool.Node(t)
 	nums := []float64{0, 1, -1, 0.1, 1.5, 100, 1e20, 1e21, 1.5e21, 1e-6, 1e-7, 1.2345e-7, 123456789012345680000, 9007199254740991, -9007199254740991, 5e-324, math.MaxFloat64, 0.000001234, 123.456}
 	var got []string
 	for _, f := range nums {
-		got = append(got, zodgen.FormatJSNumber(f))
+		got = append(got, js.FormatNumber(f))
 	}
 	in, _ := json.Marshal(nums)
 	cmd := exec.Command(node, "-e", `console.log(JSON.stringify(`+string(in)+`.map(String)))`)
@@ -115,39 +119,64 @@ func TestFormatJSNumber(t *testing.T) {
 	}
 	for i := range nums {
 		if got[i] != want[i] {
-			t.Errorf("FormatJSNumber(%v) = %s, JavaScript says %s", nums[i], got[i], want[i])
+			t.Errorf("FormatNumber(%v) = %s, JavaScript says %s", nums[i], got[i], want[i])
 		}
 	}
 }
 
-// TestTypeScript: the rendered schemas, with the helpers and named checks
-// they call, type-check under tsc --strict against the pinned zod (the
-// TypeScript emitters embed them).
-func TestTypeScript(t *testing.T) {
-	tsc := nodetool.Tsc(t)
-	s, err := load.Load(load.Default())
-	if err != nil {
-		t.Fatal(err)
+// TestRegexesRemember: Regexes answers as RegexLiteral does, the first time
+// and from its memory, errors included, and so does a nil *Regexes.
+func TestRegexesRemember(t *testing.T) {
+	t.Parallel()
+	var x js.Regexes
+	var none *js.Regexes
+	for _, re := range []string{`^a/b$`, `(?i)k`, `[`, `\pL+`, `^a/b$`, `[`} {
+		want, wantErr := js.RegexLiteral(re)
+		for _, rx := range []*js.Regexes{&x, &x, none} {
+			got, err := rx.Literal(re)
+			if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Errorf("Literal(%q) = %q, %v; want %q, %v", re, got, err, want, wantErr)
+			}
+		}
 	}
-	zf := zodgen.NewFile("z")
-	var schemas string
-	for _, tool := range s.Tools {
-		schemas += "export const " + tool.TSName + " = z.object(" + zf.Shape(tool.Args, "") + ");\n"
+}
+
+// TestCheck: each construct JavaScript cannot read as Go does is reported
+// once, at its own position and under its code; a spec without one is
+// reported nothing.
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	pos := func(line int) model.Pos { return model.Pos{File: "spec/tools.cue", Line: line, Col: 3} }
+	check := &model.Check{Name: "Bad", Reject: []model.Pattern{{Regexp: `^ok$`, Pos: pos(1)}}, Match: []model.Pattern{{Regexp: `(?P<x`, Pos: pos(2)}}}
+	args := &model.Type{Kind: model.Object, Pos: pos(3), Fields: []*model.Field{
+		{Name: "constructor", Pos: pos(4), Type: &model.Type{Kind: model.String, Pos: pos(4)}},
+		{Name: "n", Pos: pos(5), Type: &model.Type{Kind: model.Number, Pos: pos(5), Maximum: &model.Bound{Value: "1e400"}}},
+		{Name: "d", Pos: pos(6), Presence: model.Defaulted, Default: json.RawMessage(`[1, 2e999]`), Type: &model.Type{Kind: model.Array, Pos: pos(6),
+			Items: &model.Type{Kind: model.String, Pos: pos(7), Patterns: []model.Pattern{{Regexp: `a{2,1}`, Pos: pos(8)}}}}},
+		{Name: "fine", Pos: pos(9), Presence: model.Defaulted, Default: json.RawMessage(`"1e999"`), Type: &model.Type{Kind: model.String, Pos: pos(9),
+			Patterns: []model.Pattern{{Regexp: `^[a-z]+$`, Pos: pos(10)}}}},
+	}}
+	s := &model.Spec{Tools: []*model.Tool{{Name: "t", Args: args, Result: &model.Type{Kind: model.Object, Fields: []*model.Field{
+		{Name: "valueOf", Pos: pos(11), Type: &model.Type{Kind: model.Boolean}},
+	}}}}, Checks: []*model.Check{check}}
+	var got []string
+	l := js.Check(s)
+	l.Sort()
+	for _, e := range l {
+		got = append(got, fmt.Sprintf("%d %s", e.Pos.Line, e.Code))
 	}
-	src := "import { z } from \"zod\";\n" + zodgen.Helpers + zf.Decls() + schemas
-	dir := filepath.Dir(nodetool.Dir(t))
-	f, err := os.CreateTemp(dir, "zodgen-*.ts")
-	if err != nil {
-		t.Fatal(err)
+	want := []string{"2 regexp", "4 js-name", "5 number-range", "6 number-range", "8 regexp", "11 js-name"}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings (line code) = %v, want %v\n%v", got, want, l)
 	}
-	defer os.Remove(f.Name())
-	if _, err := f.WriteString(src); err != nil {
-		t.Fatal(err)
+	for _, e := range l {
+		if e.Code == "regexp" && !strings.Contains(e.Msg, "JavaScript could not check it") ||
+			e.Code == "number-range" && !strings.Contains(e.Msg, "beyond the range of a JavaScript number") ||
+			e.Code == "js-name" && !strings.Contains(e.Msg, "Object.prototype.") {
+			t.Errorf("finding %q does not say why", e.Msg)
+		}
 	}
-	f.Close()
-	cmd := exec.Command(nodetool.Node(t), tsc, "--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext", "--skipLibCheck", filepath.Base(f.Name()))
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("tsc: %v\n%s\n%s", err, out, src)
+	if l := js.Check(&model.Spec{Tools: []*model.Tool{{Name: "ok", Args: &model.Type{Kind: model.Object, Fields: args.Fields[3:]}}}}); len(l) != 0 {
+		t.Errorf("a spec JavaScript reads as Go does: %v", l)
 	}
 }

@@ -1,4 +1,4 @@
-package emitbench_test
+package emitters_test
 
 import (
 	"fmt"
@@ -6,18 +6,11 @@ import (
 	"time"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/emitters"
 	"github.com/agentc-dev/agentc/gen/internal/cputime"
 	"github.com/agentc-dev/agentc/gen/internal/synth"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
-
-	// Every emitter agentc ships, as the CLI registers them.
-	_ "github.com/agentc-dev/agentc/gen/docgen"
-	_ "github.com/agentc-dev/agentc/gen/gogen"
-	_ "github.com/agentc-dev/agentc/gen/jsonschemagen"
-	_ "github.com/agentc-dev/agentc/gen/mcpgen"
-	_ "github.com/agentc-dev/agentc/gen/proxygen"
-	_ "github.com/agentc-dev/agentc/gen/tsgen"
 )
 
 // nonGo are the emitters that write no Go validators: what a gen runs
@@ -25,11 +18,11 @@ import (
 // and mcp).
 var nonGo = []string{"docs", "jsonschema", "mcp", "opencode", "proxy", "ts"}
 
-// BenchmarkEmitters runs every registered emitter on the synthetic spec of
-// 6, 100 and 1,000 tools: each alone (tools=N/<emitter>), the non-Go
-// emitters one after the other as one op (tools=N/non-go: their summed
-// cost, with what they share computed once), and all of them through
-// emit.Generate, concurrently as gen runs them (tools=N/all). Besides
+// BenchmarkEmitters runs every emitter agentc ships on the synthetic spec
+// of 6, 100 and 1,000 tools: each alone (tools=N/<emitter>), the non-Go
+// emitters together (tools=N/non-go: cpu-ns/op is their summed cost, with
+// what they share computed once), and all of them (tools=N/all), both
+// through emit.Generate, concurrently as gen runs them. Besides
 // ns/op (wall) it reports cpu-ns/op, the process's user+system CPU per op
 // (garbage collection included), where the platform says. Run it with
 // -benchmem.
@@ -42,7 +35,7 @@ func BenchmarkEmitters(b *testing.B) {
 		if len(s.Tools) != n {
 			b.Fatalf("loaded %d tools, want %d", len(s.Tools), n)
 		}
-		for _, e := range emit.Emitters() {
+		for _, e := range emitters.All() {
 			b.Run(fmt.Sprintf("tools=%d/%s", n, e.Name), func(b *testing.B) {
 				run(b, s, e.Name)
 			})
@@ -57,31 +50,30 @@ func BenchmarkEmitters(b *testing.B) {
 }
 
 // run measures generating s with the named emitters (all when none are
-// named): in turn when several are named, concurrently when none are.
+// named): through emit.Generate when several or none are named, the
+// emitter's own run when one is.
 func run(b *testing.B, s *model.Spec, names ...string) {
-	var fns []emit.Func
-	for _, e := range emit.Emitters() {
-		for _, name := range names {
-			if e.Name == name {
-				fns = append(fns, e.Fn)
-			}
+	all := emitters.All()
+	var one *emit.Emitter
+	for _, e := range all {
+		if len(names) == 1 && e.Name == names[0] {
+			one = e
 		}
 	}
-	if len(fns) != len(names) {
-		b.Fatalf("emitters %v: %d registered", names, len(fns))
+	if len(names) == 1 && one == nil {
+		b.Fatalf("no emitter %s", names[0])
 	}
 	var cpu time.Duration
 	for b.Loop() {
 		c0 := cputime.Used()
-		if len(names) == 0 {
-			if _, err := emit.Generate(s); err != nil {
-				b.Fatal(err)
-			}
+		var err error
+		if one != nil {
+			_, err = one.Run(&emit.Pass{Spec: s})
+		} else {
+			_, err = emit.Generate(s, all, emit.Options{Only: names})
 		}
-		for _, fn := range fns {
-			if _, err := fn(s); err != nil {
-				b.Fatal(err)
-			}
+		if err != nil {
+			b.Fatal(err)
 		}
 		cpu += cputime.Used() - c0
 	}

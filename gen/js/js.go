@@ -1,0 +1,171 @@
+// Package js holds what JavaScript makes of a spec's values, for the
+// emitters whose output JavaScript reads (the zod schemas, the JSON
+// Schemas) and for the Go decoders that must answer as zod does: the text
+// JavaScript gives a number, an RE2 pattern written as an ECMAScript regex
+// that matches the same strings (RegexSource), and Check, which finds what
+// JavaScript cannot read as Go and CUE do.
+package js
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/agentc-dev/agentc/gen/diag"
+	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/names"
+)
+
+// Number returns the text JavaScript gives the double nearest to n
+// (Number.prototype.toString, which JSON.stringify and zod's messages use):
+// "1e+21", "0.1", "100", "-5e-7". It returns n unchanged if n is not a
+// number.
+func Number(n json.Number) string {
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return string(n)
+	}
+	return FormatNumber(f)
+}
+
+// FormatNumber formats f as JavaScript's Number::toString does.
+func FormatNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0"
+	}
+	sign := ""
+	if f < 0 {
+		sign, f = "-", -f
+	}
+	// Shortest round-trip digits and exponent: d.ddddde±x.
+	e := strconv.FormatFloat(f, 'e', -1, 64)
+	mant, expStr, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(expStr)
+	k := len(digits)
+	n := x + 1 // the decimal point sits after n digits
+	switch {
+	case k <= n && n <= 21:
+		return sign + digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		return sign + digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		return sign + "0." + strings.Repeat("0", -n) + digits
+	}
+	es := "+"
+	if n-1 < 0 {
+		es = "-"
+	}
+	ex := strconv.Itoa(abs(n - 1))
+	if k == 1 {
+		return sign + digits + "e" + es + ex
+	}
+	return sign + digits[:1] + "." + digits[1:] + "e" + es + ex
+}
+
+func abs(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
+}
+
+// Check finds, each at its position, what JavaScript would not read as Go
+// and CUE do, so that vet rejects it before an emitter writes it: a pattern
+// with no ECMAScript translation (RegexSource), a bound or default beyond
+// the range of a JavaScript number (zod and JSON Schema would read
+// Infinity), and an argument or result field named like a property every
+// JavaScript object inherits (zod would read the inherited value when the
+// key is absent).
+func Check(s *model.Spec) diag.List {
+	var l diag.List
+	for _, t := range s.Tools {
+		checkType(&l, t.Args)
+		checkType(&l, t.Result)
+	}
+	for _, c := range s.Checks {
+		for _, p := range append(append([]model.Pattern(nil), c.Reject...), c.Match...) {
+			translatable(&l, p, "check "+c.Name+": ")
+		}
+	}
+	return l
+}
+
+// checkType checks an argument or result type and the types below it.
+func checkType(l *diag.List, t *model.Type) {
+	if t == nil {
+		return
+	}
+	for _, p := range t.Patterns {
+		translatable(l, p, "")
+	}
+	for _, b := range []*model.Bound{t.Minimum, t.Maximum} {
+		if b != nil && !finite(string(b.Value)) {
+			l.Add(t.Pos, "number-range", "the bound %s is beyond the range of a JavaScript number "+
+				"(±%g), where zod and JSON Schema would read it as Infinity; use a smaller bound or none", b.Value, math.MaxFloat64)
+		}
+	}
+	for _, f := range t.Fields {
+		if names.JSInherited(f.Name) {
+			l.Add(f.Pos, "js-name", "field name %q is a property every JavaScript object inherits "+
+				"(Object.prototype.%s): zod would read the inherited value when the key is absent; rename the field", f.Name, f.Name)
+		}
+		if f.Presence == model.Defaulted {
+			if n, ok := infiniteNumber(f.Default); ok {
+				l.Add(f.Pos, "number-range", "the default holds %s, beyond the range of a JavaScript number (±%g); "+
+					"use a smaller default", n, math.MaxFloat64)
+			}
+		}
+		checkType(l, f.Type)
+	}
+	checkType(l, t.Items)
+}
+
+// translatable reports a pattern that has no ECMAScript translation.
+func translatable(l *diag.List, p model.Pattern, where string) {
+	if _, err := RegexSource(p.Regexp); err != nil {
+		l.Add(p.Pos, "regexp", "%s%v; JavaScript could not check it as Go and CUE do", where, err)
+	}
+}
+
+// finite reports whether a JSON number is a finite float64, as JavaScript
+// and the generated Go read it.
+func finite(n string) bool {
+	f, err := strconv.ParseFloat(n, 64)
+	return err == nil || !math.IsInf(f, 0)
+}
+
+// infiniteNumber returns the first number in a JSON value that a float64
+// cannot hold.
+func infiniteNumber(raw json.RawMessage) (string, bool) {
+	// Most defaults are a string, or hold no number written with an
+	// exponent or with 309 digits or more: none beyond a float64's range.
+	if len(raw) > 0 && raw[0] == '"' || len(raw) < 309 && !bytes.ContainsAny(raw, "eE") {
+		return "", false
+	}
+	return infiniteNumberSlow(raw)
+}
+
+// infiniteNumberSlow is infiniteNumber by decoding every token of raw.
+func infiniteNumberSlow(raw json.RawMessage) (string, bool) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return "", false
+		}
+		if n, ok := tok.(json.Number); ok && !finite(string(n)) {
+			return string(n), true
+		}
+	}
+}

@@ -1,0 +1,197 @@
+// Package opencodelayout is what agentc's OpenCode side looks like, for
+// the emitters that write it or describe it (tsgen, proxygen, mcpgen,
+// docgen): where each file goes under codegen.opencode.dir, the injection
+// manifests that install a mode's files in a sandbox, opencode.json, the
+// description the model reads of each tool, and the gateway's MCP
+// endpoint as the MCP-mode config names it.
+package opencodelayout
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
+	"github.com/agentc-dev/agentc/gen/model"
+)
+
+// Paths of the OpenCode files, relative to codegen.opencode.dir.
+const (
+	// ToolSubdir holds the tool modules, descriptions and package.json; it
+	// is installed as opencode.tool_dir.
+	ToolSubdir = "tool"
+	// RuntimeFile is the shared runtime; it is installed beside the tool
+	// folder (agentc/runtime.ts next to tool/), where OpenCode does not
+	// load it as a tool and the tools' relative import finds it.
+	RuntimeFile = "agentc/runtime.ts"
+	// ConfigFile is opencode.json.
+	ConfigFile = "opencode.json"
+	// InjectSubdir holds one injection manifest per mode.
+	InjectSubdir = "inject"
+	// PluginFile is the prompt proxy plugin (emitter "proxy"); it is
+	// installed in the folder beside the tool folder where OpenCode loads
+	// every file as a plugin.
+	PluginFile = "plugin/agentc-prompt-proxy.ts"
+	// MCPConfigFile is the MCP-mode opencode.json (emitter "mcp").
+	MCPConfigFile = "mcp/opencode.json"
+	// MCPInjectSubdir holds the MCP-mode injection manifests.
+	MCPInjectSubdir = "inject/mcp"
+)
+
+// MCPPath, MCPSessionHeader and MCPToolCallIDMeta are the constants Path,
+// SessionHeader and ToolCallIDMeta of the generated MCP package (declared
+// in gen/mcpgen/mcpserve/server.go), for the MCP-mode config and the docs;
+// a test checks that they agree.
+const (
+	MCPPath           = "/mcp"
+	MCPSessionHeader  = "X-Agentc-Session"
+	MCPToolCallIDMeta = "dev.agentc/tool_call_id"
+)
+
+// MCPServerName is the key of the gateway's entry in OpenCode's "mcp"
+// config: the contract's name. OpenCode shows the tools to the model as
+// <MCPServerName>_<tool>.
+func MCPServerName(s *model.Spec) string { return s.Contract.Name }
+
+// Injection is a mode's injection manifest: what a sandbox provider writes
+// and removes so that the sandbox holds exactly the mode's tools.
+type Injection struct {
+	// Mode is the mode's name.
+	Mode string `json:"mode"`
+	// Tools are the names of the tools the mode injects, sorted.
+	Tools []string `json:"tools"`
+	// Write lists the files to write: Source is relative to the OpenCode
+	// output directory, Path relative to the repository (or absolute).
+	Write []InjectFile `json:"write"`
+	// Remove lists files to delete if present (relative to the
+	// repository): the files of the tools the mode does not inject, which
+	// a snapshot taken in another mode may hold.
+	Remove []string `json:"remove"`
+	// Env lists the environment variables the provider sets for OpenCode
+	// in this mode: the prompt proxy plugin reads the session's mode from
+	// the spec's proxy.env.mode.
+	Env map[string]string `json:"env"`
+}
+
+// InjectFile is one file to write.
+type InjectFile struct {
+	Path   string `json:"path"`
+	Source string `json:"source"`
+}
+
+// WriteJSON writes the manifest as encoding/json encodes it (the fields in
+// order, under their tags), for jsonwrite.Marshal, without reflection: a
+// manifest lists two files per tool.
+func (inj Injection) WriteJSON(w *jsonwrite.Writer) error {
+	w.BeginObject()
+	w.Key("mode")
+	w.String(inj.Mode)
+	w.Key("tools")
+	_ = w.Value(inj.Tools)
+	w.Key("write")
+	if inj.Write == nil {
+		w.Null()
+	} else {
+		w.BeginArray()
+		for _, f := range inj.Write {
+			w.BeginObject()
+			w.Key("path")
+			w.String(f.Path)
+			w.Key("source")
+			w.String(f.Source)
+			w.EndObject()
+		}
+		w.EndArray()
+	}
+	w.Key("remove")
+	_ = w.Value(inj.Remove)
+	w.Key("env")
+	_ = w.Value(inj.Env)
+	w.EndObject()
+	return nil
+}
+
+// Inject returns mode m's injection manifest.
+func Inject(s *model.Spec, m *model.Mode) Injection {
+	toolDir := s.OpenCode.ToolDir
+	inj := Injection{Mode: m.Name, Tools: []string{}, Write: []InjectFile{}, Remove: []string{}}
+	for _, ts := range m.Standings {
+		t := ts.Tool
+		for _, ext := range []string{".ts", ".txt"} {
+			src := path.Join(ToolSubdir, t.FileName+ext)
+			dst := path.Join(toolDir, t.FileName+ext)
+			if ts.Standing.Injected() {
+				inj.Write = append(inj.Write, InjectFile{Path: dst, Source: src})
+			} else {
+				inj.Remove = append(inj.Remove, dst)
+			}
+		}
+		if ts.Standing.Injected() {
+			inj.Tools = append(inj.Tools, t.Name)
+		}
+	}
+	inj.Write = append(inj.Write,
+		InjectFile{Path: path.Join(toolDir, "package.json"), Source: path.Join(ToolSubdir, "package.json")},
+		InjectFile{Path: path.Join(path.Dir(toolDir), RuntimeFile), Source: RuntimeFile},
+		// The prompt proxy plugin; OpenCode loads every file in
+		// .opencode/plugin/.
+		InjectFile{Path: path.Join(path.Dir(toolDir), PluginFile), Source: PluginFile},
+	)
+	inj.Env = map[string]string{s.Proxy.EnvMode: m.Name}
+	for _, p := range s.OpenCode.ConfigPaths {
+		inj.Write = append(inj.Write, InjectFile{Path: p, Source: ConfigFile})
+	}
+	return inj
+}
+
+// DefaultAgent is the agent whose default model opencode.json names: the
+// agent called "opencode", or the only agent.
+func DefaultAgent(s *model.Spec) (*model.Agent, error) {
+	for _, a := range s.Agents {
+		if a.Name == "opencode" {
+			return a, nil
+		}
+	}
+	if len(s.Agents) == 1 {
+		return s.Agents[0], nil
+	}
+	return nil, fmt.Errorf("opencode.json needs a model: the spec has %d agents and none is called \"opencode\"", len(s.Agents))
+}
+
+// Config returns opencode.json: the spec's opencode.config plus "model",
+// the OpenCode ID of the default agent's default model.
+func Config(s *model.Spec) ([]byte, error) {
+	var cfg map[string]any
+	d := json.NewDecoder(bytes.NewReader(s.OpenCode.Config))
+	d.UseNumber()
+	if err := d.Decode(&cfg); err != nil {
+		return nil, fmt.Errorf("opencode.config: %w", err)
+	}
+	if cfg == nil {
+		cfg = map[string]any{}
+	}
+	a, err := DefaultAgent(s)
+	if err != nil {
+		return nil, err
+	}
+	if a.Default == nil {
+		return nil, fmt.Errorf("agent %s has no default model", a.Name)
+	}
+	if _, ok := cfg["model"]; ok {
+		return nil, fmt.Errorf("opencode.config sets \"model\"; it comes from agent %s's default model", a.Name)
+	}
+	cfg["model"] = a.Default.OpenCode
+	return jsonwrite.Marshal(cfg)
+}
+
+// ToolDescription is what the model reads about t: its description, after
+// a deprecation notice when t is deprecated.
+func ToolDescription(t *model.Tool) string {
+	d := strings.TrimRight(t.Description, "\n")
+	if t.Deprecated != "" {
+		d = "Deprecated: " + t.Deprecated + "\n\n" + d
+	}
+	return d
+}
