@@ -97,6 +97,12 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 		if s.Codegen.MCP != nil {
 			hopts.MCPDir = filepath.Join(filepath.FromSlash(out), filepath.FromSlash(s.Codegen.MCP.Dir))
 		}
+		// The handlers are checked against the regenerated contract, so
+		// that a stale tree and the handler drift it hides are reported
+		// in one run.
+		if hopts.Overlay, err = goOverlay(out, files); err != nil {
+			return err
+		}
 		res, err := handlers.Check(hopts)
 		if err != nil {
 			return fmt.Errorf("--handlers %s: %w", pattern, err)
@@ -124,6 +130,22 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 	return ok(data)
 }
 
+// goOverlay maps the absolute path of each generated Go file to its
+// contents.
+func goOverlay(out string, files []emit.File) (map[string][]byte, error) {
+	root, err := filepath.Abs(out)
+	if err != nil {
+		return nil, err
+	}
+	overlay := map[string][]byte{}
+	for _, f := range files {
+		if strings.HasSuffix(f.Path, ".go") {
+			overlay[filepath.Join(root, filepath.FromSlash(f.Path))] = f.Data
+		}
+	}
+	return overlay, nil
+}
+
 // drift returns the findings of a plan of the generated files.
 func drift(changes []write.Change) []driftFinding {
 	var manifest map[string]string
@@ -134,7 +156,7 @@ func drift(changes []write.Change) []driftFinding {
 			}
 		}
 	}
-	var findings []driftFinding
+	findings := []driftFinding{}
 	var manifestFinding *driftFinding
 	for _, c := range changes {
 		var kind string

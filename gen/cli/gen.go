@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
@@ -28,8 +29,19 @@ func (f *specFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.only, "only", "", "comma-separated emitters to run (default: all; see 'agentc help gen')")
 }
 
-// resolve settles which spec the command uses (resolveSpec).
+// resolve settles which spec the command uses (resolveSpec), and checks
+// --only's names: a name that is no emitter's is a usage error that lists
+// them.
 func (f *specFlags) resolve() error {
+	var names []string
+	for _, e := range emitters.All() {
+		names = append(names, e.Name)
+	}
+	for _, name := range f.onlyList() {
+		if !slices.Contains(names, name) {
+			return usagef("--only: unknown emitter %q; the emitters are %s", name, strings.Join(names, ", "))
+		}
+	}
 	dir, err := resolveSpec(f.spec, f.builtin)
 	f.spec = dir
 	return err
@@ -150,6 +162,9 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := sameContract(out, changes); err != nil {
+		return nil, err
+	}
 	if err := write.Apply(write.OS{}, out, changes); err != nil {
 		return nil, err
 	}
@@ -165,6 +180,24 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 		}
 	}
 	return r, nil
+}
+
+// sameContract refuses to write into an output root whose manifest was
+// made from another contract: its files would be removed as stale, and
+// another spec's output is not this one's to replace.
+func sameContract(out string, changes []write.Change) error {
+	for _, c := range changes {
+		if c.Path != emit.ManifestName || c.Old == nil {
+			continue
+		}
+		was, now := emit.ManifestContract(c.Old), emit.ManifestContract(c.New)
+		if was != "" && was != now {
+			return fmt.Errorf("%s was generated from agent contract %q (its %s says so), not %q: "+
+				"agentc does not replace another contract's files; choose another --out, or remove %s first",
+				out, was, emit.ManifestName, now, out)
+		}
+	}
+	return nil
 }
 
 func nonNil(s []string) []string {

@@ -57,6 +57,11 @@ type Options struct {
 	// generated code, never a hand-written handler, and a package that
 	// calls its New serves the handlers over MCP.
 	MCPDir string
+	// Overlay, when not nil, holds file contents (by absolute path) that
+	// stand in for the files on disk: agentc check passes the Go files it
+	// just generated, so handlers are checked against the contract the
+	// spec describes now, even where the tree on disk is stale.
+	Overlay map[string][]byte
 }
 
 // Result is the outcome of a check.
@@ -104,7 +109,7 @@ func Check(opts Options) (*Result, error) {
 	if !filepath.IsAbs(genDir) {
 		genDir = filepath.Join(dir, genDir)
 	}
-	cfg := &packages.Config{Mode: loadMode, Dir: dir, Tests: false}
+	cfg := &packages.Config{Mode: loadMode, Dir: dir, Tests: false, Overlay: opts.Overlay}
 	pkgs, err := packages.Load(cfg, opts.Patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(opts.Patterns, " "), err)
