@@ -111,10 +111,12 @@ func runInit(e *env, dir, specDir, out, version string, tidy bool) error {
 			return err
 		}
 		if p == "contract.cue" {
-			// The MCP package imports the core package of this
-			// repository, not agentc's own.
+			// The generated packages are this repository's, and import
+			// the copies of their runtimes agentc writes beside them,
+			// not agentc's own.
 			core := path.Join(modfile.ModulePath(mod), out, "go/contract")
 			b = bytes.Replace(b, []byte(strconv.Quote(modulePath+"/generated/go/contract")), []byte(strconv.Quote(core)), 1)
+			b = agentcRuntimes.ReplaceAll(b, nil)
 		}
 		created = append(created, filepath.Join(specDir, p))
 		return writeNew(filepath.Join(sdir, filepath.FromSlash(p)), b)
@@ -203,6 +205,11 @@ In CI:
 }
 
 var semver = regexp.MustCompile(`^v\d+\.\d+\.\d+`)
+
+// agentcRuntimes are the last lines of the default spec's contract.cue:
+// the ones that make its generated packages import agentc's own runtime
+// packages, with the comment and blank line above them.
+var agentcRuntimes = regexp.MustCompile(`(?m)\n(//.*\n)*codegen: go: runtime: .*\ncodegen: mcp: runtime: .*\n`)
 
 // writeNew creates path with data, refusing to replace an existing file.
 func writeNew(path string, data []byte) error {
