@@ -1,0 +1,1243 @@
+package agentrt
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Opt is a value that may be absent: the Go form of an optional field.
+// Present and zero ("", 0, false) is distinct from absent.
+type Opt[T any] struct {
+	// Value is the value when Set; the zero value otherwise.
+	Value T
+	// Set reports whether the field was present.
+	Set bool
+}
+
+// Some returns a present Opt holding v.
+func Some[T any](v T) Opt[T] { return Opt[T]{Value: v, Set: true} }
+
+// Get returns the value and whether it is present.
+func (o Opt[T]) Get() (T, bool) { return o.Value, o.Set }
+
+// Or returns the value if present and def otherwise.
+func (o Opt[T]) Or(def T) T {
+	if o.Set {
+		return o.Value
+	}
+	return def
+}
+
+// IsZero reports whether o is absent (for the omitzero JSON option).
+func (o Opt[T]) IsZero() bool { return !o.Set }
+
+// MarshalJSON encodes the value (an absent Opt is omitted by omitzero).
+func (o Opt[T]) MarshalJSON() ([]byte, error) {
+	if !o.Set {
+		return []byte("null"), nil
+	}
+	return json.Marshal(o.Value)
+}
+
+// UnmarshalJSON decodes a present value.
+func (o *Opt[T]) UnmarshalJSON(b []byte) error {
+	o.Set = true
+	return json.Unmarshal(b, &o.Value)
+}
+
+// Issue is one validation problem exactly as zod 4 reports it. Code, Path
+// and Message are always set; the other fields belong to particular codes
+// and are empty otherwise. MarshalJSON writes the keys zod writes, in zod's
+// order, so the JSON of an issue list equals JSON.stringify(error.issues).
+type Issue struct {
+	// Code is zod's issue code: invalid_type, too_small, too_big,
+	// invalid_value, invalid_format or custom.
+	Code string
+	// Path locates the value: object keys (string) and array indices (int).
+	Path []any
+	// Message is zod's message (English locale), or a named check's.
+	Message string
+	// Expected is the expected type of an invalid_type issue ("string",
+	// "number", "int", "boolean", "array", "object").
+	Expected string
+	// Received is "Infinity" for a number that is not finite.
+	Received string
+	// Format is "safeint" for a fractional integer, "regex" for a pattern.
+	Format string
+	// Origin is what a size or format issue measured: "string", "array",
+	// "number" or "int".
+	Origin string
+	// Minimum and Maximum are the bounds of too_small and too_big, as
+	// JavaScript prints them.
+	Minimum json.Number
+	Maximum json.Number
+	// Inclusive tells whether the bound admits equality.
+	Inclusive bool
+	// Note explains a safe-integer range issue.
+	Note string
+	// Values are the accepted values of an invalid_value issue.
+	Values []string
+	// Pattern is the failed ECMAScript regex literal ("/^a/u").
+	Pattern string
+}
+
+// MarshalJSON writes the issue as zod's JSON.stringify does.
+func (is Issue) MarshalJSON() ([]byte, error) { return is.appendJSON(nil), nil }
+
+func (is Issue) appendJSON(b []byte) []byte {
+	str := func(key, v string) {
+		b = append(b, '"')
+		b = append(b, key...)
+		b = append(b, `":`...)
+		b = AppendJSString(b, v)
+		b = append(b, ',')
+	}
+	num := func(key string, v json.Number) {
+		b = append(b, '"')
+		b = append(b, key...)
+		b = append(b, `":`...)
+		b = append(b, v...)
+		b = append(b, ',')
+	}
+	boolean := func(key string, v bool) {
+		b = append(b, '"')
+		b = append(b, key...)
+		b = append(b, `":`...)
+		b = strconv.AppendBool(b, v)
+		b = append(b, ',')
+	}
+	b = append(b, '{')
+	switch is.Code {
+	case "invalid_type":
+		str("expected", is.Expected)
+		if is.Format != "" {
+			str("format", is.Format)
+		}
+		str("code", is.Code)
+		if is.Received != "" {
+			str("received", is.Received)
+		}
+	case "too_small", "too_big":
+		key, v := "minimum", is.Minimum
+		if is.Code == "too_big" {
+			key, v = "maximum", is.Maximum
+		}
+		if is.Note != "" {
+			str("code", is.Code)
+			num(key, v)
+			str("note", is.Note)
+			str("origin", is.Origin)
+		} else {
+			str("origin", is.Origin)
+			str("code", is.Code)
+			num(key, v)
+			boolean("inclusive", is.Inclusive)
+		}
+	case "invalid_value":
+		str("code", is.Code)
+		b = append(b, `"values":[`...)
+		for i, v := range is.Values {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendJSString(b, v)
+		}
+		b = append(b, "],"...)
+	case "invalid_format":
+		str("origin", is.Origin)
+		str("code", is.Code)
+		str("format", is.Format)
+		str("pattern", is.Pattern)
+	default:
+		str("code", is.Code)
+	}
+	b = append(b, `"path":[`...)
+	for i, p := range is.Path {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch p := p.(type) {
+		case int:
+			b = strconv.AppendInt(b, int64(p), 10)
+		case string:
+			b = AppendJSString(b, p)
+		}
+	}
+	b = append(b, `],"message":`...)
+	b = AppendJSString(b, is.Message)
+	return append(b, '}')
+}
+
+// Issues is the error a decoder returns when the input is well-formed JSON
+// that fails validation: every issue, in zod's order.
+type Issues []Issue
+
+// Error joins the messages with ", ", as the seed's handlers do.
+func (l Issues) Error() string {
+	var b strings.Builder
+	for i, is := range l {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(is.Message)
+	}
+	return b.String()
+}
+
+// MarshalJSON writes the list as zod's JSON.stringify(error.issues) does.
+func (l Issues) MarshalJSON() ([]byte, error) {
+	b := []byte{'['}
+	for i, is := range l {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = is.appendJSON(b)
+	}
+	return append(b, ']'), nil
+}
+
+// SyntaxError is the error a decoder returns for input that is not JSON
+// (where JSON.parse throws before zod runs).
+type SyntaxError struct {
+	// Offset is the byte offset of the problem.
+	Offset int
+	// Msg describes it.
+	Msg string
+}
+
+// Error gives the offset and what was wrong there.
+func (e *SyntaxError) Error() string {
+	return "invalid JSON at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
+}
+
+// AppendJSString appends s as JSON.stringify quotes it: only '"', '\\' and
+// control characters are escaped (\b \f \n \r \t, others as \u00xx).
+func AppendJSString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// inlinePath is how many steps of the current path a Decoder holds in
+// itself; a deeper path continues in a slice. Schemas nest less than this
+// but for rare specs, so the path costs no allocation.
+const inlinePath = 16
+
+// maxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER.
+const maxSafeInteger = 1<<53 - 1
+
+// Value kinds as the scanner reports them, named as zod's messages name a
+// received value's type.
+const (
+	kindNone   = ""
+	kindNull   = "null"
+	kindBool   = "boolean"
+	kindNumber = "number"
+	kindString = "string"
+	kindArray  = "array"
+	kindObject = "object"
+	// kindUndefined is an absent field.
+	kindUndefined = "undefined"
+)
+
+// pathElem is one step of the current path: a key, or an index when key
+// is empty and index >= 0.
+type pathElem struct {
+	key   string
+	index int
+}
+
+// Decoder decodes and validates one JSON document in one pass; the
+// generated decoders drive it, a function per argument object. It lives on
+// its caller's stack; only issues (on invalid input) and the decoded values
+// allocate. Start it with Reset and finish it with End.
+type Decoder struct {
+	data   []byte
+	pos    int
+	err    *SyntaxError
+	issues []Issue
+	depth  int
+	path   [inlinePath]pathElem
+	// deep holds the steps of the path beyond inlinePath.
+	deep []pathElem
+	// keyBuf holds a key that needed unescaping.
+	keyBuf [64]byte
+}
+
+// Reset starts decoding data, forgetting any earlier document.
+func (d *Decoder) Reset(data []byte) {
+	d.data, d.pos, d.err, d.issues, d.depth = data, 0, nil, nil, 0
+}
+
+// End checks that only whitespace follows the document and returns what
+// decoding found: a *SyntaxError for input that is not JSON, Issues for
+// well-formed JSON that failed validation, nil otherwise.
+func (d *Decoder) End() error {
+	d.end()
+	if d.err != nil {
+		return d.err
+	}
+	if len(d.issues) > 0 {
+		return Issues(d.issues)
+	}
+	return nil
+}
+
+// Failed reports whether the input was found not to be JSON: decoding
+// stops there.
+func (d *Decoder) Failed() bool { return d.err != nil }
+
+// IssueCount is the number of issues recorded so far (see Reorder).
+func (d *Decoder) IssueCount() int { return len(d.issues) }
+
+// fail records the first syntax error; decoding stops at it.
+func (d *Decoder) fail(msg string) {
+	if d.err == nil {
+		d.err = &SyntaxError{Offset: d.pos, Msg: msg}
+	}
+	d.pos = len(d.data)
+}
+
+func (d *Decoder) ws() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek skips whitespace and returns the next byte (0 at the end).
+func (d *Decoder) peek() byte {
+	d.ws()
+	if d.pos < len(d.data) {
+		return d.data[d.pos]
+	}
+	return 0
+}
+
+// end checks that only whitespace follows the document.
+func (d *Decoder) end() {
+	if d.err != nil {
+		return
+	}
+	d.ws()
+	if d.pos != len(d.data) {
+		d.fail("unexpected data after the value")
+	}
+}
+
+// Push enters the member key of the current object.
+func (d *Decoder) Push(key string) { d.push(pathElem{key: key, index: -1}) }
+
+// PushIndex enters the element i of the current array.
+func (d *Decoder) PushIndex(i int) { d.push(pathElem{index: i}) }
+
+func (d *Decoder) push(e pathElem) {
+	if d.depth < len(d.path) {
+		d.path[d.depth] = e
+	} else {
+		d.deep = append(d.deep[:d.depth-len(d.path)], e)
+	}
+	d.depth++
+}
+
+// Pop leaves the member or element last entered.
+func (d *Decoder) Pop() { d.depth-- }
+
+// at returns is with its Path set to the current path.
+func (d *Decoder) at(is Issue) Issue {
+	is.Path = make([]any, d.depth)
+	for i := range d.depth {
+		var step pathElem
+		if i < len(d.path) {
+			step = d.path[i]
+		} else {
+			step = d.deep[i-len(d.path)]
+		}
+		if step.index >= 0 {
+			is.Path[i] = step.index
+		} else {
+			is.Path[i] = step.key
+		}
+	}
+	return is
+}
+
+// Add records an issue at the current path.
+func (d *Decoder) Add(is Issue) { d.issues = append(d.issues, d.at(is)) }
+
+// typeIssue records zod's invalid_type issue for a value of kind got.
+func (d *Decoder) typeIssue(expected, got string) {
+	d.Add(Issue{
+		Code:     "invalid_type",
+		Expected: expected,
+		Message:  "Invalid input: expected " + expected + ", received " + got,
+	})
+}
+
+// wrongType skips the value at pos and records invalid_type for it.
+func (d *Decoder) wrongType(expected string) {
+	k := d.Skip()
+	if d.err == nil {
+		d.typeIssue(expected, k)
+	}
+}
+
+// Skip validates and skips one value, returning its kind. Nesting is
+// tracked in a bit stack, not recursion, so any depth JSON.parse accepts
+// is accepted here.
+func (d *Decoder) Skip() string {
+	var small [4]uint64
+	stack := small[:0] // bit i set: level i is an object
+	depth := 0
+	first := d.peek()
+	for {
+		// A value.
+		switch c := d.peek(); c {
+		case '{', '[':
+			d.pos++
+			if depth/64 >= len(stack) {
+				stack = append(stack, 0)
+			}
+			if c == '{' {
+				stack[depth/64] |= 1 << (depth % 64)
+			} else {
+				stack[depth/64] &^= 1 << (depth % 64)
+			}
+			depth++
+			if d.peek() == c+2 { // '}' or ']'
+				d.pos++
+				depth--
+				break
+			}
+			if c == '{' {
+				d.Key()
+				if d.err != nil {
+					return kindNone
+				}
+			}
+			continue
+		case '"':
+			d.skipString()
+		case 't':
+			d.literal("true")
+		case 'f':
+			d.literal("false")
+		case 'n':
+			d.literal("null")
+		default:
+			if c == '-' || (c >= '0' && c <= '9') {
+				d.numberEnd()
+			} else {
+				d.fail("unexpected character")
+			}
+		}
+		// After a value: close containers or move to the next member.
+		for {
+			if d.err != nil {
+				return kindNone
+			}
+			if depth == 0 {
+				return kindOf(first)
+			}
+			obj := stack[(depth-1)/64]&(1<<((depth-1)%64)) != 0
+			switch d.peek() {
+			case ',':
+				d.pos++
+				if obj {
+					d.Key()
+				}
+			case '}':
+				if !obj {
+					d.fail("'}' closes an array")
+					return kindNone
+				}
+				d.pos++
+				depth--
+				continue
+			case ']':
+				if obj {
+					d.fail("']' closes an object")
+					return kindNone
+				}
+				d.pos++
+				depth--
+				continue
+			default:
+				d.fail("expected ',' or the end of a container")
+				return kindNone
+			}
+			break
+		}
+	}
+}
+
+func kindOf(c byte) string {
+	switch c {
+	case '{':
+		return kindObject
+	case '[':
+		return kindArray
+	case '"':
+		return kindString
+	case 't', 'f':
+		return kindBool
+	case 'n':
+		return kindNull
+	}
+	return kindNumber
+}
+
+func (d *Decoder) literal(lit string) {
+	if len(d.data)-d.pos >= len(lit) && string(d.data[d.pos:d.pos+len(lit)]) == lit {
+		d.pos += len(lit)
+		return
+	}
+	d.fail("invalid literal")
+}
+
+// numberEnd scans a JSON number at pos (RFC 8259 grammar, as JSON.parse)
+// and returns its start.
+func (d *Decoder) numberEnd() int {
+	start := d.pos
+	p := d.pos
+	data := d.data
+	if p < len(data) && data[p] == '-' {
+		p++
+	}
+	switch {
+	case p < len(data) && data[p] == '0':
+		p++
+	case p < len(data) && data[p] >= '1' && data[p] <= '9':
+		for p < len(data) && data[p] >= '0' && data[p] <= '9' {
+			p++
+		}
+	default:
+		d.pos = p
+		d.fail("invalid number")
+		return start
+	}
+	if p < len(data) && data[p] == '.' {
+		p++
+		if p >= len(data) || data[p] < '0' || data[p] > '9' {
+			d.pos = p
+			d.fail("invalid number")
+			return start
+		}
+		for p < len(data) && data[p] >= '0' && data[p] <= '9' {
+			p++
+		}
+	}
+	if p < len(data) && (data[p] == 'e' || data[p] == 'E') {
+		p++
+		if p < len(data) && (data[p] == '+' || data[p] == '-') {
+			p++
+		}
+		if p >= len(data) || data[p] < '0' || data[p] > '9' {
+			d.pos = p
+			d.fail("invalid number")
+			return start
+		}
+		for p < len(data) && data[p] >= '0' && data[p] <= '9' {
+			p++
+		}
+	}
+	d.pos = p
+	return start
+}
+
+// number reads a JSON number as JavaScript does (the nearest double; ±Inf
+// when out of range). ok is false after a syntax error.
+func (d *Decoder) number() (f float64, ok bool) {
+	start := d.numberEnd()
+	if d.err != nil {
+		return 0, false
+	}
+	text := d.data[start:d.pos]
+	// Fast path: up to 15 digits, no fraction or exponent, is exact.
+	if n := len(text); n <= 15 {
+		neg := text[0] == '-'
+		digits := text
+		if neg {
+			digits = text[1:]
+		}
+		var v int64
+		plain := true
+		for _, c := range digits {
+			if c < '0' || c > '9' {
+				plain = false
+				break
+			}
+			v = v*10 + int64(c-'0')
+		}
+		if plain {
+			f = float64(v)
+			if neg {
+				f = -f
+			}
+			return f, true
+		}
+	}
+	f, err := strconv.ParseFloat(string(text), 64)
+	if err != nil && !math.IsInf(f, 0) {
+		d.fail("invalid number")
+		return 0, false
+	}
+	return f, true
+}
+
+// Num decodes a number field: invalid_type for another kind or a
+// non-finite number. ok reports a finite number in *v.
+func (d *Decoder) Num(v *float64) bool {
+	c := d.peek()
+	if c != '-' && (c < '0' || c > '9') {
+		d.wrongType("number")
+		return false
+	}
+	f, ok := d.number()
+	if !ok {
+		return false
+	}
+	if math.IsInf(f, 0) {
+		d.Add(Issue{
+			Code:     "invalid_type",
+			Expected: "number",
+			Received: "Infinity",
+			Message:  "Invalid input: expected number, received number",
+		})
+		return false
+	}
+	*v = f
+	return true
+}
+
+// The numeric bounds, each one call in the generated decoders: >=, >, <=
+// and < with the bound as a float64 and as zod writes it (a JavaScript
+// number: "1e+21", "0.5").
+
+// Gte checks f >= min: zod's too_small, inclusive.
+func (d *Decoder) Gte(f, min float64, js string) {
+	if f < min {
+		d.Add(Issue{
+			Code:      "too_small",
+			Inclusive: true,
+			Message:   "Too small: expected number to be >=" + js,
+			Minimum:   json.Number(js),
+			Origin:    "number",
+		})
+	}
+}
+
+// Gt checks f > min: zod's too_small, exclusive.
+func (d *Decoder) Gt(f, min float64, js string) {
+	if f <= min {
+		d.Add(Issue{
+			Code:    "too_small",
+			Message: "Too small: expected number to be >" + js,
+			Minimum: json.Number(js),
+			Origin:  "number",
+		})
+	}
+}
+
+// Lte checks f <= max: zod's too_big, inclusive.
+func (d *Decoder) Lte(f, max float64, js string) {
+	if f > max {
+		d.Add(Issue{
+			Code:      "too_big",
+			Inclusive: true,
+			Message:   "Too big: expected number to be <=" + js,
+			Maximum:   json.Number(js),
+			Origin:    "number",
+		})
+	}
+}
+
+// Lt checks f < max: zod's too_big, exclusive.
+func (d *Decoder) Lt(f, max float64, js string) {
+	if f >= max {
+		d.Add(Issue{
+			Code:    "too_big",
+			Message: "Too big: expected number to be <" + js,
+			Maximum: json.Number(js),
+			Origin:  "number",
+		})
+	}
+}
+
+// Int is zod's .int(): false when the value is not integral (the
+// bound checks are then skipped); a range issue for an unsafe integer.
+func (d *Decoder) Int(f float64) bool {
+	if f != math.Trunc(f) {
+		d.Add(Issue{
+			Code:     "invalid_type",
+			Expected: "int",
+			Format:   "safeint",
+			Message:  "Invalid input: expected int, received number",
+		})
+		return false
+	}
+	const note = "Integers must be within the safe integer range."
+	if f > maxSafeInteger {
+		d.Add(Issue{
+			Code:    "too_big",
+			Maximum: "9007199254740991",
+			Note:    note,
+			Origin:  "int",
+			Message: "Too big: expected int to be <9007199254740991",
+		})
+	} else if f < -maxSafeInteger {
+		d.Add(Issue{
+			Code:    "too_small",
+			Minimum: "-9007199254740991",
+			Note:    note,
+			Origin:  "int",
+			Message: "Too small: expected int to be >-9007199254740991",
+		})
+	}
+	return true
+}
+
+// Bool decodes a boolean field.
+func (d *Decoder) Bool(v *bool) bool {
+	switch d.peek() {
+	case 't':
+		d.literal("true")
+		*v = true
+		return d.err == nil
+	case 'f':
+		d.literal("false")
+		*v = false
+		return d.err == nil
+	}
+	d.wrongType("boolean")
+	return false
+}
+
+// Str decodes a string field.
+func (d *Decoder) Str(v *string) bool {
+	if d.peek() != '"' {
+		d.wrongType("string")
+		return false
+	}
+	s, ok := d.readString()
+	*v = s
+	return ok
+}
+
+// Enum decodes a string that must be one of values (zod reports a value of
+// another type as invalid_value too). A plain string is compared in place,
+// without allocating; *v then holds the matching element of values.
+func (d *Decoder) Enum(v *string, values []string, message string) bool {
+	if d.peek() == '"' {
+		start := d.pos + 1
+		if p := scanPlain(d.data, start); p < len(d.data) && d.data[p] == '"' {
+			d.pos = p + 1
+			for _, x := range values {
+				if string(d.data[start:p]) == x {
+					*v = x
+					return true
+				}
+			}
+		} else {
+			s, ok := d.readString()
+			if !ok {
+				return false
+			}
+			for _, x := range values {
+				if s == x {
+					*v = x
+					return true
+				}
+			}
+		}
+	} else if d.Skip(); d.err != nil {
+		return false
+	}
+	d.Add(Issue{Code: "invalid_value", Values: values, Message: message})
+	return false
+}
+
+// ArrayStart expects '[' and reports whether the array has elements; when
+// the value is not an array it records invalid_type and returns ok false.
+func (d *Decoder) ArrayStart() (more, ok bool) {
+	if d.peek() != '[' {
+		d.wrongType("array")
+		return false, false
+	}
+	d.pos++
+	if d.peek() == ']' {
+		d.pos++
+		return false, true
+	}
+	return true, true
+}
+
+// ArrayNext consumes ',' (true) or ']' (false).
+func (d *Decoder) ArrayNext() bool {
+	switch d.peek() {
+	case ',':
+		d.pos++
+		return true
+	case ']':
+		d.pos++
+		return false
+	}
+	d.fail("expected ',' or ']'")
+	return false
+}
+
+// ObjectStart expects '{' and reports whether the object has members.
+func (d *Decoder) ObjectStart() (more, ok bool) {
+	if d.peek() != '{' {
+		d.wrongType("object")
+		return false, false
+	}
+	d.pos++
+	if d.peek() == '}' {
+		d.pos++
+		return false, true
+	}
+	return true, true
+}
+
+// EmptyObject decodes an object whose schema has no fields: every key is
+// unknown and stripped, as zod does.
+func (d *Decoder) EmptyObject() {
+	more, ok := d.ObjectStart()
+	for ok && more && d.err == nil {
+		if d.Key(); d.err != nil {
+			return
+		}
+		if d.Skip(); d.err != nil {
+			return
+		}
+		more = d.ObjectNext()
+	}
+}
+
+// ObjectNext consumes ',' (true) or '}' (false).
+func (d *Decoder) ObjectNext() bool {
+	switch d.peek() {
+	case ',':
+		d.pos++
+		return true
+	case '}':
+		d.pos++
+		return false
+	}
+	d.fail("expected ',' or '}'")
+	return false
+}
+
+// Key reads a member's key and the ':' after it. The bytes are valid until
+// the next call; keys compare by their decoded text.
+func (d *Decoder) Key() []byte {
+	if d.peek() != '"' {
+		d.fail("expected a string key")
+		return nil
+	}
+	start := d.pos + 1
+	for p := start; p < len(d.data); p++ {
+		c := d.data[p]
+		if c == '"' {
+			d.pos = p + 1
+			d.colon()
+			return d.data[start:p]
+		}
+		if c == '\\' || c < 0x20 || c >= 0x80 {
+			break
+		}
+	}
+	s, ok := d.readString()
+	if !ok {
+		return nil
+	}
+	d.colon()
+	if len(s) <= len(d.keyBuf) {
+		n := copy(d.keyBuf[:], s)
+		return d.keyBuf[:n]
+	}
+	return []byte(s)
+}
+
+func (d *Decoder) colon() {
+	if d.peek() != ':' {
+		d.fail("expected ':'")
+		return
+	}
+	d.pos++
+}
+
+// skipString skips a string value, validating it.
+func (d *Decoder) skipString() {
+	d.readStringOpt(false)
+}
+
+// readString decodes the string at pos (which holds '"').
+func (d *Decoder) readString() (string, bool) {
+	return d.readStringOpt(true)
+}
+
+// readStringOpt scans a string; it builds the Go value only when want.
+// Escaped UTF-16 surrogate pairs combine; a lone surrogate and each
+// maximal invalid UTF-8 subsequence become U+FFFD (as a WHATWG UTF-8
+// decoder would read the bytes).
+func (d *Decoder) readStringOpt(want bool) (string, bool) {
+	return d.readStringAs(want, 0)
+}
+
+// Modes of readStringAs, for comparing strings as JavaScript does rather
+// than reading them as a Go handler does.
+const (
+	// strLoneSurrogates keeps a lone surrogate escape ("\ud800") as its
+	// three WTF-8 bytes (ED A0 80) instead of U+FFFD, so that two strings
+	// are equal exactly when JSON.parse makes equal JavaScript strings
+	// (the same UTF-16 code units) of them.
+	strLoneSurrogates = 1 << iota
+	// strInvalidBytes keeps invalid UTF-8 bytes as they are instead of
+	// U+FFFD. With strLoneSurrogates, utf8.ValidString then fails for a
+	// string that is not a sequence of Unicode scalar values.
+	strInvalidBytes
+)
+
+// readStringAs is readStringOpt with the modes above.
+func (d *Decoder) readStringAs(want bool, mode int) (string, bool) {
+	start := d.pos + 1
+	p := start
+	data := d.data
+	// Fast path: valid UTF-8 without escapes, scanned eight bytes at a time.
+	for {
+		p = scanPlain(data, p)
+		if p >= len(data) {
+			break
+		}
+		c := data[p]
+		if c == '"' {
+			d.pos = p + 1
+			if !want {
+				return "", true
+			}
+			return string(data[start:p]), true
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		r, size := utf8.DecodeRune(data[p:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		p += size
+	}
+	var buf []byte
+	if want {
+		buf = make([]byte, 0, p-start+16)
+		buf = append(buf, data[start:p]...)
+	}
+	for p < len(data) {
+		c := data[p]
+		switch {
+		case c == '"':
+			d.pos = p + 1
+			return string(buf), true
+		case c < 0x20:
+			d.pos = p
+			d.fail("control character in string")
+			return "", false
+		case c == '\\':
+			if p+1 >= len(data) {
+				d.pos = p
+				d.fail("unterminated escape")
+				return "", false
+			}
+			e := data[p+1]
+			p += 2
+			var r rune
+			switch e {
+			case '"', '\\', '/':
+				r = rune(e)
+			case 'b':
+				r = '\b'
+			case 'f':
+				r = '\f'
+			case 'n':
+				r = '\n'
+			case 'r':
+				r = '\r'
+			case 't':
+				r = '\t'
+			case 'u':
+				u, ok := hex4(data, p)
+				if !ok {
+					d.pos = p
+					d.fail("invalid \\u escape")
+					return "", false
+				}
+				p += 4
+				r = rune(u)
+				if utf16.IsSurrogate(r) {
+					r = utf8.RuneError
+					if u < 0xDC00 && p+6 <= len(data) && data[p] == '\\' && data[p+1] == 'u' {
+						if lo, ok := hex4(data, p+2); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+							r = utf16.DecodeRune(rune(u), rune(lo))
+							p += 6
+						}
+					}
+					if r == utf8.RuneError && mode&strLoneSurrogates != 0 {
+						if want {
+							buf = append(buf, 0xE0|byte(u>>12), 0x80|byte(u>>6)&0x3F, 0x80|byte(u)&0x3F)
+						}
+						continue
+					}
+				}
+			default:
+				d.pos = p - 1
+				d.fail("invalid escape")
+				return "", false
+			}
+			if want {
+				buf = utf8.AppendRune(buf, r)
+			}
+		case c < 0x80:
+			if want {
+				buf = append(buf, c)
+			}
+			p++
+		default:
+			r, size := utf8.DecodeRune(data[p:])
+			if r == utf8.RuneError && size <= 1 {
+				size = invalidLen(data[p:])
+				if mode&strInvalidBytes != 0 {
+					if want {
+						buf = append(buf, data[p:p+size]...)
+					}
+					p += size
+					continue
+				}
+			}
+			if want {
+				buf = utf8.AppendRune(buf, r)
+			}
+			p += size
+		}
+	}
+	d.pos = p
+	d.fail("unterminated string")
+	return "", false
+}
+
+// scanPlain returns the index of the first byte at or after p that ends
+// the plain run of a string: '"', '\\', a control character or a byte of a
+// multi-byte sequence. It tests eight bytes per step (SWAR).
+func scanPlain(data []byte, p int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for p+8 <= len(data) {
+		x := binary.LittleEndian.Uint64(data[p:])
+		q := x ^ (lo * '"')
+		bs := x ^ (lo * '\\')
+		special := ((x - lo*0x20) & ^x) | ((q - lo) & ^q) | ((bs - lo) & ^bs) | x
+		if special&hi != 0 {
+			break
+		}
+		p += 8
+	}
+	for p < len(data) {
+		c := data[p]
+		if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			return p
+		}
+		p++
+	}
+	return p
+}
+
+// invalidLen returns the length of the maximal subpart of an invalid UTF-8
+// sequence at the start of b (at least 1), per the WHATWG decoder.
+func invalidLen(b []byte) int {
+	c := b[0]
+	var need int
+	lo, hi := byte(0x80), byte(0xBF)
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		need = 1
+	case c == 0xE0:
+		need, lo = 2, 0xA0
+	case c >= 0xE1 && c <= 0xEC, c == 0xEE, c == 0xEF:
+		need = 2
+	case c == 0xED:
+		need, hi = 2, 0x9F
+	case c == 0xF0:
+		need, lo = 3, 0x90
+	case c >= 0xF1 && c <= 0xF3:
+		need = 3
+	case c == 0xF4:
+		need, hi = 3, 0x8F
+	default:
+		return 1
+	}
+	n := 1
+	for i := 0; i < need && n < len(b); i++ {
+		if b[n] < lo || b[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xBF
+		n++
+	}
+	return n
+}
+
+func hex4(b []byte, p int) (uint16, bool) {
+	if p+4 > len(b) {
+		return 0, false
+	}
+	var v uint16
+	for _, c := range b[p : p+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | uint16(c)
+	}
+	return v, true
+}
+
+// runeCount counts code points as JavaScript's [...s].length does for the
+// decoded string (a lone surrogate became one U+FFFD).
+func runeCount(s string) int { return utf8.RuneCountInString(s) }
+
+// The string constraints, each one call in the generated decoders, in the
+// order zod runs its checks: strings.MinRunes, strings.MaxRunes, =~ and
+// named checks. Lengths count code points, as CUE and JSON Schema do (zod
+// counts UTF-16 code units; the generated zod schema counts code points
+// too).
+
+// MinRunes checks strings.MinRunes(min): zod's too_small. n bytes hold at
+// most n code points, and at least n/4: the count is skipped when the
+// bytes alone decide.
+func (d *Decoder) MinRunes(s string, min int) {
+	if len(s) >= 4*min || runeCount(s) >= min {
+		return
+	}
+	m := strconv.Itoa(min)
+	d.Add(Issue{
+		Code:      "too_small",
+		Inclusive: true,
+		Message:   "Too small: expected string to have >=" + m + " characters",
+		Minimum:   json.Number(m),
+		Origin:    "string",
+	})
+}
+
+// MaxRunes checks strings.MaxRunes(max): zod's too_big.
+func (d *Decoder) MaxRunes(s string, max int) {
+	if len(s) <= max || runeCount(s) <= max {
+		return
+	}
+	m := strconv.Itoa(max)
+	d.Add(Issue{
+		Code:      "too_big",
+		Inclusive: true,
+		Maximum:   json.Number(m),
+		Message:   "Too big: expected string to have <=" + m + " characters",
+		Origin:    "string",
+	})
+}
+
+// Pattern checks =~ re; literal is the ECMAScript regex zod reports
+// ("/^a/u"), which matches the same strings.
+func (d *Decoder) Pattern(s string, re *regexp.Regexp, literal string) {
+	if re.MatchString(s) {
+		return
+	}
+	d.Add(Issue{
+		Code:    "invalid_format",
+		Format:  "regex",
+		Message: "Invalid string: must match pattern " + literal,
+		Origin:  "string",
+		Pattern: literal,
+	})
+}
+
+// NamedCheck is a spec's named check (#Name: string & !~"…" … @check("…")).
+type NamedCheck struct {
+	// Message is zod's custom issue message.
+	Message string
+	// Reject are the !~ patterns, none of which may match; Match the =~
+	// patterns, all of which must.
+	Reject, Match []*regexp.Regexp
+}
+
+// Check runs a named check: zod's custom issue when it fails.
+func (d *Decoder) Check(s string, c *NamedCheck) {
+	ok := true
+	for _, re := range c.Reject {
+		ok = ok && !re.MatchString(s)
+	}
+	for _, re := range c.Match {
+		ok = ok && re.MatchString(s)
+	}
+	if !ok {
+		d.Add(Issue{Code: "custom", Message: c.Message})
+	}
+}
+
+// Reorder puts the issues recorded since start (an IssueCount) into field
+// order. Field i was present when seen has bit i, and its issues are then
+// those recorded from IssueCount segs[i][0] to segs[i][1]; an absent field
+// contributes missing[i]
+// (at keys[i]) unless that issue's Code is empty. Issues of an overwritten
+// duplicate key are dropped, as JSON.parse keeps only the last value.
+func (d *Decoder) Reorder(start int, segs [][2]int, seen uint64, keys []string, missing []Issue) {
+	out := make([]Issue, 0, len(d.issues)-start+len(segs))
+	for i, sg := range segs {
+		if seen&(1<<i) != 0 {
+			out = append(out, d.issues[sg[0]:sg[1]]...)
+		} else if missing[i].Code != "" {
+			d.Push(keys[i])
+			out = append(out, d.at(missing[i]))
+			d.Pop()
+		}
+	}
+	d.issues = append(d.issues[:start], out...)
+}

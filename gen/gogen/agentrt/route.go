@@ -1,0 +1,484 @@
+package agentrt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// DefaultMaxBodyBytes bounds a callback's request body when
+// RouteConfig.MaxBodyBytes is zero; a larger body is answered 413.
+const DefaultMaxBodyBytes = 1 << 20
+
+// MaxToolCallIDLength bounds tool_call_id, in bytes.
+const MaxToolCallIDLength = 512
+
+// SourceSandbox is the only token source the callback route accepts.
+const SourceSandbox = "sandbox"
+
+// ReplayHeader is set to "true" on an answer that repeats the stored result
+// of an earlier execution instead of executing the call.
+const ReplayHeader = "X-Agentc-Replay"
+
+// Claims is what a verified bearer token says about its holder.
+type Claims struct {
+	// Source is who the token was issued to; the route requires
+	// SourceSandbox and answers 403 otherwise.
+	Source string
+	// SessionID, when not empty, is the only session the token may call
+	// back for; a call for another session is answered 403.
+	SessionID string
+	// OrganizationID is recorded with each invocation.
+	OrganizationID string
+}
+
+// Authenticator verifies the bearer token of a callback (the sandbox's HMAC
+// token, seed 001 §6.5). The gateway implements it.
+type Authenticator interface {
+	// VerifyToken returns the token's claims, or an error when the token is
+	// not valid (the route answers 401 without the error's text).
+	VerifyToken(ctx context.Context, token string) (Claims, error)
+}
+
+// AuthenticatorFunc is an Authenticator made of a function.
+type AuthenticatorFunc func(ctx context.Context, token string) (Claims, error)
+
+// VerifyToken calls f.
+func (f AuthenticatorFunc) VerifyToken(ctx context.Context, token string) (Claims, error) {
+	return f(ctx, token)
+}
+
+// ErrUnknownSession is what Sessions.SessionMode returns for a session the
+// gateway does not know; the route answers 404.
+var ErrUnknownSession = errors.New("unknown session")
+
+// Sessions tells the route about the gateway's sessions; M is the
+// generated Mode type. The gateway implements it.
+type Sessions[M ~string] interface {
+	// SessionMode returns the session's mode (the generated SelectMode of
+	// its attributes), or ErrUnknownSession.
+	SessionMode(ctx context.Context, sessionID string) (M, error)
+}
+
+// SessionsFunc is a Sessions made of a function.
+type SessionsFunc[M ~string] func(ctx context.Context, sessionID string) (M, error)
+
+// SessionMode calls f.
+func (f SessionsFunc[M]) SessionMode(ctx context.Context, sessionID string) (M, error) {
+	return f(ctx, sessionID)
+}
+
+// RouteConfig configures NewRoute; H is the generated Handler interface
+// and M the generated Mode type. Handler, Auth and Sessions are required.
+type RouteConfig[H any, M ~string] struct {
+	// Handler executes the tools.
+	Handler H
+	// Auth verifies bearer tokens.
+	Auth Authenticator
+	// Sessions gives each session's mode.
+	Sessions Sessions[M]
+	// Store makes calls idempotent by tool_call_id; nil means a new
+	// MemoryStore keeping results for the contract's Retention.
+	Store Store
+	// Logger receives one record per call; nil means slog.Default().
+	Logger *slog.Logger
+	// MaxBodyBytes bounds the request body; 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Observe, when not nil, is called once per request, after it is
+	// answered, with what the route saw; it must be safe for concurrent
+	// use and should not block.
+	Observe func(ctx context.Context, ev CallEvent)
+	// ExecTimeout, when positive, bounds one execution. An execution is
+	// detached from its request: a dropped connection (the snapshot
+	// TCP-drop trap) does not cancel it, so that the retry finds its
+	// result.
+	ExecTimeout time.Duration
+}
+
+// Route is the http.Handler of the gateway callback route: POST the
+// contract's CallbackPath with a bearer token and the body {tool_call_id,
+// args}, answered 200 {success, result, data?} (seed 001 §6.5).
+//
+// In order, it answers: 404 for a path that is not the CallbackPath; 405
+// for a method other than POST; 401 for a missing or invalid bearer token; 403
+// for a token whose source is not "sandbox" or that belongs to another
+// session; 400 for a session id or FingerprintHeader over its limit
+// (MaxSessionIDLength, MaxFingerprintLength; see checkID); 404 for an
+// unknown tool or one that runs in the sandbox; 413 for a body over the
+// limit; 400 for a body that is not {tool_call_id: string, args: object}
+// as JSON.parse reads it (keys case-sensitive, the last of a repeated key
+// counting), for a tool_call_id that is empty, longer than
+// MaxToolCallIDLength, not Unicode text (a lone surrogate, invalid UTF-8)
+// or holding control characters, and for args nested deeper than
+// MaxArgsDepth; 404 for an unknown session; 409 when the tool_call_id was
+// used before with another tool or other arguments (see requestHash: key
+// order, whitespace and number spelling do not make other arguments); and
+// 200 with the tool's result otherwise. Errors are JSON:
+// {"error": message, "code": code}. Every 400 comes before the Store is
+// asked anything, so both stores accept and reject the same requests.
+//
+// A tool the session's mode does not inject is answered 200 {success:
+// false} without executing (the contract's Dispatch words it). Arguments
+// are validated by Dispatch; a call whose stub sent a fingerprint
+// (FingerprintHeader) that differs from the gateway's is executed when its
+// arguments validate under the gateway's schema, and otherwise fails with
+// a message saying that the sandbox's stub is out of date.
+//
+// Every other call goes through the Store: the first call with a
+// (session, tool_call_id) executes; a repeated one waits for it while it
+// runs and then gets its stored result without executing again (the answer
+// carries ReplayHeader: true).
+type Route[H any, M ~string] struct {
+	c                *Contract[H, M]
+	cfg              RouteConfig[H, M]
+	tools            map[string]int // the index in c.Tools of each name and alias
+	segs             []string
+	sessIdx, toolIdx int
+}
+
+// NewRoute returns the callback route of contract c (a generated package's
+// NewRoute passes its own).
+func NewRoute[H any, M ~string](c *Contract[H, M], cfg RouteConfig[H, M]) (*Route[H, M], error) {
+	if any(cfg.Handler) == nil || cfg.Auth == nil || cfg.Sessions == nil {
+		return nil, errors.New("NewRoute: Handler, Auth and Sessions are required")
+	}
+	if cfg.Store == nil {
+		cfg.Store = &MemoryStore{Retention: c.Retention}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	rt := &Route[H, M]{c: c, cfg: cfg, tools: toolIndex(c.Tools), segs: strings.Split(c.CallbackPath, "/"),
+		sessIdx: -1, toolIdx: -1}
+	for i, s := range rt.segs {
+		switch s {
+		case "{sessionId}":
+			rt.sessIdx = i
+		case "{toolName}":
+			rt.toolIdx = i
+		}
+	}
+	if rt.sessIdx < 0 || rt.toolIdx < 0 {
+		return nil, fmt.Errorf("NewRoute: callback path %q lacks {sessionId} or {toolName}", c.CallbackPath)
+	}
+	return rt, nil
+}
+
+// toolIndex maps each tool's name and aliases to its index.
+func toolIndex(tools []ToolDesc) map[string]int {
+	m := make(map[string]int, len(tools))
+	for i, t := range tools {
+		m[t.Name] = i
+		for _, a := range t.Aliases {
+			m[a] = i
+		}
+	}
+	return m
+}
+
+// Pattern is the route's http.ServeMux pattern: the subtree of the
+// CallbackPath's literal prefix ("/proliferate/"), for every method, so
+// that the route answers every request under the prefix itself, in its
+// JSON error shape: 404 for another path (a trailing slash, a missing
+// segment), 405 with Allow for another method (GET, "post"). A more
+// specific pattern on the same mux still wins for its own paths. ServeMux
+// itself redirects a path with "." or ".." segments or repeated slashes
+// before any handler sees it.
+func (rt *Route[H, M]) Pattern() string {
+	prefix, _, _ := strings.Cut(rt.c.CallbackPath, "{")
+	return prefix[:strings.LastIndex(prefix, "/")+1]
+}
+
+// match returns the session and tool of path, unescaped.
+func (rt *Route[H, M]) match(escapedPath string) (session, tool string, ok bool) {
+	parts := strings.Split(escapedPath, "/")
+	if len(parts) != len(rt.segs) {
+		return "", "", false
+	}
+	for i, p := range parts {
+		if i == rt.sessIdx || i == rt.toolIdx {
+			v, err := url.PathUnescape(p)
+			if err != nil || v == "" {
+				return "", "", false
+			}
+			if i == rt.sessIdx {
+				session = v
+			} else {
+				tool = v
+			}
+			continue
+		}
+		if p != rt.segs[i] {
+			return "", "", false
+		}
+	}
+	return session, tool, true
+}
+
+// routeCall is what ServeHTTP learned about one request, for its log record
+// and CallEvent.
+type routeCall struct {
+	session, tool, toolCallID string
+	outcome                   string
+	status                    int
+	success                   bool
+	replay                    bool
+	store                     storeStats
+}
+
+// CallEvent describes one request to the route, for RouteConfig.Observe:
+// what a gateway turns into metrics or trace spans (see the README for a
+// Prometheus adaptor).
+type CallEvent struct {
+	// Tool is the tool's name as the path gave it; SessionID and
+	// ToolCallID are as the request gave them (empty when it did not get
+	// that far).
+	Tool, SessionID, ToolCallID string
+	// Outcome is "executed", "replayed" (answered with the stored result of
+	// an earlier execution), "rejected" (a tool the session's mode lacks),
+	// "client_gone" (the caller left while waiting), or the error code of a
+	// non-200 answer ("unauthorized", "store_failed", …).
+	Outcome string
+	// Status is the HTTP status answered (499 when the caller left).
+	Status int
+	// Success is the answered result's success (200 answers only).
+	Success bool
+	// Replay is true for an answer that repeats an earlier execution's.
+	Replay bool
+	// Duration is the time from the request's arrival to its answer.
+	Duration time.Duration
+	// StoreAttempts counts the store operations the call's Claim and
+	// Complete tried, retries included (as MemoryStore and SQLStore count
+	// them; 0 for a call that did not reach the store).
+	StoreAttempts int
+	// StoreErr is the last store error the call met, retried or not: nil
+	// when the store worked at the first try. With Status 200 and Outcome
+	// "executed" it means the result was answered but not yet recorded.
+	StoreErr error
+}
+
+// note records a store error the route met.
+func (st *storeStats) note(err error) {
+	st.mu.Lock()
+	st.err = err
+	st.mu.Unlock()
+}
+
+// ServeHTTP serves one callback.
+func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	c := &routeCall{}
+	defer func() { rt.log(r.Context(), c, time.Since(start)) }()
+
+	session, toolName, ok := rt.match(r.URL.EscapedPath())
+	c.session, c.tool = session, toolName
+	if !ok {
+		rt.fail(w, c, http.StatusNotFound, "not_found", "no callback route at "+r.URL.Path)
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		rt.fail(w, c, http.StatusMethodNotAllowed, "method_not_allowed", "the callback route accepts POST only")
+		return
+	}
+	claims, refused := Authenticate(r.Context(), rt.cfg.Auth, r.Header.Get("Authorization"),
+		"agentc-callback", "tool callbacks")
+	if refused != nil {
+		if refused.Challenge != "" {
+			w.Header().Set("WWW-Authenticate", refused.Challenge)
+		}
+		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
+		return
+	}
+	if claims.SessionID != "" && claims.SessionID != session {
+		rt.fail(w, c, http.StatusForbidden, "forbidden", "the token belongs to another session")
+		return
+	}
+	if msg := CheckSessionID(session); msg != "" {
+		c.session = clip(session)
+		rt.fail(w, c, http.StatusBadRequest, "invalid_session_id", msg)
+		return
+	}
+	stub := r.Header.Get(FingerprintHeader)
+	if msg := checkFingerprint(stub); msg != "" {
+		rt.fail(w, c, http.StatusBadRequest, "invalid_fingerprint", msg)
+		return
+	}
+	ti, ok := rt.tools[toolName]
+	if !ok {
+		msg := "unknown tool " + toolName
+		if stub != "" {
+			msg += " (the sandbox's tool files do not match the gateway's contract: " +
+				"regenerate them with agentc gen and restart the sandbox)"
+		}
+		rt.fail(w, c, http.StatusNotFound, "unknown_tool", msg)
+		return
+	}
+	tool := &rt.c.Tools[ti]
+	if !tool.Gateway {
+		rt.fail(w, c, http.StatusNotFound, "unknown_tool",
+			"tool "+tool.Name+" runs in the sandbox; the gateway does not execute it")
+		return
+	}
+	w.Header().Set(FingerprintHeader, tool.Fingerprint)
+
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, rt.cfg.MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			rt.fail(w, c, http.StatusRequestEntityTooLarge, "body_too_large",
+				fmt.Sprintf("the request body exceeds %d bytes", tooBig.Limit))
+			return
+		}
+		rt.fail(w, c, http.StatusBadRequest, "invalid_body", "reading the request body: "+err.Error())
+		return
+	}
+	toolCallID, args, argsSum, msg := parseCallbackBody(body)
+	c.toolCallID = toolCallID
+	if msg != "" {
+		rt.fail(w, c, http.StatusBadRequest, "invalid_body", msg)
+		return
+	}
+
+	mode, err := rt.cfg.Sessions.SessionMode(r.Context(), session)
+	switch {
+	case errors.Is(err, ErrUnknownSession):
+		rt.fail(w, c, http.StatusNotFound, "unknown_session", "unknown session "+session)
+		return
+	case err != nil:
+		rt.cfg.Logger.ErrorContext(r.Context(), "agentc callback: session lookup failed", "session_id", session, "error", err)
+		rt.fail(w, c, http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
+		return
+	}
+	call := Call[M]{Tool: toolName, Mode: mode, SessionID: session, ToolCallID: toolCallID, Fingerprint: stub}
+	if stub != "" && stub != tool.Fingerprint {
+		rt.cfg.Logger.WarnContext(r.Context(), "agentc callback: the sandbox's stub has another schema fingerprint",
+			"tool", tool.Name, "session_id", session, "stub_fingerprint", stub, "gateway_fingerprint", tool.Fingerprint)
+	}
+	if !rt.c.Injects(mode, ti) {
+		// Not executed, not recorded: the mode gate is a pure function of
+		// the session, and a forged call should not consume the id.
+		c.outcome = "rejected"
+		rt.reply(w, c, rt.c.Dispatch(r.Context(), rt.cfg.Handler, call, args), false)
+		return
+	}
+
+	inv := Invocation{
+		SessionID:      session,
+		OrganizationID: claims.OrganizationID,
+		Tool:           tool.Name,
+		ToolCallID:     toolCallID,
+		RequestHash:    requestHash(tool.Name, argsSum),
+	}
+	rt.execute(w, r, c, inv, call, args)
+}
+
+// execute serves a call that passed every check: it claims the call in the
+// Store, and either answers the stored result of an earlier execution or
+// executes the call, records its result and answers it.
+func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *routeCall, inv Invocation,
+	call Call[M], args []byte) {
+	ctx := withStoreStats(r.Context(), &c.store)
+	prev, done, err := rt.cfg.Store.Claim(ctx, inv)
+	switch {
+	case errors.Is(err, ErrConflict):
+		rt.fail(w, c, http.StatusConflict, "tool_call_id_conflict",
+			"tool_call_id "+inv.ToolCallID+" was already used for another call (a different tool or different arguments)")
+		return
+	case err != nil && r.Context().Err() != nil:
+		c.outcome, c.status = "client_gone", 499
+		return
+	case err != nil:
+		c.store.note(err)
+		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: idempotency store failed",
+			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
+		rt.fail(w, c, http.StatusServiceUnavailable, "store_failed", "the gateway could not record the call; retry it")
+		return
+	case done:
+		c.outcome, c.replay = "replayed", true
+		rt.reply(w, c, prev, true)
+		return
+	}
+
+	// Executed detached from the request, so that a dropped connection
+	// does not cancel it: its retry waits for this result.
+	ectx := context.WithoutCancel(ctx)
+	var cancel context.CancelFunc = func() {}
+	if rt.cfg.ExecTimeout > 0 {
+		ectx, cancel = context.WithTimeout(ectx, rt.cfg.ExecTimeout)
+	}
+	res := rt.c.Dispatch(ectx, rt.cfg.Handler, call, args)
+	cancel()
+	// Recorded detached from the request too, under the store's own
+	// deadline; a result the store could not record yet is answered all
+	// the same (the store says whether it keeps it to record later).
+	if err := rt.cfg.Store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
+		c.store.note(err)
+		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: recording the result failed",
+			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
+	}
+	c.outcome = "executed"
+	rt.reply(w, c, res, false)
+}
+
+// fail answers a request the route refuses, noting it for the log.
+func (rt *Route[H, M]) fail(w http.ResponseWriter, c *routeCall, status int, code, msg string) {
+	c.status, c.outcome = status, code
+	WriteError(w, status, code, msg)
+}
+
+func (rt *Route[H, M]) reply(w http.ResponseWriter, c *routeCall, res Result, replay bool) {
+	c.status, c.success = http.StatusOK, res.Success
+	b, err := json.Marshal(res)
+	if err != nil {
+		b, _ = json.Marshal(Result{Result: "the gateway could not encode the result: " + err.Error()})
+		c.success = false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	if replay {
+		w.Header().Set(ReplayHeader, "true")
+	}
+	w.WriteHeader(http.StatusOK)
+	w.Write(append(b, '\n'))
+}
+
+// log writes the call's record: Info for 200, Warn for 4xx, Error for 5xx.
+func (rt *Route[H, M]) log(ctx context.Context, c *routeCall, d time.Duration) {
+	level := slog.LevelInfo
+	switch {
+	case c.status >= 500 && c.status != 499:
+		level = slog.LevelError
+	case c.status >= 400:
+		level = slog.LevelWarn
+	}
+	rt.cfg.Logger.LogAttrs(ctx, level, "agentc tool callback",
+		slog.String("tool", c.tool),
+		slog.String("tool_call_id", c.toolCallID),
+		slog.String("session_id", c.session),
+		slog.Int("status", c.status),
+		slog.String("outcome", c.outcome),
+		slog.Bool("success", c.success),
+		slog.Duration("duration", d),
+	)
+	if rt.cfg.Observe != nil {
+		c.store.mu.Lock()
+		storeErr := c.store.err
+		c.store.mu.Unlock()
+		rt.cfg.Observe(ctx, CallEvent{
+			Tool: c.tool, SessionID: c.session, ToolCallID: c.toolCallID,
+			Outcome: c.outcome, Status: c.status, Success: c.success, Replay: c.replay,
+			Duration: d, StoreAttempts: int(c.store.attempts.Load()), StoreErr: storeErr,
+		})
+	}
+}

@@ -1,0 +1,658 @@
+package agentrt
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// InvocationsTable is the table SQLStore uses: seed 001's
+// session_tool_invocations (id, session_id, organization_id, tool_name,
+// tool_call_id, status, created_at) plus the columns durable idempotency
+// needs: request_hash, result (the answer's JSON, exactly as returned),
+// lease_owner and lease_until (which claim executes the call, and until
+// when its gateway has promised to finish or renew), updated_at, and a
+// unique constraint on (session_id, tool_call_id).
+const InvocationsTable = "session_tool_invocations"
+
+// SchemaVersionsTable records, per table, the newest InvocationsMigrations
+// version applied (SQLStore.CreateTable keeps it).
+const SchemaVersionsTable = "agentc_schema_versions"
+
+// InvocationsMigration is one version of InvocationsTable's schema: the
+// statements that bring the table from the version before to Version.
+type InvocationsMigration struct {
+	Version int
+	// Why says what the version changes.
+	Why        string
+	Statements []string
+}
+
+// InvocationsMigrations is InvocationsTable's schema history, oldest first
+// (PostgreSQL). A later column or index is a new version appended here:
+// SQLStore.CreateTable runs the versions the database lacks, and
+// InvocationsMigrationSQL prints them for a deployment that migrates by
+// hand. Each statement is idempotent. A deployment whose table has the
+// seed's columns only adds the others with ALTER TABLE … ADD COLUMN and the
+// unique constraint; session_id may be uuid there (the queries pass it as
+// a parameter and never cast it).
+var InvocationsMigrations = []InvocationsMigration{
+	{Version: 1, Why: "the table, its unique key and its first indexes", Statements: []string{
+		`CREATE TABLE IF NOT EXISTS session_tool_invocations (
+	id uuid PRIMARY KEY,
+	session_id text NOT NULL,
+	organization_id text NOT NULL,
+	tool_name text NOT NULL,
+	tool_call_id text NOT NULL,
+	status text NOT NULL,
+	created_at timestamptz NOT NULL DEFAULT now(),
+	request_hash text NOT NULL,
+	result text,
+	lease_owner text,
+	lease_until timestamptz,
+	updated_at timestamptz NOT NULL DEFAULT now(),
+	CONSTRAINT session_tool_invocations_call_key UNIQUE (session_id, tool_call_id)
+)`,
+		`CREATE INDEX IF NOT EXISTS session_tool_invocations_session_idx ON session_tool_invocations (session_id)`,
+		`CREATE INDEX IF NOT EXISTS session_tool_invocations_organization_idx ON session_tool_invocations (organization_id)`,
+		`CREATE INDEX IF NOT EXISTS session_tool_invocations_status_idx ON session_tool_invocations (status)`,
+	}},
+	{Version: 2, Why: "drop session_idx (the unique key leads with session_id) and status_idx " +
+		"(it made every status update non-HOT); index created_at for Purge", Statements: []string{
+		`DROP INDEX IF EXISTS session_tool_invocations_session_idx`,
+		`DROP INDEX IF EXISTS session_tool_invocations_status_idx`,
+		`CREATE INDEX IF NOT EXISTS session_tool_invocations_created_idx ON session_tool_invocations (created_at)`,
+	}},
+}
+
+// InvocationsMigrationSQL returns the SQL that brings InvocationsTable
+// from version from (0: no table) to the newest, recording the version in
+// SchemaVersionsTable as SQLStore.CreateTable does, as one transaction.
+func InvocationsMigrationSQL(from int) string {
+	var b strings.Builder
+	b.WriteString("BEGIN;\n" + schemaVersionsDDL + ";\n")
+	last := from
+	for _, m := range InvocationsMigrations {
+		if m.Version <= from {
+			continue
+		}
+		fmt.Fprintf(&b, "-- version %d: %s\n", m.Version, m.Why)
+		for _, stmt := range m.Statements {
+			b.WriteString(stmt + ";\n")
+		}
+		last = m.Version
+	}
+	fmt.Fprintf(&b, "INSERT INTO %s (table_name, version) VALUES ('%s', %d)\n"+
+		"\tON CONFLICT (table_name) DO UPDATE SET version = EXCLUDED.version, applied_at = now();\nCOMMIT;\n",
+		SchemaVersionsTable, InvocationsTable, last)
+	return b.String()
+}
+
+const schemaVersionsDDL = `CREATE TABLE IF NOT EXISTS agentc_schema_versions (
+	table_name text PRIMARY KEY,
+	version integer NOT NULL,
+	applied_at timestamptz NOT NULL DEFAULT now()
+)`
+
+// The statuses SQLStore records.
+const (
+	// StatusRunning: claimed, executing under a lease.
+	StatusRunning = "running"
+	// StatusCompleted: executed, success true.
+	StatusCompleted = "completed"
+	// StatusFailed: executed, success false.
+	StatusFailed = "failed"
+	// StatusInterrupted: the gateway executing it stopped renewing its
+	// lease (it died, or lost the database for a whole lease) before it
+	// recorded a result; the outcome is unknown.
+	StatusInterrupted = "interrupted"
+)
+
+// DefaultLease is SQLStore's lease when SQLStore.Lease is zero.
+const DefaultLease = 30 * time.Second
+
+// DefaultWriteTimeout is SQLStore's write deadline when
+// SQLStore.WriteTimeout is zero.
+const DefaultWriteTimeout = 5 * time.Second
+
+// SQLStore is a durable Store on database/sql (PostgreSQL-compatible SQL):
+// each call is a row of InvocationsTable, claimed by inserting it (the
+// unique constraint decides which gateway executes), so idempotency holds
+// across gateway restarts and between gateway instances. It also serves as
+// the seed's audit trail.
+//
+// Semantics:
+//   - Completed results are kept as long as their rows (the audit trail):
+//     a repeated tool_call_id gets the stored result however late it comes.
+//     Purge deletes the rows of old calls; run it on a schedule.
+//   - Within one process, repeated calls wait for the executing one in
+//     memory; a repeated call reaching another instance polls the row
+//     until it completes.
+//   - Writes are retried with backoff under WriteTimeout, a deadline of
+//     their own (not the request's). A claim that cannot be written by
+//     then fails (the route answers 503, retry it); when the database did
+//     take it but its answer was lost, the retry recognises the row as this
+//     instance's and executes the call once. A result that cannot be
+//     recorded by then is answered all the same, kept in memory and
+//     recorded when the database answers again; meanwhile retries wait for
+//     it (in memory on this instance, polling the running row on others).
+//   - At most once. The executing gateway renews its lease every Lease/3
+//     until its result is recorded. When a gateway dies mid-execution (or
+//     loses the database for a whole Lease), its lease runs out; the next
+//     call with that tool_call_id marks the row "interrupted" and answers
+//     {success: false} saying that the outcome is unknown — it never
+//     executes the call a second time, since the first execution may have
+//     taken effect. The model (or a person) checks and calls again with a
+//     new tool_call_id. Should the first gateway come back and finish, its
+//     result replaces "interrupted" in the row, for later retries and the
+//     audit trail.
+type SQLStore struct {
+	// DB is the database; required.
+	DB *sql.DB
+	// Lease is how long a claim holds without renewal; 0 means
+	// DefaultLease. A call repeated while its executing gateway is gone
+	// waits up to Lease before it is answered "interrupted".
+	Lease time.Duration
+	// WriteTimeout bounds a claim and the recording of a result, retries
+	// included; 0 means DefaultWriteTimeout. It bounds how long a
+	// database that does not answer holds a caller's answer.
+	WriteTimeout time.Duration
+
+	ownerOnce sync.Once
+	owner     string
+	claims    atomic.Uint64
+	mu        sync.Mutex
+	local     map[invocationKey]*sqlCall
+}
+
+// sqlCall is a call this process is claiming, executing or waiting on.
+type sqlCall struct {
+	hash string
+	// token is the claim's lease_owner: this instance's owner ID, "/", and
+	// a number unique in the process.
+	token string
+	done  chan struct{}
+	// res and ok are set before done closes: ok when res is the call's
+	// result.
+	res Result
+	ok  bool
+	// stop, for a claimed call, closes once its result is recorded (or
+	// can no longer be); it ends the lease's renewal.
+	stop chan struct{}
+}
+
+// NewSQLStore returns a SQLStore on db.
+func NewSQLStore(db *sql.DB) *SQLStore { return &SQLStore{DB: db} }
+
+// CreateTable creates InvocationsTable or migrates it to the newest of
+// InvocationsMigrations, in one transaction under an advisory lock (so
+// gateways starting together migrate once), and records the version in
+// SchemaVersionsTable. On a large table, an index a migration creates
+// locks writes while it builds: print InvocationsMigrationSQL and build it
+// CONCURRENTLY by hand first.
+func (s *SQLStore) CreateTable(ctx context.Context) error {
+	wrap := func(err error) error { return fmt.Errorf("SQLStore: migrating %s: %w", InvocationsTable, err) }
+	tx, err := s.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(8301254961)`); err != nil {
+		return wrap(err)
+	}
+	if _, err := tx.ExecContext(ctx, schemaVersionsDDL); err != nil {
+		return wrap(err)
+	}
+	var version int
+	err = tx.QueryRowContext(ctx, `SELECT version FROM agentc_schema_versions WHERE table_name = $1`,
+		InvocationsTable).Scan(&version)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return wrap(err)
+	}
+	last := version
+	for _, m := range InvocationsMigrations {
+		if m.Version <= version {
+			continue
+		}
+		for _, stmt := range m.Statements {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return wrap(fmt.Errorf("version %d: %w", m.Version, err))
+			}
+		}
+		last = m.Version
+	}
+	if last == version {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO agentc_schema_versions (table_name, version) VALUES ($1, $2)
+	ON CONFLICT (table_name) DO UPDATE SET version = EXCLUDED.version, applied_at = now()`,
+		InvocationsTable, last); err != nil {
+		return wrap(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return wrap(err)
+	}
+	return nil
+}
+
+// Purge deletes the rows of calls created more than olderThan ago that are
+// no longer running (completed, failed or interrupted), in batches, and
+// returns how many it deleted. A call repeated after its row is purged
+// executes again, so olderThan should exceed the longest a sandbox retries
+// (hours or days, not minutes). It uses the created_at index of version 2.
+func (s *SQLStore) Purge(ctx context.Context, olderThan time.Duration) (int64, error) {
+	var total int64
+	for {
+		r, err := s.DB.ExecContext(ctx, `DELETE FROM session_tool_invocations WHERE id IN (
+	SELECT id FROM session_tool_invocations
+	WHERE created_at < now() - CAST($1 AS interval) AND status <> 'running'
+	LIMIT 10000)`, interval(olderThan))
+		if err != nil {
+			return total, fmt.Errorf("SQLStore: purging: %w", err)
+		}
+		n, err := r.RowsAffected()
+		if err != nil {
+			return total, fmt.Errorf("SQLStore: purging: %w", err)
+		}
+		total += n
+		if n < 10000 {
+			return total, nil
+		}
+	}
+}
+
+func (s *SQLStore) lease() time.Duration {
+	if s.Lease > 0 {
+		return s.Lease
+	}
+	return DefaultLease
+}
+
+func (s *SQLStore) writeTimeout() time.Duration {
+	if s.WriteTimeout > 0 {
+		return s.WriteTimeout
+	}
+	return DefaultWriteTimeout
+}
+
+// interval is d as a PostgreSQL interval literal.
+func interval(d time.Duration) string { return fmt.Sprintf("%d milliseconds", d.Milliseconds()) }
+
+func (s *SQLStore) ownerID() string {
+	s.ownerOnce.Do(func() { s.owner = "gw-" + newUUID() })
+	return s.owner
+}
+
+// newToken returns a lease_owner for a new claim of this instance.
+func (s *SQLStore) newToken() string {
+	return s.ownerID() + "/" + strconv.FormatUint(s.claims.Add(1), 10)
+}
+
+// Claim implements Store.
+func (s *SQLStore) Claim(ctx context.Context, inv Invocation) (Result, bool, error) {
+	k := invocationKey{inv.SessionID, inv.ToolCallID}
+	for {
+		s.mu.Lock()
+		if s.local == nil {
+			s.local = map[invocationKey]*sqlCall{}
+		}
+		if c := s.local[k]; c != nil {
+			s.mu.Unlock()
+			if c.hash != inv.RequestHash {
+				return Result{}, false, ErrConflict
+			}
+			select {
+			case <-c.done:
+			case <-ctx.Done():
+				return Result{}, false, ctx.Err()
+			}
+			if c.ok {
+				return c.res, true, nil
+			}
+			continue // its claimer gave up (or lost the row): ask the database
+		}
+		c := &sqlCall{hash: inv.RequestHash, token: s.newToken(), done: make(chan struct{})}
+		s.local[k] = c
+		s.mu.Unlock()
+
+		var uncertain bool
+		res, done, err := s.claimRow(ctx, inv, c.token, &uncertain)
+		if err == nil && !done {
+			c.stop = make(chan struct{})
+			go s.renew(inv, c)
+			return Result{}, false, nil
+		}
+		if err != nil && uncertain {
+			// The database may have taken the claim without answering:
+			// remove the row (never executed) once it answers again.
+			go s.release(inv, c.token)
+		}
+		s.forget(k, c)
+		c.res, c.ok = res, done && err == nil
+		close(c.done)
+		return res, done, err
+	}
+}
+
+// forget removes c from the calls of this process.
+func (s *SQLStore) forget(k invocationKey, c *sqlCall) {
+	s.mu.Lock()
+	if s.local[k] == c {
+		delete(s.local, k)
+	}
+	s.mu.Unlock()
+}
+
+// retrier paces the retries of a database operation: backoff from 10 ms to
+// 500 ms, until a deadline that a success moves.
+type retrier struct {
+	wait     time.Duration
+	limit    time.Duration
+	deadline time.Time
+}
+
+func (s *SQLStore) newRetrier() *retrier {
+	return &retrier{wait: 10 * time.Millisecond, limit: s.writeTimeout(), deadline: time.Now().Add(s.writeTimeout())}
+}
+
+// attemptCtx bounds one attempt by the deadline; the attempt runs detached
+// from ctx (a write that may have committed must be followed up whatever
+// happens to the request).
+func (r *retrier) attemptCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithDeadline(context.WithoutCancel(ctx), r.deadline)
+}
+
+// ok records a success: the next failure gets a full deadline.
+func (r *retrier) ok() {
+	r.wait, r.deadline = 10*time.Millisecond, time.Now().Add(r.limit)
+}
+
+// again sleeps before the next attempt after err, or returns err when the
+// deadline has passed or ctx ended.
+func (r *retrier) again(ctx context.Context, err error) error {
+	noteStoreAttempt(ctx, err)
+	if !time.Now().Add(r.wait).Before(r.deadline) {
+		return err
+	}
+	return r.sleep(ctx)
+}
+
+// sleep waits the current backoff and doubles it.
+func (r *retrier) sleep(ctx context.Context) error {
+	t := time.NewTimer(r.wait)
+	defer t.Stop()
+	r.wait = min(2*r.wait, 500*time.Millisecond)
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// claimRow claims the row of inv for token or returns its stored result,
+// polling while another gateway executes it. It sets *uncertain when an
+// insert failed, so that the database may hold a row of token.
+func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, uncertain *bool) (Result, bool, error) {
+	rt := s.newRetrier()
+	poll := 10 * time.Millisecond
+	for {
+		n, err := s.exec(ctx, rt, `INSERT INTO session_tool_invocations
+	(id, session_id, organization_id, tool_name, tool_call_id, request_hash, status,
+	 lease_owner, lease_until, created_at, updated_at)
+	VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, now() + CAST($8 AS interval), now(), now())
+	ON CONFLICT (session_id, tool_call_id) DO NOTHING`,
+			newUUID(), inv.SessionID, inv.OrganizationID, inv.Tool, inv.ToolCallID, inv.RequestHash, token, interval(s.lease()))
+		if err != nil {
+			*uncertain = true
+			if err := rt.again(ctx, fmt.Errorf("SQLStore: claiming: %w", err)); err != nil {
+				return Result{}, false, err
+			}
+			continue
+		}
+		noteStoreAttempt(ctx, nil)
+		rt.ok()
+		if n == 1 {
+			return Result{}, false, nil
+		}
+
+		var hash, status string
+		var result, owner sql.NullString
+		var expired sql.NullBool
+		actx, cancel := rt.attemptCtx(ctx)
+		err = s.DB.QueryRowContext(actx, `SELECT request_hash, status, result, lease_owner, lease_until < now()
+	FROM session_tool_invocations WHERE session_id = $1 AND tool_call_id = $2`,
+			inv.SessionID, inv.ToolCallID).Scan(&hash, &status, &result, &owner, &expired)
+		cancel()
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			continue // deleted since the insert: claim again
+		case err != nil:
+			if err := rt.again(ctx, fmt.Errorf("SQLStore: reading the call: %w", err)); err != nil {
+				return Result{}, false, err
+			}
+			continue
+		case hash != inv.RequestHash:
+			return Result{}, false, ErrConflict
+		case status == StatusRunning && owner.String == token:
+			// An earlier attempt of this claim inserted the row and its
+			// answer was lost.
+			return Result{}, false, nil
+		case status == StatusRunning && strings.HasPrefix(owner.String, s.ownerID()+"/"):
+			// An earlier claim of this instance inserted the row, lost the
+			// answer and gave up; it never executed (an executing claim
+			// stays in s.local until its result is recorded, and this
+			// claim is the key's entry there): take the row over.
+			if ok, err := s.adopt(ctx, rt, inv, owner.String, token); err != nil {
+				return Result{}, false, err
+			} else if ok {
+				return Result{}, false, nil
+			}
+			continue
+		case status != StatusRunning:
+			var res Result
+			if err := json.Unmarshal([]byte(result.String), &res); err != nil {
+				return Result{}, false, fmt.Errorf("SQLStore: the stored result of %s is not valid: %w", inv.ToolCallID, err)
+			}
+			return res, true, nil
+		case expired.Valid && expired.Bool:
+			// Its gateway stopped renewing the lease: the outcome is
+			// unknown, and executing again might repeat its effect. The
+			// row keeps lease_owner, so that the gateway, should it come
+			// back and finish, still records its result.
+			b, _ := json.Marshal(interruptedResult(inv.Tool))
+			_, err := s.exec(ctx, rt, `UPDATE session_tool_invocations
+	SET status = 'interrupted', result = $3, lease_until = NULL, updated_at = now()
+	WHERE session_id = $1 AND tool_call_id = $2 AND status = 'running' AND lease_until < now()`,
+				inv.SessionID, inv.ToolCallID, string(b))
+			if err != nil {
+				if err := rt.again(ctx, fmt.Errorf("SQLStore: marking an interrupted call: %w", err)); err != nil {
+					return Result{}, false, err
+				}
+			}
+			continue
+		}
+		// Another claim executes it: poll (ctx, the request, bounds this).
+		t := time.NewTimer(poll)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return Result{}, false, ctx.Err()
+		}
+		poll = min(2*poll, 500*time.Millisecond)
+	}
+}
+
+// adopt moves a running row of this instance from the claim old, which
+// gave up before executing, to token.
+func (s *SQLStore) adopt(ctx context.Context, rt *retrier, inv Invocation, old, token string) (bool, error) {
+	for {
+		n, err := s.exec(ctx, rt, `UPDATE session_tool_invocations
+	SET lease_owner = $4, lease_until = now() + CAST($5 AS interval), updated_at = now()
+	WHERE session_id = $1 AND tool_call_id = $2 AND status = 'running' AND lease_owner IN ($3, $4)`,
+			inv.SessionID, inv.ToolCallID, old, token, interval(s.lease()))
+		if err == nil {
+			noteStoreAttempt(ctx, nil)
+			return n == 1, nil
+		}
+		if err := rt.again(ctx, fmt.Errorf("SQLStore: taking over this instance's unexecuted claim: %w", err)); err != nil {
+			return false, err
+		}
+	}
+}
+
+// release deletes the row of a claim that gave up before executing, in
+// case the database took it without answering, retrying until the
+// database answers or the row is no longer the claim's.
+func (s *SQLStore) release(inv Invocation, token string) {
+	rt := &retrier{wait: 100 * time.Millisecond}
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), s.writeTimeout())
+		_, err := s.DB.ExecContext(ctx, `DELETE FROM session_tool_invocations
+	WHERE session_id = $1 AND tool_call_id = $2 AND lease_owner = $3 AND status = 'running'`,
+			inv.SessionID, inv.ToolCallID, token)
+		cancel()
+		if err == nil {
+			return
+		}
+		rt.sleep(context.Background())
+	}
+}
+
+// interruptedResult answers a call whose first execution was cut off.
+func interruptedResult(tool string) Result {
+	return Result{Result: tool + " was interrupted: the gateway executing it stopped before it finished, " +
+		"so whether it took effect is unknown. Check its effect before calling it again."}
+}
+
+// renew extends the lease of a claimed call every Lease/3 until its result
+// is recorded (c.stop closes).
+func (s *SQLStore) renew(inv Invocation, c *sqlCall) {
+	t := time.NewTicker(s.lease() / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.stop:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), s.lease()/3)
+		s.DB.ExecContext(ctx, `UPDATE session_tool_invocations
+	SET lease_until = now() + CAST($4 AS interval), updated_at = now()
+	WHERE session_id = $1 AND tool_call_id = $2 AND lease_owner = $3 AND status = 'running'`,
+			inv.SessionID, inv.ToolCallID, c.token, interval(s.lease()))
+		cancel()
+	}
+}
+
+// errClaimLost is what recording finds when the row is no longer the
+// claim's.
+var errClaimLost = errors.New("the claim was lost (its row was deleted)")
+
+// Complete implements Store. The waiting calls of this process get res at
+// once. Recording it is retried under WriteTimeout; when that does not
+// suffice, Complete returns an error saying so, and the result is kept and
+// recorded in the background when the database answers (until then the
+// lease is renewed, and retries on this instance get res from memory).
+func (s *SQLStore) Complete(ctx context.Context, inv Invocation, res Result) error {
+	k := invocationKey{inv.SessionID, inv.ToolCallID}
+	s.mu.Lock()
+	c := s.local[k]
+	if c == nil || c.stop == nil || c.ok {
+		s.mu.Unlock()
+		return errors.New("SQLStore: completing a call that was not claimed")
+	}
+	c.res, c.ok = res, true
+	close(c.done)
+	s.mu.Unlock()
+
+	status := StatusCompleted
+	if !res.Success {
+		status = StatusFailed
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		s.finish(k, c)
+		return fmt.Errorf("SQLStore: encoding the result: %w", err)
+	}
+	err = s.record(ctx, s.newRetrier(), inv, c.token, status, string(b))
+	if err == nil || errors.Is(err, errClaimLost) {
+		s.finish(k, c)
+		return err
+	}
+	go func() {
+		rt := &retrier{wait: 100 * time.Millisecond, limit: s.writeTimeout()}
+		for {
+			rt.deadline = time.Now().Add(s.writeTimeout())
+			err := s.record(context.Background(), rt, inv, c.token, status, string(b))
+			if err == nil || errors.Is(err, errClaimLost) {
+				s.finish(k, c)
+				return
+			}
+		}
+	}()
+	return fmt.Errorf("SQLStore: recording the result of %s: the database did not take it within %v; "+
+		"it is kept and recorded when the database answers: %w", inv.ToolCallID, s.writeTimeout(), err)
+}
+
+// finish ends a claimed call: its lease is no longer renewed and the
+// process forgets it.
+func (s *SQLStore) finish(k invocationKey, c *sqlCall) {
+	close(c.stop)
+	s.forget(k, c)
+}
+
+// record writes a claimed call's result, retrying under rt. The update is
+// keyed by the claim's token, so that repeating it after a lost answer is
+// harmless, and it replaces "interrupted" should another gateway have
+// given the claim up for dead.
+func (s *SQLStore) record(ctx context.Context, rt *retrier, inv Invocation, token, status, result string) error {
+	for {
+		n, err := s.exec(ctx, rt, `UPDATE session_tool_invocations
+	SET status = $4, result = $5, lease_until = NULL, updated_at = now()
+	WHERE session_id = $1 AND tool_call_id = $2 AND lease_owner = $3`,
+			inv.SessionID, inv.ToolCallID, token, status, result)
+		if err == nil {
+			noteStoreAttempt(ctx, nil)
+			if n != 1 {
+				return fmt.Errorf("SQLStore: recording the result of %s: %w", inv.ToolCallID, errClaimLost)
+			}
+			return nil
+		}
+		if err := rt.again(ctx, fmt.Errorf("SQLStore: recording the result: %w", err)); err != nil {
+			return err
+		}
+	}
+}
+
+// exec makes one attempt at a statement under rt's per-attempt deadline and
+// returns the rows it affected; the caller decides whether to retry.
+func (s *SQLStore) exec(ctx context.Context, rt *retrier, query string, args ...any) (int64, error) {
+	actx, cancel := rt.attemptCtx(ctx)
+	defer cancel()
+	r, err := s.DB.ExecContext(actx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return r.RowsAffected()
+}
+
+// newUUID returns a random (version 4) UUID.
+func newUUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}

@@ -1,0 +1,201 @@
+package agentrt_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
+	"github.com/agentc-dev/agentc/gen/internal/pgtest"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the database/sql driver "pgx"
+)
+
+// openStore opens a *sql.DB on the server, creates the table and returns
+// a SQLStore on it.
+func openStore(t testing.TB, srv *pgtest.Server) (*agentrt.SQLStore, *sql.DB) {
+	t.Helper()
+	db, err := sql.Open("pgx", srv.DSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	store := agentrt.NewSQLStore(db)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := store.CreateTable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return store, db
+}
+
+// indexes returns the names of InvocationsTable's indexes, sorted.
+func indexes(t testing.TB, db *sql.DB) []string {
+	t.Helper()
+	rows, err := db.Query(`SELECT indexname FROM pg_indexes WHERE tablename = $1 ORDER BY indexname`, agentrt.InvocationsTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		rows.Scan(&n)
+		out = append(out, n)
+	}
+	return out
+}
+
+func schemaVersion(t testing.TB, db *sql.DB) int {
+	t.Helper()
+	var v int
+	if err := db.QueryRow(`SELECT version FROM agentc_schema_versions WHERE table_name = $1`, agentrt.InvocationsTable).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// newDatabase creates a database on srv and opens it.
+func newDatabase(t testing.TB, srv *pgtest.Server, admin *sql.DB, name string) *sql.DB {
+	t.Helper()
+	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("pgx", srv.DSNFor(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestSQLStoreMigrations: CreateTable brings a fresh database, and one at
+// version 1 (the table as earlier releases created it, holding calls), to
+// the newest version — the unique key, the organization and created_at
+// indexes, none redundant — keeping the rows, and does nothing the second
+// time; InvocationsMigrationSQL prints the same migration.
+func TestSQLStoreMigrations(t *testing.T) {
+	srv := pgtest.Start(t)
+	_, admin := openStore(t, srv)
+	ctx := context.Background()
+	newest := agentrt.InvocationsMigrations[len(agentrt.InvocationsMigrations)-1].Version
+	want := []string{"session_tool_invocations_call_key", "session_tool_invocations_created_idx", "session_tool_invocations_organization_idx", "session_tool_invocations_pkey"}
+
+	fresh := newDatabase(t, srv, admin, "fresh")
+	s := agentrt.NewSQLStore(fresh)
+	for range 2 {
+		if err := s.CreateTable(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := indexes(t, fresh); !slices.Equal(got, want) || schemaVersion(t, fresh) != newest {
+		t.Errorf("a fresh database: indexes %v at version %d, want %v at %d", got, schemaVersion(t, fresh), want, newest)
+	}
+
+	old := newDatabase(t, srv, admin, "old")
+	for _, stmt := range agentrt.InvocationsMigrations[0].Statements {
+		if _, err := old.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := old.Exec(`INSERT INTO session_tool_invocations (id, session_id, organization_id, tool_name, tool_call_id, status, request_hash, result)
+		VALUES (gen_random_uuid(), 's', 'o', 'save_snapshot', 'kept', 'completed', 'h', '{"success":true,"result":"kept"}')`); err != nil {
+		t.Fatal(err)
+	}
+	if err := agentrt.NewSQLStore(old).CreateTable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := indexes(t, old); !slices.Equal(got, want) || schemaVersion(t, old) != newest {
+		t.Errorf("a version-1 database: indexes %v at version %d, want %v", got, schemaVersion(t, old), want)
+	}
+	var kept string
+	if err := old.QueryRow(`SELECT result FROM session_tool_invocations WHERE tool_call_id = 'kept'`).Scan(&kept); err != nil ||
+		kept != `{"success":true,"result":"kept"}` {
+		t.Errorf("the row after the migration: %q, %v", kept, err)
+	}
+
+	printed := newDatabase(t, srv, admin, "printed")
+	script := agentrt.InvocationsMigrationSQL(0)
+	if !strings.Contains(script, "-- version 2:") {
+		t.Errorf("the printed migration lacks version 2:\n%s", script)
+	}
+	if _, err := printed.Exec(script); err != nil {
+		t.Fatalf("running the printed migration: %v\n%s", err, script)
+	}
+	if got := indexes(t, printed); !slices.Equal(got, want) || schemaVersion(t, printed) != newest {
+		t.Errorf("the printed migration: indexes %v at version %d", got, schemaVersion(t, printed))
+	}
+}
+
+// TestSQLStoreHOTUpdates: with no index on the columns a call's updates
+// change, recording results and renewing leases are heap-only updates.
+func TestSQLStoreHOTUpdates(t *testing.T) {
+	srv := pgtest.Start(t)
+	store, db := openStore(t, srv)
+	ctx := context.Background()
+	const n = 300
+	for i := range n {
+		inv := agentrt.Invocation{SessionID: "s-full", OrganizationID: "org", Tool: "save_snapshot", ToolCallID: fmt.Sprintf("hot-%d", i), RequestHash: "h"}
+		if _, _, err := store.Claim(ctx, inv); err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Complete(ctx, inv, agentrt.Result{Success: i%2 == 0, Result: "r"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close() // a closing backend reports its statistics
+	_, admin := openStore(t, srv)
+	var upd, hot int64
+	for deadline := time.Now().Add(10 * time.Second); upd < n && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if err := admin.QueryRow(`SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = $1`, agentrt.InvocationsTable).Scan(&upd, &hot); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("MEASURE %d of %d updates of %s were HOT", hot, upd, agentrt.InvocationsTable)
+	if upd < n || hot < upd/2 {
+		t.Errorf("%d of %d updates were HOT, want most", hot, upd)
+	}
+}
+
+// TestSQLStorePurge: Purge deletes the calls created before the cut that
+// are no longer running, and only those; a purged call executes again.
+func TestSQLStorePurge(t *testing.T) {
+	srv := pgtest.Start(t)
+	store, db := openStore(t, srv)
+	ctx := context.Background()
+	claim := func(id string) agentrt.Invocation {
+		inv := agentrt.Invocation{SessionID: "s-full", OrganizationID: "org", Tool: "save_snapshot", ToolCallID: id, RequestHash: "h"}
+		if _, done, err := store.Claim(ctx, inv); err != nil || done {
+			t.Fatalf("%s: %v %v", id, done, err)
+		}
+		return inv
+	}
+	for _, id := range []string{"old-done", "old-failed", "new-done"} {
+		store.Complete(ctx, claim(id), agentrt.Result{Success: id != "old-failed", Result: id})
+	}
+	running := claim("old-running")
+	if _, err := db.Exec(`UPDATE session_tool_invocations SET created_at = now() - interval '2 hours' WHERE tool_call_id LIKE 'old-%'`); err != nil {
+		t.Fatal(err)
+	}
+	n, err := store.Purge(ctx, time.Hour)
+	if err != nil || n != 2 {
+		t.Fatalf("Purge: %d, %v; want 2", n, err)
+	}
+	var left []string
+	rows, _ := db.Query(`SELECT tool_call_id FROM session_tool_invocations ORDER BY tool_call_id`)
+	for rows.Next() {
+		var id string
+		rows.Scan(&id)
+		left = append(left, id)
+	}
+	rows.Close()
+	if !slices.Equal(left, []string{"new-done", "old-running"}) {
+		t.Errorf("after Purge: %v", left)
+	}
+	store.Complete(ctx, running, agentrt.Result{Success: true, Result: "r"})
+	claim("old-done") // executes again
+}

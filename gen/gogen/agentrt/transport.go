@@ -1,0 +1,115 @@
+package agentrt
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// RequestHash is the Invocation.RequestHash of a call of tool (its name, not
+// an alias) with the JSON arguments args, exactly as the callback route
+// computes it: two calls have the same hash when JSON.parse reads their
+// args as deep-equal values (see requestHash). Another transport over the
+// same Store (the MCP server, package agentmcp) uses it, so that a call made
+// through one transport and retried through the other, with the same
+// session and tool_call_id, is recognised as the same call and executed
+// once. Args that are not one JSON object nested at most MaxArgsDepth deep
+// are hashed as their bytes.
+func RequestHash(tool string, args []byte) string {
+	sum, ok := digestObject(args, MaxArgsDepth)
+	if !ok {
+		sum = sha256.Sum256(args)
+	}
+	return requestHash(tool, sum)
+}
+
+// A Refusal is why a transport refuses a request before any tool runs: the
+// HTTP status, the code and message of its JSON error body, and for a 401
+// the WWW-Authenticate challenge.
+type Refusal struct {
+	Status        int
+	Code, Message string
+	Challenge     string
+}
+
+// Authenticate checks a request's Authorization header as the callback
+// route does: a bearer token that auth verifies, of source SourceSandbox.
+// realm names the transport in a 401's challenge; calls names what the
+// token is for in a 403's message. Another transport (the MCP server,
+// package agentmcp) authenticates with it, so both accept the same tokens.
+func Authenticate(ctx context.Context, auth Authenticator, authorization, realm, calls string) (Claims, *Refusal) {
+	scheme, token, _ := strings.Cut(authorization, " ")
+	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return Claims{}, &Refusal{Status: http.StatusUnauthorized, Code: "unauthorized",
+			Message: "a sandbox bearer token is required", Challenge: `Bearer realm="` + realm + `"`}
+	}
+	claims, err := auth.VerifyToken(ctx, strings.TrimSpace(token))
+	if err != nil {
+		return Claims{}, &Refusal{Status: http.StatusUnauthorized, Code: "unauthorized",
+			Message: "the bearer token is not valid", Challenge: `Bearer realm="` + realm + `", error="invalid_token"`}
+	}
+	if claims.Source != SourceSandbox {
+		return Claims{}, &Refusal{Status: http.StatusForbidden, Code: "forbidden",
+			Message: fmt.Sprintf("%s need a token of source %q, not %q", calls, SourceSandbox, claims.Source)}
+	}
+	return claims, nil
+}
+
+// WriteError answers w with status and the callback route's JSON error
+// body, {"error": msg, "code": code}.
+func WriteError(w http.ResponseWriter, status int, code, msg string) {
+	b, _ := json.Marshal(struct {
+		Error string `json:"error"`
+		Code  string `json:"code"`
+	}{msg, code})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+// CheckSessionID returns what is wrong with a session id under the
+// callback route's limits (1 to MaxSessionIDLength bytes of Unicode text
+// without control characters), or "". Another transport checks its ids
+// with it and CheckToolCallID before the Store sees them, so that both
+// transports refuse the same ids whatever the Store.
+func CheckSessionID(id string) string {
+	return checkID("the session id", id, MaxSessionIDLength, "MaxSessionIDLength")
+}
+
+// CheckToolCallID returns what is wrong with a tool_call_id under the
+// callback route's limits (1 to MaxToolCallIDLength bytes of Unicode text
+// without control characters), or "".
+func CheckToolCallID(id string) string {
+	return checkID("tool_call_id", id, MaxToolCallIDLength, "MaxToolCallIDLength")
+}
+
+// StoreCounter counts, for another transport's CallEvent, the store
+// operations of one call (retries included) and the last store error it
+// met, as the callback route counts its own.
+type StoreCounter struct{ st storeStats }
+
+// CountStore returns ctx carrying a new StoreCounter: MemoryStore and
+// SQLStore count the operations made with that context (or one derived
+// from it) on it.
+func CountStore(ctx context.Context) (context.Context, *StoreCounter) {
+	c := &StoreCounter{}
+	return withStoreStats(ctx, &c.st), c
+}
+
+// Note records a store error the transport met itself (a Store that does
+// not count its own operations still has its errors seen).
+func (c *StoreCounter) Note(err error) { c.st.note(err) }
+
+// Attempts is the number of store operations counted.
+func (c *StoreCounter) Attempts() int { return int(c.st.attempts.Load()) }
+
+// Err is the last store error counted or noted, or nil.
+func (c *StoreCounter) Err() error {
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	return c.st.err
+}
