@@ -1,0 +1,508 @@
+// Package agentmcp serves a generated contract's gateway-executed tools
+// over the Model Context Protocol, on the official Go SDK: the MCP
+// transport beside the callback route of package agentrt, from the same
+// Handler, decoders, mode gating, authentication and idempotency Store.
+// Like the route, it is written against the contract's descriptor
+// (agentrt.Contract); the generated MCP package adds each tool's
+// description and JSON Schema (Tool) and instantiates the generic types
+// with the contract's Handler and Mode.
+//
+// agentc writes a copy of this package's files beside every generated MCP
+// package (<codegen.mcp.dir>/agentmcp) unless codegen.mcp.runtime names one
+// to import instead; only the MCP package imports the SDK, so a gateway
+// that serves the callback route alone never builds it.
+package agentmcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
+)
+
+// The versions of this package's API, oldest and newest, as agentrt's: a
+// generated MCP package checks at compile time that its agentmcp serves
+// the version it was generated against.
+const (
+	MinVersion = 1
+	MaxVersion = 1
+)
+
+// EnforceVersion is agentrt's: generated code converts a difference of
+// versions to it, which fails to compile when it is negative.
+type EnforceVersion = agentrt.EnforceVersion
+
+// Path is the URL path at which the gateway mounts the MCP server, beside
+// the callback route.
+const Path = "/mcp"
+
+// SessionHeader carries the session's id with every MCP request. A header
+// rather than a path segment: OpenCode fills it from the environment
+// ({env:…}) verbatim, where a path segment would need percent-encoding that
+// a config substitution cannot do, and the server stays one fixed mount.
+const SessionHeader = "X-Agentc-Session"
+
+// ToolCallIDMeta is the tools/call _meta key under which a client sends the
+// call's durable id: the same tool_call_id a callback stub sends. A call
+// carrying it goes through the Store keyed by (session, tool_call_id) with
+// the callback route's request hash, so a call retried through either
+// transport executes once. JSON-RPC's own request id is not used: it is
+// only unique within one connection (a stateless client restarts it), so
+// keying on it would answer one call with another's result. Neither is
+// _meta.progressToken, which OpenCode 1.18.33 sends as the same
+// per-connection counter (and no call id: its calls execute each time; a
+// client that knows the model's tool_use id should send it here). The id
+// has the callback route's limits (agentrt.CheckToolCallID), read as the
+// JavaScript string it is: a call whose id breaks them (not a string,
+// empty, a control character, a lone surrogate, invalid UTF-8, more than
+// agentrt.MaxToolCallIDLength bytes) is refused as invalid params before
+// the Store is asked.
+const ToolCallIDMeta = "dev.agentc/tool_call_id"
+
+// ReplayMeta is set to true in the _meta of a result that repeats the
+// stored result of an earlier execution (agentrt.ReplayHeader's meaning).
+const ReplayMeta = "dev.agentc/replay"
+
+// Config configures New; H is the generated Handler interface and M the
+// generated Mode type. Handler, Auth and Sessions are required: they are
+// the callback route's (agentrt.RouteConfig), so one implementation serves
+// both transports.
+type Config[H any, M ~string] struct {
+	// Handler executes the tools.
+	Handler H
+	// Auth verifies bearer tokens.
+	Auth agentrt.Authenticator
+	// Sessions gives each session's mode.
+	Sessions agentrt.Sessions[M]
+	// Store makes calls that carry ToolCallIDMeta idempotent; share the
+	// callback route's Store so that the two transports agree. nil means a
+	// new agentrt.MemoryStore keeping results for the contract's Retention.
+	Store agentrt.Store
+	// Observe, when set, is called once per tools/call after its answer,
+	// and once per request refused before MCP, with the callback route's
+	// agentrt.CallEvent, so one adaptor serves both transports' metrics.
+	// Status is the HTTP status: 200 for every tools/call (MCP answers
+	// inside JSON-RPC), and the refusal's (401, 403, 400, 404, 503), whose
+	// Tool is "" (the tool is named inside the JSON-RPC body). Outcome is
+	// as on the route, plus "invalid_params" for a refused _meta
+	// tool_call_id. SessionID is set once the session header has passed
+	// the route's limits.
+	Observe func(context.Context, agentrt.CallEvent)
+	// Logger receives one record per tool call; nil means slog.Default().
+	Logger *slog.Logger
+	// ExecTimeout, when positive, bounds one execution; as on the callback
+	// route, an execution is detached from its request.
+	ExecTimeout time.Duration
+}
+
+// Server is the MCP server of the contract's gateway-executed tools, an
+// http.Handler for the Streamable HTTP transport (stateless, JSON
+// responses).
+//
+// Every request needs a bearer token (agentrt.Authenticator, source
+// agentrt.SourceSandbox) and the session's id in SessionHeader; a token
+// bound to another session is refused. The session's mode picks the tools:
+// tools/list shows exactly the gateway tools the mode injects, and
+// tools/call of any other tool is answered with an error without
+// executing. Arguments are decoded and validated by the contract's
+// Dispatch: a
+// validation failure is a tool result with isError true and the callback
+// route's text ("Invalid arguments: …"), which the model can act on.
+//
+// A result's content is one text block (the callback's "result") and its
+// structuredContent is the callback route's body {success, result, data?};
+// isError is !success.
+//
+// Errors before MCP starts are JSON {"error", "code"} with the callback
+// route's statuses: 401 (token), 403 (source or session), 400 (no session
+// header, or a session id beyond the route's limits), 404 (unknown
+// session), 503 (session lookup failed).
+type Server[H any, M ~string] struct {
+	c     *agentrt.Contract[H, M]
+	tools []Tool
+	cfg   Config[H, M]
+	http  *mcp.StreamableHTTPHandler
+
+	mu    sync.Mutex
+	modes map[M]*mcp.Server
+}
+
+// Tool is one gateway-executed tool as the MCP server shows it; the
+// generated MCP package lists them.
+type Tool struct {
+	// Tool is the tool's index in the contract's Tools.
+	Tool int
+	// Description is what the model reads about the tool.
+	Description string
+	// Schema is the tool's JSON Schema (the emitter "jsonschema" file),
+	// indented as that file is, to read and review.
+	Schema string
+}
+
+// New returns the MCP server of contract c's tools (a generated MCP
+// package's New passes its contract's and its table of them).
+func New[H any, M ~string](c *agentrt.Contract[H, M], tools []Tool, cfg Config[H, M]) (*Server[H, M], error) {
+	if any(cfg.Handler) == nil || cfg.Auth == nil || cfg.Sessions == nil {
+		return nil, errors.New("agentmcp.New: Handler, Auth and Sessions are required")
+	}
+	for _, t := range tools {
+		if t.Tool < 0 || t.Tool >= len(c.Tools) || !c.Tools[t.Tool].Gateway {
+			return nil, fmt.Errorf("agentmcp.New: tool %d is not a gateway-executed tool of contract %s", t.Tool, c.Name)
+		}
+	}
+	if cfg.Store == nil {
+		cfg.Store = &agentrt.MemoryStore{Retention: c.Retention}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &Server[H, M]{c: c, tools: tools, cfg: cfg, modes: map[M]*mcp.Server{}}
+	s.http = mcp.NewStreamableHTTPHandler(s.serverFor, &mcp.StreamableHTTPOptions{
+		Stateless:    true,
+		JSONResponse: true,
+		// The gateway's own route authenticates every request with a
+		// bearer token; it is not a browser-reachable localhost service.
+		DisableLocalhostProtection: true,
+	})
+	return s, nil
+}
+
+// Pattern is the server's http.ServeMux pattern: Path (every method; the
+// transport answers GET and DELETE with 405).
+func (s *Server[H, M]) Pattern() string { return Path }
+
+// caller is what ServeHTTP learned about a request, for the tool handlers.
+type caller[M ~string] struct {
+	session string
+	claims  agentrt.Claims
+	mode    M
+	body    *bodyCopy
+}
+
+type callerKey struct{}
+
+// ServeHTTP authenticates the request, finds the session's mode and hands
+// the request to the MCP transport.
+func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	var checked string // the session id, once within the limits
+	fail := func(status int, code, msg string) {
+		agentrt.WriteError(w, status, code, msg)
+		s.observe(r.Context(), agentrt.CallEvent{SessionID: checked, Outcome: code, Status: status,
+			Duration: time.Since(start)})
+	}
+	claims, refused := agentrt.Authenticate(r.Context(), s.cfg.Auth, r.Header.Get("Authorization"),
+		"agentc-mcp", "tool calls")
+	if refused != nil {
+		if refused.Challenge != "" {
+			w.Header().Set("WWW-Authenticate", refused.Challenge)
+		}
+		fail(refused.Status, refused.Code, refused.Message)
+		return
+	}
+	session := r.Header.Get(SessionHeader)
+	if session == "" {
+		fail(http.StatusBadRequest, "missing_session", "the session's id is required in the "+SessionHeader+" header")
+		return
+	}
+	if claims.SessionID != "" && claims.SessionID != session {
+		fail(http.StatusForbidden, "forbidden", "the token belongs to another session")
+		return
+	}
+	if msg := agentrt.CheckSessionID(session); msg != "" {
+		fail(http.StatusBadRequest, "invalid_session_id", msg)
+		return
+	}
+	checked = session
+	mode, err := s.cfg.Sessions.SessionMode(r.Context(), session)
+	switch {
+	case errors.Is(err, agentrt.ErrUnknownSession):
+		fail(http.StatusNotFound, "unknown_session", "unknown session "+session)
+		return
+	case err != nil:
+		s.cfg.Logger.ErrorContext(r.Context(), "agentc mcp: session lookup failed",
+			"session_id", session, "error", err)
+		fail(http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
+		return
+	}
+	c := &caller[M]{session: session, claims: claims, mode: mode}
+	if r.Body != nil {
+		c.body = &bodyCopy{rc: r.Body}
+		r.Body = c.body
+	}
+	s.http.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
+}
+
+// serverFor returns the MCP server of the request's mode: one per mode,
+// holding exactly the gateway tools the mode injects, built on first use.
+func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
+	c, _ := r.Context().Value(callerKey{}).(*caller[M])
+	if c == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if srv, ok := s.modes[c.mode]; ok {
+		return srv
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: s.c.Name, Version: s.c.Revision}, &mcp.ServerOptions{
+		Instructions: "Gateway tools of agent contract " + s.c.Name + " for " + string(c.mode) + " sessions.",
+	})
+	for _, t := range s.tools {
+		if !s.c.Injects(c.mode, t.Tool) {
+			continue
+		}
+		srv.AddTool(&mcp.Tool{
+			Name:        s.c.Tools[t.Tool].Name,
+			Description: t.Description,
+			InputSchema: t.inputSchema(),
+		}, s.handler(s.c.Tools[t.Tool].Name))
+	}
+	s.modes[c.mode] = srv
+	return srv
+}
+
+// handler returns the tools/call handler of the tool named tool.
+func (s *Server[H, M]) handler(tool string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		ctx, counted := agentrt.CountStore(ctx)
+		c, _ := ctx.Value(callerKey{}).(*caller[M])
+		if c == nil {
+			return nil, errors.New("agentc mcp: the request reached the tool without its session")
+		}
+		args := []byte(req.Params.Arguments)
+		if len(args) == 0 {
+			args = []byte("{}")
+		}
+		// Without the _meta id the call simply executes; with one, the id
+		// must be what the callback route accepts as a tool_call_id.
+		var toolCallID string
+		if meta, present := req.Params.Meta[ToolCallIDMeta]; present {
+			id, isString := meta.(string)
+			if strings.ContainsRune(id, utf8.RuneError) && c.body != nil {
+				id = rawMetaString(c.body.buf.Bytes(), ToolCallIDMeta, id)
+			}
+			msg := "tool_call_id must be a string"
+			if isString {
+				msg = agentrt.CheckToolCallID(id)
+			}
+			if msg != "" {
+				s.observe(ctx, agentrt.CallEvent{Tool: tool, SessionID: c.session, Outcome: "invalid_params",
+					Status: http.StatusOK, Duration: time.Since(start)})
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+					Message: fmt.Sprintf("_meta %q: %s", ToolCallIDMeta, msg)}
+			}
+			toolCallID = id
+		}
+		call := agentrt.Call[M]{Tool: tool, Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
+		res, outcome, err := s.execute(ctx, c, call, args, counted)
+		s.observe(ctx, agentrt.CallEvent{
+			Tool: tool, SessionID: c.session, ToolCallID: toolCallID, Outcome: outcome, Status: http.StatusOK,
+			Success: err == nil && res.Success, Replay: outcome == "replayed", Duration: time.Since(start),
+			StoreAttempts: counted.Attempts(), StoreErr: counted.Err(),
+		})
+		s.cfg.Logger.LogAttrs(ctx, slog.LevelInfo, "agentc mcp tool call",
+			slog.String("tool", tool),
+			slog.String("tool_call_id", toolCallID),
+			slog.String("session_id", c.session),
+			slog.String("outcome", outcome),
+			slog.Bool("success", err == nil && res.Success),
+			slog.Duration("duration", time.Since(start)),
+		)
+		if err != nil {
+			return nil, err
+		}
+		out := &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: res.Result}},
+			StructuredContent: res,
+			IsError:           !res.Success,
+		}
+		if outcome == "replayed" {
+			out.Meta = mcp.Meta{ReplayMeta: true}
+		}
+		return out, nil
+	}
+}
+
+// execute runs one call. A call with a tool_call_id goes through the Store
+// exactly as on the callback route (same key, same request hash); one
+// without has no identity a retry could repeat, and executes.
+func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], call agentrt.Call[M], args []byte,
+	counted *agentrt.StoreCounter) (
+	agentrt.Result, string, error,
+) {
+	run := func() agentrt.Result {
+		ctx := context.WithoutCancel(ctx)
+		cancel := context.CancelFunc(func() {})
+		if s.cfg.ExecTimeout > 0 {
+			ctx, cancel = context.WithTimeout(ctx, s.cfg.ExecTimeout)
+		}
+		defer cancel()
+		return s.c.Dispatch(ctx, s.cfg.Handler, call, args)
+	}
+	if call.ToolCallID == "" {
+		return run(), "executed", nil
+	}
+	inv := agentrt.Invocation{
+		SessionID:      c.session,
+		OrganizationID: c.claims.OrganizationID,
+		Tool:           call.Tool,
+		ToolCallID:     call.ToolCallID,
+		RequestHash:    agentrt.RequestHash(call.Tool, args),
+	}
+	prev, done, err := s.cfg.Store.Claim(ctx, inv)
+	switch {
+	case errors.Is(err, agentrt.ErrConflict):
+		msg := "tool_call_id " + call.ToolCallID +
+			" was already used for another call (a different tool or different arguments)"
+		return agentrt.Result{Result: msg}, "tool_call_id_conflict", nil
+	case err != nil:
+		counted.Note(err)
+		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: idempotency store failed",
+			"tool", call.Tool, "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
+		return agentrt.Result{}, "store_failed", errors.New("the gateway could not record the call; retry it")
+	case done:
+		return prev, "replayed", nil
+	}
+	res := run()
+	if err := s.cfg.Store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
+		counted.Note(err)
+		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: recording the result failed",
+			"tool", call.Tool, "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
+	}
+	return res, "executed", nil
+}
+
+// bodyCopy keeps what the transport reads of a request's body (at most its
+// MaxRequestBodyBytes), for rawMetaString.
+type bodyCopy struct {
+	rc  io.ReadCloser
+	buf bytes.Buffer
+}
+
+func (b *bodyCopy) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	b.buf.Write(p[:n])
+	return n, err
+}
+
+func (b *bodyCopy) Close() error { return b.rc.Close() }
+
+// rawMetaString returns the string under key in the _meta of body, a
+// tools/call message, as the JavaScript string it is, given decoded: the
+// SDK's decoding of it. The SDK's decoder turns a lone surrogate escape
+// ("\ud800") and invalid UTF-8 into U+FFFD, which would make distinct ids
+// one; the callback route compares ids as JavaScript strings and refuses
+// those (agentrt.CheckToolCallID). Here a lone surrogate becomes its
+// WTF-8 bytes and invalid UTF-8 stays as it is, so that CheckToolCallID
+// refuses them too. When body does not hold that value, decoded is
+// returned.
+func rawMetaString(body []byte, key, decoded string) string {
+	var msg struct {
+		Params struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil {
+		return decoded
+	}
+	raw := msg.Params.Meta[key]
+	var same string
+	if json.Unmarshal(raw, &same) != nil || same != decoded {
+		return decoded
+	}
+	if s, ok := jsString(raw); ok {
+		return s
+	}
+	return decoded
+}
+
+// jsString decodes the JSON string token raw without replacing anything:
+// escaped surrogate pairs become their code point, a lone surrogate its
+// three WTF-8 bytes, and bytes that are not UTF-8 stay.
+func jsString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	raw = raw[1 : len(raw)-1]
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			out = append(out, raw[i])
+			continue
+		}
+		if i++; i == len(raw) {
+			return "", false
+		}
+		switch c := raw[i]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+		case 'b', 'f', 'n', 'r', 't':
+			out = append(out, "\b\f\n\r\t"[strings.IndexByte("bfnrt", c)])
+		case 'u':
+			r, ok := hex4(raw[i+1:])
+			if !ok {
+				return "", false
+			}
+			i += 4
+			if utf16.IsSurrogate(r) && r < 0xdc00 && i+6 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
+				if lo, ok := hex4(raw[i+3:]); ok && lo >= 0xdc00 && lo <= 0xdfff {
+					out = utf8.AppendRune(out, utf16.DecodeRune(r, lo))
+					i += 6
+					continue
+				}
+			}
+			if utf16.IsSurrogate(r) {
+				out = append(out, 0xe0|byte(r>>12), 0x80|byte(r>>6)&0x3f, 0x80|byte(r)&0x3f)
+			} else {
+				out = utf8.AppendRune(out, r)
+			}
+		default:
+			return "", false
+		}
+	}
+	return string(out), true
+}
+
+// hex4 reads the four hex digits at the start of b.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b[:4]), 16, 16)
+	return rune(n), err == nil
+}
+
+// observe hands ev to Config.Observe, if set.
+func (s *Server[H, M]) observe(ctx context.Context, ev agentrt.CallEvent) {
+	if s.cfg.Observe != nil {
+		s.cfg.Observe(ctx, ev)
+	}
+}
+
+// inputSchema is the tool's JSON Schema as tools/list serves it: compact.
+func (t Tool) inputSchema() json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(t.Schema)); err != nil {
+		// Not reached: agentc generates the schema from encoding/json's
+		// output. The SDK reports invalid JSON when it serves the tool.
+		return json.RawMessage(t.Schema)
+	}
+	return b.Bytes()
+}
