@@ -206,7 +206,11 @@ func TestMain(m *testing.M) {
 // (module conformancecov; the generated code needs only the standard
 // library) with covGoMain, and builds it.
 func buildCovGo(s *model.Spec) (string, error) {
-	files, err := emit.Generate(s, []*emit.Emitter{gogen.Emitter}, emit.Options{})
+	// The package imports the copy of its runtime written beside it, in
+	// this module.
+	local := *s
+	local.Codegen.GoImport, local.Codegen.GoRuntime = "conformancecov/contract", ""
+	files, err := emit.Generate(&local, []*emit.Emitter{gogen.Emitter}, emit.Options{})
 	if err != nil {
 		return "", err
 	}
@@ -225,7 +229,7 @@ func buildCovGo(s *model.Spec) (string, error) {
 	n := 0
 	for _, f := range files {
 		rel, ok := strings.CutPrefix(f.Path, s.Codegen.GoDir+"/")
-		if !ok || !strings.HasSuffix(rel, ".go") || strings.Contains(rel, "/") {
+		if !ok || !strings.HasSuffix(rel, ".go") {
 			continue
 		}
 		if err := write(filepath.Join("contract", rel), f.Data); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
@@ -81,7 +82,7 @@ func TestVersionDrift(t *testing.T) {
 		if want := map[bool]int{true: 1, false: 0}[tc.success]; h.count(id) != want {
 			t.Errorf("%s: executed %d times, want %d", tc.name, h.count(id), want)
 		}
-		if fp := r.Header.Get(contract.FingerprintHeader); fp != current {
+		if fp := r.Header.Get(agentrt.FingerprintHeader); fp != current {
 			t.Errorf("%s: the answer's fingerprint %q, want the gateway's %s", tc.name, fp, current)
 		}
 	}
@@ -112,8 +113,8 @@ func TestStubsCarryFingerprints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(rt), `export const FINGERPRINT_HEADER = "`+contract.FingerprintHeader+`"`) {
-		t.Errorf("runtime.ts does not send %s", contract.FingerprintHeader)
+	if !strings.Contains(string(rt), `export const FINGERPRINT_HEADER = "`+agentrt.FingerprintHeader+`"`) {
+		t.Errorf("runtime.ts does not send %s", agentrt.FingerprintHeader)
 	}
 	for _, tool := range contract.Tools() {
 		src, err := os.ReadFile(filepath.Join(root, "tool", tool.FileName()+".ts"))

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/gen/internal/fakemodel"
 	"github.com/agentc-dev/agentc/gen/internal/opencodetest"
 	"github.com/agentc-dev/agentc/gen/opencode"
@@ -98,7 +99,7 @@ func (p *dropProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ToolCallID string `json:"tool_call_id"`
 	}
 	json.Unmarshal(body, &req)
-	a := attempt{Tool: path.Base(r.URL.Path), ToolCallID: req.ToolCallID, Fingerprint: r.Header.Get(contract.FingerprintHeader)}
+	a := attempt{Tool: path.Base(r.URL.Path), ToolCallID: req.ToolCallID, Fingerprint: r.Header.Get(agentrt.FingerprintHeader)}
 	p.mu.Lock()
 	a.Dropped = a.Tool == "save_snapshot" && !p.dropped
 	p.dropped = p.dropped || a.Dropped

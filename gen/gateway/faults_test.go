@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/gen/internal/pgtest"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
@@ -27,7 +28,7 @@ import (
 // proxiedStore returns a SQLStore whose connections go through a pgProxy
 // (in the simple protocol, so that the proxy sees each statement's text),
 // on a table created directly.
-func proxiedStore(t *testing.T, srv *pgtest.Server, lease, writeTimeout time.Duration) (*contract.SQLStore, *pgProxy) {
+func proxiedStore(t *testing.T, srv *pgtest.Server, lease, writeTimeout time.Duration) (*agentrt.SQLStore, *pgProxy) {
 	t.Helper()
 	openStore(t, srv, lease)
 	p := newPGProxy(t, fmt.Sprintf("%s:%d", srv.Host, srv.Port))
@@ -37,7 +38,7 @@ func proxiedStore(t *testing.T, srv *pgtest.Server, lease, writeTimeout time.Dur
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return &contract.SQLStore{DB: db, Lease: lease, WriteTimeout: writeTimeout}, p
+	return &agentrt.SQLStore{DB: db, Lease: lease, WriteTimeout: writeTimeout}, p
 }
 
 // tryPost is post for calls that may fail at the network level.
@@ -95,7 +96,7 @@ func waitRecorded(t testing.TB, db *sql.DB, ids []string) map[string]invocation 
 		for _, id := range ids {
 			r := row(t, db, id)
 			rows[id] = r
-			if r.Status == contract.StatusRunning {
+			if r.Status == agentrt.StatusRunning {
 				running++
 			}
 		}
@@ -146,7 +147,7 @@ func TestFaultRestartUnderLoad(t *testing.T) {
 	store, db := openStore(t, srv, 20*time.Second)
 	h := newHandler()
 	var storeErrs atomic.Int64
-	g := newGateway(t, h, gatewayOptions{store: store, quiet: true, observe: func(_ context.Context, ev contract.CallEvent) {
+	g := newGateway(t, h, gatewayOptions{store: store, quiet: true, observe: func(_ context.Context, ev agentrt.CallEvent) {
 		if ev.StoreErr != nil {
 			storeErrs.Add(1)
 		}
@@ -168,7 +169,7 @@ func TestFaultRestartUnderLoad(t *testing.T) {
 				first, u1 := callUntilAnswered(t, client, url, id)
 				again, u2 := callUntilAnswered(t, client, url, id)
 				unavailable.Add(int64(u1 + u2))
-				if string(again.Body) != string(first.Body) || again.Header.Get(contract.ReplayHeader) != "true" {
+				if string(again.Body) != string(first.Body) || again.Header.Get(agentrt.ReplayHeader) != "true" {
 					if mismatched.Add(1) <= 3 {
 						t.Errorf("%s: the retry got %v, the first call %v", id, again, first)
 					}
@@ -245,7 +246,7 @@ func TestFaultTerminatedConnections(t *testing.T) {
 	res := contract.Result{Success: true, Result: "done"}
 	for _, step := range []string{"before the claim", "between the claim and complete"} {
 		id := "kill-" + strings.ReplaceAll(step, " ", "-")
-		inv := contract.Invocation{SessionID: setupSession, OrganizationID: orgID, Tool: "save_snapshot", ToolCallID: id, RequestHash: "h"}
+		inv := agentrt.Invocation{SessionID: setupSession, OrganizationID: orgID, Tool: "save_snapshot", ToolCallID: id, RequestHash: "h"}
 		if err := db.Ping(); err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +262,7 @@ func TestFaultTerminatedConnections(t *testing.T) {
 		if err := store.Complete(ctx, inv, res); err != nil {
 			t.Errorf("%s: complete: %v", step, err)
 		}
-		if r := row(t, db, id); r.Status != contract.StatusCompleted || r.Result != `{"success":true,"result":"done"}` {
+		if r := row(t, db, id); r.Status != agentrt.StatusCompleted || r.Result != `{"success":true,"result":"done"}` {
 			t.Errorf("%s: row %+v", step, r)
 		}
 		if got, done, err := store.Claim(ctx, inv); err != nil || !done || got.Result != "done" {
@@ -296,11 +297,11 @@ func TestFaultBlackhole(t *testing.T) {
 	t.Run("during execution", func(t *testing.T) {
 		store, proxy := proxiedStore(t, srv, 30*time.Second, writeTimeout)
 		storeB, db := openStore(t, srv, 30*time.Second)
-		var events []contract.CallEvent
+		var events []agentrt.CallEvent
 		var mu sync.Mutex
 		h := newHandler()
 		h.gate, h.started = make(chan struct{}), make(chan string, 1)
-		a := newGateway(t, h, gatewayOptions{store: store, observe: func(_ context.Context, ev contract.CallEvent) {
+		a := newGateway(t, h, gatewayOptions{store: store, observe: func(_ context.Context, ev agentrt.CallEvent) {
 			mu.Lock()
 			events = append(events, ev)
 			mu.Unlock()
@@ -338,7 +339,7 @@ func TestFaultBlackhole(t *testing.T) {
 			other <- post(t, b.srv.Client(), b.url(setupSession, "save_snapshot"), tokenFor(setupSession), "", body("hole-exec", snapshotArgs))
 		}()
 		time.Sleep(500 * time.Millisecond) // the other gateway's retry polls the running row
-		if r := row(t, db, "hole-exec"); r.Status != contract.StatusRunning {
+		if r := row(t, db, "hole-exec"); r.Status != agentrt.StatusRunning {
 			t.Errorf("during the blackhole the row is %s, want running", r.Status)
 		}
 		proxy.Heal()
@@ -451,7 +452,7 @@ func TestFaultLostAnswer(t *testing.T) {
 			if first.Status != http.StatusServiceUnavailable || proxy.dropped.Load() != 1 {
 				t.Fatalf("the call whose claim's answer was lost: %v (dropped %d), want 503", first, proxy.dropped.Load())
 			}
-			if r := row(t, db, id); r.Status != contract.StatusRunning {
+			if r := row(t, db, id); r.Status != agentrt.StatusRunning {
 				t.Fatalf("the claim's row: %+v, want running", r)
 			}
 			proxy.holeAfterDrop.Store(false)

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
 
@@ -40,23 +41,23 @@ func tokenFor(session string) string { return "sbx." + session }
 // auth verifies the test tokens: "sbx.<session>" is a sandbox token for the
 // session, "sbx-any" a sandbox token for any session, "api.x" a token of
 // source "api"; anything else is invalid.
-var auth = contract.AuthenticatorFunc(func(ctx context.Context, token string) (contract.Claims, error) {
+var auth = agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
 	switch {
 	case strings.HasPrefix(token, "sbx."):
-		return contract.Claims{Source: "sandbox", SessionID: strings.TrimPrefix(token, "sbx."), OrganizationID: orgID}, nil
+		return agentrt.Claims{Source: "sandbox", SessionID: strings.TrimPrefix(token, "sbx."), OrganizationID: orgID}, nil
 	case token == "sbx-any":
-		return contract.Claims{Source: "sandbox", OrganizationID: orgID}, nil
+		return agentrt.Claims{Source: "sandbox", OrganizationID: orgID}, nil
 	case strings.HasPrefix(token, "api."):
-		return contract.Claims{Source: "api", OrganizationID: orgID}, nil
+		return agentrt.Claims{Source: "api", OrganizationID: orgID}, nil
 	}
-	return contract.Claims{}, errors.New("bad signature")
+	return agentrt.Claims{}, errors.New("bad signature")
 })
 
 var sessions = contract.SessionsFunc(func(ctx context.Context, id string) (contract.Mode, error) {
 	if m, ok := modes[id]; ok {
 		return m, nil
 	}
-	return "", contract.ErrUnknownSession
+	return "", agentrt.ErrUnknownSession
 })
 
 // handler is a contract.Handler that counts executions per tool_call_id and
@@ -143,14 +144,14 @@ type gateway struct {
 }
 
 type gatewayOptions struct {
-	store   contract.Store
+	store   agentrt.Store
 	maxBody int64
 	// quiet drops the logs instead of recording them.
 	quiet bool
 	// arrivals, when not nil, counts the requests that reached the server.
 	arrivals *atomic.Int64
 	// observe is the route's RouteConfig.Observe.
-	observe func(context.Context, contract.CallEvent)
+	observe func(context.Context, agentrt.CallEvent)
 }
 
 func newGateway(t testing.TB, h *handler, o gatewayOptions) *gateway {
@@ -207,7 +208,7 @@ func post(t testing.TB, client *http.Client, url, token, fingerprint string, bod
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	if fingerprint != "" {
-		req.Header.Set(contract.FingerprintHeader, fingerprint)
+		req.Header.Set(agentrt.FingerprintHeader, fingerprint)
 	}
 	res, err := client.Do(req)
 	if err != nil {

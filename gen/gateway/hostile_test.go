@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/gen/internal/pgtest"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
@@ -27,7 +28,7 @@ type readmeGateway struct {
 	asked atomic.Int64
 }
 
-func newReadmeGateway(t *testing.T, store contract.Store) *readmeGateway {
+func newReadmeGateway(t *testing.T, store agentrt.Store) *readmeGateway {
 	t.Helper()
 	g := &readmeGateway{h: newHandler()}
 	route, err := contract.NewRoute(contract.RouteConfig{
@@ -197,7 +198,7 @@ func TestEnvelopeAsJSONParse(t *testing.T) {
 
 // forEachStore runs f with a MemoryStore and with an SQLStore on a real
 // PostgreSQL; count tells how many calls the store holds.
-func forEachStore(t *testing.T, f func(t *testing.T, store contract.Store, count func() int)) {
+func forEachStore(t *testing.T, f func(t *testing.T, store agentrt.Store, count func() int)) {
 	t.Run("memory", func(t *testing.T) {
 		store := contract.NewMemoryStore()
 		f(t, store, store.Len)
@@ -237,19 +238,19 @@ func TestCanonicalArguments(t *testing.T) {
 		{"array order", `{"message":"m","n":[1,2]}`, `{"message":"m","n":[2,1]}`, false},
 		{"lone surrogates", `{"message":"\ud800"}`, `{"message":"\udbff"}`, false},
 	}
-	forEachStore(t, func(t *testing.T, store contract.Store, count func() int) {
+	forEachStore(t, func(t *testing.T, store agentrt.Store, count func() int) {
 		g := newReadmeGateway(t, store)
 		snap := callbackPath(setupSession, "save_snapshot")
 		for _, tc := range cases {
 			id := "canon-" + strings.ReplaceAll(tc.name, " ", "-")
 			first := g.send(t, "POST", snap, nil, body(id, tc.first))
 			again := g.send(t, "POST", snap, nil, body(id, tc.again))
-			if first.Status != 200 || first.Header.Get(contract.ReplayHeader) != "" {
+			if first.Status != 200 || first.Header.Get(agentrt.ReplayHeader) != "" {
 				t.Errorf("%s: first call %v", tc.name, first)
 				continue
 			}
 			if tc.replay {
-				if again.Status != 200 || again.Header.Get(contract.ReplayHeader) != "true" || string(again.Body) != string(first.Body) {
+				if again.Status != 200 || again.Header.Get(agentrt.ReplayHeader) != "true" || string(again.Body) != string(first.Body) {
 					t.Errorf("%s: %s then %s: %v, want a replay of %v", tc.name, tc.first, tc.again, again, first)
 				}
 			} else if _, code := jsonError(t, tc.name, again); again.Status != 409 || code != "tool_call_id_conflict" {
@@ -274,7 +275,7 @@ func TestCanonicalArguments(t *testing.T) {
 // calls, and the two spellings of one id are one call.
 func TestHostileIDsAndHeaders(t *testing.T) {
 	snap := callbackPath(setupSession, "save_snapshot")
-	deep := strings.Repeat(`{"a":`, contract.MaxArgsDepth) + "1" + strings.Repeat("}", contract.MaxArgsDepth)
+	deep := strings.Repeat(`{"a":`, agentrt.MaxArgsDepth) + "1" + strings.Repeat("}", agentrt.MaxArgsDepth)
 	rejected := []struct {
 		name, path, body, fingerprint string
 		code, says                    string
@@ -284,7 +285,7 @@ func TestHostileIDsAndHeaders(t *testing.T) {
 		{"session of invalid UTF-8", callbackPath("a%FFb", "save_snapshot"), body("h3", "{}"), "", "invalid_session_id", "Unicode"},
 		{"session of a UTF-8 surrogate", callbackPath("a%ED%A0%80b", "save_snapshot"), body("h4", "{}"), "", "invalid_session_id", "Unicode"},
 		{"session of 10 KB", callbackPath(strings.Repeat("s", 10<<10), "save_snapshot"), body("h5", "{}"), "", "invalid_session_id", "MaxSessionIDLength"},
-		{"session one byte over", callbackPath(strings.Repeat("s", contract.MaxSessionIDLength+1), "save_snapshot"), body("h6", "{}"), "", "invalid_session_id", "MaxSessionIDLength"},
+		{"session one byte over", callbackPath(strings.Repeat("s", agentrt.MaxSessionIDLength+1), "save_snapshot"), body("h6", "{}"), "", "invalid_session_id", "MaxSessionIDLength"},
 		{"tool_call_id with NUL", snap, `{"tool_call_id":"a\u0000b","args":{}}`, "", "invalid_body", "control characters"},
 		{"tool_call_id with a tab", snap, "{\"tool_call_id\":\"a\\tb\",\"args\":{}}", "", "invalid_body", "control characters"},
 		{`tool_call_id "\ud800-x"`, snap, `{"tool_call_id":"\ud800-x","args":{}}`, "", "invalid_body", "lone surrogate"},
@@ -292,19 +293,19 @@ func TestHostileIDsAndHeaders(t *testing.T) {
 		{`tool_call_id "\udc00\ud800"`, snap, `{"tool_call_id":"\udc00\ud800","args":{}}`, "", "invalid_body", "lone surrogate"},
 		{`tool_call_id "\xff-x"`, snap, "{\"tool_call_id\":\"\xff-x\",\"args\":{}}", "", "invalid_body", "invalid UTF-8"},
 		{`tool_call_id "\xfe-x"`, snap, "{\"tool_call_id\":\"\xfe-x\",\"args\":{}}", "", "invalid_body", "invalid UTF-8"},
-		{"tool_call_id one byte over", snap, body(strings.Repeat("i", contract.MaxToolCallIDLength+1), "{}"), "", "invalid_body", "MaxToolCallIDLength"},
+		{"tool_call_id one byte over", snap, body(strings.Repeat("i", agentrt.MaxToolCallIDLength+1), "{}"), "", "invalid_body", "MaxToolCallIDLength"},
 		{"fingerprint of 512 KB", snap, body("h7", "{}"), strings.Repeat("f", 512<<10), "invalid_fingerprint", "MaxFingerprintLength"},
-		{"fingerprint one byte over", snap, body("h8", "{}"), strings.Repeat("f", contract.MaxFingerprintLength+1), "invalid_fingerprint", "MaxFingerprintLength"},
+		{"fingerprint one byte over", snap, body("h8", "{}"), strings.Repeat("f", agentrt.MaxFingerprintLength+1), "invalid_fingerprint", "MaxFingerprintLength"},
 		{"fingerprint with a space", snap, body("h9", "{}"), "abc def", "invalid_fingerprint", "printable ASCII"},
 		{"args nested too deep", snap, body("h10", `{"a":`+deep+`}`), "", "invalid_body", "MaxArgsDepth"},
 	}
 	bodies := map[string][2]string{} // by case: the answer with each store
-	forEachStore(t, func(t *testing.T, store contract.Store, count func() int) {
+	forEachStore(t, func(t *testing.T, store agentrt.Store, count func() int) {
 		g := newReadmeGateway(t, store)
 		for _, tc := range rejected {
 			hdr := map[string]string{}
 			if tc.fingerprint != "" {
-				hdr[contract.FingerprintHeader] = tc.fingerprint
+				hdr[agentrt.FingerprintHeader] = tc.fingerprint
 			}
 			r := g.send(t, "POST", tc.path, hdr, tc.body)
 			msg, code := jsonError(t, tc.name, r)
@@ -331,15 +332,15 @@ func TestHostileIDsAndHeaders(t *testing.T) {
 			name, path, body, fingerprint string
 			status                        int
 		}{
-			{"session at the limit", callbackPath(strings.Repeat("s", contract.MaxSessionIDLength), "save_snapshot"), body("ok-1", "{}"), "", 200},
-			{"tool_call_id at the limit", snap, body(strings.Repeat("i", contract.MaxToolCallIDLength), "{}"), "", 200},
-			{"fingerprint at the limit", snap, body("ok-2", "{}"), strings.Repeat("f", contract.MaxFingerprintLength), 200},
+			{"session at the limit", callbackPath(strings.Repeat("s", agentrt.MaxSessionIDLength), "save_snapshot"), body("ok-1", "{}"), "", 200},
+			{"tool_call_id at the limit", snap, body(strings.Repeat("i", agentrt.MaxToolCallIDLength), "{}"), "", 200},
+			{"fingerprint at the limit", snap, body("ok-2", "{}"), strings.Repeat("f", agentrt.MaxFingerprintLength), 200},
 			{"args at the depth limit", snap, body("ok-3", deep), "", 200},
 		}
 		for _, tc := range atLimit {
 			hdr := map[string]string{}
 			if tc.fingerprint != "" {
-				hdr[contract.FingerprintHeader] = tc.fingerprint
+				hdr[agentrt.FingerprintHeader] = tc.fingerprint
 			}
 			if r := g.send(t, "POST", tc.path, hdr, tc.body); r.Status != tc.status {
 				t.Errorf("%s: %v, want %d", tc.name, r, tc.status)

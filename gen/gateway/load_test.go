@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/gen/internal/pgtest"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
@@ -32,7 +33,7 @@ func TestLoadOneID(t *testing.T) {
 	})
 }
 
-func loadOneID(t *testing.T, store contract.Store) {
+func loadOneID(t *testing.T, store agentrt.Store) {
 	const n = 1000
 	h := newHandler()
 	// The first execution is held until every call has been sent, so all
@@ -73,7 +74,7 @@ func loadOneID(t *testing.T, store contract.Store) {
 		if r.Status != 200 || r.Result.Result != "Snapshot saved for call same-id" || string(r.Body) != string(results[0].Body) {
 			t.Fatalf("answer %d: %v", i, r)
 		}
-		if r.Header.Get(contract.ReplayHeader) == "true" {
+		if r.Header.Get(agentrt.ReplayHeader) == "true" {
 			replays++
 		}
 	}
@@ -228,7 +229,7 @@ func BenchmarkRoute(b *testing.B) {
 	}
 	storeDB, bareDB := pool(), pool()
 	b.Run("postgres", func(b *testing.B) {
-		g := newGateway(b, newHandler(), gatewayOptions{store: contract.NewSQLStore(storeDB), quiet: true})
+		g := newGateway(b, newHandler(), gatewayOptions{store: agentrt.NewSQLStore(storeDB), quiet: true})
 		bare := httptest.NewServer(bareSQLHandler(bareDB))
 		defer bare.Close()
 		compareThroughput(b, g.url(setupSession, "save_snapshot"), bare.URL+"/proliferate/s/tools/save_snapshot")

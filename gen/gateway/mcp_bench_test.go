@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentc-dev/agentc/generated/go/contractmcp"
+	"github.com/agentc-dev/agentc/gen/mcpgen/agentmcp"
 )
 
 // BenchmarkMCP measures, in one run, the throughput of the MCP route
@@ -34,10 +34,10 @@ func BenchmarkMCP(b *testing.B) {
 	}
 	viaMCP := func(id string) *http.Request {
 		msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"save_snapshot","arguments":%s,"_meta":{%q:%q}}}`,
-			snapshotArgs, contractmcp.ToolCallIDMeta, id)
-		req, _ := http.NewRequest("POST", g.srv.URL+contractmcp.Path, bytes.NewReader([]byte(msg)))
+			snapshotArgs, agentmcp.ToolCallIDMeta, id)
+		req, _ := http.NewRequest("POST", g.srv.URL+agentmcp.Path, bytes.NewReader([]byte(msg)))
 		req.Header.Set("Authorization", "Bearer "+tokenFor(setupSession))
-		req.Header.Set(contractmcp.SessionHeader, setupSession)
+		req.Header.Set(agentmcp.SessionHeader, setupSession)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		return req

@@ -184,7 +184,7 @@ func TestEndToEndMCP(t *testing.T) {
 		t.Errorf("tools/call requests %v, want %v", names, want)
 	}
 	// What OpenCode's MCP client sends with a call: no durable call id, so
-	// these calls are not deduplicated (see contractmcp.ToolCallIDMeta).
+	// these calls are not deduplicated (see agentmcp.ToolCallIDMeta).
 	for _, c := range calls {
 		t.Logf("OpenCode tools/call params: %v", c)
 	}

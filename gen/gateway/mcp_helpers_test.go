@@ -10,6 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
+	"github.com/agentc-dev/agentc/gen/mcpgen/agentmcp"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 	"github.com/agentc-dev/agentc/generated/go/contractmcp"
 )
@@ -19,13 +21,13 @@ import (
 // server on one mux.
 type bothGateway struct {
 	h     *handler
-	store contract.Store
+	store agentrt.Store
 	mcp   *contractmcp.Server
 	route *contract.Route
 	srv   *httptest.Server
 }
 
-func newBothGateway(t testing.TB, h *handler, store contract.Store) *bothGateway {
+func newBothGateway(t testing.TB, h *handler, store agentrt.Store) *bothGateway {
 	t.Helper()
 	if store == nil {
 		store = contract.NewMemoryStore()
@@ -77,11 +79,11 @@ func (g *bothGateway) mcpSession(t testing.TB, session, token string, base http.
 		h.Set("Authorization", "Bearer "+token)
 	}
 	if session != "" {
-		h.Set(contractmcp.SessionHeader, session)
+		h.Set(agentmcp.SessionHeader, session)
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "agentc-test", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
-		Endpoint:   g.srv.URL + contractmcp.Path,
+		Endpoint:   g.srv.URL + agentmcp.Path,
 		HTTPClient: &http.Client{Transport: headerTransport{base: base, header: h}},
 	}, nil)
 	if err == nil {
@@ -108,7 +110,7 @@ func mcpCall(t testing.TB, cs *mcp.ClientSession, tool, id, args string) (contra
 	t.Helper()
 	p := &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)}
 	if id != "" {
-		p.Meta = mcp.Meta{contractmcp.ToolCallIDMeta: id}
+		p.Meta = mcp.Meta{agentmcp.ToolCallIDMeta: id}
 	}
 	res, err := cs.CallTool(context.Background(), p)
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
+	"github.com/agentc-dev/agentc/gen/mcpgen/agentmcp"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 	"github.com/agentc-dev/agentc/generated/go/contractmcp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -19,16 +21,16 @@ import (
 // countingStore is a Store that counts the calls made to it, so that a
 // test sees a refused request not touch the store at all.
 type countingStore struct {
-	contract.Store
+	agentrt.Store
 	calls atomic.Int64
 }
 
-func (s *countingStore) Claim(ctx context.Context, inv contract.Invocation) (contract.Result, bool, error) {
+func (s *countingStore) Claim(ctx context.Context, inv agentrt.Invocation) (contract.Result, bool, error) {
 	s.calls.Add(1)
 	return s.Store.Claim(ctx, inv)
 }
 
-func (s *countingStore) Complete(ctx context.Context, inv contract.Invocation, res contract.Result) error {
+func (s *countingStore) Complete(ctx context.Context, inv agentrt.Invocation, res contract.Result) error {
 	s.calls.Add(1)
 	return s.Store.Complete(ctx, inv, res)
 }
@@ -46,14 +48,14 @@ type limitsGateway struct {
 
 // newLimitsGateway serves the callback route and the MCP server on one mux
 // with one handler and store; observe, if not nil, is both's Observe.
-func newLimitsGateway(t *testing.T, store contract.Store, observe ...func(context.Context, contract.CallEvent)) *limitsGateway {
+func newLimitsGateway(t *testing.T, store agentrt.Store, observe ...func(context.Context, agentrt.CallEvent)) *limitsGateway {
 	t.Helper()
 	g := &limitsGateway{h: newHandler(), store: &countingStore{Store: store}}
 	sessions := contract.SessionsFunc(func(ctx context.Context, id string) (contract.Mode, error) {
 		g.asked.Add(1)
 		return contract.ModeSetup, nil
 	})
-	var obs func(context.Context, contract.CallEvent)
+	var obs func(context.Context, agentrt.CallEvent)
 	if len(observe) > 0 {
 		obs = observe[0]
 	}
@@ -95,7 +97,7 @@ func mcpRequest(target, session, msg string) *http.Request {
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
 	req.Header.Set("Authorization", "Bearer sbx-any")
-	req.Header[contractmcp.SessionHeader] = []string{session}
+	req.Header[agentmcp.SessionHeader] = []string{session}
 	return req
 }
 
@@ -120,10 +122,10 @@ func (g *limitsGateway) toolsCall(t *testing.T, rawID, args string) rpcAnswer {
 	t.Helper()
 	meta := ""
 	if rawID != "" {
-		meta = `,"_meta":{"` + contractmcp.ToolCallIDMeta + `":` + rawID + `}`
+		meta = `,"_meta":{"` + agentmcp.ToolCallIDMeta + `":` + rawID + `}`
 	}
 	msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"save_snapshot","arguments":` + args + meta + `}}`
-	req := mcpRequest(g.srv.URL+contractmcp.Path, setupSession, msg)
+	req := mcpRequest(g.srv.URL+agentmcp.Path, setupSession, msg)
 	req.RequestURI = ""
 	res, err := g.srv.Client().Do(req)
 	if err != nil {
@@ -158,7 +160,7 @@ func TestMCPSessionIDLimits(t *testing.T) {
 	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",` +
 		`"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	answers := map[string][]string{} // by case: the MCP answer with each store
-	forEachStore(t, func(t *testing.T, store contract.Store, count func() int) {
+	forEachStore(t, func(t *testing.T, store agentrt.Store, count func() int) {
 		g := newLimitsGateway(t, store)
 		for _, tc := range cases {
 			cb := g.callback(t, tc.id, body("s-1", "{}"))
@@ -167,10 +169,10 @@ func TestMCPSessionIDLimits(t *testing.T) {
 				t.Fatalf("%s: the callback route answered %v, want 400 invalid_session_id saying %q", tc.name, cb, tc.says)
 			}
 			rec := httptest.NewRecorder()
-			g.mcp.ServeHTTP(rec, mcpRequest(contractmcp.Path, tc.id, initialize))
+			g.mcp.ServeHTTP(rec, mcpRequest(agentmcp.Path, tc.id, initialize))
 			got := []response{{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}}
 			if tc.wire {
-				req := mcpRequest(g.srv.URL+contractmcp.Path, tc.id, initialize)
+				req := mcpRequest(g.srv.URL+agentmcp.Path, tc.id, initialize)
 				req.RequestURI = ""
 				res, err := g.srv.Client().Do(req)
 				if err != nil {
@@ -220,11 +222,11 @@ func TestMCPToolCallIDLimits(t *testing.T) {
 		{"another lone surrogate", `"\udbff-x"`, "lone surrogate"},
 		{"reversed pair", `"\udc00\ud800"`, "lone surrogate"},
 		{"invalid UTF-8", "\"\xff-x\"", "invalid UTF-8"},
-		{"one byte over", `"` + strings.Repeat("i", contract.MaxToolCallIDLength+1) + `"`, "MaxToolCallIDLength"},
+		{"one byte over", `"` + strings.Repeat("i", agentrt.MaxToolCallIDLength+1) + `"`, "MaxToolCallIDLength"},
 		{"empty", `""`, "must not be empty"},
 		{"a number", `7`, "must be a string"},
 	}
-	forEachStore(t, func(t *testing.T, store contract.Store, count func() int) {
+	forEachStore(t, func(t *testing.T, store agentrt.Store, count func() int) {
 		g := newLimitsGateway(t, store)
 		for _, tc := range refused {
 			cb := g.callback(t, setupSession, `{"tool_call_id":`+tc.rawID+`,"args":{}}`)
@@ -234,9 +236,9 @@ func TestMCPToolCallIDLimits(t *testing.T) {
 			}
 			a := g.toolsCall(t, tc.rawID, `{"message":"m"}`)
 			if a.Error == nil || a.Error.Code != jsonrpc.CodeInvalidParams || !strings.HasSuffix(a.Error.Message, ": "+want) ||
-				!strings.Contains(a.Error.Message, contractmcp.ToolCallIDMeta) {
+				!strings.Contains(a.Error.Message, agentmcp.ToolCallIDMeta) {
 				t.Errorf("%s over MCP: %+v %+v, want an invalid-params error naming _meta %q and saying %q",
-					tc.name, a.Result, a.Error, contractmcp.ToolCallIDMeta, want)
+					tc.name, a.Result, a.Error, agentmcp.ToolCallIDMeta, want)
 			}
 		}
 		if n := g.h.total.Load(); n != 0 {
@@ -248,7 +250,7 @@ func TestMCPToolCallIDLimits(t *testing.T) {
 
 		// Ids the callback route takes are taken: at the limit, a real
 		// U+FFFD, an escaped surrogate pair (the same id as the raw 😀).
-		for _, rawID := range []string{`"` + strings.Repeat("i", contract.MaxToolCallIDLength) + `"`, `"\ufffd-x"`, `"\ud83d\ude00"`, `"😀"`} {
+		for _, rawID := range []string{`"` + strings.Repeat("i", agentrt.MaxToolCallIDLength) + `"`, `"\ufffd-x"`, `"\ud83d\ude00"`, `"😀"`} {
 			if a := g.toolsCall(t, rawID, `{"message":"m"}`); a.Error != nil || !a.Result.StructuredContent.Success {
 				t.Errorf("tool_call_id %.40s: %+v %+v, want success", rawID, a.Result, a.Error)
 			}
@@ -280,7 +282,7 @@ func TestMCPRetriesCallbackCall(t *testing.T) {
 		{"other value", `{"message":"m","extra":{"a":2,"b":"x","c":[true,null]}}`, false},
 		{"other array order", `{"message":"m","extra":{"a":1,"b":"x","c":[null,true]}}`, false},
 	}
-	forEachStore(t, func(t *testing.T, store contract.Store, count func() int) {
+	forEachStore(t, func(t *testing.T, store agentrt.Store, count func() int) {
 		g := newLimitsGateway(t, store)
 		for _, tc := range cases {
 			id := "retry-" + strings.ReplaceAll(tc.name, " ", "-")
@@ -294,7 +296,7 @@ func TestMCPRetriesCallbackCall(t *testing.T) {
 				t.Errorf("%s: the MCP retry: %+v", tc.name, a.Error)
 			case tc.replay:
 				got := a.Result.StructuredContent
-				if a.Result.Meta[contractmcp.ReplayMeta] != true || got.Result != cb.Result.Result || !sameJSON(got.Data, cb.Result.Data) {
+				if a.Result.Meta[agentmcp.ReplayMeta] != true || got.Result != cb.Result.Result || !sameJSON(got.Data, cb.Result.Data) {
 					t.Errorf("%s: %s then %s over MCP: %+v, want a replay of %v", tc.name, first, tc.again, a.Result, cb)
 				}
 			default:

@@ -3,8 +3,9 @@ package gateway_test
 import (
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
+	"github.com/agentc-dev/agentc/gen/mcpgen/agentmcp"
 	"github.com/agentc-dev/agentc/generated/go/contract"
-	"github.com/agentc-dev/agentc/generated/go/contractmcp"
 )
 
 // TestMCPObserve: contractmcp.Config.Observe gets the callback route's
@@ -18,7 +19,7 @@ func TestMCPObserve(t *testing.T) {
 	g.toolsCall(t, `"obs-1"`, `{"message":"m"}`)
 	g.callback(t, setupSession, `{"tool_call_id":"obs-1","args":{"message":"m"}}`)
 	g.toolsCall(t, `""`, `{"message":"m"}`)
-	req := mcpRequest(g.srv.URL+contractmcp.Path, setupSession, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	req := mcpRequest(g.srv.URL+agentmcp.Path, setupSession, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	req.RequestURI = ""
 	req.Header.Set("Authorization", "Basic x")
 	res, err := g.srv.Client().Do(req)
@@ -27,7 +28,7 @@ func TestMCPObserve(t *testing.T) {
 	}
 	res.Body.Close()
 
-	want := []contract.CallEvent{
+	want := []agentrt.CallEvent{
 		{Tool: "save_snapshot", SessionID: setupSession, ToolCallID: "obs-1", Outcome: "executed", Status: 200,
 			Success: true, StoreAttempts: 2},
 		{Tool: "save_snapshot", SessionID: setupSession, ToolCallID: "obs-1", Outcome: "replayed", Status: 200,

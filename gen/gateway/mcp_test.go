@@ -13,11 +13,11 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/gen/internal/pgtest"
 	"github.com/agentc-dev/agentc/gen/jsonschema"
-	"github.com/agentc-dev/agentc/gen/opencodelayout"
+	"github.com/agentc-dev/agentc/gen/mcpgen/agentmcp"
 	"github.com/agentc-dev/agentc/generated/go/contract"
-	"github.com/agentc-dev/agentc/generated/go/contractmcp"
 )
 
 // gatewayTools returns the gateway-executed tools mode injects, by name.
@@ -121,14 +121,14 @@ func TestMCPAuth(t *testing.T) {
 		{"ok", tokenFor(setupSession), setupSession, 200, ""},
 	}
 	for _, c := range cases {
-		req, _ := http.NewRequest(http.MethodPost, g.srv.URL+contractmcp.Path, strings.NewReader(init))
+		req, _ := http.NewRequest(http.MethodPost, g.srv.URL+agentmcp.Path, strings.NewReader(init))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		if c.token != "" {
 			req.Header.Set("Authorization", "Bearer "+c.token)
 		}
 		if c.session != "" {
-			req.Header.Set(contractmcp.SessionHeader, c.session)
+			req.Header.Set(agentmcp.SessionHeader, c.session)
 		}
 		res, err := g.srv.Client().Do(req)
 		if err != nil {
@@ -208,7 +208,7 @@ func TestMCPIdempotencyAcrossTransports(t *testing.T) {
 	})
 }
 
-func idempotentAcrossTransports(t *testing.T, store contract.Store) {
+func idempotentAcrossTransports(t *testing.T, store agentrt.Store) {
 	const n = 1000
 	h := newHandler()
 	h.gate = make(chan struct{})
@@ -230,7 +230,7 @@ func idempotentAcrossTransports(t *testing.T, store contract.Store) {
 			defer wg.Done()
 			if i%2 == 0 {
 				r := post(t, client, url, tokenFor(setupSession), "", body("dup-1", snapshotArgs))
-				if r.Header.Get(contract.ReplayHeader) == "true" {
+				if r.Header.Get(agentrt.ReplayHeader) == "true" {
 					replays.Add(1)
 				}
 				results[i] = r.Result
@@ -241,7 +241,7 @@ func idempotentAcrossTransports(t *testing.T, store contract.Store) {
 				t.Errorf("call %d over MCP: %v", i, err)
 				return
 			}
-			if raw.Meta[contractmcp.ReplayMeta] == true {
+			if raw.Meta[agentmcp.ReplayMeta] == true {
 				replays.Add(1)
 			}
 			results[i] = res
@@ -263,7 +263,7 @@ func idempotentAcrossTransports(t *testing.T, store contract.Store) {
 	}
 	// A retry through the other transport after completion is a replay too.
 	res, raw, err := mcpCall(t, g.mustMCP(t, setupSession), "save_snapshot", "dup-1", snapshotArgs)
-	if err != nil || raw.Meta[contractmcp.ReplayMeta] != true || res.Result != results[0].Result {
+	if err != nil || raw.Meta[agentmcp.ReplayMeta] != true || res.Result != results[0].Result {
 		t.Errorf("late MCP retry: %+v %v %v", res, raw, err)
 	}
 	// The same id with other arguments is a conflict, not an execution.
@@ -292,15 +292,6 @@ func TestMCPWithoutCallID(t *testing.T) {
 	}
 	if got := h.count(""); got != 2 {
 		t.Errorf("the handler saw tool_call_id %q %d times", "", got)
-	}
-}
-
-// TestMCPConstants: the OpenCode config (package opencodelayout) and the server
-// agree on the path and the session header.
-func TestMCPConstants(t *testing.T) {
-	if opencodelayout.MCPPath != contractmcp.Path || opencodelayout.MCPSessionHeader != contractmcp.SessionHeader || opencodelayout.MCPToolCallIDMeta != contractmcp.ToolCallIDMeta {
-		t.Errorf("opencodelayout has %q %q %q, the server %q %q %q", opencodelayout.MCPPath, opencodelayout.MCPSessionHeader, opencodelayout.MCPToolCallIDMeta,
-			contractmcp.Path, contractmcp.SessionHeader, contractmcp.ToolCallIDMeta)
 	}
 }
 

@@ -14,8 +14,8 @@ import (
 	"github.com/agentc-dev/agentc/gen/internal/corpus"
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	"github.com/agentc-dev/agentc/gen/jsonschema"
+	"github.com/agentc-dev/agentc/gen/mcpgen/agentmcp"
 	"github.com/agentc-dev/agentc/generated/go/contract"
-	"github.com/agentc-dev/agentc/generated/go/contractmcp"
 )
 
 // corpusCall is one tool-argument case of the conformance corpus.
@@ -82,8 +82,8 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	// through each transport: the test handler's data counts calls.
 	viaMCP, viaCallback := newBothGateway(t, newHandler(), nil), newBothGateway(t, newHandler(), nil)
 	req, _ := json.Marshal(map[string]any{
-		"url": viaMCP.srv.URL + contractmcp.Path, "session": setupSession, "token": tokenFor(setupSession),
-		"sessionHeader": contractmcp.SessionHeader, "idMeta": contractmcp.ToolCallIDMeta, "calls": calls,
+		"url": viaMCP.srv.URL + agentmcp.Path, "session": setupSession, "token": tokenFor(setupSession),
+		"sessionHeader": agentmcp.SessionHeader, "idMeta": agentmcp.ToolCallIDMeta, "calls": calls,
 	})
 	script, err := filepath.Abs(filepath.Join("testdata", "mcpclient.cjs"))
 	if err != nil {

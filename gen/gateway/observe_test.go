@@ -7,24 +7,25 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
 
 // events collects what an Observe hook is handed.
 type events struct {
 	mu   sync.Mutex
-	list []contract.CallEvent
+	list []agentrt.CallEvent
 }
 
 // observe is the hook.
-func (e *events) observe(_ context.Context, ev contract.CallEvent) {
+func (e *events) observe(_ context.Context, ev agentrt.CallEvent) {
 	e.mu.Lock()
 	e.list = append(e.list, ev)
 	e.mu.Unlock()
 }
 
 // got returns the events so far.
-func (e *events) got() []contract.CallEvent {
+func (e *events) got() []agentrt.CallEvent {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return slices.Clone(e.list)
@@ -32,7 +33,7 @@ func (e *events) got() []contract.CallEvent {
 
 // expect checks the events against want, in order: each with a positive
 // Duration, and otherwise equal.
-func (e *events) expect(t *testing.T, want []contract.CallEvent) {
+func (e *events) expect(t *testing.T, want []agentrt.CallEvent) {
 	t.Helper()
 	got := e.got()
 	if len(got) != len(want) {
@@ -62,7 +63,7 @@ func TestObserve(t *testing.T) {
 	post(t, c, url, "bad", "", body("obs-2", snapshotArgs))
 	post(t, c, g.url(codingSession, "save_service_commands"), tokenFor(codingSession), "", body("obs-3", `{"commands":[]}`))
 
-	want := []contract.CallEvent{
+	want := []agentrt.CallEvent{
 		{Tool: "save_snapshot", SessionID: setupSession, ToolCallID: "obs-1", Outcome: "executed", Status: 200, Success: true, StoreAttempts: 2},
 		{Tool: "save_snapshot", SessionID: setupSession, ToolCallID: "obs-1", Outcome: "replayed", Status: 200, Success: true, Replay: true, StoreAttempts: 1},
 		{Tool: "save_snapshot", SessionID: setupSession, ToolCallID: "obs-1", Outcome: "tool_call_id_conflict", Status: 409, StoreAttempts: 1},
@@ -75,11 +76,11 @@ func TestObserve(t *testing.T) {
 // downStore is a Store whose Claim always fails with err.
 type downStore struct{ err error }
 
-func (s downStore) Claim(context.Context, contract.Invocation) (contract.Result, bool, error) {
+func (s downStore) Claim(context.Context, agentrt.Invocation) (contract.Result, bool, error) {
 	return contract.Result{}, false, s.err
 }
 
-func (s downStore) Complete(context.Context, contract.Invocation, contract.Result) error {
+func (s downStore) Complete(context.Context, agentrt.Invocation, contract.Result) error {
 	return s.err
 }
 

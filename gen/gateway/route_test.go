@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
 
@@ -131,8 +132,8 @@ func TestRouteData(t *testing.T) {
 	if r.Status != 200 || string(r.Body) != want {
 		t.Errorf("got %v, want 200 %s", r, want)
 	}
-	if fp := r.Header.Get(contract.FingerprintHeader); fp != contract.ToolSaveServiceCommands.Fingerprint() {
-		t.Errorf("answer's %s = %q", contract.FingerprintHeader, fp)
+	if fp := r.Header.Get(agentrt.FingerprintHeader); fp != contract.ToolSaveServiceCommands.Fingerprint() {
+		t.Errorf("answer's %s = %q", agentrt.FingerprintHeader, fp)
 	}
 }
 
@@ -177,14 +178,14 @@ func TestReplay(t *testing.T) {
 	first := post(t, c, g.url(setupSession, "save_snapshot"), tokenFor(setupSession), "", body("r1", snapshotArgs))
 	// Whitespace does not make another call.
 	again := post(t, c, g.url(setupSession, "save_snapshot"), tokenFor(setupSession), "", body("r1", `{ "message": "ready" }`))
-	if string(first.Body) != string(again.Body) || again.Header.Get(contract.ReplayHeader) != "true" || first.Header.Get(contract.ReplayHeader) != "" {
-		t.Errorf("first %v (replay %q), again %v (replay %q)", first, first.Header.Get(contract.ReplayHeader), again, again.Header.Get(contract.ReplayHeader))
+	if string(first.Body) != string(again.Body) || again.Header.Get(agentrt.ReplayHeader) != "true" || first.Header.Get(agentrt.ReplayHeader) != "" {
+		t.Errorf("first %v (replay %q), again %v (replay %q)", first, first.Header.Get(agentrt.ReplayHeader), again, again.Header.Get(agentrt.ReplayHeader))
 	}
 	if n := h.count("r1"); n != 1 {
 		t.Errorf("r1 executed %d times", n)
 	}
 	other := post(t, c, g.url(codingSession, "save_snapshot"), tokenFor(codingSession), "", body("r1", snapshotArgs))
-	if other.Status != 200 || other.Header.Get(contract.ReplayHeader) != "" || h.count("r1") != 2 {
+	if other.Status != 200 || other.Header.Get(agentrt.ReplayHeader) != "" || h.count("r1") != 2 {
 		t.Errorf("r1 in another session: %v, executions %d; want a separate execution", other, h.count("r1"))
 	}
 }
@@ -222,8 +223,8 @@ func TestDroppedConnection(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // the retry is waiting for the first execution
 	close(h.gate)
 	wg.Wait()
-	if retry.Status != 200 || !retry.Result.Success || retry.Result.Result != "Snapshot saved for call drop1" || retry.Header.Get(contract.ReplayHeader) != "true" {
-		t.Errorf("retry: %v (replay %q)", retry, retry.Header.Get(contract.ReplayHeader))
+	if retry.Status != 200 || !retry.Result.Success || retry.Result.Result != "Snapshot saved for call drop1" || retry.Header.Get(agentrt.ReplayHeader) != "true" {
+		t.Errorf("retry: %v (replay %q)", retry, retry.Header.Get(agentrt.ReplayHeader))
 	}
 	if n := h.count("drop1"); n != 1 {
 		t.Errorf("drop1 executed %d times", n)
@@ -243,7 +244,7 @@ func TestMemoryStoreRetention(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	store := &contract.MemoryStore{Now: clock}
+	store := &agentrt.MemoryStore{Now: clock}
 	h := newHandler()
 	g := newGateway(t, h, gatewayOptions{store: store})
 	c := g.srv.Client()
@@ -252,14 +253,14 @@ func TestMemoryStoreRetention(t *testing.T) {
 
 	call()
 	advance(contract.DefaultRetention - time.Millisecond)
-	if r := call(); r.Header.Get(contract.ReplayHeader) != "true" || h.count("ret1") != 1 {
+	if r := call(); r.Header.Get(agentrt.ReplayHeader) != "true" || h.count("ret1") != 1 {
 		t.Errorf("just before the retention ended: %v, executions %d", r, h.count("ret1"))
 	}
 	advance(time.Millisecond)
 	if store.Len() != 0 {
 		t.Errorf("after the retention the store holds %d calls", store.Len())
 	}
-	if r := call(); r.Header.Get(contract.ReplayHeader) != "" || h.count("ret1") != 2 {
+	if r := call(); r.Header.Get(agentrt.ReplayHeader) != "" || h.count("ret1") != 2 {
 		t.Errorf("after the retention: %v, executions %d; want a new execution", r, h.count("ret1"))
 	}
 }

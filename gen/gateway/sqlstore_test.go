@@ -10,20 +10,20 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the database/sql driver "pgx"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/gen/internal/pgtest"
-	"github.com/agentc-dev/agentc/generated/go/contract"
 )
 
 // openStore opens a fresh *sql.DB on the server (as a starting gateway
 // does), creates the table and returns a SQLStore on it.
-func openStore(t testing.TB, srv *pgtest.Server, lease time.Duration) (*contract.SQLStore, *sql.DB) {
+func openStore(t testing.TB, srv *pgtest.Server, lease time.Duration) (*agentrt.SQLStore, *sql.DB) {
 	t.Helper()
 	db, err := sql.Open("pgx", srv.DSN)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	store := &contract.SQLStore{DB: db, Lease: lease}
+	store := &agentrt.SQLStore{DB: db, Lease: lease}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := store.CreateTable(ctx); err != nil {
@@ -67,11 +67,11 @@ func TestSQLStoreAcrossRestart(t *testing.T) {
 		t.Fatalf("first calls: %v; %v", first, invalid)
 	}
 	r := row(t, dbA, "restart-1")
-	if r.SessionID != setupSession || r.OrganizationID != orgID || r.ToolName != "save_snapshot" || r.Status != contract.StatusCompleted ||
+	if r.SessionID != setupSession || r.OrganizationID != orgID || r.ToolName != "save_snapshot" || r.Status != agentrt.StatusCompleted ||
 		len(r.ID) != 36 || time.Since(r.CreatedAt) > time.Minute || r.Result+"\n" != string(first.Body) {
 		t.Errorf("row %+v", r)
 	}
-	if r := row(t, dbA, "restart-2"); r.Status != contract.StatusFailed || r.ToolName != "save_service_commands" {
+	if r := row(t, dbA, "restart-2"); r.Status != agentrt.StatusFailed || r.ToolName != "save_service_commands" {
 		t.Errorf("row of the invalid call: %+v", r)
 	}
 
@@ -84,7 +84,7 @@ func TestSQLStoreAcrossRestart(t *testing.T) {
 	b := newGateway(t, hB, gatewayOptions{store: storeB})
 	url = b.url(setupSession, "save_snapshot")
 	again := post(t, b.srv.Client(), url, tokenFor(setupSession), "", body("restart-1", snapshotArgs))
-	if string(again.Body) != string(first.Body) || again.Header.Get(contract.ReplayHeader) != "true" {
+	if string(again.Body) != string(first.Body) || again.Header.Get(agentrt.ReplayHeader) != "true" {
 		t.Errorf("after the restart: %v, want the stored %v", again, first)
 	}
 	if again := post(t, b.srv.Client(), b.url(setupSession, "save_service_commands"), tokenFor(setupSession), "", body("restart-2", `{"commands":[]}`)); string(again.Body) != string(invalid.Body) {
@@ -172,7 +172,7 @@ func TestSQLStoreInterrupted(t *testing.T) {
 		t.Errorf("the retry waited %v for a lease of %v", waited, lease)
 	}
 	t.Logf("MEASURE the retry of an interrupted call waited %v (lease %v)", waited, lease)
-	if r := row(t, dbB, "cut-1"); r.Status != contract.StatusInterrupted {
+	if r := row(t, dbB, "cut-1"); r.Status != agentrt.StatusInterrupted {
 		t.Errorf("row %+v", r)
 	}
 	// Gateway A's execution finishes after all: its own caller gets its
@@ -182,7 +182,7 @@ func TestSQLStoreInterrupted(t *testing.T) {
 		t.Errorf("gateway A's answer: %v", r)
 	}
 	later := post(t, b.srv.Client(), b.url(setupSession, "save_snapshot"), tokenFor(setupSession), "", body("cut-1", snapshotArgs))
-	if later.Result.Result != want || !strings.Contains(later.Header.Get(contract.ReplayHeader), "true") {
+	if later.Result.Result != want || !strings.Contains(later.Header.Get(agentrt.ReplayHeader), "true") {
 		t.Errorf("a later retry: %v", later)
 	}
 	if hA.total.Load() != 1 || hB.total.Load() != 0 {

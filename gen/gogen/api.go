@@ -13,33 +13,17 @@ import (
 	"github.com/agentc-dev/agentc/gen/names"
 )
 
-// dispatch renders dispatch.go: the handler interface and Dispatch.
+// dispatch renders dispatch.go: the runtime's call types for this
+// contract, the handler interface and Dispatch.
 func (g *generator) dispatch(f *jen.File) {
-	g.comment(f, "Call identifies one tool call the gateway received.")
-	f.Type().Id("Call").Struct(
-		jen.Comment("Tool is the name the caller used: a tool's name or one of its aliases."),
-		jen.Id("Tool").String(),
-		jen.Comment("Mode is the session's mode; tools the mode does not inject are rejected."),
-		jen.Id("Mode").Id("Mode"),
-		jen.Comment("SessionID identifies the session."),
-		jen.Id("SessionID").String(),
-		jen.Comment("ToolCallID is the sandbox's idempotency key for the call."),
-		jen.Id("ToolCallID").String(),
-		jen.Comment("Fingerprint is the schema fingerprint the sandbox's stub sent with the call\n"+
-			"(FingerprintHeader), or \"\" when unknown. When it differs from the tool's\n"+
-			"Fingerprint, the call is still executed if its arguments validate under this\n"+
-			"package's schema; otherwise the failure says the stub is out of date."),
-		jen.Id("Fingerprint").String(),
-	)
+	g.comment(f, "Call identifies one tool call the gateway received (see agentrt.Call).")
+	f.Type().Id("Call").Op("=").Qual(g.runtime, "Call").Types(jen.Id("Mode"))
 	g.comment(f, "Output is what a handler returns on success: the text the model reads and the\ntyped data the gateway returns with it.")
-	f.Type().Id("Output").Types(jen.Id("D").Any()).Struct(
-		jen.Comment("Result is the message for the model."),
-		jen.Id("Result").String(),
-		jen.Comment("Data is the tool's result data."),
-		jen.Id("Data").Id("D"),
-	)
+	f.Type().Id("Output").Types(jen.Id("D").Any()).Op("=").Qual(g.runtime, "Output").Types(jen.Id("D"))
 	g.comment(f, "NoData is the data of a tool whose spec declares no result.")
-	f.Type().Id("NoData").Struct()
+	f.Type().Id("NoData").Op("=").Qual(g.runtime, "NoData")
+	g.comment(f, "Result is the tool-call response body: {success, result, data?}.")
+	f.Type().Id("Result").Op("=").Qual(g.runtime, "Result")
 
 	var gateway []*model.Tool
 	for _, t := range g.s.Tools {
@@ -80,16 +64,6 @@ func (g *generator) dispatch(f *jen.File) {
 	}
 	g.add(f, src)
 
-	g.comment(f, "Result is the tool-call response body: {success, result, data?}.")
-	f.Type().Id("Result").Struct(
-		jen.Comment("Success reports whether the tool ran and succeeded."),
-		jen.Id("Success").Bool().Tag(map[string]string{"json": "success"}),
-		jen.Comment("Result is the message for the model."),
-		jen.Id("Result").String().Tag(map[string]string{"json": "result"}),
-		jen.Comment("Data is the tool's result data, when it has any."),
-		jen.Id("Data").Qual("encoding/json", "RawMessage").Tag(map[string]string{"json": "data,omitempty"}),
-	)
-
 	src = g.source(f)
 	src.Grow(256 * len(gateway)) // a case of some 240 bytes a tool
 	src.doc("Dispatch runs one tool call: it resolves the name (aliases included), rejects a\n" +
@@ -102,71 +76,41 @@ func (g *generator) dispatch(f *jen.File) {
 	src.WriteString(`, h Handler, call Call, args []byte) (res Result) {
 	tool, ok := LookupTool(call.Tool)
 	if !ok {
-		return failed("Unknown tool: " + call.Tool)
+		return `)
+	src.qual(g.runtime, "Failed")
+	src.WriteString(`("Unknown tool: " + call.Tool)
 	}
 	if !call.Mode.Has(tool) {
-		return failed("Tool " + tool.Name() + " is not available in " + modeLabel(call.Mode) + " sessions")
+		return `)
+	src.qual(g.runtime, "NotInMode")
+	src.WriteString(`(tool.Name(), call.Mode)
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			res = failed(`)
-	src.qual("fmt", "Sprintf")
-	src.WriteString(`("%s failed: panic: %v", tool.Name(), p))
-		}
-	}()
+	defer `)
+	src.qual(g.runtime, "Recover")
+	src.WriteString(`(tool.Name(), &res)
 	switch tool {
 `)
 	for _, t := range gateway {
 		src.text(`	case Tool%s:
 		a, err := Decode%s(args)
 		if err != nil {
-			return invalidArguments(tool, call, err)
+			return `, t.GoName, t.Args.GoName)
+		src.qual(g.runtime, "InvalidArguments")
+		src.text(`(tool.Name(), tool.Fingerprint(), call.Fingerprint, err)
 		}
 		out, err := h.%s(ctx, call, a)
-		return reply(tool, out.Result, out.Data, err)
-`, t.GoName, t.Args.GoName, t.GoName)
+		return `, t.GoName)
+		src.qual(g.runtime, "Reply")
+		src.WriteString("(tool.Name(), out, err)\n")
 	}
-	// modeLabel and failed follow without a doc comment (and a blank line).
 	src.WriteString(`	default:
-		return failed("Tool " + tool.Name() + " runs in the sandbox, not on the gateway")
+		return `)
+	src.qual(g.runtime, "Failed")
+	src.WriteString(`("Tool " + tool.Name() + " runs in the sandbox, not on the gateway")
 	}
-}
-func modeLabel(m Mode) string {
-	if m == "" {
-		return "unknown-mode"
-	}
-	return string(m)
-}
-func failed(msg string) Result {
-	return Result{Result: msg}
 }
 `)
 	g.add(f, src)
-
-	g.comment(f, "invalidArguments is the seed's answer to arguments that fail validation. When\n"+
-		"the call's stub has another schema fingerprint than the tool's, it adds that the\n"+
-		"sandbox's tool file is out of date (version drift: the arguments the old stub let\n"+
-		"through do not fit the gateway's schema).")
-	f.Func().Id("invalidArguments").Params(jen.Id("tool").Id("Tool"), jen.Id("call").Id("Call"), jen.Err().Error()).Id("Result").Block(
-		jen.Id("msg").Op(":=").Lit("Invalid arguments: ").Op("+").Err().Dot("Error").Call(),
-		jen.If(jen.Id("call").Dot("Fingerprint").Op("!=").Lit("").Op("&&").Id("call").Dot("Fingerprint").Op("!=").Id("tool").Dot("Fingerprint").Call()).Block(
-			jen.Id("msg").Op("+=").Add(concat([]jen.Code{
-				jen.Lit(" (the sandbox's ").Op("+").Id("tool").Dot("Name").Call(),
-				jen.Lit(" tool is out of date: its schema fingerprint ").Op("+").Id("call").Dot("Fingerprint"),
-				jen.Lit(" differs from the gateway's ").Op("+").Id("tool").Dot("Fingerprint").Call(),
-				jen.Lit("; regenerate the tool files with agentc gen and restart the sandbox)"),
-			}))),
-		jen.Return(jen.Id("failed").Call(jen.Id("msg"))))
-	g.comment(f, "reply turns a handler's answer into a Result.")
-	f.Func().Id("reply").Types(jen.Id("D").Any()).Params(jen.Id("tool").Id("Tool"), jen.Id("result").String(), jen.Id("data").Id("D"), jen.Err().Error()).Id("Result").Block(
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("failed").Call(jen.Id("tool").Dot("Name").Call().Op("+").Lit(" failed: ").Op("+").Err().Dot("Error").Call()))),
-		jen.Id("res").Op(":=").Id("Result").Values(jen.Dict{jen.Id("Success"): jen.True(), jen.Id("Result"): jen.Id("result")}),
-		jen.If(jen.List(jen.Id("_"), jen.Id("none")).Op(":=").Any().Call(jen.Id("data")).Assert(jen.Id("NoData")), jen.Op("!").Id("none")).Block(
-			jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("data")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("failed").Call(jen.Id("tool").Dot("Name").Call().Op("+").Lit(" failed: encoding its result: ").Op("+").Err().Dot("Error").Call()))),
-			jen.Id("res").Dot("Data").Op("=").Id("b"),
-		),
-		jen.Return(jen.Id("res")))
 }
 
 // modes writes modes.go: modes, standings, selection, already formatted

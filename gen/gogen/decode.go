@@ -18,6 +18,26 @@ import (
 // decoders renders decode.go: a Decode function per tool and a method per
 // argument object, string constraint set and number constraint set.
 func (g *generator) decoders(f *jen.File) {
+	src := g.source(f)
+	src.doc("decoder is the runtime's one-pass JSON decoder, which the decoders below drive.")
+	src.WriteString("type decoder = ")
+	src.qual(g.runtime, "Decoder")
+	src.WriteString("\n\n")
+	src.doc("Issue is one validation problem exactly as zod 4 reports it (see agentrt.Issue).")
+	src.WriteString("type Issue = ")
+	src.qual(g.runtime, "Issue")
+	src.WriteString("\n\n")
+	src.doc("Issues is the error a decoder returns for well-formed JSON that fails validation:\n" +
+		"every issue, in zod's order.")
+	src.WriteString("type Issues = ")
+	src.qual(g.runtime, "Issues")
+	src.WriteString("\n\n")
+	src.doc("SyntaxError is the error a decoder returns for input that is not JSON.")
+	src.WriteString("type SyntaxError = ")
+	src.qual(g.runtime, "SyntaxError")
+	src.WriteString("\n")
+	g.add(f, src)
+
 	for _, t := range g.decoded {
 		for _, fd := range t.Fields {
 			g.nameValues(fd.Type)
@@ -66,10 +86,10 @@ func (g *generator) decoders(f *jen.File) {
 			mv = jen.Index().Op("*").Qual("regexp", "Regexp").Values(match...)
 		}
 		g.comment(f, fmt.Sprintf("%s is the named check #%s: %s", g.checkVars[c], c.Name, strings.Join(strings.Fields(c.Doc), " ")))
-		f.Var().Id(g.checkVars[c]).Op("=").Op("&").Id("namedCheck").Add(keyed(
-			"message", jen.Lit(c.Message),
-			"reject", rv,
-			"match", mv))
+		f.Var().Id(g.checkVars[c]).Op("=").Op("&").Qual(g.runtime, "NamedCheck").Add(keyed(
+			"Message", jen.Lit(c.Message),
+			"Reject", rv,
+			"Match", mv))
 	}
 }
 
@@ -82,14 +102,11 @@ func (g *generator) decodeFunc(f *jen.File, a, name string) {
 		"keys are dropped.")
 	src.text(`func Decode%[1]s(data []byte) (%[1]s, error) {
 	var v %[1]s
-	d := decoder{data: data}
-	d.decode%[1]s(&v)
-	d.end()
-	if d.err != nil {
-		return %[1]s{}, d.err
-	}
-	if len(d.issues) > 0 {
-		return %[1]s{}, Issues(d.issues)
+	var d decoder
+	d.Reset(data)
+	decode%[1]s(&d, &v)
+	if err := d.End(); err != nil {
+		return %[1]s{}, err
 	}
 	return v, nil
 }
@@ -104,25 +121,25 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 	src := g.source(f)
 	if len(t.Fields) == 0 {
 		src.doc("decode" + name + " decodes " + article(name) + ", which has no fields: every key is stripped.")
-		src.text(`func (d *decoder) decode%[1]s(*%[1]s) {
-	d.emptyObject()
+		src.text(`func decode%[1]s(d *decoder, _ *%[1]s) {
+	d.EmptyObject()
 }
 `, name)
 		g.add(f, src)
 		return
 	}
 	src.doc("decode" + name + " decodes " + article(name) + " at the current path; issues come out in field order.")
-	src.text(`func (d *decoder) decode%[1]s(v *%[1]s) {
-	more, ok := d.objectStart()
+	src.text(`func decode%[1]s(d *decoder, v *%[1]s) {
+	more, ok := d.ObjectStart()
 	if !ok {
 		return
 	}
-	start := len(d.issues)
+	start := d.IssueCount()
 	var seen uint64
 	var segs [%[2]d][2]int
 	for more {
-		key := d.key()
-		if d.err != nil {
+		key := d.Key()
+		if d.Failed() {
 			return
 		}
 		switch string(key) {
@@ -145,24 +162,24 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 			src.text("\t\t\t%s.Set = true\n", dst)
 			dst += ".Value"
 		}
-		src.text(`			segs[%[1]d][0] = len(d.issues)
-			d.push(%[2]q)
+		src.text(`			segs[%[1]d][0] = d.IssueCount()
+			d.Push(%[2]q)
 `, i, fd.Name)
 		src.indented(3, func() { g.value(src, fd.Type, dst, 0) })
-		src.text(`			d.pop()
-			segs[%d][1] = len(d.issues)
+		src.text(`			d.Pop()
+			segs[%d][1] = d.IssueCount()
 `, i)
 	}
 	src.text(`		default:
 			// Unknown keys are stripped, as zod does.
-			d.skip()
+			d.Skip()
 		}
-		if d.err != nil {
+		if d.Failed() {
 			return
 		}
-		more = d.objectNext()
+		more = d.ObjectNext()
 	}
-	if d.err != nil {
+	if d.Failed() {
 		return
 	}
 `)
@@ -175,8 +192,8 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		}
 	}
 	if 2+52+2*len(name) > maxLine { // the call on one line, indented twice
-		src.text(`	if len(d.issues) != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
-		d.reorder(
+		src.text(`	if d.IssueCount() != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
+		d.Reorder(
 			start,
 			segs[:],
 			seen,
@@ -187,8 +204,8 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 }
 `, required, name)
 	} else {
-		src.text(`	if len(d.issues) != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
-		d.reorder(start, segs[:], seen, keys%[2]s[:], missing%[2]s[:])
+		src.text(`	if d.IssueCount() != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
+		d.Reorder(start, segs[:], seen, keys%[2]s[:], missing%[2]s[:])
 	}
 }
 `, required, name)
@@ -297,22 +314,22 @@ func (g *generator) value(src *goSource, t *model.Type, dst string, depth int) {
 	switch t.Kind {
 	case model.String:
 		if !hasStringChecks(t) {
-			src.text("d.str(&%s)\n", dst)
+			src.text("d.Str(&%s)\n", dst)
 			return
 		}
-		src.text("if d.str(&%s) {\n", dst)
+		src.text("if d.Str(&%s) {\n", dst)
 		src.indented(1, func() { g.stringChecks(src, t, dst) })
 		src.text("}\n")
 	case model.Literal:
-		src.text("d.enum(&%s, %s, %q)\n", dst, g.valuesVar([]string{t.Literal}), valueMessage([]string{t.Literal}))
+		src.text("d.Enum(&%s, %s, %q)\n", dst, g.valuesVar([]string{t.Literal}), valueMessage([]string{t.Literal}))
 	case model.Enum:
-		src.text("d.enum((*string)(&%s), %s, %q)\n", dst, g.valuesVar(t.Enum), valueMessage(t.Enum))
+		src.text("d.Enum((*string)(&%s), %s, %q)\n", dst, g.valuesVar(t.Enum), valueMessage(t.Enum))
 	case model.Boolean:
-		src.text("d.boolean(&%s)\n", dst)
+		src.text("d.Bool(&%s)\n", dst)
 	case model.Number, model.Integer:
 		src.text(`{
 	var f%[1]d float64
-	if d.num(&f%[1]d) {
+	if d.Num(&f%[1]d) {
 `, depth)
 		src.indented(2, func() { g.numberChecks(src, t, "f"+strconv.Itoa(depth)) })
 		if t.Kind == model.Integer {
@@ -322,28 +339,28 @@ func (g *generator) value(src *goSource, t *model.Type, dst string, depth int) {
 		}
 		src.text("\t}\n}\n")
 	case model.Object:
-		src.text("d.decode%s(&%s)\n", t.GoName, dst)
+		src.text("decode%s(d, &%s)\n", t.GoName, dst)
 	case model.Array:
-		src.text(`if more%[1]d, ok%[1]d := d.arrayStart(); ok%[1]d {
+		src.text(`if more%[1]d, ok%[1]d := d.ArrayStart(); ok%[1]d {
 	if %[2]s == nil {
 		// [] decodes to an empty, non-nil slice (no allocation).
 		%[2]s = %[3]s{}
 	}
 	n%[1]d := 0
 	for more%[1]d {
-		d.pushIndex(n%[1]d)
+		d.PushIndex(n%[1]d)
 		var e%[1]d %[4]s
 `, depth, dst, g.goTypeText(t), g.goTypeText(t.Items))
 		src.indented(2, func() { g.value(src, t.Items, "e"+strconv.Itoa(depth), depth+1) })
-		src.text(`		d.pop()
+		src.text(`		d.Pop()
 		%[2]s = append(%[2]s, e%[1]d)
 		n%[1]d++
-		if d.err != nil {
+		if d.Failed() {
 			return
 		}
-		more%[1]d = d.arrayNext()
+		more%[1]d = d.ArrayNext()
 	}
-	if d.err != nil {
+	if d.Failed() {
 		return
 	}
 `, depth, dst)
@@ -372,17 +389,17 @@ func hasStringChecks(t *model.Type) bool {
 // checks: strings.MinRunes, strings.MaxRunes, =~ patterns, named checks.
 func (g *generator) stringChecks(src *goSource, t *model.Type, s string) {
 	if t.MinLength != nil {
-		src.text("d.minRunes(%s, %d)\n", s, *t.MinLength)
+		src.text("d.MinRunes(%s, %d)\n", s, *t.MinLength)
 	}
 	if t.MaxLength != nil {
-		src.text("d.maxRunes(%s, %d)\n", s, *t.MaxLength)
+		src.text("d.MaxRunes(%s, %d)\n", s, *t.MaxLength)
 	}
 	for _, p := range t.Patterns {
 		lit, _ := js.RegexLiteral(p.Regexp) // vet rejects a pattern without one
-		src.text("d.pattern(%s, %s, %q)\n", s, g.patterns[p.Regexp], lit)
+		src.text("d.Pattern(%s, %s, %q)\n", s, g.patterns[p.Regexp], lit)
 	}
 	for _, c := range t.Checks {
-		src.text("d.check(%s, %s)\n", s, g.checkVars[c])
+		src.text("d.Check(%s, %s)\n", s, g.checkVars[c])
 	}
 }
 
@@ -395,16 +412,16 @@ func (g *generator) numberChecks(src *goSource, t *model.Type, f string) {
 	switch {
 	case !integer:
 	case !bounds:
-		src.text("d.intCheck(%s)\n", f)
+		src.text("d.Int(%s)\n", f)
 		return
 	default:
-		src.text("if d.intCheck(%s) {\n", f)
+		src.text("if d.Int(%s) {\n", f)
 		src.depth++
 	}
 	for _, b := range []struct {
 		bound           *model.Bound
 		inclusive, excl string
-	}{{t.Minimum, "gte", "gt"}, {t.Maximum, "lte", "lt"}} {
+	}{{t.Minimum, "Gte", "Gt"}, {t.Maximum, "Lte", "Lt"}} {
 		if b.bound == nil {
 			continue
 		}
@@ -431,7 +448,7 @@ func (src *goSource) sizeIssue(depth int, op byte, bound string, n int) {
 		code, message = `"too_big"`, "Too big: expected array to have <="
 	}
 	count := strconv.Itoa(n)
-	src.text("if n%d %s %d {\n\td.add(Issue{\n", depth, string(op), n)
+	src.text("if n%d %s %d {\n\td.Add(Issue{\n", depth, string(op), n)
 	src.indented(2, func() {
 		src.fields(
 			[2]string{"Code", code},

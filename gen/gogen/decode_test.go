@@ -81,7 +81,7 @@ func TestDecodersSkipFormatting(t *testing.T) {
 		s           *model.Spec
 		unformatted []string // declarations go/format formats
 	}
-	specs := []spec{{decodeTextSpec(t), []string{"func (d *decoder) decodeLayoutsArgs(", "var missingLayoutsArgs "}}}
+	specs := []spec{{decodeTextSpec(t), []string{"func decodeLayoutsArgs(", "var missingLayoutsArgs "}}}
 	for _, dir := range testspecs.Dirs {
 		specs = append(specs, spec{s: testspecs.Load(t, dir)})
 	}
@@ -103,7 +103,7 @@ func TestDecodersSkipFormatting(t *testing.T) {
 			}
 		}
 		for _, ty := range g.decoded {
-			for _, decl := range []string{"func (d *decoder) decode" + ty.GoName + "(", "var keys" + ty.GoName + " ", "var missing" + ty.GoName + " "} {
+			for _, decl := range []string{"func decode" + ty.GoName + "(", "var keys" + ty.GoName + " ", "var missing" + ty.GoName + " "} {
 				if len(ty.Fields) == 0 && !strings.HasPrefix(decl, "func") {
 					continue
 				}

@@ -2,14 +2,14 @@
 // argument and result types and a generated one-pass decoder that validates
 // as the generated zod schema does (package zod) and reports zod 4's
 // issues; the handler interface and dispatch; modes, models and system
-// prompt builders. The output uses the standard library only.
+// prompt builders. The output uses the standard library and its runtime
+// only.
 //
-// The package consists of runtime.go, a verbatim copy of package rt (the
-// JSON scanner, Issue and Opt, compiled and tested where it lives), and
-// files rendered with jennifer from the spec, plus route.go, envelope.go,
-// store.go and sqlstore.go, verbatim copies of package serve (the callback
-// http.Handler, its request checks and its idempotency stores; see route.go
-// in this package).
+// The package holds only what the spec decides, rendered with jennifer;
+// what does not depend on the spec (the JSON scanner, Issue and Opt, the
+// callback route, its request checks and its idempotency stores) is the
+// runtime, package agentrt, which the generated code imports and drives
+// through a descriptor of the contract (Descriptor).
 //
 // Representation choices:
 //   - an optional field is Opt[T] (Value, Set), so present-and-zero differs
@@ -22,7 +22,7 @@
 package gogen
 
 import (
-	_ "embed"
+	"embed"
 	"fmt"
 	"path"
 	"strings"
@@ -31,6 +31,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/internal/gocopy"
 	"github.com/agentc-dev/agentc/gen/js"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
@@ -44,12 +45,20 @@ var Emitter = &emit.Emitter{
 	Run:   Emit,
 }
 
-//go:embed rt/rt.go
-var runtimeSource []byte
-
-// RuntimeVersion changes whenever rt's API used by generated code changes;
-// the generated files check it at compile time.
+// RuntimeVersion is the version of the runtime API (package agentrt) the
+// generated code is written against; the generated files check at compile
+// time that their runtime serves it (agentrt.EnforceVersion).
 const RuntimeVersion = 1
+
+// runtimeFS holds the runtime package, which Emit copies beside the
+// generated package unless codegen.go.runtime names one to import.
+//
+//go:embed agentrt/*.go
+var runtimeFS embed.FS
+
+// RuntimeImport is the import path of the runtime package in agentc's own
+// module (package agentrt, in agentrt/).
+const RuntimeImport = "github.com/agentc-dev/agentc/gen/gogen/agentrt"
 
 // Emit returns the Go package's files under codegen.go.dir. In a session
 // (p.Memo set) it renders again only the declarations that changed since
@@ -62,16 +71,15 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 	if err := checkCallbackPath(s.Callback.Path); err != nil {
 		return nil, err
 	}
+	if s.Codegen.RuntimeImport() == "" {
+		return nil, fmt.Errorf("go: set codegen.go.import, the import path of the package in %s, "+
+			"or codegen.go.runtime: the package imports its runtime", s.Codegen.GoDir)
+	}
 	g, findings := newGenerator(s)
 	if findings != nil {
 		return nil, findings.Err()
 	}
 	var files []emit.File
-	rt, err := g.runtime()
-	if err != nil {
-		return nil, err
-	}
-	files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, "runtime.go"), Data: rt})
 	g.memo = startMemo(p.Memo)
 	parts := g.parts()
 	// The parts are built in order (they name helpers as they go), and
@@ -84,12 +92,12 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 		files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, part.name), Data: datas[i]})
 	}
 	g.memo.finish()
-	for _, sf := range serveFiles {
-		data, err := g.verbatim(sf.name, *sf.src)
+	if s.Codegen.GoRuntime == "" {
+		rt, err := gocopy.Package(runtimeFS, "agentrt", RuntimeImport, path.Join(s.Codegen.GoDir, "agentrt"), nil)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, sf.name), Data: data})
+		files = append(files, rt...)
 	}
 	return files, nil
 }
@@ -129,7 +137,6 @@ type generator struct {
 	// values names the slices of enum and literal values.
 	values      map[string]string
 	valuesOrder []string
-	maxDepth    int
 	// mark is the comment line that precedes each documented top-level
 	// declaration in the unformatted files (see render).
 	mark string
@@ -137,6 +144,8 @@ type generator struct {
 	sink *sink
 	// memo is the memory of rendered units in a session.
 	memo *memo
+	// runtime is the import path of the runtime package (agentrt).
+	runtime string
 }
 
 // Check reports, each at its position in the spec, what the Go package
@@ -165,14 +174,12 @@ func (c claimed) String() string {
 }
 
 func newGenerator(s *model.Spec) (*generator, diag.List) {
-	g := &generator{s: s, enumNames: map[*model.Type]string{}, checkVars: map[*model.Check]string{}, patterns: map[string]string{}, values: map[string]string{}, mark: splitMark}
+	g := &generator{s: s, enumNames: map[*model.Type]string{}, checkVars: map[*model.Check]string{}, patterns: map[string]string{},
+		values: map[string]string{}, mark: splitMark, runtime: s.Codegen.RuntimeImport()}
 	// A tool claims a dozen names or so: the map is grown once, if at all.
-	used := make(map[string]claimed, len(fixedNames)+len(serveNames)+16*len(s.Tools))
+	used := make(map[string]claimed, len(fixedNames)+16*len(s.Tools))
 	for _, id := range fixedNames {
 		used[id] = claimed{what: "the package API"}
-	}
-	for _, id := range serveNames {
-		used[id] = claimed{what: "the callback route's API"}
 	}
 	var errs diag.List
 	claim := func(id, what, name string, pos model.Pos) {
@@ -203,11 +210,8 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 		}
 		claim(id, enumValueWhat, v, pos)
 	}
-	var walk func(t *model.Type, owner, field string, args bool, depth int)
-	walk = func(t *model.Type, owner, field string, args bool, depth int) {
-		if depth > g.maxDepth {
-			g.maxDepth = depth
-		}
+	var walk func(t *model.Type, owner, field string, args bool)
+	walk = func(t *model.Type, owner, field string, args bool) {
 		switch t.Kind {
 		case model.Object:
 			claim(t.GoName, "object type %s", t.GoName, t.Pos)
@@ -220,10 +224,10 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 					"group some of them into a nested object", len(t.Fields))
 			}
 			for _, f := range t.Fields {
-				walk(f.Type, t.GoName, f.GoName, args, depth+1)
+				walk(f.Type, t.GoName, f.GoName, args)
 			}
 		case model.Array:
-			walk(t.Items, owner, field+"Item", args, depth+1)
+			walk(t.Items, owner, field+"Item", args)
 		case model.Enum:
 			name := owner + field
 			claim(name, "enum type %s", name, t.Pos)
@@ -256,9 +260,9 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 	for _, t := range s.Tools {
 		claim("Tool"+t.GoName, "the constant of tool %q", t.Name, t.Pos)
 		claim("Decode"+t.Args.GoName, "the decoder of tool %q", t.Name, t.Pos)
-		walk(t.Args, t.GoName, "", true, 0)
+		walk(t.Args, t.GoName, "", true)
 		if t.Result != nil {
-			walk(t.Result, t.GoName+"Result", "", false, 0)
+			walk(t.Result, t.GoName+"Result", "", false)
 		}
 	}
 	for _, m := range s.Modes {
@@ -280,12 +284,13 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 
 // fixedNames are the identifiers the package always declares.
 var fixedNames = []string{
-	"Opt", "Some", "Issue", "Issues", "SyntaxError", "AppendJSString", "Tool", "Tools", "LookupTool",
+	"Opt", "Some", "Issue", "Issues", "SyntaxError", "Tool", "Tools", "LookupTool",
 	"Handler", "Call", "Output", "NoData", "Result", "Dispatch", "Mode", "Modes", "ParseMode", "Standing",
 	"Session", "SelectMode", "ModelID", "Model", "Models", "LookupModel", "UnknownModelError",
 	"ModelFromOpenCode", "ModelFromAPI", "ToOpenCodeModelID", "ToAPIModelID", "OpenCodeToAPIModelID",
 	"APIToOpenCodeModelID", "AgentType", "Agents", "PromptParams", "SystemPrompt", "CriticalInstructions",
-	"BuildSystemPrompt", "ContractName", "ContractRevision",
+	"BuildSystemPrompt", "ContractName", "ContractRevision", "Descriptor", "CallbackPath", "DefaultRetention",
+	"CallbackTimeout", "RouteConfig", "Route", "NewRoute", "Sessions", "SessionsFunc", "NewMemoryStore",
 }
 
 func (g *generator) pattern(re string) {
@@ -305,27 +310,6 @@ func (g *generator) newFile(withDoc bool) *jen.File {
 			g.s.Codegen.GoPackage, g.s.Contract.Name, g.s.Contract.Revision, commentText(g.s.Contract.Summary)))
 	}
 	return f
-}
-
-// runtime returns runtime.go: package rt with the generated package's name
-// and the spec's path depth.
-func (g *generator) runtime() ([]byte, error) {
-	src := string(runtimeSource)
-	i := strings.Index(src, "\npackage rt\n")
-	if i < 0 {
-		return nil, fmt.Errorf("go: runtime source has no package clause")
-	}
-	src = src[i+len("\npackage rt\n"):]
-	src = strings.Replace(src, "const maxPathDepth = 16", fmt.Sprintf("const maxPathDepth = %d", g.maxDepth+1), 1)
-	head := fmt.Sprintf("// %s\n// %s\n\npackage %s\n", emit.Header, emit.SourceLine(g.s), g.s.Codegen.GoPackage)
-	j := strings.Index(src, "\n)\n")
-	if j < 0 {
-		return nil, fmt.Errorf("go: runtime source has no import block")
-	}
-	src = src[:j+3] + fmt.Sprintf("\n// runtimeVersion is checked by the other generated files at compile time.\nconst runtimeVersion = %d\n", RuntimeVersion) + src[j+3:]
-	// rt.go is gofmt-formatted (make check), and nothing above changes how
-	// gofmt formats it (TestGeneratedGoIsGofmt).
-	return []byte(head + src), nil
 }
 
 // maxLine is the longest line the generated files hold, other than a

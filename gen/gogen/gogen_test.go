@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -261,43 +260,5 @@ func TestPrompts(t *testing.T) {
 	}
 	if _, err := contract.SystemPrompt("nope", p); err == nil {
 		t.Error("unknown mode accepted")
-	}
-}
-
-// TestOtherSpecCompiles generates the package for the first contract version
-// (spec/testdata/v0: intercepted tools, another mode table) into a scratch
-// module and builds and vets it.
-func TestOtherSpecCompiles(t *testing.T) {
-	root := nodetool.ModuleRoot(t)
-	src, err := load.Dir(filepath.Join(root, "spec", "testdata", "v0"))
-	if err != nil {
-		t.Skipf("no v0 spec: %v", err)
-	}
-	s, err := load.Load(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := gogen.Emit(&emit.Pass{Spec: s})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module scratch\n\ngo 1.26\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd := exec.Command("go", "vet", "./...")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go vet of the v0 package: %v\n%s", err, out)
 	}
 }

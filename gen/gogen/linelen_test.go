@@ -26,9 +26,9 @@ var goEmitters = []*emit.Emitter{Emitter, mcpgen.Emitter, proxygen.Emitter}
 var lineSpecs = testspecs.Dirs
 
 // TestLineLength: no line of any Go file agentc generates — the core
-// package (gogen's files, the prompt proxy's proxy.go and the files copied
-// from package serve) and the MCP package (emitter "mcp", generated for
-// every spec here, whether or not it sets codegen.mcp) — is longer than
+// package (gogen's files and the prompt proxy's proxy.go), the MCP package
+// (emitter "mcp", generated for every spec here, whether or not it sets
+// codegen.mcp) and the copies of their runtimes — is longer than
 // maxLine characters, unless a string literal that cannot be split makes
 // it long: the line without that literal fits, and the literal holds one
 // line of text (a "\n" only at its end) other than a JSON object or array,
@@ -44,10 +44,13 @@ func TestLineLength(t *testing.T) {
 				t.Errorf("%s spec: %s:%s", testspecs.Name(dir), f.Path, line)
 			}
 		}
-		// Files of each kind: rendered, the runtime, proxy.go, a copy of
-		// package serve, and the MCP package's two.
-		for _, want := range []string{"go/contract/decode.go", "go/contract/runtime.go", "go/contract/proxy.go",
-			"go/contract/" + serveFiles[0].name, "go/contractmcp/server.go", "go/contractmcp/tools.go"} {
+		// Files of each kind: rendered, proxy.go, the MCP package's, and
+		// the runtimes' copies, for a spec that imports none.
+		wants := []string{"go/contract/decode.go", "go/contract/proxy.go", "go/contractmcp/tools.go"}
+		if testspecs.Load(t, dir).Codegen.GoRuntime == "" {
+			wants = append(wants, "go/contract/agentrt/route.go", "go/contractmcp/agentmcp/server.go")
+		}
+		for _, want := range wants {
 			if !slices.Contains(names, want) {
 				t.Errorf("%s spec: %s was not checked; checked %v", testspecs.Name(dir), want, names)
 			}

@@ -316,17 +316,22 @@ func (g *generator) flush() {
 	k.flushes++
 }
 
-// importing records that the part being built uses the standard-library
-// package at path, imported under its own name, as flush records the
-// imports of what jen rendered.
+// importing records that the part being built uses the package at path
+// (the standard library's or the runtime), imported under its own name, as
+// flush records the imports of what jen rendered: jen names a package
+// outside the standard library explicitly.
 func (g *generator) importing(path string) {
 	k := g.sink
-	if prev, seen := k.imports[path]; seen && prev != "" {
-		k.err = fmt.Errorf("import %q named both %q and %q in one file", path, prev, pathpkg.Base(path))
+	name := ""
+	if path == g.runtime {
+		name = pathpkg.Base(path)
+	}
+	if prev, seen := k.imports[path]; seen && prev != name {
+		k.err = fmt.Errorf("import %q named both %q and %q in one file", path, prev, name)
 		return
 	}
-	k.imports[path] = ""
+	k.imports[path] = name
 	if k.unitImports != nil {
-		k.unitImports[path] = ""
+		k.unitImports[path] = name
 	}
 }

@@ -142,8 +142,8 @@ func (src *goSource) jen() jen.Code {
 // leadingTabs are a line's indentation.
 var leadingTabs = regexp.MustCompile(`\n\t+`)
 
-// qual writes path.name, an identifier of the standard-library package at
-// path, which the file imports under its own name (as jen's Qual does).
+// qual writes path.name, an identifier of the package at path, which the
+// file imports under its own name (as jen's Qual does).
 func (src *goSource) qual(path, name string) {
 	src.WriteString(pathpkg.Base(path))
 	src.WriteByte('.')

@@ -46,54 +46,60 @@ func (g *generator) tools(f *jen.File) {
 	src.text("const numTools = %d\n\n", len(s.Tools))
 
 	// The staleness guard, in the manner of stringer.
-	src.text(`func _() {
-	// An "invalid array index" compiler error here means the tool constants or the
-	// runtime changed since this package was generated: run agentc gen again.
+	src.WriteString(`func _() {
+	// An "invalid array index" compiler error here means the tool constants changed
+	// since this package was generated: run agentc gen again.
 	var x [1]struct{}
-	_ = x[runtimeVersion-%d]
-`, RuntimeVersion)
+`)
 	for i, t := range s.Tools {
 		src.text("\t_ = x[Tool%s-%d]\n", t.GoName, i)
 	}
 	src.WriteString("\t_ = x[len(toolTable)-numTools]\n}\n\n")
 
-	src.doc("toolInfo is what the package knows about a tool.")
-	src.WriteString(`type toolInfo struct {
-	name        string
-	aliases     []string
-	fileName    string
-	gateway     bool
-	fingerprint string
-}
+	// The runtime's version guard, in the manner of protobuf's.
+	src.WriteString(`// An "overflows" compiler error here means that the runtime (package agentrt) does
+// not serve the API this package was generated against: generate the package and
+// its runtime with the same agentc.
+const (
+	_ = `)
+	src.qual(g.runtime, "EnforceVersion")
+	src.text("(%d - ", RuntimeVersion)
+	src.qual(g.runtime, "MinVersion")
+	src.WriteString(")\n\t_ = ")
+	src.qual(g.runtime, "EnforceVersion")
+	src.WriteString("(")
+	src.qual(g.runtime, "MaxVersion")
+	src.text(" - %d)\n)\n\n", RuntimeVersion)
 
-`)
 	src.doc("toolTable holds each tool's facts, indexed by Tool.")
-	src.WriteString("var toolTable = [...]toolInfo{\n")
+	src.WriteString("var toolTable = [...]")
+	src.qual(g.runtime, "ToolDesc")
+	src.WriteString("{\n")
 	for _, t := range s.Tools {
-		src.text("\tTool%s: {\n\t\tname:        %s,\n", t.GoName, strconv.Quote(t.Name))
+		src.text("\tTool%s: {\n\t\tName:        %s,\n", t.GoName, strconv.Quote(t.Name))
 		if len(t.Aliases) > 0 {
-			src.text("\t\taliases:     []string{%s},\n", quoteJoin(t.Aliases))
+			src.text("\t\tAliases:     []string{%s},\n", quoteJoin(t.Aliases))
 		}
-		src.text("\t\tfileName:    %s,\n\t\tgateway:     %t,\n\t\tfingerprint: %s,\n\t},\n",
+		src.text("\t\tFileName:    %s,\n\t\tGateway:     %t,\n\t\tFingerprint: %s,\n\t},\n",
 			strconv.Quote(t.FileName), t.Execution.GatewayExecuted(), strconv.Quote(t.Fingerprint))
 	}
 	src.WriteString("}\n\n")
 	src.doc("Name returns the tool's name, as the model calls it.")
-	src.WriteString("func (t Tool) Name() string {\n\treturn toolTable[t].name\n}\n\n")
+	src.WriteString("func (t Tool) Name() string {\n\treturn toolTable[t].Name\n}\n\n")
 	src.doc("String returns the tool's name.")
 	src.WriteString("func (t Tool) String() string {\n\tif t < 0 || t >= numTools {\n\t\treturn \"Tool(\" + ")
 	src.qual("strconv", "Itoa")
-	src.WriteString("(int(t)) + \")\"\n\t}\n\treturn toolTable[t].name\n}\n\n")
+	src.WriteString("(int(t)) + \")\"\n\t}\n\treturn toolTable[t].Name\n}\n\n")
 	src.doc("Aliases returns the other names the gateway accepts for the tool.")
 	src.WriteString("func (t Tool) Aliases() []string {\n\treturn ")
 	src.qual("slices", "Clone")
-	src.WriteString("(toolTable[t].aliases)\n}\n\n")
+	src.WriteString("(toolTable[t].Aliases)\n}\n\n")
 	src.doc("FileName returns the base name of the tool's OpenCode files (OpenCode's tool id).")
-	src.WriteString("func (t Tool) FileName() string {\n\treturn toolTable[t].fileName\n}\n\n")
+	src.WriteString("func (t Tool) FileName() string {\n\treturn toolTable[t].FileName\n}\n\n")
 	src.doc("GatewayExecuted reports whether the gateway runs the tool (Handler has a method for it).")
-	src.WriteString("func (t Tool) GatewayExecuted() bool {\n\treturn toolTable[t].gateway\n}\n\n")
+	src.WriteString("func (t Tool) GatewayExecuted() bool {\n\treturn toolTable[t].Gateway\n}\n\n")
 	src.doc("Fingerprint returns a stable hash of the tool's wire contract (name and arguments).")
-	src.WriteString("func (t Tool) Fingerprint() string {\n\treturn toolTable[t].fingerprint\n}\n\n")
+	src.WriteString("func (t Tool) Fingerprint() string {\n\treturn toolTable[t].Fingerprint\n}\n\n")
 	src.doc("Tools returns every tool, sorted by name.")
 	src.WriteString(`func Tools() []Tool {
 	out := make([]Tool, numTools)
@@ -109,7 +115,15 @@ func (g *generator) tools(f *jen.File) {
 	for _, t := range s.Tools {
 		src.text("\tcase %s:\n\t\treturn Tool%s, true\n", quoteJoin(t.AllNames()), t.GoName)
 	}
-	src.WriteString("\t}\n\treturn -1, false\n}\n")
+	src.WriteString("\t}\n\treturn -1, false\n}\n\n")
+	src.doc("Opt is a value that may be absent: the Go form of an optional field (see agentrt.Opt).")
+	src.WriteString("type Opt[T any] = ")
+	src.qual(g.runtime, "Opt")
+	src.WriteString("[T]\n\n")
+	src.doc("Some returns a present Opt holding v.")
+	src.WriteString("func Some[T any](v T) Opt[T] {\n\treturn ")
+	src.qual(g.runtime, "Some")
+	src.WriteString("(v)\n}\n")
 	g.add(f, src)
 
 	// Types.

@@ -291,8 +291,9 @@ func handlerShaped(f *types.Func, callObj *types.TypeName) bool {
 	if sig.Params().Len() != 3 || sig.Results().Len() != 2 {
 		return false
 	}
-	n, ok := types.Unalias(sig.Params().At(1).Type()).(*types.Named)
-	return ok && n.Obj() == callObj && types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type())
+	// Call is the runtime's Call instantiated with the package's Mode.
+	return types.Identical(sig.Params().At(1).Type(), callObj.Type()) &&
+		types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type())
 }
 
 // assertedTypes returns the package's types asserted to be handlers:

@@ -74,6 +74,8 @@ func (l *loader) codegen(root cue.Value, s *model.Spec) {
 		Go  struct {
 			Dir     string `json:"dir"`
 			Package string `json:"package"`
+			Import  string `json:"import"`
+			Runtime string `json:"runtime"`
 		} `json:"go"`
 		OpenCode   struct{ Dir string } `json:"opencode"`
 		TS         struct{ Dir string } `json:"ts"`
@@ -83,6 +85,7 @@ func (l *loader) codegen(root cue.Value, s *model.Spec) {
 			Dir        string `json:"dir"`
 			Package    string `json:"package"`
 			CoreImport string `json:"core_import"`
+			Runtime    string `json:"runtime"`
 		} `json:"mcp"`
 	}
 	v := lookup(root, cue.Str("codegen"))
@@ -90,7 +93,7 @@ func (l *loader) codegen(root cue.Value, s *model.Spec) {
 		return
 	}
 	s.Codegen = model.Codegen{Out: c.Out, GoDir: c.Go.Dir, GoPackage: c.Go.Package, OpenCodeDir: c.OpenCode.Dir,
-		TSDir: c.TS.Dir, JSONSchemaDir: c.JSONSchema.Dir, DocsDir: c.Docs.Dir}
+		TSDir: c.TS.Dir, JSONSchemaDir: c.JSONSchema.Dir, DocsDir: c.Docs.Dir, GoImport: c.Go.Import, GoRuntime: c.Go.Runtime}
 	for _, d := range []struct{ field, dir string }{{"out", c.Out}, {"go.dir", c.Go.Dir}, {"opencode.dir", c.OpenCode.Dir},
 		{"ts.dir", c.TS.Dir}, {"jsonschema.dir", c.JSONSchema.Dir}, {"docs.dir", c.Docs.Dir}} {
 		if !localPath(d.dir) {
@@ -102,7 +105,14 @@ func (l *loader) codegen(root cue.Value, s *model.Spec) {
 	}
 	if m := c.MCP; m != nil {
 		mv := v.LookupPath(cue.ParsePath("mcp"))
-		s.Codegen.MCP = &model.MCPCodegen{Dir: m.Dir, Package: m.Package, CoreImport: m.CoreImport, Pos: l.vpos(mv)}
+		// Each says the core package's import path when the other does not
+		// (core_import alone is how specs said it before go.import).
+		if m.CoreImport == "" {
+			m.CoreImport = c.Go.Import
+		} else if s.Codegen.GoImport == "" {
+			s.Codegen.GoImport = m.CoreImport
+		}
+		s.Codegen.MCP = &model.MCPCodegen{Dir: m.Dir, Package: m.Package, CoreImport: m.CoreImport, Runtime: m.Runtime, Pos: l.vpos(mv)}
 		switch {
 		case !localPath(m.Dir):
 			l.errorf(mv.LookupPath(cue.ParsePath("dir")), "codegen", "codegen.mcp.dir %q must be a relative path inside the output tree (no '..', no leading '/')", m.Dir)

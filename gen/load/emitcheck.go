@@ -21,6 +21,7 @@ func (l *loader) emitChecks(root cue.Value, s *model.Spec) {
 	l.openCodeAgent(root, s)
 	l.openCodeMCP(root, s)
 	l.outputDirs(root, s)
+	l.goImport(root, s)
 }
 
 // callbackSegments reports a callback path the generated route cannot
@@ -115,4 +116,24 @@ func (l *loader) outputDirs(root cue.Value, s *model.Spec) {
 				"or two emitters could write the same file", a.field, a.dir, how, b.field, b.dir)
 		}
 	}
+}
+
+// goImport reports a spec from which the Go package could not import its
+// runtime: one that sets neither codegen.go.import (the runtime is then
+// written beside the package and imported from there) nor
+// codegen.go.runtime.
+func (l *loader) goImport(root cue.Value, s *model.Spec) {
+	if s.Codegen.RuntimeImport() != "" {
+		return
+	}
+	at := l.vpos(lookup(root, cue.Str("codegen"), cue.Str("go")))
+	if !at.IsValid() || isSchemaFile(at.File) {
+		at = l.vpos(lookup(root, cue.Str("codegen")))
+	}
+	if !at.IsValid() || isSchemaFile(at.File) {
+		at = s.Contract.Pos
+	}
+	l.errorAt(at, "codegen", "set codegen.go.import to the import path of the Go package in codegen.go.dir %q "+
+		"(such as example.com/gateway/%s): the package imports its runtime, which agentc writes beside it "+
+		"(or set codegen.go.runtime to a copy of the runtime to import)", s.Codegen.GoDir, path.Join(s.Codegen.Out, s.Codegen.GoDir))
 }

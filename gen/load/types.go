@@ -84,9 +84,18 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 	}
 	if d, ok := fv.Default(); ok && !isEmptyList(d) && !openListDefault(fv, d) {
 		if d.Kind() == cue.StructKind {
-			w.l.errorf(fv, "unsupported", "the default of %q is a struct; defaults of objects are not supported (give its fields defaults instead)", name)
-			f.Type = &model.Type{Kind: model.Object, Pos: f.Pos}
-			return f
+			// The field's type is the disjunct that every other one,
+			// the default among them, is an instance of (CUE's
+			// Subsume says so): *{a: "x"} | {a: string} is an object
+			// {a: string} whose default is {"a": "x"}.
+			schema, ok := generalDisjunct(fv, d)
+			if !ok {
+				w.l.errorf(fv, "unsupported", "the default of %q is a struct, and no alternative of the field holds every other "+
+					"(write it as *{…} | {…}, the second the object's schema)", name)
+				f.Type = &model.Type{Kind: model.Object, Pos: f.Pos}
+				return f
+			}
+			fv = schema
 		}
 		if f.Presence == model.Optional {
 			w.l.errorf(fv, "unsupported", "optional field %q has a default; drop the '?' (a field with a default may be omitted)", name)
@@ -103,6 +112,33 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 	f.Type = w.typ(fv, childGo, childTS, name)
 	f.Type.Doc = w.l.docOf(fv)
 	return f
+}
+
+// generalDisjunct returns the alternative of v, a field with the struct
+// default d, that every alternative is an instance of — the default's own
+// alternative only when no other is. CUE's Expr has dropped a default
+// that another alternative subsumes already (*{a: "x"} | {a: string} is
+// {a: string} with its default).
+func generalDisjunct(v, d cue.Value) (cue.Value, bool) {
+	op, args := v.Expr()
+	if op != cue.OrOp {
+		return args[0], len(args) == 1 && args[0].IncompleteKind() == cue.StructKind
+	}
+	var found cue.Value
+	ok := false
+	for _, a := range args {
+		general := true
+		for _, b := range args {
+			if a.Subsume(b, cue.Final()) != nil {
+				general = false
+				break
+			}
+		}
+		if general && (!ok || !a.Equals(d)) {
+			found, ok = a, true
+		}
+	}
+	return found, ok
 }
 
 // typ converts any schema value of the field named field; an object type

@@ -1,34 +1,35 @@
 // Package mcpgen emits the Model Context Protocol side of a contract
 // (emitter "mcp"), when the spec sets codegen.mcp:
 //
-//   - a Go package (codegen.mcp.dir) on the official Go SDK that serves the
-//     gateway-executed tools over MCP's Streamable HTTP transport with the
-//     core package's Handler, decoders, mode gating and Store: server.go,
-//     copied from package mcpserve, and tools.go, the spec's tools table
-//     (names, descriptions, JSON Schemas);
+//   - a Go package (codegen.mcp.dir) that serves the gateway-executed
+//     tools over MCP's Streamable HTTP transport with the core package's
+//     Handler, decoders, mode gating and Store: tools.go, the spec's tools
+//     table (descriptions, JSON Schemas) and the MCP server of package
+//     agentmcp (on the official Go SDK) instantiated for the contract; and
+//     a copy of agentmcp beside it (<dir>/agentmcp) unless
+//     codegen.mcp.runtime names one to import;
 //   - OpenCode's MCP-mode config (mcp/opencode.json under
 //     codegen.opencode.dir: opencode.json plus a remote "mcp" entry for the
 //     gateway) and one injection manifest per mode for that transport
 //     (inject/mcp/<mode>.json: the sandbox-executed tools' files only; the
 //     gateway tools' stubs are removed).
 //
-// The core package stays standard-library only; only this package imports
-// the SDK.
+// The core package and its runtime stay standard-library only; only this
+// package and its agentmcp import the SDK.
 package mcpgen
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"fmt"
-	"go/format"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/internal/gocopy"
 	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/opencodelayout"
@@ -41,12 +42,24 @@ var Emitter = &emit.Emitter{
 	Run:  Emit,
 }
 
-//go:embed mcpserve/server.go
-var serverSource []byte
+// runtimeFS holds the MCP server's runtime package, which Emit copies
+// beside the MCP package unless codegen.mcp.runtime names one to import.
+//
+//go:embed agentmcp/*.go
+var runtimeFS embed.FS
 
-// standInImport is the import of the core package's stand-in in
-// mcpserve/server.go; the copy imports codegen.mcp.core_import instead.
-const standInImport = `contract "github.com/agentc-dev/agentc/gen/gogen/serve"`
+// RuntimeImport is the import path of the MCP server's runtime package in
+// agentc's own module (package agentmcp, in agentmcp/), and agentRT that of
+// the core runtime it imports, which a copy imports from beside the core
+// package.
+const (
+	RuntimeImport = "github.com/agentc-dev/agentc/gen/mcpgen/agentmcp"
+	agentRT       = "github.com/agentc-dev/agentc/gen/gogen/agentrt"
+)
+
+// RuntimeVersion is the version of agentmcp's API the generated package is
+// written against; it checks at compile time that its agentmcp serves it.
+const RuntimeVersion = 1
 
 // Emit returns the MCP files of the pass's spec, or none when codegen.mcp
 // is not set.
@@ -56,17 +69,22 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 	if m == nil {
 		return nil, nil
 	}
-	srv, err := serverFile(s, m)
-	if err != nil {
-		return nil, err
+	if m.CoreImport == "" {
+		return nil, fmt.Errorf("mcp: set codegen.go.import (or codegen.mcp.core_import), the import path of the package in %s, "+
+			"which the MCP package imports", s.Codegen.GoDir)
 	}
 	tools, err := toolsFile(p, m)
 	if err != nil {
 		return nil, err
 	}
-	files := []emit.File{
-		{Path: path.Join(m.Dir, "server.go"), Data: srv},
-		{Path: path.Join(m.Dir, "tools.go"), Data: tools},
+	files := []emit.File{{Path: path.Join(m.Dir, "tools.go"), Data: tools}}
+	if m.Runtime == "" {
+		rt, err := gocopy.Package(runtimeFS, "agentmcp", RuntimeImport, path.Join(m.Dir, "agentmcp"),
+			map[string]string{agentRT: s.Codegen.RuntimeImport()})
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, rt...)
 	}
 	cfg, err := Config(s)
 	if err != nil {
@@ -89,55 +107,48 @@ func header(s *model.Spec, pkg string) string {
 	return fmt.Sprintf("// %s\n// %s\n\npackage %s\n", emit.Header, emit.SourceLine(s), pkg)
 }
 
-// serverFile is mcpserve/server.go in package codegen.mcp.package,
-// importing the core package.
-func serverFile(s *model.Spec, m *model.MCPCodegen) ([]byte, error) {
-	src := "\n" + string(serverSource)
-	i := strings.Index(src, "\npackage mcpserve\n")
-	if i < 0 || !strings.Contains(src, standInImport) {
-		return nil, fmt.Errorf("mcp: the mcpserve source lacks its package clause or the core import")
-	}
-	body := strings.Replace(src[i+len("\npackage mcpserve\n"):], standInImport, "contract "+strconv.Quote(m.CoreImport), 1)
-	unformatted := header(s, m.Package) + body
-	formatted.Lock()
-	defer formatted.Unlock()
-	if formatted.src != unformatted {
-		out, err := format.Source([]byte(unformatted))
-		if err != nil {
-			return nil, fmt.Errorf("mcp: formatting server.go: %w", err)
-		}
-		formatted.src, formatted.out = unformatted, out
-	}
-	return bytes.Clone(formatted.out), nil
-}
-
-// formatted is the last server.go formatted, with its source: the file only
-// changes with the contract's name, its files, codegen.mcp.package and
-// core_import, and go/format was most of this emitter's time at a few
-// tools (gen --watch runs it on every save).
-var formatted struct {
-	sync.Mutex
-	src string
-	out []byte
-}
-
-// toolsFile renders tools.go: the contract's name, the table of
-// gateway-executed tools and each one's JSON Schema. Descriptions are one
-// Go literal per line of text and schemas indented JSON, one keyword a
-// line, so that the file reads like the spec and a one-line change to the
-// spec is a one-line change here. The file is written as gofmt writes it
+// toolsFile renders tools.go: the MCP server of package agentmcp
+// instantiated for the contract, with the table of its gateway-executed
+// tools, each one's description and JSON Schema. Descriptions are one Go
+// literal per line of text and schemas indented JSON, one keyword a line,
+// so that the file reads like the spec and a one-line change to the spec
+// is a one-line change here. The file is written as gofmt writes it
 // (TestToolsGofmt), so it is not formatted again: go/format was most of
 // this emitter's time, run after every save under gen --watch.
 func toolsFile(p *emit.Pass, m *model.MCPCodegen) ([]byte, error) {
 	s := p.Spec
 	var b bytes.Buffer
 	b.WriteString(header(s, m.Package))
-	fmt.Fprintf(&b, "\nimport contract %s\n\n", strconv.Quote(m.CoreImport))
-	b.WriteString("// serverName and serverVersion are the MCP server's implementation name and\n// version: the contract's name and revision.\n")
-	fmt.Fprintf(&b, "const (\n\tserverName    = %s\n\tserverVersion = %s\n)\n\n", strconv.Quote(s.Contract.Name), strconv.Quote(s.Contract.Revision))
+	imports := []string{"contract " + strconv.Quote(m.CoreImport), strconv.Quote(s.Codegen.MCPRuntimeImport())}
+	slices.SortFunc(imports, func(x, y string) int {
+		return strings.Compare(x[strings.IndexByte(x, '"'):], y[strings.IndexByte(y, '"'):])
+	})
+	fmt.Fprintf(&b, "\nimport (\n\t%s\n\t%s\n)\n\n", imports[0], imports[1])
+	fmt.Fprintf(&b, `// An "overflows" compiler error here means that the MCP server's runtime (package
+// agentmcp) does not serve the API this package was generated against: generate the
+// package and its runtime with the same agentc.
+const (
+	_ = agentmcp.EnforceVersion(%[1]d - agentmcp.MinVersion)
+	_ = agentmcp.EnforceVersion(agentmcp.MaxVersion - %[1]d)
+)
+
+// Config configures New (see agentmcp.Config): the callback route's Handler, Auth,
+// Sessions and Store serve both transports.
+type Config = agentmcp.Config[contract.Handler, contract.Mode]
+
+// Server is the MCP server of the contract's gateway-executed tools, an http.Handler
+// (see agentmcp.Server).
+type Server = agentmcp.Server[contract.Handler, contract.Mode]
+
+// New returns the MCP server of the contract's gateway-executed tools.
+func New(cfg Config) (*Server, error) {
+	return agentmcp.New(&contract.Descriptor, tools, cfg)
+}
+
+`, RuntimeVersion)
 	b.WriteString("// tools are the gateway-executed tools, sorted by name: what tools/list shows\n" +
 		"// (for the modes that inject them) and the JSON Schema agentc emits for each.\n")
-	b.WriteString("var tools = []toolSpec{")
+	b.WriteString("var tools = []agentmcp.Tool{")
 	type entry struct {
 		t      *model.Tool
 		schema []byte
@@ -162,11 +173,12 @@ func toolsFile(p *emit.Pass, m *model.MCPCodegen) ([]byte, error) {
 		// elements; a description on several lines, indented one more
 		// tab after its first, ends the run.
 		desc := textLines(opencodelayout.ToolDescription(t))
-		pad := "   "
+		pad, descPad, schemaPad := "        ", " ", "      "
 		if strings.Contains(desc, "\n") {
-			pad, desc = " ", strings.ReplaceAll(desc, "\n", "\n\t\t\t")
+			pad, descPad, schemaPad, desc = " ", " ", " ", strings.ReplaceAll(desc, "\n", "\n\t\t\t")
 		}
-		for _, piece := range []string{"\n\t{\n\t\ttool:", pad, "contract.Tool", t.GoName, ",\n\t\tdesc:", pad, desc, ",\n\t\tschema: schema", t.GoName, ",\n\t},"} {
+		for _, piece := range []string{"\n\t{\n\t\tTool:", pad, "int(contract.Tool", t.GoName, "),\n\t\tDescription:", descPad, desc,
+			",\n\t\tSchema:", schemaPad, "schema", t.GoName, ",\n\t},"} {
 			b.WriteString(piece)
 		}
 	}

@@ -24,7 +24,7 @@ import (
 )
 
 // TestEmit: the MCP package imports only the standard library, the core
-// package and the SDK; a spec without codegen.mcp gets no MCP files; the
+// package and its runtime; a spec without codegen.mcp gets no MCP files; the
 // MCP-mode manifests write no gateway tool's files and keep the callback
 // manifests' other entries.
 func TestEmit(t *testing.T) {
@@ -39,8 +39,7 @@ func TestEmit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := []string{s.Codegen.MCP.CoreImport, "github.com/modelcontextprotocol/go-sdk/mcp",
-		"github.com/modelcontextprotocol/go-sdk/jsonrpc"}
+	allowed := []string{s.Codegen.MCP.CoreImport, s.Codegen.MCPRuntimeImport()}
 	var goFiles int
 	for _, f := range files {
 		if !strings.HasSuffix(f.Path, ".go") {
@@ -61,8 +60,8 @@ func TestEmit(t *testing.T) {
 			}
 		}
 	}
-	if goFiles != 2 {
-		t.Errorf("%d Go files, want server.go and tools.go", goFiles)
+	if goFiles != 1 {
+		t.Errorf("%d Go files, want tools.go alone (the default spec imports agentmcp)", goFiles)
 	}
 
 	for _, m := range s.Modes {
@@ -247,11 +246,11 @@ func toolsTable(t *testing.T, s *model.Spec) (descs, schemas map[string]string) 
 		for _, kv := range elt.(*ast.CompositeLit).Elts {
 			kv := kv.(*ast.KeyValueExpr)
 			switch kv.Key.(*ast.Ident).Name {
-			case "tool":
-				tool = strings.TrimPrefix(kv.Value.(*ast.SelectorExpr).Sel.Name, "Tool")
-			case "desc":
+			case "Tool":
+				tool = strings.TrimPrefix(kv.Value.(*ast.CallExpr).Args[0].(*ast.SelectorExpr).Sel.Name, "Tool")
+			case "Description":
 				desc = str(kv.Value)
-			case "schema":
+			case "Schema":
 				schema = str(kv.Value)
 			}
 		}

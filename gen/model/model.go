@@ -9,6 +9,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -106,6 +107,13 @@ type Codegen struct {
 	TSDir         string
 	JSONSchemaDir string
 	DocsDir       string
+	// GoImport is the import path of the package in GoDir, "" when the
+	// spec does not say it.
+	GoImport string
+	// GoRuntime is the import path of the runtime package (agentrt) the
+	// Go package imports; "" means the copy written beside it, in
+	// GoDir/agentrt.
+	GoRuntime string
 	// MCP is the MCP server package's settings, or nil when the spec asks
 	// for none.
 	MCP *MCPCodegen
@@ -117,7 +125,46 @@ type MCPCodegen struct {
 	Dir, Package string
 	// CoreImport is the import path of the package in GoDir.
 	CoreImport string
-	Pos        Pos
+	// Runtime is the import path of the MCP server's runtime package
+	// (agentmcp); "" means the copy written beside the package, in
+	// Dir/agentmcp.
+	Runtime string
+	Pos     Pos
+}
+
+// RuntimeImport is the import path of the runtime package (agentrt) that
+// the Go package imports: GoRuntime, or else the copy written beside the
+// package (GoImport/agentrt); "" when the spec sets neither.
+func (c *Codegen) RuntimeImport() string {
+	if c.GoRuntime != "" || c.GoImport == "" {
+		return c.GoRuntime
+	}
+	return c.GoImport + "/agentrt"
+}
+
+// MCPRuntimeImport is the import path of the MCP server's runtime package
+// (agentmcp) that the MCP package imports: MCP.Runtime, or else the copy
+// written beside the MCP package (MCP.Dir/agentmcp); "" without
+// codegen.mcp or a core import.
+func (c *Codegen) MCPRuntimeImport() string {
+	m := c.MCP
+	switch {
+	case m == nil:
+		return ""
+	case m.Runtime != "" || m.CoreImport == "":
+		return m.Runtime
+	}
+	// The MCP package's import path: the core package's, up to the
+	// directory both lie in, then down to MCP.Dir.
+	dir, imp, rest := path.Clean(c.GoDir), m.CoreImport, path.Clean(m.Dir)
+	for dir != "." {
+		if r, ok := strings.CutPrefix(rest, dir+"/"); ok {
+			rest = r
+			break
+		}
+		dir, imp = path.Dir(dir), path.Dir(imp)
+	}
+	return path.Join(imp, rest, "agentmcp")
 }
 
 // Execution says where a tool runs.

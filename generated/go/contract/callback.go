@@ -3,20 +3,55 @@
 
 package contract
 
-import "time"
+import (
+	agentrt "github.com/agentc-dev/agentc/gen/gogen/agentrt"
+	"time"
+)
 
 // CallbackPath is the gateway callback route (callback.path): a sandbox stub POSTs
 // {tool_call_id, args} to it with {sessionId} and {toolName} filled in.
 const CallbackPath = "/proliferate/{sessionId}/tools/{toolName}"
 
-// DefaultRetention is how long MemoryStore keeps a completed call's result
-// (callback.retention_ms).
+// DefaultRetention is how long a store of NewMemoryStore keeps a completed call's
+// result (callback.retention_ms).
 const DefaultRetention = 300000 * time.Millisecond
 
 // CallbackTimeout is the sandbox's timeout of one callback attempt (callback.timeout_ms).
 const CallbackTimeout = 120000 * time.Millisecond
 
-// FingerprintHeader is the request header in which a generated stub sends its tool's
-// schema fingerprint (Tool.Fingerprint of the spec it was generated from). The route
-// answers with the gateway's fingerprint in the same header.
-const FingerprintHeader = "X-Agentc-Tool-Fingerprint"
+// Descriptor describes this contract to its runtime (package agentrt): the callback
+// route and the MCP server are written against it.
+var Descriptor = agentrt.Contract[Handler, Mode]{
+	Name:     ContractName,
+	Revision: ContractRevision,
+	Tools:    toolTable[:],
+	Injects: func(m Mode, t int) bool {
+		return m.Has(Tool(t))
+	},
+	CallbackPath: CallbackPath,
+	Retention:    DefaultRetention,
+	Dispatch:     Dispatch,
+}
+
+// RouteConfig configures NewRoute (see agentrt.RouteConfig).
+type RouteConfig = agentrt.RouteConfig[Handler, Mode]
+
+// Route is the gateway callback route, an http.Handler (see agentrt.Route).
+type Route = agentrt.Route[Handler, Mode]
+
+// NewRoute returns the callback route of this contract.
+func NewRoute(cfg RouteConfig) (*Route, error) {
+	return agentrt.NewRoute(&Descriptor, cfg)
+}
+
+// Sessions gives the route each session's mode (see agentrt.Sessions).
+type Sessions = agentrt.Sessions[Mode]
+
+// SessionsFunc is a Sessions made of a function.
+type SessionsFunc = agentrt.SessionsFunc[Mode]
+
+// NewMemoryStore returns an idempotency store in memory that keeps results for
+// DefaultRetention.
+func NewMemoryStore() *agentrt.MemoryStore {
+	return &agentrt.MemoryStore{Retention: DefaultRetention}
+}

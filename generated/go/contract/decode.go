@@ -3,7 +3,23 @@
 
 package contract
 
-import "regexp"
+import (
+	agentrt "github.com/agentc-dev/agentc/gen/gogen/agentrt"
+	"regexp"
+)
+
+// decoder is the runtime's one-pass JSON decoder, which the decoders below drive.
+type decoder = agentrt.Decoder
+
+// Issue is one validation problem exactly as zod 4 reports it (see agentrt.Issue).
+type Issue = agentrt.Issue
+
+// Issues is the error a decoder returns for well-formed JSON that fails validation:
+// every issue, in zod's order.
+type Issues = agentrt.Issues
+
+// SyntaxError is the error a decoder returns for input that is not JSON.
+type SyntaxError = agentrt.SyntaxError
 
 // DecodeAutomationCompleteArgs decodes and validates the arguments of "automation.complete" from JSON
 // in one pass, as the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's
@@ -11,14 +27,11 @@ import "regexp"
 // Defaults are applied and unknown keys are dropped.
 func DecodeAutomationCompleteArgs(data []byte) (AutomationCompleteArgs, error) {
 	var v AutomationCompleteArgs
-	d := decoder{data: data}
-	d.decodeAutomationCompleteArgs(&v)
-	d.end()
-	if d.err != nil {
-		return AutomationCompleteArgs{}, d.err
-	}
-	if len(d.issues) > 0 {
-		return AutomationCompleteArgs{}, Issues(d.issues)
+	var d decoder
+	d.Reset(data)
+	decodeAutomationCompleteArgs(&d, &v)
+	if err := d.End(); err != nil {
+		return AutomationCompleteArgs{}, err
 	}
 	return v, nil
 }
@@ -29,14 +42,11 @@ func DecodeAutomationCompleteArgs(data []byte) (AutomationCompleteArgs, error) {
 // Defaults are applied and unknown keys are dropped.
 func DecodeRequestEnvVariablesArgs(data []byte) (RequestEnvVariablesArgs, error) {
 	var v RequestEnvVariablesArgs
-	d := decoder{data: data}
-	d.decodeRequestEnvVariablesArgs(&v)
-	d.end()
-	if d.err != nil {
-		return RequestEnvVariablesArgs{}, d.err
-	}
-	if len(d.issues) > 0 {
-		return RequestEnvVariablesArgs{}, Issues(d.issues)
+	var d decoder
+	d.Reset(data)
+	decodeRequestEnvVariablesArgs(&d, &v)
+	if err := d.End(); err != nil {
+		return RequestEnvVariablesArgs{}, err
 	}
 	return v, nil
 }
@@ -47,14 +57,11 @@ func DecodeRequestEnvVariablesArgs(data []byte) (RequestEnvVariablesArgs, error)
 // are applied and unknown keys are dropped.
 func DecodeSaveEnvFilesArgs(data []byte) (SaveEnvFilesArgs, error) {
 	var v SaveEnvFilesArgs
-	d := decoder{data: data}
-	d.decodeSaveEnvFilesArgs(&v)
-	d.end()
-	if d.err != nil {
-		return SaveEnvFilesArgs{}, d.err
-	}
-	if len(d.issues) > 0 {
-		return SaveEnvFilesArgs{}, Issues(d.issues)
+	var d decoder
+	d.Reset(data)
+	decodeSaveEnvFilesArgs(&d, &v)
+	if err := d.End(); err != nil {
+		return SaveEnvFilesArgs{}, err
 	}
 	return v, nil
 }
@@ -65,14 +72,11 @@ func DecodeSaveEnvFilesArgs(data []byte) (SaveEnvFilesArgs, error) {
 // Defaults are applied and unknown keys are dropped.
 func DecodeSaveServiceCommandsArgs(data []byte) (SaveServiceCommandsArgs, error) {
 	var v SaveServiceCommandsArgs
-	d := decoder{data: data}
-	d.decodeSaveServiceCommandsArgs(&v)
-	d.end()
-	if d.err != nil {
-		return SaveServiceCommandsArgs{}, d.err
-	}
-	if len(d.issues) > 0 {
-		return SaveServiceCommandsArgs{}, Issues(d.issues)
+	var d decoder
+	d.Reset(data)
+	decodeSaveServiceCommandsArgs(&d, &v)
+	if err := d.End(); err != nil {
+		return SaveServiceCommandsArgs{}, err
 	}
 	return v, nil
 }
@@ -83,31 +87,28 @@ func DecodeSaveServiceCommandsArgs(data []byte) (SaveServiceCommandsArgs, error)
 // applied and unknown keys are dropped.
 func DecodeSaveSnapshotArgs(data []byte) (SaveSnapshotArgs, error) {
 	var v SaveSnapshotArgs
-	d := decoder{data: data}
-	d.decodeSaveSnapshotArgs(&v)
-	d.end()
-	if d.err != nil {
-		return SaveSnapshotArgs{}, d.err
-	}
-	if len(d.issues) > 0 {
-		return SaveSnapshotArgs{}, Issues(d.issues)
+	var d decoder
+	d.Reset(data)
+	decodeSaveSnapshotArgs(&d, &v)
+	if err := d.End(); err != nil {
+		return SaveSnapshotArgs{}, err
 	}
 	return v, nil
 }
 
 // decodeAutomationCompleteArgs decodes an AutomationCompleteArgs at the current path; issues come out
 // in field order.
-func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
-	more, ok := d.objectStart()
+func decodeAutomationCompleteArgs(d *decoder, v *AutomationCompleteArgs) {
+	more, ok := d.ObjectStart()
 	if !ok {
 		return
 	}
-	start := len(d.issues)
+	start := d.IssueCount()
 	var seen uint64
 	var segs [8][2]int
 	for more {
-		key := d.key()
-		if d.err != nil {
+		key := d.Key()
+		if d.Failed() {
 			return
 		}
 		switch string(key) {
@@ -117,33 +118,33 @@ func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 				v.RunID = ""
 			}
 			seen |= 0x1
-			segs[0][0] = len(d.issues)
-			d.push("run_id")
-			d.str(&v.RunID)
-			d.pop()
-			segs[0][1] = len(d.issues)
+			segs[0][0] = d.IssueCount()
+			d.Push("run_id")
+			d.Str(&v.RunID)
+			d.Pop()
+			segs[0][1] = d.IssueCount()
 		case "completion_id":
 			if seen&0x2 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
 				v.CompletionID = ""
 			}
 			seen |= 0x2
-			segs[1][0] = len(d.issues)
-			d.push("completion_id")
-			d.str(&v.CompletionID)
-			d.pop()
-			segs[1][1] = len(d.issues)
+			segs[1][0] = d.IssueCount()
+			d.Push("completion_id")
+			d.Str(&v.CompletionID)
+			d.Pop()
+			segs[1][1] = d.IssueCount()
 		case "outcome":
 			if seen&0x4 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
 				v.Outcome = ""
 			}
 			seen |= 0x4
-			segs[2][0] = len(d.issues)
-			d.push("outcome")
-			d.enum((*string)(&v.Outcome), values0, "Invalid option: expected one of \"succeeded\"|\"failed\"|\"needs_human\"")
-			d.pop()
-			segs[2][1] = len(d.issues)
+			segs[2][0] = d.IssueCount()
+			d.Push("outcome")
+			d.Enum((*string)(&v.Outcome), values0, "Invalid option: expected one of \"succeeded\"|\"failed\"|\"needs_human\"")
+			d.Pop()
+			segs[2][1] = d.IssueCount()
 		case "summary_markdown":
 			if seen&0x8 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
@@ -151,11 +152,11 @@ func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 			}
 			seen |= 0x8
 			v.SummaryMarkdown.Set = true
-			segs[3][0] = len(d.issues)
-			d.push("summary_markdown")
-			d.str(&v.SummaryMarkdown.Value)
-			d.pop()
-			segs[3][1] = len(d.issues)
+			segs[3][0] = d.IssueCount()
+			d.Push("summary_markdown")
+			d.Str(&v.SummaryMarkdown.Value)
+			d.Pop()
+			segs[3][1] = d.IssueCount()
 		case "citations":
 			if seen&0x10 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
@@ -163,32 +164,32 @@ func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 			}
 			seen |= 0x10
 			v.Citations.Set = true
-			segs[4][0] = len(d.issues)
-			d.push("citations")
-			if more0, ok0 := d.arrayStart(); ok0 {
+			segs[4][0] = d.IssueCount()
+			d.Push("citations")
+			if more0, ok0 := d.ArrayStart(); ok0 {
 				if v.Citations.Value == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
 					v.Citations.Value = []string{}
 				}
 				n0 := 0
 				for more0 {
-					d.pushIndex(n0)
+					d.PushIndex(n0)
 					var e0 string
-					d.str(&e0)
-					d.pop()
+					d.Str(&e0)
+					d.Pop()
 					v.Citations.Value = append(v.Citations.Value, e0)
 					n0++
-					if d.err != nil {
+					if d.Failed() {
 						return
 					}
-					more0 = d.arrayNext()
+					more0 = d.ArrayNext()
 				}
-				if d.err != nil {
+				if d.Failed() {
 					return
 				}
 			}
-			d.pop()
-			segs[4][1] = len(d.issues)
+			d.Pop()
+			segs[4][1] = d.IssueCount()
 		case "diff_ref":
 			if seen&0x20 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
@@ -196,11 +197,11 @@ func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 			}
 			seen |= 0x20
 			v.DiffRef.Set = true
-			segs[5][0] = len(d.issues)
-			d.push("diff_ref")
-			d.str(&v.DiffRef.Value)
-			d.pop()
-			segs[5][1] = len(d.issues)
+			segs[5][0] = d.IssueCount()
+			d.Push("diff_ref")
+			d.Str(&v.DiffRef.Value)
+			d.Pop()
+			segs[5][1] = d.IssueCount()
 		case "test_report_ref":
 			if seen&0x40 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
@@ -208,11 +209,11 @@ func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 			}
 			seen |= 0x40
 			v.TestReportRef.Set = true
-			segs[6][0] = len(d.issues)
-			d.push("test_report_ref")
-			d.str(&v.TestReportRef.Value)
-			d.pop()
-			segs[6][1] = len(d.issues)
+			segs[6][0] = d.IssueCount()
+			d.Push("test_report_ref")
+			d.Str(&v.TestReportRef.Value)
+			d.Pop()
+			segs[6][1] = d.IssueCount()
 		case "side_effect_refs":
 			if seen&0x80 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
@@ -220,46 +221,46 @@ func (d *decoder) decodeAutomationCompleteArgs(v *AutomationCompleteArgs) {
 			}
 			seen |= 0x80
 			v.SideEffectRefs.Set = true
-			segs[7][0] = len(d.issues)
-			d.push("side_effect_refs")
-			if more0, ok0 := d.arrayStart(); ok0 {
+			segs[7][0] = d.IssueCount()
+			d.Push("side_effect_refs")
+			if more0, ok0 := d.ArrayStart(); ok0 {
 				if v.SideEffectRefs.Value == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
 					v.SideEffectRefs.Value = []string{}
 				}
 				n0 := 0
 				for more0 {
-					d.pushIndex(n0)
+					d.PushIndex(n0)
 					var e0 string
-					d.str(&e0)
-					d.pop()
+					d.Str(&e0)
+					d.Pop()
 					v.SideEffectRefs.Value = append(v.SideEffectRefs.Value, e0)
 					n0++
-					if d.err != nil {
+					if d.Failed() {
 						return
 					}
-					more0 = d.arrayNext()
+					more0 = d.ArrayNext()
 				}
-				if d.err != nil {
+				if d.Failed() {
 					return
 				}
 			}
-			d.pop()
-			segs[7][1] = len(d.issues)
+			d.Pop()
+			segs[7][1] = d.IssueCount()
 		default:
 			// Unknown keys are stripped, as zod does.
-			d.skip()
+			d.Skip()
 		}
-		if d.err != nil {
+		if d.Failed() {
 			return
 		}
-		more = d.objectNext()
+		more = d.ObjectNext()
 	}
-	if d.err != nil {
+	if d.Failed() {
 		return
 	}
-	if len(d.issues) != start || seen&uint64(0x7) != uint64(0x7) {
-		d.reorder(start, segs[:], seen, keysAutomationCompleteArgs[:], missingAutomationCompleteArgs[:])
+	if d.IssueCount() != start || seen&uint64(0x7) != uint64(0x7) {
+		d.Reorder(start, segs[:], seen, keysAutomationCompleteArgs[:], missingAutomationCompleteArgs[:])
 	}
 }
 
@@ -310,17 +311,17 @@ var missingAutomationCompleteArgs = [...]Issue{
 
 // decodeRequestEnvVariablesArgs decodes a RequestEnvVariablesArgs at the current path; issues come out
 // in field order.
-func (d *decoder) decodeRequestEnvVariablesArgs(v *RequestEnvVariablesArgs) {
-	more, ok := d.objectStart()
+func decodeRequestEnvVariablesArgs(d *decoder, v *RequestEnvVariablesArgs) {
+	more, ok := d.ObjectStart()
 	if !ok {
 		return
 	}
-	start := len(d.issues)
+	start := d.IssueCount()
 	var seen uint64
 	var segs [1][2]int
 	for more {
-		key := d.key()
-		if d.err != nil {
+		key := d.Key()
+		if d.Failed() {
 			return
 		}
 		switch string(key) {
@@ -330,46 +331,46 @@ func (d *decoder) decodeRequestEnvVariablesArgs(v *RequestEnvVariablesArgs) {
 				v.Keys = nil
 			}
 			seen |= 0x1
-			segs[0][0] = len(d.issues)
-			d.push("keys")
-			if more0, ok0 := d.arrayStart(); ok0 {
+			segs[0][0] = d.IssueCount()
+			d.Push("keys")
+			if more0, ok0 := d.ArrayStart(); ok0 {
 				if v.Keys == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
 					v.Keys = []RequestEnvVariablesKey{}
 				}
 				n0 := 0
 				for more0 {
-					d.pushIndex(n0)
+					d.PushIndex(n0)
 					var e0 RequestEnvVariablesKey
-					d.decodeRequestEnvVariablesKey(&e0)
-					d.pop()
+					decodeRequestEnvVariablesKey(d, &e0)
+					d.Pop()
 					v.Keys = append(v.Keys, e0)
 					n0++
-					if d.err != nil {
+					if d.Failed() {
 						return
 					}
-					more0 = d.arrayNext()
+					more0 = d.ArrayNext()
 				}
-				if d.err != nil {
+				if d.Failed() {
 					return
 				}
 			}
-			d.pop()
-			segs[0][1] = len(d.issues)
+			d.Pop()
+			segs[0][1] = d.IssueCount()
 		default:
 			// Unknown keys are stripped, as zod does.
-			d.skip()
+			d.Skip()
 		}
-		if d.err != nil {
+		if d.Failed() {
 			return
 		}
-		more = d.objectNext()
+		more = d.ObjectNext()
 	}
-	if d.err != nil {
+	if d.Failed() {
 		return
 	}
-	if len(d.issues) != start || seen&uint64(0x1) != uint64(0x1) {
-		d.reorder(start, segs[:], seen, keysRequestEnvVariablesArgs[:], missingRequestEnvVariablesArgs[:])
+	if d.IssueCount() != start || seen&uint64(0x1) != uint64(0x1) {
+		d.Reorder(start, segs[:], seen, keysRequestEnvVariablesArgs[:], missingRequestEnvVariablesArgs[:])
 	}
 }
 
@@ -391,17 +392,17 @@ var missingRequestEnvVariablesArgs = [...]Issue{
 
 // decodeRequestEnvVariablesKey decodes a RequestEnvVariablesKey at the current path; issues come out
 // in field order.
-func (d *decoder) decodeRequestEnvVariablesKey(v *RequestEnvVariablesKey) {
-	more, ok := d.objectStart()
+func decodeRequestEnvVariablesKey(d *decoder, v *RequestEnvVariablesKey) {
+	more, ok := d.ObjectStart()
 	if !ok {
 		return
 	}
-	start := len(d.issues)
+	start := d.IssueCount()
 	var seen uint64
 	var segs [5][2]int
 	for more {
-		key := d.key()
-		if d.err != nil {
+		key := d.Key()
+		if d.Failed() {
 			return
 		}
 		switch string(key) {
@@ -411,11 +412,11 @@ func (d *decoder) decodeRequestEnvVariablesKey(v *RequestEnvVariablesKey) {
 				v.Key = ""
 			}
 			seen |= 0x1
-			segs[0][0] = len(d.issues)
-			d.push("key")
-			d.str(&v.Key)
-			d.pop()
-			segs[0][1] = len(d.issues)
+			segs[0][0] = d.IssueCount()
+			d.Push("key")
+			d.Str(&v.Key)
+			d.Pop()
+			segs[0][1] = d.IssueCount()
 		case "description":
 			if seen&0x2 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
@@ -423,11 +424,11 @@ func (d *decoder) decodeRequestEnvVariablesKey(v *RequestEnvVariablesKey) {
 			}
 			seen |= 0x2
 			v.Description.Set = true
-			segs[1][0] = len(d.issues)
-			d.push("description")
-			d.str(&v.Description.Value)
-			d.pop()
-			segs[1][1] = len(d.issues)
+			segs[1][0] = d.IssueCount()
+			d.Push("description")
+			d.Str(&v.Description.Value)
+			d.Pop()
+			segs[1][1] = d.IssueCount()
 		case "type":
 			if seen&0x4 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
@@ -435,22 +436,22 @@ func (d *decoder) decodeRequestEnvVariablesKey(v *RequestEnvVariablesKey) {
 			}
 			seen |= 0x4
 			v.Type.Set = true
-			segs[2][0] = len(d.issues)
-			d.push("type")
-			d.enum((*string)(&v.Type.Value), values1, "Invalid option: expected one of \"env\"|\"secret\"")
-			d.pop()
-			segs[2][1] = len(d.issues)
+			segs[2][0] = d.IssueCount()
+			d.Push("type")
+			d.Enum((*string)(&v.Type.Value), values1, "Invalid option: expected one of \"env\"|\"secret\"")
+			d.Pop()
+			segs[2][1] = d.IssueCount()
 		case "required":
 			if seen&0x8 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
 				v.Required = false
 			}
 			seen |= 0x8
-			segs[3][0] = len(d.issues)
-			d.push("required")
-			d.boolean(&v.Required)
-			d.pop()
-			segs[3][1] = len(d.issues)
+			segs[3][0] = d.IssueCount()
+			d.Push("required")
+			d.Bool(&v.Required)
+			d.Pop()
+			segs[3][1] = d.IssueCount()
 		case "suggestions":
 			if seen&0x10 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
@@ -458,49 +459,49 @@ func (d *decoder) decodeRequestEnvVariablesKey(v *RequestEnvVariablesKey) {
 			}
 			seen |= 0x10
 			v.Suggestions.Set = true
-			segs[4][0] = len(d.issues)
-			d.push("suggestions")
-			if more0, ok0 := d.arrayStart(); ok0 {
+			segs[4][0] = d.IssueCount()
+			d.Push("suggestions")
+			if more0, ok0 := d.ArrayStart(); ok0 {
 				if v.Suggestions.Value == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
 					v.Suggestions.Value = []RequestEnvVariablesKeySuggestion{}
 				}
 				n0 := 0
 				for more0 {
-					d.pushIndex(n0)
+					d.PushIndex(n0)
 					var e0 RequestEnvVariablesKeySuggestion
-					d.decodeRequestEnvVariablesKeySuggestion(&e0)
-					d.pop()
+					decodeRequestEnvVariablesKeySuggestion(d, &e0)
+					d.Pop()
 					v.Suggestions.Value = append(v.Suggestions.Value, e0)
 					n0++
-					if d.err != nil {
+					if d.Failed() {
 						return
 					}
-					more0 = d.arrayNext()
+					more0 = d.ArrayNext()
 				}
-				if d.err != nil {
+				if d.Failed() {
 					return
 				}
 			}
-			d.pop()
-			segs[4][1] = len(d.issues)
+			d.Pop()
+			segs[4][1] = d.IssueCount()
 		default:
 			// Unknown keys are stripped, as zod does.
-			d.skip()
+			d.Skip()
 		}
-		if d.err != nil {
+		if d.Failed() {
 			return
 		}
-		more = d.objectNext()
+		more = d.ObjectNext()
 	}
-	if d.err != nil {
+	if d.Failed() {
 		return
 	}
 	if seen&0x8 == 0 {
 		v.Required = true
 	}
-	if len(d.issues) != start || seen&uint64(0x1) != uint64(0x1) {
-		d.reorder(start, segs[:], seen, keysRequestEnvVariablesKey[:], missingRequestEnvVariablesKey[:])
+	if d.IssueCount() != start || seen&uint64(0x1) != uint64(0x1) {
+		d.Reorder(start, segs[:], seen, keysRequestEnvVariablesKey[:], missingRequestEnvVariablesKey[:])
 	}
 }
 
@@ -534,17 +535,17 @@ var missingRequestEnvVariablesKey = [...]Issue{
 
 // decodeRequestEnvVariablesKeySuggestion decodes a RequestEnvVariablesKeySuggestion at the current
 // path; issues come out in field order.
-func (d *decoder) decodeRequestEnvVariablesKeySuggestion(v *RequestEnvVariablesKeySuggestion) {
-	more, ok := d.objectStart()
+func decodeRequestEnvVariablesKeySuggestion(d *decoder, v *RequestEnvVariablesKeySuggestion) {
+	more, ok := d.ObjectStart()
 	if !ok {
 		return
 	}
-	start := len(d.issues)
+	start := d.IssueCount()
 	var seen uint64
 	var segs [3][2]int
 	for more {
-		key := d.key()
-		if d.err != nil {
+		key := d.Key()
+		if d.Failed() {
 			return
 		}
 		switch string(key) {
@@ -554,11 +555,11 @@ func (d *decoder) decodeRequestEnvVariablesKeySuggestion(v *RequestEnvVariablesK
 				v.Label = ""
 			}
 			seen |= 0x1
-			segs[0][0] = len(d.issues)
-			d.push("label")
-			d.str(&v.Label)
-			d.pop()
-			segs[0][1] = len(d.issues)
+			segs[0][0] = d.IssueCount()
+			d.Push("label")
+			d.Str(&v.Label)
+			d.Pop()
+			segs[0][1] = d.IssueCount()
 		case "value":
 			if seen&0x2 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
@@ -566,11 +567,11 @@ func (d *decoder) decodeRequestEnvVariablesKeySuggestion(v *RequestEnvVariablesK
 			}
 			seen |= 0x2
 			v.Value.Set = true
-			segs[1][0] = len(d.issues)
-			d.push("value")
-			d.str(&v.Value.Value)
-			d.pop()
-			segs[1][1] = len(d.issues)
+			segs[1][0] = d.IssueCount()
+			d.Push("value")
+			d.Str(&v.Value.Value)
+			d.Pop()
+			segs[1][1] = d.IssueCount()
 		case "instructions":
 			if seen&0x4 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
@@ -578,25 +579,25 @@ func (d *decoder) decodeRequestEnvVariablesKeySuggestion(v *RequestEnvVariablesK
 			}
 			seen |= 0x4
 			v.Instructions.Set = true
-			segs[2][0] = len(d.issues)
-			d.push("instructions")
-			d.str(&v.Instructions.Value)
-			d.pop()
-			segs[2][1] = len(d.issues)
+			segs[2][0] = d.IssueCount()
+			d.Push("instructions")
+			d.Str(&v.Instructions.Value)
+			d.Pop()
+			segs[2][1] = d.IssueCount()
 		default:
 			// Unknown keys are stripped, as zod does.
-			d.skip()
+			d.Skip()
 		}
-		if d.err != nil {
+		if d.Failed() {
 			return
 		}
-		more = d.objectNext()
+		more = d.ObjectNext()
 	}
-	if d.err != nil {
+	if d.Failed() {
 		return
 	}
-	if len(d.issues) != start || seen&uint64(0x1) != uint64(0x1) {
-		d.reorder(start, segs[:], seen, keysRequestEnvVariablesKeySuggestion[:], missingRequestEnvVariablesKeySuggestion[:])
+	if d.IssueCount() != start || seen&uint64(0x1) != uint64(0x1) {
+		d.Reorder(start, segs[:], seen, keysRequestEnvVariablesKeySuggestion[:], missingRequestEnvVariablesKeySuggestion[:])
 	}
 }
 
@@ -625,17 +626,17 @@ var missingRequestEnvVariablesKeySuggestion = [...]Issue{
 
 // decodeSaveEnvFilesArgs decodes a SaveEnvFilesArgs at the current path; issues come out in field
 // order.
-func (d *decoder) decodeSaveEnvFilesArgs(v *SaveEnvFilesArgs) {
-	more, ok := d.objectStart()
+func decodeSaveEnvFilesArgs(d *decoder, v *SaveEnvFilesArgs) {
+	more, ok := d.ObjectStart()
 	if !ok {
 		return
 	}
-	start := len(d.issues)
+	start := d.IssueCount()
 	var seen uint64
 	var segs [1][2]int
 	for more {
-		key := d.key()
-		if d.err != nil {
+		key := d.Key()
+		if d.Failed() {
 			return
 		}
 		switch string(key) {
@@ -645,31 +646,31 @@ func (d *decoder) decodeSaveEnvFilesArgs(v *SaveEnvFilesArgs) {
 				v.Files = nil
 			}
 			seen |= 0x1
-			segs[0][0] = len(d.issues)
-			d.push("files")
-			if more0, ok0 := d.arrayStart(); ok0 {
+			segs[0][0] = d.IssueCount()
+			d.Push("files")
+			if more0, ok0 := d.ArrayStart(); ok0 {
 				if v.Files == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
 					v.Files = []SaveEnvFilesFile{}
 				}
 				n0 := 0
 				for more0 {
-					d.pushIndex(n0)
+					d.PushIndex(n0)
 					var e0 SaveEnvFilesFile
-					d.decodeSaveEnvFilesFile(&e0)
-					d.pop()
+					decodeSaveEnvFilesFile(d, &e0)
+					d.Pop()
 					v.Files = append(v.Files, e0)
 					n0++
-					if d.err != nil {
+					if d.Failed() {
 						return
 					}
-					more0 = d.arrayNext()
+					more0 = d.ArrayNext()
 				}
-				if d.err != nil {
+				if d.Failed() {
 					return
 				}
 				if n0 < 1 {
-					d.add(Issue{
+					d.Add(Issue{
 						Code:      "too_small",
 						Inclusive: true,
 						Message:   "Too small: expected array to have >=1 items",
@@ -678,7 +679,7 @@ func (d *decoder) decodeSaveEnvFilesArgs(v *SaveEnvFilesArgs) {
 					})
 				}
 				if n0 > 10 {
-					d.add(Issue{
+					d.Add(Issue{
 						Code:      "too_big",
 						Inclusive: true,
 						Maximum:   "10",
@@ -687,22 +688,22 @@ func (d *decoder) decodeSaveEnvFilesArgs(v *SaveEnvFilesArgs) {
 					})
 				}
 			}
-			d.pop()
-			segs[0][1] = len(d.issues)
+			d.Pop()
+			segs[0][1] = d.IssueCount()
 		default:
 			// Unknown keys are stripped, as zod does.
-			d.skip()
+			d.Skip()
 		}
-		if d.err != nil {
+		if d.Failed() {
 			return
 		}
-		more = d.objectNext()
+		more = d.ObjectNext()
 	}
-	if d.err != nil {
+	if d.Failed() {
 		return
 	}
-	if len(d.issues) != start || seen&uint64(0x1) != uint64(0x1) {
-		d.reorder(start, segs[:], seen, keysSaveEnvFilesArgs[:], missingSaveEnvFilesArgs[:])
+	if d.IssueCount() != start || seen&uint64(0x1) != uint64(0x1) {
+		d.Reorder(start, segs[:], seen, keysSaveEnvFilesArgs[:], missingSaveEnvFilesArgs[:])
 	}
 }
 
@@ -724,17 +725,17 @@ var missingSaveEnvFilesArgs = [...]Issue{
 
 // decodeSaveEnvFilesFile decodes a SaveEnvFilesFile at the current path; issues come out in field
 // order.
-func (d *decoder) decodeSaveEnvFilesFile(v *SaveEnvFilesFile) {
-	more, ok := d.objectStart()
+func decodeSaveEnvFilesFile(d *decoder, v *SaveEnvFilesFile) {
+	more, ok := d.ObjectStart()
 	if !ok {
 		return
 	}
-	start := len(d.issues)
+	start := d.IssueCount()
 	var seen uint64
 	var segs [5][2]int
 	for more {
-		key := d.key()
-		if d.err != nil {
+		key := d.Key()
+		if d.Failed() {
 			return
 		}
 		switch string(key) {
@@ -744,78 +745,78 @@ func (d *decoder) decodeSaveEnvFilesFile(v *SaveEnvFilesFile) {
 				v.Path = ""
 			}
 			seen |= 0x1
-			segs[0][0] = len(d.issues)
-			d.push("path")
-			if d.str(&v.Path) {
-				d.maxRunes(v.Path, 500)
-				d.check(v.Path, checkRelativePath)
+			segs[0][0] = d.IssueCount()
+			d.Push("path")
+			if d.Str(&v.Path) {
+				d.MaxRunes(v.Path, 500)
+				d.Check(v.Path, checkRelativePath)
 			}
-			d.pop()
-			segs[0][1] = len(d.issues)
+			d.Pop()
+			segs[0][1] = d.IssueCount()
 		case "workspacePath":
 			if seen&0x2 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
 				v.WorkspacePath = ""
 			}
 			seen |= 0x2
-			segs[1][0] = len(d.issues)
-			d.push("workspacePath")
-			d.str(&v.WorkspacePath)
-			d.pop()
-			segs[1][1] = len(d.issues)
+			segs[1][0] = d.IssueCount()
+			d.Push("workspacePath")
+			d.Str(&v.WorkspacePath)
+			d.Pop()
+			segs[1][1] = d.IssueCount()
 		case "format":
 			if seen&0x4 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
 				v.Format = ""
 			}
 			seen |= 0x4
-			segs[2][0] = len(d.issues)
-			d.push("format")
-			d.enum(&v.Format, values2, "Invalid input: expected \"dotenv\"")
-			d.pop()
-			segs[2][1] = len(d.issues)
+			segs[2][0] = d.IssueCount()
+			d.Push("format")
+			d.Enum(&v.Format, values2, "Invalid input: expected \"dotenv\"")
+			d.Pop()
+			segs[2][1] = d.IssueCount()
 		case "mode":
 			if seen&0x8 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
 				v.Mode = ""
 			}
 			seen |= 0x8
-			segs[3][0] = len(d.issues)
-			d.push("mode")
-			d.enum(&v.Mode, values3, "Invalid input: expected \"secret\"")
-			d.pop()
-			segs[3][1] = len(d.issues)
+			segs[3][0] = d.IssueCount()
+			d.Push("mode")
+			d.Enum(&v.Mode, values3, "Invalid input: expected \"secret\"")
+			d.Pop()
+			segs[3][1] = d.IssueCount()
 		case "keys":
 			if seen&0x10 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
 				v.Keys = nil
 			}
 			seen |= 0x10
-			segs[4][0] = len(d.issues)
-			d.push("keys")
-			if more0, ok0 := d.arrayStart(); ok0 {
+			segs[4][0] = d.IssueCount()
+			d.Push("keys")
+			if more0, ok0 := d.ArrayStart(); ok0 {
 				if v.Keys == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
 					v.Keys = []SaveEnvFilesFileKey{}
 				}
 				n0 := 0
 				for more0 {
-					d.pushIndex(n0)
+					d.PushIndex(n0)
 					var e0 SaveEnvFilesFileKey
-					d.decodeSaveEnvFilesFileKey(&e0)
-					d.pop()
+					decodeSaveEnvFilesFileKey(d, &e0)
+					d.Pop()
 					v.Keys = append(v.Keys, e0)
 					n0++
-					if d.err != nil {
+					if d.Failed() {
 						return
 					}
-					more0 = d.arrayNext()
+					more0 = d.ArrayNext()
 				}
-				if d.err != nil {
+				if d.Failed() {
 					return
 				}
 				if n0 < 1 {
-					d.add(Issue{
+					d.Add(Issue{
 						Code:      "too_small",
 						Inclusive: true,
 						Message:   "Too small: expected array to have >=1 items",
@@ -824,7 +825,7 @@ func (d *decoder) decodeSaveEnvFilesFile(v *SaveEnvFilesFile) {
 					})
 				}
 				if n0 > 50 {
-					d.add(Issue{
+					d.Add(Issue{
 						Code:      "too_big",
 						Inclusive: true,
 						Maximum:   "50",
@@ -833,25 +834,25 @@ func (d *decoder) decodeSaveEnvFilesFile(v *SaveEnvFilesFile) {
 					})
 				}
 			}
-			d.pop()
-			segs[4][1] = len(d.issues)
+			d.Pop()
+			segs[4][1] = d.IssueCount()
 		default:
 			// Unknown keys are stripped, as zod does.
-			d.skip()
+			d.Skip()
 		}
-		if d.err != nil {
+		if d.Failed() {
 			return
 		}
-		more = d.objectNext()
+		more = d.ObjectNext()
 	}
-	if d.err != nil {
+	if d.Failed() {
 		return
 	}
 	if seen&0x2 == 0 {
 		v.WorkspacePath = "."
 	}
-	if len(d.issues) != start || seen&uint64(0x1d) != uint64(0x1d) {
-		d.reorder(start, segs[:], seen, keysSaveEnvFilesFile[:], missingSaveEnvFilesFile[:])
+	if d.IssueCount() != start || seen&uint64(0x1d) != uint64(0x1d) {
+		d.Reorder(start, segs[:], seen, keysSaveEnvFilesFile[:], missingSaveEnvFilesFile[:])
 	}
 }
 
@@ -897,17 +898,17 @@ var missingSaveEnvFilesFile = [...]Issue{
 
 // decodeSaveEnvFilesFileKey decodes a SaveEnvFilesFileKey at the current path; issues come out in
 // field order.
-func (d *decoder) decodeSaveEnvFilesFileKey(v *SaveEnvFilesFileKey) {
-	more, ok := d.objectStart()
+func decodeSaveEnvFilesFileKey(d *decoder, v *SaveEnvFilesFileKey) {
+	more, ok := d.ObjectStart()
 	if !ok {
 		return
 	}
-	start := len(d.issues)
+	start := d.IssueCount()
 	var seen uint64
 	var segs [2][2]int
 	for more {
-		key := d.key()
-		if d.err != nil {
+		key := d.Key()
+		if d.Failed() {
 			return
 		}
 		switch string(key) {
@@ -917,39 +918,39 @@ func (d *decoder) decodeSaveEnvFilesFileKey(v *SaveEnvFilesFileKey) {
 				v.Key = ""
 			}
 			seen |= 0x1
-			segs[0][0] = len(d.issues)
-			d.push("key")
-			if d.str(&v.Key) {
-				d.minRunes(v.Key, 1)
-				d.maxRunes(v.Key, 200)
+			segs[0][0] = d.IssueCount()
+			d.Push("key")
+			if d.Str(&v.Key) {
+				d.MinRunes(v.Key, 1)
+				d.MaxRunes(v.Key, 200)
 			}
-			d.pop()
-			segs[0][1] = len(d.issues)
+			d.Pop()
+			segs[0][1] = d.IssueCount()
 		case "required":
 			if seen&0x2 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
 				v.Required = false
 			}
 			seen |= 0x2
-			segs[1][0] = len(d.issues)
-			d.push("required")
-			d.boolean(&v.Required)
-			d.pop()
-			segs[1][1] = len(d.issues)
+			segs[1][0] = d.IssueCount()
+			d.Push("required")
+			d.Bool(&v.Required)
+			d.Pop()
+			segs[1][1] = d.IssueCount()
 		default:
 			// Unknown keys are stripped, as zod does.
-			d.skip()
+			d.Skip()
 		}
-		if d.err != nil {
+		if d.Failed() {
 			return
 		}
-		more = d.objectNext()
+		more = d.ObjectNext()
 	}
-	if d.err != nil {
+	if d.Failed() {
 		return
 	}
-	if len(d.issues) != start || seen&uint64(0x3) != uint64(0x3) {
-		d.reorder(start, segs[:], seen, keysSaveEnvFilesFileKey[:], missingSaveEnvFilesFileKey[:])
+	if d.IssueCount() != start || seen&uint64(0x3) != uint64(0x3) {
+		d.Reorder(start, segs[:], seen, keysSaveEnvFilesFileKey[:], missingSaveEnvFilesFileKey[:])
 	}
 }
 
@@ -978,17 +979,17 @@ var missingSaveEnvFilesFileKey = [...]Issue{
 
 // decodeSaveServiceCommandsArgs decodes a SaveServiceCommandsArgs at the current path; issues come out
 // in field order.
-func (d *decoder) decodeSaveServiceCommandsArgs(v *SaveServiceCommandsArgs) {
-	more, ok := d.objectStart()
+func decodeSaveServiceCommandsArgs(d *decoder, v *SaveServiceCommandsArgs) {
+	more, ok := d.ObjectStart()
 	if !ok {
 		return
 	}
-	start := len(d.issues)
+	start := d.IssueCount()
 	var seen uint64
 	var segs [1][2]int
 	for more {
-		key := d.key()
-		if d.err != nil {
+		key := d.Key()
+		if d.Failed() {
 			return
 		}
 		switch string(key) {
@@ -998,31 +999,31 @@ func (d *decoder) decodeSaveServiceCommandsArgs(v *SaveServiceCommandsArgs) {
 				v.Commands = nil
 			}
 			seen |= 0x1
-			segs[0][0] = len(d.issues)
-			d.push("commands")
-			if more0, ok0 := d.arrayStart(); ok0 {
+			segs[0][0] = d.IssueCount()
+			d.Push("commands")
+			if more0, ok0 := d.ArrayStart(); ok0 {
 				if v.Commands == nil {
 					// [] decodes to an empty, non-nil slice (no allocation).
 					v.Commands = []SaveServiceCommandsCommand{}
 				}
 				n0 := 0
 				for more0 {
-					d.pushIndex(n0)
+					d.PushIndex(n0)
 					var e0 SaveServiceCommandsCommand
-					d.decodeSaveServiceCommandsCommand(&e0)
-					d.pop()
+					decodeSaveServiceCommandsCommand(d, &e0)
+					d.Pop()
 					v.Commands = append(v.Commands, e0)
 					n0++
-					if d.err != nil {
+					if d.Failed() {
 						return
 					}
-					more0 = d.arrayNext()
+					more0 = d.ArrayNext()
 				}
-				if d.err != nil {
+				if d.Failed() {
 					return
 				}
 				if n0 < 1 {
-					d.add(Issue{
+					d.Add(Issue{
 						Code:      "too_small",
 						Inclusive: true,
 						Message:   "Too small: expected array to have >=1 items",
@@ -1031,7 +1032,7 @@ func (d *decoder) decodeSaveServiceCommandsArgs(v *SaveServiceCommandsArgs) {
 					})
 				}
 				if n0 > 10 {
-					d.add(Issue{
+					d.Add(Issue{
 						Code:      "too_big",
 						Inclusive: true,
 						Maximum:   "10",
@@ -1040,22 +1041,22 @@ func (d *decoder) decodeSaveServiceCommandsArgs(v *SaveServiceCommandsArgs) {
 					})
 				}
 			}
-			d.pop()
-			segs[0][1] = len(d.issues)
+			d.Pop()
+			segs[0][1] = d.IssueCount()
 		default:
 			// Unknown keys are stripped, as zod does.
-			d.skip()
+			d.Skip()
 		}
-		if d.err != nil {
+		if d.Failed() {
 			return
 		}
-		more = d.objectNext()
+		more = d.ObjectNext()
 	}
-	if d.err != nil {
+	if d.Failed() {
 		return
 	}
-	if len(d.issues) != start || seen&uint64(0x1) != uint64(0x1) {
-		d.reorder(start, segs[:], seen, keysSaveServiceCommandsArgs[:], missingSaveServiceCommandsArgs[:])
+	if d.IssueCount() != start || seen&uint64(0x1) != uint64(0x1) {
+		d.Reorder(start, segs[:], seen, keysSaveServiceCommandsArgs[:], missingSaveServiceCommandsArgs[:])
 	}
 }
 
@@ -1077,17 +1078,17 @@ var missingSaveServiceCommandsArgs = [...]Issue{
 
 // decodeSaveServiceCommandsCommand decodes a SaveServiceCommandsCommand at the current path; issues
 // come out in field order.
-func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand) {
-	more, ok := d.objectStart()
+func decodeSaveServiceCommandsCommand(d *decoder, v *SaveServiceCommandsCommand) {
+	more, ok := d.ObjectStart()
 	if !ok {
 		return
 	}
-	start := len(d.issues)
+	start := d.IssueCount()
 	var seen uint64
 	var segs [4][2]int
 	for more {
-		key := d.key()
-		if d.err != nil {
+		key := d.Key()
+		if d.Failed() {
 			return
 		}
 		switch string(key) {
@@ -1097,28 +1098,28 @@ func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand
 				v.Name = ""
 			}
 			seen |= 0x1
-			segs[0][0] = len(d.issues)
-			d.push("name")
-			if d.str(&v.Name) {
-				d.minRunes(v.Name, 1)
-				d.maxRunes(v.Name, 100)
+			segs[0][0] = d.IssueCount()
+			d.Push("name")
+			if d.Str(&v.Name) {
+				d.MinRunes(v.Name, 1)
+				d.MaxRunes(v.Name, 100)
 			}
-			d.pop()
-			segs[0][1] = len(d.issues)
+			d.Pop()
+			segs[0][1] = d.IssueCount()
 		case "command":
 			if seen&0x2 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
 				v.Command = ""
 			}
 			seen |= 0x2
-			segs[1][0] = len(d.issues)
-			d.push("command")
-			if d.str(&v.Command) {
-				d.minRunes(v.Command, 1)
-				d.maxRunes(v.Command, 1000)
+			segs[1][0] = d.IssueCount()
+			d.Push("command")
+			if d.Str(&v.Command) {
+				d.MinRunes(v.Command, 1)
+				d.MaxRunes(v.Command, 1000)
 			}
-			d.pop()
-			segs[1][1] = len(d.issues)
+			d.Pop()
+			segs[1][1] = d.IssueCount()
 		case "cwd":
 			if seen&0x4 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
@@ -1126,13 +1127,13 @@ func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand
 			}
 			seen |= 0x4
 			v.Cwd.Set = true
-			segs[2][0] = len(d.issues)
-			d.push("cwd")
-			if d.str(&v.Cwd.Value) {
-				d.maxRunes(v.Cwd.Value, 500)
+			segs[2][0] = d.IssueCount()
+			d.Push("cwd")
+			if d.Str(&v.Cwd.Value) {
+				d.MaxRunes(v.Cwd.Value, 500)
 			}
-			d.pop()
-			segs[2][1] = len(d.issues)
+			d.Pop()
+			segs[2][1] = d.IssueCount()
 		case "workspacePath":
 			if seen&0x8 != 0 {
 				// A repeated key: JSON.parse keeps the last value.
@@ -1140,27 +1141,27 @@ func (d *decoder) decodeSaveServiceCommandsCommand(v *SaveServiceCommandsCommand
 			}
 			seen |= 0x8
 			v.WorkspacePath.Set = true
-			segs[3][0] = len(d.issues)
-			d.push("workspacePath")
-			if d.str(&v.WorkspacePath.Value) {
-				d.maxRunes(v.WorkspacePath.Value, 500)
+			segs[3][0] = d.IssueCount()
+			d.Push("workspacePath")
+			if d.Str(&v.WorkspacePath.Value) {
+				d.MaxRunes(v.WorkspacePath.Value, 500)
 			}
-			d.pop()
-			segs[3][1] = len(d.issues)
+			d.Pop()
+			segs[3][1] = d.IssueCount()
 		default:
 			// Unknown keys are stripped, as zod does.
-			d.skip()
+			d.Skip()
 		}
-		if d.err != nil {
+		if d.Failed() {
 			return
 		}
-		more = d.objectNext()
+		more = d.ObjectNext()
 	}
-	if d.err != nil {
+	if d.Failed() {
 		return
 	}
-	if len(d.issues) != start || seen&uint64(0x3) != uint64(0x3) {
-		d.reorder(start, segs[:], seen, keysSaveServiceCommandsCommand[:], missingSaveServiceCommandsCommand[:])
+	if d.IssueCount() != start || seen&uint64(0x3) != uint64(0x3) {
+		d.Reorder(start, segs[:], seen, keysSaveServiceCommandsCommand[:], missingSaveServiceCommandsCommand[:])
 	}
 }
 
@@ -1195,17 +1196,17 @@ var missingSaveServiceCommandsCommand = [...]Issue{
 
 // decodeSaveSnapshotArgs decodes a SaveSnapshotArgs at the current path; issues come out in field
 // order.
-func (d *decoder) decodeSaveSnapshotArgs(v *SaveSnapshotArgs) {
-	more, ok := d.objectStart()
+func decodeSaveSnapshotArgs(d *decoder, v *SaveSnapshotArgs) {
+	more, ok := d.ObjectStart()
 	if !ok {
 		return
 	}
-	start := len(d.issues)
+	start := d.IssueCount()
 	var seen uint64
 	var segs [1][2]int
 	for more {
-		key := d.key()
-		if d.err != nil {
+		key := d.Key()
+		if d.Failed() {
 			return
 		}
 		switch string(key) {
@@ -1216,25 +1217,25 @@ func (d *decoder) decodeSaveSnapshotArgs(v *SaveSnapshotArgs) {
 			}
 			seen |= 0x1
 			v.Message.Set = true
-			segs[0][0] = len(d.issues)
-			d.push("message")
-			d.str(&v.Message.Value)
-			d.pop()
-			segs[0][1] = len(d.issues)
+			segs[0][0] = d.IssueCount()
+			d.Push("message")
+			d.Str(&v.Message.Value)
+			d.Pop()
+			segs[0][1] = d.IssueCount()
 		default:
 			// Unknown keys are stripped, as zod does.
-			d.skip()
+			d.Skip()
 		}
-		if d.err != nil {
+		if d.Failed() {
 			return
 		}
-		more = d.objectNext()
+		more = d.ObjectNext()
 	}
-	if d.err != nil {
+	if d.Failed() {
 		return
 	}
-	if len(d.issues) != start || seen&uint64(0x0) != uint64(0x0) {
-		d.reorder(start, segs[:], seen, keysSaveSnapshotArgs[:], missingSaveSnapshotArgs[:])
+	if d.IssueCount() != start || seen&uint64(0x0) != uint64(0x0) {
+		d.Reorder(start, segs[:], seen, keysSaveSnapshotArgs[:], missingSaveSnapshotArgs[:])
 	}
 }
 
@@ -1269,7 +1270,7 @@ var (
 
 // checkRelativePath is the named check #RelativePath: A path relative to its workspace: not empty, no
 // leading slash or drive letter, no backslashes, and no ".." segment.
-var checkRelativePath = &namedCheck{
-	message: "Path must be relative, without a leading '/' and without '..' segments",
-	reject:  []*regexp.Regexp{pattern0, pattern1, pattern2, pattern3, pattern4},
+var checkRelativePath = &agentrt.NamedCheck{
+	Message: "Path must be relative, without a leading '/' and without '..' segments",
+	Reject:  []*regexp.Regexp{pattern0, pattern1, pattern2, pattern3, pattern4},
 }

@@ -5,40 +5,21 @@ package contract
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
+	agentrt "github.com/agentc-dev/agentc/gen/gogen/agentrt"
 )
 
-// Call identifies one tool call the gateway received.
-type Call struct {
-	// Tool is the name the caller used: a tool's name or one of its aliases.
-	Tool string
-	// Mode is the session's mode; tools the mode does not inject are rejected.
-	Mode Mode
-	// SessionID identifies the session.
-	SessionID string
-	// ToolCallID is the sandbox's idempotency key for the call.
-	ToolCallID string
-	/*
-	   Fingerprint is the schema fingerprint the sandbox's stub sent with the call
-	   (FingerprintHeader), or "" when unknown. When it differs from the tool's
-	   Fingerprint, the call is still executed if its arguments validate under this
-	   package's schema; otherwise the failure says the stub is out of date.
-	*/
-	Fingerprint string
-}
+// Call identifies one tool call the gateway received (see agentrt.Call).
+type Call = agentrt.Call[Mode]
 
 // Output is what a handler returns on success: the text the model reads and the
 // typed data the gateway returns with it.
-type Output[D any] struct {
-	// Result is the message for the model.
-	Result string
-	// Data is the tool's result data.
-	Data D
-}
+type Output[D any] = agentrt.Output[D]
 
 // NoData is the data of a tool whose spec declares no result.
-type NoData struct{}
+type NoData = agentrt.NoData
+
+// Result is the tool-call response body: {success, result, data?}.
+type Result = agentrt.Result
 
 // Handler executes the gateway's tools: one method per gateway-executed tool.
 type Handler interface {
@@ -62,16 +43,6 @@ type Handler interface {
 	SaveSnapshot(ctx context.Context, call Call, args SaveSnapshotArgs) (Output[SaveSnapshotResult], error)
 }
 
-// Result is the tool-call response body: {success, result, data?}.
-type Result struct {
-	// Success reports whether the tool ran and succeeded.
-	Success bool `json:"success"`
-	// Result is the message for the model.
-	Result string `json:"result"`
-	// Data is the tool's result data, when it has any.
-	Data json.RawMessage `json:"data,omitempty"`
-}
-
 // Dispatch runs one tool call: it resolves the name (aliases included), rejects a
 // tool the session's mode does not inject or the gateway does not execute, decodes and
 // validates the JSON arguments ("Invalid arguments: <zod messages joined by ", ">" on
@@ -80,89 +51,42 @@ type Result struct {
 func Dispatch(ctx context.Context, h Handler, call Call, args []byte) (res Result) {
 	tool, ok := LookupTool(call.Tool)
 	if !ok {
-		return failed("Unknown tool: " + call.Tool)
+		return agentrt.Failed("Unknown tool: " + call.Tool)
 	}
 	if !call.Mode.Has(tool) {
-		return failed("Tool " + tool.Name() + " is not available in " + modeLabel(call.Mode) + " sessions")
+		return agentrt.NotInMode(tool.Name(), call.Mode)
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			res = failed(fmt.Sprintf("%s failed: panic: %v", tool.Name(), p))
-		}
-	}()
+	defer agentrt.Recover(tool.Name(), &res)
 	switch tool {
 	case ToolAutomationComplete:
 		a, err := DecodeAutomationCompleteArgs(args)
 		if err != nil {
-			return invalidArguments(tool, call, err)
+			return agentrt.InvalidArguments(tool.Name(), tool.Fingerprint(), call.Fingerprint, err)
 		}
 		out, err := h.AutomationComplete(ctx, call, a)
-		return reply(tool, out.Result, out.Data, err)
+		return agentrt.Reply(tool.Name(), out, err)
 	case ToolSaveEnvFiles:
 		a, err := DecodeSaveEnvFilesArgs(args)
 		if err != nil {
-			return invalidArguments(tool, call, err)
+			return agentrt.InvalidArguments(tool.Name(), tool.Fingerprint(), call.Fingerprint, err)
 		}
 		out, err := h.SaveEnvFiles(ctx, call, a)
-		return reply(tool, out.Result, out.Data, err)
+		return agentrt.Reply(tool.Name(), out, err)
 	case ToolSaveServiceCommands:
 		a, err := DecodeSaveServiceCommandsArgs(args)
 		if err != nil {
-			return invalidArguments(tool, call, err)
+			return agentrt.InvalidArguments(tool.Name(), tool.Fingerprint(), call.Fingerprint, err)
 		}
 		out, err := h.SaveServiceCommands(ctx, call, a)
-		return reply(tool, out.Result, out.Data, err)
+		return agentrt.Reply(tool.Name(), out, err)
 	case ToolSaveSnapshot:
 		a, err := DecodeSaveSnapshotArgs(args)
 		if err != nil {
-			return invalidArguments(tool, call, err)
+			return agentrt.InvalidArguments(tool.Name(), tool.Fingerprint(), call.Fingerprint, err)
 		}
 		out, err := h.SaveSnapshot(ctx, call, a)
-		return reply(tool, out.Result, out.Data, err)
+		return agentrt.Reply(tool.Name(), out, err)
 	default:
-		return failed("Tool " + tool.Name() + " runs in the sandbox, not on the gateway")
+		return agentrt.Failed("Tool " + tool.Name() + " runs in the sandbox, not on the gateway")
 	}
-}
-func modeLabel(m Mode) string {
-	if m == "" {
-		return "unknown-mode"
-	}
-	return string(m)
-}
-func failed(msg string) Result {
-	return Result{Result: msg}
-}
-
-// invalidArguments is the seed's answer to arguments that fail validation. When
-// the call's stub has another schema fingerprint than the tool's, it adds that the
-// sandbox's tool file is out of date (version drift: the arguments the old stub let
-// through do not fit the gateway's schema).
-func invalidArguments(tool Tool, call Call, err error) Result {
-	msg := "Invalid arguments: " + err.Error()
-	if call.Fingerprint != "" && call.Fingerprint != tool.Fingerprint() {
-		msg += " (the sandbox's " + tool.Name() +
-			" tool is out of date: its schema fingerprint " + call.Fingerprint +
-			" differs from the gateway's " + tool.Fingerprint() +
-			"; regenerate the tool files with agentc gen and restart the sandbox)"
-	}
-	return failed(msg)
-}
-
-// reply turns a handler's answer into a Result.
-func reply[D any](tool Tool, result string, data D, err error) Result {
-	if err != nil {
-		return failed(tool.Name() + " failed: " + err.Error())
-	}
-	res := Result{
-		Result:  result,
-		Success: true,
-	}
-	if _, none := any(data).(NoData); !none {
-		b, err := json.Marshal(data)
-		if err != nil {
-			return failed(tool.Name() + " failed: encoding its result: " + err.Error())
-		}
-		res.Data = b
-	}
-	return res
 }

@@ -10,6 +10,7 @@
 package contract
 
 import (
+	agentrt "github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"slices"
 	"strconv"
 )
@@ -43,10 +44,9 @@ const (
 const numTools = 5
 
 func _() {
-	// An "invalid array index" compiler error here means the tool constants or the
-	// runtime changed since this package was generated: run agentc gen again.
+	// An "invalid array index" compiler error here means the tool constants changed
+	// since this package was generated: run agentc gen again.
 	var x [1]struct{}
-	_ = x[runtimeVersion-1]
 	_ = x[ToolAutomationComplete-0]
 	_ = x[ToolRequestEnvVariables-1]
 	_ = x[ToolSaveEnvFiles-2]
@@ -55,53 +55,52 @@ func _() {
 	_ = x[len(toolTable)-numTools]
 }
 
-// toolInfo is what the package knows about a tool.
-type toolInfo struct {
-	name        string
-	aliases     []string
-	fileName    string
-	gateway     bool
-	fingerprint string
-}
+// An "overflows" compiler error here means that the runtime (package agentrt) does
+// not serve the API this package was generated against: generate the package and
+// its runtime with the same agentc.
+const (
+	_ = agentrt.EnforceVersion(1 - agentrt.MinVersion)
+	_ = agentrt.EnforceVersion(agentrt.MaxVersion - 1)
+)
 
 // toolTable holds each tool's facts, indexed by Tool.
-var toolTable = [...]toolInfo{
+var toolTable = [...]agentrt.ToolDesc{
 	ToolAutomationComplete: {
-		name:        "automation.complete",
-		aliases:     []string{"automation_complete"},
-		fileName:    "automation_complete",
-		gateway:     true,
-		fingerprint: "4fabfbdf92b06f8e",
+		Name:        "automation.complete",
+		Aliases:     []string{"automation_complete"},
+		FileName:    "automation_complete",
+		Gateway:     true,
+		Fingerprint: "4fabfbdf92b06f8e",
 	},
 	ToolRequestEnvVariables: {
-		name:        "request_env_variables",
-		fileName:    "request_env_variables",
-		gateway:     false,
-		fingerprint: "2da698e65fd18475",
+		Name:        "request_env_variables",
+		FileName:    "request_env_variables",
+		Gateway:     false,
+		Fingerprint: "2da698e65fd18475",
 	},
 	ToolSaveEnvFiles: {
-		name:        "save_env_files",
-		fileName:    "save_env_files",
-		gateway:     true,
-		fingerprint: "2e1a000945afd835",
+		Name:        "save_env_files",
+		FileName:    "save_env_files",
+		Gateway:     true,
+		Fingerprint: "2e1a000945afd835",
 	},
 	ToolSaveServiceCommands: {
-		name:        "save_service_commands",
-		fileName:    "save_service_commands",
-		gateway:     true,
-		fingerprint: "33625c670c397040",
+		Name:        "save_service_commands",
+		FileName:    "save_service_commands",
+		Gateway:     true,
+		Fingerprint: "33625c670c397040",
 	},
 	ToolSaveSnapshot: {
-		name:        "save_snapshot",
-		fileName:    "save_snapshot",
-		gateway:     true,
-		fingerprint: "0144267bee258653",
+		Name:        "save_snapshot",
+		FileName:    "save_snapshot",
+		Gateway:     true,
+		Fingerprint: "0144267bee258653",
 	},
 }
 
 // Name returns the tool's name, as the model calls it.
 func (t Tool) Name() string {
-	return toolTable[t].name
+	return toolTable[t].Name
 }
 
 // String returns the tool's name.
@@ -109,27 +108,27 @@ func (t Tool) String() string {
 	if t < 0 || t >= numTools {
 		return "Tool(" + strconv.Itoa(int(t)) + ")"
 	}
-	return toolTable[t].name
+	return toolTable[t].Name
 }
 
 // Aliases returns the other names the gateway accepts for the tool.
 func (t Tool) Aliases() []string {
-	return slices.Clone(toolTable[t].aliases)
+	return slices.Clone(toolTable[t].Aliases)
 }
 
 // FileName returns the base name of the tool's OpenCode files (OpenCode's tool id).
 func (t Tool) FileName() string {
-	return toolTable[t].fileName
+	return toolTable[t].FileName
 }
 
 // GatewayExecuted reports whether the gateway runs the tool (Handler has a method for it).
 func (t Tool) GatewayExecuted() bool {
-	return toolTable[t].gateway
+	return toolTable[t].Gateway
 }
 
 // Fingerprint returns a stable hash of the tool's wire contract (name and arguments).
 func (t Tool) Fingerprint() string {
-	return toolTable[t].fingerprint
+	return toolTable[t].Fingerprint
 }
 
 // Tools returns every tool, sorted by name.
@@ -156,6 +155,14 @@ func LookupTool(name string) (Tool, bool) {
 		return ToolSaveSnapshot, true
 	}
 	return -1, false
+}
+
+// Opt is a value that may be absent: the Go form of an optional field (see agentrt.Opt).
+type Opt[T any] = agentrt.Opt[T]
+
+// Some returns a present Opt holding v.
+func Some[T any](v T) Opt[T] {
+	return agentrt.Some(v)
 }
 
 // AutomationCompleteArgs are the arguments of tool "automation.complete".

@@ -3,52 +3,69 @@
 
 package contractmcp
 
-import contract "github.com/agentc-dev/agentc/generated/go/contract"
-
-// serverName and serverVersion are the MCP server's implementation name and
-// version: the contract's name and revision.
-const (
-	serverName    = "proliferate"
-	serverVersion = "001"
+import (
+	"github.com/agentc-dev/agentc/gen/mcpgen/agentmcp"
+	contract "github.com/agentc-dev/agentc/generated/go/contract"
 )
+
+// An "overflows" compiler error here means that the MCP server's runtime (package
+// agentmcp) does not serve the API this package was generated against: generate the
+// package and its runtime with the same agentc.
+const (
+	_ = agentmcp.EnforceVersion(1 - agentmcp.MinVersion)
+	_ = agentmcp.EnforceVersion(agentmcp.MaxVersion - 1)
+)
+
+// Config configures New (see agentmcp.Config): the callback route's Handler, Auth,
+// Sessions and Store serve both transports.
+type Config = agentmcp.Config[contract.Handler, contract.Mode]
+
+// Server is the MCP server of the contract's gateway-executed tools, an http.Handler
+// (see agentmcp.Server).
+type Server = agentmcp.Server[contract.Handler, contract.Mode]
+
+// New returns the MCP server of the contract's gateway-executed tools.
+func New(cfg Config) (*Server, error) {
+	return agentmcp.New(&contract.Descriptor, tools, cfg)
+}
 
 // tools are the gateway-executed tools, sorted by name: what tools/list shows
 // (for the modes that inject them) and the JSON Schema agentc emits for each.
-var tools = []toolSpec{
+var tools = []agentmcp.Tool{
 	{
-		tool: contract.ToolAutomationComplete,
-		desc: "Report the outcome of this automation run and finish it. Call it exactly once, at the end of\n" +
+		Tool: int(contract.ToolAutomationComplete),
+		Description: "Report the outcome of this automation run and finish it. Call it exactly once, at the end of\n" +
 			"every automation run, whatever the outcome.\n" +
 			"\n" +
 			"Use the run_id and completion_id given in your instructions. If the call fails because of\n" +
 			"a network error, call it again with the same completion_id: a repeated completion is\n" +
 			"recorded once.",
-		schema: schemaAutomationComplete,
+		Schema: schemaAutomationComplete,
 	},
 	{
-		tool: contract.ToolSaveEnvFiles,
-		desc: "Deprecated: Pending removal: environment files are now requested with request_env_variables.\n" +
+		Tool: int(contract.ToolSaveEnvFiles),
+		Description: "Deprecated: Pending removal: environment files are now requested with request_env_variables.\n" +
 			"\n" +
 			"Save which environment files the project needs and which keys each must contain, so that\n" +
 			"future sessions recreate them from stored secrets.\n" +
 			"\n" +
 			"Only available in setup sessions.",
-		schema: schemaSaveEnvFiles,
+		Schema: schemaSaveEnvFiles,
 	},
 	{
-		tool: contract.ToolSaveServiceCommands,
-		desc: "Save the commands that start this repository's services (dev servers, databases, workers).\n" +
+		Tool: int(contract.ToolSaveServiceCommands),
+		Description: "Save the commands that start this repository's services (dev servers, databases, workers).\n" +
 			"\n" +
 			"They are stored in the repository's configuration and run automatically when a future\n" +
 			"session starts from its snapshot. Save every long-running service the project needs, each\n" +
 			"with the directory it runs in. Calling again replaces the saved list.\n" +
 			"\n" +
 			"Only available in setup sessions.",
-		schema: schemaSaveServiceCommands,
+		Schema: schemaSaveServiceCommands,
 	},
 	{
-		tool: contract.ToolSaveSnapshot,
-		desc: "Save a snapshot of the current sandbox so that its state can be restored later.\n" +
+		Tool: int(contract.ToolSaveSnapshot),
+		Description: "Save a snapshot of the current sandbox so that its state can be restored later.\n" +
 			"\n" +
 			"In a setup session this updates the configuration snapshot that every future session of\n" +
 			"this repository starts from: call it once the repository is fully set up and its services\n" +
@@ -56,7 +73,7 @@ var tools = []toolSpec{
 			"\n" +
 			"The sandbox may freeze while the snapshot is taken; the call is retried automatically and\n" +
 			"completes once.",
-		schema: schemaSaveSnapshot,
+		Schema: schemaSaveSnapshot,
 	},
 }
 

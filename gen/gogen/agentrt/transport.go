@@ -1,4 +1,4 @@
-package serve
+package agentrt
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // an alias) with the JSON arguments args, exactly as the callback route
 // computes it: two calls have the same hash when JSON.parse reads their
 // args as deep-equal values (see requestHash). Another transport over the
-// same Store (the generated MCP package) uses it, so that a call made
+// same Store (the MCP server, package agentmcp) uses it, so that a call made
 // through one transport and retried through the other, with the same
 // session and tool_call_id, is recognised as the same call and executed
 // once. Args that are not one JSON object nested at most MaxArgsDepth deep
@@ -38,8 +38,8 @@ type Refusal struct {
 // Authenticate checks a request's Authorization header as the callback
 // route does: a bearer token that auth verifies, of source SourceSandbox.
 // realm names the transport in a 401's challenge; calls names what the
-// token is for in a 403's message. Another transport (the generated MCP
-// package) authenticates with it, so both accept the same tokens.
+// token is for in a 403's message. Another transport (the MCP server,
+// package agentmcp) authenticates with it, so both accept the same tokens.
 func Authenticate(ctx context.Context, auth Authenticator, authorization, realm, calls string) (Claims, *Refusal) {
 	scheme, token, _ := strings.Cut(authorization, " ")
 	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {

@@ -1,4 +1,4 @@
-package gateway_test
+package agentrt_test
 
 import (
 	"context"
@@ -9,14 +9,34 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/gen/internal/pgtest"
-	"github.com/agentc-dev/agentc/generated/go/contract"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the database/sql driver "pgx"
 )
+
+// openStore opens a *sql.DB on the server, creates the table and returns
+// a SQLStore on it.
+func openStore(t testing.TB, srv *pgtest.Server) (*agentrt.SQLStore, *sql.DB) {
+	t.Helper()
+	db, err := sql.Open("pgx", srv.DSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	store := agentrt.NewSQLStore(db)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := store.CreateTable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return store, db
+}
 
 // indexes returns the names of InvocationsTable's indexes, sorted.
 func indexes(t testing.TB, db *sql.DB) []string {
 	t.Helper()
-	rows, err := db.Query(`SELECT indexname FROM pg_indexes WHERE tablename = $1 ORDER BY indexname`, contract.InvocationsTable)
+	rows, err := db.Query(`SELECT indexname FROM pg_indexes WHERE tablename = $1 ORDER BY indexname`, agentrt.InvocationsTable)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +53,7 @@ func indexes(t testing.TB, db *sql.DB) []string {
 func schemaVersion(t testing.TB, db *sql.DB) int {
 	t.Helper()
 	var v int
-	if err := db.QueryRow(`SELECT version FROM agentc_schema_versions WHERE table_name = $1`, contract.InvocationsTable).Scan(&v); err != nil {
+	if err := db.QueryRow(`SELECT version FROM agentc_schema_versions WHERE table_name = $1`, agentrt.InvocationsTable).Scan(&v); err != nil {
 		t.Fatal(err)
 	}
 	return v
@@ -60,13 +80,13 @@ func newDatabase(t testing.TB, srv *pgtest.Server, admin *sql.DB, name string) *
 // time; InvocationsMigrationSQL prints the same migration.
 func TestSQLStoreMigrations(t *testing.T) {
 	srv := pgtest.Start(t)
-	_, admin := openStore(t, srv, 0)
+	_, admin := openStore(t, srv)
 	ctx := context.Background()
-	newest := contract.InvocationsMigrations[len(contract.InvocationsMigrations)-1].Version
+	newest := agentrt.InvocationsMigrations[len(agentrt.InvocationsMigrations)-1].Version
 	want := []string{"session_tool_invocations_call_key", "session_tool_invocations_created_idx", "session_tool_invocations_organization_idx", "session_tool_invocations_pkey"}
 
 	fresh := newDatabase(t, srv, admin, "fresh")
-	s := contract.NewSQLStore(fresh)
+	s := agentrt.NewSQLStore(fresh)
 	for range 2 {
 		if err := s.CreateTable(ctx); err != nil {
 			t.Fatal(err)
@@ -77,7 +97,7 @@ func TestSQLStoreMigrations(t *testing.T) {
 	}
 
 	old := newDatabase(t, srv, admin, "old")
-	for _, stmt := range contract.InvocationsMigrations[0].Statements {
+	for _, stmt := range agentrt.InvocationsMigrations[0].Statements {
 		if _, err := old.Exec(stmt); err != nil {
 			t.Fatal(err)
 		}
@@ -86,18 +106,20 @@ func TestSQLStoreMigrations(t *testing.T) {
 		VALUES (gen_random_uuid(), 's', 'o', 'save_snapshot', 'kept', 'completed', 'h', '{"success":true,"result":"kept"}')`); err != nil {
 		t.Fatal(err)
 	}
-	if err := contract.NewSQLStore(old).CreateTable(ctx); err != nil {
+	if err := agentrt.NewSQLStore(old).CreateTable(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := indexes(t, old); !slices.Equal(got, want) || schemaVersion(t, old) != newest {
 		t.Errorf("a version-1 database: indexes %v at version %d, want %v", got, schemaVersion(t, old), want)
 	}
-	if r := row(t, old, "kept"); r.Result != `{"success":true,"result":"kept"}` {
-		t.Errorf("the row after the migration: %+v", r)
+	var kept string
+	if err := old.QueryRow(`SELECT result FROM session_tool_invocations WHERE tool_call_id = 'kept'`).Scan(&kept); err != nil ||
+		kept != `{"success":true,"result":"kept"}` {
+		t.Errorf("the row after the migration: %q, %v", kept, err)
 	}
 
 	printed := newDatabase(t, srv, admin, "printed")
-	script := contract.InvocationsMigrationSQL(0)
+	script := agentrt.InvocationsMigrationSQL(0)
 	if !strings.Contains(script, "-- version 2:") {
 		t.Errorf("the printed migration lacks version 2:\n%s", script)
 	}
@@ -113,27 +135,27 @@ func TestSQLStoreMigrations(t *testing.T) {
 // change, recording results and renewing leases are heap-only updates.
 func TestSQLStoreHOTUpdates(t *testing.T) {
 	srv := pgtest.Start(t)
-	store, db := openStore(t, srv, 0)
+	store, db := openStore(t, srv)
 	ctx := context.Background()
 	const n = 300
 	for i := range n {
-		inv := contract.Invocation{SessionID: setupSession, OrganizationID: orgID, Tool: "save_snapshot", ToolCallID: fmt.Sprintf("hot-%d", i), RequestHash: "h"}
+		inv := agentrt.Invocation{SessionID: "s-full", OrganizationID: "org", Tool: "save_snapshot", ToolCallID: fmt.Sprintf("hot-%d", i), RequestHash: "h"}
 		if _, _, err := store.Claim(ctx, inv); err != nil {
 			t.Fatal(err)
 		}
-		if err := store.Complete(ctx, inv, contract.Result{Success: i%2 == 0, Result: "r"}); err != nil {
+		if err := store.Complete(ctx, inv, agentrt.Result{Success: i%2 == 0, Result: "r"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	db.Close() // a closing backend reports its statistics
-	_, admin := openStore(t, srv, 0)
+	_, admin := openStore(t, srv)
 	var upd, hot int64
 	for deadline := time.Now().Add(10 * time.Second); upd < n && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if err := admin.QueryRow(`SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = $1`, contract.InvocationsTable).Scan(&upd, &hot); err != nil {
+		if err := admin.QueryRow(`SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = $1`, agentrt.InvocationsTable).Scan(&upd, &hot); err != nil {
 			t.Fatal(err)
 		}
 	}
-	t.Logf("MEASURE %d of %d updates of %s were HOT", hot, upd, contract.InvocationsTable)
+	t.Logf("MEASURE %d of %d updates of %s were HOT", hot, upd, agentrt.InvocationsTable)
 	if upd < n || hot < upd/2 {
 		t.Errorf("%d of %d updates were HOT, want most", hot, upd)
 	}
@@ -143,17 +165,17 @@ func TestSQLStoreHOTUpdates(t *testing.T) {
 // are no longer running, and only those; a purged call executes again.
 func TestSQLStorePurge(t *testing.T) {
 	srv := pgtest.Start(t)
-	store, db := openStore(t, srv, 0)
+	store, db := openStore(t, srv)
 	ctx := context.Background()
-	claim := func(id string) contract.Invocation {
-		inv := contract.Invocation{SessionID: setupSession, OrganizationID: orgID, Tool: "save_snapshot", ToolCallID: id, RequestHash: "h"}
+	claim := func(id string) agentrt.Invocation {
+		inv := agentrt.Invocation{SessionID: "s-full", OrganizationID: "org", Tool: "save_snapshot", ToolCallID: id, RequestHash: "h"}
 		if _, done, err := store.Claim(ctx, inv); err != nil || done {
 			t.Fatalf("%s: %v %v", id, done, err)
 		}
 		return inv
 	}
 	for _, id := range []string{"old-done", "old-failed", "new-done"} {
-		store.Complete(ctx, claim(id), contract.Result{Success: id != "old-failed", Result: id})
+		store.Complete(ctx, claim(id), agentrt.Result{Success: id != "old-failed", Result: id})
 	}
 	running := claim("old-running")
 	if _, err := db.Exec(`UPDATE session_tool_invocations SET created_at = now() - interval '2 hours' WHERE tool_call_id LIKE 'old-%'`); err != nil {
@@ -174,6 +196,6 @@ func TestSQLStorePurge(t *testing.T) {
 	if !slices.Equal(left, []string{"new-done", "old-running"}) {
 		t.Errorf("after Purge: %v", left)
 	}
-	store.Complete(ctx, running, contract.Result{Success: true, Result: "r"})
+	store.Complete(ctx, running, agentrt.Result{Success: true, Result: "r"})
 	claim("old-done") // executes again
 }

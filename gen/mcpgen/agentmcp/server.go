@@ -1,4 +1,17 @@
-package mcpserve
+// Package agentmcp serves a generated contract's gateway-executed tools
+// over the Model Context Protocol, on the official Go SDK: the MCP
+// transport beside the callback route of package agentrt, from the same
+// Handler, decoders, mode gating, authentication and idempotency Store.
+// Like the route, it is written against the contract's descriptor
+// (agentrt.Contract); the generated MCP package adds each tool's
+// description and JSON Schema (Tool) and instantiates the generic types
+// with the contract's Handler and Mode.
+//
+// agentc writes a copy of this package's files beside every generated MCP
+// package (<codegen.mcp.dir>/agentmcp) unless codegen.mcp.runtime names one
+// to import instead; only the MCP package imports the SDK, so a gateway
+// that serves the callback route alone never builds it.
+package agentmcp
 
 import (
 	"bytes"
@@ -19,11 +32,23 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	contract "github.com/agentc-dev/agentc/gen/gogen/serve"
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 )
 
+// The versions of this package's API, oldest and newest, as agentrt's: a
+// generated MCP package checks at compile time that its agentmcp serves
+// the version it was generated against.
+const (
+	MinVersion = 1
+	MaxVersion = 1
+)
+
+// EnforceVersion is agentrt's: generated code converts a difference of
+// versions to it, which fails to compile when it is negative.
+type EnforceVersion = agentrt.EnforceVersion
+
 // Path is the URL path at which the gateway mounts the MCP server, beside
-// the callback route (contract.CallbackPath).
+// the callback route.
 const Path = "/mcp"
 
 // SessionHeader carries the session's id with every MCP request. A header
@@ -42,41 +67,42 @@ const SessionHeader = "X-Agentc-Session"
 // _meta.progressToken, which OpenCode 1.18.33 sends as the same
 // per-connection counter (and no call id: its calls execute each time; a
 // client that knows the model's tool_use id should send it here). The id
-// has the callback route's limits (contract.CheckToolCallID), read as the
+// has the callback route's limits (agentrt.CheckToolCallID), read as the
 // JavaScript string it is: a call whose id breaks them (not a string,
 // empty, a control character, a lone surrogate, invalid UTF-8, more than
-// contract.MaxToolCallIDLength bytes) is refused as invalid params before
+// agentrt.MaxToolCallIDLength bytes) is refused as invalid params before
 // the Store is asked.
 const ToolCallIDMeta = "dev.agentc/tool_call_id"
 
 // ReplayMeta is set to true in the _meta of a result that repeats the
-// stored result of an earlier execution (contract.ReplayHeader's meaning).
+// stored result of an earlier execution (agentrt.ReplayHeader's meaning).
 const ReplayMeta = "dev.agentc/replay"
 
-// Config configures New. Handler, Auth and Sessions are required: they are
-// the callback route's (contract.RouteConfig), so one implementation serves
+// Config configures New; H is the generated Handler interface and M the
+// generated Mode type. Handler, Auth and Sessions are required: they are
+// the callback route's (agentrt.RouteConfig), so one implementation serves
 // both transports.
-type Config struct {
+type Config[H any, M ~string] struct {
 	// Handler executes the tools.
-	Handler contract.Handler
+	Handler H
 	// Auth verifies bearer tokens.
-	Auth contract.Authenticator
+	Auth agentrt.Authenticator
 	// Sessions gives each session's mode.
-	Sessions contract.Sessions
+	Sessions agentrt.Sessions[M]
 	// Store makes calls that carry ToolCallIDMeta idempotent; share the
 	// callback route's Store so that the two transports agree. nil means a
-	// new contract.MemoryStore.
-	Store contract.Store
+	// new agentrt.MemoryStore keeping results for the contract's Retention.
+	Store agentrt.Store
 	// Observe, when set, is called once per tools/call after its answer,
 	// and once per request refused before MCP, with the callback route's
-	// contract.CallEvent, so one adaptor serves both transports' metrics.
+	// agentrt.CallEvent, so one adaptor serves both transports' metrics.
 	// Status is the HTTP status: 200 for every tools/call (MCP answers
 	// inside JSON-RPC), and the refusal's (401, 403, 400, 404, 503), whose
 	// Tool is "" (the tool is named inside the JSON-RPC body). Outcome is
 	// as on the route, plus "invalid_params" for a refused _meta
 	// tool_call_id. SessionID is set once the session header has passed
 	// the route's limits.
-	Observe func(context.Context, contract.CallEvent)
+	Observe func(context.Context, agentrt.CallEvent)
 	// Logger receives one record per tool call; nil means slog.Default().
 	Logger *slog.Logger
 	// ExecTimeout, when positive, bounds one execution; as on the callback
@@ -88,12 +114,13 @@ type Config struct {
 // http.Handler for the Streamable HTTP transport (stateless, JSON
 // responses).
 //
-// Every request needs a bearer token (contract.Authenticator, source
-// contract.SourceSandbox) and the session's id in SessionHeader; a token
+// Every request needs a bearer token (agentrt.Authenticator, source
+// agentrt.SourceSandbox) and the session's id in SessionHeader; a token
 // bound to another session is refused. The session's mode picks the tools:
 // tools/list shows exactly the gateway tools the mode injects, and
 // tools/call of any other tool is answered with an error without
-// executing. Arguments are decoded and validated by contract.Dispatch: a
+// executing. Arguments are decoded and validated by the contract's
+// Dispatch: a
 // validation failure is a tool result with isError true and the callback
 // route's text ("Invalid arguments: …"), which the model can act on.
 //
@@ -105,26 +132,46 @@ type Config struct {
 // route's statuses: 401 (token), 403 (source or session), 400 (no session
 // header, or a session id beyond the route's limits), 404 (unknown
 // session), 503 (session lookup failed).
-type Server struct {
-	cfg  Config
-	http *mcp.StreamableHTTPHandler
+type Server[H any, M ~string] struct {
+	c     *agentrt.Contract[H, M]
+	tools []Tool
+	cfg   Config[H, M]
+	http  *mcp.StreamableHTTPHandler
 
 	mu    sync.Mutex
-	modes map[contract.Mode]*mcp.Server
+	modes map[M]*mcp.Server
 }
 
-// New returns the MCP server.
-func New(cfg Config) (*Server, error) {
-	if cfg.Handler == nil || cfg.Auth == nil || cfg.Sessions == nil {
-		return nil, errors.New("contractmcp.New: Handler, Auth and Sessions are required")
+// Tool is one gateway-executed tool as the MCP server shows it; the
+// generated MCP package lists them.
+type Tool struct {
+	// Tool is the tool's index in the contract's Tools.
+	Tool int
+	// Description is what the model reads about the tool.
+	Description string
+	// Schema is the tool's JSON Schema (the emitter "jsonschema" file),
+	// indented as that file is, to read and review.
+	Schema string
+}
+
+// New returns the MCP server of contract c's tools (a generated MCP
+// package's New passes its contract's and its table of them).
+func New[H any, M ~string](c *agentrt.Contract[H, M], tools []Tool, cfg Config[H, M]) (*Server[H, M], error) {
+	if any(cfg.Handler) == nil || cfg.Auth == nil || cfg.Sessions == nil {
+		return nil, errors.New("agentmcp.New: Handler, Auth and Sessions are required")
+	}
+	for _, t := range tools {
+		if t.Tool < 0 || t.Tool >= len(c.Tools) || !c.Tools[t.Tool].Gateway {
+			return nil, fmt.Errorf("agentmcp.New: tool %d is not a gateway-executed tool of contract %s", t.Tool, c.Name)
+		}
 	}
 	if cfg.Store == nil {
-		cfg.Store = contract.NewMemoryStore()
+		cfg.Store = &agentrt.MemoryStore{Retention: c.Retention}
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{cfg: cfg, modes: map[contract.Mode]*mcp.Server{}}
+	s := &Server[H, M]{c: c, tools: tools, cfg: cfg, modes: map[M]*mcp.Server{}}
 	s.http = mcp.NewStreamableHTTPHandler(s.serverFor, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
@@ -137,13 +184,13 @@ func New(cfg Config) (*Server, error) {
 
 // Pattern is the server's http.ServeMux pattern: Path (every method; the
 // transport answers GET and DELETE with 405).
-func (s *Server) Pattern() string { return Path }
+func (s *Server[H, M]) Pattern() string { return Path }
 
 // caller is what ServeHTTP learned about a request, for the tool handlers.
-type caller struct {
+type caller[M ~string] struct {
 	session string
-	claims  contract.Claims
-	mode    contract.Mode
+	claims  agentrt.Claims
+	mode    M
 	body    *bodyCopy
 }
 
@@ -151,15 +198,15 @@ type callerKey struct{}
 
 // ServeHTTP authenticates the request, finds the session's mode and hands
 // the request to the MCP transport.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	var checked string // the session id, once within the limits
 	fail := func(status int, code, msg string) {
-		contract.WriteError(w, status, code, msg)
-		s.observe(r.Context(), contract.CallEvent{SessionID: checked, Outcome: code, Status: status,
+		agentrt.WriteError(w, status, code, msg)
+		s.observe(r.Context(), agentrt.CallEvent{SessionID: checked, Outcome: code, Status: status,
 			Duration: time.Since(start)})
 	}
-	claims, refused := contract.Authenticate(r.Context(), s.cfg.Auth, r.Header.Get("Authorization"),
+	claims, refused := agentrt.Authenticate(r.Context(), s.cfg.Auth, r.Header.Get("Authorization"),
 		"agentc-mcp", "tool calls")
 	if refused != nil {
 		if refused.Challenge != "" {
@@ -177,14 +224,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusForbidden, "forbidden", "the token belongs to another session")
 		return
 	}
-	if msg := contract.CheckSessionID(session); msg != "" {
+	if msg := agentrt.CheckSessionID(session); msg != "" {
 		fail(http.StatusBadRequest, "invalid_session_id", msg)
 		return
 	}
 	checked = session
 	mode, err := s.cfg.Sessions.SessionMode(r.Context(), session)
 	switch {
-	case errors.Is(err, contract.ErrUnknownSession):
+	case errors.Is(err, agentrt.ErrUnknownSession):
 		fail(http.StatusNotFound, "unknown_session", "unknown session "+session)
 		return
 	case err != nil:
@@ -193,7 +240,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
 		return
 	}
-	c := &caller{session: session, claims: claims, mode: mode}
+	c := &caller[M]{session: session, claims: claims, mode: mode}
 	if r.Body != nil {
 		c.body = &bodyCopy{rc: r.Body}
 		r.Body = c.body
@@ -203,8 +250,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // serverFor returns the MCP server of the request's mode: one per mode,
 // holding exactly the gateway tools the mode injects, built on first use.
-func (s *Server) serverFor(r *http.Request) *mcp.Server {
-	c, _ := r.Context().Value(callerKey{}).(*caller)
+func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
+	c, _ := r.Context().Value(callerKey{}).(*caller[M])
 	if c == nil {
 		return nil
 	}
@@ -213,29 +260,29 @@ func (s *Server) serverFor(r *http.Request) *mcp.Server {
 	if srv, ok := s.modes[c.mode]; ok {
 		return srv
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: serverName, Version: serverVersion}, &mcp.ServerOptions{
-		Instructions: "Gateway tools of agent contract " + serverName + " for " + string(c.mode) + " sessions.",
+	srv := mcp.NewServer(&mcp.Implementation{Name: s.c.Name, Version: s.c.Revision}, &mcp.ServerOptions{
+		Instructions: "Gateway tools of agent contract " + s.c.Name + " for " + string(c.mode) + " sessions.",
 	})
-	for _, t := range tools {
-		if !c.mode.Has(t.tool) {
+	for _, t := range s.tools {
+		if !s.c.Injects(c.mode, t.Tool) {
 			continue
 		}
 		srv.AddTool(&mcp.Tool{
-			Name:        t.tool.Name(),
-			Description: t.description(c.mode),
+			Name:        s.c.Tools[t.Tool].Name,
+			Description: t.Description,
 			InputSchema: t.inputSchema(),
-		}, s.handler(t.tool))
+		}, s.handler(s.c.Tools[t.Tool].Name))
 	}
 	s.modes[c.mode] = srv
 	return srv
 }
 
-// handler returns the tools/call handler of tool.
-func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
+// handler returns the tools/call handler of the tool named tool.
+func (s *Server[H, M]) handler(tool string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		ctx, counted := contract.CountStore(ctx)
-		c, _ := ctx.Value(callerKey{}).(*caller)
+		ctx, counted := agentrt.CountStore(ctx)
+		c, _ := ctx.Value(callerKey{}).(*caller[M])
 		if c == nil {
 			return nil, errors.New("agentc mcp: the request reached the tool without its session")
 		}
@@ -253,25 +300,25 @@ func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
 			}
 			msg := "tool_call_id must be a string"
 			if isString {
-				msg = contract.CheckToolCallID(id)
+				msg = agentrt.CheckToolCallID(id)
 			}
 			if msg != "" {
-				s.observe(ctx, contract.CallEvent{Tool: tool.Name(), SessionID: c.session, Outcome: "invalid_params",
+				s.observe(ctx, agentrt.CallEvent{Tool: tool, SessionID: c.session, Outcome: "invalid_params",
 					Status: http.StatusOK, Duration: time.Since(start)})
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 					Message: fmt.Sprintf("_meta %q: %s", ToolCallIDMeta, msg)}
 			}
 			toolCallID = id
 		}
-		call := contract.Call{Tool: tool.Name(), Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
-		res, outcome, err := s.execute(ctx, c, tool, call, args, counted)
-		s.observe(ctx, contract.CallEvent{
-			Tool: tool.Name(), SessionID: c.session, ToolCallID: toolCallID, Outcome: outcome, Status: http.StatusOK,
+		call := agentrt.Call[M]{Tool: tool, Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
+		res, outcome, err := s.execute(ctx, c, call, args, counted)
+		s.observe(ctx, agentrt.CallEvent{
+			Tool: tool, SessionID: c.session, ToolCallID: toolCallID, Outcome: outcome, Status: http.StatusOK,
 			Success: err == nil && res.Success, Replay: outcome == "replayed", Duration: time.Since(start),
 			StoreAttempts: counted.Attempts(), StoreErr: counted.Err(),
 		})
 		s.cfg.Logger.LogAttrs(ctx, slog.LevelInfo, "agentc mcp tool call",
-			slog.String("tool", tool.Name()),
+			slog.String("tool", tool),
 			slog.String("tool_call_id", toolCallID),
 			slog.String("session_id", c.session),
 			slog.String("outcome", outcome),
@@ -296,40 +343,40 @@ func (s *Server) handler(tool contract.Tool) mcp.ToolHandler {
 // execute runs one call. A call with a tool_call_id goes through the Store
 // exactly as on the callback route (same key, same request hash); one
 // without has no identity a retry could repeat, and executes.
-func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, call contract.Call, args []byte,
-	counted *contract.StoreCounter) (
-	contract.Result, string, error,
+func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], call agentrt.Call[M], args []byte,
+	counted *agentrt.StoreCounter) (
+	agentrt.Result, string, error,
 ) {
-	run := func() contract.Result {
+	run := func() agentrt.Result {
 		ctx := context.WithoutCancel(ctx)
 		cancel := context.CancelFunc(func() {})
 		if s.cfg.ExecTimeout > 0 {
 			ctx, cancel = context.WithTimeout(ctx, s.cfg.ExecTimeout)
 		}
 		defer cancel()
-		return contract.Dispatch(ctx, s.cfg.Handler, call, args)
+		return s.c.Dispatch(ctx, s.cfg.Handler, call, args)
 	}
 	if call.ToolCallID == "" {
 		return run(), "executed", nil
 	}
-	inv := contract.Invocation{
+	inv := agentrt.Invocation{
 		SessionID:      c.session,
 		OrganizationID: c.claims.OrganizationID,
-		Tool:           tool.Name(),
+		Tool:           call.Tool,
 		ToolCallID:     call.ToolCallID,
-		RequestHash:    contract.RequestHash(tool.Name(), args),
+		RequestHash:    agentrt.RequestHash(call.Tool, args),
 	}
 	prev, done, err := s.cfg.Store.Claim(ctx, inv)
 	switch {
-	case errors.Is(err, contract.ErrConflict):
+	case errors.Is(err, agentrt.ErrConflict):
 		msg := "tool_call_id " + call.ToolCallID +
 			" was already used for another call (a different tool or different arguments)"
-		return contract.Result{Result: msg}, "tool_call_id_conflict", nil
+		return agentrt.Result{Result: msg}, "tool_call_id_conflict", nil
 	case err != nil:
 		counted.Note(err)
 		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: idempotency store failed",
-			"tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
-		return contract.Result{}, "store_failed", errors.New("the gateway could not record the call; retry it")
+			"tool", call.Tool, "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
+		return agentrt.Result{}, "store_failed", errors.New("the gateway could not record the call; retry it")
 	case done:
 		return prev, "replayed", nil
 	}
@@ -337,7 +384,7 @@ func (s *Server) execute(ctx context.Context, c *caller, tool contract.Tool, cal
 	if err := s.cfg.Store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
 		counted.Note(err)
 		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: recording the result failed",
-			"tool", tool.Name(), "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
+			"tool", call.Tool, "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
 	}
 	return res, "executed", nil
 }
@@ -362,7 +409,7 @@ func (b *bodyCopy) Close() error { return b.rc.Close() }
 // SDK's decoding of it. The SDK's decoder turns a lone surrogate escape
 // ("\ud800") and invalid UTF-8 into U+FFFD, which would make distinct ids
 // one; the callback route compares ids as JavaScript strings and refuses
-// those (contract.CheckToolCallID). Here a lone surrogate becomes its
+// those (agentrt.CheckToolCallID). Here a lone surrogate becomes its
 // WTF-8 bytes and invalid UTF-8 stays as it is, so that CheckToolCallID
 // refuses them too. When body does not hold that value, decoded is
 // returned.
@@ -443,40 +490,19 @@ func hex4(b []byte) (rune, bool) {
 }
 
 // observe hands ev to Config.Observe, if set.
-func (s *Server) observe(ctx context.Context, ev contract.CallEvent) {
+func (s *Server[H, M]) observe(ctx context.Context, ev agentrt.CallEvent) {
 	if s.cfg.Observe != nil {
 		s.cfg.Observe(ctx, ev)
 	}
 }
 
-// toolSpec is one gateway-executed tool as the MCP server shows it; the
-// generated tools table lists them.
-type toolSpec struct {
-	tool contract.Tool
-	// desc is what the model reads about the tool; modeDesc replaces it in
-	// the modes that have their own.
-	desc     string
-	modeDesc map[contract.Mode]string
-	// schema is the tool's JSON Schema (the emitter "jsonschema" file),
-	// indented as that file is, to read and review.
-	schema string
-}
-
 // inputSchema is the tool's JSON Schema as tools/list serves it: compact.
-func (t toolSpec) inputSchema() json.RawMessage {
+func (t Tool) inputSchema() json.RawMessage {
 	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(t.schema)); err != nil {
+	if err := json.Compact(&b, []byte(t.Schema)); err != nil {
 		// Not reached: agentc generates the schema from encoding/json's
 		// output. The SDK reports invalid JSON when it serves the tool.
-		return json.RawMessage(t.schema)
+		return json.RawMessage(t.Schema)
 	}
 	return b.Bytes()
-}
-
-// description is the tool's description in mode m.
-func (t toolSpec) description(m contract.Mode) string {
-	if d, ok := t.modeDesc[m]; ok {
-		return d
-	}
-	return t.desc
 }

@@ -1,4 +1,4 @@
-package mcpserve
+package agentmcp
 
 import "testing"
 

@@ -1,4 +1,4 @@
-package serve
+package agentrt
 
 import (
 	"context"
@@ -93,8 +93,10 @@ const DefaultMaxEntries = 100_000
 //
 // The zero value is ready to use.
 type MemoryStore struct {
-	// Retention is how long a completed result is kept; 0 means
-	// DefaultRetention.
+	// Retention is how long a completed result is kept; 0 means five
+	// minutes. A generated package's NewMemoryStore, and the route's
+	// store when RouteConfig.Store is nil, keep results for the contract's
+	// callback.retention_ms.
 	Retention time.Duration
 	// MaxEntries caps the completed results kept; 0 means
 	// DefaultMaxEntries.
@@ -129,8 +131,8 @@ type memoryExpiry struct {
 // the memory of its map and queue.
 const shrinkMin = 1024
 
-// NewMemoryStore returns a MemoryStore keeping results for DefaultRetention.
-func NewMemoryStore() *MemoryStore { return &MemoryStore{} }
+// defaultRetention is MemoryStore's retention when Retention is zero.
+const defaultRetention = 5 * time.Minute
 
 func (s *MemoryStore) now() time.Time {
 	if s.Now != nil {
@@ -143,7 +145,7 @@ func (s *MemoryStore) retention() time.Duration {
 	if s.Retention > 0 {
 		return s.Retention
 	}
-	return DefaultRetention
+	return defaultRetention
 }
 
 func (s *MemoryStore) maxEntries() int {

@@ -1,4 +1,4 @@
-package gateway_test
+package agentrt_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentc-dev/agentc/generated/go/contract"
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 )
 
 // fakeClock is a clock a test moves by hand.
@@ -15,12 +15,12 @@ type fakeClock struct{ t time.Time }
 
 func (c *fakeClock) now() time.Time { return c.t }
 
-func memInv(id string) contract.Invocation {
-	return contract.Invocation{SessionID: setupSession, Tool: "save_snapshot", ToolCallID: id, RequestHash: "h-" + id}
+func memInv(id string) agentrt.Invocation {
+	return agentrt.Invocation{SessionID: "s-full", Tool: "save_snapshot", ToolCallID: id, RequestHash: "h-" + id}
 }
 
 // run claims and completes a call, and reports whether it executed.
-func runMem(t *testing.T, s *contract.MemoryStore, id string) bool {
+func runMem(t *testing.T, s *agentrt.MemoryStore, id string) bool {
 	t.Helper()
 	ctx := context.Background()
 	_, done, err := s.Claim(ctx, memInv(id))
@@ -28,7 +28,7 @@ func runMem(t *testing.T, s *contract.MemoryStore, id string) bool {
 		t.Fatalf("%s: %v", id, err)
 	}
 	if !done {
-		if err := s.Complete(ctx, memInv(id), contract.Result{Success: true, Result: id}); err != nil {
+		if err := s.Complete(ctx, memInv(id), agentrt.Result{Success: true, Result: id}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -39,7 +39,7 @@ func runMem(t *testing.T, s *contract.MemoryStore, id string) bool {
 // forgotten first, and a call in flight never is, however many complete.
 func TestMemoryStoreCap(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(1e9, 0)}
-	s := &contract.MemoryStore{MaxEntries: 3, Now: clock.now}
+	s := &agentrt.MemoryStore{MaxEntries: 3, Now: clock.now}
 	ctx := context.Background()
 	// In flight, claimed before everything else.
 	if _, done, err := s.Claim(ctx, memInv("inflight")); err != nil || done {
@@ -62,7 +62,7 @@ func TestMemoryStoreCap(t *testing.T) {
 			t.Errorf("%s: done %v (%v, %v), want %v", id, done, res, err, want)
 		}
 		if !done {
-			s.Complete(ctx, memInv(id), contract.Result{Result: id})
+			s.Complete(ctx, memInv(id), agentrt.Result{Result: id})
 		}
 	}
 	// The call in flight is still in flight: a repeat waits for it.
@@ -71,7 +71,7 @@ func TestMemoryStoreCap(t *testing.T) {
 	if _, done, err := s.Claim(short, memInv("inflight")); done || err != context.DeadlineExceeded {
 		t.Errorf("the call in flight after evictions: done %v, %v; want a wait", done, err)
 	}
-	if err := s.Complete(ctx, memInv("inflight"), contract.Result{Result: "late"}); err != nil {
+	if err := s.Complete(ctx, memInv("inflight"), agentrt.Result{Result: "late"}); err != nil {
 		t.Errorf("completing the call in flight: %v", err)
 	}
 	if res, done, _ := s.Claim(ctx, memInv("inflight")); !done || res.Result != "late" {
@@ -96,7 +96,7 @@ func TestMemoryStoreReturnsMemory(t *testing.T) {
 	}
 	const n = 200_000
 	clock := &fakeClock{t: time.Unix(1e9, 0)}
-	s := &contract.MemoryStore{Retention: time.Minute, MaxEntries: n, Now: clock.now}
+	s := &agentrt.MemoryStore{Retention: time.Minute, MaxEntries: n, Now: clock.now}
 	base := heapInUse()
 	for i := range n {
 		runMem(t, s, fmt.Sprintf("call-%06d", i))

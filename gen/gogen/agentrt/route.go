@@ -1,4 +1,4 @@
-package serve
+package agentrt
 
 import (
 	"context"
@@ -59,32 +59,33 @@ func (f AuthenticatorFunc) VerifyToken(ctx context.Context, token string) (Claim
 // gateway does not know; the route answers 404.
 var ErrUnknownSession = errors.New("unknown session")
 
-// Sessions tells the route about the gateway's sessions. The gateway
-// implements it.
-type Sessions interface {
-	// SessionMode returns the session's mode (SelectMode of its
-	// attributes), or ErrUnknownSession.
-	SessionMode(ctx context.Context, sessionID string) (Mode, error)
+// Sessions tells the route about the gateway's sessions; M is the
+// generated Mode type. The gateway implements it.
+type Sessions[M ~string] interface {
+	// SessionMode returns the session's mode (the generated SelectMode of
+	// its attributes), or ErrUnknownSession.
+	SessionMode(ctx context.Context, sessionID string) (M, error)
 }
 
 // SessionsFunc is a Sessions made of a function.
-type SessionsFunc func(ctx context.Context, sessionID string) (Mode, error)
+type SessionsFunc[M ~string] func(ctx context.Context, sessionID string) (M, error)
 
 // SessionMode calls f.
-func (f SessionsFunc) SessionMode(ctx context.Context, sessionID string) (Mode, error) {
+func (f SessionsFunc[M]) SessionMode(ctx context.Context, sessionID string) (M, error) {
 	return f(ctx, sessionID)
 }
 
-// RouteConfig configures NewRoute. Handler, Auth and Sessions are required.
-type RouteConfig struct {
+// RouteConfig configures NewRoute; H is the generated Handler interface
+// and M the generated Mode type. Handler, Auth and Sessions are required.
+type RouteConfig[H any, M ~string] struct {
 	// Handler executes the tools.
-	Handler Handler
+	Handler H
 	// Auth verifies bearer tokens.
 	Auth Authenticator
 	// Sessions gives each session's mode.
-	Sessions Sessions
+	Sessions Sessions[M]
 	// Store makes calls idempotent by tool_call_id; nil means a new
-	// MemoryStore keeping results for DefaultRetention.
+	// MemoryStore keeping results for the contract's Retention.
 	Store Store
 	// Logger receives one record per call; nil means slog.Default().
 	Logger *slog.Logger
@@ -101,12 +102,12 @@ type RouteConfig struct {
 	ExecTimeout time.Duration
 }
 
-// Route is the http.Handler of the gateway callback route: POST
-// CallbackPath with a bearer token and the body {tool_call_id, args},
-// answered 200 {success, result, data?} (seed 001 §6.5).
+// Route is the http.Handler of the gateway callback route: POST the
+// contract's CallbackPath with a bearer token and the body {tool_call_id,
+// args}, answered 200 {success, result, data?} (seed 001 §6.5).
 //
-// In order, it answers: 404 for a path that is not CallbackPath; 405 for a
-// method other than POST; 401 for a missing or invalid bearer token; 403
+// In order, it answers: 404 for a path that is not the CallbackPath; 405
+// for a method other than POST; 401 for a missing or invalid bearer token; 403
 // for a token whose source is not "sandbox" or that belongs to another
 // session; 400 for a session id or FingerprintHeader over its limit
 // (MaxSessionIDLength, MaxFingerprintLength; see checkID); 404 for an
@@ -124,29 +125,32 @@ type RouteConfig struct {
 // asked anything, so both stores accept and reject the same requests.
 //
 // A tool the session's mode does not inject is answered 200 {success:
-// false} without executing (Dispatch's message). Arguments are validated by
-// Dispatch; a call whose stub sent a fingerprint (FingerprintHeader) that
-// differs from the gateway's is executed when its arguments validate under
-// the gateway's schema, and otherwise fails with a message saying that the
-// sandbox's stub is out of date.
+// false} without executing (the contract's Dispatch words it). Arguments
+// are validated by Dispatch; a call whose stub sent a fingerprint
+// (FingerprintHeader) that differs from the gateway's is executed when its
+// arguments validate under the gateway's schema, and otherwise fails with
+// a message saying that the sandbox's stub is out of date.
 //
 // Every other call goes through the Store: the first call with a
 // (session, tool_call_id) executes; a repeated one waits for it while it
 // runs and then gets its stored result without executing again (the answer
 // carries ReplayHeader: true).
-type Route struct {
-	cfg              RouteConfig
+type Route[H any, M ~string] struct {
+	c                *Contract[H, M]
+	cfg              RouteConfig[H, M]
+	tools            map[string]int // the index in c.Tools of each name and alias
 	segs             []string
 	sessIdx, toolIdx int
 }
 
-// NewRoute returns the callback route.
-func NewRoute(cfg RouteConfig) (*Route, error) {
-	if cfg.Handler == nil || cfg.Auth == nil || cfg.Sessions == nil {
+// NewRoute returns the callback route of contract c (a generated package's
+// NewRoute passes its own).
+func NewRoute[H any, M ~string](c *Contract[H, M], cfg RouteConfig[H, M]) (*Route[H, M], error) {
+	if any(cfg.Handler) == nil || cfg.Auth == nil || cfg.Sessions == nil {
 		return nil, errors.New("NewRoute: Handler, Auth and Sessions are required")
 	}
 	if cfg.Store == nil {
-		cfg.Store = NewMemoryStore()
+		cfg.Store = &MemoryStore{Retention: c.Retention}
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -154,7 +158,8 @@ func NewRoute(cfg RouteConfig) (*Route, error) {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	rt := &Route{cfg: cfg, segs: strings.Split(CallbackPath, "/"), sessIdx: -1, toolIdx: -1}
+	rt := &Route[H, M]{c: c, cfg: cfg, tools: toolIndex(c.Tools), segs: strings.Split(c.CallbackPath, "/"),
+		sessIdx: -1, toolIdx: -1}
 	for i, s := range rt.segs {
 		switch s {
 		case "{sessionId}":
@@ -164,12 +169,24 @@ func NewRoute(cfg RouteConfig) (*Route, error) {
 		}
 	}
 	if rt.sessIdx < 0 || rt.toolIdx < 0 {
-		return nil, fmt.Errorf("NewRoute: callback path %q lacks {sessionId} or {toolName}", CallbackPath)
+		return nil, fmt.Errorf("NewRoute: callback path %q lacks {sessionId} or {toolName}", c.CallbackPath)
 	}
 	return rt, nil
 }
 
-// Pattern is the route's http.ServeMux pattern: the subtree of
+// toolIndex maps each tool's name and aliases to its index.
+func toolIndex(tools []ToolDesc) map[string]int {
+	m := make(map[string]int, len(tools))
+	for i, t := range tools {
+		m[t.Name] = i
+		for _, a := range t.Aliases {
+			m[a] = i
+		}
+	}
+	return m
+}
+
+// Pattern is the route's http.ServeMux pattern: the subtree of the
 // CallbackPath's literal prefix ("/proliferate/"), for every method, so
 // that the route answers every request under the prefix itself, in its
 // JSON error shape: 404 for another path (a trailing slash, a missing
@@ -177,13 +194,13 @@ func NewRoute(cfg RouteConfig) (*Route, error) {
 // specific pattern on the same mux still wins for its own paths. ServeMux
 // itself redirects a path with "." or ".." segments or repeated slashes
 // before any handler sees it.
-func (rt *Route) Pattern() string {
-	prefix, _, _ := strings.Cut(CallbackPath, "{")
+func (rt *Route[H, M]) Pattern() string {
+	prefix, _, _ := strings.Cut(rt.c.CallbackPath, "{")
 	return prefix[:strings.LastIndex(prefix, "/")+1]
 }
 
 // match returns the session and tool of path, unescaped.
-func (rt *Route) match(escapedPath string) (session, tool string, ok bool) {
+func (rt *Route[H, M]) match(escapedPath string) (session, tool string, ok bool) {
 	parts := strings.Split(escapedPath, "/")
 	if len(parts) != len(rt.segs) {
 		return "", "", false
@@ -258,7 +275,7 @@ func (st *storeStats) note(err error) {
 }
 
 // ServeHTTP serves one callback.
-func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	c := &routeCall{}
 	defer func() { rt.log(r.Context(), c, time.Since(start)) }()
@@ -297,7 +314,7 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.fail(w, c, http.StatusBadRequest, "invalid_fingerprint", msg)
 		return
 	}
-	tool, ok := LookupTool(toolName)
+	ti, ok := rt.tools[toolName]
 	if !ok {
 		msg := "unknown tool " + toolName
 		if stub != "" {
@@ -307,12 +324,13 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.fail(w, c, http.StatusNotFound, "unknown_tool", msg)
 		return
 	}
-	if !tool.GatewayExecuted() {
+	tool := &rt.c.Tools[ti]
+	if !tool.Gateway {
 		rt.fail(w, c, http.StatusNotFound, "unknown_tool",
-			"tool "+tool.Name()+" runs in the sandbox; the gateway does not execute it")
+			"tool "+tool.Name+" runs in the sandbox; the gateway does not execute it")
 		return
 	}
-	w.Header().Set(FingerprintHeader, tool.Fingerprint())
+	w.Header().Set(FingerprintHeader, tool.Fingerprint)
 
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, rt.cfg.MaxBodyBytes))
 	if err != nil {
@@ -342,25 +360,25 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.fail(w, c, http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
 		return
 	}
-	call := Call{Tool: toolName, Mode: mode, SessionID: session, ToolCallID: toolCallID, Fingerprint: stub}
-	if stub != "" && stub != tool.Fingerprint() {
+	call := Call[M]{Tool: toolName, Mode: mode, SessionID: session, ToolCallID: toolCallID, Fingerprint: stub}
+	if stub != "" && stub != tool.Fingerprint {
 		rt.cfg.Logger.WarnContext(r.Context(), "agentc callback: the sandbox's stub has another schema fingerprint",
-			"tool", tool.Name(), "session_id", session, "stub_fingerprint", stub, "gateway_fingerprint", tool.Fingerprint())
+			"tool", tool.Name, "session_id", session, "stub_fingerprint", stub, "gateway_fingerprint", tool.Fingerprint)
 	}
-	if !mode.Has(tool) {
+	if !rt.c.Injects(mode, ti) {
 		// Not executed, not recorded: the mode gate is a pure function of
 		// the session, and a forged call should not consume the id.
 		c.outcome = "rejected"
-		rt.reply(w, c, Dispatch(r.Context(), rt.cfg.Handler, call, args), false)
+		rt.reply(w, c, rt.c.Dispatch(r.Context(), rt.cfg.Handler, call, args), false)
 		return
 	}
 
 	inv := Invocation{
 		SessionID:      session,
 		OrganizationID: claims.OrganizationID,
-		Tool:           tool.Name(),
+		Tool:           tool.Name,
 		ToolCallID:     toolCallID,
-		RequestHash:    requestHash(tool.Name(), argsSum),
+		RequestHash:    requestHash(tool.Name, argsSum),
 	}
 	rt.execute(w, r, c, inv, call, args)
 }
@@ -368,7 +386,8 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // execute serves a call that passed every check: it claims the call in the
 // Store, and either answers the stored result of an earlier execution or
 // executes the call, records its result and answers it.
-func (rt *Route) execute(w http.ResponseWriter, r *http.Request, c *routeCall, inv Invocation, call Call, args []byte) {
+func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *routeCall, inv Invocation,
+	call Call[M], args []byte) {
 	ctx := withStoreStats(r.Context(), &c.store)
 	prev, done, err := rt.cfg.Store.Claim(ctx, inv)
 	switch {
@@ -398,7 +417,7 @@ func (rt *Route) execute(w http.ResponseWriter, r *http.Request, c *routeCall, i
 	if rt.cfg.ExecTimeout > 0 {
 		ectx, cancel = context.WithTimeout(ectx, rt.cfg.ExecTimeout)
 	}
-	res := Dispatch(ectx, rt.cfg.Handler, call, args)
+	res := rt.c.Dispatch(ectx, rt.cfg.Handler, call, args)
 	cancel()
 	// Recorded detached from the request too, under the store's own
 	// deadline; a result the store could not record yet is answered all
@@ -413,12 +432,12 @@ func (rt *Route) execute(w http.ResponseWriter, r *http.Request, c *routeCall, i
 }
 
 // fail answers a request the route refuses, noting it for the log.
-func (rt *Route) fail(w http.ResponseWriter, c *routeCall, status int, code, msg string) {
+func (rt *Route[H, M]) fail(w http.ResponseWriter, c *routeCall, status int, code, msg string) {
 	c.status, c.outcome = status, code
 	WriteError(w, status, code, msg)
 }
 
-func (rt *Route) reply(w http.ResponseWriter, c *routeCall, res Result, replay bool) {
+func (rt *Route[H, M]) reply(w http.ResponseWriter, c *routeCall, res Result, replay bool) {
 	c.status, c.success = http.StatusOK, res.Success
 	b, err := json.Marshal(res)
 	if err != nil {
@@ -435,7 +454,7 @@ func (rt *Route) reply(w http.ResponseWriter, c *routeCall, res Result, replay b
 }
 
 // log writes the call's record: Info for 200, Warn for 4xx, Error for 5xx.
-func (rt *Route) log(ctx context.Context, c *routeCall, d time.Duration) {
+func (rt *Route[H, M]) log(ctx context.Context, c *routeCall, d time.Duration) {
 	level := slog.LevelInfo
 	switch {
 	case c.status >= 500 && c.status != 499:

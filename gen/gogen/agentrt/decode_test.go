@@ -1,0 +1,136 @@
+package agentrt
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestScanPlain(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{"abcdefghijklmnop\"", 16}, {"abc", 3}, {"abcdefgh\\", 8}, {"abcdefg\x1f", 7}, {"abcdefghijé", 10}, {"\"", 0},
+	} {
+		if got := scanPlain([]byte(tc.s), 0); got != tc.want {
+			t.Errorf("scanPlain(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestReadStringReplacement: invalid UTF-8 becomes one U+FFFD per maximal
+// subpart (as a WHATWG decoder reads it); lone surrogates become U+FFFD.
+func TestReadStringReplacement(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"\"\xF0\x90\x80\"", "\uFFFD"},
+		{"\"\xE0\x80\"", "\uFFFD\uFFFD"},
+		{"\"a\xFFb\"", "a\uFFFDb"},
+		{`"\ud800x"`, "\uFFFDx"},
+		{`"\ud83d\ude00"`, "😀"},
+		{`"\ude00\ud83d"`, "\uFFFD\uFFFD"},
+		{`"\u00e9\n\/"`, "é\n/"},
+	} {
+		d := Decoder{data: []byte(tc.in)}
+		got, ok := d.readString()
+		if !ok || got != tc.want || !utf8.ValidString(got) {
+			t.Errorf("readString(%q) = %q, %v; want %q", tc.in, got, ok, tc.want)
+		}
+	}
+}
+
+func TestSkipDeep(t *testing.T) {
+	in := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
+	d := Decoder{data: []byte(in)}
+	if k := d.Skip(); k != kindArray || d.err != nil || d.pos != len(in) {
+		t.Errorf("skip = %q, err %v, pos %d", k, d.err, d.pos)
+	}
+	d = Decoder{data: []byte(`{"a":[1,{"b":2]}`)}
+	if d.Skip(); d.err == nil {
+		t.Error("skip accepted a mismatched bracket")
+	}
+}
+
+func TestAppendJSString(t *testing.T) {
+	got := string(AppendJSString(nil, "a\"\\\b\f\n\r\t\x01<>&\u2028é"))
+	want := `"a\"\\\b\f\n\r\t\u0001<>&` + "\u2028é\""
+	if got != want {
+		t.Errorf("AppendJSString = %s, want %s", got, want)
+	}
+}
+
+// TestStringConstraints: the runtime's string checks count code points
+// (an emoji is one) and report zod's issues, in call order.
+func TestStringConstraints(t *testing.T) {
+	re := regexp.MustCompile(`^\S`)
+	c := &NamedCheck{Message: "no dots", Reject: []*regexp.Regexp{regexp.MustCompile(`\.`)}}
+	for _, tc := range []struct {
+		s    string
+		want []string
+	}{
+		{"ab", nil},
+		{"😀", []string{"too_small >=2"}},
+		{"😀😀😀", []string{"too_big <=2"}},
+		{" .", []string{"invalid_format /^\\S/u", "custom no dots"}},
+		{"", []string{"too_small >=2", "invalid_format /^\\S/u"}},
+	} {
+		var d Decoder
+		d.MinRunes(tc.s, 2)
+		d.MaxRunes(tc.s, 2)
+		d.Pattern(tc.s, re, "/^\\S/u")
+		d.Check(tc.s, c)
+		var got []string
+		for _, is := range d.issues {
+			msg := is.Message
+			for _, p := range []string{"Too small: expected string to have ", "Too big: expected string to have ",
+				"Invalid string: must match pattern "} {
+				msg = strings.TrimPrefix(msg, p)
+			}
+			got = append(got, is.Code+" "+msg)
+		}
+		for i := range got {
+			got[i] = strings.TrimSuffix(got[i], " characters")
+		}
+		if strings.Join(got, "; ") != strings.Join(tc.want, "; ") {
+			t.Errorf("%q: issues %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestDeepPath: a path deeper than the Decoder holds in itself continues
+// in a slice, and an issue at any depth carries the whole path; leaving a
+// deep path and entering another reuses the slice.
+func TestDeepPath(t *testing.T) {
+	var d Decoder
+	d.Reset(nil) // nothing to read: only the path is exercised
+	var want []any
+	for i := range 2*inlinePath + 3 {
+		if i%2 == 0 {
+			d.Push(strconv.Itoa(i))
+			want = append(want, strconv.Itoa(i))
+		} else {
+			d.PushIndex(i)
+			want = append(want, i)
+		}
+	}
+	d.Add(Issue{Code: "custom", Message: "deep"})
+	for range 3 {
+		d.Pop()
+	}
+	d.Push("again")
+	d.Add(Issue{Code: "custom", Message: "again"})
+	got := d.issues
+	if len(got) != 2 || fmt.Sprint(got[0].Path) != fmt.Sprint(want) {
+		t.Fatalf("deep issue path %v, want %v", got[0].Path, want)
+	}
+	again := append(append([]any(nil), want[:len(want)-3]...), "again")
+	if fmt.Sprint(got[1].Path) != fmt.Sprint(again) {
+		t.Errorf("path after leaving and entering %v, want %v", got[1].Path, again)
+	}
+	if err := d.End(); err == nil || err.Error() != "deep, again" {
+		t.Errorf("End = %v, want the issues", err)
+	}
+}

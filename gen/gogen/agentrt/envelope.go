@@ -1,0 +1,352 @@
+package agentrt
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The callback route's limits on what a caller sends, besides
+// MaxToolCallIDLength and RouteConfig.MaxBodyBytes. Each is checked before
+// the Store (or Sessions) is asked anything, so that a request that can
+// never succeed is answered 400 with a message naming the limit, the same
+// whatever the Store — never a 5xx that invites a retry.
+const (
+	// MaxSessionIDLength bounds the session id of the path, in bytes after
+	// unescaping. With MaxToolCallIDLength it keeps an SQLStore key well
+	// under PostgreSQL's btree entry limit (2,704 bytes).
+	MaxSessionIDLength = 512
+	// MaxFingerprintLength bounds the value of FingerprintHeader, in
+	// bytes; it must also be printable ASCII. A fingerprint that differs
+	// from the gateway's is quoted in the call's result, and stored with it.
+	MaxFingerprintLength = 128
+	// MaxArgsDepth bounds the nesting of args, in objects and arrays (args
+	// itself is one).
+	MaxArgsDepth = 512
+)
+
+// checkID returns what is wrong with a session id or tool_call_id, or "".
+// An id must be 1 to max bytes of Unicode text without control characters.
+// Ids compare byte for byte, which is as JavaScript compares them for
+// exactly such text; a lone surrogate escape ("\ud800") or invalid UTF-8
+// is rejected rather than read as U+FFFD, which would make distinct ids
+// equal.
+func checkID(what, id string, max int, limit string) string {
+	switch {
+	case id == "":
+		return what + " must not be empty"
+	case len(id) > max:
+		return fmt.Sprintf("%s is longer than %d bytes (%s)", what, max, limit)
+	case !utf8.ValidString(id):
+		return what + " must be Unicode text: it holds a lone surrogate (\\ud800-\\udfff) or invalid UTF-8"
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c < 0x20 || c == 0x7f {
+			return what + " must not hold control characters (U+0000-U+001F, U+007F)"
+		}
+	}
+	return ""
+}
+
+// checkFingerprint returns what is wrong with FingerprintHeader's value,
+// or "". An absent header is fine.
+func checkFingerprint(fp string) string {
+	if len(fp) > MaxFingerprintLength {
+		return fmt.Sprintf("the %s header is longer than %d bytes (MaxFingerprintLength)",
+			FingerprintHeader, MaxFingerprintLength)
+	}
+	for i := 0; i < len(fp); i++ {
+		if c := fp[i]; c <= 0x20 || c >= 0x7f {
+			return fmt.Sprintf("the %s header must be printable ASCII", FingerprintHeader)
+		}
+	}
+	return ""
+}
+
+// clip shortens a rejected id for the log record.
+func clip(s string) string {
+	const max = 64
+	if len(s) > max {
+		return strconv.QuoteToASCII(s[:max]) + "..."
+	}
+	return strconv.QuoteToASCII(s)
+}
+
+// parseCallbackBody checks the body {tool_call_id, args}, read as
+// JSON.parse reads it (keys case-sensitive, the last of a repeated key
+// counting, other keys ignored), and returns tool_call_id, the text of
+// args and args' canonical digest — or a message saying what is wrong.
+func parseCallbackBody(body []byte) (toolCallID string, args []byte, argsSum [sha256.Size]byte, msg string) {
+	e, err := decodeEnvelope(body, MaxArgsDepth)
+	switch {
+	case err != nil:
+		return "", nil, argsSum, "the body is not valid JSON: " + err.Error()
+	case e.kind != kindObject:
+		return "", nil, argsSum, "the body must be a JSON object {tool_call_id, args}"
+	case e.tooDeep:
+		return "", nil, argsSum, fmt.Sprintf("args nests deeper than %d objects and arrays (MaxArgsDepth)", MaxArgsDepth)
+	case e.idKind != kindString:
+		return "", nil, argsSum, "tool_call_id must be a string"
+	}
+	if msg := CheckToolCallID(e.id); msg != "" {
+		return clip(e.id), nil, argsSum, msg
+	}
+	if e.argsKind != kindObject {
+		return e.id, nil, argsSum, "args must be a JSON object"
+	}
+	return e.id, e.args, e.argsSum, ""
+}
+
+// requestHash identifies a call's content, so that a tool_call_id reused
+// for another call is detected: the tool's name and the canonical digest
+// of its args. Two calls have the same arguments when JSON.parse reads
+// them as deep-equal JavaScript values: key order, whitespace, escapes,
+// number spelling (1, 1.0, 1e0) and an overwritten repeated key do not
+// count; every key, known to the tool's schema or not, does. The hash does
+// not depend on the schema, so that it stays valid across deployments.
+func requestHash(tool string, argsSum [sha256.Size]byte) string {
+	h := sha256.New()
+	h.Write([]byte(tool))
+	h.Write([]byte{0})
+	h.Write(argsSum[:])
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// envelope is a gateway callback's body, {tool_call_id, args}, read as
+// JSON.parse reads it: keys are case-sensitive (after their escapes are
+// decoded), the last of a repeated key counts, and other keys are ignored.
+type envelope struct {
+	// kind is the body's kind; the other fields are set for an object.
+	kind string
+	// idKind and argsKind are the kinds of the two members' values,
+	// kindUndefined when absent.
+	idKind, argsKind string
+	// id is tool_call_id's text, with a lone surrogate escape kept as its
+	// WTF-8 bytes and invalid UTF-8 as it is (utf8.ValidString fails for
+	// both).
+	id string
+	// args is the text of args when it is an object; argsSum its
+	// canonical digest (see canonizer).
+	args    []byte
+	argsSum [sha256.Size]byte
+	// tooDeep reports an args object nested more than maxDepth levels.
+	tooDeep bool
+}
+
+// decodeEnvelope reads a callback body in one pass. It returns a
+// *SyntaxError for input that is not JSON.
+func decodeEnvelope(data []byte, maxDepth int) (envelope, error) {
+	d := Decoder{data: data}
+	e := envelope{idKind: kindUndefined, argsKind: kindUndefined}
+	if d.peek() != '{' {
+		e.kind = d.Skip()
+	} else {
+		e.kind = kindObject
+		more, _ := d.ObjectStart()
+		for more && d.err == nil {
+			switch string(d.Key()) {
+			case "tool_call_id":
+				e.id = ""
+				if d.peek() == '"' {
+					e.idKind = kindString
+					e.id, _ = d.readStringAs(true, strLoneSurrogates|strInvalidBytes)
+				} else {
+					e.idKind = d.Skip()
+				}
+			case "args":
+				e.args = nil
+				if d.peek() != '{' {
+					e.argsKind = d.Skip()
+					break
+				}
+				e.argsKind = kindObject
+				start := d.pos
+				c := canonizer{d: &d, maxDepth: maxDepth}
+				e.argsSum = c.object()
+				if c.tooDeep {
+					e.tooDeep = true
+					return e, nil
+				}
+				e.args = data[start:d.pos]
+			default:
+				d.Skip()
+			}
+			if d.err == nil {
+				more = d.ObjectNext()
+			}
+		}
+	}
+	d.end()
+	if d.err != nil {
+		return envelope{}, d.err
+	}
+	return e, nil
+}
+
+// digestObject returns the canonical digest (see canonizer) of data, one
+// JSON object nested at most maxDepth deep; ok is false for anything else.
+func digestObject(data []byte, maxDepth int) (sum [sha256.Size]byte, ok bool) {
+	d := Decoder{data: data}
+	if d.peek() != '{' {
+		return sum, false
+	}
+	c := canonizer{d: &d, maxDepth: maxDepth}
+	sum = c.object()
+	d.end()
+	return sum, !c.tooDeep && d.err == nil
+}
+
+// canonizer writes a canonical encoding of a JSON value: two JSON texts
+// get the same encoding exactly when JSON.parse reads them (after the
+// bytes are decoded as UTF-8, invalid sequences as U+FFFD) as deep-equal
+// JavaScript values. Object members are compared as a set keyed by name,
+// the last of a repeated name counting; strings by their UTF-16 code
+// units; numbers by their double value (1, 1.0 and 1e0 are one number, -0
+// is 0, numbers beyond the double range are ±Infinity); whitespace and
+// escapes do not count. Each object is replaced, when it ends, by the
+// SHA-256 digest of its sorted members, so the work is linear in the input
+// at any nesting.
+type canonizer struct {
+	d        *Decoder
+	maxDepth int
+	// tooDeep is set, and decoding stops, at an object or array nested
+	// deeper than maxDepth.
+	tooDeep bool
+	// buf holds the encoding of the values being read; members the spans
+	// of the open objects' members in buf, innermost last.
+	buf     []byte
+	members []canonMember
+	h       hash.Hash
+}
+
+// canonMember is an object member's encoding in buf: its name at
+// buf[key:val], then its value up to end.
+type canonMember struct{ key, val, end int }
+
+// object reads an object's digest: its canonical encoding is sorted and
+// deduplicated members, hashed.
+func (c *canonizer) object() (digest [sha256.Size]byte) {
+	v := c.value(0)
+	if c.tooDeep || c.d.err != nil || len(v) != 1+sha256.Size {
+		return digest
+	}
+	copy(digest[:], v[1:])
+	return digest
+}
+
+// value appends the encoding of the value at pos to buf (at the given
+// nesting depth) and returns it.
+func (c *canonizer) value(depth int) []byte {
+	d := c.d
+	start := len(c.buf)
+	switch ch := d.peek(); ch {
+	case '{', '[':
+		if depth >= c.maxDepth {
+			c.tooDeep = true
+			d.pos = len(d.data)
+			return nil
+		}
+		if ch == '[' {
+			more, _ := d.ArrayStart()
+			c.buf = append(c.buf, '[')
+			for more && d.err == nil && !c.tooDeep {
+				c.value(depth + 1)
+				if d.err == nil && !c.tooDeep {
+					more = d.ArrayNext()
+				}
+			}
+			c.buf = append(c.buf, ']')
+			return c.buf[start:]
+		}
+		more, _ := d.ObjectStart()
+		first := len(c.members)
+		for more && d.err == nil && !c.tooDeep {
+			m := canonMember{key: len(c.buf)}
+			if d.peek() != '"' {
+				d.fail("expected a string key")
+				return nil
+			}
+			c.str()
+			d.colon()
+			if d.err != nil {
+				return nil
+			}
+			m.val = len(c.buf)
+			c.value(depth + 1)
+			m.end = len(c.buf)
+			c.members = append(c.members, m)
+			if d.err == nil && !c.tooDeep {
+				more = d.ObjectNext()
+			}
+		}
+		if d.err != nil || c.tooDeep {
+			return nil
+		}
+		ms := c.members[first:]
+		buf := c.buf
+		// The last of a repeated name counts, as in JSON.parse.
+		slices.SortStableFunc(ms, func(a, b canonMember) int { return bytes.Compare(buf[a.key:a.val], buf[b.key:b.val]) })
+		if c.h == nil {
+			c.h = sha256.New()
+		}
+		c.h.Reset()
+		c.h.Write([]byte{'{'})
+		for i, m := range ms {
+			if i+1 < len(ms) && bytes.Equal(buf[m.key:m.val], buf[ms[i+1].key:ms[i+1].val]) {
+				continue
+			}
+			c.h.Write(buf[m.key:m.end])
+		}
+		c.members = c.members[:first]
+		c.buf = append(c.buf[:start], '{')
+		c.buf = c.h.Sum(c.buf)
+	case '"':
+		c.str()
+	case 't':
+		d.literal("true")
+		c.buf = append(c.buf, ch)
+	case 'f':
+		d.literal("false")
+		c.buf = append(c.buf, ch)
+	case 'n':
+		d.literal("null")
+		c.buf = append(c.buf, ch)
+	default:
+		if ch != '-' && (ch < '0' || ch > '9') {
+			d.fail("unexpected character")
+			return nil
+		}
+		f, ok := d.number()
+		if !ok {
+			return nil
+		}
+		if f == 0 {
+			f = 0 // -0 is 0
+		}
+		c.buf = binary.BigEndian.AppendUint64(append(c.buf, '0'), math.Float64bits(f))
+	}
+	return c.buf[start:]
+}
+
+// str appends the encoding of the string at pos: its length, then its
+// text with lone surrogates kept (strLoneSurrogates).
+func (c *canonizer) str() {
+	d := c.d
+	start := d.pos + 1
+	if p := scanPlain(d.data, start); p < len(d.data) && d.data[p] == '"' {
+		d.pos = p + 1
+		c.buf = binary.AppendUvarint(append(c.buf, '"'), uint64(p-start))
+		c.buf = append(c.buf, d.data[start:p]...)
+		return
+	}
+	s, _ := d.readStringAs(true, strLoneSurrogates)
+	c.buf = binary.AppendUvarint(append(c.buf, '"'), uint64(len(s)))
+	c.buf = append(c.buf, s...)
+}

@@ -1,0 +1,262 @@
+package agentrt_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
+)
+
+// newRoute returns the fake contract's route with store (a MemoryStore
+// when nil) and the events it observed.
+func newRoute(t *testing.T, h handler, store agentrt.Store) (*agentrt.Route[handler, mode], *events) {
+	t.Helper()
+	ev := &events{}
+	route, err := agentrt.NewRoute(&fakeContract, agentrt.RouteConfig[handler, mode]{
+		Handler: h, Auth: auth, Sessions: sessions, Store: store,
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Observe: ev.add,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return route, ev
+}
+
+// events collects the route's CallEvents.
+type events struct {
+	mu  sync.Mutex
+	all []agentrt.CallEvent
+}
+
+func (e *events) add(_ context.Context, ev agentrt.CallEvent) {
+	e.mu.Lock()
+	e.all = append(e.all, ev)
+	e.mu.Unlock()
+}
+
+func (e *events) last() agentrt.CallEvent {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.all) == 0 {
+		return agentrt.CallEvent{}
+	}
+	return e.all[len(e.all)-1]
+}
+
+// request is one callback to the route.
+type request struct {
+	method, path, token, fingerprint, body string
+}
+
+// answer is the route's answer: status, body and the headers tests read.
+type answer struct {
+	status               int
+	code, result         string
+	success              bool
+	replay, allow, fp    string
+	challenge, errorText string
+}
+
+func serve(route http.Handler, r request) answer {
+	if r.method == "" {
+		r.method = http.MethodPost
+	}
+	req := httptest.NewRequest(r.method, r.path, strings.NewReader(r.body))
+	if r.token != "" {
+		req.Header.Set("Authorization", "Bearer "+r.token)
+	}
+	if r.fingerprint != "" {
+		req.Header.Set(agentrt.FingerprintHeader, r.fingerprint)
+	}
+	w := httptest.NewRecorder()
+	route.ServeHTTP(w, req)
+	var body struct {
+		Success bool   `json:"success"`
+		Result  string `json:"result"`
+		Error   string `json:"error"`
+		Code    string `json:"code"`
+	}
+	json.Unmarshal(w.Body.Bytes(), &body)
+	return answer{
+		status: w.Code, code: body.Code, result: body.Result, success: body.Success, errorText: body.Error,
+		replay: w.Header().Get(agentrt.ReplayHeader), allow: w.Header().Get("Allow"),
+		fp: w.Header().Get(agentrt.FingerprintHeader), challenge: w.Header().Get("WWW-Authenticate"),
+	}
+}
+
+// TestRouteAnswers: the route answers each request the contract's
+// descriptor decides — its path, its tools, their aliases and
+// fingerprints, the mode gate, Dispatch — in the route's order of checks.
+func TestRouteAnswers(t *testing.T) {
+	h := newEchoer()
+	route, ev := newRoute(t, h, nil)
+	if got := route.Pattern(); got != "/cb/" {
+		t.Errorf("Pattern = %q, want /cb/", got)
+	}
+	const echo = "/cb/s-full/tools/echo"
+	for _, tc := range []struct {
+		name string
+		req  request
+		want answer
+	}{
+		{"another path", request{path: "/cb/s-full/tools/echo/", token: "sbx"}, answer{status: 404, code: "not_found"}},
+		{"another method", request{method: "GET", path: echo, token: "sbx"}, answer{status: 405, code: "method_not_allowed", allow: "POST"}},
+		{"no token", request{path: echo}, answer{status: 401, code: "unauthorized", challenge: `Bearer realm="agentc-callback"`}},
+		{"another source", request{path: echo, token: "api"}, answer{status: 403, code: "forbidden"}},
+		{"another session's token", request{path: echo, token: "sbx.s-bare"}, answer{status: 403, code: "forbidden"}},
+		{"unknown tool", request{path: "/cb/s-full/tools/nope", token: "sbx"}, answer{status: 404, code: "unknown_tool"}},
+		{"sandbox tool", request{path: "/cb/s-full/tools/local", token: "sbx"}, answer{status: 404, code: "unknown_tool"}},
+		{"not an object", request{path: echo, token: "sbx", body: `[]`}, answer{status: 400, code: "invalid_body", fp: "e1"}},
+		{"empty id", request{path: echo, token: "sbx", body: `{"tool_call_id":"","args":{}}`}, answer{status: 400, code: "invalid_body", fp: "e1"}},
+		{"unknown session", request{path: "/cb/s-none/tools/echo", token: "sbx", body: `{"tool_call_id":"a","args":{}}`},
+			answer{status: 404, code: "unknown_session", fp: "e1"}},
+		{"session lookup fails", request{path: "/cb/s-down/tools/echo", token: "sbx", body: `{"tool_call_id":"a","args":{}}`},
+			answer{status: 503, code: "session_lookup_failed", fp: "e1"}},
+		{"mode lacks the tool", request{path: "/cb/s-bare/tools/echo", token: "sbx", body: `{"tool_call_id":"b1","args":{"text":"x"}}`},
+			answer{status: 200, result: "Tool echo is not available in bare sessions", fp: "e1"}},
+		{"executed", request{path: echo, token: "sbx.s-full", body: `{"tool_call_id":"c1","args":{"text":"hi"}}`},
+			answer{status: 200, success: true, result: "echoed hi", fp: "e1"}},
+		{"replayed", request{path: echo, token: "sbx.s-full", body: `{"args":{ "text" : "hi" },"tool_call_id":"c1"}`},
+			answer{status: 200, success: true, result: "echoed hi", fp: "e1", replay: "true"}},
+		{"by its alias", request{path: "/cb/s-full/tools/say", token: "sbx", body: `{"tool_call_id":"c1","args":{"text":"hi"}}`},
+			answer{status: 200, success: true, result: "echoed hi", fp: "e1", replay: "true"}},
+		{"the id reused", request{path: echo, token: "sbx", body: `{"tool_call_id":"c1","args":{"text":"ho"}}`},
+			answer{status: 409, code: "tool_call_id_conflict", fp: "e1"}},
+		{"invalid arguments from a stale stub", request{path: echo, token: "sbx", fingerprint: "old", body: `{"tool_call_id":"c2","args":{}}`},
+			answer{status: 200, fp: "e1", result: "Invalid arguments: text is required (the sandbox's echo tool is out of date: " +
+				"its schema fingerprint old differs from the gateway's e1; regenerate the tool files with agentc gen and restart the sandbox)"}},
+		{"a failing handler", request{path: echo, token: "sbx", body: `{"tool_call_id":"c3","args":{"text":"fail"}}`},
+			answer{status: 200, fp: "e1", result: "echo failed: it failed"}},
+		{"a panicking handler", request{path: echo, token: "sbx", body: `{"tool_call_id":"c4","args":{"text":"panic"}}`},
+			answer{status: 200, fp: "e1", result: "echo failed: panic: kaboom"}},
+	} {
+		got := serve(route, tc.req)
+		got.errorText = ""
+		if got != tc.want {
+			t.Errorf("%s: got %+v\nwant    %+v", tc.name, got, tc.want)
+		}
+		if e := ev.last(); e.Status != tc.want.status {
+			t.Errorf("%s: observed status %d, want %d", tc.name, e.Status, tc.want.status)
+		}
+	}
+	if n := h.count("c1"); n != 1 {
+		t.Errorf("c1 executed %d times, want once", n)
+	}
+	if n := h.count("b1"); n != 0 {
+		t.Errorf("a call the mode lacks executed %d times", n)
+	}
+	if e := ev.last(); e.Tool != "echo" || e.SessionID != "s-full" || e.ToolCallID != "c4" || e.Outcome != "executed" || e.StoreAttempts != 2 {
+		t.Errorf("last event %+v", e)
+	}
+}
+
+// TestRouteWaitsForTheFirst: a repeated call while the first executes
+// waits for it and gets its result; the handler runs once.
+func TestRouteWaitsForTheFirst(t *testing.T) {
+	h := newEchoer()
+	h.gate = make(chan struct{})
+	route, _ := newRoute(t, h, nil)
+	r := request{path: "/cb/s-full/tools/echo", token: "sbx", body: `{"tool_call_id":"w","args":{"text":"once"}}`}
+	answers := make(chan answer, 3)
+	for range 3 {
+		go func() { answers <- serve(route, r) }()
+	}
+	time.Sleep(50 * time.Millisecond)
+	close(h.gate)
+	replays := 0
+	for range 3 {
+		a := <-answers
+		if a.status != 200 || a.result != "echoed once" {
+			t.Errorf("answer %+v", a)
+		}
+		if a.replay == "true" {
+			replays++
+		}
+	}
+	if n := h.count("w"); n != 1 || replays != 2 {
+		t.Errorf("executed %d times with %d replays, want once and 2", n, replays)
+	}
+}
+
+// failingStore fails every Claim, or every Complete.
+type failingStore struct {
+	agentrt.MemoryStore
+	claim, complete bool
+}
+
+var errStore = errors.New("store down")
+
+func (s *failingStore) Claim(ctx context.Context, inv agentrt.Invocation) (agentrt.Result, bool, error) {
+	if s.claim {
+		return agentrt.Result{}, false, errStore
+	}
+	return s.MemoryStore.Claim(ctx, inv)
+}
+
+func (s *failingStore) Complete(ctx context.Context, inv agentrt.Invocation, res agentrt.Result) error {
+	if s.complete {
+		return errStore
+	}
+	return s.MemoryStore.Complete(ctx, inv, res)
+}
+
+// TestRouteStoreFailures: a claim the store cannot take is a 503 that
+// invites the retry, before anything executes; a result it cannot record
+// is answered all the same, and the event says so.
+func TestRouteStoreFailures(t *testing.T) {
+	h := newEchoer()
+	route, ev := newRoute(t, h, &failingStore{claim: true})
+	a := serve(route, request{path: "/cb/s-full/tools/echo", token: "sbx", body: `{"tool_call_id":"f1","args":{"text":"x"}}`})
+	if a.status != 503 || a.code != "store_failed" || h.count("f1") != 0 || !errors.Is(ev.last().StoreErr, errStore) {
+		t.Errorf("claim failed: %+v, %d executions, event %+v", a, h.count("f1"), ev.last())
+	}
+	route, ev = newRoute(t, h, &failingStore{complete: true})
+	a = serve(route, request{path: "/cb/s-full/tools/echo", token: "sbx", body: `{"tool_call_id":"f2","args":{"text":"x"}}`})
+	if a.status != 200 || !a.success || ev.last().Outcome != "executed" || !errors.Is(ev.last().StoreErr, errStore) {
+		t.Errorf("complete failed: %+v, event %+v", a, ev.last())
+	}
+}
+
+// TestNewRoute: the route needs a handler, an authenticator, the sessions
+// and a callback path with both placeholders.
+func TestNewRoute(t *testing.T) {
+	if _, err := agentrt.NewRoute(&fakeContract, agentrt.RouteConfig[handler, mode]{Auth: auth, Sessions: sessions}); err == nil {
+		t.Error("a route without a handler")
+	}
+	bad := fakeContract
+	bad.CallbackPath = "/cb/{sessionId}/tools"
+	if _, err := agentrt.NewRoute(&bad, agentrt.RouteConfig[handler, mode]{Handler: newEchoer(), Auth: auth, Sessions: sessions}); err == nil ||
+		!strings.Contains(err.Error(), "{toolName}") {
+		t.Errorf("a callback path without {toolName}: %v", err)
+	}
+}
+
+// TestReply: a handler's answer becomes the result body, its data as JSON
+// unless it has none.
+func TestReply(t *testing.T) {
+	for _, tc := range []struct {
+		res  agentrt.Result
+		want string
+	}{
+		{agentrt.Reply("t", agentrt.Output[echoData]{Result: "ok", Data: echoData{Text: "x"}}, nil), `{"success":true,"result":"ok","data":{"text":"x"}}`},
+		{agentrt.Reply("t", agentrt.Output[agentrt.NoData]{Result: "ok"}, nil), `{"success":true,"result":"ok"}`},
+		{agentrt.Reply("t", agentrt.Output[func()]{Data: func() {}}, nil), `{"success":false,"result":"t failed: encoding its result: json: unsupported type: func()"}`},
+		{agentrt.NotInMode("t", modeBare), `{"success":false,"result":"Tool t is not available in bare sessions"}`},
+		{agentrt.NotInMode("t", mode("")), `{"success":false,"result":"Tool t is not available in unknown-mode sessions"}`},
+		{agentrt.InvalidArguments("t", "f1", "f1", errors.New("bad")), `{"success":false,"result":"Invalid arguments: bad"}`},
+	} {
+		if got, _ := json.Marshal(tc.res); string(got) != tc.want {
+			t.Errorf("got %s\nwant %s", got, tc.want)
+		}
+	}
+}
