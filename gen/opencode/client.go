@@ -276,6 +276,9 @@ type Client struct {
 	cfg       Config
 	http      *http.Client
 	transport *http.Transport // non-nil when the client owns it
+	// debug, when set (by tests, before the first Start), is told the
+	// executors' readers' decisions.
+	debug func(format string, args ...any)
 }
 
 // New returns a client for the server at cfg.BaseURL. It makes no request.

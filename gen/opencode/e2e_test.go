@@ -196,13 +196,12 @@ func TestEndToEnd(t *testing.T) {
 	recordEvents(t, ctx, srv.URL)
 	var debugMu sync.Mutex
 	var debugLines []string
-	opencode.SetDebugHook(func(format string, args ...any) {
+	opencode.SetDebug(client, func(format string, args ...any) {
 		debugMu.Lock()
 		defer debugMu.Unlock()
 		debugLines = append(debugLines, time.Now().Format("15:04:05.000 ")+fmt.Sprintf(format, args...))
 	})
 	t.Cleanup(func() {
-		opencode.SetDebugHook(nil)
 		if t.Failed() {
 			debugMu.Lock()
 			defer debugMu.Unlock()

@@ -11,9 +11,6 @@ import (
 	"time"
 )
 
-// debugHook, when set (by tests), is told the reader's decisions.
-var debugHook func(format string, args ...any)
-
 // maxEvent bounds one server-sent event's data.
 const maxEvent = 16 << 20
 
@@ -175,9 +172,9 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 			e.report(err)
 			continue
 		}
-		if debugHook != nil {
+		if debug := e.c.debug; debug != nil {
 			e.mu.Lock()
-			debugHook("event %.120s → %d events, signal %d; pending %d active %v idle %v; settled by events %v (user %s, assistant %+v, unresolved %v)",
+			debug("event %.120s → %d events, signal %d; pending %d active %v idle %v; settled by events %v (user %s, assistant %+v, unresolved %v)",
 				ev.Data, len(out), sig, e.pending, e.active, e.idle, n.settledByEvents(), n.lastUser, n.lastAssistant, n.unresolved)
 			e.mu.Unlock()
 		}
@@ -221,8 +218,8 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 				continue
 			}
 			out, ok := n.settle(msgs)
-			if debugHook != nil {
-				debugHook("message list of %d messages: settled %v", len(msgs), ok)
+			if debug := e.c.debug; debug != nil {
+				debug("message list of %d messages: settled %v", len(msgs), ok)
 			}
 			if !ok {
 				continue

@@ -1,5 +1,5 @@
 package opencode
 
-// SetDebugHook makes the executors' readers report their decisions to f;
-// nil stops it. Set it before any executor starts.
-func SetDebugHook(f func(format string, args ...any)) { debugHook = f }
+// SetDebug makes the executors c starts report their readers' decisions to
+// f; call it before Start.
+func SetDebug(c *Client, f func(format string, args ...any)) { c.debug = f }
