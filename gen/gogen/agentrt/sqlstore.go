@@ -156,14 +156,21 @@ const DefaultWriteTimeout = 5 * time.Second
 //     result replaces "interrupted" in the row, for later retries and the
 //     audit trail.
 type SQLStore struct {
-	// DB is the database; required.
+	// DB is the database; required. Give it a pool limit below the
+	// server's max_connections (DB.SetMaxOpenConns, and SetMaxIdleConns
+	// as many): a query beyond the limit then waits for a connection
+	// within WriteTimeout. Without one, a burst of calls opens a
+	// connection per call in flight, the server refuses those beyond its
+	// max_connections ("too many clients", SQLSTATE 53300), and the calls
+	// whose retries do not get one within WriteTimeout fail.
 	DB *sql.DB
 	// Lease is how long a claim holds without renewal; 0 means
 	// DefaultLease. A call repeated while its executing gateway is gone
 	// waits up to Lease before it is answered "interrupted".
 	Lease time.Duration
 	// WriteTimeout bounds a claim and the recording of a result, retries
-	// included; 0 means DefaultWriteTimeout. It bounds how long a
+	// and waits for a pooled connection included; 0 means
+	// DefaultWriteTimeout. It bounds how long a
 	// database that does not answer holds a caller's answer.
 	WriteTimeout time.Duration
 

@@ -81,23 +81,39 @@ type Server struct {
 	// StartupTime is how long the last start took, from exec to ready.
 	StartupTime time.Duration
 
-	bin    string
-	runAs  *credential
-	mu     sync.Mutex
-	cmd    *exec.Cmd
-	exited chan error
-	output *procout.SyncBuffer
+	bin      string
+	maxConns int
+	runAs    *credential
+	mu       sync.Mutex
+	cmd      *exec.Cmd
+	exited   chan error
+	output   *procout.SyncBuffer
 }
+
+// DefaultMaxConnections is the server's max_connections unless Start is
+// given MaxConnections.
+const DefaultMaxConnections = 200
+
+// Option changes how Start runs the server.
+type Option func(*Server)
+
+// MaxConnections sets the server's max_connections (3 of them reserved
+// for the superuser, as by default), for tests of what a gateway does when
+// PostgreSQL refuses connections ("too many clients", SQLSTATE 53300).
+func MaxConnections(n int) Option { return func(s *Server) { s.maxConns = n } }
 
 // Start initialises a cluster in a temporary directory, starts a server
 // for it and stops the server when the test ends.
-func Start(t testing.TB) *Server {
+func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	bin := binDir(t, BinGlob, os.Getenv(BinDirEnv), os.Getenv("CI"))
 	if err := supported(); err != nil {
 		skipOrFail(t, os.Getenv("CI"), err.Error())
 	}
-	s := &Server{Host: "127.0.0.1", bin: bin, Version: filepath.Base(filepath.Dir(bin))}
+	s := &Server{Host: "127.0.0.1", bin: bin, Version: filepath.Base(filepath.Dir(bin)), maxConns: DefaultMaxConnections}
+	for _, o := range opts {
+		o(s)
+	}
 
 	dir := t.TempDir()
 	cred, err := runAsUser(dir)
@@ -228,7 +244,7 @@ func (s *Server) start() error {
 		"-c", "full_page_writes=off",
 		"-c", "logging_collector=off",
 		"-c", "log_destination=stderr",
-		"-c", "max_connections=200",
+		"-c", "max_connections="+strconv.Itoa(s.maxConns),
 	)
 	cmd.Env = environment()
 	cmd.Stdout, cmd.Stderr = watch, watch

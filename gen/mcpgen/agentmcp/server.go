@@ -21,7 +21,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -108,6 +110,12 @@ type Config[H any, M ~string] struct {
 	// ExecTimeout, when positive, bounds one execution; as on the callback
 	// route, an execution is detached from its request.
 	ExecTimeout time.Duration
+	// AllowedOrigins lists the web origins ("https://console.example.com",
+	// scheme://host[:port], compared case-insensitively) whose browser
+	// pages may call the server besides its own (see Server). A request
+	// without an Origin header (OpenCode, any client that is not a browser)
+	// needs no entry.
+	AllowedOrigins []string
 }
 
 // Server is the MCP server of the contract's gateway-executed tools, an
@@ -128,15 +136,28 @@ type Config[H any, M ~string] struct {
 // structuredContent is the callback route's body {success, result, data?};
 // isError is !success.
 //
+// The Streamable HTTP transport requires a server to validate Origin, so
+// that a web page cannot make a visitor's browser call it (DNS rebinding
+// included). A request without an Origin header is no browser's and
+// passes; one with an Origin passes when it is listed in
+// Config.AllowedOrigins, or when its host[:port] is the request's Host —
+// the server's own pages — unless the request reached a loopback address
+// under a Host that is not loopback (localhost, 127.0.0.1, [::1]): that
+// is a foreign name rebound to this machine. Any other Origin is refused
+// with 403 "origin_not_allowed" before the token is checked.
+//
 // Errors before MCP starts are JSON {"error", "code"} with the callback
-// route's statuses: 401 (token), 403 (source or session), 400 (no session
-// header, or a session id beyond the route's limits), 404 (unknown
+// route's statuses: 403 (origin, source or session), 401 (token), 400 (no
+// session header, or a session id beyond the route's limits), 404 (unknown
 // session), 503 (session lookup failed).
 type Server[H any, M ~string] struct {
 	c     *agentrt.Contract[H, M]
 	tools []Tool
 	cfg   Config[H, M]
 	http  *mcp.StreamableHTTPHandler
+
+	// origins are Config.AllowedOrigins, lower-cased.
+	origins map[string]bool
 
 	mu    sync.Mutex
 	modes map[M]*mcp.Server
@@ -171,12 +192,21 @@ func New[H any, M ~string](c *agentrt.Contract[H, M], tools []Tool, cfg Config[H
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server[H, M]{c: c, tools: tools, cfg: cfg, modes: map[M]*mcp.Server{}}
+	s := &Server[H, M]{c: c, tools: tools, cfg: cfg, modes: map[M]*mcp.Server{}, origins: map[string]bool{}}
+	for _, o := range cfg.AllowedOrigins {
+		u, err := url.Parse(o)
+		if err != nil || u.Scheme == "" || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+			return nil, fmt.Errorf("agentmcp.New: AllowedOrigins: %q is not an origin (scheme://host[:port])", o)
+		}
+		s.origins[strings.ToLower(u.Scheme+"://"+u.Host)] = true
+	}
 	s.http = mcp.NewStreamableHTTPHandler(s.serverFor, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
-		// The gateway's own route authenticates every request with a
-		// bearer token; it is not a browser-reachable localhost service.
+		// ServeHTTP validates Origin itself (see Server): the SDK's
+		// protection refuses any non-loopback Host on a loopback address,
+		// which would refuse a reverse proxy on the same machine that
+		// keeps the public Host.
 		DisableLocalhostProtection: true,
 	})
 	return s, nil
@@ -205,6 +235,11 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		agentrt.WriteError(w, status, code, msg)
 		s.observe(r.Context(), agentrt.CallEvent{SessionID: checked, Outcome: code, Status: status,
 			Duration: time.Since(start)})
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !s.allowedOrigin(r, origin) {
+		fail(http.StatusForbidden, "origin_not_allowed", "requests from web origin "+strconv.Quote(origin)+
+			" are not allowed (list it in the MCP server's AllowedOrigins)")
+		return
 	}
 	claims, refused := agentrt.Authenticate(r.Context(), s.cfg.Auth, r.Header.Get("Authorization"),
 		"agentc-mcp", "tool calls")
@@ -246,6 +281,35 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = c.body
 	}
 	s.http.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
+}
+
+// allowedOrigin reports whether a request carrying the Origin header
+// origin may be served (see Server).
+func (s *Server[H, M]) allowedOrigin(r *http.Request, origin string) bool {
+	if s.origins[strings.ToLower(origin)] {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || !strings.EqualFold(u.Host, r.Host) {
+		return false
+	}
+	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	return local == nil || !loopback(local.String()) || loopback(r.Host)
+}
+
+// loopback reports whether hostport (host or host:port) names this
+// machine's loopback interface.
+func loopback(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // serverFor returns the MCP server of the request's mode: one per mode,
