@@ -238,6 +238,11 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 					"group some of them into a nested object", len(t.Fields))
 			}
 			for _, f := range t.Fields {
+				if !args && !jsonTagName(f.Name) {
+					errs.Add(f.Pos, "go-limit", "result field name %q cannot be the JSON name of a Go struct tag (encoding/json "+
+						"admits letters, digits, spaces and !#$%%&()*+-./:;<=>?@[]^_{|}~, and no empty name), so the Go gateway "+
+						"would send it under another key; rename the field", f.Name)
+				}
 				walk(f.Type, t.GoName, f.GoName, args)
 			}
 		case model.Array:
