@@ -128,7 +128,14 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		g.add(f, src)
 		return
 	}
-	src.doc("decode" + name + " decodes " + article(name) + " at the current path; issues come out in field order.")
+	// The fields' bits, issue segments and tables follow the order zod
+	// checks the shape's keys in, JavaScript's (array indices first).
+	fields := model.JSOrder(t.Fields)
+	order := "field order"
+	if !slices.Equal(fields, t.Fields) {
+		order = "JavaScript's key order (array indices first, ascending)"
+	}
+	src.doc("decode" + name + " decodes " + article(name) + " at the current path; issues come out in " + order + ".")
 	src.text(`func decode%[1]s(d *decoder, v *%[1]s) {
 	more, ok := d.ObjectStart()
 	if !ok {
@@ -145,7 +152,7 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		switch string(key) {
 `, name, len(t.Fields))
 	var required uint64
-	for i, fd := range t.Fields {
+	for i, fd := range fields {
 		if fd.Presence == model.Required {
 			required |= 1 << i
 		}
@@ -183,7 +190,7 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		return
 	}
 `)
-	for i, fd := range t.Fields {
+	for i, fd := range fields {
 		if fd.Presence == model.Defaulted {
 			src.text(`	if seen&%#x == 0 {
 		v.%s = %s
@@ -213,9 +220,9 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 	g.add(f, src)
 
 	src = g.source(f)
-	src.doc("keys" + name + " are " + name + "'s JSON keys, in field order.")
+	src.doc("keys" + name + " are " + name + "'s JSON keys, in " + order + ".")
 	src.text("var keys%s = [...]string{\n", name)
-	for _, fd := range t.Fields {
+	for _, fd := range fields {
 		src.text("\t%q,\n", fd.Name)
 	}
 	src.text("}\n")
@@ -225,7 +232,7 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 	src.doc("missing" + name + " are the issues of absent fields (zod validates undefined); empty when absence is fine.")
 	src.text("var missing%s = [...]Issue{\n", name)
 	src.indented(1, func() {
-		for _, fd := range t.Fields {
+		for _, fd := range fields {
 			src.jenComment(fd.Name + ": " + presenceNames[fd.Presence])
 			if fd.Presence != model.Required {
 				src.text("{},\n")

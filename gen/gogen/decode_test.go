@@ -120,3 +120,32 @@ func TestDecodersSkipFormatting(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeJSKeyOrder: an object's decoder reports its fields' issues,
+// and its absent fields', in the order zod checks the keys, JavaScript's:
+// the array-index keys ("1", "7"; not "09") first, ascending, then the
+// others as declared (testdata/decodetext declares b, 7, 09, a, 1).
+func TestDecodeJSKeyOrder(t *testing.T) {
+	files, err := Emit(&emit.Pass{Spec: decodeTextSpec(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if path.Base(f.Path) != "decode.go" {
+			continue
+		}
+		_, table, ok := strings.Cut(string(f.Data), "var keysLayoutsOrder = [...]string{\n")
+		if !ok {
+			t.Fatal("decode.go declares no keysLayoutsOrder")
+		}
+		table, _, _ = strings.Cut(table, "}")
+		if got, want := strings.Join(strings.Fields(table), " "), `"1", "7", "b", "09", "a",`; got != want {
+			t.Errorf("keysLayoutsOrder = %s, want %s", got, want)
+		}
+		if !strings.Contains(string(f.Data), "issues come out in JavaScript's key\n// order (array indices first, ascending).\nfunc decodeLayoutsOrder(") {
+			t.Error("decodeLayoutsOrder's doc does not say its issues' order")
+		}
+		return
+	}
+	t.Fatal("Emit wrote no decode.go")
+}

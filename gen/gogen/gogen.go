@@ -146,6 +146,9 @@ type generator struct {
 	memo *memo
 	// runtime is the import path of the runtime package (agentrt).
 	runtime string
+	// claims are the package-level identifiers the package declares, other
+	// than the numbered patternN and valuesN, and what each was claimed for.
+	claims map[string]claimed
 }
 
 // Check reports, each at its position in the spec, what the Go package
@@ -177,9 +180,18 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 	g := &generator{s: s, enumNames: map[*model.Type]string{}, checkVars: map[*model.Check]string{}, patterns: map[string]string{},
 		values: map[string]string{}, mark: splitMark, runtime: s.Codegen.RuntimeImport()}
 	// A tool claims a dozen names or so: the map is grown once, if at all.
-	used := make(map[string]claimed, len(fixedNames)+16*len(s.Tools))
+	used := make(map[string]claimed, len(fixedNames)+len(proxyNames)+len(model.Standings)+16*len(s.Tools))
+	g.claims = used
+	// The names that do not come from the spec's are claimed first, so
+	// that a spec name meeting one is the finding, at the spec's position.
 	for _, id := range fixedNames {
 		used[id] = claimed{what: "the package API"}
+	}
+	for _, id := range proxyNames {
+		used[id] = claimed{what: "the package API (the prompt proxy's service, proxy.go)"}
+	}
+	for _, st := range model.Standings {
+		used["Standing"+names.GoEnumValue(string(st))] = claimed{what: "the package API (a Standing constant)"}
 	}
 	var errs diag.List
 	claim := func(id, what, name string, pos model.Pos) {
@@ -217,6 +229,8 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 			claim(t.GoName, "object type %s", t.GoName, t.Pos)
 			if args {
 				claim("decode"+t.GoName, "the decoder of %s", t.GoName, t.Pos)
+				claim("keys"+t.GoName, "the key table of %s", t.GoName, t.Pos)
+				claim("missing"+t.GoName, "the missing-field table of %s", t.GoName, t.Pos)
 				g.decoded = append(g.decoded, t)
 			}
 			if len(t.Fields) > 64 {
@@ -224,6 +238,11 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 					"group some of them into a nested object", len(t.Fields))
 			}
 			for _, f := range t.Fields {
+				if !args && !jsonTagName(f.Name) {
+					errs.Add(f.Pos, "go-limit", "result field name %q cannot be the JSON name of a Go struct tag (encoding/json "+
+						"admits letters, digits, spaces and !#$%%&()*+-./:;<=>?@[]^_{|}~, and no empty name), so the Go gateway "+
+						"would send it under another key; rename the field", f.Name)
+				}
 				walk(f.Type, t.GoName, f.GoName, args)
 			}
 		case model.Array:
@@ -282,15 +301,38 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 	return g, nil
 }
 
-// fixedNames are the identifiers the package always declares.
+// fixedNames are the package-level identifiers the package always
+// declares, exported or not, other than the numbered patternN and valuesN
+// and the Standing constants (model.Standings). TestClaimsCoverPackage
+// checks that every identifier the generated package declares is claimed.
 var fixedNames = []string{
-	"Opt", "Some", "Issue", "Issues", "SyntaxError", "Tool", "Tools", "LookupTool",
-	"Handler", "Call", "Output", "NoData", "Result", "Dispatch", "Mode", "Modes", "ParseMode", "Standing",
-	"Session", "SelectMode", "ModelID", "Model", "Models", "LookupModel", "UnknownModelError",
-	"ModelFromOpenCode", "ModelFromAPI", "ToOpenCodeModelID", "ToAPIModelID", "OpenCodeToAPIModelID",
-	"APIToOpenCodeModelID", "AgentType", "Agents", "PromptParams", "SystemPrompt", "CriticalInstructions",
-	"BuildSystemPrompt", "ContractName", "ContractRevision", "Descriptor", "CallbackPath", "DefaultRetention",
-	"CallbackTimeout", "RouteConfig", "Route", "NewRoute", "Sessions", "SessionsFunc", "NewMemoryStore",
+	// tools.go
+	"Opt", "Some", "ContractName", "ContractRevision", "Tool", "Tools", "LookupTool", "numTools", "toolTable",
+	// decode.go
+	"Issue", "Issues", "SyntaxError", "decoder",
+	// dispatch.go
+	"Handler", "Call", "Output", "NoData", "Result", "Dispatch",
+	// modes.go
+	"Mode", "Modes", "ParseMode", "Standing", "Session", "SelectMode", "modeInfo", "modeTable",
+	// models.go
+	"ModelID", "Model", "Models", "LookupModel", "UnknownModelError", "ModelFromOpenCode", "ModelFromAPI",
+	"ToOpenCodeModelID", "ToAPIModelID", "OpenCodeToAPIModelID", "APIToOpenCodeModelID", "OpenCodeToCanonicalModelID",
+	"APIToCanonicalModelID", "AgentType", "Agents", "modelTable",
+	// prompts.go
+	"PromptParams", "SystemPrompt", "CriticalInstructions", "BuildSystemPrompt",
+	// callback.go
+	"Descriptor", "CallbackPath", "DefaultRetention", "CallbackTimeout", "RouteConfig", "Route", "NewRoute",
+	"Sessions", "SessionsFunc", "NewMemoryStore",
+}
+
+// proxyNames are the package-level identifiers of proxy.go, which emitter
+// "proxy" (package proxygen) writes into the same package.
+var proxyNames = []string{
+	"PromptProxyPath", "PromptProxyTimeout", "PromptRequest", "PromptUser", "PromptMetadata", "SamplingParams",
+	"PromptResponse", "AllocationHash", "AllocateVariant", "PromptRequestError", "DecodePromptRequest",
+	"ResolvePrompt", "PromptHandler", "proxyPromptParams", "proxyAgentPrompt", "proxyParamLayers", "proxyExperiments",
+	"proxyLayer", "proxyVariant", "proxyExperiment", "proxyFloat", "proxyJSONKind",
+	"proxyMaxBody", "proxyWriteJSON",
 }
 
 func (g *generator) pattern(re string) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/dave/jennifer/jen"
 
@@ -346,12 +347,32 @@ func structTag(json string) string { return string(appendStructTag(nil, json, ""
 // quoted string. The tag is json: and a quoted string, which holds no
 // control character, invalid UTF-8 or U+FEFF (strconv.Quote escapes
 // them): only a backquote in the name keeps it from being backquoted.
-// The options ("" or ",omitzero") need no escaping.
+// The options ("" or ",omitzero") need no escaping. The name "-" takes a
+// comma after it, which keeps encoding/json from skipping the field.
 func appendStructTag(b []byte, name, options string) []byte {
+	if name == "-" && options == "" {
+		options = ","
+	}
 	if strings.IndexByte(name, '`') >= 0 {
 		return strconv.AppendQuote(b, "json:"+strconv.Quote(name+options))
 	}
 	b = strconv.AppendQuote(append(b, "`json:"...), name)
 	b = append(b[:len(b)-1], options...)
 	return append(b, "\"`"...)
+}
+
+// jsonTagName reports whether encoding/json marshals a field tagged with
+// appendStructTag(name) under the key name: its tag names admit letters,
+// digits, spaces and the punctuation below, and no empty name; for any
+// other name it writes the Go field name, or what precedes a comma.
+func jsonTagName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		if !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c) && !unicode.IsLetter(c) && !unicode.IsDigit(c) {
+			return false
+		}
+	}
+	return true
 }
