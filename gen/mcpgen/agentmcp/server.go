@@ -195,7 +195,8 @@ func New[H any, M ~string](c *agentrt.Contract[H, M], tools []Tool, cfg Config[H
 	s := &Server[H, M]{c: c, tools: tools, cfg: cfg, modes: map[M]*mcp.Server{}, origins: map[string]bool{}}
 	for _, o := range cfg.AllowedOrigins {
 		u, err := url.Parse(o)
-		if err != nil || u.Scheme == "" || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		bare := u != nil && u.User == nil && (u.Path == "" || u.Path == "/") && u.RawQuery == ""
+		if err != nil || u.Scheme == "" || u.Host == "" || !bare {
 			return nil, fmt.Errorf("agentmcp.New: AllowedOrigins: %q is not an origin (scheme://host[:port])", o)
 		}
 		s.origins[strings.ToLower(u.Scheme+"://"+u.Host)] = true
