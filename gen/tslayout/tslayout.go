@@ -12,8 +12,6 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/agentc-dev/agentc/gen/jsonwrite"
 )
 
 // Width is the widest a generated TypeScript line may be, in characters
@@ -29,7 +27,11 @@ func Fits(indent, text string) bool {
 // String quotes s as a JavaScript string literal (JSON is a subset; U+2028
 // and U+2029 are escaped by encoding/json; no HTML escaping).
 func String(s string) string {
-	return string(jsonwrite.AppendString(make([]byte, 0, len(s)+8), s))
+	var b strings.Builder
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	_ = e.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // Pieces splits s after each line break and quotes each piece, so that
