@@ -58,9 +58,8 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	dir := s.Codegen.OpenCodeDir
 	files := make([]emit.File, 0, 2*len(s.Tools)+3+len(s.Modes))
 	add := func(p string, data []byte) { files = append(files, emit.File{Path: path.Join(dir, p), Data: data}) }
-	var regexes js.Regexes // a named check's patterns are written in every tool file
 	for _, t := range s.Tools {
-		src, err := ToolModule(s, t, &regexes)
+		src, err := ToolModule(s, t)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
@@ -91,12 +90,11 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	return files, nil
 }
 
-// ToolModule returns the .ts module of t, its patterns translated by
-// regexes.
-func ToolModule(s *model.Spec, t *model.Tool, regexes *js.Regexes) ([]byte, error) {
+// ToolModule returns the .ts module of t.
+func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(3072 + 2*len(t.Description))
-	zf := zod.NewFile("z", regexes)
+	zf := zod.NewFile("z")
 	shape := zf.Shape(t.Args, "")
 	checks := zf.Decls()
 	imports := append([]string{"parseArgs"}, zf.Helpers()...)

@@ -19,17 +19,15 @@ import (
 // before them.
 type File struct {
 	z       string
-	regexes *js.Regexes
 	helpers map[string]bool
 	checks  []*model.Check
 	idents  map[*model.Check]string
 	taken   map[string]bool
 }
 
-// NewFile returns a File whose schemas name zod's namespace z ("z") and
-// write patterns as regexes translates them (nil: each afresh).
-func NewFile(z string, regexes *js.Regexes) *File {
-	return &File{z: z, regexes: regexes, helpers: map[string]bool{}, idents: map[*model.Check]string{}, taken: map[string]bool{}}
+// NewFile returns a File whose schemas name zod's namespace z ("z").
+func NewFile(z string) *File {
+	return &File{z: z, helpers: map[string]bool{}, idents: map[*model.Check]string{}, taken: map[string]bool{}}
 }
 
 // Helpers returns the names of the helpers the renderings so far call,
@@ -289,7 +287,7 @@ func jsdoc(s string) string { return strings.ReplaceAll(s, "*/", "*\\/") }
 // js.Check reports the (unexpected) patterns that do not translate, which
 // match nothing here.
 func (f *File) literal(re string) string {
-	lit, err := f.regexes.Literal(re)
+	lit, err := js.RegexLiteral(re)
 	if err != nil {
 		return "/(?!)/u"
 	}
