@@ -145,7 +145,6 @@ func Comment(indent, lead, text string) string {
 	empty := strings.TrimRight(prefix, " ") // an empty line's
 	room := Width - utf8.RuneCountInString(prefix)
 	var b strings.Builder
-	b.Grow(len(text) + (len(prefix)+1)*(len(text)/max(room, 1)+strings.Count(text, "\n")+1))
 	for line := range strings.SplitSeq(text, "\n") {
 		n := 0 // characters on the comment line after prefix, 0 before its first word
 		for w := range strings.FieldsSeq(line) {
