@@ -292,7 +292,7 @@ func (e *env) writeJSON(v any) {
 // marshalJSON indents v with two spaces, without HTML escaping (a CLI's
 // JSON is read by programs and people, not embedded in pages), and ends
 // it with a newline.
-func marshalJSON(v any) ([]byte, error) { return jsonwrite.EncodingJSON(v) }
+func marshalJSON(v any) ([]byte, error) { return jsonwrite.Marshal(v) }
 
 // logf writes a diagnostic line to stderr (never stdout).
 func (e *env) logf(format string, args ...any) {

@@ -8,13 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
@@ -40,12 +36,11 @@ func Reference(s *model.Spec) []byte {
 	fmt.Fprintf(&b, "<!-- %s -->\n<!-- %s -->\n\n", emit.Header, emit.SourceLine(s))
 	fmt.Fprintf(&b, "# Contract %s, revision %s\n\n%s\n\n", s.Contract.Name, s.Contract.Revision, oneLine(s.Contract.Summary))
 
-	standings := standingsOf(s)
 	b.WriteString("## Tools\n\n| tool | execution | modes | status |\n| --- | --- | --- | --- |\n")
 	for _, t := range s.Tools {
 		var in []string
-		for i, m := range s.Modes {
-			if standings[i].of(t).Injected() {
+		for _, m := range s.Modes {
+			if m.Standing(t.Name).Injected() {
 				in = append(in, m.Name)
 			}
 		}
@@ -53,14 +48,14 @@ func Reference(s *model.Spec) []byte {
 		if t.Deprecated != "" {
 			status = "**deprecated**"
 		}
-		cells(&b, "[`"+t.Name+"`](#"+anchor(t.Name)+")", string(t.Execution), orDash(strings.Join(in, ", ")), status)
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s |\n", t.Name, anchor(t.Name), t.Execution, orDash(strings.Join(in, ", ")), status)
 	}
 	b.WriteString("\n")
 	for _, t := range s.Tools {
 		tool(&b, s, t)
 	}
 
-	modes(&b, s, standings)
+	modes(&b, s)
 	selection(&b, s)
 	models(&b, s)
 	callback(&b, s)
@@ -68,59 +63,14 @@ func Reference(s *model.Spec) []byte {
 	return b.Bytes()
 }
 
-// standings are each mode's standings by tool name, in the order of
-// s.Modes: the reference looks up every tool in every mode.
-type standings map[string]model.Standing
-
-func standingsOf(s *model.Spec) []standings {
-	out := make([]standings, len(s.Modes))
-	for i, m := range s.Modes {
-		out[i] = make(standings, len(m.Standings))
-		for _, ts := range m.Standings {
-			if _, ok := out[i][ts.Tool.Name]; !ok { // the first, as Mode.Standing finds it
-				out[i][ts.Tool.Name] = ts.Standing
-			}
-		}
-	}
-	return out
-}
-
-// of is t's standing (Mode.Standing): unavailable when the mode leaves it out.
-func (st standings) of(t *model.Tool) model.Standing {
-	if x, ok := st[t.Name]; ok {
-		return x
-	}
-	return model.Unavailable
-}
-
-// cells writes a table row of the given cells.
-func cells(b *bytes.Buffer, cs ...string) {
-	b.WriteString("|")
-	for _, c := range cs {
-		b.WriteString(" ")
-		b.WriteString(c)
-		b.WriteString(" |")
-	}
-	b.WriteString("\n")
-}
-
 func tool(b *bytes.Buffer, s *model.Spec, t *model.Tool) {
 	fmt.Fprintf(b, "### `%s`\n\n", t.Name)
 	if t.Deprecated != "" {
 		fmt.Fprintf(b, "> **Deprecated.** %s\n\n", oneLine(t.Deprecated))
 	}
-	b.WriteString(strings.TrimSpace(t.Description))
-	b.WriteString("\n\n- **Execution:** ")
-	b.WriteString(string(t.Execution))
-	b.WriteString(" — ")
-	b.WriteString(executionDoc(t.Execution))
-	b.WriteString("\n- **OpenCode tool id:** `")
-	b.WriteString(t.FileName)
-	b.WriteString("` (`")
-	b.WriteString(s.OpenCode.ToolDir)
-	b.WriteString("/")
-	b.WriteString(t.FileName)
-	b.WriteString(".ts`)\n")
+	fmt.Fprintf(b, "%s\n\n", strings.TrimSpace(t.Description))
+	fmt.Fprintf(b, "- **Execution:** %s — %s\n", t.Execution, executionDoc(t.Execution))
+	fmt.Fprintf(b, "- **OpenCode tool id:** `%s` (`%s/%s.ts`)\n", t.FileName, s.OpenCode.ToolDir, t.FileName)
 	if len(t.Aliases) > 0 {
 		fmt.Fprintf(b, "- **Aliases** (accepted by the gateway): %s\n", codeList(t.Aliases))
 	}
@@ -158,7 +108,7 @@ func fieldRows(b *bytes.Buffer, prefix string, t *model.Type) {
 		if f.Presence == model.Defaulted {
 			presence = "default `" + string(f.Default) + "`"
 		}
-		cells(b, "`"+name+"`", typeName(f.Type), presence, cell(limits(f.Type)), cell(f.Type.Description()))
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", name, typeName(f.Type), presence, cell(limits(f.Type)), cell(f.Type.Description()))
 		switch {
 		case f.Type.Kind == model.Object:
 			fieldRows(b, name+".", f.Type)
@@ -187,10 +137,10 @@ func typeName(t *model.Type) string {
 func limits(t *model.Type) string {
 	var l []string
 	if t.MinLength != nil {
-		l = append(l, "≥ "+strconv.Itoa(*t.MinLength)+" characters")
+		l = append(l, fmt.Sprintf("≥ %d characters", *t.MinLength))
 	}
 	if t.MaxLength != nil {
-		l = append(l, "≤ "+strconv.Itoa(*t.MaxLength)+" characters")
+		l = append(l, fmt.Sprintf("≤ %d characters", *t.MaxLength))
 	}
 	for _, p := range t.Patterns {
 		l = append(l, "matches `"+p.Regexp+"`")
@@ -205,10 +155,10 @@ func limits(t *model.Type) string {
 		l = append(l, pick(m.Exclusive, "< ", "≤ ")+string(m.Value))
 	}
 	if t.MinItems != nil {
-		l = append(l, "≥ "+strconv.Itoa(*t.MinItems)+" items")
+		l = append(l, fmt.Sprintf("≥ %d items", *t.MinItems))
 	}
 	if t.MaxItems != nil {
-		l = append(l, "≤ "+strconv.Itoa(*t.MaxItems)+" items")
+		l = append(l, fmt.Sprintf("≤ %d items", *t.MaxItems))
 	}
 	if t.Kind == model.Array {
 		if il := limits(t.Items); il != "" {
@@ -226,7 +176,7 @@ func pick(cond bool, a, b string) string {
 	return b
 }
 
-func modes(b *bytes.Buffer, s *model.Spec, standings []standings) {
+func modes(b *bytes.Buffer, s *model.Spec) {
 	b.WriteString("## Modes\n\n| aspect |")
 	for _, m := range s.Modes {
 		fmt.Fprintf(b, " %s |", m.Name)
@@ -235,34 +185,30 @@ func modes(b *bytes.Buffer, s *model.Spec, standings []standings) {
 	for range s.Modes {
 		b.WriteString(" --- |")
 	}
-	row := func(label string, f func(i int, m *model.Mode) string) {
-		b.WriteString("\n| ")
-		b.WriteString(label)
-		b.WriteString(" |")
-		for i, m := range s.Modes {
-			b.WriteString(" ")
-			b.WriteString(cell(f(i, m)))
-			b.WriteString(" |")
+	row := func(label string, f func(m *model.Mode) string) {
+		fmt.Fprintf(b, "\n| %s |", label)
+		for _, m := range s.Modes {
+			fmt.Fprintf(b, " %s |", cell(f(m)))
 		}
 	}
-	row("Base prompt", func(_ int, m *model.Mode) string {
+	row("Base prompt", func(m *model.Mode) string {
 		if m.Extends != nil {
 			return "Extends " + m.Extends.Name
 		}
 		return "Unique"
 	})
-	row("Goal", func(_ int, m *model.Mode) string { return m.Goal })
+	row("Goal", func(m *model.Mode) string { return m.Goal })
 	for _, t := range s.Tools {
-		row("`"+t.Name+"`", func(i int, _ *model.Mode) string {
-			st := standings[i].of(t)
+		row("`"+t.Name+"`", func(m *model.Mode) string {
+			st := m.Standing(t.Name)
 			if st == model.Mandatory {
 				return "**" + string(st) + "**"
 			}
 			return string(st)
 		})
 	}
-	row("Source code edits", func(_ int, m *model.Mode) string { return m.SourceEdits })
-	row("Critical instructions (kept with a custom prompt)", func(_ int, m *model.Mode) string {
+	row("Source code edits", func(m *model.Mode) string { return m.SourceEdits })
+	row("Critical instructions (kept with a custom prompt)", func(m *model.Mode) string {
 		if m.Critical != "" {
 			return "yes"
 		}
@@ -367,49 +313,11 @@ func codeList(vs []string) string {
 	return strings.Join(q, ", ")
 }
 
-// oneLine joins the words of s with single spaces.
-func oneLine(s string) string {
-	if isOneLine(s) {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// isOneLine reports whether s is words separated by single spaces, which
-// oneLine leaves as it is.
-func isOneLine(s string) bool {
-	space := true // at the start, as after a space
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if unicode.IsSpace(r) {
-				return false
-			}
-			i += size - 1
-			space = false
-		case c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
-			return false
-		case c == ' ':
-			if space {
-				return false
-			}
-			space = true
-		default:
-			space = false
-		}
-	}
-	return !space || s == ""
-}
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // cell makes text safe inside a table cell.
 func cell(s string) string {
-	s = oneLine(s)
-	if strings.IndexByte(s, '|') < 0 {
-		return s
-	}
-	return strings.ReplaceAll(s, "|", "\\|")
+	return strings.ReplaceAll(oneLine(s), "|", "\\|")
 }
 
 func orDash(s string) string {
@@ -420,9 +328,6 @@ func orDash(s string) string {
 }
 
 func jsonString(s string) string {
-	if jsonwrite.MarshalsAsIs(s) {
-		return s // what follows would give it back
-	}
 	b, _ := json.Marshal(s)
 	return strings.Trim(string(b), `"`)
 }

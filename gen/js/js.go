@@ -147,16 +147,6 @@ func finite(n string) bool {
 // infiniteNumber returns the first number in a JSON value that a float64
 // cannot hold.
 func infiniteNumber(raw json.RawMessage) (string, bool) {
-	// Most defaults are a string, or hold no number written with an
-	// exponent or with 309 digits or more: none beyond a float64's range.
-	if len(raw) > 0 && raw[0] == '"' || len(raw) < 309 && !bytes.ContainsAny(raw, "eE") {
-		return "", false
-	}
-	return infiniteNumberSlow(raw)
-}
-
-// infiniteNumberSlow is infiniteNumber by decoding every token of raw.
-func infiniteNumberSlow(raw json.RawMessage) (string, bool) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	for {

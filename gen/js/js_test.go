@@ -124,23 +124,6 @@ func TestFormatNumber(t *testing.T) {
 	}
 }
 
-// TestRegexesRemember: Regexes answers as RegexLiteral does, the first time
-// and from its memory, errors included, and so does a nil *Regexes.
-func TestRegexesRemember(t *testing.T) {
-	t.Parallel()
-	var x js.Regexes
-	var none *js.Regexes
-	for _, re := range []string{`^a/b$`, `(?i)k`, `[`, `\pL+`, `^a/b$`, `[`} {
-		want, wantErr := js.RegexLiteral(re)
-		for _, rx := range []*js.Regexes{&x, &x, none} {
-			got, err := rx.Literal(re)
-			if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
-				t.Errorf("Literal(%q) = %q, %v; want %q, %v", re, got, err, want, wantErr)
-			}
-		}
-	}
-}
-
 // TestCheck: each construct JavaScript cannot read as Go does is reported
 // once, at its own position and under its code; a spec without one is
 // reported nothing.

@@ -60,35 +60,6 @@ func RegexLiteral(re string) (string, error) {
 	return "/" + src + "/" + RegexFlags, nil
 }
 
-// Regexes remembers the regex literals it translated, for a run that
-// writes a spec's patterns many times (a named check is declared in every
-// tool file): translating a pattern parses it. The zero value is ready to
-// use; a nil *Regexes remembers nothing. It is not safe for concurrent use.
-type Regexes struct {
-	literals map[string]literal
-}
-
-type literal struct {
-	lit string
-	err error
-}
-
-// Literal is RegexLiteral(re), translated once per pattern.
-func (x *Regexes) Literal(re string) (string, error) {
-	if x == nil {
-		return RegexLiteral(re)
-	}
-	l, ok := x.literals[re]
-	if !ok {
-		l.lit, l.err = RegexLiteral(re)
-		if x.literals == nil {
-			x.literals = map[string]literal{}
-		}
-		x.literals[re] = l
-	}
-	return l.lit, l.err
-}
-
 // writeRegex writes r; grouped says r's text must form one atom (it is the
 // operand of a quantifier).
 func writeRegex(b *strings.Builder, r *syntax.Regexp, atom bool) error {

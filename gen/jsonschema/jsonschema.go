@@ -15,10 +15,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/js"
 	"github.com/agentc-dev/agentc/gen/jsonwrite"
@@ -32,19 +30,15 @@ const Draft = "https://json-schema.org/draft/2020-12/schema"
 // bounds an integer to ±maxSafeInteger unless a tighter bound replaces it.
 const maxSafeInteger = 9007199254740991
 
-// Schema returns the canonical JSON Schema of t's arguments: the bytes
-// jsonwrite.Marshal writes for the document, keys sorted, written directly.
+// Schema returns the canonical JSON Schema of t's arguments: the document
+// built as maps, encoded by jsonwrite.Marshal (keys sorted).
 func Schema(t *model.Tool) ([]byte, error) {
-	var w jsonwrite.Writer
-	w.Grow(1024)
-	w.BeginObject()
-	w.Key("$schema")
-	w.String(Draft)
-	if err := objectMembers(&w, t.Args); err != nil {
+	root, err := object(t.Args)
+	if err != nil {
 		return nil, err
 	}
-	w.EndObject()
-	return w.Bytes(), nil
+	root["$schema"] = Draft
+	return jsonwrite.Marshal(root)
 }
 
 // Canonical re-encodes a JSON document canonically: object keys sorted,
@@ -98,83 +92,40 @@ func normalize(v any) (any, error) {
 	return v, nil
 }
 
-// The members of a schema object, in the order encoding/json sorts their
-// keys ("$schema", at the root, comes first):
-//
-//	allOf const default description enum exclusiveMaximum
-//	exclusiveMinimum items maxItems maxLength maximum minItems
-//	minLength minimum pattern properties required type
-//
-// node writes them for every kind, objectMembers the last three of an
-// object.
-
-// objectMembers writes an object type's properties (keys sorted by name),
-// required (the fields without a default or "?", in declaration order)
-// and type.
-func objectMembers(w *jsonwrite.Writer, t *model.Type) error {
-	w.Key("properties")
-	w.BeginObject()
-	fields := t.Fields
-	if !slices.IsSortedFunc(fields, byName) {
-		fields = slices.SortedFunc(slices.Values(fields), byName)
-	}
-	for _, f := range fields {
-		w.Key(f.Name)
-		if err := field(w, f); err != nil {
-			return fmt.Errorf("field %s: %w", f.Name, err)
-		}
-	}
-	w.EndObject()
-	required := false
+// object renders an object type: properties, and required listing the
+// fields without a default or "?", in declaration order.
+func object(t *model.Type) (map[string]any, error) {
+	props := map[string]any{}
+	var required []string
 	for _, f := range t.Fields {
-		if f.Presence != model.Required {
-			continue
-		}
-		if !required {
-			w.Key("required")
-			w.BeginArray()
-			required = true
-		}
-		w.String(f.Name)
-	}
-	if required {
-		w.EndArray()
-	}
-	w.Key("type")
-	w.String("object")
-	return nil
-}
-
-func byName(a, b *model.Field) int { return strings.Compare(a.Name, b.Name) }
-
-// field writes a field's schema: its type's, with the field's default and
-// description.
-func field(w *jsonwrite.Writer, f *model.Field) error {
-	var def any
-	if f.Presence == model.Defaulted {
-		v, err := decode(f.Default)
+		p, err := node(f.Type)
 		if err != nil {
-			return fmt.Errorf("default %s: %w", f.Default, err)
+			return nil, fmt.Errorf("field %s: %w", f.Name, err)
 		}
-		def = v
+		switch f.Presence {
+		case model.Defaulted:
+			def, err := decode(f.Default)
+			if err != nil {
+				return nil, fmt.Errorf("field %s: default %s: %w", f.Name, f.Default, err)
+			}
+			p["default"] = def
+		case model.Required:
+			required = append(required, f.Name)
+		}
+		if d := f.Type.Description(); d != "" {
+			p["description"] = d
+		}
+		props[f.Name] = p
 	}
-	return node(w, f.Type, f.Presence == model.Defaulted, def, f.Type.Description())
+	out := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		out["required"] = required
+	}
+	return out, nil
 }
 
 // decode reads a default as a value with numbers as JavaScript prints them.
 func decode(raw json.RawMessage) (any, error) {
-	// The usual defaults, a number or a plain string, without a decoder.
-	switch {
-	case len(raw) == 0:
-	case raw[0] == '-' || '0' <= raw[0] && raw[0] <= '9':
-		if json.Valid(raw) {
-			return normalize(json.Number(raw))
-		}
-	case raw[0] == '"' && len(raw) >= 2:
-		if inner := raw[1 : len(raw)-1]; raw[len(raw)-1] == '"' && plain(inner) {
-			return string(inner), nil
-		}
-	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
@@ -184,147 +135,66 @@ func decode(raw json.RawMessage) (any, error) {
 	return normalize(v)
 }
 
-// plain reports whether b is the content of a JSON string literal that
-// holds no escape: valid UTF-8 without '"', '\\' or control characters.
-func plain(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return utf8.Valid(b)
-}
-
-// node writes a type's schema, with a field's default (when hasDef) and
-// description (when not empty).
-func node(w *jsonwrite.Writer, t *model.Type, hasDef bool, def any, desc string) error {
-	var srcs []string
-	var bounds numberBounds
+// node renders a type (without its field's presence and description).
+func node(t *model.Type) (map[string]any, error) {
 	switch t.Kind {
 	case model.String:
+		out := map[string]any{"type": "string"}
+		if t.MinLength != nil {
+			out["minLength"] = *t.MinLength
+		}
+		if t.MaxLength != nil {
+			out["maxLength"] = *t.MaxLength
+		}
 		// Named checks are refinements: toJSONSchema drops them (their rule
 		// is in the description instead). zod carries each RE2 pattern
 		// translated to ECMAScript (js.RegexSource); toJSONSchema writes that
 		// RegExp's source.
+		var srcs []string
 		for _, p := range t.Patterns {
 			src, err := js.RegexSource(p.Regexp)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			srcs = append(srcs, RegExpSource(src))
 		}
+		switch len(srcs) {
+		case 0:
+		case 1:
+			out["pattern"] = srcs[0]
+		default:
+			var all []any
+			for _, src := range srcs {
+				all = append(all, map[string]any{"pattern": src})
+			}
+			out["allOf"] = all
+		}
+		return out, nil
 	case model.Number, model.Integer:
-		var err error
-		if bounds, err = number(t); err != nil {
-			return err
+		return number(t)
+	case model.Boolean:
+		return map[string]any{"type": "boolean"}, nil
+	case model.Enum:
+		return map[string]any{"type": "string", "enum": t.Enum}, nil
+	case model.Literal:
+		return map[string]any{"type": "string", "const": t.Literal}, nil
+	case model.Array:
+		items, err := node(t.Items)
+		if err != nil {
+			return nil, err
 		}
-	case model.Boolean, model.Enum, model.Literal, model.Array, model.Object:
-	default:
-		return fmt.Errorf("unsupported kind %q", t.Kind)
-	}
-	w.BeginObject()
-	if len(srcs) > 1 {
-		w.Key("allOf")
-		w.BeginArray()
-		for _, src := range srcs {
-			w.BeginObject()
-			w.Key("pattern")
-			w.String(src)
-			w.EndObject()
-		}
-		w.EndArray()
-	}
-	if t.Kind == model.Literal {
-		w.Key("const")
-		w.String(t.Literal)
-	}
-	if hasDef {
-		w.Key("default")
-		if err := w.Value(def); err != nil {
-			return err
-		}
-	}
-	if desc != "" {
-		w.Key("description")
-		w.String(desc)
-	}
-	if t.Kind == model.Enum {
-		w.Key("enum")
-		if err := w.Value(t.Enum); err != nil {
-			return err
-		}
-	}
-	if err := bounds.write(w, "exclusiveMaximum", bounds.exclMax); err != nil {
-		return err
-	}
-	if err := bounds.write(w, "exclusiveMinimum", bounds.exclMin); err != nil {
-		return err
-	}
-	if t.Kind == model.Array {
-		w.Key("items")
-		if err := node(w, t.Items, false, nil, ""); err != nil {
-			return err
+		out := map[string]any{"type": "array", "items": items}
+		if t.MinItems != nil {
+			out["minItems"] = *t.MinItems
 		}
 		if t.MaxItems != nil {
-			w.Key("maxItems")
-			w.Int(*t.MaxItems)
+			out["maxItems"] = *t.MaxItems
 		}
+		return out, nil
+	case model.Object:
+		return object(t)
 	}
-	if t.Kind == model.String && t.MaxLength != nil {
-		w.Key("maxLength")
-		w.Int(*t.MaxLength)
-	}
-	if err := bounds.write(w, "maximum", bounds.maximum); err != nil {
-		return err
-	}
-	if t.Kind == model.Array && t.MinItems != nil {
-		w.Key("minItems")
-		w.Int(*t.MinItems)
-	}
-	if t.Kind == model.String && t.MinLength != nil {
-		w.Key("minLength")
-		w.Int(*t.MinLength)
-	}
-	if err := bounds.write(w, "minimum", bounds.minimum); err != nil {
-		return err
-	}
-	if len(srcs) == 1 {
-		w.Key("pattern")
-		w.String(srcs[0])
-	}
-	if t.Kind == model.Object {
-		if err := objectMembers(w, t); err != nil {
-			return err
-		}
-	} else {
-		w.Key("type")
-		w.String(typeName(t.Kind))
-	}
-	w.EndObject()
-	return nil
-}
-
-// typeName is the JSON Schema type of a kind other than object.
-func typeName(k model.Kind) string {
-	switch k {
-	case model.Enum, model.Literal:
-		return "string"
-	}
-	return string(k)
-}
-
-// numberBounds are the bounds a number schema carries (nil: absent).
-type numberBounds struct {
-	minimum, maximum, exclMin, exclMax *float64
-}
-
-// write writes bound v under key k, as JavaScript prints it, if present.
-func (numberBounds) write(w *jsonwrite.Writer, k string, v *float64) error {
-	if v == nil {
-		return nil
-	}
-	w.Key(k)
-	return w.Number(json.Number(JSNumber(*v)))
+	return nil, fmt.Errorf("unsupported kind %q", t.Kind)
 }
 
 // number follows zod's bag for .int(), .gt/.gte and .lt/.lte: .int() sets
@@ -332,49 +202,60 @@ func (numberBounds) write(w *jsonwrite.Writer, k string, v *float64) error {
 // inclusive one only when it is tighter; toJSONSchema then keeps, of an
 // inclusive and an exclusive bound on the same side, the tighter one (the
 // exclusive one when they are equal).
-func number(t *model.Type) (numberBounds, error) {
-	var b numberBounds
+func number(t *model.Type) (map[string]any, error) {
+	out := map[string]any{"type": "number"}
+	var minimum, maximum, exclMin, exclMax *float64
 	if t.Kind == model.Integer {
+		out["type"] = "integer"
 		lo, hi := float64(-maxSafeInteger), float64(maxSafeInteger)
-		b.minimum, b.maximum = &lo, &hi
+		minimum, maximum = &lo, &hi
 	}
-	if m := t.Minimum; m != nil {
-		v, err := strconv.ParseFloat(string(m.Value), 64)
+	if b := t.Minimum; b != nil {
+		v, err := strconv.ParseFloat(string(b.Value), 64)
 		if err != nil {
-			return b, fmt.Errorf("minimum %s: %w", m.Value, err)
+			return nil, fmt.Errorf("minimum %s: %w", b.Value, err)
 		}
-		if m.Exclusive {
-			b.exclMin = &v
-		} else if b.minimum == nil || v > *b.minimum {
-			b.minimum = &v
+		if b.Exclusive {
+			exclMin = &v
+		} else if minimum == nil || v > *minimum {
+			minimum = &v
 		}
 	}
-	if m := t.Maximum; m != nil {
-		v, err := strconv.ParseFloat(string(m.Value), 64)
+	if b := t.Maximum; b != nil {
+		v, err := strconv.ParseFloat(string(b.Value), 64)
 		if err != nil {
-			return b, fmt.Errorf("maximum %s: %w", m.Value, err)
+			return nil, fmt.Errorf("maximum %s: %w", b.Value, err)
 		}
-		if m.Exclusive {
-			b.exclMax = &v
-		} else if b.maximum == nil || v < *b.maximum {
-			b.maximum = &v
+		if b.Exclusive {
+			exclMax = &v
+		} else if maximum == nil || v < *maximum {
+			maximum = &v
 		}
 	}
-	if b.exclMin != nil && b.minimum != nil {
-		if *b.exclMin >= *b.minimum {
-			b.minimum = nil
+	if exclMin != nil && minimum != nil {
+		if *exclMin >= *minimum {
+			minimum = nil
 		} else {
-			b.exclMin = nil
+			exclMin = nil
 		}
 	}
-	if b.exclMax != nil && b.maximum != nil {
-		if *b.exclMax <= *b.maximum {
-			b.maximum = nil
+	if exclMax != nil && maximum != nil {
+		if *exclMax <= *maximum {
+			maximum = nil
 		} else {
-			b.exclMax = nil
+			exclMax = nil
 		}
 	}
-	return b, nil
+	set := func(k string, v *float64) {
+		if v != nil {
+			out[k] = json.Number(JSNumber(*v))
+		}
+	}
+	set("minimum", minimum)
+	set("maximum", maximum)
+	set("exclusiveMinimum", exclMin)
+	set("exclusiveMaximum", exclMax)
+	return out, nil
 }
 
 // JSNumber formats f as JSON.stringify does: JavaScript's

@@ -81,38 +81,6 @@ type InjectFile struct {
 	Source string `json:"source"`
 }
 
-// WriteJSON writes the manifest as encoding/json encodes it (the fields in
-// order, under their tags), for jsonwrite.Marshal, without reflection: a
-// manifest lists two files per tool.
-func (inj Injection) WriteJSON(w *jsonwrite.Writer) error {
-	w.BeginObject()
-	w.Key("mode")
-	w.String(inj.Mode)
-	w.Key("tools")
-	_ = w.Value(inj.Tools)
-	w.Key("write")
-	if inj.Write == nil {
-		w.Null()
-	} else {
-		w.BeginArray()
-		for _, f := range inj.Write {
-			w.BeginObject()
-			w.Key("path")
-			w.String(f.Path)
-			w.Key("source")
-			w.String(f.Source)
-			w.EndObject()
-		}
-		w.EndArray()
-	}
-	w.Key("remove")
-	_ = w.Value(inj.Remove)
-	w.Key("env")
-	_ = w.Value(inj.Env)
-	w.EndObject()
-	return nil
-}
-
 // Inject returns mode m's injection manifest.
 func Inject(s *model.Spec, m *model.Mode) Injection {
 	toolDir := s.OpenCode.ToolDir

@@ -22,7 +22,7 @@ func tsParams(p model.Params) string {
 	if len(p.Options) > 0 {
 		var opts []string
 		for _, k := range optionKeys(p) {
-			opts = append(opts, jsString(k)+": "+string(p.Options[k]))
+			opts = append(opts, tslayout.String(k)+": "+string(p.Options[k]))
 		}
 		fields = append(fields, "options: { "+strings.Join(opts, ", ")+" }")
 	}
@@ -47,7 +47,7 @@ func tsFunc(indent, head, text, expr, tail string) string {
 func jsList(vs []string) string {
 	var q []string
 	for _, v := range vs {
-		q = append(q, jsString(v))
+		q = append(q, tslayout.String(v))
 	}
 	return "[" + strings.Join(q, ", ") + "]"
 }
@@ -58,20 +58,20 @@ func Plugin(s *model.Spec) ([]byte, error) {
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("// %s\n// %s\n", emit.Header, emit.SourceLine(s))
 	b.WriteString(pluginDoc)
-	w("\nimport type { Plugin, PluginModule } from %s\n\n", jsString(s.OpenCode.PluginPackage))
+	w("\nimport type { Plugin, PluginModule } from %s\n\n", tslayout.String(s.OpenCode.PluginPackage))
 
 	px := s.Proxy
-	w("/** The service's route (POST). */\nexport const PROXY_PATH = %s\n", jsString(px.Path))
+	w("/** The service's route (POST). */\nexport const PROXY_PATH = %s\n", tslayout.String(px.Path))
 	w("/** How long chat.message waits for the service before it uses the local defaults. */\nexport const TIMEOUT_MS = %d\n", px.TimeoutMS)
-	w("/** The environment variable holding the service's base URL; unset means local defaults only. */\nexport const ENV_URL = %s\n", jsString(px.EnvURL))
-	w("/** The environment variable holding the session's mode; unset means DEFAULT_MODE. */\nexport const ENV_MODE = %s\n", jsString(px.EnvMode))
-	w("/** The environment variable holding the prompt parameters as a JSON object. */\nexport const ENV_PARAMS = %s\n", jsString(px.EnvParams))
-	w("/** The contract revision the local defaults come from. */\nexport const CONTRACT = %s\n", jsString(s.Contract.Name+"@"+s.Contract.Revision))
-	w("/** The mode when ENV_MODE is unset (selection.default). */\nexport const DEFAULT_MODE: ModeName = %s\n\n", jsString(s.Selection.Default.Name))
+	w("/** The environment variable holding the service's base URL; unset means local defaults only. */\nexport const ENV_URL = %s\n", tslayout.String(px.EnvURL))
+	w("/** The environment variable holding the session's mode; unset means DEFAULT_MODE. */\nexport const ENV_MODE = %s\n", tslayout.String(px.EnvMode))
+	w("/** The environment variable holding the prompt parameters as a JSON object. */\nexport const ENV_PARAMS = %s\n", tslayout.String(px.EnvParams))
+	w("/** The contract revision the local defaults come from. */\nexport const CONTRACT = %s\n", tslayout.String(s.Contract.Name+"@"+s.Contract.Revision))
+	w("/** The mode when ENV_MODE is unset (selection.default). */\nexport const DEFAULT_MODE: ModeName = %s\n\n", tslayout.String(s.Selection.Default.Name))
 
 	var modes []string
 	for _, m := range s.Modes {
-		modes = append(modes, jsString(m.Name))
+		modes = append(modes, tslayout.String(m.Name))
 	}
 	w("/** A session mode. */\n%s\n\n", tslayout.Union("", "export type ModeName = ", modes))
 	w("/** The values of the prompts' {{placeholders}}. */\nexport interface PromptParams {\n")
@@ -106,7 +106,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			prompts = append(prompts, tsFunc("    ", jsString(a.Agent)+": ", a.Prompt, e, ""))
+			prompts = append(prompts, tsFunc("    ", tslayout.String(a.Agent)+": ", a.Prompt, e, ""))
 		}
 		w("  %s\n", tslayout.Call("  ", m.Name+": { ", prompts, " },"))
 	}
@@ -118,10 +118,10 @@ func Plugin(s *model.Spec) ([]byte, error) {
 	for _, l := range layers(s) {
 		var keys []string
 		if l.model != nil {
-			keys = append(keys, "model: "+jsString(l.model.OpenCode))
+			keys = append(keys, "model: "+tslayout.String(l.model.OpenCode))
 		}
 		if l.mode != nil {
-			keys = append(keys, "mode: "+jsString(l.mode.Name))
+			keys = append(keys, "mode: "+tslayout.String(l.mode.Name))
 		}
 		keys = append(keys, "params: "+tsParams(l.params))
 		w("  %s\n", tslayout.Call("  ", "{ ", keys, " },"))
@@ -132,7 +132,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 		for _, m := range e.Modes {
 			ms = append(ms, m.Name)
 		}
-		w("  {\n    name: %s,\n    modes: %s,\n    agents: %s,\n    total: %d,\n    variants: [\n", jsString(e.Name), jsList(ms), jsList(e.Agents), e.TotalWeight)
+		w("  {\n    name: %s,\n    modes: %s,\n    agents: %s,\n    total: %d,\n    variants: [\n", tslayout.String(e.Name), jsList(ms), jsList(e.Agents), e.TotalWeight)
 		for _, v := range e.Variants {
 			prompt := "prompt: undefined"
 			if v.Prompt != "" {
@@ -142,18 +142,18 @@ func Plugin(s *model.Spec) ([]byte, error) {
 				}
 				prompt = tsFunc("        ", "prompt: ", v.Prompt, x, "")
 			}
-			fields := []string{"name: " + jsString(v.Name), fmt.Sprintf("weight: %d", v.Weight), prompt, "params: " + tsParams(v.Params)}
+			fields := []string{"name: " + tslayout.String(v.Name), fmt.Sprintf("weight: %d", v.Weight), prompt, "params: " + tsParams(v.Params)}
 			w("      %s\n", tslayout.Call("      ", "{ ", fields, " },"))
 		}
 		w("    ],\n  },\n")
 	}
 	var values []string
 	for _, p := range s.PromptParams {
-		values = append(values, fmt.Sprintf("%s: values[%s] ?? \"\"", p.TSName, jsString(p.Name)))
+		values = append(values, fmt.Sprintf("%s: values[%s] ?? \"\"", p.TSName, tslayout.String(p.Name)))
 	}
 	w("]\n\nfunction promptParams(values: Record<string, string>): PromptParams {\n  return %s\n}\n",
 		tslayout.Call("  ", "{ ", values, " }"))
-	b.WriteString(strings.ReplaceAll(pluginCode, "PLUGIN_ID", jsString(PluginID)))
+	b.WriteString(strings.ReplaceAll(pluginCode, "PLUGIN_ID", tslayout.String(PluginID)))
 	return b.Bytes(), nil
 }
 

@@ -36,10 +36,10 @@ import (
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
 	"github.com/agentc-dev/agentc/gen/opencodelayout"
+	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
 // Emitter writes the plugin (opencodelayout.PluginFile under
@@ -100,11 +100,8 @@ func template(s *model.Spec, text string, lit func(string) string, param func(*m
 	return strings.Join(parts, " + "), nil
 }
 
-// jsString quotes s as a JavaScript string literal.
-func jsString(s string) string { return string(jsonwrite.AppendString(nil, s)) }
-
 func tsTemplate(s *model.Spec, text string) (string, error) {
-	return template(s, text, jsString, func(p *model.PromptParam) string { return "p." + p.TSName })
+	return template(s, text, tslayout.String, func(p *model.PromptParam) string { return "p." + p.TSName })
 }
 
 func goTemplate(s *model.Spec, text string) (string, error) {

@@ -58,9 +58,8 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	dir := s.Codegen.OpenCodeDir
 	files := make([]emit.File, 0, 2*len(s.Tools)+3+len(s.Modes))
 	add := func(p string, data []byte) { files = append(files, emit.File{Path: path.Join(dir, p), Data: data}) }
-	var regexes js.Regexes // a named check's patterns are written in every tool file
 	for _, t := range s.Tools {
-		src, err := ToolModule(s, t, &regexes)
+		src, err := ToolModule(s, t)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
@@ -91,12 +90,11 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	return files, nil
 }
 
-// ToolModule returns the .ts module of t, its patterns translated by
-// regexes.
-func ToolModule(s *model.Spec, t *model.Tool, regexes *js.Regexes) ([]byte, error) {
+// ToolModule returns the .ts module of t.
+func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(3072 + 2*len(t.Description))
-	zf := zod.NewFile("z", regexes)
+	zf := zod.NewFile("z")
 	shape := zf.Shape(t.Args, "")
 	checks := zf.Decls()
 	imports := append([]string{"parseArgs"}, zf.Helpers()...)
@@ -104,39 +102,41 @@ func ToolModule(s *model.Spec, t *model.Tool, regexes *js.Regexes) ([]byte, erro
 		imports = append(imports, "callGatewayTool", "toolCallId")
 	}
 	sort.Strings(imports)
-	writeLines(&b, header(s), "\n",
-		"import { tool } from ", jsString(s.OpenCode.PluginPackage), "\n",
-		tslayout.Call("", "import { ", imports, " } from "+jsString(runtimeImport)), "\n\n",
-		"/** zod, as the plugin exports it to tools (the runtime's helpers use the same instance). */\n",
-		"const z = tool.schema\n\n",
-		checks,
-		"/** The arguments as the model sees them (OpenCode renders their JSON Schema). */\n",
-		"const args = ", shape, "\n\n",
-		tslayout.Concat("", "const description = ", []string{jsString(opencodelayout.ToolDescription(t))}, ""), "\n\n")
+	b.WriteString(header(s) + "\n")
+	b.WriteString("import { tool } from " + jsString(s.OpenCode.PluginPackage) + "\n")
+	b.WriteString(tslayout.Call("", "import { ", imports, " } from "+jsString(runtimeImport)) + "\n\n")
+	b.WriteString("/** zod, as the plugin exports it to tools (the runtime's helpers use the same instance). */\n")
+	b.WriteString("const z = tool.schema\n\n")
+	b.WriteString(checks)
+	b.WriteString("/** The arguments as the model sees them (OpenCode renders their JSON Schema). */\n")
+	fmt.Fprintf(&b, "const args = %s\n\n", shape)
+	b.WriteString(tslayout.Concat("", "const description = ", []string{jsString(opencodelayout.ToolDescription(t))}, "") + "\n\n")
 	if t.Execution == model.Gateway {
-		writeLines(&b, "/** The schema fingerprint of this tool file, sent with every callback. */\n",
-			"const fingerprint = ", jsString(t.Fingerprint), "\n\n")
+		b.WriteString("/** The schema fingerprint of this tool file, sent with every callback. */\n")
+		fmt.Fprintf(&b, "const fingerprint = %s\n\n", jsString(t.Fingerprint))
 	}
 
 	// Doc comment on the default export.
-	doc := jsdoc(firstParagraph(t.Description)) + "\n\nTool " + jsdoc(t.Name) + " (" + executionDoc(t.Execution) + ")."
+	doc := jsdoc(firstParagraph(t.Description)) + "\n\n"
+	doc += fmt.Sprintf("Tool %s (%s).", jsdoc(t.Name), executionDoc(t.Execution))
 	if len(t.Aliases) > 0 {
-		doc += " The gateway also accepts: " + jsdoc(strings.Join(t.Aliases, ", ")) + "."
+		doc += fmt.Sprintf(" The gateway also accepts: %s.", jsdoc(strings.Join(t.Aliases, ", ")))
 	}
 	if t.Deprecated != "" {
 		doc += "\n@deprecated " + jsdoc(t.Deprecated)
 	}
-	writeLines(&b, "/**\n", tslayout.Comment("", " * ", doc), " */\n",
-		"export default tool({\n  description,\n  args,\n")
+	b.WriteString("/**\n" + tslayout.Comment("", " * ", doc) + " */\n")
+
+	b.WriteString("export default tool({\n  description,\n  args,\n")
 	name := jsString(t.Name)
-	parse := "parseArgs(" + name + ", z.object(args), input)"
+	parse := fmt.Sprintf("parseArgs(%s, z.object(args), input)", name)
 	switch t.Execution {
 	case model.Gateway:
-		writeLines(&b, "  async execute(input, ctx) {\n",
-			"    const parsed = ", parse, "\n",
-			"    const res = await callGatewayTool(", name, ", toolCallId(ctx), parsed, ctx.abort, fingerprint)\n",
-			"    if (!res.success) {\n      throw new Error(res.result)\n    }\n",
-			"    return res.result\n")
+		b.WriteString("  async execute(input, ctx) {\n")
+		fmt.Fprintf(&b, "    const parsed = %s\n", parse)
+		fmt.Fprintf(&b, "    const res = await callGatewayTool(%s, toolCallId(ctx), parsed, ctx.abort, fingerprint)\n", name)
+		b.WriteString("    if (!res.success) {\n      throw new Error(res.result)\n    }\n")
+		b.WriteString("    return res.result\n")
 	case model.Sandbox:
 		expr, uses, err := summaryExpr(t)
 		if err != nil {
@@ -144,29 +144,22 @@ func ToolModule(s *model.Spec, t *model.Tool, regexes *js.Regexes) ([]byte, erro
 		}
 		b.WriteString("  async execute(input) {\n")
 		if uses {
-			writeLines(&b, "    const parsed = ", parse, "\n")
+			fmt.Fprintf(&b, "    const parsed = %s\n", parse)
 		} else {
-			writeLines(&b, "    ", parse, "\n")
+			fmt.Fprintf(&b, "    %s\n", parse)
 		}
-		writeLines(&b, "    ", tslayout.Concat("    ", "return ", expr, ""), "\n")
+		b.WriteString("    " + tslayout.Concat("    ", "return ", expr, "") + "\n")
 	case model.Intercepted:
-		writeLines(&b, "  async execute(input) {\n",
-			"    ", parse, "\n",
-			"    // The gateway intercepts this call from OpenCode's event stream and\n",
-			"    // replaces this output with the real result.\n",
-			"    return ", jsString(t.Name+" was submitted to the platform."), "\n")
+		b.WriteString("  async execute(input) {\n")
+		fmt.Fprintf(&b, "    %s\n", parse)
+		b.WriteString("    // The gateway intercepts this call from OpenCode's event stream and\n")
+		b.WriteString("    // replaces this output with the real result.\n")
+		fmt.Fprintf(&b, "    return %s\n", jsString(t.Name+" was submitted to the platform."))
 	default:
 		return nil, fmt.Errorf("unknown execution %q", t.Execution)
 	}
 	b.WriteString("  },\n})\n")
 	return b.Bytes(), nil
-}
-
-// writeLines writes the pieces of some lines of code in turn.
-func writeLines(b *bytes.Buffer, pieces ...string) {
-	for _, p := range pieces {
-		b.WriteString(p)
-	}
 }
 
 func executionDoc(e model.Execution) string {

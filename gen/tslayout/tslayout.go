@@ -12,8 +12,6 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/agentc-dev/agentc/gen/jsonwrite"
 )
 
 // Width is the widest a generated TypeScript line may be, in characters
@@ -29,7 +27,11 @@ func Fits(indent, text string) bool {
 // String quotes s as a JavaScript string literal (JSON is a subset; U+2028
 // and U+2029 are escaped by encoding/json; no HTML escaping).
 func String(s string) string {
-	return string(jsonwrite.AppendString(make([]byte, 0, len(s)+8), s))
+	var b strings.Builder
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	_ = e.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // Pieces splits s after each line break and quotes each piece, so that
@@ -143,7 +145,6 @@ func Comment(indent, lead, text string) string {
 	empty := strings.TrimRight(prefix, " ") // an empty line's
 	room := Width - utf8.RuneCountInString(prefix)
 	var b strings.Builder
-	b.Grow(len(text) + (len(prefix)+1)*(len(text)/max(room, 1)+strings.Count(text, "\n")+1))
 	for line := range strings.SplitSeq(text, "\n") {
 		n := 0 // characters on the comment line after prefix, 0 before its first word
 		for w := range strings.FieldsSeq(line) {

@@ -99,3 +99,52 @@ func TestComment(t *testing.T) {
 		t.Errorf("the empty text line must stay: %q", lines[len(lines)-2])
 	}
 }
+
+// TestCommentFills: for each text line, Comment writes its words in order,
+// each comment line after indent+lead, as many words per line as fit in
+// Width (counted in characters), a word too long for any line alone.
+func TestCommentFills(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ indent, lead, text string }{
+		{"", "// ", strings.Repeat("word ", 60)},
+		{"    ", " * ", strings.Repeat("wörd ", 40) + "\n\n" + strings.Repeat("x", 130) + " tail\n  indented\tand\u00a0spaced  "},
+		{"", "", strings.Repeat("a ", 61)},
+		{"", "/", strings.Repeat("abcd ", 30)}, // the first line exactly 120 characters
+		{strings.Repeat(" ", 119), " * ", "too wide to fit anything"},
+	} {
+		got := tslayout.Comment(c.indent, c.lead, c.text)
+		var whole string
+		for _, line := range strings.Split(c.text, "\n") {
+			one := tslayout.Comment(c.indent, c.lead, line)
+			whole += one
+			lines := strings.Split(strings.TrimSuffix(one, "\n"), "\n")
+			var words []string
+			for i, l := range lines {
+				rest, ok := strings.CutPrefix(l, c.indent+c.lead)
+				if !ok {
+					rest = ""
+					if l != strings.TrimRight(c.indent+c.lead, " ") {
+						t.Errorf("%q: line %q does not start with %q", line, l, c.indent+c.lead)
+					}
+				}
+				ws := strings.Fields(rest)
+				words = append(words, ws...)
+				if len(ws) > 1 && utf8.RuneCountInString(l) > tslayout.Width {
+					t.Errorf("%q: line %q is too wide", line, l)
+				}
+				if i+1 < len(lines) {
+					next := strings.Fields(strings.TrimPrefix(lines[i+1], c.indent+c.lead))
+					if len(next) > 0 && tslayout.Fits(c.indent, c.lead+rest+" "+next[0]) {
+						t.Errorf("%q: %q would fit on line %q", line, next[0], l)
+					}
+				}
+			}
+			if strings.Join(words, " ") != strings.Join(strings.Fields(line), " ") {
+				t.Errorf("%q: words %q", line, words)
+			}
+		}
+		if got != whole {
+			t.Errorf("Comment(%q) is not the comments of its lines:\n%s\nwant\n%s", c.text, got, whole)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/js"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -19,17 +18,15 @@ import (
 // before them.
 type File struct {
 	z       string
-	regexes *js.Regexes
 	helpers map[string]bool
 	checks  []*model.Check
 	idents  map[*model.Check]string
 	taken   map[string]bool
 }
 
-// NewFile returns a File whose schemas name zod's namespace z ("z") and
-// write patterns as regexes translates them (nil: each afresh).
-func NewFile(z string, regexes *js.Regexes) *File {
-	return &File{z: z, regexes: regexes, helpers: map[string]bool{}, idents: map[*model.Check]string{}, taken: map[string]bool{}}
+// NewFile returns a File whose schemas name zod's namespace z ("z").
+func NewFile(z string) *File {
+	return &File{z: z, helpers: map[string]bool{}, idents: map[*model.Check]string{}, taken: map[string]bool{}}
 }
 
 // Helpers returns the names of the helpers the renderings so far call,
@@ -110,53 +107,34 @@ func (f *File) shape(b *strings.Builder, t *model.Type, indent string) {
 	b.WriteString("{\n")
 	inner := indent + "  "
 	for _, fd := range t.Fields {
-		b.WriteString(inner)
-		start := b.Len()
-		b.WriteString(fd.TSName)
-		b.WriteString(": ")
-		f.expr(b, fd.Type, inner)
+		var line strings.Builder
+		line.WriteString(fd.TSName + ": ")
+		f.expr(&line, fd.Type, inner)
 		switch fd.Presence {
 		case model.Optional:
-			b.WriteString(".optional()")
+			line.WriteString(".optional()")
 		case model.Defaulted:
-			b.WriteString(".default(")
-			b.Write(fd.Default)
-			b.WriteString(")")
+			fmt.Fprintf(&line, ".default(%s)", fd.Default)
 		}
+		text := line.String()
 		if d := fd.Type.Description(); d != "" {
-			text := b.String()[start:] // the field so far, after its indentation
-			describe(b, inner, text[strings.LastIndexByte(text, '\n')+1:], d)
+			text = describe(inner, text, d)
 		}
-		b.WriteString(",\n")
+		b.WriteString(inner + text + ",\n")
 	}
-	b.WriteString(indent)
-	b.WriteString("}")
+	b.WriteString(indent + "}")
 }
 
-// describe appends .describe(d) to a field whose last line so far is last
-// (the first line without its indentation, indent): on that line when it
-// fits, else with the text on lines of its own.
-func describe(b *strings.Builder, indent, last, d string) {
+// describe appends .describe(d) to text, whose last line starts at indent:
+// on that line when it fits, else with the text on lines of its own.
+func describe(indent, text, d string) string {
+	last := text[strings.LastIndexByte(text, '\n')+1:]
 	lit := tslayout.String(d)
-	// Whether last + ".describe(" + lit + ")," fits.
-	if utf8.RuneCountInString(indent)+utf8.RuneCountInString(last)+len(".describe(),")+utf8.RuneCountInString(lit) <= tslayout.Width {
-		b.WriteString(".describe(")
-		b.WriteString(lit)
-		b.WriteString(")")
-		return
+	if tslayout.Fits(indent, last+".describe("+lit+"),") {
+		return text + ".describe(" + lit + ")"
 	}
 	inner := indent + "  "
-	b.WriteString(".describe(\n")
-	for i, p := range tslayout.Pieces(d) {
-		if i > 0 {
-			b.WriteString(" +\n")
-		}
-		b.WriteString(inner)
-		b.WriteString(p)
-	}
-	b.WriteString(",\n")
-	b.WriteString(indent)
-	b.WriteString(")")
+	return text + ".describe(\n" + inner + strings.Join(tslayout.Pieces(d), " +\n"+inner) + ",\n" + indent + ")"
 }
 
 func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
@@ -165,72 +143,57 @@ func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
 	case model.String:
 		switch {
 		case t.MinLength != nil && t.MaxLength != nil:
-			f.helper(b, "runes", *t.MinLength, *t.MaxLength)
+			b.WriteString(f.helper("runes", *t.MinLength, *t.MaxLength))
 		case t.MinLength != nil:
-			f.helper(b, "minRunes", *t.MinLength)
+			b.WriteString(f.helper("minRunes", *t.MinLength))
 		case t.MaxLength != nil:
-			f.helper(b, "maxRunes", *t.MaxLength)
+			b.WriteString(f.helper("maxRunes", *t.MaxLength))
 		default:
-			b.WriteString(z)
-			b.WriteString(".string()")
+			b.WriteString(z + ".string()")
 		}
 		for _, p := range t.Patterns {
-			b.WriteString(".regex(")
-			b.WriteString(f.literal(p.Regexp))
-			b.WriteString(")")
+			fmt.Fprintf(b, ".regex(%s)", f.literal(p.Regexp))
 		}
 		for _, c := range t.Checks {
-			b.WriteString(".check(")
-			b.WriteString(f.check(c))
-			b.WriteString(")")
+			fmt.Fprintf(b, ".check(%s)", f.check(c))
 		}
 	case model.Number, model.Integer:
-		b.WriteString(z)
-		b.WriteString(".number()")
+		b.WriteString(z + ".number()")
 		if t.Kind == model.Integer {
 			b.WriteString(".int()")
 		}
 		if m := t.Minimum; m != nil {
-			bound(b, ".gte(", ".gt(", m)
+			b.WriteString(bound("gte", "gt", m))
 		}
 		if m := t.Maximum; m != nil {
-			bound(b, ".lte(", ".lt(", m)
+			b.WriteString(bound("lte", "lt", m))
 		}
 	case model.Boolean:
-		b.WriteString(z)
-		b.WriteString(".boolean()")
+		b.WriteString(z + ".boolean()")
 	case model.Enum:
-		vs := make([]string, len(t.Enum))
-		for i, v := range t.Enum {
-			vs[i] = tslayout.String(v)
+		var vs []string
+		for _, v := range t.Enum {
+			vs = append(vs, tslayout.String(v))
 		}
 		b.WriteString(tslayout.Call(indent, z+".enum([", vs, "])"))
 	case model.Literal:
-		b.WriteString(z)
-		b.WriteString(".literal(")
-		b.WriteString(tslayout.String(t.Literal))
-		b.WriteString(")")
+		fmt.Fprintf(b, "%s.literal(%s)", z, tslayout.String(t.Literal))
 	case model.Array:
-		b.WriteString(z)
-		b.WriteString(".array(")
+		b.WriteString(z + ".array(")
 		f.expr(b, t.Items, indent)
 		b.WriteString(")")
-		if t.MinItems != nil || t.MaxItems != nil {
-			b.WriteString(".check(")
-			if t.MinItems != nil {
-				f.helper(b, "minItems", *t.MinItems)
-			}
-			if t.MaxItems != nil {
-				if t.MinItems != nil {
-					b.WriteString(", ")
-				}
-				f.helper(b, "maxItems", *t.MaxItems)
-			}
-			b.WriteString(")")
+		var counts []string
+		if t.MinItems != nil {
+			counts = append(counts, f.helper("minItems", *t.MinItems))
+		}
+		if t.MaxItems != nil {
+			counts = append(counts, f.helper("maxItems", *t.MaxItems))
+		}
+		if len(counts) > 0 {
+			b.WriteString(".check(" + strings.Join(counts, ", ") + ")")
 		}
 	case model.Object:
-		b.WriteString(z)
-		b.WriteString(".object(")
+		b.WriteString(z + ".object(")
 		f.shape(b, t, indent)
 		b.WriteString(")")
 	default:
@@ -238,29 +201,22 @@ func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
 	}
 }
 
-// bound writes a numeric bound's check: inclusive(v) or exclusive(v).
-func bound(b *strings.Builder, inclusive, exclusive string, m *model.Bound) {
+// bound returns a numeric bound's check: .inclusive(v) or .exclusive(v).
+func bound(inclusive, exclusive string, m *model.Bound) string {
 	if m.Exclusive {
-		b.WriteString(exclusive)
-	} else {
-		b.WriteString(inclusive)
+		inclusive = exclusive
 	}
-	b.WriteString(js.Number(m.Value))
-	b.WriteString(")")
+	return "." + inclusive + "(" + js.Number(m.Value) + ")"
 }
 
-// helper writes a helper call with integer arguments and records its use.
-func (f *File) helper(b *strings.Builder, name string, args ...int) {
+// helper returns a helper call with integer arguments and records its use.
+func (f *File) helper(name string, args ...int) string {
 	f.helpers[name] = true
-	b.WriteString(name)
-	b.WriteString("(")
-	for i, a := range args {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(strconv.Itoa(a))
+	var as []string
+	for _, a := range args {
+		as = append(as, strconv.Itoa(a))
 	}
-	b.WriteString(")")
+	return name + "(" + strings.Join(as, ", ") + ")"
 }
 
 // check returns the identifier of named check c's const ("isRelativePath"),
@@ -289,7 +245,7 @@ func jsdoc(s string) string { return strings.ReplaceAll(s, "*/", "*\\/") }
 // js.Check reports the (unexpected) patterns that do not translate, which
 // match nothing here.
 func (f *File) literal(re string) string {
-	lit, err := f.regexes.Literal(re)
+	lit, err := js.RegexLiteral(re)
 	if err != nil {
 		return "/(?!)/u"
 	}

@@ -21,7 +21,7 @@ func TestTypeScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zf := zod.NewFile("z", nil)
+	zf := zod.NewFile("z")
 	var schemas string
 	for _, tool := range s.Tools {
 		schemas += "export const " + tool.TSName + " = z.object(" + zf.Shape(tool.Args, "") + ");\n"
