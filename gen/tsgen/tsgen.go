@@ -129,7 +129,7 @@ func ToolModule(s *model.Spec, t *model.Tool, regexes *js.Regexes) ([]byte, erro
 	writeLines(&b, "/**\n", tslayout.Comment("", " * ", doc), " */\n",
 		"export default tool({\n  description,\n  args,\n")
 	name := jsString(t.Name)
-	parse := "parseArgs(" + name + ", z.object(args), input)"
+	parse := "parseArgs(z.object(args), input)"
 	switch t.Execution {
 	case model.Gateway:
 		writeLines(&b, "  async execute(input, ctx) {\n",
