@@ -58,7 +58,7 @@ func TestVersionDrift(t *testing.T) {
 	args := func(n int) string {
 		return `{"commands":[{"name":"` + strings.Repeat("n", n) + `","command":"run"}]}`
 	}
-	const tooBig = "Invalid arguments: Too big: expected string to have <=100 characters"
+	const tooBig = "Invalid arguments: commands.0.name: Too big: expected string to have <=100 characters"
 	cases := []struct {
 		name, fingerprint, args string
 		success                 bool

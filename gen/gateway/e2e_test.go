@@ -234,7 +234,7 @@ func TestEndToEnd(t *testing.T) {
 		id, text string
 		isError  bool
 	}{
-		{"toolu_bad", "Invalid arguments for save_service_commands: commands: Too small: expected array to have >=1 items", true},
+		{"toolu_bad", "Invalid arguments: commands: Too small: expected array to have >=1 items", true},
 		{"toolu_cmds", "Saved 1 service commands", false},
 		{"toolu_snap", "Snapshot saved for call " + snapID, false},
 		{"toolu_env", "", false},
@@ -293,7 +293,7 @@ func TestEndToEnd(t *testing.T) {
 		status string
 		output string
 	}{
-		{"toolu_bad", opencode.ToolError, "Invalid arguments for save_service_commands: commands: Too small: expected array to have >=1 items"},
+		{"toolu_bad", opencode.ToolError, "Invalid arguments: commands: Too small: expected array to have >=1 items"},
 		{"toolu_cmds", opencode.ToolCompleted, "Saved 1 service commands"},
 		{"toolu_snap", opencode.ToolCompleted, "Snapshot saved for call " + snapID},
 		{"toolu_env", opencode.ToolCompleted, results["toolu_env"].Text},

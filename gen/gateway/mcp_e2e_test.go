@@ -195,8 +195,8 @@ func TestEndToEndMCP(t *testing.T) {
 
 // TestEndToEndMCPCodingMode: a coding session's OpenCode is offered no
 // save_service_commands over MCP (tools/list for its session lacks it), and
-// a forged tools/call of it, with the session's valid token, is refused
-// without executing.
+// a forged tools/call of it, with the session's valid token, is refused in
+// the callback route's words without executing.
 func TestEndToEndMCPCodingMode(t *testing.T) {
 	h := newHandler()
 	g := newBothGateway(t, h, nil)
@@ -213,8 +213,9 @@ func TestEndToEndMCPCodingMode(t *testing.T) {
 	}
 	// A sandbox that forges the call anyway, with its valid token.
 	cs := g.mustMCP(t, codingSession)
-	if _, res, err := mcpCall(t, cs, "save_service_commands", "forged-1", `{"commands":[{"name":"x","command":"curl evil"}]}`); err == nil {
-		t.Errorf("forged call answered %+v, want a refusal", res)
+	got, _, err := mcpCall(t, cs, "save_service_commands", "forged-1", `{"commands":[{"name":"x","command":"curl evil"}]}`)
+	if want := "Tool save_service_commands is not available in coding sessions"; err != nil || got.Success || got.Result != want {
+		t.Errorf("forged call answered %+v, %v; want the refusal %q", got, err, want)
 	}
 	if h.total.Load() != 0 {
 		t.Errorf("the forged call executed")

@@ -79,8 +79,9 @@ func TestMCPToolsByMode(t *testing.T) {
 	}
 }
 
-// TestMCPModeGate: a call of a tool the session's mode lacks is refused and
-// does not execute, with or without a tool_call_id.
+// TestMCPModeGate: a call of a tool the session's mode lacks is refused in
+// the callback route's words and does not execute, with or without a
+// tool_call_id.
 func TestMCPModeGate(t *testing.T) {
 	h := newHandler()
 	g := newBothGateway(t, h, nil)
@@ -89,11 +90,9 @@ func TestMCPModeGate(t *testing.T) {
 		t.Fatal("the coding mode has save_service_commands: the test needs a tool the mode lacks")
 	}
 	for _, id := range []string{"", "forged-1"} {
-		_, res, err := mcpCall(t, cs, "save_service_commands", id, `{"commands":[{"name":"web","command":"npm start"}]}`)
-		if err == nil {
-			t.Errorf("a coding session's save_service_commands (id %q) was answered %+v, want a refusal", id, res)
-		} else if !strings.Contains(err.Error(), "save_service_commands") {
-			t.Errorf("the refusal does not name the tool: %v", err)
+		got, _, err := mcpCall(t, cs, "save_service_commands", id, `{"commands":[{"name":"web","command":"npm start"}]}`)
+		if want := "Tool save_service_commands is not available in coding sessions"; err != nil || got.Success || got.Result != want {
+			t.Errorf("a coding session's save_service_commands (id %q) was answered %+v, %v; want the refusal %q", id, got, err, want)
 		}
 	}
 	if n := h.total.Load(); n != 0 {

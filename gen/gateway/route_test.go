@@ -61,7 +61,7 @@ func TestRouteAnswers(t *testing.T) {
 		{"mode gate", "POST", g.url(codingSession, "save_service_commands"), tokenFor(codingSession),
 			body("m1", `{"commands":[{"name":"web","command":"npm start"}]}`), want{status: 200, result: "Tool save_service_commands is not available in coding sessions"}},
 		{"invalid arguments", "POST", g.url(setupSession, "save_service_commands"), tok,
-			body("v1", `{"commands":[]}`), want{status: 200, result: "Invalid arguments: Too small: expected array to have >=1 items"}},
+			body("v1", `{"commands":[]}`), want{status: 200, result: "Invalid arguments: commands: Too small: expected array to have >=1 items"}},
 		{"conflict", "POST", snap, tok, body("ok1", `{"message":"other"}`), want{status: 409, code: "tool_call_id_conflict"}},
 	}
 	for _, tc := range cases {

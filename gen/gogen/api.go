@@ -68,9 +68,9 @@ func (g *generator) dispatch(f *jen.File) {
 	src.Grow(256 * len(gateway)) // a case of some 240 bytes a tool
 	src.doc("Dispatch runs one tool call: it resolves the name (aliases included), rejects a\n" +
 		"tool the session's mode does not inject or the gateway does not execute, decodes and\n" +
-		"validates the JSON arguments (\"Invalid arguments: <zod messages joined by \", \">\" on\n" +
-		"failure), calls the handler, and turns its error or panic into a failed result that\n" +
-		"names the tool.")
+		"validates the JSON arguments (on failure \"Invalid arguments: \" and zod's issues as\n" +
+		"\"<path>: <message>\" joined by \", \", the text the OpenCode stub gives), calls the\n" +
+		"handler, and turns its error or panic into a failed result that names the tool.")
 	src.WriteString("func Dispatch(ctx ")
 	src.qual("context", "Context")
 	src.WriteString(`, h Handler, call Call, args []byte) (res Result) {

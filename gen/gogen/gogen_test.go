@@ -109,7 +109,7 @@ func TestDispatch(t *testing.T) {
 			contract.Result{Result: "Tool request_env_variables runs in the sandbox, not on the gateway"}, nil},
 		{"invalid", &fakeHandler{}, contract.Call{Tool: "save_service_commands", Mode: contract.ModeSetup},
 			`{"commands":[{"name":"","command":7}]}`,
-			contract.Result{Result: "Invalid arguments: Too small: expected string to have >=1 characters, Invalid input: expected string, received number"}, nil},
+			contract.Result{Result: "Invalid arguments: commands.0.name: Too small: expected string to have >=1 characters, commands.0.command: Invalid input: expected string, received number"}, nil},
 		{"not json", &fakeHandler{}, contract.Call{Tool: "save_snapshot", Mode: contract.ModeSetup}, `{`,
 			contract.Result{Result: "Invalid arguments: invalid JSON at offset 1: expected a string key"}, nil},
 		{"handler error", &fakeHandler{err: errors.New("no configuration")}, contract.Call{Tool: "save_snapshot", Mode: contract.ModeSetup}, `{"message":"m"}`,

@@ -2,6 +2,7 @@ package tsgen_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	"github.com/agentc-dev/agentc/gen/opencodelayout"
+	"github.com/agentc-dev/agentc/generated/go/contract"
 )
 
 // gatewayRequest is one callback the fake gateway received.
@@ -122,19 +124,19 @@ func TestExecuteUnderNode(t *testing.T) {
 		"": {
 			{
 				Tool: "save_service_commands", Args: `{}`,
-				WantError: "Invalid arguments for save_service_commands: commands: Invalid input: expected array, received undefined",
+				WantError: "Invalid arguments: commands: Invalid input: expected array, received undefined",
 			},
 			{
 				Tool: "save_service_commands", Args: `{"commands": []}`,
-				WantError: "Invalid arguments for save_service_commands: commands: Too small: expected array to have >=1 items",
+				WantError: "Invalid arguments: commands: Too small: expected array to have >=1 items",
 			},
 			{
 				Tool: "save_service_commands", Args: `{"commands": [{"name": "", "command": 5}]}`,
-				WantError: "Invalid arguments for save_service_commands: commands.0.name: Too small: expected string to have >=1 characters; commands.0.command: Invalid input: expected string, received number",
+				WantError: "Invalid arguments: commands.0.name: Too small: expected string to have >=1 characters, commands.0.command: Invalid input: expected string, received number",
 			},
 			{
 				Tool: "save_env_files", Args: `{"files": [{"path": "../x", "format": "dotenv", "mode": "secret", "keys": [{"key": "A", "required": true}]}]}`,
-				WantError: "Invalid arguments for save_env_files: files.0.path: Path must be relative, without a leading '/' and without '..' segments",
+				WantError: "Invalid arguments: files.0.path: Path must be relative, without a leading '/' and without '..' segments",
 			},
 			{
 				// Defaults applied, unknown keys stripped, one callback.
@@ -184,7 +186,7 @@ func TestExecuteUnderNode(t *testing.T) {
 			},
 			{
 				Tool: "request_env_variables", Args: `{"keys": [{"key": "A", "type": "file"}]}`,
-				WantError: `Invalid arguments for request_env_variables: keys.0.type: Invalid option: expected one of "env"|"secret"`,
+				WantError: `Invalid arguments: keys.0.type: Invalid option: expected one of "env"|"secret"`,
 			},
 		},
 		"testdata/v000": {
@@ -194,13 +196,13 @@ func TestExecuteUnderNode(t *testing.T) {
 			},
 			{
 				Tool: "save_service_commands", Args: `{"commands": [{"name": "web"}]}`,
-				WantError: "Invalid arguments for save_service_commands: commands.0.command: Invalid input: expected string, received undefined",
+				WantError: "Invalid arguments: commands.0.command: Invalid input: expected string, received undefined",
 			},
 			{Tool: "save_snapshot", Args: `{"message": "m"}`, WantOutput: "save_snapshot was submitted to the platform."},
 			{Tool: "save_env_files", Args: `{"files": [{"path": "/etc/x", "format": "dotenv", "mode": "secret", "keys": []}]}`,
-				WantError: "Invalid arguments for save_env_files: files.0.path: Path must be relative, without a leading '/' and without '..' segments; files.0.keys: Too small: expected array to have >=1 items"},
+				WantError: "Invalid arguments: files.0.path: Path must be relative, without a leading '/' and without '..' segments, files.0.keys: Too small: expected array to have >=1 items"},
 			{Tool: "automation_complete", Args: `{"run_id": "r", "completion_id": "c", "outcome": "done"}`,
-				WantError: `Invalid arguments for automation.complete: outcome: Invalid option: expected one of "succeeded"|"failed"|"needs_human"`},
+				WantError: `Invalid arguments: outcome: Invalid option: expected one of "succeeded"|"failed"|"needs_human"`},
 			{Tool: "request_env_variables", Args: `{"keys": [{"key": "A"}]}`, WantOutput: "Requested 1 environment variable(s)."},
 		},
 		"testdata/coverage": {
@@ -286,6 +288,7 @@ func TestExecuteUnderNode(t *testing.T) {
 				t.Fatalf("driver output %q: %v", out, err)
 			}
 			requests := gw.take()
+			compared := 0 // invalid arguments whose stub error was compared with the gateway's
 			for i, c := range calls {
 				r := results[i]
 				label := c.Tool + " " + c.Args
@@ -296,6 +299,10 @@ func TestExecuteUnderNode(t *testing.T) {
 					}
 				case !r.OK || !matchID(c.WantOutput, r.Output):
 					t.Errorf("%s:\n got %+v\nwant output %q", label, r, c.WantOutput)
+				}
+				if dir == "" && strings.HasPrefix(c.WantError, "Invalid arguments: ") &&
+					sameAsGateway(t, label, byFile[c.Tool], c.Args, r.Error) {
+					compared++
 				}
 				// The requests of this call, in order.
 				var mine []gatewayRequest
@@ -328,6 +335,9 @@ func TestExecuteUnderNode(t *testing.T) {
 					}
 				}
 			}
+			if dir == "" && compared < 3 {
+				t.Errorf("%d invalid-argument errors compared with the gateway's, want at least 3", compared)
+			}
 		})
 	}
 }
@@ -338,4 +348,34 @@ func matchID(pattern, s string) bool {
 		return strings.HasPrefix(s, p) && len(s) > len(p)
 	}
 	return pattern == s
+}
+
+// sameAsGateway checks that the stub's error for invalid arguments of tool
+// (the default spec's, whose Go package is generated/go/contract) is the
+// text the gateway answers the same arguments with, over the callback
+// route and MCP alike (contract.Dispatch words both): a model reads one
+// text whichever side refused its call. A sandbox-executed tool has no
+// gateway answer to compare: sameAsGateway reports whether it compared.
+func sameAsGateway(t *testing.T, label, tool, args, stubError string) bool {
+	t.Helper()
+	ct, ok := contract.LookupTool(tool)
+	if !ok {
+		t.Fatalf("%s: no tool %s in generated/go/contract", label, tool)
+	}
+	if !ct.GatewayExecuted() {
+		return false
+	}
+	var mode contract.Mode
+	for _, m := range contract.Modes() {
+		if m.Has(ct) {
+			mode = m
+			break
+		}
+	}
+	// The handler is never called: the arguments do not validate.
+	res := contract.Dispatch(context.Background(), nil, contract.Call{Tool: tool, Mode: mode}, []byte(args))
+	if stubError != res.Result {
+		t.Errorf("%s: the stub says\n%q\nthe gateway\n%q", label, stubError, res.Result)
+	}
+	return true
 }

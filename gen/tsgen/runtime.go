@@ -76,18 +76,24 @@ interface Parser<T> {
  * not) and returns them with defaults applied, or throws an Error listing
  * every issue zod found, so that nothing invalid leaves the sandbox.
  */
-export function parseArgs<T>(tool: string, schema: Parser<T>, input: unknown): T {
+export function parseArgs<T>(schema: Parser<T>, input: unknown): T {
   const r = schema.safeParse(input)
   if (r.success) {
     return r.data as T
   }
-  throw new Error(formatIssues(tool, r.error?.issues ?? []))
+  throw new Error(formatIssues(r.error?.issues ?? []))
 }
 
-/** formatIssues states zod's issues: "Invalid arguments for T: path: message; …". */
-export function formatIssues(tool: string, issues: readonly Issue[]): string {
+/**
+ * formatIssues states zod's issues as the gateway does, over the callback
+ * route and MCP alike: "Invalid arguments: " and each issue as
+ * "<path>: <message>", the path joined with "." (an issue at the root is its
+ * message alone), joined with ", ". The path is what lets the model fix its
+ * call.
+ */
+export function formatIssues(issues: readonly Issue[]): string {
   const parts = issues.map((i) => (i.path.length > 0 ? i.path.map(String).join(".") + ": " : "") + i.message)
-  return "Invalid arguments for " + tool + ": " + parts.join("; ")
+  return "Invalid arguments: " + parts.join(", ")
 }
 
 /**

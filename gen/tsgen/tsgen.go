@@ -129,7 +129,7 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 
 	b.WriteString("export default tool({\n  description,\n  args,\n")
 	name := jsString(t.Name)
-	parse := fmt.Sprintf("parseArgs(%s, z.object(args), input)", name)
+	parse := "parseArgs(z.object(args), input)"
 	switch t.Execution {
 	case model.Gateway:
 		b.WriteString("  async execute(input, ctx) {\n")

@@ -111,6 +111,21 @@ type Result struct {
 	Result string `json:"result"`
 	// Data is the tool's result data, when it has any.
 	Data json.RawMessage `json:"data,omitempty"`
+
+	// invalid marks InvalidArguments' answer, for Outcome.
+	invalid bool
+}
+
+// Outcome is the CallEvent outcome of a call that was executed and
+// answered r: "invalid_arguments" when r is InvalidArguments' answer (the
+// arguments failed validation and no handler ran), "executed" otherwise.
+// Both transports report it, so that a metric can tell a model's malformed
+// calls from the tool's own failures.
+func (r Result) Outcome() string {
+	if r.invalid {
+		return "invalid_arguments"
+	}
+	return "executed"
 }
 
 // Output is what a handler returns on success: the text the model reads
@@ -141,7 +156,10 @@ func NotInMode[M ~string](tool string, m M) Result {
 	return Failed("Tool " + tool + " is not available in " + label + " sessions")
 }
 
-// InvalidArguments is the answer to arguments that fail validation. When
+// InvalidArguments is the answer to arguments that fail validation:
+// "Invalid arguments: " and err's text, which for Issues states each issue
+// as "<path>: <message>" (see Issues.Error), the very text the generated
+// OpenCode stubs throw for the same arguments. When
 // the call's stub sent another schema fingerprint than the tool's
 // (fingerprint), it adds that the sandbox's tool file is out of date
 // (version drift: the arguments the old stub let through do not fit the
@@ -152,7 +170,7 @@ func InvalidArguments(tool, fingerprint, stub string, err error) Result {
 		msg += " (the sandbox's " + tool + " tool is out of date: its schema fingerprint " + stub +
 			" differs from the gateway's " + fingerprint + "; regenerate the tool files with agentc gen and restart the sandbox)"
 	}
-	return Failed(msg)
+	return Result{Result: msg, invalid: true}
 }
 
 // Reply turns a handler's answer into a Result: its error as a failure

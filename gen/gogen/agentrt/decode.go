@@ -178,12 +178,32 @@ func (is Issue) appendJSON(b []byte) []byte {
 // that fails validation: every issue, in zod's order.
 type Issues []Issue
 
-// Error joins the messages with ", ", as the seed's handlers do.
+// Error states each issue as "<path>: <message>", the path's keys and
+// indices joined with "." ("commands.0.name: Too small: …"; an issue at
+// the root is its message alone), and joins the issues with ", " as the
+// seed's handlers join their messages. The generated OpenCode stubs state
+// zod's issues the same way (formatIssues in their runtime.ts), so a model
+// reads one text whichever side refused its call; the path is what lets it
+// fix the call.
 func (l Issues) Error() string {
 	var b strings.Builder
 	for i, is := range l {
 		if i > 0 {
 			b.WriteString(", ")
+		}
+		for j, p := range is.Path {
+			if j > 0 {
+				b.WriteByte('.')
+			}
+			switch p := p.(type) {
+			case string:
+				b.WriteString(p)
+			case int:
+				b.WriteString(strconv.Itoa(p))
+			}
+		}
+		if len(is.Path) > 0 {
+			b.WriteString(": ")
 		}
 		b.WriteString(is.Message)
 	}

@@ -130,7 +130,35 @@ func TestDeepPath(t *testing.T) {
 	if fmt.Sprint(got[1].Path) != fmt.Sprint(again) {
 		t.Errorf("path after leaving and entering %v, want %v", got[1].Path, again)
 	}
-	if err := d.End(); err == nil || err.Error() != "deep, again" {
-		t.Errorf("End = %v, want the issues", err)
+	dotted := func(path []any) string {
+		var parts []string
+		for _, p := range path {
+			parts = append(parts, fmt.Sprint(p))
+		}
+		return strings.Join(parts, ".")
+	}
+	if err, want := d.End(), dotted(want)+": deep, "+dotted(again)+": again"; err == nil || err.Error() != want {
+		t.Errorf("End = %v, want %s", err, want)
+	}
+}
+
+// TestIssuesError: each issue is "<path>: <message>" (keys and indices
+// joined with "."), one at the root its message alone, joined with ", ".
+func TestIssuesError(t *testing.T) {
+	tests := []struct {
+		issues Issues
+		want   string
+	}{
+		{Issues{{Message: "Invalid input: expected object, received string"}},
+			"Invalid input: expected object, received string"},
+		{Issues{{Path: []any{"commands", 0, "name"}, Message: "Too small"}, {Path: []any{"commands", 12, "command"}, Message: "Invalid input"}},
+			"commands.0.name: Too small, commands.12.command: Invalid input"},
+		{Issues{{Path: []any{"a.b", ""}, Message: "odd keys"}, {Message: "root"}},
+			"a.b.: odd keys, root"},
+	}
+	for _, tc := range tests {
+		if got := tc.issues.Error(); got != tc.want {
+			t.Errorf("Issues.Error() = %q, want %q", got, tc.want)
+		}
 	}
 }

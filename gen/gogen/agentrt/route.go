@@ -244,8 +244,10 @@ type CallEvent struct {
 	// ToolCallID are as the request gave them (empty when it did not get
 	// that far).
 	Tool, SessionID, ToolCallID string
-	// Outcome is "executed", "replayed" (answered with the stored result of
-	// an earlier execution), "rejected" (a tool the session's mode lacks),
+	// Outcome is "executed", "invalid_arguments" (executed, but the
+	// arguments failed validation and no handler ran: see
+	// Result.Outcome), "replayed" (answered with the stored result of an
+	// earlier execution), "rejected" (a tool the session's mode lacks),
 	// "client_gone" (the caller left while waiting), or the error code of a
 	// non-200 answer ("unauthorized", "store_failed", …).
 	Outcome string
@@ -263,7 +265,7 @@ type CallEvent struct {
 	StoreAttempts int
 	// StoreErr is the last store error the call met, retried or not: nil
 	// when the store worked at the first try. With Status 200 and Outcome
-	// "executed" it means the result was answered but not yet recorded.
+	// "executed" or "invalid_arguments" it means the result was answered but not yet recorded.
 	StoreErr error
 }
 
@@ -427,7 +429,7 @@ func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *routeC
 		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: recording the result failed",
 			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
 	}
-	c.outcome = "executed"
+	c.outcome = res.Outcome()
 	rt.reply(w, c, res, false)
 }
 

@@ -104,6 +104,14 @@ func TestRouteAnswers(t *testing.T) {
 		t.Errorf("Pattern = %q, want /cb/", got)
 	}
 	const echo = "/cb/s-full/tools/echo"
+	// outcome, when set, is the Observe outcome the case must have.
+	outcome := map[string]string{
+		"mode lacks the tool":                 "rejected",
+		"executed":                            "executed",
+		"replayed":                            "replayed",
+		"invalid arguments from a stale stub": "invalid_arguments",
+		"a failing handler":                   "executed",
+	}
 	for _, tc := range []struct {
 		name string
 		req  request
@@ -147,6 +155,9 @@ func TestRouteAnswers(t *testing.T) {
 		}
 		if e := ev.last(); e.Status != tc.want.status {
 			t.Errorf("%s: observed status %d, want %d", tc.name, e.Status, tc.want.status)
+		}
+		if want, ok := outcome[tc.name]; ok && ev.last().Outcome != want {
+			t.Errorf("%s: observed outcome %q, want %q", tc.name, ev.last().Outcome, want)
 		}
 	}
 	if n := h.count("c1"); n != 1 {

@@ -101,7 +101,8 @@ type Config[H any, M ~string] struct {
 	// Status is the HTTP status: 200 for every tools/call (MCP answers
 	// inside JSON-RPC), and the refusal's (401, 403, 400, 404, 503), whose
 	// Tool is "" (the tool is named inside the JSON-RPC body). Outcome is
-	// as on the route, plus "invalid_params" for a refused _meta
+	// as on the route ("executed", "invalid_arguments", "replayed",
+	// "rejected", …), plus "invalid_params" for a refused _meta
 	// tool_call_id. SessionID is set once the session header has passed
 	// the route's limits.
 	Observe func(context.Context, agentrt.CallEvent)
@@ -125,12 +126,14 @@ type Config[H any, M ~string] struct {
 // Every request needs a bearer token (agentrt.Authenticator, source
 // agentrt.SourceSandbox) and the session's id in SessionHeader; a token
 // bound to another session is refused. The session's mode picks the tools:
-// tools/list shows exactly the gateway tools the mode injects, and
-// tools/call of any other tool is answered with an error without
-// executing. Arguments are decoded and validated by the contract's
-// Dispatch: a
-// validation failure is a tool result with isError true and the callback
-// route's text ("Invalid arguments: …"), which the model can act on.
+// tools/list shows exactly the gateway tools the mode injects; tools/call
+// of another gateway tool is a result with isError true and the callback
+// route's text ("Tool X is not available in coding sessions"), without
+// executing or recording it, and of a name that is no gateway tool a
+// JSON-RPC error. Arguments are decoded and validated by the contract's
+// Dispatch: a validation failure is a tool result with isError true and
+// the callback route's text ("Invalid arguments: commands.0.name: …"),
+// which the model can act on.
 //
 // A result's content is one text block (the callback's "result") and its
 // structuredContent is the callback route's body {success, result, data?};
@@ -328,22 +331,47 @@ func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: s.c.Name, Version: s.c.Revision}, &mcp.ServerOptions{
 		Instructions: "Gateway tools of agent contract " + s.c.Name + " for " + string(c.mode) + " sessions.",
 	})
+	refused := map[string]mcp.ToolHandler{}
 	for _, t := range s.tools {
 		if !s.c.Injects(c.mode, t.Tool) {
+			refused[s.c.Tools[t.Tool].Name] = s.handler(t.Tool)
 			continue
 		}
 		srv.AddTool(&mcp.Tool{
 			Name:        s.c.Tools[t.Tool].Name,
 			Description: t.Description,
 			InputSchema: t.inputSchema(),
-		}, s.handler(s.c.Tools[t.Tool].Name))
+		}, s.handler(t.Tool))
+	}
+	if len(refused) > 0 {
+		srv.AddReceivingMiddleware(refuseOutOfMode(refused))
 	}
 	s.modes[c.mode] = srv
 	return srv
 }
 
-// handler returns the tools/call handler of the tool named tool.
-func (s *Server[H, M]) handler(tool string) mcp.ToolHandler {
+// refuseOutOfMode hands a tools/call of a gateway tool the mode does not
+// inject (one of refused, which tools/list does not show) to its handler,
+// which refuses it in the callback route's words. Without it the SDK would
+// answer "unknown tool", and a model could not tell a tool its session
+// lacks from a misspelt one.
+func refuseOutOfMode(refused map[string]mcp.ToolHandler) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
+				if h, ok := refused[call.Params.Name]; ok {
+					return h(ctx, call)
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
+// handler returns the tools/call handler of the tool ti (its index in the
+// contract's Tools).
+func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
+	tool := s.c.Tools[ti].Name
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		ctx, counted := agentrt.CountStore(ctx)
@@ -376,7 +404,7 @@ func (s *Server[H, M]) handler(tool string) mcp.ToolHandler {
 			toolCallID = id
 		}
 		call := agentrt.Call[M]{Tool: tool, Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
-		res, outcome, err := s.execute(ctx, c, call, args, counted)
+		res, outcome, err := s.execute(ctx, c, ti, call, args, counted)
 		s.observe(ctx, agentrt.CallEvent{
 			Tool: tool, SessionID: c.session, ToolCallID: toolCallID, Outcome: outcome, Status: http.StatusOK,
 			Success: err == nil && res.Success, Replay: outcome == "replayed", Duration: time.Since(start),
@@ -405,13 +433,20 @@ func (s *Server[H, M]) handler(tool string) mcp.ToolHandler {
 	}
 }
 
-// execute runs one call. A call with a tool_call_id goes through the Store
-// exactly as on the callback route (same key, same request hash); one
-// without has no identity a retry could repeat, and executes.
-func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], call agentrt.Call[M], args []byte,
+// execute runs one call of tool ti. A call of a tool the session's mode
+// does not inject is refused as on the callback route: the contract's
+// Dispatch words the refusal ("Tool X is not available in coding
+// sessions"), and nothing is executed or recorded. A call with a
+// tool_call_id goes through the Store exactly as on the callback route
+// (same key, same request hash); one without has no identity a retry could
+// repeat, and executes.
+func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], ti int, call agentrt.Call[M], args []byte,
 	counted *agentrt.StoreCounter) (
 	agentrt.Result, string, error,
 ) {
+	if !s.c.Injects(call.Mode, ti) {
+		return s.c.Dispatch(ctx, s.cfg.Handler, call, args), "rejected", nil
+	}
 	run := func() agentrt.Result {
 		ctx := context.WithoutCancel(ctx)
 		cancel := context.CancelFunc(func() {})
@@ -422,7 +457,8 @@ func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], call agentrt.C
 		return s.c.Dispatch(ctx, s.cfg.Handler, call, args)
 	}
 	if call.ToolCallID == "" {
-		return run(), "executed", nil
+		res := run()
+		return res, res.Outcome(), nil
 	}
 	inv := agentrt.Invocation{
 		SessionID:      c.session,
@@ -451,7 +487,7 @@ func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], call agentrt.C
 		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: recording the result failed",
 			"tool", call.Tool, "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
 	}
-	return res, "executed", nil
+	return res, res.Outcome(), nil
 }
 
 // bodyCopy keeps what the transport reads of a request's body (at most its

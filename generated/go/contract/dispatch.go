@@ -45,9 +45,9 @@ type Handler interface {
 
 // Dispatch runs one tool call: it resolves the name (aliases included), rejects a
 // tool the session's mode does not inject or the gateway does not execute, decodes and
-// validates the JSON arguments ("Invalid arguments: <zod messages joined by ", ">" on
-// failure), calls the handler, and turns its error or panic into a failed result that
-// names the tool.
+// validates the JSON arguments (on failure "Invalid arguments: " and zod's issues as
+// "<path>: <message>" joined by ", ", the text the OpenCode stub gives), calls the
+// handler, and turns its error or panic into a failed result that names the tool.
 func Dispatch(ctx context.Context, h Handler, call Call, args []byte) (res Result) {
 	tool, ok := LookupTool(call.Tool)
 	if !ok {

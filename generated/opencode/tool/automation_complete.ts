@@ -45,7 +45,7 @@ export default tool({
   description,
   args,
   async execute(input, ctx) {
-    const parsed = parseArgs("automation.complete", z.object(args), input)
+    const parsed = parseArgs(z.object(args), input)
     const res = await callGatewayTool("automation.complete", toolCallId(ctx), parsed, ctx.abort, fingerprint)
     if (!res.success) {
       throw new Error(res.result)

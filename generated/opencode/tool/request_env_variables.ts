@@ -45,7 +45,7 @@ export default tool({
   description,
   args,
   async execute(input) {
-    const parsed = parseArgs("request_env_variables", z.object(args), input)
+    const parsed = parseArgs(z.object(args), input)
     return (
       "Requested " +
       String(parsed.keys.length) +

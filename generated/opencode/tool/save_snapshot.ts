@@ -34,7 +34,7 @@ export default tool({
   description,
   args,
   async execute(input, ctx) {
-    const parsed = parseArgs("save_snapshot", z.object(args), input)
+    const parsed = parseArgs(z.object(args), input)
     const res = await callGatewayTool("save_snapshot", toolCallId(ctx), parsed, ctx.abort, fingerprint)
     if (!res.success) {
       throw new Error(res.result)
