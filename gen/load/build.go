@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -106,8 +107,9 @@ func (l *loader) codegen(root cue.Value, s *model.Spec) {
 		switch {
 		case !localPath(m.Dir):
 			l.errorf(mv.LookupPath(cue.ParsePath("dir")), "codegen", "codegen.mcp.dir %q must be a relative path inside the output tree (no '..', no leading '/')", m.Dir)
-		case m.Dir == c.Go.Dir:
-			l.errorf(mv.LookupPath(cue.ParsePath("dir")), "codegen", "codegen.mcp.dir %q must differ from codegen.go.dir: the MCP package is a package of its own", m.Dir)
+		case strings.EqualFold(path.Clean(m.Dir), path.Clean(c.Go.Dir)):
+			// Ignoring case, as a macOS or Windows checkout does.
+			l.errorf(mv.LookupPath(cue.ParsePath("dir")), "codegen", "codegen.mcp.dir %q must differ from codegen.go.dir %q, even ignoring case: the MCP package is a package of its own", m.Dir, c.Go.Dir)
 		}
 		if names.IsGoReserved(m.Package) {
 			l.errorf(mv.LookupPath(cue.ParsePath("package")), "codegen", "codegen.mcp.package %q is a Go keyword or predeclared identifier", m.Package)
@@ -201,15 +203,20 @@ type namedTool struct {
 }
 
 // toolNameClashes checks that every tool name and alias names one tool, and
-// that tool names stay distinct as file names (OpenCode's tool ids) and Go
-// names. Tool names come first, so a clash with an alias is reported at the
-// alias; a clashing alias is dropped. Tools whose names clash are marked
-// clashed, so that the names derived from them (TypeScript names, type
-// names) and prompt mentions do not repeat the finding.
+// that tool names stay distinct as file names (OpenCode's tool ids, and the
+// files each tool is generated into, even ignoring case) and Go names. Tool
+// names come first, so a clash with an alias is reported at the alias; a
+// clashing alias is dropped. Tools whose names clash are marked clashed, so
+// that the names derived from them (TypeScript names, type names) and
+// prompt mentions do not repeat the finding.
 func (l *loader) toolNameClashes(named []namedTool) {
 	owner := map[string]*model.Tool{} // every name and alias
 	ownerPos := map[string]model.Pos{}
 	files := map[string]*model.Tool{}
+	// A tool's files (<file name>.ts, .txt, .json) are one file on a
+	// macOS or Windows checkout for file names that differ only in case;
+	// file names are ASCII.
+	folded := map[string]*model.Tool{}
 	for _, nt := range named {
 		t := nt.t
 		owner[t.Name], ownerPos[t.Name] = t, t.Pos
@@ -218,7 +225,13 @@ func (l *loader) toolNameClashes(named []namedTool) {
 			l.clashed[t], l.clashed[prev] = true, true
 			continue
 		}
-		files[t.FileName] = t
+		if prev := folded[strings.ToLower(t.FileName)]; prev != nil {
+			l.errorAt(t.Pos, "duplicate-tool", "tool %q's file name, %s.ts, differs only in case from tool %q's, %s.ts (%s): "+
+				"a macOS or Windows checkout would hold one file for both; rename one", t.Name, t.FileName, prev.Name, prev.FileName, prev.Pos)
+			l.clashed[t], l.clashed[prev] = true, true
+			continue
+		}
+		files[t.FileName], folded[strings.ToLower(t.FileName)] = t, t
 	}
 	for _, nt := range named {
 		t := nt.t
