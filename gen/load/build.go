@@ -737,6 +737,11 @@ func (l *loader) callback(root cue.Value, s *model.Spec) {
 			l.errorf(lookup(v, cue.Str("path")), "callback", "callback.path must contain %s exactly once", p)
 		}
 	}
+	for _, e := range []struct{ field, name string }{{"gateway_url", c.Env.GatewayURL}, {"session_id", c.Env.SessionID}, {"auth_token", c.Env.AuthToken}} {
+		if !envName.MatchString(e.name) {
+			l.errorf(lookup(v, cue.Str("env"), cue.Str(e.field)), "callback", "callback.env.%s %q is not an environment variable name", e.field, e.name)
+		}
+	}
 }
 
 func (l *loader) opencode(root cue.Value, s *model.Spec) {
