@@ -423,15 +423,18 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		if cyclic[m] {
 			continue
 		}
-		var parts []string
-		for x := m; x != nil; x = x.Extends {
-			if cyclic[x] {
-				break
-			}
-			parts = append([]string{x.OwnPrompt}, parts...)
+		// m and the modes it extends, nearest first, however long the
+		// chain, up to a mode of a cycle (reported above).
+		var lineage []*model.Mode
+		for x := m; x != nil && !cyclic[x]; x = x.Extends {
+			lineage = append(lineage, x)
+		}
+		parts := make([]string, len(lineage))
+		for i, x := range lineage {
+			parts[len(lineage)-1-i] = x.OwnPrompt
 		}
 		m.Prompt = strings.Join(parts, "\n\n")
-		l.checkPrompt(m, params, func(m *model.Mode) cue.Value { return raws[m].prompt })
+		l.checkPrompt(lineage, params, func(m *model.Mode) cue.Value { return raws[m].prompt })
 	}
 }
 
@@ -450,9 +453,11 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
 // checkPrompt enforces the seed's acceptance gate on a mode's full prompt:
 // it mentions only tools the mode makes mentionable, and every tool the
 // mode makes emphasized or stronger; and its placeholders are known.
-// prompt returns a mode's own prompt value, for positions: a finding about
-// a mention is placed at the mention.
-func (l *loader) checkPrompt(m *model.Mode, params map[string]bool, prompt func(*model.Mode) cue.Value) {
+// lineage is the mode and the modes whose prompts it inherits, nearest
+// first. prompt returns a mode's own prompt value, for positions: a
+// finding about a mention is placed at the mention.
+func (l *loader) checkPrompt(lineage []*model.Mode, params map[string]bool, prompt func(*model.Mode) cue.Value) {
+	m := lineage[0]
 	own := prompt(m)
 	ownPos := l.vpos(own)
 	var known []string
@@ -474,7 +479,7 @@ func (l *loader) checkPrompt(m *model.Mode, params map[string]bool, prompt func(
 		if l.clashed[ts.Tool] {
 			continue // which tool a mention means is unclear; the clash is reported
 		}
-		where := mentionedIn(m, ts.Tool)
+		where := mentionedIn(lineage, ts.Tool)
 		switch {
 		case where != nil && !ts.Standing.Mentionable():
 			via := ""
@@ -493,10 +498,11 @@ func (l *loader) checkPrompt(m *model.Mode, params map[string]bool, prompt func(
 	}
 }
 
-// mentionedIn returns the mode (m or an ancestor) whose own prompt mentions
-// tool t by any of its names, or nil.
-func mentionedIn(m *model.Mode, t *model.Tool) *model.Mode {
-	for x, n := m, 0; x != nil && n < 64; x, n = x.Extends, n+1 {
+// mentionedIn returns the mode of lineage (a mode and the modes whose
+// prompts it inherits, nearest first) whose own prompt mentions tool t by
+// any of its names, or nil.
+func mentionedIn(lineage []*model.Mode, t *model.Tool) *model.Mode {
+	for _, x := range lineage {
 		if Mentions(x.OwnPrompt, t) {
 			return x
 		}

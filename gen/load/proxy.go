@@ -82,8 +82,16 @@ func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params map[string]b
 		}
 	}
 	for _, m := range s.Modes {
+		// m and the modes it extends, nearest first, however long the
+		// chain; a cycle (reported) ends it.
+		var lineage []*model.Mode
+		seen := map[*model.Mode]bool{}
+		for x := m; x != nil && !seen[x]; x = x.Extends {
+			seen[x] = true
+			lineage = append(lineage, x)
+		}
 		agents := map[string]bool{}
-		for x, n := m, 0; x != nil && n < 64; x, n = x.Extends, n+1 {
+		for _, x := range lineage {
 			for a := range own[x] {
 				agents[a] = true
 			}
@@ -94,9 +102,7 @@ func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params map[string]b
 				ap.Own, ap.Pos = strings.TrimSpace(str(v)), l.vpos(v)
 			}
 			var parts []string
-			seen := map[*model.Mode]bool{}
-			for x := m; x != nil && !seen[x]; x = x.Extends {
-				seen[x] = true
+			for _, x := range lineage {
 				if v, ok := own[x][a]; ok {
 					parts = append([]string{strings.TrimSpace(str(v))}, parts...)
 				}
