@@ -321,6 +321,8 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		extends string
 		extPos  model.Pos
 		prompt  cue.Value
+		// critical is the mode's critical instructions, if it has them.
+		critical cue.Value
 	}
 	raws := map[*model.Mode]raw{}
 	// s.Tool, as a map: the first tool (by name) with the name or alias.
@@ -343,10 +345,10 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		}
 		m.GoName = names.GoExported(m.Name)
 		m.TSName = names.TSCamel(m.Name)
-		if c := lookup(mv, cue.Str("critical")); c.Exists() {
-			m.Critical = strings.TrimSpace(str(c))
-		}
 		r := raw{v: mv, prompt: lookup(mv, cue.Str("prompt"))}
+		if c := lookup(mv, cue.Str("critical")); c.Exists() {
+			m.Critical, r.critical = strings.TrimSpace(str(c)), c
+		}
 		if e := lookup(mv, cue.Str("extends")); e.Exists() {
 			r.extends, r.extPos = str(e), l.vpos(e)
 		}
@@ -420,6 +422,13 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 	}
 	params := l.promptParams(root, s)
 	for _, m := range s.Modes {
+		// The critical instructions follow even a custom prompt: the
+		// model reads them as it reads the mode's prompt.
+		if c := raws[m].critical; c.Exists() {
+			what := fmt.Sprintf("critical text of mode %q", m.Name)
+			l.checkTemplate(c, m.Critical, params, what)
+			l.checkMentions(c, m.Critical, []*model.Mode{m}, what)
+		}
 		if cyclic[m] {
 			continue
 		}
