@@ -279,11 +279,29 @@ func (l *loader) toolNameClashes(named []namedTool) {
 
 var toolName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`)
 
-var placeholder = regexp.MustCompile(`\{\{\s*([^{}]*?)\s*\}\}`)
+// placeholder is a {{…}} of a prompt or a summary, as the emitters read
+// them: what stands between the braces, exactly, must name a prompt
+// parameter (an argument), so `{{ name }}`, with spaces, names nothing.
+var placeholder = regexp.MustCompile(`\{\{([^{}]*)\}\}`)
+
+// spacedPlaceholder reports, at pos, a placeholder written with spaces
+// inside its braces ({{ name }}); what says whose text it is in.
+func (l *loader) spacedPlaceholder(pos model.Pos, raw, what string) bool {
+	name := strings.TrimSpace(raw)
+	if name == raw {
+		return false
+	}
+	l.errorAt(pos, "placeholder", "%s uses {{%s}}: a placeholder has no spaces inside its braces; write {{%s}}", what, raw, name)
+	return true
+}
 
 // summary checks a sandbox tool's result template.
 func (l *loader) summary(v cue.Value, t *model.Tool) {
 	for _, m := range placeholder.FindAllStringSubmatch(t.Summary, -1) {
+		pos := l.textPos(v, l.vpos(v), func(raw string) int { return strings.Index(raw, m[0]) })
+		if l.spacedPlaceholder(pos, m[1], fmt.Sprintf("summary of %q", t.Name)) {
+			continue
+		}
 		name, count := m[1], false
 		if rest, ok := strings.CutPrefix(name, "count:"); ok {
 			name, count = rest, true
@@ -294,7 +312,6 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 				f = x
 			}
 		}
-		pos := l.textPos(v, l.vpos(v), func(raw string) int { return strings.Index(raw, m[0]) })
 		switch {
 		case f == nil:
 			var known []string
@@ -469,21 +486,7 @@ func (l *loader) checkPrompt(lineage []*model.Mode, params map[string]bool, prom
 	m := lineage[0]
 	own := prompt(m)
 	ownPos := l.vpos(own)
-	var known []string
-	for p := range params {
-		known = append(known, p)
-	}
-	slices.Sort(known)
-	for _, ph := range placeholder.FindAllStringSubmatch(m.OwnPrompt, -1) {
-		if !params[ph[1]] {
-			pos := l.textPos(own, ownPos, func(raw string) int { return strings.Index(raw, ph[0]) })
-			hint := ""
-			if k := closest(ph[1], known); k != "" {
-				hint = fmt.Sprintf("; did you mean {{%s}}?", k)
-			}
-			l.errorAt(pos, "placeholder", "prompt of mode %q uses {{%s}}, which is not in prompt_params%s", m.Name, ph[1], hint)
-		}
-	}
+	l.checkTemplate(own, m.OwnPrompt, params, fmt.Sprintf("prompt of mode %q", m.Name))
 	for _, ts := range m.Standings {
 		if l.clashed[ts.Tool] {
 			continue // which tool a mention means is unclear; the clash is reported

@@ -136,6 +136,9 @@ func (l *loader) checkTemplate(v cue.Value, text string, params map[string]bool,
 			continue
 		}
 		pos := l.textPos(v, l.vpos(v), func(raw string) int { return strings.Index(raw, ph[0]) })
+		if l.spacedPlaceholder(pos, ph[1], what) {
+			continue
+		}
 		hint := ""
 		if k := closest(ph[1], known); k != "" {
 			hint = fmt.Sprintf("; did you mean {{%s}}?", k)
