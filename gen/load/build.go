@@ -63,8 +63,8 @@ func (l *loader) contract(root cue.Value, s *model.Spec) {
 	c := lookup(root, cue.Str("contract"))
 	s.Contract = model.Contract{
 		Name:     str(lookup(c, cue.Str("name"))),
-		Revision: str(lookup(c, cue.Str("revision"))),
-		Summary:  strings.TrimSpace(str(lookup(c, cue.Str("summary")))),
+		Revision: l.text(lookup(c, cue.Str("revision"))),
+		Summary:  strings.TrimSpace(l.text(lookup(c, cue.Str("summary")))),
 		Pos:      l.vpos(c),
 	}
 }
@@ -140,15 +140,15 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		t := &model.Tool{
 			Name:        it.Selector().Unquoted(),
 			Execution:   model.Execution(str(lookup(tv, cue.Str("execution")))),
-			Description: strings.TrimSpace(str(lookup(tv, cue.Str("description")))),
+			Description: strings.TrimSpace(l.text(lookup(tv, cue.Str("description")))),
 			Pos:         l.vpos(tv),
 		}
 		if d := lookup(tv, cue.Str("deprecated")); d.Exists() {
-			t.Deprecated = strings.TrimSpace(str(d))
+			t.Deprecated = strings.TrimSpace(l.text(d))
 		}
 		sm := lookup(tv, cue.Str("summary"))
 		if sm.Exists() {
-			t.Summary = str(sm)
+			t.Summary = l.text(sm)
 		}
 		l.decode(lookup(tv, cue.Str("aliases")), &t.Aliases)
 		t.FileName = names.FileName(t.Name)
@@ -355,16 +355,16 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		mv := it.Value()
 		m := &model.Mode{
 			Name:        it.Selector().Unquoted(),
-			Goal:        str(lookup(mv, cue.Str("goal"))),
+			Goal:        l.text(lookup(mv, cue.Str("goal"))),
 			SourceEdits: str(lookup(mv, cue.Str("source_edits"))),
-			OwnPrompt:   strings.TrimSpace(str(lookup(mv, cue.Str("prompt")))),
+			OwnPrompt:   strings.TrimSpace(l.text(lookup(mv, cue.Str("prompt")))),
 			Pos:         l.vpos(mv),
 		}
 		m.GoName = names.GoExported(m.Name)
 		m.TSName = names.TSCamel(m.Name)
 		r := raw{v: mv, prompt: lookup(mv, cue.Str("prompt"))}
 		if c := lookup(mv, cue.Str("critical")); c.Exists() {
-			m.Critical, r.critical = strings.TrimSpace(str(c)), c
+			m.Critical, r.critical = strings.TrimSpace(l.text(c)), c
 		}
 		if e := lookup(mv, cue.Str("extends")); e.Exists() {
 			r.extends, r.extPos = str(e), l.vpos(e)
@@ -470,7 +470,7 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
 	for it.Next() {
 		n := it.Selector().Unquoted()
 		known[n] = true
-		s.PromptParams = append(s.PromptParams, &model.PromptParam{Name: n, GoName: names.GoUnexported(n), TSName: names.TSCamel(n), Doc: str(it.Value())})
+		s.PromptParams = append(s.PromptParams, &model.PromptParam{Name: n, GoName: names.GoUnexported(n), TSName: names.TSCamel(n), Doc: l.text(it.Value())})
 	}
 	slices.SortFunc(s.PromptParams, func(a, b *model.PromptParam) int { return cmp.Compare(a.Name, b.Name) })
 	return known
@@ -629,7 +629,7 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 	inputs := map[string]*model.SelectionInput{}
 	it, _ := lookup(sv, cue.Str("inputs")).Fields()
 	for it.Next() {
-		in := &model.SelectionInput{Name: it.Selector().Unquoted(), Doc: str(it.Value())}
+		in := &model.SelectionInput{Name: it.Selector().Unquoted(), Doc: l.text(it.Value())}
 		in.GoName, in.TSName = names.GoExported(in.Name), names.TSCamel(in.Name)
 		inputs[in.Name] = in
 		s.Selection.Inputs = append(s.Selection.Inputs, in)
@@ -673,12 +673,13 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 		mv := it.Value()
 		m := &model.Model{
 			Canonical: it.Selector().Unquoted(),
-			Display:   str(lookup(mv, cue.Str("display"))),
+			Display:   l.text(lookup(mv, cue.Str("display"))),
 			OpenCode:  str(lookup(mv, cue.Str("opencode"))),
 			API:       str(lookup(mv, cue.Str("api"))),
 			Pos:       l.vpos(mv),
 		}
 		m.GoName, m.TSName = names.GoExported(m.Canonical), names.TSCamel(m.Canonical)
+		l.nameText(m.Pos, m.Canonical, "model ID")
 		if p := opencodeIDs[m.OpenCode]; p != nil {
 			l.errorf(lookup(mv, cue.Str("opencode")), "duplicate-model-id", "OpenCode ID %q is also model %q's; ID transforms must be one-to-one", m.OpenCode, p.Canonical)
 		}

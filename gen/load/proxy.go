@@ -76,7 +76,7 @@ func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params map[string]b
 				continue
 			}
 			own[m][name] = pv
-			text := strings.TrimSpace(str(pv))
+			text := strings.TrimSpace(l.text(pv))
 			l.checkTemplate(pv, text, params, fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name))
 			l.checkMentions(pv, text, []*model.Mode{m}, fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name))
 		}
@@ -248,7 +248,7 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bo
 		ev := it.Value()
 		e := &model.Experiment{Name: it.Selector().Unquoted(), Pos: l.vpos(ev)}
 		if d := lookup(ev, cue.Str("doc")); d.Exists() {
-			e.Doc = strings.TrimSpace(str(d))
+			e.Doc = strings.TrimSpace(l.text(d))
 		}
 		lit, _ := lookup(ev, cue.Str("modes")).List()
 		for lit.Next() {
@@ -288,7 +288,7 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bo
 				v.Weight = int(w)
 			}
 			if pv := lookup(vv, cue.Str("prompt")); pv.Exists() {
-				v.Prompt = strings.TrimSpace(str(pv))
+				v.Prompt = strings.TrimSpace(l.text(pv))
 				what := fmt.Sprintf("prompt of variant %q of experiment %q", v.Name, e.Name)
 				l.checkTemplate(pv, v.Prompt, params, what)
 				l.checkMentions(pv, v.Prompt, modes, what)

@@ -75,6 +75,7 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 	}
 	f.GoName = names.GoExported(name)
 	f.TSName = names.TSProperty(name)
+	w.l.nameText(f.Pos, name, "field name")
 	if f.GoName == "" {
 		w.l.errorf(fv, "name-clash", "field %q has no letters or digits to make a Go name from", name)
 	} else if prev, ok := goNames[f.GoName]; ok {
@@ -102,6 +103,7 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 	}
 	f.Type = w.typ(fv, childGo, childTS, name)
 	f.Type.Doc = w.l.docOf(fv)
+	w.l.docText(fv, f.Type.Doc)
 	return f
 }
 
@@ -153,6 +155,7 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 		}
 		t.Items = w.typ(elem, base, tsBase, names.Singular(field))
 		t.Items.Doc = w.l.docOf(elem)
+		w.l.docText(elem, t.Items.Doc)
 		w.constraints(v, t)
 		return t
 	case cue.StringKind:
@@ -284,6 +287,7 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 			w.errorv(v, "unsupported", "invalid pattern %q: %v", re, err)
 			return
 		}
+		w.l.patternText(w.l.valPos(v), re)
 		t.Patterns = append(t.Patterns, model.Pattern{Regexp: re, Pos: w.l.vpos(v)})
 	case cue.NotRegexMatchOp:
 		w.errorv(v, "unsupported", "!~ needs a message: put it in a named check, a definition with @check(\"message\")")
@@ -535,6 +539,10 @@ func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *
 		sels := path.Selectors()
 		name := strings.TrimPrefix(sels[len(sels)-1].String(), "#")
 		c = &model.Check{Name: name, Message: msg, Doc: w.l.docOf(def), GoName: names.GoExported(name), TSName: names.TSCamel(name), Pos: w.l.vpos(def)}
+		w.l.docText(def, c.Doc)
+		if r, ok := badRune(msg); ok {
+			w.l.errorf(def, "text", "the message of @check of #%s holds %s; text may hold tabs and newlines but no other control character, and no U+FEFF", name, runeName(r))
+		}
 		if c.Doc == "" {
 			c.Doc = msg
 		}
@@ -570,6 +578,7 @@ func (w *typeWalker) checkBody(v cue.Value, c *model.Check, depth int) {
 			w.l.errorf(v, "check", "invalid pattern %q: %v", re, err)
 			return
 		}
+		w.l.patternText(w.l.vpos(v), re)
 		p := model.Pattern{Regexp: re, Pos: w.l.vpos(v)}
 		if op == cue.RegexMatchOp {
 			c.Match = append(c.Match, p)
