@@ -99,6 +99,9 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 		} else {
 			f.Presence = model.Defaulted
 			f.Default = json.RawMessage(b)
+			if strings.ContainsRune(string(b), '\uFEFF') { // JSON leaves it unescaped
+				w.l.errorf(fv, "text", "the default of %q holds U+FEFF (a byte order mark), which no value may hold: generated Go shows values in comments, where Go refuses it", name)
+			}
 		}
 	}
 	f.Type = w.typ(fv, childGo, childTS, name)
@@ -231,6 +234,11 @@ func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
 	}
 	if t.MinItems != nil && t.MaxItems != nil && *t.MinItems > *t.MaxItems {
 		w.errorv(v, "unsupported", "minimum item count %d exceeds maximum item count %d", *t.MinItems, *t.MaxItems)
+	}
+	for _, s := range append([]string{t.Literal}, t.Enum...) {
+		if strings.ContainsRune(s, '\uFEFF') {
+			w.errorv(v, "text", "the value %q holds U+FEFF (a byte order mark), which no value may hold: generated Go shows values in comments, where Go refuses it", s)
+		}
 	}
 }
 
