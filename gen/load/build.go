@@ -61,9 +61,12 @@ func (l *loader) decode(v cue.Value, x any) bool {
 
 func (l *loader) contract(root cue.Value, s *model.Spec) {
 	c := lookup(root, cue.Str("contract"))
+	rv := lookup(c, cue.Str("revision"))
+	// A revision is a name: generated Go shows it on one comment line.
+	l.nameText(l.vpos(rv), str(rv), "contract.revision")
 	s.Contract = model.Contract{
 		Name:     str(lookup(c, cue.Str("name"))),
-		Revision: l.text(lookup(c, cue.Str("revision"))),
+		Revision: str(rv),
 		Summary:  strings.TrimSpace(l.text(lookup(c, cue.Str("summary")))),
 		Pos:      l.vpos(c),
 	}
