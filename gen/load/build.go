@@ -62,8 +62,13 @@ func (l *loader) decode(v cue.Value, x any) bool {
 func (l *loader) contract(root cue.Value, s *model.Spec) {
 	c := lookup(root, cue.Str("contract"))
 	rv := lookup(c, cue.Str("revision"))
-	// A revision is a name: generated Go shows it on one comment line.
-	l.nameText(l.vpos(rv), str(rv), "contract.revision")
+	// Generated Go shows the revision on one comment line.
+	if r, ok := badRune(str(rv)); ok || strings.ContainsAny(str(rv), "\t\n") {
+		if !ok {
+			r = rune(str(rv)[strings.IndexAny(str(rv), "\t\n")])
+		}
+		l.errorf(rv, "text", "contract.revision %q holds %s; a revision holds no control character and no U+FEFF", str(rv), runeName(r))
+	}
 	s.Contract = model.Contract{
 		Name:     str(lookup(c, cue.Str("name"))),
 		Revision: str(rv),

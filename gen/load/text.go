@@ -47,26 +47,22 @@ func (l *loader) docText(v cue.Value, doc string) {
 	}
 }
 
-// nameText reports a name the spec gives (a field's, a model's) that
-// holds a character badRune refuses, or a newline or tab; pos is where it
-// is written.
+// nameText reports, at pos, a name the spec gives (a field's, a model's)
+// that holds U+0000 or U+FEFF, which generated Go cannot hold in the
+// comments that show it. (Other control characters are the key's own:
+// every target escapes them where they are code.)
 func (l *loader) nameText(pos model.Pos, name, what string) {
-	r, ok := badRune(name)
-	if !ok {
-		i := strings.IndexAny(name, "\t\n")
-		if i < 0 {
-			return
-		}
-		r = rune(name[i])
+	if i := strings.IndexAny(name, "\x00\uFEFF"); i >= 0 {
+		l.errorAt(pos, "text", "%s %q holds %s, which a name may not: generated Go shows names in comments, where Go refuses it", what, name, runeName([]rune(name[i:])[0]))
 	}
-	l.errorAt(pos, "text", "%s %q holds %s; a name holds no control character and no U+FEFF", what, name, runeName(r))
 }
 
-// patternText reports, at pos, a pattern that holds as it is a character
-// badRune refuses (generated Go shows patterns in comments); RE2 matches
-// the character written as an escape.
+// patternText reports, at pos, a pattern that holds U+0000 or U+FEFF as it
+// is, which generated Go cannot hold in the comments that show patterns;
+// RE2 matches the character written as an escape.
 func (l *loader) patternText(pos model.Pos, re string) {
-	if r, ok := badRune(re); ok {
+	if i := strings.IndexAny(re, "\x00\uFEFF"); i >= 0 {
+		r := []rune(re[i:])[0]
 		l.errorAt(pos, "text", "pattern %q holds %s as it is; write it as the escape \\x{%X}", re, runeName(r), r)
 	}
 }
