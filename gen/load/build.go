@@ -531,24 +531,30 @@ func mentionedIn(lineage []*model.Mode, t *model.Tool) *model.Mode {
 }
 
 // Mentions reports whether text names tool t (its name, an alias or its file
-// name) as a whole word.
+// name) as a whole word, outside placeholders.
 func Mentions(text string, t *model.Tool) bool {
 	return mentionIndex(text, t) >= 0
 }
 
 // mentionIndex returns the byte offset of the first whole-word mention of
-// tool t in text, or -1.
+// tool t in text, or -1. A placeholder named like a tool
+// ({{save_env_files}}) is no mention: the model reads the parameter's
+// value there, not the name.
 func mentionIndex(text string, t *model.Tool) int {
-	first := wordIndex(text, t.Name)
-	for _, n := range t.Aliases {
-		first = earlier(first, wordIndex(text, n))
+	var skip [][]int
+	if strings.Contains(text, "{{") {
+		skip = placeholder.FindAllStringIndex(text, -1)
 	}
-	return earlier(first, wordIndex(text, t.FileName))
+	first := wordIndex(text, t.Name, skip)
+	for _, n := range t.Aliases {
+		first = earlier(first, wordIndex(text, n, skip))
+	}
+	return earlier(first, wordIndex(text, t.FileName, skip))
 }
 
 // wordIndex returns the byte offset of the first whole-word occurrence of
-// n in text, or -1.
-func wordIndex(text, n string) int {
+// n in text outside the spans skip, or -1.
+func wordIndex(text, n string, skip [][]int) int {
 	for i := 0; i < len(text); {
 		j := strings.Index(text[i:], n)
 		if j < 0 {
@@ -557,7 +563,8 @@ func wordIndex(text, n string) int {
 		j += i
 		before := j == 0 || !isWordByte(text[j-1])
 		after := j+len(n) >= len(text) || !isWordByte(text[j+len(n)])
-		if before && after {
+		inside := slices.ContainsFunc(skip, func(sp []int) bool { return sp[0] <= j && j < sp[1] })
+		if before && after && !inside {
 			return j
 		}
 		i = j + 1
