@@ -27,6 +27,9 @@ type typeWalker struct {
 	// funcNames holds the printed names of package functions (see
 	// funcName).
 	funcNames map[string]string
+	// shadows holds the fields named like a predeclared type that were
+	// reported, by path (see shadowed).
+	shadows map[string]bool
 }
 
 // object converts a struct-valued schema. goName and tsName name its type;
@@ -118,6 +121,9 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 // value as a whole (its empty default fails MinItems) but a fine schema.
 func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 	pos := w.l.vpos(v)
+	if w.shadowed(v, 0) {
+		return &model.Type{Kind: model.String, Pos: pos}
+	}
 	var leaves []cue.Value
 	var verr error
 	kind := v.IncompleteKind()
@@ -200,6 +206,57 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 		w.errorv(v, "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
 	}
 	return &model.Type{Kind: model.String, Pos: pos}
+}
+
+// predeclared are the names of CUE's predeclared types that a field can
+// hide: a field named int makes every int of its struct, and of the structs
+// within it, mean the field instead of the type.
+var predeclared = map[string]bool{"bool": true, "bytes": true, "float": true, "int": true, "null": true, "number": true, "string": true}
+
+// shadowed reports whether v, or an operand of its conjunctions and
+// disjunctions, refers to a field named like a predeclared type — CUE
+// resolved the name to the field (a silently different type, or an error
+// such as "cannot reference optional field: int") — and reports the field,
+// once, at the field.
+func (w *typeWalker) shadowed(v cue.Value, depth int) bool {
+	op, args := w.l.expr(v)
+	switch {
+	case depth > 16:
+		return false
+	case op == cue.AndOp || op == cue.OrOp:
+		found := false
+		for _, a := range args {
+			found = w.shadowed(a, depth+1) || found
+		}
+		return found
+	case op != cue.SelectorOp:
+		return false
+	}
+	root, path := v.ReferencePath()
+	sels := path.Selectors()
+	if !root.Exists() || len(sels) == 0 || sels[len(sels)-1].LabelType() != cue.StringLabel || !predeclared[sels[len(sels)-1].Unquoted()] {
+		return false
+	}
+	name := sels[len(sels)-1].Unquoted()
+	key := path.String()
+	if w.shadows == nil {
+		w.shadows = map[string]bool{}
+	}
+	if !w.shadows[key] {
+		w.shadows[key] = true
+		at := w.l.valPos(v)
+		var labels []string
+		for _, s := range sels {
+			labels = append(labels, s.Unquoted())
+		}
+		if p, ok := w.l.syn.declared(labels); ok {
+			at = w.l.pos(p)
+		}
+		w.l.errorAt(at, "shadowed", "field %q hides CUE's type %s from its struct: %s there means this field, not the type (as at %s); "+
+			"rename the field, quote its label (\"%s\": …, which binds no name), or write the type as __%s",
+			name, name, name, w.l.valPos(v), name, name)
+	}
+	return true
 }
 
 // leaves collects the operands of v's top-level conjunction that are not
