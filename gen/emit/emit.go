@@ -184,7 +184,7 @@ type Options struct {
 
 // Generate runs the emitters (or only those o names) on s and returns all
 // files sorted by path, plus the manifest. It fails if any emitter fails,
-// if two files share a path, or if a path escapes the root.
+// if two files share a path (ignoring case), or if a path escapes the root.
 func Generate(s *model.Spec, emitters []*Emitter, o Options) ([]File, error) {
 	for _, name := range o.Only {
 		if !slices.ContainsFunc(emitters, func(e *Emitter) bool { return e.Name == name }) {
@@ -222,10 +222,18 @@ func Generate(s *model.Spec, emitters []*Emitter, o Options) ([]File, error) {
 		files = append(files, outs[i]...)
 	}
 	slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
-	for i := 1; i < len(files); i++ {
-		if files[i].Path == files[i-1].Path {
-			return nil, fmt.Errorf("two emitters generate %s", files[i].Path)
+	// A macOS or Windows checkout holds one file for paths that differ
+	// only in case.
+	folded := make(map[string]string, len(files))
+	for _, f := range files {
+		k := strings.ToLower(f.Path)
+		switch prev, ok := folded[k]; {
+		case ok && prev == f.Path:
+			return nil, fmt.Errorf("two emitters generate %s", f.Path)
+		case ok:
+			return nil, fmt.Errorf("%s and %s differ only in case: a macOS or Windows checkout would hold one file for both", prev, f.Path)
 		}
+		folded[k] = f.Path
 	}
 	if len(run) > 0 {
 		files = append(files, Manifest(s, files))

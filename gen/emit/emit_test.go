@@ -86,8 +86,9 @@ func TestGenerateOnly(t *testing.T) {
 	}
 }
 
-// TestGenerateRejects: two emitters writing one path, or a path that
-// leaves the output root, fail the generation and name what failed.
+// TestGenerateRejects: two emitters writing one path, two paths that differ
+// only in case, or a path that leaves the output root, fail the generation
+// and name what failed.
 func TestGenerateRejects(t *testing.T) {
 	t.Parallel()
 	one := func(name, p string) *emit.Emitter {
@@ -98,6 +99,8 @@ func TestGenerateRejects(t *testing.T) {
 		want string
 	}{
 		{[]*emit.Emitter{one("a", "x.json"), one("b", "x.json")}, "two emitters generate x.json"},
+		{[]*emit.Emitter{one("a", "t/fooBar.ts"), one("b", "t/foobar.ts")}, "t/fooBar.ts and t/foobar.ts differ only in case"},
+		{[]*emit.Emitter{one("a", "Docs/x.md"), one("b", "docs/X.md")}, "Docs/x.md and docs/X.md differ only in case"},
 		{[]*emit.Emitter{one("a", "../x.json")}, `emitter a: bad output path "../x.json"`},
 		{[]*emit.Emitter{one("a", "agentc-manifest.txt")}, `emitter a: output path "agentc-manifest.txt" is reserved`},
 	} {

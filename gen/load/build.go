@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -60,10 +61,18 @@ func (l *loader) decode(v cue.Value, x any) bool {
 
 func (l *loader) contract(root cue.Value, s *model.Spec) {
 	c := lookup(root, cue.Str("contract"))
+	rv := lookup(c, cue.Str("revision"))
+	// Generated Go shows the revision on one comment line.
+	if r, ok := badRune(str(rv)); ok || strings.ContainsAny(str(rv), "\t\n") {
+		if !ok {
+			r = rune(str(rv)[strings.IndexAny(str(rv), "\t\n")])
+		}
+		l.errorf(rv, "text", "contract.revision %q holds %s; a revision holds no control character and no U+FEFF", str(rv), runeName(r))
+	}
 	s.Contract = model.Contract{
 		Name:     str(lookup(c, cue.Str("name"))),
-		Revision: str(lookup(c, cue.Str("revision"))),
-		Summary:  strings.TrimSpace(str(lookup(c, cue.Str("summary")))),
+		Revision: str(rv),
+		Summary:  strings.TrimSpace(l.text(lookup(c, cue.Str("summary")))),
 		Pos:      l.vpos(c),
 	}
 }
@@ -116,8 +125,9 @@ func (l *loader) codegen(root cue.Value, s *model.Spec) {
 		switch {
 		case !localPath(m.Dir):
 			l.errorf(mv.LookupPath(cue.ParsePath("dir")), "codegen", "codegen.mcp.dir %q must be a relative path inside the output tree (no '..', no leading '/')", m.Dir)
-		case m.Dir == c.Go.Dir:
-			l.errorf(mv.LookupPath(cue.ParsePath("dir")), "codegen", "codegen.mcp.dir %q must differ from codegen.go.dir: the MCP package is a package of its own", m.Dir)
+		case strings.EqualFold(path.Clean(m.Dir), path.Clean(c.Go.Dir)):
+			// Ignoring case, as a macOS or Windows checkout does.
+			l.errorf(mv.LookupPath(cue.ParsePath("dir")), "codegen", "codegen.mcp.dir %q must differ from codegen.go.dir %q, even ignoring case: the MCP package is a package of its own", m.Dir, c.Go.Dir)
 		}
 		if names.IsGoReserved(m.Package) {
 			l.errorf(mv.LookupPath(cue.ParsePath("package")), "codegen", "codegen.mcp.package %q is a Go keyword or predeclared identifier", m.Package)
@@ -148,15 +158,15 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		t := &model.Tool{
 			Name:        it.Selector().Unquoted(),
 			Execution:   model.Execution(str(lookup(tv, cue.Str("execution")))),
-			Description: strings.TrimSpace(str(lookup(tv, cue.Str("description")))),
+			Description: strings.TrimSpace(l.text(lookup(tv, cue.Str("description")))),
 			Pos:         l.vpos(tv),
 		}
 		if d := lookup(tv, cue.Str("deprecated")); d.Exists() {
-			t.Deprecated = strings.TrimSpace(str(d))
+			t.Deprecated = strings.TrimSpace(l.text(d))
 		}
 		sm := lookup(tv, cue.Str("summary"))
 		if sm.Exists() {
-			t.Summary = str(sm)
+			t.Summary = l.text(sm)
 		}
 		l.decode(lookup(tv, cue.Str("aliases")), &t.Aliases)
 		t.FileName = names.FileName(t.Name)
@@ -211,15 +221,20 @@ type namedTool struct {
 }
 
 // toolNameClashes checks that every tool name and alias names one tool, and
-// that tool names stay distinct as file names (OpenCode's tool ids) and Go
-// names. Tool names come first, so a clash with an alias is reported at the
-// alias; a clashing alias is dropped. Tools whose names clash are marked
-// clashed, so that the names derived from them (TypeScript names, type
-// names) and prompt mentions do not repeat the finding.
+// that tool names stay distinct as file names (OpenCode's tool ids, and the
+// files each tool is generated into, even ignoring case) and Go names. Tool
+// names come first, so a clash with an alias is reported at the alias; a
+// clashing alias is dropped. Tools whose names clash are marked clashed, so
+// that the names derived from them (TypeScript names, type names) and
+// prompt mentions do not repeat the finding.
 func (l *loader) toolNameClashes(named []namedTool) {
 	owner := map[string]*model.Tool{} // every name and alias
 	ownerPos := map[string]model.Pos{}
 	files := map[string]*model.Tool{}
+	// A tool's files (<file name>.ts, .txt, .json) are one file on a
+	// macOS or Windows checkout for file names that differ only in case;
+	// file names are ASCII.
+	folded := map[string]*model.Tool{}
 	for _, nt := range named {
 		t := nt.t
 		owner[t.Name], ownerPos[t.Name] = t, t.Pos
@@ -228,7 +243,13 @@ func (l *loader) toolNameClashes(named []namedTool) {
 			l.clashed[t], l.clashed[prev] = true, true
 			continue
 		}
-		files[t.FileName] = t
+		if prev := folded[strings.ToLower(t.FileName)]; prev != nil {
+			l.errorAt(t.Pos, "duplicate-tool", "tool %q's file name, %s.ts, differs only in case from tool %q's, %s.ts (%s): "+
+				"a macOS or Windows checkout would hold one file for both; rename one", t.Name, t.FileName, prev.Name, prev.FileName, prev.Pos)
+			l.clashed[t], l.clashed[prev] = true, true
+			continue
+		}
+		files[t.FileName], folded[strings.ToLower(t.FileName)] = t, t
 	}
 	for _, nt := range named {
 		t := nt.t
@@ -276,11 +297,29 @@ func (l *loader) toolNameClashes(named []namedTool) {
 
 var toolName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`)
 
-var placeholder = regexp.MustCompile(`\{\{\s*([^{}]*?)\s*\}\}`)
+// placeholder is a {{…}} of a prompt or a summary, as the emitters read
+// them: what stands between the braces, exactly, must name a prompt
+// parameter (an argument), so `{{ name }}`, with spaces, names nothing.
+var placeholder = regexp.MustCompile(`\{\{([^{}]*)\}\}`)
+
+// spacedPlaceholder reports, at pos, a placeholder written with spaces
+// inside its braces ({{ name }}); what says whose text it is in.
+func (l *loader) spacedPlaceholder(pos model.Pos, raw, what string) bool {
+	name := strings.TrimSpace(raw)
+	if name == raw {
+		return false
+	}
+	l.errorAt(pos, "placeholder", "%s uses {{%s}}: a placeholder has no spaces inside its braces; write {{%s}}", what, raw, name)
+	return true
+}
 
 // summary checks a sandbox tool's result template.
 func (l *loader) summary(v cue.Value, t *model.Tool) {
 	for _, m := range placeholder.FindAllStringSubmatch(t.Summary, -1) {
+		pos := l.textPos(v, l.vpos(v), func(raw string) int { return strings.Index(raw, m[0]) })
+		if l.spacedPlaceholder(pos, m[1], fmt.Sprintf("summary of %q", t.Name)) {
+			continue
+		}
 		name, count := m[1], false
 		if rest, ok := strings.CutPrefix(name, "count:"); ok {
 			name, count = rest, true
@@ -291,7 +330,6 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 				f = x
 			}
 		}
-		pos := l.textPos(v, l.vpos(v), func(raw string) int { return strings.Index(raw, m[0]) })
 		switch {
 		case f == nil:
 			var known []string
@@ -318,6 +356,8 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		extends string
 		extPos  model.Pos
 		prompt  cue.Value
+		// critical is the mode's critical instructions, if it has them.
+		critical cue.Value
 	}
 	raws := map[*model.Mode]raw{}
 	// s.Tool, as a map: the first tool (by name) with the name or alias.
@@ -333,17 +373,17 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		mv := it.Value()
 		m := &model.Mode{
 			Name:        it.Selector().Unquoted(),
-			Goal:        str(lookup(mv, cue.Str("goal"))),
+			Goal:        l.text(lookup(mv, cue.Str("goal"))),
 			SourceEdits: str(lookup(mv, cue.Str("source_edits"))),
-			OwnPrompt:   strings.TrimSpace(str(lookup(mv, cue.Str("prompt")))),
+			OwnPrompt:   strings.TrimSpace(l.text(lookup(mv, cue.Str("prompt")))),
 			Pos:         l.vpos(mv),
 		}
 		m.GoName = names.GoExported(m.Name)
 		m.TSName = names.TSCamel(m.Name)
-		if c := lookup(mv, cue.Str("critical")); c.Exists() {
-			m.Critical = strings.TrimSpace(str(c))
-		}
 		r := raw{v: mv, prompt: lookup(mv, cue.Str("prompt"))}
+		if c := lookup(mv, cue.Str("critical")); c.Exists() {
+			m.Critical, r.critical = strings.TrimSpace(l.text(c)), c
+		}
 		if e := lookup(mv, cue.Str("extends")); e.Exists() {
 			r.extends, r.extPos = str(e), l.vpos(e)
 		}
@@ -417,18 +457,28 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 	}
 	params := l.promptParams(root, s)
 	for _, m := range s.Modes {
+		// The critical instructions follow even a custom prompt: the
+		// model reads them as it reads the mode's prompt.
+		if c := raws[m].critical; c.Exists() {
+			what := fmt.Sprintf("critical text of mode %q", m.Name)
+			l.checkTemplate(c, m.Critical, params, what)
+			l.checkMentions(c, m.Critical, []*model.Mode{m}, what)
+		}
 		if cyclic[m] {
 			continue
 		}
-		var parts []string
-		for x := m; x != nil; x = x.Extends {
-			if cyclic[x] {
-				break
-			}
-			parts = append([]string{x.OwnPrompt}, parts...)
+		// m and the modes it extends, nearest first, however long the
+		// chain, up to a mode of a cycle (reported above).
+		var lineage []*model.Mode
+		for x := m; x != nil && !cyclic[x]; x = x.Extends {
+			lineage = append(lineage, x)
+		}
+		parts := make([]string, len(lineage))
+		for i, x := range lineage {
+			parts[len(lineage)-1-i] = x.OwnPrompt
 		}
 		m.Prompt = strings.Join(parts, "\n\n")
-		l.checkPrompt(m, params, func(m *model.Mode) cue.Value { return raws[m].prompt })
+		l.checkPrompt(lineage, params, func(m *model.Mode) cue.Value { return raws[m].prompt })
 	}
 }
 
@@ -438,7 +488,7 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
 	for it.Next() {
 		n := it.Selector().Unquoted()
 		known[n] = true
-		s.PromptParams = append(s.PromptParams, &model.PromptParam{Name: n, GoName: names.GoUnexported(n), TSName: names.TSCamel(n), Doc: str(it.Value())})
+		s.PromptParams = append(s.PromptParams, &model.PromptParam{Name: n, GoName: names.GoUnexported(n), TSName: names.TSCamel(n), Doc: l.text(it.Value())})
 	}
 	slices.SortFunc(s.PromptParams, func(a, b *model.PromptParam) int { return cmp.Compare(a.Name, b.Name) })
 	return known
@@ -447,31 +497,19 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
 // checkPrompt enforces the seed's acceptance gate on a mode's full prompt:
 // it mentions only tools the mode makes mentionable, and every tool the
 // mode makes emphasized or stronger; and its placeholders are known.
-// prompt returns a mode's own prompt value, for positions: a finding about
-// a mention is placed at the mention.
-func (l *loader) checkPrompt(m *model.Mode, params map[string]bool, prompt func(*model.Mode) cue.Value) {
+// lineage is the mode and the modes whose prompts it inherits, nearest
+// first. prompt returns a mode's own prompt value, for positions: a
+// finding about a mention is placed at the mention.
+func (l *loader) checkPrompt(lineage []*model.Mode, params map[string]bool, prompt func(*model.Mode) cue.Value) {
+	m := lineage[0]
 	own := prompt(m)
 	ownPos := l.vpos(own)
-	var known []string
-	for p := range params {
-		known = append(known, p)
-	}
-	slices.Sort(known)
-	for _, ph := range placeholder.FindAllStringSubmatch(m.OwnPrompt, -1) {
-		if !params[ph[1]] {
-			pos := l.textPos(own, ownPos, func(raw string) int { return strings.Index(raw, ph[0]) })
-			hint := ""
-			if k := closest(ph[1], known); k != "" {
-				hint = fmt.Sprintf("; did you mean {{%s}}?", k)
-			}
-			l.errorAt(pos, "placeholder", "prompt of mode %q uses {{%s}}, which is not in prompt_params%s", m.Name, ph[1], hint)
-		}
-	}
+	l.checkTemplate(own, m.OwnPrompt, params, fmt.Sprintf("prompt of mode %q", m.Name))
 	for _, ts := range m.Standings {
 		if l.clashed[ts.Tool] {
 			continue // which tool a mention means is unclear; the clash is reported
 		}
-		where := mentionedIn(m, ts.Tool)
+		where := mentionedIn(lineage, ts.Tool)
 		switch {
 		case where != nil && !ts.Standing.Mentionable():
 			via := ""
@@ -490,10 +528,11 @@ func (l *loader) checkPrompt(m *model.Mode, params map[string]bool, prompt func(
 	}
 }
 
-// mentionedIn returns the mode (m or an ancestor) whose own prompt mentions
-// tool t by any of its names, or nil.
-func mentionedIn(m *model.Mode, t *model.Tool) *model.Mode {
-	for x, n := m, 0; x != nil && n < 64; x, n = x.Extends, n+1 {
+// mentionedIn returns the mode of lineage (a mode and the modes whose
+// prompts it inherits, nearest first) whose own prompt mentions tool t by
+// any of its names, or nil.
+func mentionedIn(lineage []*model.Mode, t *model.Tool) *model.Mode {
+	for _, x := range lineage {
 		if Mentions(x.OwnPrompt, t) {
 			return x
 		}
@@ -502,24 +541,30 @@ func mentionedIn(m *model.Mode, t *model.Tool) *model.Mode {
 }
 
 // Mentions reports whether text names tool t (its name, an alias or its file
-// name) as a whole word.
+// name) as a whole word, outside placeholders.
 func Mentions(text string, t *model.Tool) bool {
 	return mentionIndex(text, t) >= 0
 }
 
 // mentionIndex returns the byte offset of the first whole-word mention of
-// tool t in text, or -1.
+// tool t in text, or -1. A placeholder named like a tool
+// ({{save_env_files}}) is no mention: the model reads the parameter's
+// value there, not the name.
 func mentionIndex(text string, t *model.Tool) int {
-	first := wordIndex(text, t.Name)
-	for _, n := range t.Aliases {
-		first = earlier(first, wordIndex(text, n))
+	var skip [][]int
+	if strings.Contains(text, "{{") {
+		skip = placeholder.FindAllStringIndex(text, -1)
 	}
-	return earlier(first, wordIndex(text, t.FileName))
+	first := wordIndex(text, t.Name, skip)
+	for _, n := range t.Aliases {
+		first = earlier(first, wordIndex(text, n, skip))
+	}
+	return earlier(first, wordIndex(text, t.FileName, skip))
 }
 
 // wordIndex returns the byte offset of the first whole-word occurrence of
-// n in text, or -1.
-func wordIndex(text, n string) int {
+// n in text outside the spans skip, or -1.
+func wordIndex(text, n string, skip [][]int) int {
 	for i := 0; i < len(text); {
 		j := strings.Index(text[i:], n)
 		if j < 0 {
@@ -528,7 +573,8 @@ func wordIndex(text, n string) int {
 		j += i
 		before := j == 0 || !isWordByte(text[j-1])
 		after := j+len(n) >= len(text) || !isWordByte(text[j+len(n)])
-		if before && after {
+		inside := slices.ContainsFunc(skip, func(sp []int) bool { return sp[0] <= j && j < sp[1] })
+		if before && after && !inside {
 			return j
 		}
 		i = j + 1
@@ -608,7 +654,7 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 	inputs := map[string]*model.SelectionInput{}
 	it, _ := lookup(sv, cue.Str("inputs")).Fields()
 	for it.Next() {
-		in := &model.SelectionInput{Name: it.Selector().Unquoted(), Doc: str(it.Value())}
+		in := &model.SelectionInput{Name: it.Selector().Unquoted(), Doc: l.text(it.Value())}
 		in.GoName, in.TSName = names.GoExported(in.Name), names.TSCamel(in.Name)
 		inputs[in.Name] = in
 		s.Selection.Inputs = append(s.Selection.Inputs, in)
@@ -652,12 +698,13 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 		mv := it.Value()
 		m := &model.Model{
 			Canonical: it.Selector().Unquoted(),
-			Display:   str(lookup(mv, cue.Str("display"))),
+			Display:   l.text(lookup(mv, cue.Str("display"))),
 			OpenCode:  str(lookup(mv, cue.Str("opencode"))),
 			API:       str(lookup(mv, cue.Str("api"))),
 			Pos:       l.vpos(mv),
 		}
 		m.GoName, m.TSName = names.GoExported(m.Canonical), names.TSCamel(m.Canonical)
+		l.nameText(m.Pos, m.Canonical, "model ID")
 		if p := opencodeIDs[m.OpenCode]; p != nil {
 			l.errorf(lookup(mv, cue.Str("opencode")), "duplicate-model-id", "OpenCode ID %q is also model %q's; ID transforms must be one-to-one", m.OpenCode, p.Canonical)
 		}
@@ -732,6 +779,11 @@ func (l *loader) callback(root cue.Value, s *model.Spec) {
 	for _, p := range []string{"{sessionId}", "{toolName}"} {
 		if strings.Count(c.Path, p) != 1 {
 			l.errorf(lookup(v, cue.Str("path")), "callback", "callback.path must contain %s exactly once", p)
+		}
+	}
+	for _, e := range []struct{ field, name string }{{"gateway_url", c.Env.GatewayURL}, {"session_id", c.Env.SessionID}, {"auth_token", c.Env.AuthToken}} {
+		if !envName.MatchString(e.name) {
+			l.errorf(lookup(v, cue.Str("env"), cue.Str(e.field)), "callback", "callback.env.%s %q is not an environment variable name", e.field, e.name)
 		}
 	}
 }

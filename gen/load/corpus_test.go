@@ -112,6 +112,27 @@ func TestBase(t *testing.T) {
 	}
 }
 
+// TestLongExtendsChain: a mode at the end of a chain of 70 inherits the
+// prompt and the agent prompt of the chain's first mode (the walk up the
+// chain has no depth limit).
+func TestLongExtendsChain(t *testing.T) {
+	t.Parallel()
+	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["extends_chain_long"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := s.Mode("chain69")
+	if last == nil {
+		t.Fatal("no mode chain69")
+	}
+	if !strings.HasPrefix(last.Prompt, "When you are stuck, call ask_user.\n\nLink 1.") || !strings.HasSuffix(last.Prompt, "Link 69.") {
+		t.Errorf("chain69's prompt = %.60q…, want chain0's prompt, then each link's", last.Prompt)
+	}
+	if len(last.AgentPrompts) != 1 || last.AgentPrompts[0].Agent != "plan" || last.AgentPrompts[0].Prompt != "Plan before you call ask_user." {
+		t.Errorf("chain69's agent prompts = %+v, want chain0's for plan", last.AgentPrompts)
+	}
+}
+
 // TestBroken loads the base spec with each case's files replacing or adding
 // to the base's, and compares the findings with the case's want section,
 // exactly. The archive's comment may hold a "codes:" line listing the

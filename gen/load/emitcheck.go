@@ -85,9 +85,10 @@ func (l *loader) openCodeMCP(root cue.Value, s *model.Spec) {
 	}
 }
 
-// outputDirs reports codegen directories that are the same or nested: each
-// kind of output needs a tree of its own, or two emitters could write the
-// same file (a tool's JSON Schema over an injection manifest).
+// outputDirs reports codegen directories that are the same or nested, even
+// ignoring case (as a macOS or Windows checkout does): each kind of output
+// needs a tree of its own, or two emitters could write the same file (a
+// tool's JSON Schema over an injection manifest).
 func (l *loader) outputDirs(root cue.Value, s *model.Spec) {
 	c := s.Codegen
 	dirs := []struct{ field, dir string }{
@@ -99,13 +100,18 @@ func (l *loader) outputDirs(root cue.Value, s *model.Spec) {
 	}
 	for i, a := range dirs {
 		for j, b := range dirs {
-			da, db := path.Clean(a.dir), path.Clean(b.dir)
+			da, db := strings.ToLower(path.Clean(a.dir)), strings.ToLower(path.Clean(b.dir))
 			if i == j || !within(da, db) || (da == db && i < j) {
 				continue
 			}
 			how := "inside"
-			if da == db {
+			switch {
+			case path.Clean(a.dir) == path.Clean(b.dir):
 				how = "the same as"
+			case da == db:
+				how = "the same, ignoring case (as a macOS or Windows checkout does), as"
+			case !within(path.Clean(a.dir), path.Clean(b.dir)):
+				how = "inside, ignoring case (as a macOS or Windows checkout does),"
 			}
 			// At the directory the author set: the other may be a default.
 			at := l.vpos(root.LookupPath(cue.ParsePath("codegen." + a.field)))

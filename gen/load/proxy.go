@@ -76,14 +76,22 @@ func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params map[string]b
 				continue
 			}
 			own[m][name] = pv
-			text := strings.TrimSpace(str(pv))
+			text := strings.TrimSpace(l.text(pv))
 			l.checkTemplate(pv, text, params, fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name))
 			l.checkMentions(pv, text, []*model.Mode{m}, fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name))
 		}
 	}
 	for _, m := range s.Modes {
+		// m and the modes it extends, nearest first, however long the
+		// chain; a cycle (reported) ends it.
+		var lineage []*model.Mode
+		seen := map[*model.Mode]bool{}
+		for x := m; x != nil && !seen[x]; x = x.Extends {
+			seen[x] = true
+			lineage = append(lineage, x)
+		}
 		agents := map[string]bool{}
-		for x, n := m, 0; x != nil && n < 64; x, n = x.Extends, n+1 {
+		for _, x := range lineage {
 			for a := range own[x] {
 				agents[a] = true
 			}
@@ -94,9 +102,7 @@ func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params map[string]b
 				ap.Own, ap.Pos = strings.TrimSpace(str(v)), l.vpos(v)
 			}
 			var parts []string
-			seen := map[*model.Mode]bool{}
-			for x := m; x != nil && !seen[x]; x = x.Extends {
-				seen[x] = true
+			for _, x := range lineage {
 				if v, ok := own[x][a]; ok {
 					parts = append([]string{strings.TrimSpace(str(v))}, parts...)
 				}
@@ -130,6 +136,9 @@ func (l *loader) checkTemplate(v cue.Value, text string, params map[string]bool,
 			continue
 		}
 		pos := l.textPos(v, l.vpos(v), func(raw string) int { return strings.Index(raw, ph[0]) })
+		if l.spacedPlaceholder(pos, ph[1], what) {
+			continue
+		}
 		hint := ""
 		if k := closest(ph[1], known); k != "" {
 			hint = fmt.Sprintf("; did you mean {{%s}}?", k)
@@ -239,7 +248,7 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bo
 		ev := it.Value()
 		e := &model.Experiment{Name: it.Selector().Unquoted(), Pos: l.vpos(ev)}
 		if d := lookup(ev, cue.Str("doc")); d.Exists() {
-			e.Doc = strings.TrimSpace(str(d))
+			e.Doc = strings.TrimSpace(l.text(d))
 		}
 		lit, _ := lookup(ev, cue.Str("modes")).List()
 		for lit.Next() {
@@ -279,7 +288,7 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bo
 				v.Weight = int(w)
 			}
 			if pv := lookup(vv, cue.Str("prompt")); pv.Exists() {
-				v.Prompt = strings.TrimSpace(str(pv))
+				v.Prompt = strings.TrimSpace(l.text(pv))
 				what := fmt.Sprintf("prompt of variant %q of experiment %q", v.Name, e.Name)
 				l.checkTemplate(pv, v.Prompt, params, what)
 				l.checkMentions(pv, v.Prompt, modes, what)

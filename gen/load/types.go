@@ -27,6 +27,9 @@ type typeWalker struct {
 	// funcNames holds the printed names of package functions (see
 	// funcName).
 	funcNames map[string]string
+	// shadows holds the fields named like a predeclared type that were
+	// reported, by path (see shadowed).
+	shadows map[string]bool
 }
 
 // object converts a struct-valued schema. goName and tsName name its type;
@@ -75,6 +78,7 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 	}
 	f.GoName = names.GoExported(name)
 	f.TSName = names.TSProperty(name)
+	w.l.nameText(f.Pos, name, "field name")
 	if f.GoName == "" {
 		w.l.errorf(fv, "name-clash", "field %q has no letters or digits to make a Go name from", name)
 	} else if prev, ok := goNames[f.GoName]; ok {
@@ -107,10 +111,14 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 		} else {
 			f.Presence = model.Defaulted
 			f.Default = json.RawMessage(b)
+			if strings.ContainsRune(string(b), '\uFEFF') { // JSON leaves it unescaped
+				w.l.errorf(fv, "text", "the default of %q holds U+FEFF (a byte order mark), which no value may hold: generated Go shows values in comments, where Go refuses it", name)
+			}
 		}
 	}
 	f.Type = w.typ(fv, childGo, childTS, name)
 	f.Type.Doc = w.l.docOf(fv)
+	w.l.docText(fv, f.Type.Doc)
 	return f
 }
 
@@ -149,6 +157,9 @@ func generalDisjunct(v, d cue.Value) (cue.Value, bool) {
 // value as a whole (its empty default fails MinItems) but a fine schema.
 func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 	pos := w.l.vpos(v)
+	if w.shadowed(v, 0) {
+		return &model.Type{Kind: model.String, Pos: pos}
+	}
 	var leaves []cue.Value
 	var verr error
 	kind := v.IncompleteKind()
@@ -189,6 +200,7 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 		}
 		t.Items = w.typ(elem, base, tsBase, names.Singular(field))
 		t.Items.Doc = w.l.docOf(elem)
+		w.l.docText(elem, t.Items.Doc)
 		w.constraints(v, t)
 		return t
 	case cue.StringKind:
@@ -232,6 +244,57 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 	return &model.Type{Kind: model.String, Pos: pos}
 }
 
+// predeclared are the names of CUE's predeclared types that a field can
+// hide: a field named int makes every int of its struct, and of the structs
+// within it, mean the field instead of the type.
+var predeclared = map[string]bool{"bool": true, "bytes": true, "float": true, "int": true, "null": true, "number": true, "string": true}
+
+// shadowed reports whether v, or an operand of its conjunctions and
+// disjunctions, refers to a field named like a predeclared type — CUE
+// resolved the name to the field (a silently different type, or an error
+// such as "cannot reference optional field: int") — and reports the field,
+// once, at the field.
+func (w *typeWalker) shadowed(v cue.Value, depth int) bool {
+	op, args := w.l.expr(v)
+	switch {
+	case depth > 16:
+		return false
+	case op == cue.AndOp || op == cue.OrOp:
+		found := false
+		for _, a := range args {
+			found = w.shadowed(a, depth+1) || found
+		}
+		return found
+	case op != cue.SelectorOp:
+		return false
+	}
+	root, path := v.ReferencePath()
+	sels := path.Selectors()
+	if !root.Exists() || len(sels) == 0 || sels[len(sels)-1].LabelType() != cue.StringLabel || !predeclared[sels[len(sels)-1].Unquoted()] {
+		return false
+	}
+	name := sels[len(sels)-1].Unquoted()
+	key := path.String()
+	if w.shadows == nil {
+		w.shadows = map[string]bool{}
+	}
+	if !w.shadows[key] {
+		w.shadows[key] = true
+		at := w.l.valPos(v)
+		var labels []string
+		for _, s := range sels {
+			labels = append(labels, s.Unquoted())
+		}
+		if p, ok := w.l.syn.declared(labels); ok {
+			at = w.l.pos(p)
+		}
+		w.l.errorAt(at, "shadowed", "field %q hides CUE's type %s from its struct: %s there means this field, not the type (as at %s); "+
+			"rename the field, quote its label (\"%s\": …, which binds no name), or write the type as __%s",
+			name, name, name, w.l.valPos(v), name, name)
+	}
+	return true
+}
+
 // leaves collects the operands of v's top-level conjunction that are not
 // themselves conjunctions, mapping builtin calls to the kind they accept.
 func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
@@ -264,6 +327,11 @@ func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
 	}
 	if t.MinItems != nil && t.MaxItems != nil && *t.MinItems > *t.MaxItems {
 		w.errorv(v, "unsupported", "minimum item count %d exceeds maximum item count %d", *t.MinItems, *t.MaxItems)
+	}
+	for _, s := range append([]string{t.Literal}, t.Enum...) {
+		if strings.ContainsRune(s, '\uFEFF') {
+			w.errorv(v, "text", "the value %q holds U+FEFF (a byte order mark), which no value may hold: generated Go shows values in comments, where Go refuses it", s)
+		}
 	}
 }
 
@@ -320,6 +388,7 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 			w.errorv(v, "unsupported", "invalid pattern %q: %v", re, err)
 			return
 		}
+		w.l.patternText(w.l.valPos(v), re)
 		t.Patterns = append(t.Patterns, model.Pattern{Regexp: re, Pos: w.l.vpos(v)})
 	case cue.NotRegexMatchOp:
 		w.errorv(v, "unsupported", "!~ needs a message: put it in a named check, a definition with @check(\"message\")")
@@ -571,6 +640,10 @@ func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *
 		sels := path.Selectors()
 		name := strings.TrimPrefix(sels[len(sels)-1].String(), "#")
 		c = &model.Check{Name: name, Message: msg, Doc: w.l.docOf(def), GoName: names.GoExported(name), TSName: names.TSCamel(name), Pos: w.l.vpos(def)}
+		w.l.docText(def, c.Doc)
+		if r, ok := badRune(msg); ok {
+			w.l.errorf(def, "text", "the message of @check of #%s holds %s; text may hold tabs and newlines but no other control character, and no U+FEFF", name, runeName(r))
+		}
 		if c.Doc == "" {
 			c.Doc = msg
 		}
@@ -606,6 +679,7 @@ func (w *typeWalker) checkBody(v cue.Value, c *model.Check, depth int) {
 			w.l.errorf(v, "check", "invalid pattern %q: %v", re, err)
 			return
 		}
+		w.l.patternText(w.l.vpos(v), re)
 		p := model.Pattern{Regexp: re, Pos: w.l.vpos(v)}
 		if op == cue.RegexMatchOp {
 			c.Match = append(c.Match, p)

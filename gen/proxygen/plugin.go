@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/js"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/tslayout"
 )
@@ -22,7 +23,9 @@ func tsParams(p model.Params) string {
 	if len(p.Options) > 0 {
 		var opts []string
 		for _, k := range optionKeys(p) {
-			opts = append(opts, tslayout.String(k)+": "+string(p.Options[k]))
+			// JSON.parse keeps an option (or a key below one) called
+			// __proto__; an object literal must say so.
+			opts = append(opts, js.Key(k)+": "+js.Literal(p.Options[k]))
 		}
 		fields = append(fields, "options: { "+strings.Join(opts, ", ")+" }")
 	}
@@ -149,7 +152,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 	}
 	var values []string
 	for _, p := range s.PromptParams {
-		values = append(values, fmt.Sprintf("%s: values[%s] ?? \"\"", p.TSName, tslayout.String(p.Name)))
+		values = append(values, fmt.Sprintf("%s: own(values, %s)", p.TSName, tslayout.String(p.Name)))
 	}
 	w("]\n\nfunction promptParams(values: Record<string, string>): PromptParams {\n  return %s\n}\n",
 		tslayout.Call("  ", "{ ", values, " }"))
@@ -258,6 +261,15 @@ export function mergeParams(base: ModelParams, over: ModelParams): ModelParams {
   if (over.topP !== undefined) out.topP = over.topP
   if (over.options !== undefined) out.options = { ...base.options, ...over.options }
   return out
+}
+
+/**
+ * own returns values' own property k, or "" when it has none: a parameter
+ * named like an inherited property (toString) that is not set reads as "",
+ * never as what every object inherits.
+ */
+function own(values: Record<string, string>, k: string): string {
+  return Object.prototype.hasOwnProperty.call(values, k) ? values[k] : ""
 }
 
 function isMode(m: string): m is ModeName {

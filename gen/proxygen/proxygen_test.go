@@ -11,12 +11,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
+	"github.com/agentc-dev/agentc/gen/internal/testspecs"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/proxygen"
@@ -353,5 +356,76 @@ func TestServiceHandler(t *testing.T) {
 	}
 	if records != 9 {
 		t.Errorf("%d log records for 9 requests", records)
+	}
+}
+
+// TestPluginKeepsOwnKeys resolves requests of the coverage spec in the
+// plugin under node: an option named __proto__ (at the top and below) is
+// kept, as JSON.parse and the service keep it, and a prompt parameter named
+// like an inherited property (toString) that is not set reads as "", never
+// as Object.prototype.toString.
+func TestPluginKeepsOwnKeys(t *testing.T) {
+	t.Parallel()
+	node := nodetool.Node(t)
+	s := testspecs.Load(t, testspecs.Dirs[2])
+	if !slices.ContainsFunc(s.PromptParams, func(p *model.PromptParam) bool { return p.Name == "toString" }) {
+		t.Fatal("the coverage spec has no prompt parameter toString")
+	}
+	src, err := proxygen.Plugin(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	write(t, filepath.Join(root, "agentc-prompt-proxy.ts"), src)
+	write(t, filepath.Join(root, "driver.mjs"), []byte(driver))
+	write(t, filepath.Join(root, "hooks.mjs"), []byte(hooks))
+	if err := os.Symlink(nodetool.Dir(t), filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	var requests []contract.PromptRequest
+	for _, m := range s.Modes {
+		for _, params := range []map[string]string{{}, {"repoName": "acme/web"}, {"repoName": "acme/web", "toString": "T"}} {
+			requests = append(requests, contract.PromptRequest{SessionID: "ses_" + m.Name, User: contract.PromptUser{Parts: []json.RawMessage{}},
+				Metadata: contract.PromptMetadata{Mode: m.Name, Params: params}})
+		}
+	}
+	in, _ := json.Marshal(map[string]any{"ids": []string{}, "requests": requests, "hashes": []string{}})
+	cmd := exec.Command(node, "driver.mjs", filepath.Join(root, "agentc-prompt-proxy.ts"))
+	cmd.Dir = root
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.Bytes())
+	}
+	var got struct {
+		Local []struct {
+			System string `json:"system"`
+			Params struct {
+				Options json.RawMessage `json:"options"`
+			} `json:"params"`
+		} `json:"local"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil || len(got.Local) != len(requests) {
+		t.Fatalf("driver output %s: %v", out, err)
+	}
+	for i, req := range requests {
+		m := s.Mode(req.Metadata.Mode)
+		var fill []string
+		for _, p := range s.PromptParams {
+			fill = append(fill, "{{"+p.Name+"}}", req.Metadata.Params[p.Name])
+		}
+		if want := strings.NewReplacer(fill...).Replace(m.Prompt); got.Local[i].System != want {
+			t.Errorf("mode %s, params %v: system %q, want %q", m.Name, req.Metadata.Params, got.Local[i].System, want)
+		}
+		wantOpts, _ := json.Marshal(s.ModelParams.Resolve(m, nil).Options)
+		var g, w any
+		if json.Unmarshal(got.Local[i].Params.Options, &g) != nil || json.Unmarshal(wantOpts, &w) != nil || !reflect.DeepEqual(g, w) {
+			t.Errorf("mode %s: options %s, want %s", m.Name, got.Local[i].Params.Options, wantOpts)
+		}
+		if !bytes.Contains(wantOpts, []byte(`"__proto__"`)) {
+			t.Errorf("mode %s: the coverage spec's options %s hold no __proto__", m.Name, wantOpts)
+		}
 	}
 }

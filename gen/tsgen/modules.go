@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/js"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/tslayout"
 )
@@ -154,7 +155,13 @@ func modesModule(s *model.Spec) []byte {
 	for _, r := range s.Selection.Rules {
 		var conds []string
 		for _, c := range r.When {
-			conds = append(conds, fmt.Sprintf("session.%s === %s", c.Input.TSName, jsString(c.Value)))
+			// An unset input (undefined, null) reads as "", as it does in
+			// Go, where it is the zero string.
+			in := "session." + c.Input.TSName
+			if c.Value == "" {
+				in = "(" + in + " ?? \"\")"
+			}
+			conds = append(conds, fmt.Sprintf("%s === %s", in, jsString(c.Value)))
 		}
 		fmt.Fprintf(&b, "  if (%s) {\n    return %s\n  }\n", strings.Join(conds, " && "), jsString(r.Mode.Name))
 	}
@@ -199,7 +206,9 @@ func modelsModule(s *model.Spec) []byte {
 	doc(&b, "", "Every model by canonical ID.")
 	b.WriteString("export const MODELS: Readonly<Record<ModelId, ModelInfo>> = {\n")
 	for _, m := range s.Models {
-		b.WriteString(entry("  ", jsString(m.Canonical), "canonical: "+jsString(m.Canonical), "display: "+jsString(m.Display),
+		// A model ID may be __proto__, which a plain key would not make a
+		// property.
+		b.WriteString(entry("  ", js.Key(m.Canonical), "canonical: "+jsString(m.Canonical), "display: "+jsString(m.Display),
 			"opencode: "+jsString(m.OpenCode), "api: "+jsString(m.API)))
 	}
 	b.WriteString("}\n\n")

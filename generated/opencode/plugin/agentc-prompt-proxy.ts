@@ -198,7 +198,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
 ]
 
 function promptParams(values: Record<string, string>): PromptParams {
-  return { repoName: values["repoName"] ?? "" }
+  return { repoName: own(values, "repoName") }
 }
 
 /** fnv1a32 is the 32-bit FNV-1a hash of s's UTF-8 bytes. */
@@ -233,6 +233,15 @@ export function mergeParams(base: ModelParams, over: ModelParams): ModelParams {
   if (over.topP !== undefined) out.topP = over.topP
   if (over.options !== undefined) out.options = { ...base.options, ...over.options }
   return out
+}
+
+/**
+ * own returns values' own property k, or "" when it has none: a parameter
+ * named like an inherited property (toString) that is not set reads as "",
+ * never as what every object inherits.
+ */
+function own(values: Record<string, string>, k: string): string {
+  return Object.prototype.hasOwnProperty.call(values, k) ? values[k] : ""
 }
 
 function isMode(m: string): m is ModeName {
