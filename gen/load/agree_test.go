@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/emitters"
+	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	"github.com/agentc-dev/agentc/gen/internal/scratch"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -75,13 +76,24 @@ func TestVetAcceptsOnlyWhatGenGenerates(t *testing.T) {
 	t.Logf("%d specs accepted", accepted)
 	t.Run("go vet", func(t *testing.T) {
 		t.Parallel()
-		for tree, lines := range mod.GoVet(t) {
+		findings, err := mod.GoVet()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for tree, lines := range findings {
 			t.Errorf("%s: vet accepts the spec but go vet fails:\n%s", trees[tree], strings.Join(lines, "\n"))
 		}
 	})
 	t.Run("tsc", func(t *testing.T) {
 		t.Parallel()
-		for tree, lines := range mod.TSC(t, tsDirs) {
+		if err := mod.LinkNodeModules(nodetool.Dir(t)); err != nil {
+			t.Fatal(err)
+		}
+		findings, err := mod.TSC(nodetool.Node(t), nodetool.Tsc(t), tsDirs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for tree, lines := range findings {
 			t.Errorf("%s: vet accepts the spec but tsc --strict fails:\n%s", trees[tree], strings.Join(lines, "\n"))
 		}
 	})

@@ -6,7 +6,7 @@
 package scratch
 
 import (
-	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,14 +126,15 @@ func goEnv() []string {
 }
 
 // GoVet runs `go vet` on the packages of the named trees (every tree when
-// none is named) and returns what it reports.
-func (m *Module) GoVet(t testing.TB, trees ...string) Findings {
-	t.Helper()
+// none is named) and returns what it reports. The error is for a go vet
+// that failed without naming any file. It is safe to call from any
+// goroutine.
+func (m *Module) GoVet(trees ...string) (Findings, error) {
 	if len(trees) == 0 {
 		trees = m.trees
 	}
 	if len(trees) == 0 {
-		return Findings{}
+		return Findings{}, nil
 	}
 	args := []string{"vet"}
 	for _, name := range trees {
@@ -144,45 +145,34 @@ func (m *Module) GoVet(t testing.TB, trees ...string) Findings {
 	cmd.Env = goEnv()
 	out, err := cmd.CombinedOutput()
 	if err == nil {
-		return Findings{} // what it printed are notes
+		return Findings{}, nil // what it printed are notes
 	}
 	f := m.attribute(out)
 	if len(f) == 0 {
-		t.Fatalf("go vet: %v", err)
+		return nil, fmt.Errorf("go vet: %v", err)
 	}
-	return f
+	return f, nil
 }
 
 // Build builds the main package at rel (slash path below the root) and
 // returns the executable's path.
-func (m *Module) Build(t testing.TB, rel string) (string, error) {
-	t.Helper()
+func (m *Module) Build(rel string) (string, error) {
 	bin := filepath.Join(m.Dir, "bin", filepath.Base(rel))
 	cmd := exec.Command("go", "build", "-o", bin, "./"+rel)
 	cmd.Dir = m.Dir
 	cmd.Env = goEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", &buildError{err, out}
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	return bin, nil
 }
 
-type buildError struct {
-	err error
-	out []byte
-}
-
-func (e *buildError) Error() string { return "go build: " + e.err.Error() + "\n" + string(e.out) }
-
 // TSC type-checks the .ts files under the given directories of each tree
 // (slash paths relative to the tree, e.g. "opencode" and "ts") with the
-// pinned tsc, and returns its errors. It skips the test (or fails it in CI)
-// when the Node toolchain is not installed, as nodetool does.
-func (m *Module) TSC(t testing.TB, dirs map[string][]string) Findings {
-	t.Helper()
-	node := nodetool.Node(t)
-	tsc := nodetool.Tsc(t)
-	m.LinkNodeModules(t)
+// pinned tsc (nodetool.Tsc, run by node) and returns its errors. The
+// module must have its node_modules linked (LinkNodeModules). It is safe
+// to call from any goroutine.
+func (m *Module) TSC(node, tsc string, dirs map[string][]string) (Findings, error) {
 	var include []string
 	for _, name := range m.trees {
 		for _, d := range dirs[name] {
@@ -190,32 +180,32 @@ func (m *Module) TSC(t testing.TB, dirs map[string][]string) Findings {
 		}
 	}
 	if len(include) == 0 {
-		return Findings{}
+		return Findings{}, nil
 	}
-	m.Write(t, "tsconfig.json", []byte(strings.Replace(tsconfig, "%s", "["+strings.Join(include, ", ")+"]", 1)))
+	config := strings.Replace(tsconfig, "%s", "["+strings.Join(include, ", ")+"]", 1)
+	if err := os.WriteFile(filepath.Join(m.Dir, "tsconfig.json"), []byte(config), 0o644); err != nil {
+		return nil, err
+	}
 	cmd := exec.Command(node, tsc, "--noEmit", "--pretty", "false", "-p", m.Dir)
 	cmd.Dir = m.Dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		f := m.attribute(out.Bytes())
-		if len(f) == 0 {
-			t.Fatalf("tsc: %v", err)
-		}
-		return f
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		return Findings{}, nil
 	}
-	return Findings{}
+	f := m.attribute(out)
+	if len(f) == 0 {
+		return nil, fmt.Errorf("tsc: %v", err)
+	}
+	return f, nil
 }
 
-// LinkNodeModules links node_modules at the root to the pinned toolchain,
-// for tsc and for node running the generated modules.
-func (m *Module) LinkNodeModules(t testing.TB) {
-	t.Helper()
+// LinkNodeModules links node_modules at the root to nodeModules (the
+// pinned toolchain, nodetool.Dir), for tsc and for node running the
+// generated modules.
+func (m *Module) LinkNodeModules(nodeModules string) error {
 	link := filepath.Join(m.Dir, "node_modules")
 	if _, err := os.Lstat(link); err == nil {
-		return
+		return nil
 	}
-	if err := os.Symlink(nodetool.Dir(t), link); err != nil {
-		t.Fatal(err)
-	}
+	return os.Symlink(nodeModules, link)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	"github.com/agentc-dev/agentc/gen/internal/scratch"
 )
 
@@ -21,11 +22,20 @@ func TestFindingsAreAttributed(t *testing.T) {
 		{Path: "go/p/p.go", Data: []byte("package p\n\nimport \"fmt\"\n\nfunc F() { fmt.Printf(\"%d\", \"x\") }\n")},
 		{Path: "ts/m.ts", Data: []byte("export const x: number = \"one\"\n")},
 	})
-	vet := mod.GoVet(t)
+	vet, err := mod.GoVet()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(vet["good"]) != 0 || len(vet[""]) != 0 || !strings.Contains(strings.Join(vet["bad"], "\n"), "Printf format %d has arg") {
 		t.Errorf("go vet findings = %q, want a Printf finding under bad only", vet)
 	}
-	ts := mod.TSC(t, map[string][]string{"good": {"ts"}, "bad": {"ts"}})
+	if err := mod.LinkNodeModules(nodetool.Dir(t)); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := mod.TSC(nodetool.Node(t), nodetool.Tsc(t), map[string][]string{"good": {"ts"}, "bad": {"ts"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(ts["good"]) != 0 || len(ts[""]) != 0 || !strings.Contains(strings.Join(ts["bad"], "\n"), "TS2322") {
 		t.Errorf("tsc findings = %q, want TS2322 under bad only", ts)
 	}
