@@ -69,11 +69,17 @@ bench: npm tools postgres
 # generated Go and generated zod (a long-lived node process) agree on
 # mutated tool arguments (loading its 949 seeds takes ~20 s first).
 # FuzzEnvelope: the callback body decoder accepts what encoding/json
-# accepts and digests args as their re-encoding.
+# accepts and digests args as their re-encoding. TestSpecFuzz writes specs
+# as people do, from seed SPECFUZZ_SEED on (a new one each run), batch
+# after batch for FUZZTIME: vet's findings are positioned, and what vet
+# accepts generates, go-vets, type-checks and agrees across Go, zod and
+# TypeScript (gen/specfuzz; make test runs seeds 1–8).
+SPECFUZZ_SEED ?= $(shell date +%s)
 fuzz: npm
 	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./gen/load
 	$(GO) test -run '^$$' -fuzz '^FuzzDifferential$$' -fuzztime $(FUZZTIME) ./gen/conformance
 	$(GO) test -run '^$$' -fuzz '^FuzzEnvelope$$' -fuzztime $(FUZZTIME) ./gen/gogen/agentrt
+	$(GO) test -count=1 -timeout 0 -run '^TestSpecFuzz$$' ./gen/specfuzz -specfuzz.time=$(FUZZTIME) -specfuzz.seed=$(SPECFUZZ_SEED)
 
 clean:
 	rm -rf $(BIN)

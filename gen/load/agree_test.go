@@ -16,6 +16,8 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/emitters"
+	"github.com/agentc-dev/agentc/gen/internal/nodetool"
+	"github.com/agentc-dev/agentc/gen/internal/scratch"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
 )
@@ -38,24 +40,65 @@ func vet(files map[string][]byte) (*model.Spec, error) {
 // agentc vet accepts — the default spec, the corpus's base,
 // each broken case, the stored fuzz inputs, the accepted cases in
 // testdata/accepted, the first contract version and the coverage spec —
-// every emitter succeeds (agentc gen cannot fail on it).
+// every emitter succeeds (agentc gen cannot fail on it), and the Go it
+// generates builds and vets, and the TypeScript type-checks (tsc --strict),
+// all specs' output in one scratch module.
 func TestVetAcceptsOnlyWhatGenGenerates(t *testing.T) {
 	t.Parallel()
 	specs := corpora(t)
+	mod := scratch.New(t)
+	trees := map[string]string{"": "the scratch module"} // tree → spec
+	tsDirs := map[string][]string{}
 	accepted := 0
 	for _, name := range slices.Sorted(maps.Keys(specs)) {
 		s, err := vet(specs[name])
 		if err != nil {
 			continue
 		}
+		tree := fmt.Sprintf("t%d", accepted)
 		accepted++
-		if _, err := emit.Generate(s, emitters.All(), emit.Options{}); err != nil {
-			t.Errorf("%s: vet accepts the spec but gen fails:\n%v", name, err)
+		// The generated packages live in the scratch module, and import
+		// the copies of their runtimes written beside them.
+		s.Codegen.GoImport, s.Codegen.GoRuntime = scratch.Path+"/"+tree+"/"+s.Codegen.GoDir, ""
+		if s.Codegen.MCP != nil {
+			s.Codegen.MCP.CoreImport, s.Codegen.MCP.Runtime = s.Codegen.GoImport, ""
 		}
+		files, err := emit.Generate(s, emitters.All(), emit.Options{})
+		if err != nil {
+			t.Errorf("%s: vet accepts the spec but gen fails:\n%v", name, err)
+			continue
+		}
+		mod.Add(t, tree, files)
+		trees[tree] = name
+		tsDirs[tree] = []string{s.Codegen.OpenCodeDir, s.Codegen.TSDir}
 	}
 	if want := 2 + len(acceptedCases(t)) + 2; accepted < want {
 		t.Errorf("only %d specs loaded, want at least %d (default, base, accepted cases, v0, coverage)", accepted, want)
 	}
+	t.Logf("%d specs accepted", accepted)
+	t.Run("go vet", func(t *testing.T) {
+		t.Parallel()
+		findings, err := mod.GoVet()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for tree, lines := range findings {
+			t.Errorf("%s: vet accepts the spec but go vet fails:\n%s", trees[tree], strings.Join(lines, "\n"))
+		}
+	})
+	t.Run("tsc", func(t *testing.T) {
+		t.Parallel()
+		if err := mod.LinkNodeModules(nodetool.Dir(t)); err != nil {
+			t.Fatal(err)
+		}
+		findings, err := mod.TSC(nodetool.Node(t), nodetool.Tsc(t), tsDirs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for tree, lines := range findings {
+			t.Errorf("%s: vet accepts the spec but tsc --strict fails:\n%s", trees[tree], strings.Join(lines, "\n"))
+		}
+	})
 }
 
 // TestEmitterCasesReachTheEmitter: each broken case whose comment names
