@@ -109,8 +109,8 @@ func normalize(v any) (any, error) {
 // object.
 
 // objectMembers writes an object type's properties (keys sorted by name),
-// required (the fields without a default or "?", in declaration order)
-// and type.
+// required (the fields without a default or "?", in the order zod's
+// shape, a JavaScript object, holds them: js.KeyOrder) and type.
 func objectMembers(w *jsonwrite.Writer, t *model.Type) error {
 	w.Key("properties")
 	w.BeginObject()
@@ -126,7 +126,7 @@ func objectMembers(w *jsonwrite.Writer, t *model.Type) error {
 	}
 	w.EndObject()
 	required := false
-	for _, f := range t.Fields {
+	for _, f := range js.KeyOrder(t.Fields, fieldName) {
 		if f.Presence != model.Required {
 			continue
 		}
@@ -146,6 +146,8 @@ func objectMembers(w *jsonwrite.Writer, t *model.Type) error {
 }
 
 func byName(a, b *model.Field) int { return strings.Compare(a.Name, b.Name) }
+
+func fieldName(f *model.Field) string { return f.Name }
 
 // field writes a field's schema: its type's, with the field's default and
 // description.

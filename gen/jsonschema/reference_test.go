@@ -26,7 +26,7 @@ func referenceSchema(t *model.Tool) ([]byte, error) {
 func refObject(t *model.Type) (map[string]any, error) {
 	props := map[string]any{}
 	var required []any
-	for _, f := range t.Fields {
+	for _, f := range js.KeyOrder(t.Fields, fieldName) {
 		p, err := refNode(f.Type)
 		if err != nil {
 			return nil, fmt.Errorf("field %s: %w", f.Name, err)
