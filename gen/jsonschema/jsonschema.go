@@ -93,11 +93,12 @@ func normalize(v any) (any, error) {
 }
 
 // object renders an object type: properties, and required listing the
-// fields without a default or "?", in declaration order.
+// fields without a default or "?", in the order zod's shape, a JavaScript
+// object, holds them (js.KeyOrder: array-index keys first, ascending).
 func object(t *model.Type) (map[string]any, error) {
 	props := map[string]any{}
 	var required []string
-	for _, f := range t.Fields {
+	for _, f := range js.KeyOrder(t.Fields, fieldName) {
 		p, err := node(f.Type)
 		if err != nil {
 			return nil, fmt.Errorf("field %s: %w", f.Name, err)
@@ -320,3 +321,6 @@ func RegExpSource(re string) string {
 	}
 	return b.String()
 }
+
+// fieldName is a field's key in the object.
+func fieldName(f *model.Field) string { return f.Name }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
@@ -62,16 +63,15 @@ func (l *loader) decode(v cue.Value, x any) bool {
 func (l *loader) contract(root cue.Value, s *model.Spec) {
 	c := lookup(root, cue.Str("contract"))
 	rv := lookup(c, cue.Str("revision"))
-	// Generated Go shows the revision on one comment line.
-	if r, ok := badRune(str(rv)); ok || strings.ContainsAny(str(rv), "\t\n") {
-		if !ok {
-			r = rune(str(rv)[strings.IndexAny(str(rv), "\t\n")])
-		}
-		l.errorf(rv, "text", "contract.revision %q holds %s; a revision holds no control character and no U+FEFF", str(rv), runeName(r))
+	// Generated Go shows the revision on one comment line: no newline
+	// either.
+	rev := str(rv)
+	if i := strings.IndexFunc(rev, func(r rune) bool { return r == '\uFEFF' || unicode.IsControl(r) }); i >= 0 {
+		l.errorf(rv, "text", "contract.revision %q holds %s; a revision holds no control character and no U+FEFF", rev, runeName([]rune(rev[i:])[0]))
 	}
 	s.Contract = model.Contract{
 		Name:     str(lookup(c, cue.Str("name"))),
-		Revision: str(rv),
+		Revision: rev,
 		Summary:  strings.TrimSpace(l.text(lookup(c, cue.Str("summary")))),
 		Pos:      l.vpos(c),
 	}

@@ -25,6 +25,9 @@ func badRune(s string) (rune, bool) {
 	return []rune(s[i:])[0], true
 }
 
+// textRule says what badRune refuses, in findings.
+const textRule = "text may hold tabs and newlines but no other control character, and no U+FEFF"
+
 // text returns the string v, a text of the spec — a description, a
 // prompt, a goal — and reports, at v (at the character when v's literal
 // holds it as it is), one that holds a character badRune refuses.
@@ -35,7 +38,7 @@ func (l *loader) text(v cue.Value) string {
 		return s
 	}
 	pos := l.textPos(v, l.vpos(v), func(raw string) int { return runeIndex(raw, r) })
-	l.errorAt(pos, "text", "%s holds %s; text may hold tabs and newlines but no other control character, and no U+FEFF", v.Path(), runeName(r))
+	l.errorAt(pos, "text", "%s holds %s; %s", v.Path(), runeName(r), textRule)
 	return s
 }
 
@@ -43,7 +46,7 @@ func (l *loader) text(v cue.Value) string {
 // holds a character badRune refuses.
 func (l *loader) docText(v cue.Value, doc string) {
 	if r, ok := badRune(doc); ok {
-		l.errorAt(l.vpos(v), "text", "the doc comment of %s holds %s; text may hold tabs and newlines but no other control character, and no U+FEFF", v.Path(), runeName(r))
+		l.errorAt(l.vpos(v), "text", "the doc comment of %s holds %s; %s", v.Path(), runeName(r), textRule)
 	}
 }
 

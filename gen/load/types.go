@@ -642,7 +642,7 @@ func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *
 		c = &model.Check{Name: name, Message: msg, Doc: w.l.docOf(def), GoName: names.GoExported(name), TSName: names.TSCamel(name), Pos: w.l.vpos(def)}
 		w.l.docText(def, c.Doc)
 		if r, ok := badRune(msg); ok {
-			w.l.errorf(def, "text", "the message of @check of #%s holds %s; text may hold tabs and newlines but no other control character, and no U+FEFF", name, runeName(r))
+			w.l.errorf(def, "text", "the message of @check of #%s holds %s; %s", name, runeName(r), textRule)
 		}
 		if c.Doc == "" {
 			c.Doc = msg
