@@ -8,31 +8,8 @@ import (
 	"time"
 
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
+	"github.com/agentc-dev/agentc/gen/internal/scratch"
 )
-
-// tsconfig type-checks the generated TypeScript strictly, unused names
-// included, against the installed @opencode-ai/plugin (and its zod).
-// allowImportingTsExtensions is for the tools' "../agentc/runtime.ts"
-// import, which OpenCode's Bun runtime resolves as written.
-const tsconfig = `{
-  "compilerOptions": {
-    "strict": true,
-    "noEmit": true,
-    "noUnusedLocals": true,
-    "noUnusedParameters": true,
-    "noImplicitReturns": true,
-    "noFallthroughCasesInSwitch": true,
-    "target": "ES2022",
-    "module": "ESNext",
-    "moduleResolution": "bundler",
-    "allowImportingTsExtensions": true,
-    "lib": ["ES2022", "DOM"],
-    "types": ["node"]
-  },
-  "include": ["**/*.ts"],
-  "exclude": ["node_modules"]
-}
-`
 
 // TestTypeScriptTypeChecks runs the pinned tsc --strict over every
 // generated .ts file of each spec.
@@ -47,7 +24,7 @@ func TestTypeScriptTypeChecks(t *testing.T) {
 			root := t.TempDir()
 			g.writeUnder(t, g.spec.Codegen.OpenCodeDir, filepath.Join(root, "opencode"))
 			g.writeUnder(t, g.spec.Codegen.TSDir, filepath.Join(root, "ts"))
-			writeFile(t, filepath.Join(root, "tsconfig.json"), []byte(tsconfig))
+			writeFile(t, filepath.Join(root, "tsconfig.json"), []byte(scratch.TSConfig(`"**/*.ts"`)))
 			if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
 				t.Fatal(err)
 			}

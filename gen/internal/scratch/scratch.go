@@ -22,8 +22,10 @@ import (
 // packages at Path/name/….
 const Path = "example.com/scratch"
 
-// tsconfig type-checks as gen/tsgen's TestTypeScriptTypeChecks does:
-// strictly, unused names included, against the pinned @opencode-ai/plugin.
+// tsconfig type-checks strictly, unused names included, against the
+// pinned @opencode-ai/plugin; allowImportingTsExtensions is for the tools'
+// "../agentc/runtime.ts" import, which OpenCode's Bun runtime resolves as
+// written. %s stands for the "include" list.
 const tsconfig = `{
   "compilerOptions": {
     "strict": true,
@@ -43,6 +45,12 @@ const tsconfig = `{
   "exclude": ["node_modules"]
 }
 `
+
+// TSConfig is the tsconfig.json that type-checks the files the include
+// patterns (JSON strings, such as `"**/*.ts"`) name.
+func TSConfig(include ...string) string {
+	return strings.Replace(tsconfig, "%s", "["+strings.Join(include, ", ")+"]", 1)
+}
 
 // Module is a scratch module in a temporary directory of the test.
 type Module struct {
@@ -182,7 +190,7 @@ func (m *Module) TSC(node, tsc string, dirs map[string][]string) (Findings, erro
 	if len(include) == 0 {
 		return Findings{}, nil
 	}
-	config := strings.Replace(tsconfig, "%s", "["+strings.Join(include, ", ")+"]", 1)
+	config := TSConfig(include...)
 	if err := os.WriteFile(filepath.Join(m.Dir, "tsconfig.json"), []byte(config), 0o644); err != nil {
 		return nil, err
 	}
