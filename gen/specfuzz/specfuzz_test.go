@@ -244,14 +244,18 @@ func check(t *testing.T, failures []failure, exact bool) {
 		}
 		return nil
 	}
-	counts := map[string]int{}
+	counts := map[string]map[uint64]bool{} // known entry → the seeds that show it
 	kept := map[uint64]bool{}
 	for _, k := range slices.SortedFunc(maps.Keys(got), func(a, b key) int {
 		return cmp.Or(cmp.Compare(a.seed, b.seed), cmp.Compare(a.class, b.class), cmp.Compare(a.kind, b.kind))
 	}) {
 		f := got[k]
 		if kn := isKnown(f); kn != nil {
-			counts[kn.class+" ("+kn.kind+")"]++
+			name := kn.class + " (" + kn.kind + ")"
+			if counts[name] == nil {
+				counts[name] = map[uint64]bool{}
+			}
+			counts[name][f.seed] = true
 			t.Logf("seed %d: known: %s (%s): %s", f.seed, f.class, f.kind, firstLine(f.what))
 			continue
 		}
@@ -262,8 +266,8 @@ func check(t *testing.T, failures []failure, exact bool) {
 		}
 	}
 	if !exact {
-		for k, n := range counts {
-			t.Logf("known %s: %d specs", k, n)
+		for _, k := range slices.Sorted(maps.Keys(counts)) {
+			t.Logf("known %s: %d specs", k, len(counts[k]))
 		}
 		return
 	}
