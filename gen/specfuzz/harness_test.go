@@ -28,9 +28,9 @@ type request struct {
 	Op     string            `json:"op"`
 	Tool   string            `json:"tool,omitempty"`
 	Input  []byte            `json:"input,omitempty"`
-	Mode   string            `json:"mode,omitempty"`
+	Mode   string            `json:"mode"`
 	Custom string            `json:"custom"`
-	ID     string            `json:"id,omitempty"`
+	ID     string            `json:"id"`
 	Values map[string]string `json:"values,omitempty"`
 	Req    json.RawMessage   `json:"req,omitempty"`
 }

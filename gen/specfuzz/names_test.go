@@ -43,12 +43,13 @@ var (
 	}
 )
 
-// Natural names, as people name things.
+// Natural names, as people name things (no two of a list twins: a spec
+// of natural names only must pass vet).
 var (
 	fieldNames = []string{
 		"path", "name", "query", "limit", "count", "tags", "items", "url", "message", "summary", "title", "body",
 		"force", "dry_run", "timeout_ms", "retries", "ratio", "level", "kind", "files", "options", "target",
-		"branch", "note", "id", "userId", "user_id", "workspacePath", "outcome", "reason", "labels", "priority",
+		"branch", "note", "id", "userId", "workspacePath", "outcome", "reason", "labels", "priority",
 		"env", "key", "value", "enabled", "cwd", "command", "pattern", "max_results",
 	}
 	toolNames = []string{
@@ -57,7 +58,7 @@ var (
 	}
 	modeNames   = []string{"coding", "setup", "review", "automation", "triage", "plan", "deploy", "research", "fix", "chat"}
 	inputNames  = []string{"session_kind", "client_type", "session_type", "trigger", "source", "repo_kind"}
-	paramNames  = []string{"repoName", "branch", "userName", "ticketId", "org", "language", "repo_name"}
+	paramNames  = []string{"repoName", "branch", "userName", "ticketId", "org", "language"}
 	enumValues  = []string{"low", "normal", "high", "done", "blocked", "succeeded", "failed", "needs_human", "info", "warn", "error", "dotenv", "json", "yaml"}
 	modelNames  = []string{"claude-sonnet-4.5", "claude-opus-4.6", "haiku", "gpt-5", "o3-mini", "gemini-2.5-pro", "sonnet"}
 	providers   = []string{"anthropic", "openai", "google", "x-ai", "mistral"}
