@@ -180,7 +180,7 @@ func (l *loader) evaluate() (cue.Value, error) {
 	}
 	// The doc comments are read from the syntax cue/load parsed (with
 	// comments), rather than parsing the files a second time.
-	l.syn = l.indexSyntax(insts[0].Files, userFiles)
+	l.syn = l.indexSyntax(insts[0], userFiles)
 	v := cuecontext.New().BuildInstance(insts[0])
 	l.root = v // for positions while converting errors
 	// Validate reports every error; Err only one.

@@ -7,6 +7,7 @@ import (
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/token"
 )
@@ -21,11 +22,18 @@ type syntaxIndex struct {
 	// decls maps a field path (see pathKey) to the position of the first
 	// label that declares it in the user's files.
 	decls map[string]token.Pos
+	// bindsPredeclared is whether any file of the instance or of its
+	// imports binds a name of CUE's predeclared types (a field labelled
+	// int, a let, alias or comprehension variable named string …): only
+	// then can a reference CUE resolved mean such a name's binding rather
+	// than the type (see typeWalker.shadowed, which asks CUE).
+	bindsPredeclared bool
 }
 
 // indexSyntax reads the user's files (userFiles, by name) among the
 // instance's parsed files.
-func (l *loader) indexSyntax(files []*ast.File, userFiles []string) *syntaxIndex {
+func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIndex {
+	files := inst.Files
 	// Sized for the spec from the length of its files (a field of a
 	// documented spec every 50 bytes or so), so that the maps do not grow
 	// step by step at a thousand tools.
@@ -63,7 +71,43 @@ func (l *loader) indexSyntax(files []*ast.File, userFiles []string) *syntaxIndex
 			return true
 		}, nil)
 	}
+	x.bindsPredeclared = bindsPredeclared(inst, map[*build.Instance]bool{})
 	return x
+}
+
+// bindsPredeclared reports whether inst's files or its imports' bind a
+// name in predeclared.
+func bindsPredeclared(inst *build.Instance, seen map[*build.Instance]bool) bool {
+	if seen[inst] {
+		return false
+	}
+	seen[inst] = true
+	found := false
+	binds := func(n ast.Node) {
+		if id, ok := n.(*ast.Ident); ok && id != nil && predeclared[id.Name] {
+			found = true
+		}
+	}
+	for _, f := range inst.Files {
+		ast.Walk(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.Field:
+				binds(n.Label)
+			case *ast.Alias:
+				binds(n.Ident)
+			case *ast.LetClause:
+				binds(n.Ident)
+			case *ast.ForClause:
+				binds(n.Key)
+				binds(n.Value)
+			}
+			return !found
+		}, nil)
+	}
+	for _, imp := range inst.Imports {
+		found = found || bindsPredeclared(imp, seen)
+	}
+	return found
 }
 
 // fields records the plain fields among decls, a struct's at path prefix,

@@ -255,6 +255,9 @@ var predeclared = map[string]bool{"bool": true, "bytes": true, "float": true, "i
 // such as "cannot reference optional field: int") — and reports the field,
 // once, at the field.
 func (w *typeWalker) shadowed(v cue.Value, depth int) bool {
+	if w.l.syn != nil && !w.l.syn.bindsPredeclared {
+		return false
+	}
 	op, args := w.l.expr(v)
 	switch {
 	case depth > 16:
