@@ -82,8 +82,8 @@ func BenchmarkCommands(b *testing.B) {
 				b.Fatalf("gen wrote nothing under %s", same)
 			}
 			type cmd struct {
-				name string
-				args func() []string
+				name  string
+				args  func() []string
 				walls []time.Duration
 				rss   int64 // KiB
 			}
