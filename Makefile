@@ -60,7 +60,7 @@ test: npm tools postgres
 # by hand.
 bench: npm tools postgres
 	$(GO) test -run '^$$' -bench '^BenchmarkRatios$$' -benchtime 1x ./gen/conformance
-	$(GO) test -run '^$$' -bench '^(BenchmarkCommands|BenchmarkWatchEdit)$$' -benchtime 3x ./gen/cli
+	$(GO) test -run '^$$' -bench '^(BenchmarkCommands|BenchmarkWatchEdit)$$' -benchtime 5x ./gen/cli
 	$(GO) test -run '^$$' -bench '^BenchmarkVet$$' -benchtime 3x -benchmem ./gen/load
 	$(GO) test -run '^$$' -bench '^BenchmarkRoute$$' -benchmem ./gen/gateway
 	$(GO) test -run '^$$' -bench '^BenchmarkMCP$$' -benchmem ./gen/gateway
