@@ -35,7 +35,7 @@ func modeConst(m *model.Mode) string { return "Mode" + m.GoName }
 
 // goPrompt renders a prompt template as a func(PromptParams) string.
 func goPrompt(s *model.Spec, text string) (string, error) {
-	x, err := goTemplate(s, text)
+	x, err := template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + names.GoExported(p.Name) })
 	if err != nil {
 		return "", err
 	}
