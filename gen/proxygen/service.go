@@ -74,15 +74,19 @@ func Service(s *model.Spec) ([]byte, error) {
 	w("}\n\t},\n\tSystem: BuildSystemPrompt,\n")
 	var agents []string
 	for _, m := range s.Modes {
+		var texts []string
 		for _, a := range m.AgentPrompts {
 			prompt, err := goPrompt(s, a.Prompt)
 			if err != nil {
 				return nil, err
 			}
-			agents = append(agents, fmt.Sprintf("{Mode: %s, Agent: %s, Prompt: %s}", modeConst(m), strconv.Quote(a.Agent), prompt))
+			texts = append(texts, strconv.Quote(a.Agent)+": "+prompt)
+		}
+		if len(texts) > 0 {
+			agents = append(agents, modeConst(m)+": {\n"+strings.Join(texts, ",\n")+",\n}")
 		}
 	}
-	list(w, "Agents: []agentrt.AgentPrompt[Mode, PromptParams]", agents)
+	list(w, "Agents: map[Mode]map[string]func(PromptParams) string", agents)
 	options := false
 	var ls []string
 	for _, l := range layers(s) {

@@ -28,20 +28,13 @@ type PromptService[M ~string, P any] struct {
 	// System is the generated BuildSystemPrompt: the mode's prompt, or the
 	// custom text followed by the mode's critical instructions.
 	System func(m M, p P, custom string) (string, error)
-	// Agents are the modes' texts for OpenCode agents.
-	Agents []AgentPrompt[M, P]
+	// Agents are the modes' texts by OpenCode agent.
+	Agents map[M]map[string]func(P) string
 	// Layers are model_params' layers in precedence order: defaults,
 	// models, modes, models and modes.
 	Layers []ParamLayer[M]
 	// Experiments are the experiments in name order.
 	Experiments []Experiment[M, P]
-}
-
-// AgentPrompt is a mode's text for one OpenCode agent.
-type AgentPrompt[M ~string, P any] struct {
-	Mode   M
-	Agent  string
-	Prompt func(P) string
 }
 
 // ParamLayer is one layer of model parameters.
@@ -293,12 +286,9 @@ func (s *PromptService[M, P]) Resolve(req PromptRequest) (PromptResponse, error)
 	if err != nil {
 		return PromptResponse{}, err
 	}
-	for _, a := range s.Agents {
-		if a.Mode == mode && a.Agent == req.Agent {
-			if add := a.Prompt(p); add != "" {
-				system += "\n\n" + add
-			}
-			break
+	if text := s.Agents[mode][req.Agent]; text != nil {
+		if add := text(p); add != "" {
+			system += "\n\n" + add
 		}
 	}
 	var params SamplingParams

@@ -31,9 +31,9 @@ var promptService = agentrt.PromptService[mode, promptParams]{
 		}
 		return "prompt " + string(m) + " of " + p.Repo, nil
 	},
-	Agents: []agentrt.AgentPrompt[mode, promptParams]{
-		{Mode: modeFull, Agent: "plan", Prompt: func(p promptParams) string { return "plan " + p.Repo }},
-		{Mode: modeBare, Agent: "empty", Prompt: func(promptParams) string { return "" }},
+	Agents: map[mode]map[string]func(promptParams) string{
+		modeFull: {"plan": func(p promptParams) string { return "plan " + p.Repo }},
+		modeBare: {"empty": func(promptParams) string { return "" }},
 	},
 	Layers: []agentrt.ParamLayer[mode]{
 		{Params: agentrt.SamplingParams{Temperature: agentrt.Float(0.7), Options: map[string]json.RawMessage{"a": json.RawMessage(`1`)}}},

@@ -27,13 +27,17 @@ var PromptDescriptor = agentrt.PromptService[Mode, PromptParams]{
 		return PromptParams{RepoName: v["repoName"]}
 	},
 	System: BuildSystemPrompt,
-	Agents: []agentrt.AgentPrompt[Mode, PromptParams]{
-		{Mode: ModeAutomation, Agent: "plan", Prompt: func(p PromptParams) string {
-			return "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything."
-		}},
-		{Mode: ModeCoding, Agent: "plan", Prompt: func(p PromptParams) string {
-			return "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything."
-		}},
+	Agents: map[Mode]map[string]func(PromptParams) string{
+		ModeAutomation: {
+			"plan": func(p PromptParams) string {
+				return "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything."
+			},
+		},
+		ModeCoding: {
+			"plan": func(p PromptParams) string {
+				return "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything."
+			},
+		},
 	},
 	Layers: []agentrt.ParamLayer[Mode]{
 		{Model: "anthropic/claude-sonnet-4-5", Params: SamplingParams{TopP: agentrt.Float(0.95)}},
