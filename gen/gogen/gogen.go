@@ -48,7 +48,7 @@ var Emitter = &emit.Emitter{
 // RuntimeVersion is the version of the runtime API (package agentrt) the
 // generated code is written against; the generated files check at compile
 // time that their runtime serves it (agentrt.EnforceVersion).
-const RuntimeVersion = 1
+const RuntimeVersion = 2
 
 // runtimeFS holds the runtime package, which Emit copies beside the
 // generated package unless codegen.go.runtime names one to import.
@@ -328,11 +328,9 @@ var fixedNames = []string{
 // proxyNames are the package-level identifiers of proxy.go, which emitter
 // "proxy" (package proxygen) writes into the same package.
 var proxyNames = []string{
-	"PromptProxyPath", "PromptProxyTimeout", "PromptRequest", "PromptUser", "PromptMetadata", "SamplingParams",
-	"PromptResponse", "AllocationHash", "AllocateVariant", "PromptRequestError", "DecodePromptRequest",
-	"ResolvePrompt", "PromptHandler", "proxyPromptParams", "proxyAgentPrompt", "proxyParamLayers", "proxyExperiments",
-	"proxyLayer", "proxyVariant", "proxyExperiment", "proxyFloat", "proxyJSONKind",
-	"proxyMaxBody", "proxyWriteJSON",
+	"PromptProxyPath", "PromptProxyTimeout", "PromptDescriptor", "PromptRequest", "PromptUser", "PromptMetadata",
+	"SamplingParams", "PromptResponse", "PromptRequestError", "AllocationHash", "AllocateVariant", "DecodePromptRequest",
+	"ResolvePrompt", "PromptHandler",
 }
 
 func (g *generator) pattern(re string) {

@@ -20,6 +20,7 @@ import (
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/mcpgen"
 	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/proxygen"
 )
 
 // TestRuntimeCopies: for a spec that names no runtime to import, the Go
@@ -103,9 +104,9 @@ func TestCoreImportAlone(t *testing.T) {
 	}
 }
 
-// TestRuntimeCopiesCompile generates the Go and MCP packages of the first
-// contract version (spec/testdata/v0: intercepted tools, another mode
-// table), with their runtimes copied beside them, into a scratch module
+// TestRuntimeCopiesCompile generates the Go (with proxy.go) and MCP
+// packages of the first contract version (spec/testdata/v0: intercepted
+// tools, another mode table), with their runtimes copied beside them, into a scratch module
 // and builds and vets it; then gives the copied runtime a MinVersion above
 // the one the package was generated against, which must fail to compile
 // at the version check.
@@ -122,7 +123,7 @@ func TestRuntimeCopiesCompile(t *testing.T) {
 	s.Codegen.GoImport, s.Codegen.GoRuntime = "scratch/"+s.Codegen.GoDir, ""
 	s.Codegen.MCP = &model.MCPCodegen{Dir: "go/contractmcp", Package: "contractmcp", CoreImport: s.Codegen.GoImport}
 	var files []emit.File
-	for _, fn := range []func(*emit.Pass) ([]emit.File, error){gogen.Emit, mcpgen.Emit} {
+	for _, fn := range []func(*emit.Pass) ([]emit.File, error){gogen.Emit, proxygen.Emitter.Run, mcpgen.Emit} {
 		fs, err := fn(&emit.Pass{Spec: s})
 		if err != nil {
 			t.Fatal(err)

@@ -641,29 +641,6 @@ type Params struct {
 // IsZero reports whether the layer sets nothing.
 func (p Params) IsZero() bool { return p.Temperature == nil && p.TopP == nil && len(p.Options) == 0 }
 
-// Merge returns p with over's fields laid over it: a set field replaces,
-// options merge key by key.
-func (p Params) Merge(over Params) Params {
-	out := p
-	if over.Temperature != nil {
-		out.Temperature = over.Temperature
-	}
-	if over.TopP != nil {
-		out.TopP = over.TopP
-	}
-	if len(over.Options) > 0 {
-		opts := make(map[string]json.RawMessage, len(p.Options)+len(over.Options))
-		for k, v := range p.Options {
-			opts[k] = v
-		}
-		for k, v := range over.Options {
-			opts[k] = v
-		}
-		out.Options = opts
-	}
-	return out
-}
-
 // ModelParams are the model parameters by layer; a session's parameters
 // are Default, then its model's layer, then its mode's, then its model's
 // layer for its mode, then the variants of its experiments.
@@ -687,32 +664,6 @@ type ModelLayer struct {
 type ModeLayer struct {
 	Mode   *Mode
 	Params Params
-}
-
-// Resolve returns the parameters for a mode and a model (nil for a model
-// outside the registry), before experiments.
-func (mp ModelParams) Resolve(mode *Mode, m *Model) Params {
-	p := mp.Default
-	var ml *ModelLayer
-	for _, x := range mp.Models {
-		if m != nil && x.Model == m {
-			ml = x
-			p = p.Merge(x.Params)
-		}
-	}
-	for _, x := range mp.Modes {
-		if x.Mode == mode {
-			p = p.Merge(x.Params)
-		}
-	}
-	if ml != nil {
-		for _, x := range ml.Modes {
-			if x.Mode == mode {
-				p = p.Merge(x.Params)
-			}
-		}
-	}
-	return p
 }
 
 // Experiment is a named set of weighted variants; each session is
@@ -739,47 +690,6 @@ type Variant struct {
 	Prompt string
 	Params Params
 	Pos    Pos
-}
-
-// Applies reports whether the experiment runs for the mode and agent.
-func (e *Experiment) Applies(mode *Mode, agent string) bool {
-	okMode := len(e.Modes) == 0
-	for _, m := range e.Modes {
-		okMode = okMode || m == mode
-	}
-	okAgent := len(e.Agents) == 0
-	for _, a := range e.Agents {
-		okAgent = okAgent || a == agent
-	}
-	return okMode && okAgent
-}
-
-// Allocate returns the variant of the session: FNV-1a 32-bit of
-// "<experiment>:<sessionID>" (its UTF-8 bytes) modulo the total weight
-// picks a point in the variants' cumulative weight ranges, in name order.
-func (e *Experiment) Allocate(sessionID string) *Variant {
-	if e.TotalWeight <= 0 {
-		return nil
-	}
-	point := int(FNV1a32(e.Name+":"+sessionID) % uint32(e.TotalWeight))
-	for _, v := range e.Variants {
-		if point < v.Weight {
-			return v
-		}
-		point -= v.Weight
-	}
-	return nil
-}
-
-// FNV1a32 is the 32-bit FNV-1a hash of s's bytes, the allocation hash the
-// generated Go and TypeScript both implement.
-func FNV1a32(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h ^= uint32(s[i])
-		h *= 16777619
-	}
-	return h
 }
 
 // Proxy configures the prompt proxy (seed 002).

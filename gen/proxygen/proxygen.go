@@ -12,10 +12,11 @@
 //     temperature, topP and options. On a timeout, an error or a malformed
 //     answer it logs and uses its local defaults: the same resolution,
 //     generated from the same spec.
-//   - proxy.go in the Go package (codegen.go.dir): the service's
-//     http.Handler, standard library only, resolving the same way and
-//     reusing the package's BuildSystemPrompt, ParseMode and
-//     ModelFromOpenCode (emitter "go").
+//   - proxy.go in the Go package (codegen.go.dir): PromptDescriptor, what
+//     the spec decides of the service, which drives the runtime's
+//     agentrt.PromptService (resolving the same way, with the package's
+//     Modes and BuildSystemPrompt, emitter "go"'s), and the package API
+//     over it (PromptHandler, ResolvePrompt, …).
 //
 // The resolution, identical on both sides: the mode's system prompt (or the
 // message's own system text as a custom prompt, followed by the mode's
@@ -37,7 +38,6 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/names"
 	"github.com/agentc-dev/agentc/gen/opencodelayout"
 	"github.com/agentc-dev/agentc/gen/tslayout"
 )
@@ -102,10 +102,6 @@ func template(s *model.Spec, text string, lit func(string) string, param func(*m
 
 func tsTemplate(s *model.Spec, text string) (string, error) {
 	return template(s, text, tslayout.String, func(p *model.PromptParam) string { return "p." + p.TSName })
-}
-
-func goTemplate(s *model.Spec, text string) (string, error) {
-	return template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + names.GoExported(p.Name) })
 }
 
 func float(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

@@ -54,10 +54,10 @@ func loadEdited(t *testing.T, edits map[string][2]string) *model.Spec {
 // must.
 func localTemperature(s *model.Spec, sessionID string) float64 {
 	mode := s.Mode("coding")
-	p := s.ModelParams.Resolve(mode, s.Model("claude-opus-4.6"))
+	p := resolveParams(s.ModelParams, mode, s.Model("claude-opus-4.6"))
 	for _, e := range s.Experiments {
-		if e.Applies(mode, "build") {
-			p = p.Merge(e.Allocate(sessionID).Params)
+		if applies(e, mode, "build") {
+			p = merge(p, allocate(e, sessionID).Params)
 		}
 	}
 	if p.Temperature == nil {
@@ -236,8 +236,8 @@ func TestAllocationGoAndTS(t *testing.T) {
 	}
 
 	for i, h := range hashes {
-		if got.Hashes[i] != contract.AllocationHash(h) || got.Hashes[i] != model.FNV1a32(h) {
-			t.Errorf("hash of %q: TS %d, Go %d, model %d", h, got.Hashes[i], contract.AllocationHash(h), model.FNV1a32(h))
+		if got.Hashes[i] != contract.AllocationHash(h) || got.Hashes[i] != fnv1a32(h) {
+			t.Errorf("hash of %q: TS %d, Go %d, model %d", h, got.Hashes[i], contract.AllocationHash(h), fnv1a32(h))
 		}
 	}
 	// FNV-1a 32 reference values.
@@ -257,8 +257,8 @@ func TestAllocationGoAndTS(t *testing.T) {
 		for i, id := range ids {
 			goV, ok := contract.AllocateVariant(e.Name, id)
 			again, _ := contract.AllocateVariant(e.Name, id)
-			if !ok || goV != tsAlloc[i] || goV != again || goV != e.Allocate(id).Name {
-				t.Fatalf("experiment %s, session %s: Go %q (again %q), TS %q, model %q", e.Name, id, goV, again, tsAlloc[i], e.Allocate(id).Name)
+			if !ok || goV != tsAlloc[i] || goV != again || goV != allocate(e, id).Name {
+				t.Fatalf("experiment %s, session %s: Go %q (again %q), TS %q, model %q", e.Name, id, goV, again, tsAlloc[i], allocate(e, id).Name)
 			}
 			counts[goV]++
 		}
@@ -419,7 +419,7 @@ func TestPluginKeepsOwnKeys(t *testing.T) {
 		if want := strings.NewReplacer(fill...).Replace(m.Prompt); got.Local[i].System != want {
 			t.Errorf("mode %s, params %v: system %q, want %q", m.Name, req.Metadata.Params, got.Local[i].System, want)
 		}
-		wantOpts, _ := json.Marshal(s.ModelParams.Resolve(m, nil).Options)
+		wantOpts, _ := json.Marshal(resolveParams(s.ModelParams, m, nil).Options)
 		var g, w any
 		if json.Unmarshal(got.Local[i].Params.Options, &g) != nil || json.Unmarshal(wantOpts, &w) != nil || !reflect.DeepEqual(g, w) {
 			t.Errorf("mode %s: options %s, want %s", m.Name, got.Local[i].Params.Options, wantOpts)

@@ -4,15 +4,11 @@
 package contract
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"slices"
-	"strings"
 	"time"
+
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 )
 
 // PromptProxyPath is the prompt service's route (proxy.path); serve it for POST.
@@ -21,331 +17,89 @@ const PromptProxyPath = "/prompt"
 // PromptProxyTimeout is how long the plugin waits for the service (proxy.timeout_ms).
 const PromptProxyTimeout = 500 * time.Millisecond
 
-// proxyPromptParams reads the prompt parameters from metadata.params; a missing one is "".
-func proxyPromptParams(v map[string]string) PromptParams {
-	return PromptParams{RepoName: v["repoName"]}
+// PromptDescriptor describes this contract's prompt proxy to its runtime (package
+// agentrt): the prompt parameters, the agents' texts, model_params' layers in
+// precedence order (defaults, models, modes, models and modes) and the experiments.
+var PromptDescriptor = agentrt.PromptService[Mode, PromptParams]{
+	Modes:   Modes(),
+	Default: ModeCoding,
+	Params: func(v map[string]string) PromptParams {
+		return PromptParams{RepoName: v["repoName"]}
+	},
+	System: BuildSystemPrompt,
+	Agents: map[Mode]map[string]func(PromptParams) string{
+		ModeAutomation: {
+			"plan": func(p PromptParams) string {
+				return "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything."
+			},
+		},
+		ModeCoding: {
+			"plan": func(p PromptParams) string {
+				return "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything."
+			},
+		},
+	},
+	Layers: []agentrt.ParamLayer[Mode]{
+		{Model: "anthropic/claude-sonnet-4-5", Params: SamplingParams{TopP: agentrt.Float(0.95)}},
+		{Mode: ModeAutomation, Params: SamplingParams{Temperature: agentrt.Float(0.3)}},
+		{Mode: ModeCoding, Params: SamplingParams{Temperature: agentrt.Float(0.5)}},
+		{Mode: ModeSetup, Params: SamplingParams{Temperature: agentrt.Float(0.2)}},
+		{Model: "anthropic/claude-opus-4-6", Mode: ModeAutomation, Params: SamplingParams{Temperature: agentrt.Float(0.2)}},
+	},
+	Experiments: []agentrt.Experiment[Mode, PromptParams]{
+		{Name: "coding_focus", Modes: []Mode{ModeCoding}, Variants: []agentrt.Variant[PromptParams]{
+			{Name: "control", Weight: 1},
+			{Name: "focused", Weight: 1, Prompt: func(p PromptParams) string {
+				return "Prefer small, focused changes: touch only what the request needs, and say what you left alone."
+			}, Params: SamplingParams{Temperature: agentrt.Float(0.3)}},
+		}},
+	},
 }
 
-// proxyAgentPrompt returns the mode's text for the OpenCode agent, or "".
-func proxyAgentPrompt(m Mode, agent string, p PromptParams) string {
-	switch m {
-	case ModeAutomation:
-		switch agent {
-		case "plan":
-			return "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything."
-		}
-	case ModeCoding:
-		switch agent {
-		case "plan":
-			return "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything."
-		}
-	}
-	_ = p
-	return ""
-}
-
-// proxyParamLayers are model_params' layers in precedence order: defaults, models, modes, models and modes.
-var proxyParamLayers = []proxyLayer{
-	{ModelClaudeSonnet4, "", SamplingParams{TopP: proxyFloat(0.95)}},
-	{"", ModeAutomation, SamplingParams{Temperature: proxyFloat(0.3)}},
-	{"", ModeCoding, SamplingParams{Temperature: proxyFloat(0.5)}},
-	{"", ModeSetup, SamplingParams{Temperature: proxyFloat(0.2)}},
-	{ModelClaudeOpus4_6, ModeAutomation, SamplingParams{Temperature: proxyFloat(0.2)}},
-}
-
-// proxyExperiments are the experiments by name; variants in name order.
-var proxyExperiments = []proxyExperiment{
-	{name: "coding_focus", modes: []Mode{ModeCoding}, agents: []string{}, total: 2, variants: []proxyVariant{
-		{name: "control", weight: 1, prompt: nil, params: SamplingParams{}},
-		{name: "focused", weight: 1, prompt: func(p PromptParams) string {
-			return "Prefer small, focused changes: touch only what the request needs, and say what you left alone."
-		}, params: SamplingParams{Temperature: proxyFloat(0.3)}},
-	}},
-}
-
-// PromptRequest is the body of POST PromptProxyPath (seed 002), with the
-// mode, model and prompt parameters in Metadata.
-type PromptRequest struct {
-	// SessionID is OpenCode's session ID; experiments are allocated by it.
-	SessionID string `json:"sessionID"`
-	// Agent is the OpenCode agent (build, plan, …); "" for none.
-	Agent string `json:"agent"`
-	// User is the user message: its own system text (a custom prompt) and parts.
-	User PromptUser `json:"user"`
-	// Metadata describes the session.
-	Metadata PromptMetadata `json:"metadata"`
-}
+// PromptRequest is the body of POST PromptProxyPath (see agentrt.PromptRequest).
+type PromptRequest = agentrt.PromptRequest
 
 // PromptUser is the user message of a PromptRequest.
-type PromptUser struct {
-	// System is the message's own system text; when not blank it is the
-	// session's custom prompt, followed by the mode's critical instructions.
-	System string `json:"system"`
-	// Parts are the message's parts, as OpenCode has them.
-	Parts []json.RawMessage `json:"parts"`
-}
+type PromptUser = agentrt.PromptUser
 
 // PromptMetadata describes the session of a PromptRequest.
-type PromptMetadata struct {
-	// Project is OpenCode's project ID.
-	Project string `json:"project"`
-	// Directory is the session's working directory.
-	Directory string `json:"directory"`
-	// Mode is the session's mode; "" means the default mode.
-	Mode string `json:"mode"`
-	// Model is the message's model as OpenCode names it (provider/model);
-	// a model outside the registry gets no per-model parameters.
-	Model string `json:"model"`
-	// Params holds the prompt parameters' values by name.
-	Params map[string]string `json:"params"`
-}
+type PromptMetadata = agentrt.PromptMetadata
 
-// SamplingParams are model parameters for OpenCode's chat.params; a nil
-// field is left to OpenCode.
-type SamplingParams struct {
-	Temperature *float64                   `json:"temperature,omitempty"`
-	TopP        *float64                   `json:"topP,omitempty"`
-	Options     map[string]json.RawMessage `json:"options"`
-}
+// SamplingParams are model parameters for OpenCode's chat.params.
+type SamplingParams = agentrt.SamplingParams
 
-// PromptResponse is the service's answer (seed 002), with the variant of
-// every experiment that applied.
-type PromptResponse struct {
-	// System is the authoritative system prompt.
-	System string `json:"system"`
-	// Parts are synthetic parts to inject (none, from the spec).
-	Parts []json.RawMessage `json:"parts"`
-	// Params are the model parameters.
-	Params SamplingParams `json:"params"`
-	// Experiments maps each applicable experiment to the session's variant.
-	Experiments map[string]string `json:"experiments"`
-}
-
-// ExperimentID names the session's variants, "experiment=variant" joined
-// by commas in experiment order; "" when no experiment applied.
-func (r PromptResponse) ExperimentID() string {
-	var ids []string
-	for _, e := range proxyExperiments {
-		if v, ok := r.Experiments[e.name]; ok {
-			ids = append(ids, e.name+"="+v)
-		}
-	}
-	return strings.Join(ids, ",")
-}
-
-type proxyLayer struct {
-	model  ModelID
-	mode   Mode
-	params SamplingParams
-}
-
-type proxyVariant struct {
-	name   string
-	weight uint32
-	prompt func(PromptParams) string
-	params SamplingParams
-}
-
-type proxyExperiment struct {
-	name     string
-	modes    []Mode
-	agents   []string
-	total    uint32
-	variants []proxyVariant
-}
-
-func proxyFloat(f float64) *float64 { return &f }
-
-// merge lays over's fields over p's; options merge key by key.
-func (p SamplingParams) merge(over SamplingParams) SamplingParams {
-	out := p
-	if over.Temperature != nil {
-		out.Temperature = over.Temperature
-	}
-	if over.TopP != nil {
-		out.TopP = over.TopP
-	}
-	if len(over.Options) > 0 {
-		opts := make(map[string]json.RawMessage, len(p.Options)+len(over.Options))
-		for k, v := range p.Options {
-			opts[k] = v
-		}
-		for k, v := range over.Options {
-			opts[k] = v
-		}
-		out.Options = opts
-	}
-	return out
-}
-
-// AllocationHash is the 32-bit FNV-1a hash of s's bytes: the experiment
-// allocation hash, the same in the generated OpenCode plugin.
-func AllocationHash(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h ^= uint32(s[i])
-		h *= 16777619
-	}
-	return h
-}
-
-// AllocateVariant returns the session's variant of the named experiment:
-// the variant whose cumulative weight range, in name order, holds
-// AllocationHash(experiment + ":" + sessionID) modulo the total weight. It
-// reports false for an unknown experiment.
-func AllocateVariant(experiment, sessionID string) (string, bool) {
-	for i := range proxyExperiments {
-		if e := &proxyExperiments[i]; e.name == experiment {
-			if v := e.allocate(sessionID); v != nil {
-				return v.name, true
-			}
-		}
-	}
-	return "", false
-}
-
-func (e *proxyExperiment) allocate(sessionID string) *proxyVariant {
-	if e.total == 0 {
-		return nil
-	}
-	point := AllocationHash(e.name+":"+sessionID) % e.total
-	for i := range e.variants {
-		v := &e.variants[i]
-		if point < v.weight {
-			return v
-		}
-		point -= v.weight
-	}
-	return nil
-}
+// PromptResponse is the service's answer (see agentrt.PromptResponse).
+type PromptResponse = agentrt.PromptResponse
 
 // PromptRequestError is a request the service cannot answer.
-type PromptRequestError struct {
-	// Field is the offending field's JSON path, like metadata.mode; "" for
-	// the body as a whole.
-	Field string
-	// Msg says what is wrong.
-	Msg string
+type PromptRequestError = agentrt.PromptRequestError
+
+// AllocationHash is the experiment allocation hash (see agentrt.AllocationHash).
+func AllocationHash(s string) uint32 {
+	return agentrt.AllocationHash(s)
 }
 
-// Error names the field, when there is one, and what is wrong with it.
-func (e *PromptRequestError) Error() string {
-	if e.Field == "" {
-		return e.Msg
-	}
-	return e.Field + ": " + e.Msg
+// AllocateVariant returns the session's variant of the named experiment, or false for
+// an unknown experiment (see agentrt.PromptService.Allocate).
+func AllocateVariant(experiment, sessionID string) (string, bool) {
+	return PromptDescriptor.Allocate(experiment, sessionID)
 }
 
-// DecodePromptRequest parses and checks a request body: a JSON object with
-// a non-empty sessionID and fields of the right types (absent ones are
-// empty). The error is a *PromptRequestError.
+// DecodePromptRequest parses and checks a request body; the error is a
+// *PromptRequestError (see agentrt.PromptService.Decode).
 func DecodePromptRequest(body []byte) (PromptRequest, error) {
-	var req PromptRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		var syntaxErr *json.SyntaxError
-		switch {
-		case errors.As(err, &typeErr) && typeErr.Field == "":
-			return req, &PromptRequestError{Msg: "the body must be a JSON object, not " + typeErr.Value}
-		case errors.As(err, &typeErr):
-			msg := "must be " + proxyJSONKind(typeErr.Type.String()) + ", not " + typeErr.Value
-			return req, &PromptRequestError{Field: typeErr.Field, Msg: msg}
-		case errors.As(err, &syntaxErr):
-			msg := fmt.Sprintf("the body is not valid JSON (offset %d): %v", syntaxErr.Offset, err)
-			return req, &PromptRequestError{Msg: msg}
-		}
-		return req, &PromptRequestError{Msg: "the body is not valid JSON: " + err.Error()}
-	}
-	if strings.TrimSpace(req.SessionID) == "" {
-		return req, &PromptRequestError{Field: "sessionID", Msg: "is required"}
-	}
-	if req.Metadata.Mode != "" {
-		if _, err := ParseMode(req.Metadata.Mode); err != nil {
-			var known []string
-			for _, m := range Modes() {
-				known = append(known, string(m))
-			}
-			msg := fmt.Sprintf("unknown mode %q (want one of %s)", req.Metadata.Mode, strings.Join(known, ", "))
-			return req, &PromptRequestError{Field: "metadata.mode", Msg: msg}
-		}
-	}
-	return req, nil
+	return PromptDescriptor.Decode(body)
 }
 
-func proxyJSONKind(goType string) string {
-	switch {
-	case goType == "string":
-		return "a string"
-	case strings.HasPrefix(goType, "map["), strings.Contains(goType, "Prompt"):
-		return "an object"
-	case strings.HasPrefix(goType, "[]"):
-		return "an array"
-	}
-	return goType
-}
-
-// ResolvePrompt answers a request from the spec: the system prompt (the
-// mode's, or the user's custom system text followed by the mode's critical
-// instructions; then the mode's text for the agent; then each applicable
-// variant's prompt, blank-line separated) and the parameters (the layers,
-// then the variants').
+// ResolvePrompt answers a request from the spec: the system prompt and the model
+// parameters (see agentrt.PromptService.Resolve).
 func ResolvePrompt(req PromptRequest) (PromptResponse, error) {
-	mode := ModeCoding
-	if req.Metadata.Mode != "" {
-		m, err := ParseMode(req.Metadata.Mode)
-		if err != nil {
-			return PromptResponse{}, &PromptRequestError{Field: "metadata.mode", Msg: err.Error()}
-		}
-		mode = m
-	}
-	var model ModelID
-	if m, err := ModelFromOpenCode(req.Metadata.Model); err == nil {
-		model = m.ID
-	}
-	p := proxyPromptParams(req.Metadata.Params)
-	system, err := BuildSystemPrompt(mode, p, req.User.System)
-	if err != nil {
-		return PromptResponse{}, err
-	}
-	if add := proxyAgentPrompt(mode, req.Agent, p); add != "" {
-		system += "\n\n" + add
-	}
-	var params SamplingParams
-	for _, l := range proxyParamLayers {
-		if (l.model == "" || l.model == model) && (l.mode == "" || l.mode == mode) {
-			params = params.merge(l.params)
-		}
-	}
-	resp := PromptResponse{Parts: []json.RawMessage{}, Experiments: map[string]string{}}
-	for i := range proxyExperiments {
-		e := &proxyExperiments[i]
-		if len(e.modes) > 0 && !slices.Contains(e.modes, mode) || len(e.agents) > 0 && !slices.Contains(e.agents, req.Agent) {
-			continue
-		}
-		v := e.allocate(req.SessionID)
-		if v == nil {
-			continue
-		}
-		resp.Experiments[e.name] = v.name
-		if v.prompt != nil {
-			system += "\n\n" + v.prompt(p)
-		}
-		params = params.merge(v.params)
-	}
-	if params.Options == nil {
-		params.Options = map[string]json.RawMessage{}
-	}
-	resp.System, resp.Params = system, params
-	return resp, nil
+	return PromptDescriptor.Resolve(req)
 }
 
-// proxyMaxBody bounds a request body.
-const proxyMaxBody = 4 << 20
-
-// PromptHandler serves POST PromptProxyPath: it answers a PromptRequest
-// with ResolvePrompt's PromptResponse, a malformed request with 400 and
-// {"error":{"code":"bad_request","message":…}}, and logs every request with
-// its sessionID and experimentID.
+// PromptHandler serves POST PromptProxyPath: it answers a PromptRequest with
+// ResolvePrompt's PromptResponse, a malformed request with 400, and logs every request
+// with its sessionID and experimentID (see agentrt.PromptService.Serve).
 type PromptHandler struct {
 	// Logger receives one record per request; nil means slog.Default().
 	Logger *slog.Logger
@@ -353,51 +107,5 @@ type PromptHandler struct {
 
 // ServeHTTP implements http.Handler.
 func (h *PromptHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	began := time.Now()
-	logger := h.Logger
-	if logger == nil {
-		logger = slog.Default()
-	}
-	fail := func(status int, code, sessionID string, err error) {
-		logger.LogAttrs(r.Context(), slog.LevelWarn, "prompt request rejected",
-			slog.String("sessionID", sessionID), slog.String("experimentID", ""),
-			slog.Int("status", status), slog.String("error", err.Error()), slog.Duration("duration", time.Since(began)))
-		proxyWriteJSON(w, status, map[string]any{"error": map[string]string{"code": code, "message": err.Error()}})
-	}
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		fail(http.StatusMethodNotAllowed, "method_not_allowed", "", fmt.Errorf("%s %s: use POST", r.Method, r.URL.Path))
-		return
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, proxyMaxBody))
-	if err != nil {
-		fail(http.StatusBadRequest, "bad_request", "", fmt.Errorf("reading the body: %w", err))
-		return
-	}
-	req, err := DecodePromptRequest(body)
-	if err != nil {
-		fail(http.StatusBadRequest, "bad_request", req.SessionID, err)
-		return
-	}
-	resp, err := ResolvePrompt(req)
-	if err != nil {
-		fail(http.StatusBadRequest, "bad_request", req.SessionID, err)
-		return
-	}
-	logger.LogAttrs(r.Context(), slog.LevelInfo, "prompt served",
-		slog.String("sessionID", req.SessionID), slog.String("experimentID", resp.ExperimentID()),
-		slog.String("agent", req.Agent), slog.String("mode", req.Metadata.Mode), slog.String("model", req.Metadata.Model),
-		slog.Int("status", http.StatusOK), slog.Duration("duration", time.Since(began)))
-	proxyWriteJSON(w, http.StatusOK, resp)
-}
-
-func proxyWriteJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		status = http.StatusInternalServerError
-		b = []byte(`{"error":{"code":"internal","message":"encoding the answer failed"}}`)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(append(b, '\n'))
+	PromptDescriptor.Serve(w, r, h.Logger)
 }

@@ -1,0 +1,378 @@
+package agentrt
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// PromptService describes a contract's prompt proxy (seed 002) to the
+// runtime: what its Resolve, Decode and Serve need of the spec. The
+// generated package fills one in (PromptDescriptor); M is the generated
+// Mode type, P the generated PromptParams.
+type PromptService[M ~string, P any] struct {
+	// Modes are the contract's modes; Default is the mode of a request
+	// that names none (selection.default).
+	Modes   []M
+	Default M
+	// Params reads the prompt parameters from metadata.params; a missing
+	// one is "".
+	Params func(values map[string]string) P
+	// System is the generated BuildSystemPrompt: the mode's prompt, or the
+	// custom text followed by the mode's critical instructions.
+	System func(m M, p P, custom string) (string, error)
+	// Agents are the modes' texts by OpenCode agent.
+	Agents map[M]map[string]func(P) string
+	// Layers are model_params' layers in precedence order: defaults,
+	// models, modes, models and modes.
+	Layers []ParamLayer[M]
+	// Experiments are the experiments in name order.
+	Experiments []Experiment[M, P]
+}
+
+// ParamLayer is one layer of model parameters.
+type ParamLayer[M ~string] struct {
+	// Model is the OpenCode ID (provider/model) of the model the layer
+	// applies to; "" for every model.
+	Model string
+	// Mode is the mode the layer applies to; "" for every mode.
+	Mode   M
+	Params SamplingParams
+}
+
+// Experiment is an experiment of the prompt proxy: it applies to a
+// session of one of Modes (any when empty) whose agent is one of Agents
+// (any when empty).
+type Experiment[M ~string, P any] struct {
+	Name   string
+	Modes  []M
+	Agents []string
+	// Variants are in name order.
+	Variants []Variant[P]
+}
+
+// Variant is one variant of an experiment: its prompt (nil for none),
+// appended to the system prompt, and its parameters, laid over the
+// layers'.
+type Variant[P any] struct {
+	Name   string
+	Weight uint32
+	Prompt func(P) string
+	Params SamplingParams
+}
+
+// PromptRequest is the body of a request to the prompt service (seed
+// 002), with the mode, model and prompt parameters in Metadata.
+type PromptRequest struct {
+	// SessionID is OpenCode's session ID; experiments are allocated by it.
+	SessionID string `json:"sessionID"`
+	// Agent is the OpenCode agent (build, plan, …); "" for none.
+	Agent string `json:"agent"`
+	// User is the user message: its own system text (a custom prompt) and parts.
+	User PromptUser `json:"user"`
+	// Metadata describes the session.
+	Metadata PromptMetadata `json:"metadata"`
+}
+
+// PromptUser is the user message of a PromptRequest.
+type PromptUser struct {
+	// System is the message's own system text; when not blank it is the
+	// session's custom prompt, followed by the mode's critical instructions.
+	System string `json:"system"`
+	// Parts are the message's parts, as OpenCode has them.
+	Parts []json.RawMessage `json:"parts"`
+}
+
+// PromptMetadata describes the session of a PromptRequest.
+type PromptMetadata struct {
+	// Project is OpenCode's project ID.
+	Project string `json:"project"`
+	// Directory is the session's working directory.
+	Directory string `json:"directory"`
+	// Mode is the session's mode; "" means the default mode.
+	Mode string `json:"mode"`
+	// Model is the message's model as OpenCode names it (provider/model);
+	// a model outside the registry gets no per-model parameters.
+	Model string `json:"model"`
+	// Params holds the prompt parameters' values by name.
+	Params map[string]string `json:"params"`
+}
+
+// SamplingParams are model parameters for OpenCode's chat.params; a nil
+// field is left to OpenCode.
+type SamplingParams struct {
+	Temperature *float64                   `json:"temperature,omitempty"`
+	TopP        *float64                   `json:"topP,omitempty"`
+	Options     map[string]json.RawMessage `json:"options"`
+}
+
+// Float returns a pointer to f, for a SamplingParams literal.
+func Float(f float64) *float64 { return &f }
+
+// merge lays over's fields over p's; options merge key by key.
+func (p SamplingParams) merge(over SamplingParams) SamplingParams {
+	out := p
+	if over.Temperature != nil {
+		out.Temperature = over.Temperature
+	}
+	if over.TopP != nil {
+		out.TopP = over.TopP
+	}
+	if len(over.Options) > 0 {
+		opts := make(map[string]json.RawMessage, len(p.Options)+len(over.Options))
+		maps.Copy(opts, p.Options)
+		maps.Copy(opts, over.Options)
+		out.Options = opts
+	}
+	return out
+}
+
+// PromptResponse is the prompt service's answer (seed 002), with the
+// variant of every experiment that applied.
+type PromptResponse struct {
+	// System is the authoritative system prompt.
+	System string `json:"system"`
+	// Parts are synthetic parts to inject (none, from the spec).
+	Parts []json.RawMessage `json:"parts"`
+	// Params are the model parameters.
+	Params SamplingParams `json:"params"`
+	// Experiments maps each applicable experiment to the session's variant.
+	Experiments map[string]string `json:"experiments"`
+}
+
+// ExperimentID names the session's variants, "experiment=variant" joined
+// by commas in experiment (name) order; "" when no experiment applied.
+func (r PromptResponse) ExperimentID() string {
+	var ids []string
+	for _, e := range slices.Sorted(maps.Keys(r.Experiments)) {
+		ids = append(ids, e+"="+r.Experiments[e])
+	}
+	return strings.Join(ids, ",")
+}
+
+// AllocationHash is the 32-bit FNV-1a hash of s's bytes: the experiment
+// allocation hash, the same in the generated OpenCode plugin.
+func AllocationHash(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// Allocate returns the session's variant of the named experiment: the
+// variant whose cumulative weight range, in name order, holds
+// AllocationHash(experiment + ":" + sessionID) modulo the total weight. It
+// reports false for an unknown experiment or one without weight.
+func (s *PromptService[M, P]) Allocate(experiment, sessionID string) (string, bool) {
+	for i := range s.Experiments {
+		if e := &s.Experiments[i]; e.Name == experiment {
+			if v := e.allocate(sessionID); v != nil {
+				return v.Name, true
+			}
+		}
+	}
+	return "", false
+}
+
+func (e *Experiment[M, P]) allocate(sessionID string) *Variant[P] {
+	var total uint32
+	for _, v := range e.Variants {
+		total += v.Weight
+	}
+	if total == 0 {
+		return nil
+	}
+	point := AllocationHash(e.Name+":"+sessionID) % total
+	for i := range e.Variants {
+		v := &e.Variants[i]
+		if point < v.Weight {
+			return v
+		}
+		point -= v.Weight
+	}
+	return nil
+}
+
+// PromptRequestError is a request the prompt service cannot answer.
+type PromptRequestError struct {
+	// Field is the offending field's JSON path, like metadata.mode; "" for
+	// the body as a whole.
+	Field string
+	// Msg says what is wrong.
+	Msg string
+}
+
+// Error names the field, when there is one, and what is wrong with it.
+func (e *PromptRequestError) Error() string {
+	if e.Field == "" {
+		return e.Msg
+	}
+	return e.Field + ": " + e.Msg
+}
+
+// Decode parses and checks a request body: a JSON object with a non-empty
+// sessionID, fields of the right types (absent ones are empty) and, when
+// it names one, one of the contract's modes. The error is a
+// *PromptRequestError.
+func (s *PromptService[M, P]) Decode(body []byte) (PromptRequest, error) {
+	var req PromptRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		var syntaxErr *json.SyntaxError
+		switch {
+		case errors.As(err, &typeErr) && typeErr.Field == "":
+			return req, &PromptRequestError{Msg: "the body must be a JSON object, not " + typeErr.Value}
+		case errors.As(err, &typeErr):
+			msg := "must be " + jsonKind(typeErr.Type.String()) + ", not " + typeErr.Value
+			return req, &PromptRequestError{Field: typeErr.Field, Msg: msg}
+		case errors.As(err, &syntaxErr):
+			msg := fmt.Sprintf("the body is not valid JSON (offset %d): %v", syntaxErr.Offset, err)
+			return req, &PromptRequestError{Msg: msg}
+		}
+		return req, &PromptRequestError{Msg: "the body is not valid JSON: " + err.Error()}
+	}
+	if strings.TrimSpace(req.SessionID) == "" {
+		return req, &PromptRequestError{Field: "sessionID", Msg: "is required"}
+	}
+	if m := req.Metadata.Mode; m != "" && !slices.Contains(s.Modes, M(m)) {
+		var known []string
+		for _, m := range s.Modes {
+			known = append(known, string(m))
+		}
+		msg := fmt.Sprintf("unknown mode %q (want one of %s)", m, strings.Join(known, ", "))
+		return req, &PromptRequestError{Field: "metadata.mode", Msg: msg}
+	}
+	return req, nil
+}
+
+// jsonKind names the JSON kind of the Go type (of PromptRequest's fields)
+// that encoding/json names.
+func jsonKind(goType string) string {
+	switch {
+	case goType == "string":
+		return "a string"
+	case strings.HasPrefix(goType, "map["), strings.Contains(goType, "Prompt"):
+		return "an object"
+	case strings.HasPrefix(goType, "[]"):
+		return "an array"
+	}
+	return goType
+}
+
+// Resolve answers a request from the spec: the system prompt (the mode's,
+// or the user's custom system text followed by the mode's critical
+// instructions; then the mode's text for the agent; then each applicable
+// variant's prompt, blank-line separated) and the parameters (the layers,
+// then the variants').
+func (s *PromptService[M, P]) Resolve(req PromptRequest) (PromptResponse, error) {
+	mode := s.Default
+	if req.Metadata.Mode != "" {
+		mode = M(req.Metadata.Mode)
+		if !slices.Contains(s.Modes, mode) {
+			return PromptResponse{}, &PromptRequestError{Field: "metadata.mode", Msg: fmt.Sprintf("unknown mode %q", mode)}
+		}
+	}
+	p := s.Params(req.Metadata.Params)
+	system, err := s.System(mode, p, req.User.System)
+	if err != nil {
+		return PromptResponse{}, err
+	}
+	if text := s.Agents[mode][req.Agent]; text != nil {
+		if add := text(p); add != "" {
+			system += "\n\n" + add
+		}
+	}
+	var params SamplingParams
+	for _, l := range s.Layers {
+		if (l.Model == "" || l.Model == req.Metadata.Model) && (l.Mode == "" || l.Mode == mode) {
+			params = params.merge(l.Params)
+		}
+	}
+	resp := PromptResponse{Parts: []json.RawMessage{}, Experiments: map[string]string{}}
+	for i := range s.Experiments {
+		e := &s.Experiments[i]
+		if len(e.Modes) > 0 && !slices.Contains(e.Modes, mode) || len(e.Agents) > 0 && !slices.Contains(e.Agents, req.Agent) {
+			continue
+		}
+		v := e.allocate(req.SessionID)
+		if v == nil {
+			continue
+		}
+		resp.Experiments[e.Name] = v.Name
+		if v.Prompt != nil {
+			system += "\n\n" + v.Prompt(p)
+		}
+		params = params.merge(v.Params)
+	}
+	if params.Options == nil {
+		params.Options = map[string]json.RawMessage{}
+	}
+	resp.System, resp.Params = system, params
+	return resp, nil
+}
+
+// maxPromptBody bounds a prompt request's body, in bytes.
+const maxPromptBody = 4 << 20
+
+// Serve answers one request to the prompt service: a POST's PromptRequest
+// with Resolve's PromptResponse; a malformed request (or a body over 4
+// MiB) with 400, another method with 405, each with
+// {"error":{"code":…,"message":…}}. It logs every request to logger (nil
+// means slog.Default()) with its sessionID and experimentID.
+func (s *PromptService[M, P]) Serve(w http.ResponseWriter, r *http.Request, logger *slog.Logger) {
+	began := time.Now()
+	if logger == nil {
+		logger = slog.Default()
+	}
+	fail := func(status int, code, sessionID string, err error) {
+		logger.LogAttrs(r.Context(), slog.LevelWarn, "prompt request rejected",
+			slog.String("sessionID", sessionID), slog.String("experimentID", ""),
+			slog.Int("status", status), slog.String("error", err.Error()), slog.Duration("duration", time.Since(began)))
+		writePromptJSON(w, status, map[string]any{"error": map[string]string{"code": code, "message": err.Error()}})
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		fail(http.StatusMethodNotAllowed, "method_not_allowed", "", fmt.Errorf("%s %s: use POST", r.Method, r.URL.Path))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxPromptBody))
+	if err != nil {
+		fail(http.StatusBadRequest, "bad_request", "", fmt.Errorf("reading the body: %w", err))
+		return
+	}
+	req, err := s.Decode(body)
+	if err != nil {
+		fail(http.StatusBadRequest, "bad_request", req.SessionID, err)
+		return
+	}
+	resp, err := s.Resolve(req)
+	if err != nil {
+		fail(http.StatusBadRequest, "bad_request", req.SessionID, err)
+		return
+	}
+	logger.LogAttrs(r.Context(), slog.LevelInfo, "prompt served",
+		slog.String("sessionID", req.SessionID), slog.String("experimentID", resp.ExperimentID()),
+		slog.String("agent", req.Agent), slog.String("mode", req.Metadata.Mode), slog.String("model", req.Metadata.Model),
+		slog.Int("status", http.StatusOK), slog.Duration("duration", time.Since(began)))
+	writePromptJSON(w, http.StatusOK, resp)
+}
+
+func writePromptJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b = []byte(`{"error":{"code":"internal","message":"encoding the answer failed"}}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
