@@ -61,7 +61,8 @@ func (l *loader) skipLabel(sel cue.Selector, v cue.Value, letterFirst bool) bool
 	if sel.LabelType() != cue.HiddenLabel {
 		return sel.IsDefinition()
 	}
-	hint := fmt.Sprintf("to declare a name starting with '_', quote the label (%q: …)", sel.String())
+	sels := v.Path().Selectors() // sel.String() holds the field's ? or !
+	hint := fmt.Sprintf("to declare a name starting with '_', quote the label (%q: …)", sels[len(sels)-1].String())
 	if letterFirst {
 		hint = "a name here starts with a letter"
 	}

@@ -300,6 +300,13 @@ func (w *typeWalker) shadowed(v cue.Value, depth int) bool {
 		at := w.l.valPos(v)
 		var labels []string
 		for _, s := range sels {
+			if s.LabelType() != cue.StringLabel {
+				// A definition's field (#Paging.number), which the
+				// syntax index leaves out: where CUE says it is.
+				labels = nil
+				at = w.l.vpos(root.LookupPath(path))
+				break
+			}
 			labels = append(labels, s.Unquoted())
 		}
 		if p, ok := w.l.syn.declared(labels); ok {
