@@ -28,6 +28,7 @@ func (l *loader) build(root cue.Value) *model.Spec {
 	}
 	slices.Sort(s.Files)
 
+	l.unnormalizedLabels()
 	l.contract(root, s)
 	l.codegen(root, s)
 	l.tools(root, s)
@@ -45,6 +46,28 @@ func (l *loader) build(root cue.Value) *model.Spec {
 // lookup returns the value at a dotted path (labels quoted as needed).
 func lookup(v cue.Value, sels ...cue.Selector) cue.Value {
 	return v.LookupPath(cue.MakePath(sels...))
+}
+
+// skipLabel reports whether sel, a label of a struct whose labels are
+// names the spec chooses (tools, arguments, modes, models, prompt
+// parameters …), declares no such name: a definition, or a hidden field,
+// which it reports at v, the field's value. Such structs are read with
+// cue.Hidden(true), which lists both: CUE leaves a hidden field (an
+// unquoted label starting with '_') out of a struct's fields, so a name
+// written so would vanish from the contract without a word. letterFirst
+// says the names there start with a letter; elsewhere quoting the label
+// keeps the name.
+func (l *loader) skipLabel(sel cue.Selector, v cue.Value, letterFirst bool) bool {
+	if sel.LabelType() != cue.HiddenLabel {
+		return sel.IsDefinition()
+	}
+	sels := v.Path().Selectors() // sel.String() holds the field's ? or !
+	hint := fmt.Sprintf("to declare a name starting with '_', quote the label (%q: …)", sels[len(sels)-1].String())
+	if letterFirst {
+		hint = "a name here starts with a letter"
+	}
+	l.errorf(v, "hidden", "%s is a hidden field: CUE leaves a label starting with '_' out of the spec, so it is not part of the contract; %s", v.Path(), hint)
+	return true
 }
 
 func str(v cue.Value) string {
@@ -151,9 +174,12 @@ func localPath(p string) bool {
 
 func (l *loader) tools(root cue.Value, s *model.Spec) {
 	w := &typeWalker{l: l, checks: map[string]*model.Check{}}
-	it, _ := lookup(root, cue.Str("tools")).Fields()
+	it, _ := lookup(root, cue.Str("tools")).Fields(cue.Hidden(true))
 	var named []namedTool
 	for it.Next() {
+		if l.skipLabel(it.Selector(), it.Value(), true) {
+			continue
+		}
 		tv := it.Value()
 		t := &model.Tool{
 			Name:        it.Selector().Unquoted(),
@@ -350,7 +376,7 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 }
 
 func (l *loader) modes(root cue.Value, s *model.Spec) {
-	it, _ := lookup(root, cue.Str("modes")).Fields()
+	it, _ := lookup(root, cue.Str("modes")).Fields(cue.Hidden(true))
 	type raw struct {
 		v       cue.Value
 		extends string
@@ -370,6 +396,9 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		}
 	}
 	for it.Next() {
+		if l.skipLabel(it.Selector(), it.Value(), true) {
+			continue
+		}
 		mv := it.Value()
 		m := &model.Mode{
 			Name:        it.Selector().Unquoted(),
@@ -388,8 +417,11 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			r.extends, r.extPos = str(e), l.vpos(e)
 		}
 		given := map[string]bool{}
-		tit, _ := lookup(mv, cue.Str("tools")).Fields()
+		tit, _ := lookup(mv, cue.Str("tools")).Fields(cue.Hidden(true))
 		for tit.Next() {
+			if l.skipLabel(tit.Selector(), tit.Value(), true) {
+				continue
+			}
 			name := tit.Selector().Unquoted()
 			pos := l.vpos(tit.Value())
 			st := model.Standing(str(tit.Value()))
@@ -482,13 +514,42 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 	}
 }
 
+// promptParams reads prompt_params. Each becomes a field of the generated
+// PromptParams, in Go and in TypeScript: names that differ only in case or
+// separators (repo_name, repoName) are reported at the second, as clashing
+// names of tools, modes and fields are.
 func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
 	known := map[string]bool{}
-	it, _ := lookup(root, cue.Str("prompt_params")).Fields()
+	goNames, tsNames := map[string]*model.PromptParam{}, map[string]*model.PromptParam{}
+	pos := map[*model.PromptParam]model.Pos{}
+	it, _ := lookup(root, cue.Str("prompt_params")).Fields(cue.Hidden(true))
 	for it.Next() {
+		if l.skipLabel(it.Selector(), it.Value(), true) {
+			continue
+		}
 		n := it.Selector().Unquoted()
 		known[n] = true
-		s.PromptParams = append(s.PromptParams, &model.PromptParam{Name: n, GoName: names.GoUnexported(n), TSName: names.TSCamel(n), Doc: l.text(it.Value())})
+		p := &model.PromptParam{Name: n, GoName: names.GoExported(n), TSName: names.TSCamel(n), Doc: l.text(it.Value())}
+		// At its name: vpos says where the value is written.
+		pos[p] = l.vpos(it.Value())
+		if dp, ok := l.syn.declPos(it.Value()); ok {
+			pos[p] = l.pos(dp)
+		}
+		if prev := goNames[p.GoName]; prev != nil {
+			shared := "Go field PromptParams." + p.GoName
+			if tsNames[p.TSName] == prev {
+				shared += " and TypeScript property " + p.TSName
+			}
+			l.errorAt(pos[p], "name-clash", "prompt_params %q and %q both become %s (%q is at %s)", prev.Name, n, shared, prev.Name, pos[prev])
+		} else {
+			goNames[p.GoName] = p
+		}
+		if prev := tsNames[p.TSName]; prev != nil && prev != goNames[p.GoName] {
+			l.errorAt(pos[p], "name-clash", "prompt_params %q and %q both become TypeScript property %s (%q is at %s)", prev.Name, n, p.TSName, prev.Name, pos[prev])
+		} else if prev == nil {
+			tsNames[p.TSName] = p
+		}
+		s.PromptParams = append(s.PromptParams, p)
 	}
 	slices.SortFunc(s.PromptParams, func(a, b *model.PromptParam) int { return cmp.Compare(a.Name, b.Name) })
 	return known
@@ -652,8 +713,11 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 	sv := lookup(root, cue.Str("selection"))
 	s.Selection.Pos = l.vpos(sv)
 	inputs := map[string]*model.SelectionInput{}
-	it, _ := lookup(sv, cue.Str("inputs")).Fields()
+	it, _ := lookup(sv, cue.Str("inputs")).Fields(cue.Hidden(true))
 	for it.Next() {
+		if l.skipLabel(it.Selector(), it.Value(), true) {
+			continue
+		}
 		in := &model.SelectionInput{Name: it.Selector().Unquoted(), Doc: l.text(it.Value())}
 		in.GoName, in.TSName = names.GoExported(in.Name), names.TSCamel(in.Name)
 		inputs[in.Name] = in
@@ -668,9 +732,12 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 		if r.Mode = s.Mode(str(mv)); r.Mode == nil {
 			l.errorf(mv, "unknown-mode", "selection rule picks unknown mode %q%s", str(mv), suggest(str(mv), modeNames(s)))
 		}
-		wit, _ := lookup(rv, cue.Str("when")).Fields()
+		wit, _ := lookup(rv, cue.Str("when")).Fields(cue.Hidden(true))
 		conds := 0
 		for wit.Next() {
+			if l.skipLabel(wit.Selector(), wit.Value(), true) {
+				continue
+			}
 			conds++
 			in := inputs[wit.Selector().Unquoted()]
 			if in == nil {
@@ -693,8 +760,11 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 
 func (l *loader) models(root cue.Value, s *model.Spec) {
 	opencodeIDs, apiIDs, goNames := map[string]*model.Model{}, map[string]*model.Model{}, map[string]*model.Model{}
-	it, _ := lookup(root, cue.Str("models")).Fields()
+	it, _ := lookup(root, cue.Str("models")).Fields(cue.Hidden(true))
 	for it.Next() {
+		if l.skipLabel(it.Selector(), it.Value(), false) {
+			continue
+		}
 		mv := it.Value()
 		m := &model.Model{
 			Canonical: it.Selector().Unquoted(),
@@ -725,8 +795,11 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 		}
 		return out
 	}
-	ait, _ := lookup(root, cue.Str("agents")).Fields()
+	ait, _ := lookup(root, cue.Str("agents")).Fields(cue.Hidden(true))
 	for ait.Next() {
+		if l.skipLabel(ait.Selector(), ait.Value(), true) {
+			continue
+		}
 		av := ait.Value()
 		a := &model.Agent{Name: ait.Selector().Unquoted(), Pos: l.vpos(av)}
 		a.GoName, a.TSName = names.GoExported(a.Name), names.TSCamel(a.Name)

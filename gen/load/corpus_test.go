@@ -133,6 +133,59 @@ func TestLongExtendsChain(t *testing.T) {
 	}
 }
 
+// TestDefaultsOfGeneralAlternatives: a field whose default is an instance
+// of another of its alternatives (a named check's, a list's, a struct's)
+// is of that alternative's type, keeps its default and its doc comment,
+// and loses none of the type's fields (accepted/default_general_alternative
+// and accepted/struct_default).
+func TestDefaultsOfGeneralAlternatives(t *testing.T) {
+	t.Parallel()
+	type want struct {
+		kind         model.Kind
+		check, items string // the named check, the items' kind
+		def, doc     string
+		fields       int // an object's
+	}
+	for name, fields := range map[string]map[string]want{
+		"default_general_alternative": {
+			"dir":       {kind: model.String, check: "RelativePath", def: `"reports"`, doc: "Where the report goes."},
+			"log":       {kind: model.String, check: "RelativePath", def: `"run.log"`, doc: "Where the log goes."},
+			"labels":    {kind: model.Array, items: "string", def: `[]`, doc: "Labels."},
+			"reviewers": {kind: model.Array, items: "string", def: `["ci"]`, doc: "Reviewers."},
+			"keep":      {kind: model.Array, items: "string", def: `["a/b"]`, doc: "Paths to keep."},
+		},
+		"struct_default": {
+			"where": {kind: model.Object, def: `{"region":"eu"}`, doc: "Where the run went.", fields: 1},
+			"opts":  {kind: model.Object, def: `{}`, doc: "Optional fields of a defaulted object.", fields: 1},
+		},
+	} {
+		s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)[name]))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, f := range s.Tool("report.done").Args.Fields {
+			w, ok := fields[f.Name]
+			if !ok {
+				continue
+			}
+			delete(fields, f.Name)
+			got := want{kind: f.Type.Kind, def: string(f.Default), doc: f.Type.Doc, fields: len(f.Type.Fields)}
+			if len(f.Type.Checks) == 1 {
+				got.check = f.Type.Checks[0].Name
+			}
+			if f.Type.Items != nil {
+				got.items = string(f.Type.Items.Kind)
+			}
+			if f.Presence != model.Defaulted || got != w {
+				t.Errorf("%s: %s is %s %+v, want defaulted %+v", name, f.Name, f.Presence, got, w)
+			}
+		}
+		for n := range fields {
+			t.Errorf("%s: no argument %s", name, n)
+		}
+	}
+}
+
 // TestBroken loads the base spec with each case's files replacing or adding
 // to the base's, and compares the findings with the case's want section,
 // exactly. The archive's comment may hold a "codes:" line listing the

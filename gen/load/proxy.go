@@ -64,12 +64,15 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params map[string]bool) {
 	own := map[*model.Mode]map[string]cue.Value{}
 	for _, m := range s.Modes {
-		it, err := lookup(root, cue.Str("modes"), cue.Str(m.Name), cue.Str("agents")).Fields()
+		it, err := lookup(root, cue.Str("modes"), cue.Str(m.Name), cue.Str("agents")).Fields(cue.Hidden(true))
 		if err != nil {
 			continue
 		}
 		own[m] = map[string]cue.Value{}
 		for it.Next() {
+			if l.skipLabel(it.Selector(), it.Value(), true) {
+				continue
+			}
 			name := it.Selector().Unquoted()
 			pv := lookup(it.Value(), cue.Str("prompt"))
 			if !l.knownAgent(s, it.Value(), name, fmt.Sprintf("mode %q has a prompt for", m.Name)) {
@@ -168,8 +171,11 @@ func (l *loader) modelParams(root cue.Value, s *model.Spec) {
 	mp.Default = l.params(mv)
 	modeLayers := func(v cue.Value, where string) []*model.ModeLayer {
 		var out []*model.ModeLayer
-		it, _ := lookup(v, cue.Str("modes")).Fields()
+		it, _ := lookup(v, cue.Str("modes")).Fields(cue.Hidden(true))
 		for it.Next() {
+			if l.skipLabel(it.Selector(), it.Value(), true) {
+				continue
+			}
 			name := it.Selector().Unquoted()
 			m := s.Mode(name)
 			if m == nil {
@@ -185,8 +191,11 @@ func (l *loader) modelParams(root cue.Value, s *model.Spec) {
 	for _, m := range s.Models {
 		ids = append(ids, m.Canonical)
 	}
-	it, _ := lookup(mv, cue.Str("models")).Fields()
+	it, _ := lookup(mv, cue.Str("models")).Fields(cue.Hidden(true))
 	for it.Next() {
+		if l.skipLabel(it.Selector(), it.Value(), false) {
+			continue
+		}
 		id := it.Selector().Unquoted()
 		m := s.Model(id)
 		if m == nil {
@@ -243,8 +252,11 @@ func (l *loader) params(v cue.Value) model.Params {
 // experiments builds the experiments and checks their references and
 // weights.
 func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bool) {
-	it, _ := lookup(root, cue.Str("experiments")).Fields()
+	it, _ := lookup(root, cue.Str("experiments")).Fields(cue.Hidden(true))
 	for it.Next() {
+		if l.skipLabel(it.Selector(), it.Value(), true) {
+			continue
+		}
 		ev := it.Value()
 		e := &model.Experiment{Name: it.Selector().Unquoted(), Pos: l.vpos(ev)}
 		if d := lookup(ev, cue.Str("doc")); d.Exists() {
@@ -280,8 +292,11 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bo
 		if len(modes) == 0 {
 			modes = s.Modes
 		}
-		vit, _ := lookup(ev, cue.Str("variants")).Fields()
+		vit, _ := lookup(ev, cue.Str("variants")).Fields(cue.Hidden(true))
 		for vit.Next() {
+			if l.skipLabel(vit.Selector(), vit.Value(), true) {
+				continue
+			}
 			vv := vit.Value()
 			v := &model.Variant{Name: vit.Selector().Unquoted(), Pos: l.vpos(vv)}
 			if w, err := lookup(vv, cue.Str("weight")).Int64(); err == nil {

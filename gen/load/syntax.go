@@ -4,12 +4,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/token"
+	"golang.org/x/text/unicode/norm"
 )
 
 // syntaxIndex is what the loader reads from the spec's own syntax, once:
@@ -28,6 +30,9 @@ type syntaxIndex struct {
 	// then can a reference CUE resolved mean such a name's binding rather
 	// than the type (see typeWalker.shadowed, which asks CUE).
 	bindsPredeclared bool
+	// unnormalized holds the quoted labels that are not in Unicode NFC,
+	// which CUE's compiler reads in their NFC form (see unnormalizedLabels).
+	unnormalized []*ast.BasicLit
 }
 
 // indexSyntax reads the user's files (userFiles, by name) among the
@@ -51,6 +56,11 @@ func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIn
 			fd, ok := n.(*ast.Field)
 			if !ok {
 				return true
+			}
+			if lit, ok := fd.Label.(*ast.BasicLit); ok && lit.Kind == token.STRING && strings.ContainsFunc(lit.Value, func(r rune) bool { return r == '\\' || r >= utf8.RuneSelf }) {
+				if name, err := literal.Unquote(lit.Value); err == nil && !norm.NFC.IsNormalString(name) {
+					x.unnormalized = append(x.unnormalized, lit)
+				}
 			}
 			var parts []string
 			for _, cg := range ast.Comments(fd) {
@@ -172,4 +182,21 @@ func (x *syntaxIndex) declared(path []string) (token.Pos, bool) {
 	}
 	p, ok := x.decls["\x00"+strings.Join(path, "\x00")]
 	return p, ok
+}
+
+// unnormalizedLabels reports the quoted labels of the spec that are not in
+// Unicode NFC ("e\u0301", an e and a combining acute accent): CUE's
+// compiler reads a quoted label in its NFC form ("\u00e9"), so the name the
+// contract carries — a tool's, an argument's, the key a model sends —
+// would differ, invisibly, from the one written. CUE decides the name;
+// the label is reported so that what is written is what it decides.
+func (l *loader) unnormalizedLabels() {
+	if l.syn == nil {
+		return
+	}
+	for _, lit := range l.syn.unnormalized {
+		name, _ := literal.Unquote(lit.Value)
+		l.errorAt(l.pos(lit.Pos()), "label-nfc", "the label %+q is not in Unicode normal form C: CUE reads it as %+q, a name other than the one written; write it in NFC",
+			name, norm.NFC.String(name))
+	}
 }

@@ -46,7 +46,7 @@ func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string
 		w.errorv(v, "unsupported", "a disjunction of structs is not supported: an object has one set of fields; %s", supported)
 		return t
 	}
-	it, err := v.Fields(cue.Optional(true), cue.Patterns(true))
+	it, err := v.Fields(cue.Optional(true), cue.Patterns(true), cue.Hidden(true))
 	if err != nil {
 		w.errorv(v, "unsupported", "%v", err)
 		return t
@@ -68,8 +68,8 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 		w.l.errorf(fv, "unsupported", "pattern constraints ([string]: T) are not supported in argument schemas; %s", supported)
 		return nil
 	}
-	if sel.IsDefinition() || sel.PkgPath() != "" {
-		return nil // definitions and hidden fields are not arguments
+	if w.l.skipLabel(sel, fv, false) {
+		return nil
 	}
 	name := sel.Unquoted()
 	f := &model.Field{Name: name, Pos: w.l.vpos(fv), Presence: model.Required}
@@ -86,17 +86,24 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 	} else {
 		goNames[f.GoName] = f
 	}
-	if d, ok := fv.Default(); ok && !isEmptyList(d) && !openListDefault(fv, d) {
-		if d.Kind() == cue.StructKind {
+	decl := fv // the field's value; its doc comment is the field's
+	// A plain open list [...T] is, to CUE, a concrete list (the empty one,
+	// open to more) that is its own default: no default was written.
+	if d, ok := fv.Default(); ok && fv.Kind() != cue.ListKind && !openListDefault(fv, d) {
+		if k := d.Kind(); k == cue.StructKind || k == cue.ListKind {
 			// The field's type is the disjunct that every other one,
 			// the default among them, is an instance of (CUE's
 			// Subsume says so): *{a: "x"} | {a: string} is an object
-			// {a: string} whose default is {"a": "x"}.
-			schema, ok := generalDisjunct(fv, d)
+			// {a: string} whose default is {"a": "x"}, *[] | [...string]
+			// a list of strings whose default is [].
+			schema, ok := w.generalDisjunct(fv, d)
 			if !ok {
-				w.l.errorf(fv, "unsupported", "the default of %q is a struct, and no alternative of the field holds every other "+
-					"(write it as *{…} | {…}, the second the object's schema)", name)
-				f.Type = &model.Type{Kind: model.Object, Pos: f.Pos}
+				form, kind := "*{…} | {…}, the second the object's schema", model.Object
+				if k == cue.ListKind {
+					form, kind = "*[…] | [...T]", model.Array
+				}
+				w.l.errorf(fv, "unsupported", "the default of %q is a %v, and no alternative of the field holds every other (write it as %s)", name, k, form)
+				f.Type = &model.Type{Kind: kind, Pos: f.Pos}
 				return f
 			}
 			fv = schema
@@ -117,36 +124,43 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 		}
 	}
 	f.Type = w.typ(fv, childGo, childTS, name)
-	f.Type.Doc = w.l.docOf(fv)
-	w.l.docText(fv, f.Type.Doc)
+	f.Type.Doc = w.l.docOf(decl)
+	w.l.docText(decl, f.Type.Doc)
 	return f
 }
 
 // generalDisjunct returns the alternative of v, a field with the struct
-// default d, that every alternative is an instance of — the default's own
-// alternative only when no other is. CUE's Expr has dropped a default
-// that another alternative subsumes already (*{a: "x"} | {a: string} is
-// {a: string} with its default).
-func generalDisjunct(v, d cue.Value) (cue.Value, bool) {
-	op, args := v.Expr()
+// or list default d, that every alternative is an instance of — the
+// default's own alternative only when no other is. CUE's Expr has dropped
+// a default that another alternative subsumes already (*{a: "x"} | {a:
+// string} is {a: string} with its default).
+func (w *typeWalker) generalDisjunct(v, d cue.Value) (cue.Value, bool) {
+	op, args := w.l.expr(v)
 	if op != cue.OrOp {
-		return args[0], len(args) == 1 && args[0].IncompleteKind() == cue.StructKind
+		return args[0], len(args) == 1 && args[0].IncompleteKind() == d.Kind()
 	}
 	var found cue.Value
 	ok := false
 	for _, a := range args {
-		general := true
-		for _, b := range args {
-			if a.Subsume(b, cue.Final()) != nil {
-				general = false
-				break
-			}
-		}
-		if general && (!ok || !a.Equals(d)) {
+		// The default's own alternative is told from an equal one by
+		// where it is written: Equals and a final Subsume overlook optional
+		// fields (*{} | {verbose?: bool}).
+		if subsumesAll(a, args) && (!ok || !a.Equals(d) || a.Pos() != d.Pos()) {
 			found, ok = a, true
 		}
 	}
 	return found, ok
+}
+
+// subsumesAll reports whether every one of args is an instance of a, as
+// CUE's Subsume says.
+func subsumesAll(a cue.Value, args []cue.Value) bool {
+	for _, b := range args {
+		if a.Subsume(b, cue.Final()) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // typ converts any schema value of the field named field; an object type
@@ -286,6 +300,13 @@ func (w *typeWalker) shadowed(v cue.Value, depth int) bool {
 		at := w.l.valPos(v)
 		var labels []string
 		for _, s := range sels {
+			if s.LabelType() != cue.StringLabel {
+				// A definition's field (#Paging.number), which the
+				// syntax index leaves out: where CUE says it is.
+				labels = nil
+				at = w.l.vpos(root.LookupPath(path))
+				break
+			}
 			labels = append(labels, s.Unquoted())
 		}
 		if p, ok := w.l.syn.declared(labels); ok {
@@ -352,7 +373,7 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 		}
 		return
 	case cue.OrOp:
-		w.disjunction(v, args, t, field)
+		w.disjunction(v, args, t, field, depth)
 		return
 	case cue.NoOp, cue.SelectorOp:
 		if pkg, path := v.ReferencePath(); pkg.Exists() && len(path.Selectors()) > 0 {
@@ -425,12 +446,23 @@ func (w *typeWalker) leaf(v cue.Value, t *model.Type, field cue.Value) {
 }
 
 // disjunction handles "a" | "b" (an enum) after defaults were split off.
-func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, field cue.Value) {
+// A disjunction whose alternatives are all instances of one of them is
+// that one: *"a" | #Slug, "a" being a slug as CUE says, is a #Slug (the
+// field's default is "a").
+func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, field cue.Value, depth int) {
 	w.droppedDefault(v, field)
 	var vals []string
 	for _, a := range args {
 		s, err := a.String()
 		if err != nil || !a.IsConcrete() {
+			if subsumesAll(a, args) {
+				w.walk(a, t, field, depth+1)
+				return
+			}
+			if d, ok := field.Default(); ok && len(args) == 2 && a.Subsume(d, cue.Final()) != nil {
+				w.errorv(a, "unsupported", "the default %v is not an instance of %v, so the field would take either; make the default one of the values the type allows", d, a)
+				return
+			}
 			w.errorv(a, "unsupported", "disjunctions may only list string literals (an enum) and one default (*v | T)")
 			return
 		}
@@ -739,14 +771,4 @@ func (l *loader) valPos(v cue.Value) model.Pos {
 		}
 	}
 	return l.vpos(v)
-}
-
-// isEmptyList reports whether v is the list []: every open list [...T]
-// defaults to it, so it never counts as an authored default.
-func isEmptyList(v cue.Value) bool {
-	if v.Kind() != cue.ListKind {
-		return false
-	}
-	n, err := v.Len().Int64()
-	return err == nil && n == 0
 }

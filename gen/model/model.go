@@ -516,7 +516,9 @@ type Condition struct {
 
 // PromptParam is a {{name}} placeholder usable in prompts.
 type PromptParam struct {
-	Name   string
+	Name string
+	// GoName and TSName are its field of the generated PromptParams, in
+	// Go and in TypeScript.
 	GoName string
 	TSName string
 	Doc    string
