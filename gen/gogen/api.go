@@ -421,7 +421,7 @@ func (g *generator) template(text string) jen.Code {
 			continue // the loader reports unknown placeholders
 		}
 		parts = append(parts, textLines(text[last:m[0]])...)
-		parts = append(parts, jen.Id("p").Dot(names.GoExported(p.Name)))
+		parts = append(parts, jen.Id("p").Dot(p.GoName))
 		last = m[1]
 	}
 	if last < len(text) || len(parts) == 0 {
@@ -459,7 +459,7 @@ func (g *generator) prompts(f *jen.File) {
 	s := g.s
 	var fields []jen.Code
 	for _, p := range s.PromptParams {
-		fields = append(fields, doc(fmt.Sprintf("%s fills {{%s}}: %s", names.GoExported(p.Name), p.Name, p.Doc)), jen.Id(names.GoExported(p.Name)).String())
+		fields = append(fields, doc(fmt.Sprintf("%s fills {{%s}}: %s", p.GoName, p.Name, p.Doc)), jen.Id(p.GoName).String())
 	}
 	g.comment(f, "PromptParams fills the prompts' {{placeholders}}.")
 	f.Type().Id("PromptParams").Struct(fields...)

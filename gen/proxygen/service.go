@@ -9,7 +9,6 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/names"
 )
 
 // goParams renders a parameter layer as a SamplingParams literal.
@@ -35,7 +34,7 @@ func modeConst(m *model.Mode) string { return "Mode" + m.GoName }
 
 // goPrompt renders a prompt template as a func(PromptParams) string.
 func goPrompt(s *model.Spec, text string) (string, error) {
-	x, err := template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + names.GoExported(p.Name) })
+	x, err := template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + p.GoName })
 	if err != nil {
 		return "", err
 	}
@@ -69,7 +68,7 @@ func Service(s *model.Spec) ([]byte, error) {
 		if i > 0 {
 			w(", ")
 		}
-		w("%s: v[%s]", names.GoExported(p.Name), strconv.Quote(p.Name))
+		w("%s: v[%s]", p.GoName, strconv.Quote(p.Name))
 	}
 	w("}\n\t},\n\tSystem: BuildSystemPrompt,\n")
 	var agents []string
