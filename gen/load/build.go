@@ -66,7 +66,8 @@ func (l *loader) skipLabel(sel cue.Selector, v cue.Value, letterFirst bool) bool
 	if letterFirst {
 		hint = "a name here starts with a letter"
 	}
-	l.errorf(v, "hidden", "%s is a hidden field: CUE leaves a label starting with '_' out of the spec, so it is not part of the contract; %s", v.Path(), hint)
+	l.errorf(v, "hidden", "%s is a hidden field: CUE leaves a label starting with '_' out of the spec, so it is not part of the contract; %s "+
+		"(a helper value that names nothing in the contract belongs in a definition, #%s)", v.Path(), hint, strings.TrimRight(strings.TrimPrefix(sel.String(), "_"), "?!"))
 	return true
 }
 
