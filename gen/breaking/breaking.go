@@ -66,24 +66,24 @@ const (
 	KeyAgent
 )
 
-// Keys lists every key, in the order an acceptance's keys are described.
-func Keys() []Key { return []Key{KeyTool, KeyField, KeyMode, KeyModel, KeyAgent} }
+// keyNames are the keys' names in the spec's section breaking, in the
+// order of their bits, which is the order an acceptance's keys are
+// described in.
+var keyNames = []string{"tool", "field", "mode", "model", "agent"}
 
-// String returns the key's name in the spec's section breaking.
+// String names the keys of k: "tool", or "tool and field".
 func (k Key) String() string {
-	switch k {
-	case KeyTool:
-		return "tool"
-	case KeyField:
-		return "field"
-	case KeyMode:
-		return "mode"
-	case KeyModel:
-		return "model"
-	case KeyAgent:
-		return "agent"
+	return strings.Join(k.names(), " and ")
+}
+
+func (k Key) names() []string {
+	var names []string
+	for i, name := range keyNames {
+		if k&(1<<i) != 0 {
+			names = append(names, name)
+		}
 	}
-	return fmt.Sprintf("Key(%d)", uint8(k))
+	return names
 }
 
 // Rule is a kind of change.
@@ -146,15 +146,6 @@ var Rules = []Rule{
 	{"MCP_SERVER_RENAMED", Wire, true, 0, "the MCP server's name (the contract's name) changed: OpenCode shows its tools to the model as <name>_<tool>"},
 }
 
-// RuleByID returns the rule with the given id.
-func RuleByID(id string) Rule {
-	r, ok := LookupRule(id)
-	if !ok {
-		panic("breaking: unknown rule " + id) // programming error
-	}
-	return r
-}
-
 // LookupRule returns the rule with the given id, if there is one.
 func LookupRule(id string) (Rule, bool) {
 	for _, r := range Rules {
@@ -173,6 +164,25 @@ type About struct {
 	Mode  string `json:"mode,omitempty"`
 	Model string `json:"model,omitempty"`
 	Agent string `json:"agent,omitempty"`
+}
+
+// AboutOf returns the subject an acceptance names.
+func AboutOf(a *model.Acceptance) About {
+	return About{Tool: a.Tool, Field: a.Field, Mode: a.Mode, Model: a.Model, Agent: a.Agent}
+}
+
+// values are a's keys' values, in the order of keyNames.
+func (a About) values() []string { return []string{a.Tool, a.Field, a.Mode, a.Model, a.Agent} }
+
+// Keys returns the keys a names its subject by.
+func (a About) Keys() Key {
+	var k Key
+	for i, v := range a.values() {
+		if v != "" {
+			k |= 1 << i
+		}
+	}
+	return k
 }
 
 // subject is the finding's Subject: the mode, agent, model or tool it is
@@ -248,10 +258,6 @@ func (f Finding) String() string {
 	return s
 }
 
-// Failing reports whether f fails the comparison: it is breaking and not
-// accepted.
-func (f Finding) Failing() bool { return f.Breaking && !f.Accepted }
-
 type cmpr struct {
 	out      []Finding
 	old, new *model.Spec
@@ -261,7 +267,10 @@ type cmpr struct {
 }
 
 func (c *cmpr) add(rule string, about About, pos, oldPos model.Pos, format string, args ...any) {
-	r := RuleByID(rule)
+	r, ok := LookupRule(rule)
+	if !ok {
+		panic("breaking: unknown rule " + rule) // programming error
+	}
 	c.out = append(c.out, Finding{Rule: r.ID, Category: r.Category, Breaking: r.Breaking, Pos: pos, OldPos: oldPos,
 		Subject: about.subject(r.ID), About: about, Message: fmt.Sprintf(format, args...)})
 }
@@ -301,7 +310,7 @@ func accepting(accept []*model.Acceptance, f Finding) *model.Acceptance {
 		return nil
 	}
 	for _, a := range accept {
-		if a.Rule == f.Rule && (About{Tool: a.Tool, Field: a.Field, Mode: a.Mode, Model: a.Model, Agent: a.Agent}) == f.About {
+		if a.Rule == f.Rule && AboutOf(a) == f.About {
 			return a
 		}
 	}
@@ -325,32 +334,15 @@ func Unused(new *model.Spec, fs []Finding) []*model.Acceptance {
 // field "x"`.
 func Describe(a *model.Acceptance) string {
 	var keys []string
-	for _, k := range Keys() {
-		if v := KeyValue(a, k); v != "" {
-			keys = append(keys, fmt.Sprintf("%s %q", k, v))
+	for i, v := range AboutOf(a).values() {
+		if v != "" {
+			keys = append(keys, fmt.Sprintf("%s %q", keyNames[i], v))
 		}
 	}
 	if len(keys) == 0 {
 		return a.Rule
 	}
 	return a.Rule + " for " + strings.Join(keys, ", ")
-}
-
-// KeyValue returns the acceptance's value of key k.
-func KeyValue(a *model.Acceptance, k Key) string {
-	switch k {
-	case KeyTool:
-		return a.Tool
-	case KeyField:
-		return a.Field
-	case KeyMode:
-		return a.Mode
-	case KeyModel:
-		return a.Model
-	case KeyAgent:
-		return a.Agent
-	}
-	return ""
 }
 
 // CheckAcceptance reports what is wrong with an acceptance, for the loader
@@ -365,35 +357,20 @@ func CheckAcceptance(a *model.Acceptance) (Key, string) {
 	case !r.Breaking:
 		return 0, fmt.Sprintf("rule %s is compatible (%s): there is nothing to accept", r.ID, r.Doc)
 	}
-	for _, k := range Keys() {
-		set := KeyValue(a, k) != ""
+	has := AboutOf(a).Keys()
+	for i := range keyNames {
+		k := Key(1 << i)
 		switch {
-		case r.Keys&k != 0 && !set:
-			return k, fmt.Sprintf("an acceptance of %s names its subject by %s: %s is missing", r.ID, keyList(r.Keys), k)
-		case r.Keys&k == 0 && set:
+		case r.Keys&k != 0 && has&k == 0:
+			return k, fmt.Sprintf("an acceptance of %s names its subject by %s: %s is missing", r.ID, r.Keys, k)
+		case r.Keys&k == 0 && has&k != 0:
 			if r.Keys == 0 {
 				return k, fmt.Sprintf("%s has no %s: a spec has one %s, so an acceptance of it names nothing else", r.ID, k, About{}.subject(r.ID))
 			}
-			return k, fmt.Sprintf("%s has no %s: an acceptance of it names its subject by %s", r.ID, k, keyList(r.Keys))
+			return k, fmt.Sprintf("%s has no %s: an acceptance of it names its subject by %s", r.ID, k, r.Keys)
 		}
 	}
 	return 0, ""
-}
-
-// keyList names the keys of ks: "tool and field".
-func keyList(ks Key) string {
-	var names []string
-	for _, k := range Keys() {
-		if ks&k != 0 {
-			names = append(names, k.String())
-		}
-	}
-	return strings.Join(names, " and ")
-}
-
-// HasBreaking reports whether any finding is breaking and not accepted.
-func HasBreaking(fs []Finding) bool {
-	return slices.ContainsFunc(fs, Finding.Failing)
 }
 
 func (c *cmpr) tools() {

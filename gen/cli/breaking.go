@@ -91,14 +91,8 @@ func ruleTable() string {
 		kind, keys := "compatible", "-"
 		if r.Breaking {
 			kind = "breaking"
-			var ks []string
-			for _, k := range breaking.Keys() {
-				if r.Keys&k != 0 {
-					ks = append(ks, k.String())
-				}
-			}
-			if len(ks) > 0 {
-				keys = strings.Join(ks, ",")
+			if r.Keys != 0 {
+				keys = strings.ReplaceAll(r.Keys.String(), " and ", ",")
 			}
 		}
 		fmt.Fprintf(&b, "\n  %-27s %-10s %-11s %s", r.ID, kind, keys, r.Doc)
@@ -172,7 +166,7 @@ func runBreaking(e *env, specDir, against, format string) error {
 	}
 	for _, a := range breaking.Unused(cur, rep.Findings) {
 		rep.Unused = append(rep.Unused, unusedAcceptance{Rule: a.Rule,
-			About:  breaking.About{Tool: a.Tool, Field: a.Field, Mode: a.Mode, Model: a.Model, Agent: a.Agent},
+			About:  breaking.AboutOf(a),
 			Reason: a.Reason, Pos: a.Pos,
 			Message: fmt.Sprintf("unused acceptance of %s: it accepts no change against %s; remove it once no baseline needs it", breaking.Describe(a), against)})
 	}
