@@ -411,12 +411,12 @@ func (c *cmpr) tools() {
 		if ot.Deprecated == "" && nt.Deprecated != "" {
 			c.add("TOOL_DEPRECATED", at, nt.Pos, ot.Pos, "tool %q is deprecated: %s", ot.Name, nt.Deprecated)
 		}
-		c.args(at, ot.Args, nt.Args)
+		c.fields(true, at, ot.Args, nt.Args)
 		switch {
 		case ot.Result != nil && nt.Result == nil:
 			c.add("RESULT_REMOVED", at, nt.Pos, ot.Pos, "tool %q no longer declares result data", ot.Name)
 		case ot.Result != nil:
-			c.result(at, ot.Result, nt.Result)
+			c.fields(false, at, ot.Result, nt.Result)
 		}
 	}
 	for _, nt := range c.new.Tools {
@@ -470,48 +470,66 @@ func field(t *model.Type, name string) *model.Field {
 	return nil
 }
 
-// args compares argument object types; at names the tool and the path of
-// the object below it.
-func (c *cmpr) args(at About, o, n *model.Type) {
+// fields compares the fields of two object types; at names the tool and
+// the path of the objects below it. Arguments (args) flow from the model
+// to the gateway; result data from the gateway to its consumers.
+func (c *cmpr) fields(args bool, at About, o, n *model.Type) {
+	noun, removed := "result field", "RESULT_FIELD_REMOVED"
+	if args {
+		noun, removed = "argument", "ARG_REMOVED"
+	}
 	ro, rn := renamed(o, n)
 	for _, of := range o.Fields {
 		fa := at.field(of.Name)
 		nf := field(n, of.Name)
-		if of == ro {
-			// Callers still send the old name, which is now dropped.
-			c.add("ARG_REMOVED", fa, rn.Pos, of.Pos, "argument %s was renamed to %s", fa.path(), rn.Name)
-			c.argType(at.field(rn.Name), of.Type, rn.Type, rn.Pos, of.Pos)
-			continue
-		}
-		if nf == nil {
-			c.add("ARG_REMOVED", fa, n.Pos, of.Pos, "argument %s was removed", fa.path())
-			continue
-		}
-		p := fa.path()
 		switch {
-		case of.Presence != model.Required && nf.Presence == model.Required:
-			c.add("ARG_NOW_REQUIRED", fa, nf.Pos, of.Pos, "argument %s is now required (was %s)", p, of.Presence)
-		case of.Presence == model.Required && nf.Presence != model.Required:
-			c.add("ARG_NOW_OPTIONAL", fa, nf.Pos, of.Pos, "argument %s is now %s (was required)", p, presence(nf.Presence))
-		case of.Presence == model.Defaulted && nf.Presence == model.Defaulted && !jsonEqual(of.Default, nf.Default):
-			c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s's default changed from %s to %s", p, of.Default, nf.Default)
-		case of.Presence == model.Optional && nf.Presence == model.Defaulted:
-			c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s now defaults to %s when omitted", p, nf.Default)
-		case of.Presence == model.Defaulted && nf.Presence == model.Optional:
-			c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s no longer defaults to %s", p, of.Default)
+		case of == ro:
+			// Callers still send the old name, which is now dropped;
+			// consumers still read it, and it is now absent.
+			c.add(removed, fa, rn.Pos, of.Pos, "%s %s was renamed to %s", noun, fa.path(), rn.Name)
+			c.typ(args, at.field(rn.Name), of.Type, rn.Type, rn.Pos, of.Pos)
+			continue
+		case nf == nil:
+			c.add(removed, fa, n.Pos, of.Pos, "%s %s was removed", noun, fa.path())
+			continue
+		case args:
+			c.argPresence(fa, of, nf)
+		case of.Presence != model.Optional && nf.Presence == model.Optional:
+			c.add("RESULT_FIELD_NOW_OPTIONAL", fa, nf.Pos, of.Pos, "result field %s may now be absent", fa.path())
 		}
-		c.argType(fa, of.Type, nf.Type, nf.Pos, of.Pos)
+		c.typ(args, fa, of.Type, nf.Type, nf.Pos, of.Pos)
 	}
 	for _, nf := range n.Fields {
 		if field(o, nf.Name) != nil || nf == rn {
 			continue
 		}
 		fa := at.field(nf.Name)
-		if nf.Presence == model.Required {
+		switch {
+		case !args:
+			c.add("RESULT_FIELD_ADDED", fa, nf.Pos, o.Pos, "result field %s was added", fa.path())
+		case nf.Presence == model.Required:
 			c.add("ARG_ADDED_REQUIRED", fa, nf.Pos, o.Pos, "required argument %s was added", fa.path())
-		} else {
+		default:
 			c.add("ARG_ADDED_OPTIONAL", fa, nf.Pos, o.Pos, "%s argument %s was added", presence(nf.Presence), fa.path())
 		}
+	}
+}
+
+// argPresence compares whether an argument is required, optional or
+// defaulted, and its default.
+func (c *cmpr) argPresence(fa About, of, nf *model.Field) {
+	p := fa.path()
+	switch {
+	case of.Presence != model.Required && nf.Presence == model.Required:
+		c.add("ARG_NOW_REQUIRED", fa, nf.Pos, of.Pos, "argument %s is now required (was %s)", p, of.Presence)
+	case of.Presence == model.Required && nf.Presence != model.Required:
+		c.add("ARG_NOW_OPTIONAL", fa, nf.Pos, of.Pos, "argument %s is now %s (was required)", p, presence(nf.Presence))
+	case of.Presence == model.Defaulted && nf.Presence == model.Defaulted && !jsonEqual(of.Default, nf.Default):
+		c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s's default changed from %s to %s", p, of.Default, nf.Default)
+	case of.Presence == model.Optional && nf.Presence == model.Defaulted:
+		c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s now defaults to %s when omitted", p, nf.Default)
+	case of.Presence == model.Defaulted && nf.Presence == model.Optional:
+		c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s no longer defaults to %s", p, of.Default)
 	}
 }
 
@@ -522,37 +540,59 @@ func presence(p model.Presence) string {
 	return string(p)
 }
 
-// argType compares the types of one argument (the model's side sends it).
-func (c *cmpr) argType(at About, o, n *model.Type, pos, oldPos model.Pos) {
+// typ compares the types of one argument or result field (args as for
+// fields). A result field that was an integer and may now be a fraction
+// changes type for its consumers; an argument that may now be one is a
+// loosened limit (bounds).
+func (c *cmpr) typ(args bool, at About, o, n *model.Type, pos, oldPos model.Pos) {
 	p := at.path()
+	if !args && (kindChanged(o, n) || (o.Kind == model.Integer && n.Kind == model.Number)) {
+		c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s changed type from %s to %s", p, describe(o), describe(n))
+		return
+	}
 	if kindChanged(o, n) {
 		c.add("ARG_TYPE_CHANGED", at, pos, oldPos, "argument %s changed type from %s to %s", p, describe(o), describe(n))
 		return
 	}
 	switch o.Kind {
 	case model.Object:
-		c.args(at, o, n)
+		c.fields(args, at, o, n)
+		return
 	case model.Array:
-		c.limits(at, "item count", o.MinItems, o.MaxItems, n.MinItems, n.MaxItems, pos, oldPos)
+		if args {
+			c.limits(at, "item count", o.MinItems, o.MaxItems, n.MinItems, n.MaxItems, pos, oldPos)
+		}
 		items := at
 		items.Field += "[]"
-		c.argType(items, o.Items, n.Items, pos, oldPos)
+		c.typ(args, items, o.Items, n.Items, pos, oldPos)
+		return
+	}
+	ov, nv := values(o), values(n)
+	if !args {
+		// A value no longer produced breaks nobody; a new one may
+		// surprise a consumer that switches on the old ones.
+		for _, v := range nv {
+			if !slices.Contains(ov, v) {
+				c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s may now be %q (values were %s, now %s)", p, v, quoteAll(ov), quoteAll(nv))
+			}
+		}
+		return
+	}
+	switch o.Kind {
 	case model.String:
 		c.limits(at, "length", o.MinLength, o.MaxLength, n.MinLength, n.MaxLength, pos, oldPos)
 		c.patterns(at, o, n, pos, oldPos)
 	case model.Number, model.Integer:
 		c.bounds(at, o, n, pos, oldPos)
-	case model.Enum, model.Literal:
-		ov, nv := values(o), values(n)
-		for _, v := range ov {
-			if !slices.Contains(nv, v) {
-				c.add("ARG_ENUM_VALUE_REMOVED", at, pos, oldPos, "argument %s no longer accepts %q", p, v)
-			}
+	}
+	for _, v := range ov {
+		if !slices.Contains(nv, v) {
+			c.add("ARG_ENUM_VALUE_REMOVED", at, pos, oldPos, "argument %s no longer accepts %q", p, v)
 		}
-		for _, v := range nv {
-			if !slices.Contains(ov, v) {
-				c.add("ARG_ENUM_VALUE_ADDED", at, pos, oldPos, "argument %s now accepts %q", p, v)
-			}
+	}
+	for _, v := range nv {
+		if !slices.Contains(ov, v) {
+			c.add("ARG_ENUM_VALUE_ADDED", at, pos, oldPos, "argument %s now accepts %q", p, v)
 		}
 	}
 }
@@ -696,61 +736,6 @@ func jsonEqual(a, b json.RawMessage) bool {
 	xb, _ := json.Marshal(x)
 	yb, _ := json.Marshal(y)
 	return string(xb) == string(yb)
-}
-
-// result compares result data (the gateway's side produces it); at names
-// the tool and the path of the object below it.
-func (c *cmpr) result(at About, o, n *model.Type) {
-	ro, rn := renamed(o, n)
-	for _, of := range o.Fields {
-		fa := at.field(of.Name)
-		nf := field(n, of.Name)
-		if of == ro {
-			// Consumers still read the old name, which is now absent.
-			c.add("RESULT_FIELD_REMOVED", fa, rn.Pos, of.Pos, "result field %s was renamed to %s", fa.path(), rn.Name)
-			c.resultType(at.field(rn.Name), of.Type, rn.Type, rn.Pos, of.Pos)
-			continue
-		}
-		if nf == nil {
-			c.add("RESULT_FIELD_REMOVED", fa, n.Pos, of.Pos, "result field %s was removed", fa.path())
-			continue
-		}
-		if of.Presence != model.Optional && nf.Presence == model.Optional {
-			c.add("RESULT_FIELD_NOW_OPTIONAL", fa, nf.Pos, of.Pos, "result field %s may now be absent", fa.path())
-		}
-		c.resultType(fa, of.Type, nf.Type, nf.Pos, of.Pos)
-	}
-	for _, nf := range n.Fields {
-		if field(o, nf.Name) == nil && nf != rn {
-			fa := at.field(nf.Name)
-			c.add("RESULT_FIELD_ADDED", fa, nf.Pos, o.Pos, "result field %s was added", fa.path())
-		}
-	}
-}
-
-func (c *cmpr) resultType(at About, o, n *model.Type, pos, oldPos model.Pos) {
-	p := at.path()
-	if kindChanged(o, n) || (o.Kind == model.Integer && n.Kind == model.Number) {
-		c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s changed type from %s to %s", p, describe(o), describe(n))
-		return
-	}
-	switch o.Kind {
-	case model.Object:
-		c.result(at, o, n)
-	case model.Array:
-		items := at
-		items.Field += "[]"
-		c.resultType(items, o.Items, n.Items, pos, oldPos)
-	case model.Enum, model.Literal:
-		// A value no longer produced breaks nobody; a new one may
-		// surprise a consumer that switches on the old ones.
-		ov, nv := values(o), values(n)
-		for _, v := range nv {
-			if !slices.Contains(ov, v) {
-				c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s may now be %q (values were %s, now %s)", p, v, quoteAll(ov), quoteAll(nv))
-			}
-		}
-	}
 }
 
 func quoteAll(vs []string) string {
