@@ -683,9 +683,6 @@ func (c *cmpr) patterns(at About, o, n *model.Type, pos, oldPos model.Pos) {
 
 func (c *cmpr) bounds(at About, o, n *model.Type, pos, oldPos model.Pos) {
 	p := at.path()
-	if o.Kind == model.Number && n.Kind == model.Integer {
-		return // reported as a type change
-	}
 	if o.Kind == model.Integer && n.Kind == model.Number {
 		c.add("ARG_LIMIT_LOOSENED", at, pos, oldPos, "argument %s now accepts non-integers", p)
 	}
