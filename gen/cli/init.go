@@ -16,6 +16,7 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/agentc-dev/agentc/gen/load"
+	"github.com/agentc-dev/agentc/gen/write"
 	"github.com/agentc-dev/agentc/spec"
 )
 
@@ -76,7 +77,7 @@ func runInitSchema(e *env, dir string) error {
 	old, err := os.ReadFile(file)
 	changed := err != nil || !bytes.Equal(old, data)
 	if changed {
-		if err := writeAtomic(file, data); err != nil {
+		if err := (write.OS{}).WriteAtomic(file, data); err != nil {
 			return err
 		}
 	}
@@ -370,20 +371,7 @@ func appendOnce(sc *scaffold, file, marker, text string) error {
 	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
 		old = append(old, '\n')
 	}
-	return writeAtomic(file, append(old, text...))
-}
-
-// writeAtomic replaces file with data through a temporary file and a rename.
-func writeAtomic(file string, data []byte) error {
-	tmp := file + ".agentc-tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, file); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return (write.OS{}).WriteAtomic(file, append(old, text...))
 }
 
 var semver = regexp.MustCompile(`^v\d+\.\d+\.\d+`)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,53 +59,36 @@ func PlanPartial(root string, files []emit.File) ([]Change, error) {
 	files = slices.Clone(files)
 	for i, f := range files {
 		if f.Path == emit.ManifestName {
-			files[i].Data = partialManifest(root, f.Data, old, files)
+			files[i].Data = partialManifest(root, f.Data, old)
 		}
 	}
 	return plan(root, files, true)
 }
 
-// partialManifest returns the manifest data of a run of some emitters
-// that produced files: extended with the entries of the previous
-// manifest, old, for files that still exist and that it did not produce.
-func partialManifest(root string, data, old []byte, files []emit.File) []byte {
-	produced := map[string]bool{}
-	for _, f := range files {
-		produced[f.Path] = true
-	}
-	var keep []string
+// partialManifest returns the manifest data of a run of some emitters,
+// extended with the entries of the previous manifest, old, for files that
+// still exist and that the run did not produce: its comment lines, then
+// every entry, sorted by path.
+func partialManifest(root string, data, old []byte) []byte {
+	entries := emit.ParseManifest(data)
 	for p, sum := range emit.ParseManifest(old) {
-		if produced[p] {
+		if _, produced := entries[p]; produced {
 			continue
 		}
 		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
-			keep = append(keep, sum+"  "+p)
+			entries[p] = sum
 		}
 	}
-	if len(keep) == 0 {
-		return data
-	}
-	slices.Sort(keep)
-	return mergeManifest(data, keep)
-}
-
-// mergeManifest adds entry lines to a manifest, keeping lines sorted by path.
-func mergeManifest(data []byte, entries []string) []byte {
-	var head, lines []string
-	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-		if strings.HasPrefix(l, "#") {
-			head = append(head, l)
-		} else if l != "" {
-			lines = append(lines, l)
+	var out []byte
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if strings.HasPrefix(line, "#") {
+			out = append(out, line...)
 		}
 	}
-	lines = append(lines, entries...)
-	slices.SortFunc(lines, func(a, b string) int {
-		_, pa, _ := strings.Cut(a, "  ")
-		_, pb, _ := strings.Cut(b, "  ")
-		return strings.Compare(pa, pb)
-	})
-	return []byte(strings.Join(append(head, lines...), "\n") + "\n")
+	for _, p := range slices.Sorted(maps.Keys(entries)) {
+		out = fmt.Appendf(out, "%s  %s\n", entries[p], p)
+	}
+	return out
 }
 
 // plan is Plan (and PlanPartial, which removes nothing).
@@ -223,20 +207,15 @@ func (e *ConflictError) Error() string {
 	return b.String()
 }
 
-// FS is the file-system surface the writer uses, so tests can inject
-// failures part-way through a run.
+// FS writes Apply's files, so that tests can inject failures part-way
+// through a run.
 type FS interface {
-	MkdirAll(dir string) error
 	// WriteAtomic replaces path's content with data, atomically.
 	WriteAtomic(path string, data []byte) error
-	Remove(path string) error
 }
 
 // OS is the real file system.
 type OS struct{}
-
-// MkdirAll creates dir and its parents.
-func (OS) MkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }
 
 // WriteAtomic writes data to a temporary file in path's directory and
 // renames it over path, so a reader, or an interrupted agentc, sees the old
@@ -266,9 +245,6 @@ func (OS) WriteAtomic(path string, data []byte) (err error) {
 	}
 	return os.Rename(f.Name(), path)
 }
-
-// Remove deletes path.
-func (OS) Remove(path string) error { return os.Remove(path) }
 
 // Apply carries out a plan under root. It refuses to start if the plan has
 // a conflict. Each file is written atomically. The manifest is written
@@ -322,7 +298,7 @@ func Apply(fsys FS, root string, changes []Change) error {
 			continue
 		}
 		p := filepath.Join(root, filepath.FromSlash(c.Path))
-		if err := fsys.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", p, err)
 		}
 		for dir := filepath.Dir(p); dir != root && strings.HasPrefix(dir, root); dir = filepath.Dir(dir) {
@@ -339,7 +315,7 @@ func Apply(fsys FS, root string, changes []Change) error {
 
 func writeFile(fsys FS, root, rel string, data []byte) error {
 	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := fsys.MkdirAll(filepath.Dir(p)); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("writing %s: %w", p, err)
 	}
 	if err := fsys.WriteAtomic(p, data); err != nil {
