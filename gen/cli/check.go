@@ -114,7 +114,7 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 		for _, f := range res.Findings {
 			hf = append(hf, findingJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Msg})
 		}
-		data["handlers"] = map[string]any{"package": res.GenPath, "mcp_package": res.MCPPath, "transports": res.Transports,
+		data["handlers"] = map[string]any{"package": res.GenPath, "mcp_package": res.MCPPath, "transports": nonNil(res.Transports),
 			"types": nonNil(res.Types), "findings": hf}
 		if len(res.Findings) > 0 {
 			msgs = append(msgs, fmt.Sprintf("%d handler finding(s) against %s.Handler", len(res.Findings), res.GenPath))

@@ -18,7 +18,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"os"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -50,7 +50,8 @@ type Options struct {
 	// GenDir is the directory of the generated Go package (relative to Dir
 	// or absolute): <out>/<codegen.go.dir>.
 	GenDir string
-	// Spec is the spec the generated package comes from; it names the tools.
+	// Spec is the spec the generated package comes from (required); it
+	// names the tools.
 	Spec *model.Spec
 	// MCPDir, when not empty, is the directory of the generated MCP package
 	// (<out>/<codegen.mcp.dir>), relative to Dir or absolute: it is
@@ -72,8 +73,6 @@ type Result struct {
 	GenPath string
 	// Types lists the handler types found, as "pkgpath.Name", sorted.
 	Types []string
-	// Packages is how many packages the patterns matched.
-	Packages int
 	// MCPPath is the import path of the generated MCP package, when
 	// Options.MCPDir was given.
 	MCPPath string
@@ -94,22 +93,11 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedModule |
 // error only when the packages cannot be loaded or located at all; every
 // problem in the code is a finding.
 func Check(opts Options) (*Result, error) {
-	dir := opts.Dir
-	if dir == "" {
-		var err error
-		if dir, err = os.Getwd(); err != nil {
-			return nil, err
-		}
-	}
-	dir, err := filepath.Abs(dir)
+	dir, err := filepath.Abs(opts.Dir) // "" is the working directory
 	if err != nil {
 		return nil, err
 	}
-	genDir := opts.GenDir
-	if !filepath.IsAbs(genDir) {
-		genDir = filepath.Join(dir, genDir)
-	}
-	cfg := &packages.Config{Mode: loadMode, Dir: dir, Tests: false, Overlay: opts.Overlay}
+	cfg := &packages.Config{Mode: loadMode, Dir: dir, Overlay: opts.Overlay}
 	pkgs, err := packages.Load(cfg, opts.Patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(opts.Patterns, " "), err)
@@ -117,17 +105,13 @@ func Check(opts Options) (*Result, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("%s matched no packages", strings.Join(opts.Patterns, " "))
 	}
-	c := &checker{fset: pkgs[0].Fset, dir: dir, spec: opts.Spec, res: &Result{Packages: len(pkgs)}}
-	c.res.GenPath, err = genImportPath(pkgs, genDir)
+	c := &checker{fset: pkgs[0].Fset, dir: dir, spec: opts.Spec, res: &Result{}}
+	c.res.GenPath, err = genImportPath(pkgs, c.abs(opts.GenDir))
 	if err != nil {
 		return nil, err
 	}
 	if opts.MCPDir != "" {
-		mcpDir := opts.MCPDir
-		if !filepath.IsAbs(mcpDir) {
-			mcpDir = filepath.Join(dir, mcpDir)
-		}
-		if c.res.MCPPath, err = genImportPath(pkgs, mcpDir); err != nil {
+		if c.res.MCPPath, err = genImportPath(pkgs, c.abs(opts.MCPDir)); err != nil {
 			return nil, err
 		}
 	}
@@ -190,7 +174,7 @@ func (c *checker) run(pkgs []*packages.Package) {
 		}
 	}
 	if gen == nil {
-		c.res.Findings.Add(model.Pos{}, CodeNone, "no type implements %s.Handler: no package matched by the pattern imports %s", c.genName(), c.res.GenPath)
+		c.res.Findings.Add(model.Pos{}, CodeNone, "no type implements %s.Handler: no package matched by the pattern imports %s", c.spec.Codegen.GoPackage, c.res.GenPath)
 		c.compileErrors(pkgs)
 		return
 	}
@@ -258,12 +242,7 @@ func transports(pkgs []*packages.Package, genPath, mcpPath string) []string {
 			}
 		}
 	}
-	out := []string{}
-	for t := range found {
-		out = append(out, t)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(found))
 }
 
 // meantAsHandler reports whether a type has a method named like a Handler
@@ -418,17 +397,15 @@ func (c *checker) rel(file string) string {
 	return file
 }
 
-func (c *checker) genName() string {
-	if c.spec != nil && c.spec.Codegen.GoPackage != "" {
-		return c.spec.Codegen.GoPackage
+// abs resolves a directory relative to the checker's.
+func (c *checker) abs(dir string) string {
+	if filepath.IsAbs(dir) {
+		return dir
 	}
-	return "contract"
+	return filepath.Join(c.dir, dir)
 }
 
 func (c *checker) toolByGoName(goName string) *model.Tool {
-	if c.spec == nil {
-		return nil
-	}
 	for _, t := range c.spec.Tools {
 		if t.GoName == goName {
 			return t
