@@ -36,7 +36,7 @@ type env struct {
 
 type command struct {
 	name, args, summary string
-	run                 func(e *env, fs *flag.FlagSet, args []string) error
+	run                 func(e *env, args []string) error
 	flags               func(fs *flag.FlagSet)
 	// help says more, for 'agentc help <command>'.
 	help string
@@ -102,7 +102,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return ExitUsage
 	}
-	return e.finish(c.name, c.run(e, fs, positional))
+	return e.finish(c.name, c.run(e, positional))
 }
 
 // parseInterspersed parses flags wherever they stand among the arguments
@@ -218,6 +218,14 @@ type findingJSON struct {
 	Message string `json:"message"`
 }
 
+func findingsJSON(l diag.List) []findingJSON {
+	out := []findingJSON{}
+	for _, f := range l {
+		out = append(out, findingJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Msg})
+	}
+	return out
+}
+
 // finish prints the outcome and returns the exit code.
 func (e *env) finish(cmd string, err error) int {
 	var res *result
@@ -249,9 +257,7 @@ func (e *env) finish(cmd string, err error) int {
 			body.Code, body.Message, body.Details = fl.code, fl.msg, fl.details
 		} else if errors.As(err, &l) {
 			body.Message = fmt.Sprintf("%d finding(s)", len(l))
-			for _, f := range l {
-				body.Findings = append(body.Findings, findingJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Msg})
-			}
+			body.Findings = findingsJSON(l)
 		} else if code == ExitFindings {
 			body.Code = "failure"
 		}
@@ -281,18 +287,13 @@ func (e *env) finish(cmd string, err error) int {
 }
 
 func (e *env) writeJSON(v any) {
-	b, err := marshalJSON(v)
+	b, err := jsonwrite.Marshal(v)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "agentc: encoding JSON: %v\n", err)
 		return
 	}
 	e.stdout.Write(b)
 }
-
-// marshalJSON indents v with two spaces, without HTML escaping (a CLI's
-// JSON is read by programs and people, not embedded in pages), and ends
-// it with a newline.
-func marshalJSON(v any) ([]byte, error) { return jsonwrite.Marshal(v) }
 
 // logf writes a diagnostic line to stderr (never stdout).
 func (e *env) logf(format string, args ...any) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/jsonschema"
+	"github.com/agentc-dev/agentc/gen/jsonwrite"
 )
 
 // writers are the commands that change files; the rest only read.
@@ -42,7 +43,7 @@ func schemaCommand() *command {
 			fs.StringVar(&specDir, "spec", "", "spec directory for 'schema tool' (default: this repository's, found from the working directory up)")
 			fs.BoolVar(&builtin, "builtin", false, builtinDoc)
 		},
-		run: func(e *env, fs *flag.FlagSet, args []string) error {
+		run: func(e *env, args []string) error {
 			switch {
 			case len(args) == 0 || (len(args) == 1 && args[0] == "commands"):
 				return runSchemaCommands(e)
@@ -85,7 +86,7 @@ func runSchemaCommands(e *env) error {
 		"3": "breaking only: the specs could not be compared (a spec does not load, a bad git ref or path)",
 	}}
 	if !e.json {
-		b, err := marshalJSON(data)
+		b, err := jsonwrite.Marshal(data)
 		if err != nil {
 			return err
 		}
