@@ -62,7 +62,7 @@ func breakingCommand() *command {
 			fs.StringVar(&against, "against", "", "the earlier spec: a directory, or git-ref[:path] (path defaults to the spec directory's)")
 			fs.StringVar(&errorFormat, "error-format", formatText, "how the report is written: "+formatText+" or "+formatGitHubActions)
 		},
-		run: func(e *env, fs *flag.FlagSet, args []string) error {
+		run: func(e *env, args []string) error {
 			switch {
 			case len(args) > 0:
 				return usagef("breaking takes no arguments, got %q", strings.Join(args, " "))

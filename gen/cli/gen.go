@@ -86,27 +86,23 @@ func (f *specFlags) plan(out string, files []emit.File) ([]write.Change, error) 
 func genCommand() *command {
 	var sf specFlags
 	var watch bool
+	help := "Nothing is written unless every emitter succeeds; each changed file is replaced atomically;\n" +
+		"stale files that agentc generated are removed; a file agentc did not generate is never\n" +
+		"overwritten. With --watch, agentc stays running and\n" +
+		"regenerates whenever a .cue file in the spec directory is saved, printing the findings or\n" +
+		"what it wrote; Ctrl-C ends it.\n\nemitters:"
+	for _, e := range emitters.All() {
+		help += fmt.Sprintf("\n  %-11s %s", e.Name, e.Doc)
+	}
 	return &command{
 		name:    "gen",
 		summary: "Generate every artifact from the spec into the output root; writes only changed files, atomically.",
+		help:    help,
 		flags: func(fs *flag.FlagSet) {
 			sf.register(fs)
 			fs.BoolVar(&watch, "watch", false, "after generating, regenerate on every save of a spec file until interrupted (needs --spec)")
-			fs.Usage = func() {
-				fmt.Fprintf(fs.Output(), "usage: agentc gen [--spec DIR] [--out DIR] [--only a,b] [--watch | --json]\n\n"+
-					"Generate every artifact from the spec. Nothing is written unless every emitter succeeds;\n"+
-					"each changed file is replaced atomically; stale files that agentc generated are removed;\n"+
-					"a file agentc did not generate is never overwritten. With --watch, agentc stays running and\n"+
-					"regenerates whenever a .cue file in the spec directory is saved, printing the findings or\n"+
-					"what it wrote; Ctrl-C ends it.\n\nemitters:\n")
-				for _, e := range emitters.All() {
-					fmt.Fprintf(fs.Output(), "  %-11s %s\n", e.Name, e.Doc)
-				}
-				fmt.Fprintf(fs.Output(), "\nflags:\n")
-				fs.PrintDefaults()
-			}
 		},
-		run: func(e *env, fs *flag.FlagSet, args []string) error {
+		run: func(e *env, args []string) error {
 			if len(args) > 0 {
 				return usagef("gen takes no arguments (use --spec DIR)")
 			}

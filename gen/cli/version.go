@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -97,7 +96,7 @@ func (v buildVersion) String() string {
 	return s
 }
 
-func runVersion(e *env, fs *flag.FlagSet, args []string) error {
+func runVersion(e *env, args []string) error {
 	if len(args) > 0 {
 		return usagef("version takes no arguments")
 	}
