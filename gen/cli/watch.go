@@ -42,14 +42,12 @@ func runWatch(e *env, sf *specFlags) error {
 // or its "N written, M unchanged" line on stderr. A broken spec is reported
 // and the next save tried; watch returns when ctx is done.
 func watch(ctx context.Context, e *env, sf *specFlags) error {
+	if _, err := specSource(sf.spec); err != nil {
+		return err // not a directory
+	}
 	dir, err := filepath.Abs(sf.spec)
 	if err != nil {
 		return err
-	}
-	if fi, err := os.Stat(dir); err != nil {
-		return fmt.Errorf("spec directory: %w", err)
-	} else if !fi.IsDir() {
-		return fmt.Errorf("spec directory: %s is not a directory", sf.spec)
 	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -67,7 +65,10 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 			return fmt.Errorf("watching %s: %w", modDir, err)
 		}
 	}
-	defer keepBetweenRuns(sf)()
+	// What the emitters keep from one run to the next: the Go emitter's
+	// rendered declarations, so that an edit renders again only the
+	// declarations it changed.
+	sf.session = &emit.Session{}
 
 	regen := func() {
 		r, err := genOnce(sf, e.warn)
@@ -105,15 +106,6 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 			regen()
 		}
 	}
-}
-
-// keepBetweenRuns turns on what a watching agentc keeps from one run to
-// the next, and returns the function that turns it off: the Go emitter's
-// rendered declarations, so that an edit renders again only the
-// declarations it changed (the emit.Session the generations belong to).
-func keepBetweenRuns(sf *specFlags) (stop func()) {
-	sf.session = &emit.Session{}
-	return func() { sf.session = nil }
 }
 
 // specEvent reports whether ev changes what the spec loads: a .cue file in
