@@ -201,8 +201,9 @@ type errorBody struct {
 	Details any `json:"details,omitempty"`
 }
 
-// failure is a command failure that has a structured report for --json and
-// has already printed its human report.
+// failure is a command failure with a code and a structured report for
+// --json (check's drift, breaking's changes); in human mode the command
+// has printed the report, and finish prints the message.
 type failure struct {
 	code, msg string
 	details   any
@@ -239,50 +240,43 @@ func (e *env) finish(cmd string, err error) int {
 		}
 		return ExitOK
 	}
-	code := ExitFindings
-	kind := "findings"
+	code, kind := ExitFindings, "failure"
 	var ue *usageError
-	if errors.As(err, &ue) {
-		code, kind = ExitUsage, "usage"
-	}
 	var ic *incomparable
-	if errors.As(err, &ic) {
+	var fl *failure
+	var l diag.List
+	found := errors.As(err, &l)
+	switch {
+	case errors.As(err, &ue):
+		code, kind = ExitUsage, "usage"
+	case errors.As(err, &ic):
 		code, kind = ExitIncomparable, "incomparable"
+	case errors.As(err, &fl):
+		kind = fl.code
+	case found:
+		kind = "findings"
 	}
 	if e.json {
 		body := &errorBody{Code: kind, Message: err.Error()}
-		var l diag.List
-		var fl *failure
-		if errors.As(err, &fl) {
-			body.Code, body.Message, body.Details = fl.code, fl.msg, fl.details
-		} else if errors.As(err, &l) {
+		if fl != nil {
+			body.Details = fl.details
+		} else if found {
 			body.Message = fmt.Sprintf("%d finding(s)", len(l))
 			body.Findings = findingsJSON(l)
-		} else if code == ExitFindings {
-			body.Code = "failure"
 		}
 		e.writeJSON(envelope{SchemaVersion: SchemaVersion, Success: false, Error: body})
 		return code
 	}
 	var rep *reported
-	if errors.As(err, &rep) {
-		return code
-	}
-	var fl *failure
-	if errors.As(err, &fl) {
-		fmt.Fprintf(e.stderr, "agentc %s: %s\n", cmd, fl.msg)
-		return code
-	}
-	if code == ExitUsage {
+	switch {
+	case errors.As(err, &rep):
+	case code == ExitUsage:
 		fmt.Fprintf(e.stderr, "agentc %s: %v\nRun 'agentc help %s' for usage.\n", cmd, err, cmd)
-		return code
-	}
-	var l diag.List
-	if errors.As(err, &l) {
+	case found:
 		diag.Print(e.stdout, l)
-		return code
+	default:
+		fmt.Fprintf(e.stderr, "agentc %s: %v\n", cmd, err)
 	}
-	fmt.Fprintf(e.stderr, "agentc %s: %v\n", cmd, err)
 	return code
 }
 
