@@ -323,7 +323,7 @@ func accepting(accept []*model.Acceptance, f Finding) *model.Acceptance {
 func Unused(new *model.Spec, fs []Finding) []*model.Acceptance {
 	var out []*model.Acceptance
 	for _, a := range new.Breaking.Accept {
-		if !slices.ContainsFunc(fs, func(f Finding) bool { return accepting([]*model.Acceptance{a}, f) != nil }) {
+		if !slices.ContainsFunc(fs, func(f Finding) bool { return f.Breaking && f.Rule == a.Rule && f.About == AboutOf(a) }) {
 			out = append(out, a)
 		}
 	}

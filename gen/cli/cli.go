@@ -40,6 +40,8 @@ type command struct {
 	flags               func(fs *flag.FlagSet)
 	// help says more, for 'agentc help <command>'.
 	help string
+	// writes is set on the commands that change files.
+	writes bool
 }
 
 // commands returns agentc's commands, sorted by name. Each call builds

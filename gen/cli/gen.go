@@ -96,6 +96,7 @@ func genCommand() *command {
 	}
 	return &command{
 		name:    "gen",
+		writes:  true,
 		summary: "Generate every artifact from the spec into the output root; writes only changed files, atomically.",
 		help:    help,
 		flags: func(fs *flag.FlagSet) {

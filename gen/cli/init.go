@@ -36,8 +36,9 @@ func initCommand() *command {
 	var specDir, out, version string
 	var schema bool
 	return &command{
-		name: "init",
-		args: "[repo-dir]",
+		name:   "init",
+		writes: true,
+		args:   "[repo-dir]",
 		summary: "Start agentc in a Go module: an example spec, its generated code, a go:generate line, agentc as a tool in " + toolModfile + ", " +
 			".gitattributes and a README section with the CI gates. With --schema, (re)write only agentc's metaschema copy in the spec directory given (default .).",
 		flags: func(fs *flag.FlagSet) {
@@ -166,7 +167,7 @@ func runInit(e *env, dir, specDir, out, version string) error {
 			version = "latest"
 		}
 	}
-	replace := agentcReplace(mf, dir)
+	replace := agentcReplace(mf)
 	if replace != "" {
 		version = "v0.0.0-00010101000000-000000000000" // resolved through the replace directive
 	}
@@ -294,7 +295,7 @@ In CI:
 // agentcReplace returns the replacement of agentc's module that go.mod
 // declares, as the tool module file must see it (a directory relative to
 // the repository, or a module version), or "".
-func agentcReplace(mf *modfile.File, dir string) string {
+func agentcReplace(mf *modfile.File) string {
 	for _, r := range mf.Replace {
 		if r.Old.Path != modulePath {
 			continue

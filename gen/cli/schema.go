@@ -11,9 +11,6 @@ import (
 	"github.com/agentc-dev/agentc/gen/jsonwrite"
 )
 
-// writers are the commands that change files; the rest only read.
-var writers = []string{"gen", "init"}
-
 // commandSchema describes one command for machine callers (seed 003's
 // schema discovery).
 type commandSchema struct {
@@ -65,7 +62,7 @@ func commandSchemas() []commandSchema {
 	for _, c := range commands() {
 		fs := newFlagSet(c, nil)
 		fs.Bool("json", false, "print one JSON envelope on stdout; logs go to stderr")
-		cs := commandSchema{Name: c.name, Args: c.args, Summary: c.summary, Writes: slices.Contains(writers, c.name), Flags: []flagSchema{}}
+		cs := commandSchema{Name: c.name, Args: c.args, Summary: c.summary, Writes: c.writes, Flags: []flagSchema{}}
 		fs.VisitAll(func(f *flag.Flag) {
 			typ := "string"
 			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
