@@ -29,7 +29,6 @@ const SchemaVersion = "v1"
 
 // env is what a command runs with.
 type env struct {
-	stdin          io.Reader
 	stdout, stderr io.Writer
 	json           bool
 }
@@ -52,7 +51,7 @@ func commands() []*command {
 }
 
 // Main runs agentc with args (without the program name) and returns the
-// exit code.
+// exit code. No command reads stdin yet.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
 		args = append([]string{"version"}, args[1:]...)
@@ -87,7 +86,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// stdout; after a mistake, to stderr.
 	var flagOut bytes.Buffer
 	fs := newFlagSet(c, &flagOut)
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdout: stdout, stderr: stderr}
 	fs.BoolVar(&e.json, "json", false, "print one JSON envelope on stdout; logs go to stderr")
 	positional, err := parseInterspersed(fs, args[1:])
 	if err != nil {

@@ -162,7 +162,7 @@ func runInit(e *env, dir, specDir, out, version string) error {
 		return fmt.Errorf("%s already exists: agentc is set up in this module", filepath.Join(dir, toolModfile))
 	}
 	if version == "" {
-		version = Version()
+		version = readVersion().Version
 		if !semver.IsValid(version) {
 			version = "latest"
 		}

@@ -68,9 +68,6 @@ func readVersion() buildVersion {
 	return v
 }
 
-// Version returns agentc's module version ("(devel)" when unknown).
-func Version() string { return readVersion().Version }
-
 // String is the version as one line: "agentc v1.2.0 (go1.26.8)",
 // "agentc v0.0.0-…-ae86204e (revision ae86204e…, modified; go1.26.8)" or
 // "agentc (devel), replaced by ../agentc (go1.26.8)".
