@@ -254,23 +254,24 @@ func escapeProperty(s string) string {
 // request's).
 func (e *env) cannotCompare(what string, inReview bool, format string, err error) error {
 	var l diag.List
+	isList := errors.As(err, &l)
 	if format == formatGitHubActions {
-		title := escapeProperty("agentc breaking: cannot compare")
-		if !errors.As(err, &l) {
-			fmt.Fprintf(e.stdout, "::error title=%s::%s\n", title, escapeData(err.Error()))
+		const title = "agentc breaking: cannot compare"
+		if !isList {
+			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(model.Pos{}, title), escapeData(err.Error()))
 		}
 		for _, f := range l {
+			pos, msg := model.Pos{}, fmt.Sprintf("%s: %s", what, f)
 			if inReview && f.Pos.IsValid() {
-				fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(f.Pos, "agentc breaking: cannot compare"), escapeData(f.Msg))
-			} else {
-				fmt.Fprintf(e.stdout, "::error title=%s::%s\n", title, escapeData(fmt.Sprintf("%s: %s", what, f)))
+				pos, msg = f.Pos, f.Msg
 			}
+			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(pos, title), escapeData(msg))
 		}
 	}
-	if !errors.As(err, &l) {
+	switch {
+	case !isList:
 		return &incomparable{err}
-	}
-	if e.json {
+	case e.json:
 		return &incomparable{fmt.Errorf("%s: %w", what, err)}
 	}
 	fmt.Fprintf(e.stderr, "agentc breaking: cannot compare: %s:\n", what)
