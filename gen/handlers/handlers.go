@@ -153,12 +153,6 @@ type checker struct {
 	res  *Result
 }
 
-// candidate is a type that implements, or is meant to implement, Handler.
-type candidate struct {
-	pkg   *packages.Package
-	named *types.Named
-}
-
 func (c *checker) run(pkgs []*packages.Package) {
 	var gen *types.Package
 	var users []*packages.Package // matched packages that import the generated one
@@ -185,7 +179,7 @@ func (c *checker) run(pkgs []*packages.Package) {
 		return
 	}
 	iface := handlerObj.Type().Underlying().(*types.Interface)
-	var cands []candidate
+	var cands []*types.Named // types that implement, or are meant to implement, Handler
 	for _, p := range users {
 		asserted := assertedTypes(p, handlerObj.Type())
 		scope := p.Types.Scope()
@@ -199,7 +193,7 @@ func (c *checker) run(pkgs []*packages.Package) {
 				continue
 			}
 			if asserted[tn] || c.meantAsHandler(named, iface, callObj) {
-				cands = append(cands, candidate{p, named})
+				cands = append(cands, named)
 			}
 		}
 	}
@@ -209,9 +203,9 @@ func (c *checker) run(pkgs []*packages.Package) {
 		c.compileErrors(pkgs)
 		return
 	}
-	for _, cand := range cands {
-		c.res.Types = append(c.res.Types, cand.pkg.PkgPath+"."+cand.named.Obj().Name())
-		c.checkType(cand, iface, callObj)
+	for _, named := range cands {
+		c.res.Types = append(c.res.Types, named.Obj().Pkg().Path()+"."+named.Obj().Name())
+		c.checkType(named, iface, callObj)
 	}
 	slices.Sort(c.res.Types)
 	if len(c.res.Findings) == 0 {
@@ -251,10 +245,7 @@ func (c *checker) meantAsHandler(named *types.Named, iface *types.Interface, cal
 	ms := types.NewMethodSet(types.NewPointer(named))
 	for sel := range ms.Methods() {
 		f := sel.Obj().(*types.Func)
-		if m, _, _ := types.LookupFieldOrMethod(iface, false, nil, f.Name()); m != nil {
-			return true
-		}
-		if handlerShaped(f, callObj) {
+		if m, _, _ := types.LookupFieldOrMethod(iface, false, nil, f.Name()); m != nil || handlerShaped(f, callObj) {
 			return true
 		}
 	}
@@ -308,16 +299,16 @@ func assertedTypes(p *packages.Package, handler types.Type) map[*types.TypeName]
 	return out
 }
 
-func (c *checker) checkType(cand candidate, iface *types.Interface, callObj *types.TypeName) {
+func (c *checker) checkType(named *types.Named, iface *types.Interface, callObj *types.TypeName) {
+	tn := named.Obj()
 	// Qualify by package name, as the code the user writes does.
 	q := func(p *types.Package) string {
-		if p == cand.pkg.Types {
+		if p == tn.Pkg() {
 			return ""
 		}
 		return p.Name()
 	}
-	tn := cand.named.Obj()
-	ms := types.NewMethodSet(types.NewPointer(cand.named))
+	ms := types.NewMethodSet(types.NewPointer(named))
 	for m := range iface.Methods() {
 		tool := c.toolName(m.Name())
 		sel := ms.Lookup(m.Pkg(), m.Name())
