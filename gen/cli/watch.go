@@ -43,7 +43,7 @@ func runWatch(e *env, sf *specFlags) error {
 // and the next save tried; watch returns when ctx is done.
 func watch(ctx context.Context, e *env, sf *specFlags) error {
 	if _, err := specSource(sf.spec); err != nil {
-		return err // not a directory
+		return err // no spec directory there
 	}
 	dir, err := filepath.Abs(sf.spec)
 	if err != nil {
@@ -70,13 +70,21 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	// declarations it changed.
 	sf.session = &emit.Session{}
 
+	// A failed run is reported as a one-shot gen would, with a word that
+	// watch goes on.
 	regen := func() {
 		r, err := genOnce(sf, e.warn)
-		if err != nil {
-			reportWatch(e, err)
-			return
+		var l diag.List
+		switch {
+		case err == nil:
+			e.logf("%s", r)
+		case errors.As(err, &l):
+			diag.Print(e.stderr, l)
+			e.logf("agentc gen: %d finding(s); nothing written, waiting for the next save", len(l))
+		default:
+			e.logf("agentc gen: %v", err)
+			e.logf("agentc gen: waiting for the next save")
 		}
-		e.logf("%s", r)
 	}
 	regen()
 	e.logf("agentc gen: watching %s for changes (Ctrl-C to stop)", sf.spec)
@@ -121,17 +129,4 @@ func specEvent(dir string, ev fsnotify.Event) bool {
 	}
 	rel = filepath.ToSlash(rel)
 	return (!strings.Contains(rel, "/") && strings.HasSuffix(rel, ".cue")) || rel == "cue.mod/module.cue"
-}
-
-// reportWatch prints a failed run as a one-shot gen would, and says that
-// watch goes on.
-func reportWatch(e *env, err error) {
-	var l diag.List
-	if errors.As(err, &l) {
-		diag.Print(e.stderr, l)
-		e.logf("agentc gen: %d finding(s); nothing written, waiting for the next save", len(l))
-		return
-	}
-	e.logf("agentc gen: %v", err)
-	e.logf("agentc gen: waiting for the next save")
 }
