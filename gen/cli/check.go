@@ -56,7 +56,7 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 	if err != nil {
 		return err
 	}
-	changes, err := sf.plan(out, files)
+	changes, err := write.Plan(out, files, sf.partial())
 	if err != nil {
 		return err
 	}

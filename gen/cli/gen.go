@@ -55,6 +55,10 @@ func (f *specFlags) onlyList() []string {
 	return strings.Split(f.only, ",")
 }
 
+// partial reports whether the run is of some emitters (--only): it removes
+// nothing, since the others' files are not stale.
+func (f *specFlags) partial() bool { return f.only != "" }
+
 // generate loads the spec read into src and runs the emitters; it returns
 // the files and the output root.
 func (f *specFlags) generate(src *load.Source) (*model.Spec, []emit.File, string, error) {
@@ -71,15 +75,6 @@ func (f *specFlags) generate(src *load.Source) (*model.Spec, []emit.File, string
 		return nil, nil, "", err
 	}
 	return s, files, out, nil
-}
-
-// plan compares files with the tree under out. A run of some emitters
-// (--only) removes nothing: the others' files are not stale.
-func (f *specFlags) plan(out string, files []emit.File) ([]write.Change, error) {
-	if f.only != "" {
-		return write.PlanPartial(out, files)
-	}
-	return write.Plan(out, files)
 }
 
 // genCommand returns agentc gen, with flag variables of its own.
@@ -155,7 +150,7 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	changes, err := sf.plan(out, files)
+	changes, err := write.Plan(out, files, sf.partial())
 	if err != nil {
 		return nil, err
 	}

@@ -42,62 +42,24 @@ type Change struct {
 }
 
 // Plan compares files with the tree under root and returns every change,
-// sorted by path. It reads but never writes.
-func Plan(root string, files []emit.File) ([]Change, error) {
-	return plan(root, files, false)
-}
-
-// PlanPartial is Plan for a run of only some emitters: it never removes a
-// file, and the manifest among files is extended with the previous
-// manifest's entries for files that still exist and that this run did not
-// produce, so the other emitters' files stay recognisably agentc's.
-func PlanPartial(root string, files []emit.File) ([]Change, error) {
+// sorted by path. It reads but never writes. A partial plan, for a run of
+// only some emitters, never removes a file, and the manifest among files is
+// extended with the previous manifest's entries for files that still exist
+// and that this run did not produce, so the other emitters' files stay
+// recognisably agentc's.
+func Plan(root string, files []emit.File, partial bool) ([]Change, error) {
 	old, err := os.ReadFile(filepath.Join(root, emit.ManifestName))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	files = slices.Clone(files)
-	for i, f := range files {
-		if f.Path == emit.ManifestName {
-			files[i].Data = partialManifest(root, f.Data, old)
+	manifest := emit.ParseManifest(old)
+	if partial {
+		files = slices.Clone(files)
+		for i, f := range files {
+			if f.Path == emit.ManifestName {
+				files[i].Data = partialManifest(root, f.Data, old)
+			}
 		}
-	}
-	return plan(root, files, true)
-}
-
-// partialManifest returns the manifest data of a run of some emitters,
-// extended with the entries of the previous manifest, old, for files that
-// still exist and that the run did not produce: its comment lines, then
-// every entry, sorted by path.
-func partialManifest(root string, data, old []byte) []byte {
-	entries := emit.ParseManifest(data)
-	for p, sum := range emit.ParseManifest(old) {
-		if _, produced := entries[p]; produced {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
-			entries[p] = sum
-		}
-	}
-	var out []byte
-	for _, line := range strings.SplitAfter(string(data), "\n") {
-		if strings.HasPrefix(line, "#") {
-			out = append(out, line...)
-		}
-	}
-	for _, p := range slices.Sorted(maps.Keys(entries)) {
-		out = fmt.Appendf(out, "%s  %s\n", entries[p], p)
-	}
-	return out
-}
-
-// plan is Plan (and PlanPartial, which removes nothing).
-func plan(root string, files []emit.File, partial bool) ([]Change, error) {
-	var manifest map[string]string
-	if b, err := os.ReadFile(filepath.Join(root, emit.ManifestName)); err == nil {
-		manifest = emit.ParseManifest(b)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
 	}
 	changes := make([]Change, 0, len(files))
 	want := make(map[string]bool, len(files))
@@ -126,6 +88,32 @@ func plan(root string, files []emit.File, partial bool) ([]Change, error) {
 	}
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	return changes, nil
+}
+
+// partialManifest returns the manifest data of a run of some emitters,
+// extended with the entries of the previous manifest, old, for files that
+// still exist and that the run did not produce: its comment lines, then
+// every entry, sorted by path.
+func partialManifest(root string, data, old []byte) []byte {
+	entries := emit.ParseManifest(data)
+	for p, sum := range emit.ParseManifest(old) {
+		if _, produced := entries[p]; produced {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
+			entries[p] = sum
+		}
+	}
+	var out []byte
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if strings.HasPrefix(line, "#") {
+			out = append(out, line...)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(entries)) {
+		out = fmt.Appendf(out, "%s  %s\n", entries[p], p)
+	}
+	return out
 }
 
 // A writer's temporary files are named tmpPrefix…; each lives from its
