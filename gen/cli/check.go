@@ -47,43 +47,34 @@ func checkCommand() *command {
 }
 
 func runCheck(e *env, sf *specFlags, pattern string) error {
-	src, err := specSource(sf.spec)
+	g, err := sf.generate(e.warn)
 	if err != nil {
 		return err
 	}
-	e.warn(src)
-	s, files, out, err := sf.generate(src)
-	if err != nil {
-		return err
-	}
-	changes, err := write.Plan(out, files, sf.partial())
-	if err != nil {
-		return err
-	}
-	findings := drift(changes)
+	findings := drift(g.changes)
 	if !e.json {
 		for _, f := range findings {
-			fmt.Fprintf(e.stdout, "%s: %s: %s\n%s", path.Join(out, f.Path), f.Kind, f.Help, f.Diff)
+			fmt.Fprintf(e.stdout, "%s: %s: %s\n%s", path.Join(g.out, f.Path), f.Kind, f.Help, f.Diff)
 		}
 	}
-	data := map[string]any{"out": out, "files": len(files), "findings": findings}
+	data := map[string]any{"out": g.out, "files": len(g.files), "findings": findings}
 	var msgs []string
 	if len(findings) > 0 {
-		msgs = append(msgs, fmt.Sprintf("%d of %d generated files in %s differ from the spec", len(findings), len(files), out))
+		msgs = append(msgs, fmt.Sprintf("%d of %d generated files in %s differ from the spec", len(findings), len(g.files), g.out))
 	}
 	if pattern != "" {
 		hopts := handlers.Options{
 			Patterns: strings.Fields(pattern),
-			GenDir:   filepath.Join(filepath.FromSlash(out), filepath.FromSlash(s.Codegen.GoDir)),
-			Spec:     s,
+			GenDir:   filepath.Join(filepath.FromSlash(g.out), filepath.FromSlash(g.spec.Codegen.GoDir)),
+			Spec:     g.spec,
 		}
-		if s.Codegen.MCP != nil {
-			hopts.MCPDir = filepath.Join(filepath.FromSlash(out), filepath.FromSlash(s.Codegen.MCP.Dir))
+		if g.spec.Codegen.MCP != nil {
+			hopts.MCPDir = filepath.Join(filepath.FromSlash(g.out), filepath.FromSlash(g.spec.Codegen.MCP.Dir))
 		}
 		// The handlers are checked against the regenerated contract, so
 		// that a stale tree and the handler drift it hides are reported
 		// in one run.
-		if hopts.Overlay, err = goOverlay(out, files); err != nil {
+		if hopts.Overlay, err = goOverlay(g.out, g.files); err != nil {
 			return err
 		}
 		res, err := handlers.Check(hopts)

@@ -55,26 +55,41 @@ func (f *specFlags) onlyList() []string {
 	return strings.Split(f.only, ",")
 }
 
-// partial reports whether the run is of some emitters (--only): it removes
-// nothing, since the others' files are not stale.
-func (f *specFlags) partial() bool { return f.only != "" }
+// generation is one run of the emitters on the spec, planned against the
+// output root.
+type generation struct {
+	spec    *model.Spec
+	files   []emit.File
+	out     string
+	changes []write.Change
+}
 
-// generate loads the spec read into src and runs the emitters; it returns
-// the files and the output root.
-func (f *specFlags) generate(src *load.Source) (*model.Spec, []emit.File, string, error) {
+// generate reads the spec, hands its files to warn (if not nil), loads it,
+// runs the emitters and compares their files with the output root.
+func (f *specFlags) generate(warn func(*load.Source)) (*generation, error) {
+	src, err := specSource(f.spec)
+	if err != nil {
+		return nil, err
+	}
+	if warn != nil {
+		warn(src)
+	}
 	s, err := loadChecked(src)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, err
 	}
-	out := f.out
-	if out == "" {
-		out = codegenOut(f.spec, s.Codegen.Out)
+	g := &generation{spec: s, out: f.out}
+	if g.out == "" {
+		g.out = codegenOut(f.spec, s.Codegen.Out)
 	}
-	files, err := emit.Generate(s, emitters.All(), emit.Options{Only: f.onlyList(), Session: f.session})
+	g.files, err = emit.Generate(s, emitters.All(), emit.Options{Only: f.onlyList(), Session: f.session})
 	if err != nil {
-		return nil, nil, "", err
+		return nil, err
 	}
-	return s, files, out, nil
+	// A run of some emitters (--only) removes nothing: the others' files
+	// are not stale.
+	g.changes, err = write.Plan(g.out, g.files, f.only != "")
+	return g, err
 }
 
 // genCommand returns agentc gen, with flag variables of its own.
@@ -138,30 +153,19 @@ func (r *genResult) String() string {
 // genOnce loads the spec, generates and writes the changed files. warn,
 // if not nil, is handed the spec's files as read.
 func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
-	src, err := specSource(sf.spec)
-	if err != nil {
-		return nil, err
-	}
-	if warn != nil {
-		warn(src)
-	}
 	// Nothing is written unless every emitter succeeded.
-	_, files, out, err := sf.generate(src)
+	g, err := sf.generate(warn)
 	if err != nil {
 		return nil, err
 	}
-	changes, err := write.Plan(out, files, sf.partial())
-	if err != nil {
+	if err := sameContract(g.out, g.changes); err != nil {
 		return nil, err
 	}
-	if err := sameContract(out, changes); err != nil {
+	if err := write.Apply(write.OS{}, g.out, g.changes); err != nil {
 		return nil, err
 	}
-	if err := write.Apply(write.OS{}, out, changes); err != nil {
-		return nil, err
-	}
-	r := &genResult{out: out}
-	for _, c := range changes {
+	r := &genResult{out: g.out}
+	for _, c := range g.changes {
 		switch c.Kind {
 		case write.Create, write.Update:
 			r.written = append(r.written, c.Path)
