@@ -100,8 +100,12 @@ func ruleTable() string {
 	return b.String()
 }
 
-// incomparable is a failure to compare the specs (ExitIncomparable).
-type incomparable struct{ err error }
+// incomparable is a failure to compare the specs (ExitIncomparable);
+// printed says its findings are printed already (human mode).
+type incomparable struct {
+	err     error
+	printed bool
+}
 
 func (e *incomparable) Error() string { return "cannot compare: " + e.err.Error() }
 func (e *incomparable) Unwrap() error { return e.err }
@@ -270,13 +274,13 @@ func (e *env) cannotCompare(what string, inReview bool, format string, err error
 	}
 	switch {
 	case !isList:
-		return &incomparable{err}
+		return &incomparable{err: err}
 	case e.json:
-		return &incomparable{fmt.Errorf("%s: %w", what, err)}
+		return &incomparable{err: fmt.Errorf("%s: %w", what, err)}
 	}
 	fmt.Fprintf(e.stderr, "agentc breaking: cannot compare: %s:\n", what)
 	diag.Print(e.stderr, l)
-	return &reported{&incomparable{err}}
+	return &incomparable{err: err, printed: true}
 }
 
 // loadAgainst loads the earlier spec from a directory or from git. When the

@@ -171,13 +171,6 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
-// reported wraps an error whose findings were already printed (human mode),
-// so that finish does not print them twice.
-type reported struct{ err error }
-
-func (r *reported) Error() string { return r.err.Error() }
-func (r *reported) Unwrap() error { return r.err }
-
 // result is what a successful command hands back for --json.
 type result struct{ data any }
 
@@ -268,9 +261,8 @@ func (e *env) finish(cmd string, err error) int {
 		e.writeJSON(envelope{SchemaVersion: SchemaVersion, Success: false, Error: body})
 		return code
 	}
-	var rep *reported
 	switch {
-	case errors.As(err, &rep):
+	case ic != nil && ic.printed:
 	case code == ExitUsage:
 		fmt.Fprintf(e.stderr, "agentc %s: %v\nRun 'agentc help %s' for usage.\n", cmd, err, cmd)
 	case found:
