@@ -63,9 +63,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "agentc help: unknown command %q\n", args[1])
 				return ExitUsage
 			}
-			fs := newFlagSet(c, stderr)
-			fs.SetOutput(stdout)
-			fs.Usage()
+			newFlagSet(c, stdout).Usage()
 			return ExitOK
 		}
 		w := stdout
