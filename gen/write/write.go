@@ -243,7 +243,7 @@ func (OS) WriteAtomic(path string, data []byte) (err error) {
 func Apply(fsys FS, root string, changes []Change) error {
 	var conflicts []string
 	var manifest *Change
-	removals := false
+	var removes []Change
 	for i, c := range changes {
 		switch {
 		case c.Kind == Conflict:
@@ -251,21 +251,16 @@ func Apply(fsys FS, root string, changes []Change) error {
 		case c.Path == emit.ManifestName && (c.Kind == Create || c.Kind == Update):
 			manifest = &changes[i]
 		case c.Kind == Remove:
-			removals = true
+			removes = append(removes, c)
 		}
 	}
 	if len(conflicts) > 0 {
 		return &ConflictError{Root: root, Paths: conflicts}
 	}
 	if manifest != nil {
-		interim := manifest.New
-		if removals {
-			interim = slices.Clip(interim)
-			for _, c := range changes {
-				if c.Kind == Remove {
-					interim = fmt.Appendf(interim, "%s  %s\n", emit.Sum(c.Old), c.Path)
-				}
-			}
+		interim := slices.Clip(manifest.New)
+		for _, c := range removes {
+			interim = fmt.Appendf(interim, "%s  %s\n", emit.Sum(c.Old), c.Path)
 		}
 		if err := writeFile(fsys, root, manifest.Path, interim); err != nil {
 			return err
@@ -278,13 +273,7 @@ func Apply(fsys FS, root string, changes []Change) error {
 			}
 		}
 	}
-	if !removals {
-		return nil
-	}
-	for _, c := range changes {
-		if c.Kind != Remove {
-			continue
-		}
+	for _, c := range removes {
 		p := filepath.Join(root, filepath.FromSlash(c.Path))
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", p, err)
@@ -295,7 +284,7 @@ func Apply(fsys FS, root string, changes []Change) error {
 			}
 		}
 	}
-	if manifest != nil {
+	if manifest != nil && len(removes) > 0 {
 		return writeFile(fsys, root, manifest.Path, manifest.New)
 	}
 	return nil
