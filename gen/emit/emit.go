@@ -162,12 +162,12 @@ func Generate(s *model.Spec, emitters []*Emitter, o Options) ([]File, error) {
 			run = append(run, e)
 		}
 	}
-	// Emitters only read the model, so they run concurrently; the first
-	// failure in the list's order is reported, as if they had run in turn.
 	schemas := make(map[*model.Tool]func() ([]byte, error), len(s.Tools))
 	for _, t := range s.Tools {
 		schemas[t] = sync.OnceValues(func() ([]byte, error) { return jsonschema.Schema(t) })
 	}
+	// Emitters only read the model, so they run concurrently; the first
+	// failure in the list's order is reported, as if they had run in turn.
 	outs := make([][]File, len(run))
 	errs := make([]error, len(run))
 	var wg sync.WaitGroup
