@@ -66,24 +66,24 @@ const (
 	KeyAgent
 )
 
-// Keys lists every key, in the order an acceptance's keys are described.
-func Keys() []Key { return []Key{KeyTool, KeyField, KeyMode, KeyModel, KeyAgent} }
+// keyNames are the keys' names in the spec's section breaking, in the
+// order of their bits, which is the order an acceptance's keys are
+// described in.
+var keyNames = []string{"tool", "field", "mode", "model", "agent"}
 
-// String returns the key's name in the spec's section breaking.
+// String names the keys of k: "tool", or "tool and field".
 func (k Key) String() string {
-	switch k {
-	case KeyTool:
-		return "tool"
-	case KeyField:
-		return "field"
-	case KeyMode:
-		return "mode"
-	case KeyModel:
-		return "model"
-	case KeyAgent:
-		return "agent"
+	return strings.Join(k.names(), " and ")
+}
+
+func (k Key) names() []string {
+	var names []string
+	for i, name := range keyNames {
+		if k&(1<<i) != 0 {
+			names = append(names, name)
+		}
 	}
-	return fmt.Sprintf("Key(%d)", uint8(k))
+	return names
 }
 
 // Rule is a kind of change.
@@ -146,15 +146,6 @@ var Rules = []Rule{
 	{"MCP_SERVER_RENAMED", Wire, true, 0, "the MCP server's name (the contract's name) changed: OpenCode shows its tools to the model as <name>_<tool>"},
 }
 
-// RuleByID returns the rule with the given id.
-func RuleByID(id string) Rule {
-	r, ok := LookupRule(id)
-	if !ok {
-		panic("breaking: unknown rule " + id) // programming error
-	}
-	return r
-}
-
 // LookupRule returns the rule with the given id, if there is one.
 func LookupRule(id string) (Rule, bool) {
 	for _, r := range Rules {
@@ -173,6 +164,25 @@ type About struct {
 	Mode  string `json:"mode,omitempty"`
 	Model string `json:"model,omitempty"`
 	Agent string `json:"agent,omitempty"`
+}
+
+// AboutOf returns the subject an acceptance names.
+func AboutOf(a *model.Acceptance) About {
+	return About{Tool: a.Tool, Field: a.Field, Mode: a.Mode, Model: a.Model, Agent: a.Agent}
+}
+
+// values are a's keys' values, in the order of keyNames.
+func (a About) values() []string { return []string{a.Tool, a.Field, a.Mode, a.Model, a.Agent} }
+
+// Keys returns the keys a names its subject by.
+func (a About) Keys() Key {
+	var k Key
+	for i, v := range a.values() {
+		if v != "" {
+			k |= 1 << i
+		}
+	}
+	return k
 }
 
 // subject is the finding's Subject: the mode, agent, model or tool it is
@@ -248,10 +258,6 @@ func (f Finding) String() string {
 	return s
 }
 
-// Failing reports whether f fails the comparison: it is breaking and not
-// accepted.
-func (f Finding) Failing() bool { return f.Breaking && !f.Accepted }
-
 type cmpr struct {
 	out      []Finding
 	old, new *model.Spec
@@ -261,7 +267,10 @@ type cmpr struct {
 }
 
 func (c *cmpr) add(rule string, about About, pos, oldPos model.Pos, format string, args ...any) {
-	r := RuleByID(rule)
+	r, ok := LookupRule(rule)
+	if !ok {
+		panic("breaking: unknown rule " + rule) // programming error
+	}
 	c.out = append(c.out, Finding{Rule: r.ID, Category: r.Category, Breaking: r.Breaking, Pos: pos, OldPos: oldPos,
 		Subject: about.subject(r.ID), About: about, Message: fmt.Sprintf(format, args...)})
 }
@@ -301,7 +310,7 @@ func accepting(accept []*model.Acceptance, f Finding) *model.Acceptance {
 		return nil
 	}
 	for _, a := range accept {
-		if a.Rule == f.Rule && (About{Tool: a.Tool, Field: a.Field, Mode: a.Mode, Model: a.Model, Agent: a.Agent}) == f.About {
+		if a.Rule == f.Rule && AboutOf(a) == f.About {
 			return a
 		}
 	}
@@ -314,7 +323,7 @@ func accepting(accept []*model.Acceptance, f Finding) *model.Acceptance {
 func Unused(new *model.Spec, fs []Finding) []*model.Acceptance {
 	var out []*model.Acceptance
 	for _, a := range new.Breaking.Accept {
-		if !slices.ContainsFunc(fs, func(f Finding) bool { return accepting([]*model.Acceptance{a}, f) != nil }) {
+		if !slices.ContainsFunc(fs, func(f Finding) bool { return f.Breaking && f.Rule == a.Rule && f.About == AboutOf(a) }) {
 			out = append(out, a)
 		}
 	}
@@ -325,32 +334,15 @@ func Unused(new *model.Spec, fs []Finding) []*model.Acceptance {
 // field "x"`.
 func Describe(a *model.Acceptance) string {
 	var keys []string
-	for _, k := range Keys() {
-		if v := KeyValue(a, k); v != "" {
-			keys = append(keys, fmt.Sprintf("%s %q", k, v))
+	for i, v := range AboutOf(a).values() {
+		if v != "" {
+			keys = append(keys, fmt.Sprintf("%s %q", keyNames[i], v))
 		}
 	}
 	if len(keys) == 0 {
 		return a.Rule
 	}
 	return a.Rule + " for " + strings.Join(keys, ", ")
-}
-
-// KeyValue returns the acceptance's value of key k.
-func KeyValue(a *model.Acceptance, k Key) string {
-	switch k {
-	case KeyTool:
-		return a.Tool
-	case KeyField:
-		return a.Field
-	case KeyMode:
-		return a.Mode
-	case KeyModel:
-		return a.Model
-	case KeyAgent:
-		return a.Agent
-	}
-	return ""
 }
 
 // CheckAcceptance reports what is wrong with an acceptance, for the loader
@@ -365,35 +357,20 @@ func CheckAcceptance(a *model.Acceptance) (Key, string) {
 	case !r.Breaking:
 		return 0, fmt.Sprintf("rule %s is compatible (%s): there is nothing to accept", r.ID, r.Doc)
 	}
-	for _, k := range Keys() {
-		set := KeyValue(a, k) != ""
+	has := AboutOf(a).Keys()
+	for i := range keyNames {
+		k := Key(1 << i)
 		switch {
-		case r.Keys&k != 0 && !set:
-			return k, fmt.Sprintf("an acceptance of %s names its subject by %s: %s is missing", r.ID, keyList(r.Keys), k)
-		case r.Keys&k == 0 && set:
+		case r.Keys&k != 0 && has&k == 0:
+			return k, fmt.Sprintf("an acceptance of %s names its subject by %s: %s is missing", r.ID, r.Keys, k)
+		case r.Keys&k == 0 && has&k != 0:
 			if r.Keys == 0 {
 				return k, fmt.Sprintf("%s has no %s: a spec has one %s, so an acceptance of it names nothing else", r.ID, k, About{}.subject(r.ID))
 			}
-			return k, fmt.Sprintf("%s has no %s: an acceptance of it names its subject by %s", r.ID, k, keyList(r.Keys))
+			return k, fmt.Sprintf("%s has no %s: an acceptance of it names its subject by %s", r.ID, k, r.Keys)
 		}
 	}
 	return 0, ""
-}
-
-// keyList names the keys of ks: "tool and field".
-func keyList(ks Key) string {
-	var names []string
-	for _, k := range Keys() {
-		if ks&k != 0 {
-			names = append(names, k.String())
-		}
-	}
-	return strings.Join(names, " and ")
-}
-
-// HasBreaking reports whether any finding is breaking and not accepted.
-func HasBreaking(fs []Finding) bool {
-	return slices.ContainsFunc(fs, Finding.Failing)
 }
 
 func (c *cmpr) tools() {
@@ -434,12 +411,12 @@ func (c *cmpr) tools() {
 		if ot.Deprecated == "" && nt.Deprecated != "" {
 			c.add("TOOL_DEPRECATED", at, nt.Pos, ot.Pos, "tool %q is deprecated: %s", ot.Name, nt.Deprecated)
 		}
-		c.args(at, ot.Args, nt.Args)
+		c.fields(true, at, ot.Args, nt.Args)
 		switch {
 		case ot.Result != nil && nt.Result == nil:
 			c.add("RESULT_REMOVED", at, nt.Pos, ot.Pos, "tool %q no longer declares result data", ot.Name)
 		case ot.Result != nil:
-			c.result(at, ot.Result, nt.Result)
+			c.fields(false, at, ot.Result, nt.Result)
 		}
 	}
 	for _, nt := range c.new.Tools {
@@ -493,48 +470,66 @@ func field(t *model.Type, name string) *model.Field {
 	return nil
 }
 
-// args compares argument object types; at names the tool and the path of
-// the object below it.
-func (c *cmpr) args(at About, o, n *model.Type) {
+// fields compares the fields of two object types; at names the tool and
+// the path of the objects below it. Arguments (args) flow from the model
+// to the gateway; result data from the gateway to its consumers.
+func (c *cmpr) fields(args bool, at About, o, n *model.Type) {
+	noun, removed := "result field", "RESULT_FIELD_REMOVED"
+	if args {
+		noun, removed = "argument", "ARG_REMOVED"
+	}
 	ro, rn := renamed(o, n)
 	for _, of := range o.Fields {
 		fa := at.field(of.Name)
 		nf := field(n, of.Name)
-		if of == ro {
-			// Callers still send the old name, which is now dropped.
-			c.add("ARG_REMOVED", fa, rn.Pos, of.Pos, "argument %s was renamed to %s", fa.path(), rn.Name)
-			c.argType(at.field(rn.Name), of.Type, rn.Type, rn.Pos, of.Pos)
-			continue
-		}
-		if nf == nil {
-			c.add("ARG_REMOVED", fa, n.Pos, of.Pos, "argument %s was removed", fa.path())
-			continue
-		}
-		p := fa.path()
 		switch {
-		case of.Presence != model.Required && nf.Presence == model.Required:
-			c.add("ARG_NOW_REQUIRED", fa, nf.Pos, of.Pos, "argument %s is now required (was %s)", p, of.Presence)
-		case of.Presence == model.Required && nf.Presence != model.Required:
-			c.add("ARG_NOW_OPTIONAL", fa, nf.Pos, of.Pos, "argument %s is now %s (was required)", p, presence(nf.Presence))
-		case of.Presence == model.Defaulted && nf.Presence == model.Defaulted && !jsonEqual(of.Default, nf.Default):
-			c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s's default changed from %s to %s", p, of.Default, nf.Default)
-		case of.Presence == model.Optional && nf.Presence == model.Defaulted:
-			c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s now defaults to %s when omitted", p, nf.Default)
-		case of.Presence == model.Defaulted && nf.Presence == model.Optional:
-			c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s no longer defaults to %s", p, of.Default)
+		case of == ro:
+			// Callers still send the old name, which is now dropped;
+			// consumers still read it, and it is now absent.
+			c.add(removed, fa, rn.Pos, of.Pos, "%s %s was renamed to %s", noun, fa.path(), rn.Name)
+			c.typ(args, at.field(rn.Name), of.Type, rn.Type, rn.Pos, of.Pos)
+			continue
+		case nf == nil:
+			c.add(removed, fa, n.Pos, of.Pos, "%s %s was removed", noun, fa.path())
+			continue
+		case args:
+			c.argPresence(fa, of, nf)
+		case of.Presence != model.Optional && nf.Presence == model.Optional:
+			c.add("RESULT_FIELD_NOW_OPTIONAL", fa, nf.Pos, of.Pos, "result field %s may now be absent", fa.path())
 		}
-		c.argType(fa, of.Type, nf.Type, nf.Pos, of.Pos)
+		c.typ(args, fa, of.Type, nf.Type, nf.Pos, of.Pos)
 	}
 	for _, nf := range n.Fields {
 		if field(o, nf.Name) != nil || nf == rn {
 			continue
 		}
 		fa := at.field(nf.Name)
-		if nf.Presence == model.Required {
+		switch {
+		case !args:
+			c.add("RESULT_FIELD_ADDED", fa, nf.Pos, o.Pos, "result field %s was added", fa.path())
+		case nf.Presence == model.Required:
 			c.add("ARG_ADDED_REQUIRED", fa, nf.Pos, o.Pos, "required argument %s was added", fa.path())
-		} else {
+		default:
 			c.add("ARG_ADDED_OPTIONAL", fa, nf.Pos, o.Pos, "%s argument %s was added", presence(nf.Presence), fa.path())
 		}
+	}
+}
+
+// argPresence compares whether an argument is required, optional or
+// defaulted, and its default.
+func (c *cmpr) argPresence(fa About, of, nf *model.Field) {
+	p := fa.path()
+	switch {
+	case of.Presence != model.Required && nf.Presence == model.Required:
+		c.add("ARG_NOW_REQUIRED", fa, nf.Pos, of.Pos, "argument %s is now required (was %s)", p, of.Presence)
+	case of.Presence == model.Required && nf.Presence != model.Required:
+		c.add("ARG_NOW_OPTIONAL", fa, nf.Pos, of.Pos, "argument %s is now %s (was required)", p, presence(nf.Presence))
+	case of.Presence == model.Defaulted && nf.Presence == model.Defaulted && !jsonEqual(of.Default, nf.Default):
+		c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s's default changed from %s to %s", p, of.Default, nf.Default)
+	case of.Presence == model.Optional && nf.Presence == model.Defaulted:
+		c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s now defaults to %s when omitted", p, nf.Default)
+	case of.Presence == model.Defaulted && nf.Presence == model.Optional:
+		c.add("ARG_DEFAULT_CHANGED", fa, nf.Pos, of.Pos, "argument %s no longer defaults to %s", p, of.Default)
 	}
 }
 
@@ -545,37 +540,59 @@ func presence(p model.Presence) string {
 	return string(p)
 }
 
-// argType compares the types of one argument (the model's side sends it).
-func (c *cmpr) argType(at About, o, n *model.Type, pos, oldPos model.Pos) {
+// typ compares the types of one argument or result field (args as for
+// fields). A result field that was an integer and may now be a fraction
+// changes type for its consumers; an argument that may now be one is a
+// loosened limit (bounds).
+func (c *cmpr) typ(args bool, at About, o, n *model.Type, pos, oldPos model.Pos) {
 	p := at.path()
+	if !args && (kindChanged(o, n) || (o.Kind == model.Integer && n.Kind == model.Number)) {
+		c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s changed type from %s to %s", p, describe(o), describe(n))
+		return
+	}
 	if kindChanged(o, n) {
 		c.add("ARG_TYPE_CHANGED", at, pos, oldPos, "argument %s changed type from %s to %s", p, describe(o), describe(n))
 		return
 	}
 	switch o.Kind {
 	case model.Object:
-		c.args(at, o, n)
+		c.fields(args, at, o, n)
+		return
 	case model.Array:
-		c.limits(at, "item count", o.MinItems, o.MaxItems, n.MinItems, n.MaxItems, pos, oldPos)
+		if args {
+			c.limits(at, "item count", o.MinItems, o.MaxItems, n.MinItems, n.MaxItems, pos, oldPos)
+		}
 		items := at
 		items.Field += "[]"
-		c.argType(items, o.Items, n.Items, pos, oldPos)
+		c.typ(args, items, o.Items, n.Items, pos, oldPos)
+		return
+	}
+	ov, nv := values(o), values(n)
+	if !args {
+		// A value no longer produced breaks nobody; a new one may
+		// surprise a consumer that switches on the old ones.
+		for _, v := range nv {
+			if !slices.Contains(ov, v) {
+				c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s may now be %q (values were %s, now %s)", p, v, quoteAll(ov), quoteAll(nv))
+			}
+		}
+		return
+	}
+	switch o.Kind {
 	case model.String:
 		c.limits(at, "length", o.MinLength, o.MaxLength, n.MinLength, n.MaxLength, pos, oldPos)
 		c.patterns(at, o, n, pos, oldPos)
 	case model.Number, model.Integer:
 		c.bounds(at, o, n, pos, oldPos)
-	case model.Enum, model.Literal:
-		ov, nv := values(o), values(n)
-		for _, v := range ov {
-			if !slices.Contains(nv, v) {
-				c.add("ARG_ENUM_VALUE_REMOVED", at, pos, oldPos, "argument %s no longer accepts %q", p, v)
-			}
+	}
+	for _, v := range ov {
+		if !slices.Contains(nv, v) {
+			c.add("ARG_ENUM_VALUE_REMOVED", at, pos, oldPos, "argument %s no longer accepts %q", p, v)
 		}
-		for _, v := range nv {
-			if !slices.Contains(ov, v) {
-				c.add("ARG_ENUM_VALUE_ADDED", at, pos, oldPos, "argument %s now accepts %q", p, v)
-			}
+	}
+	for _, v := range nv {
+		if !slices.Contains(ov, v) {
+			c.add("ARG_ENUM_VALUE_ADDED", at, pos, oldPos, "argument %s now accepts %q", p, v)
 		}
 	}
 }
@@ -666,9 +683,6 @@ func (c *cmpr) patterns(at About, o, n *model.Type, pos, oldPos model.Pos) {
 
 func (c *cmpr) bounds(at About, o, n *model.Type, pos, oldPos model.Pos) {
 	p := at.path()
-	if o.Kind == model.Number && n.Kind == model.Integer {
-		return // reported as a type change
-	}
 	if o.Kind == model.Integer && n.Kind == model.Number {
 		c.add("ARG_LIMIT_LOOSENED", at, pos, oldPos, "argument %s now accepts non-integers", p)
 	}
@@ -719,61 +733,6 @@ func jsonEqual(a, b json.RawMessage) bool {
 	xb, _ := json.Marshal(x)
 	yb, _ := json.Marshal(y)
 	return string(xb) == string(yb)
-}
-
-// result compares result data (the gateway's side produces it); at names
-// the tool and the path of the object below it.
-func (c *cmpr) result(at About, o, n *model.Type) {
-	ro, rn := renamed(o, n)
-	for _, of := range o.Fields {
-		fa := at.field(of.Name)
-		nf := field(n, of.Name)
-		if of == ro {
-			// Consumers still read the old name, which is now absent.
-			c.add("RESULT_FIELD_REMOVED", fa, rn.Pos, of.Pos, "result field %s was renamed to %s", fa.path(), rn.Name)
-			c.resultType(at.field(rn.Name), of.Type, rn.Type, rn.Pos, of.Pos)
-			continue
-		}
-		if nf == nil {
-			c.add("RESULT_FIELD_REMOVED", fa, n.Pos, of.Pos, "result field %s was removed", fa.path())
-			continue
-		}
-		if of.Presence != model.Optional && nf.Presence == model.Optional {
-			c.add("RESULT_FIELD_NOW_OPTIONAL", fa, nf.Pos, of.Pos, "result field %s may now be absent", fa.path())
-		}
-		c.resultType(fa, of.Type, nf.Type, nf.Pos, of.Pos)
-	}
-	for _, nf := range n.Fields {
-		if field(o, nf.Name) == nil && nf != rn {
-			fa := at.field(nf.Name)
-			c.add("RESULT_FIELD_ADDED", fa, nf.Pos, o.Pos, "result field %s was added", fa.path())
-		}
-	}
-}
-
-func (c *cmpr) resultType(at About, o, n *model.Type, pos, oldPos model.Pos) {
-	p := at.path()
-	if kindChanged(o, n) || (o.Kind == model.Integer && n.Kind == model.Number) {
-		c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s changed type from %s to %s", p, describe(o), describe(n))
-		return
-	}
-	switch o.Kind {
-	case model.Object:
-		c.result(at, o, n)
-	case model.Array:
-		items := at
-		items.Field += "[]"
-		c.resultType(items, o.Items, n.Items, pos, oldPos)
-	case model.Enum, model.Literal:
-		// A value no longer produced breaks nobody; a new one may
-		// surprise a consumer that switches on the old ones.
-		ov, nv := values(o), values(n)
-		for _, v := range nv {
-			if !slices.Contains(ov, v) {
-				c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s may now be %q (values were %s, now %s)", p, v, quoteAll(ov), quoteAll(nv))
-			}
-		}
-	}
 }
 
 func quoteAll(vs []string) string {

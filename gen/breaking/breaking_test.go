@@ -43,6 +43,16 @@ func rules(fs []Finding) []string {
 	return out
 }
 
+func rule(id string) Rule {
+	r, _ := LookupRule(id)
+	return r
+}
+
+// hasBreaking reports whether any finding is breaking and not accepted.
+func hasBreaking(fs []Finding) bool {
+	return slices.ContainsFunc(fs, func(f Finding) bool { return f.Breaking && !f.Accepted })
+}
+
 func TestRules(t *testing.T) {
 	base := func() *model.Type {
 		return obj(fld("a", model.Required, str(func(t *model.Type) { t.MaxLength = ip(10) })))
@@ -84,8 +94,8 @@ func TestRules(t *testing.T) {
 			if !slices.Equal(rules(got), c.want) {
 				t.Errorf("rules = %v, want %v\n%v", rules(got), c.want, got)
 			}
-			if HasBreaking(got) != c.breaking {
-				t.Errorf("breaking = %v, want %v", HasBreaking(got), c.breaking)
+			if b := hasBreaking(got); b != c.breaking {
+				t.Errorf("breaking = %v, want %v", b, c.breaking)
 			}
 		})
 	}
@@ -197,8 +207,8 @@ func TestMCP(t *testing.T) {
 		if got := rules(fs); !slices.Equal(got, c.want) {
 			t.Errorf("%s: rules %v, want %v", c.name, got, c.want)
 		}
-		if want := len(c.want) > 0 && RuleByID(c.want[0]).Breaking; HasBreaking(fs) != want {
-			t.Errorf("%s: breaking %v, want %v", c.name, HasBreaking(fs), want)
+		if want := len(c.want) > 0 && rule(c.want[0]).Breaking; hasBreaking(fs) != want {
+			t.Errorf("%s: breaking %v, want %v", c.name, hasBreaking(fs), want)
 		}
 	}
 }
@@ -229,7 +239,7 @@ func TestRenameKeepsAlias(t *testing.T) {
 	rename(n, "t", "u")
 	fs := Compare(o, n)
 	checkKeys(t, fs)
-	if got := rules(fs); !slices.Equal(got, []string{"TOOL_RENAMED"}) || HasBreaking(fs) {
+	if got := rules(fs); !slices.Equal(got, []string{"TOOL_RENAMED"}) || hasBreaking(fs) {
 		t.Fatalf("rename: %v", fs)
 	}
 	if fs[0].Tool != "t" || fs[0].Message != `tool "t" was renamed to "u" and kept as its alias: calls by "t" still dispatch` {
@@ -306,7 +316,7 @@ func TestAccept(t *testing.T) {
 	if !fs[1].Accepted || fs[1].Field != "a" || fs[1].Reason != "on purpose" || fs[1].AcceptedAt.String() != "b.cue:1:2" {
 		t.Errorf("ARG_REMOVED of a not accepted: %+v", fs[1])
 	}
-	if fs[0].Accepted || fs[2].Accepted || !HasBreaking(fs) {
+	if fs[0].Accepted || fs[2].Accepted || !hasBreaking(fs) {
 		t.Errorf("only a's removal is accepted: %v", fs)
 	}
 	if !strings.HasSuffix(fs[1].String(), `accepted ARG_REMOVED [args]: argument t.a was removed; accepted at b.cue:1:2: on purpose`) {
@@ -319,8 +329,8 @@ func TestAccept(t *testing.T) {
 		&model.Acceptance{Rule: "ARG_REMOVED", Tool: "t", Field: "b"},
 		&model.Acceptance{Rule: "MODE_TOOL_DROPPED", Mode: "m", Tool: "t"})
 	fs = Compare(old, n)
-	if HasBreaking(fs) || len(Unused(n, fs)) != 0 {
-		t.Errorf("all accepted: breaking %v, unused %v: %v", HasBreaking(fs), Unused(n, fs), fs)
+	if hasBreaking(fs) || len(Unused(n, fs)) != 0 {
+		t.Errorf("all accepted: breaking %v, unused %v: %v", hasBreaking(fs), Unused(n, fs), fs)
 	}
 
 	// Another rule, tool, field or mode accepts nothing, and is unused.
@@ -375,14 +385,9 @@ func TestCheckAcceptance(t *testing.T) {
 func checkKeys(t *testing.T, fs []Finding) {
 	t.Helper()
 	for _, f := range fs {
-		var has Key
-		for _, k := range Keys() {
-			if KeyValue(&model.Acceptance{Tool: f.Tool, Field: f.Field, Mode: f.Mode, Model: f.Model, Agent: f.Agent}, k) != "" {
-				has |= k
-			}
-		}
-		if want := RuleByID(f.Rule).Keys; has != want {
-			t.Errorf("%s names its subject by %s, want %s", f, keyList(has), keyList(want))
+		r, _ := LookupRule(f.Rule)
+		if has := f.About.Keys(); has != r.Keys {
+			t.Errorf("%s names its subject by %s, want %s", f, has, r.Keys)
 		}
 	}
 }

@@ -62,7 +62,7 @@ func breakingCommand() *command {
 			fs.StringVar(&against, "against", "", "the earlier spec: a directory, or git-ref[:path] (path defaults to the spec directory's)")
 			fs.StringVar(&errorFormat, "error-format", formatText, "how the report is written: "+formatText+" or "+formatGitHubActions)
 		},
-		run: func(e *env, fs *flag.FlagSet, args []string) error {
+		run: func(e *env, args []string) error {
 			switch {
 			case len(args) > 0:
 				return usagef("breaking takes no arguments, got %q", strings.Join(args, " "))
@@ -91,14 +91,8 @@ func ruleTable() string {
 		kind, keys := "compatible", "-"
 		if r.Breaking {
 			kind = "breaking"
-			var ks []string
-			for _, k := range breaking.Keys() {
-				if r.Keys&k != 0 {
-					ks = append(ks, k.String())
-				}
-			}
-			if len(ks) > 0 {
-				keys = strings.Join(ks, ",")
+			if r.Keys != 0 {
+				keys = strings.ReplaceAll(r.Keys.String(), " and ", ",")
 			}
 		}
 		fmt.Fprintf(&b, "\n  %-27s %-10s %-11s %s", r.ID, kind, keys, r.Doc)
@@ -106,8 +100,12 @@ func ruleTable() string {
 	return b.String()
 }
 
-// incomparable is a failure to compare the specs (ExitIncomparable).
-type incomparable struct{ err error }
+// incomparable is a failure to compare the specs (ExitIncomparable);
+// printed says its findings are printed already (human mode).
+type incomparable struct {
+	err     error
+	printed bool
+}
 
 func (e *incomparable) Error() string { return "cannot compare: " + e.err.Error() }
 func (e *incomparable) Unwrap() error { return e.err }
@@ -172,7 +170,7 @@ func runBreaking(e *env, specDir, against, format string) error {
 	}
 	for _, a := range breaking.Unused(cur, rep.Findings) {
 		rep.Unused = append(rep.Unused, unusedAcceptance{Rule: a.Rule,
-			About:  breaking.About{Tool: a.Tool, Field: a.Field, Mode: a.Mode, Model: a.Model, Agent: a.Agent},
+			About:  breaking.AboutOf(a),
 			Reason: a.Reason, Pos: a.Pos,
 			Message: fmt.Sprintf("unused acceptance of %s: it accepts no change against %s; remove it once no baseline needs it", breaking.Describe(a), against)})
 	}
@@ -260,28 +258,29 @@ func escapeProperty(s string) string {
 // request's).
 func (e *env) cannotCompare(what string, inReview bool, format string, err error) error {
 	var l diag.List
+	isList := errors.As(err, &l)
 	if format == formatGitHubActions {
-		title := escapeProperty("agentc breaking: cannot compare")
-		if !errors.As(err, &l) {
-			fmt.Fprintf(e.stdout, "::error title=%s::%s\n", title, escapeData(err.Error()))
+		const title = "agentc breaking: cannot compare"
+		if !isList {
+			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(model.Pos{}, title), escapeData(err.Error()))
 		}
 		for _, f := range l {
+			pos, msg := model.Pos{}, fmt.Sprintf("%s: %s", what, f)
 			if inReview && f.Pos.IsValid() {
-				fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(f.Pos, "agentc breaking: cannot compare"), escapeData(f.Msg))
-			} else {
-				fmt.Fprintf(e.stdout, "::error title=%s::%s\n", title, escapeData(fmt.Sprintf("%s: %s", what, f)))
+				pos, msg = f.Pos, f.Msg
 			}
+			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(pos, title), escapeData(msg))
 		}
 	}
-	if !errors.As(err, &l) {
-		return &incomparable{err}
-	}
-	if e.json {
-		return &incomparable{fmt.Errorf("%s: %w", what, err)}
+	switch {
+	case !isList:
+		return &incomparable{err: err}
+	case e.json:
+		return &incomparable{err: fmt.Errorf("%s: %w", what, err)}
 	}
 	fmt.Fprintf(e.stderr, "agentc breaking: cannot compare: %s:\n", what)
 	diag.Print(e.stderr, l)
-	return &reported{&incomparable{err}}
+	return &incomparable{err: err, printed: true}
 }
 
 // loadAgainst loads the earlier spec from a directory or from git. When the

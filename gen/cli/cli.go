@@ -29,17 +29,18 @@ const SchemaVersion = "v1"
 
 // env is what a command runs with.
 type env struct {
-	stdin          io.Reader
 	stdout, stderr io.Writer
 	json           bool
 }
 
 type command struct {
 	name, args, summary string
-	run                 func(e *env, fs *flag.FlagSet, args []string) error
+	run                 func(e *env, args []string) error
 	flags               func(fs *flag.FlagSet)
 	// help says more, for 'agentc help <command>'.
 	help string
+	// writes is set on the commands that change files.
+	writes bool
 }
 
 // commands returns agentc's commands, sorted by name. Each call builds
@@ -50,7 +51,7 @@ func commands() []*command {
 }
 
 // Main runs agentc with args (without the program name) and returns the
-// exit code.
+// exit code. No command reads stdin yet.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
 		args = append([]string{"version"}, args[1:]...)
@@ -62,9 +63,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "agentc help: unknown command %q\n", args[1])
 				return ExitUsage
 			}
-			fs := newFlagSet(c, stderr)
-			fs.SetOutput(stdout)
-			fs.Usage()
+			newFlagSet(c, stdout).Usage()
 			return ExitOK
 		}
 		w := stdout
@@ -85,7 +84,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// stdout; after a mistake, to stderr.
 	var flagOut bytes.Buffer
 	fs := newFlagSet(c, &flagOut)
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdout: stdout, stderr: stderr}
 	fs.BoolVar(&e.json, "json", false, "print one JSON envelope on stdout; logs go to stderr")
 	positional, err := parseInterspersed(fs, args[1:])
 	if err != nil {
@@ -102,7 +101,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return ExitUsage
 	}
-	return e.finish(c.name, c.run(e, fs, positional))
+	return e.finish(c.name, c.run(e, positional))
 }
 
 // parseInterspersed parses flags wherever they stand among the arguments
@@ -170,13 +169,6 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
-// reported wraps an error whose findings were already printed (human mode),
-// so that finish does not print them twice.
-type reported struct{ err error }
-
-func (r *reported) Error() string { return r.err.Error() }
-func (r *reported) Unwrap() error { return r.err }
-
 // result is what a successful command hands back for --json.
 type result struct{ data any }
 
@@ -201,8 +193,9 @@ type errorBody struct {
 	Details any `json:"details,omitempty"`
 }
 
-// failure is a command failure that has a structured report for --json and
-// has already printed its human report.
+// failure is a command failure with a code and a structured report for
+// --json (check's drift, breaking's changes); in human mode the command
+// has printed the report, and finish prints the message.
 type failure struct {
 	code, msg string
 	details   any
@@ -218,6 +211,14 @@ type findingJSON struct {
 	Message string `json:"message"`
 }
 
+func findingsJSON(l diag.List) []findingJSON {
+	out := []findingJSON{}
+	for _, f := range l {
+		out = append(out, findingJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Msg})
+	}
+	return out
+}
+
 // finish prints the outcome and returns the exit code.
 func (e *env) finish(cmd string, err error) int {
 	var res *result
@@ -231,68 +232,53 @@ func (e *env) finish(cmd string, err error) int {
 		}
 		return ExitOK
 	}
-	code := ExitFindings
-	kind := "findings"
+	code, kind := ExitFindings, "failure"
 	var ue *usageError
-	if errors.As(err, &ue) {
-		code, kind = ExitUsage, "usage"
-	}
 	var ic *incomparable
-	if errors.As(err, &ic) {
+	var fl *failure
+	var l diag.List
+	found := errors.As(err, &l)
+	switch {
+	case errors.As(err, &ue):
+		code, kind = ExitUsage, "usage"
+	case errors.As(err, &ic):
 		code, kind = ExitIncomparable, "incomparable"
+	case errors.As(err, &fl):
+		kind = fl.code
+	case found:
+		kind = "findings"
 	}
 	if e.json {
 		body := &errorBody{Code: kind, Message: err.Error()}
-		var l diag.List
-		var fl *failure
-		if errors.As(err, &fl) {
-			body.Code, body.Message, body.Details = fl.code, fl.msg, fl.details
-		} else if errors.As(err, &l) {
+		if fl != nil {
+			body.Details = fl.details
+		} else if found {
 			body.Message = fmt.Sprintf("%d finding(s)", len(l))
-			for _, f := range l {
-				body.Findings = append(body.Findings, findingJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Msg})
-			}
-		} else if code == ExitFindings {
-			body.Code = "failure"
+			body.Findings = findingsJSON(l)
 		}
 		e.writeJSON(envelope{SchemaVersion: SchemaVersion, Success: false, Error: body})
 		return code
 	}
-	var rep *reported
-	if errors.As(err, &rep) {
-		return code
-	}
-	var fl *failure
-	if errors.As(err, &fl) {
-		fmt.Fprintf(e.stderr, "agentc %s: %s\n", cmd, fl.msg)
-		return code
-	}
-	if code == ExitUsage {
+	switch {
+	case ic != nil && ic.printed:
+	case code == ExitUsage:
 		fmt.Fprintf(e.stderr, "agentc %s: %v\nRun 'agentc help %s' for usage.\n", cmd, err, cmd)
-		return code
-	}
-	var l diag.List
-	if errors.As(err, &l) {
+	case found:
 		diag.Print(e.stdout, l)
-		return code
+	default:
+		fmt.Fprintf(e.stderr, "agentc %s: %v\n", cmd, err)
 	}
-	fmt.Fprintf(e.stderr, "agentc %s: %v\n", cmd, err)
 	return code
 }
 
 func (e *env) writeJSON(v any) {
-	b, err := marshalJSON(v)
+	b, err := jsonwrite.Marshal(v)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "agentc: encoding JSON: %v\n", err)
 		return
 	}
 	e.stdout.Write(b)
 }
-
-// marshalJSON indents v with two spaces, without HTML escaping (a CLI's
-// JSON is read by programs and people, not embedded in pages), and ends
-// it with a newline.
-func marshalJSON(v any) ([]byte, error) { return jsonwrite.Marshal(v) }
 
 // logf writes a diagnostic line to stderr (never stdout).
 func (e *env) logf(format string, args ...any) {

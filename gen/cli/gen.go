@@ -55,58 +55,65 @@ func (f *specFlags) onlyList() []string {
 	return strings.Split(f.only, ",")
 }
 
-// generate loads the spec read into src and runs the emitters; it returns
-// the files and the output root.
-func (f *specFlags) generate(src *load.Source) (*model.Spec, []emit.File, string, error) {
-	s, err := loadChecked(src)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	out := f.out
-	if out == "" {
-		out = codegenOut(f.spec, s.Codegen.Out)
-	}
-	files, err := emit.Generate(s, emitters.All(), emit.Options{Only: f.onlyList(), Session: f.session})
-	if err != nil {
-		return nil, nil, "", err
-	}
-	return s, files, out, nil
+// generation is one run of the emitters on the spec, planned against the
+// output root.
+type generation struct {
+	spec    *model.Spec
+	files   []emit.File
+	out     string
+	changes []write.Change
 }
 
-// plan compares files with the tree under out. A run of some emitters
-// (--only) removes nothing: the others' files are not stale.
-func (f *specFlags) plan(out string, files []emit.File) ([]write.Change, error) {
-	if f.only != "" {
-		return write.PlanPartial(out, files)
+// generate reads the spec, hands its files to warn (if not nil), loads it,
+// runs the emitters and compares their files with the output root.
+func (f *specFlags) generate(warn func(*load.Source)) (*generation, error) {
+	src, err := specSource(f.spec)
+	if err != nil {
+		return nil, err
 	}
-	return write.Plan(out, files)
+	if warn != nil {
+		warn(src)
+	}
+	s, err := loadChecked(src)
+	if err != nil {
+		return nil, err
+	}
+	g := &generation{spec: s, out: f.out}
+	if g.out == "" {
+		g.out = codegenOut(f.spec, s.Codegen.Out)
+	}
+	g.files, err = emit.Generate(s, emitters.All(), emit.Options{Only: f.onlyList(), Session: f.session})
+	if err != nil {
+		return nil, err
+	}
+	// A run of some emitters (--only) removes nothing: the others' files
+	// are not stale.
+	g.changes, err = write.Plan(g.out, g.files, f.only != "")
+	return g, err
 }
 
 // genCommand returns agentc gen, with flag variables of its own.
 func genCommand() *command {
 	var sf specFlags
 	var watch bool
+	help := "Nothing is written unless every emitter succeeds; each changed file is replaced atomically;\n" +
+		"stale files that agentc generated are removed; a file agentc did not generate is never\n" +
+		"overwritten. With --watch, agentc stays running and\n" +
+		"regenerates whenever a .cue file in the spec directory is saved, printing the findings or\n" +
+		"what it wrote; Ctrl-C ends it.\n\nemitters:"
+	for _, e := range emitters.All() {
+		help += fmt.Sprintf("\n  %-11s %s", e.Name, e.Doc)
+	}
 	return &command{
 		name:    "gen",
+		writes:  true,
 		summary: "Generate every artifact from the spec into the output root; writes only changed files, atomically.",
+		help:    help,
 		flags: func(fs *flag.FlagSet) {
 			sf.register(fs)
 			fs.BoolVar(&watch, "watch", false, "after generating, regenerate on every save of a spec file until interrupted (needs --spec)")
-			fs.Usage = func() {
-				fmt.Fprintf(fs.Output(), "usage: agentc gen [--spec DIR] [--out DIR] [--only a,b] [--watch | --json]\n\n"+
-					"Generate every artifact from the spec. Nothing is written unless every emitter succeeds;\n"+
-					"each changed file is replaced atomically; stale files that agentc generated are removed;\n"+
-					"a file agentc did not generate is never overwritten. With --watch, agentc stays running and\n"+
-					"regenerates whenever a .cue file in the spec directory is saved, printing the findings or\n"+
-					"what it wrote; Ctrl-C ends it.\n\nemitters:\n")
-				for _, e := range emitters.All() {
-					fmt.Fprintf(fs.Output(), "  %-11s %s\n", e.Name, e.Doc)
-				}
-				fmt.Fprintf(fs.Output(), "\nflags:\n")
-				fs.PrintDefaults()
-			}
 		},
-		run: func(e *env, fs *flag.FlagSet, args []string) error {
+		run: func(e *env, args []string) error {
 			if len(args) > 0 {
 				return usagef("gen takes no arguments (use --spec DIR)")
 			}
@@ -146,30 +153,19 @@ func (r *genResult) String() string {
 // genOnce loads the spec, generates and writes the changed files. warn,
 // if not nil, is handed the spec's files as read.
 func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
-	src, err := specSource(sf.spec)
-	if err != nil {
-		return nil, err
-	}
-	if warn != nil {
-		warn(src)
-	}
 	// Nothing is written unless every emitter succeeded.
-	_, files, out, err := sf.generate(src)
+	g, err := sf.generate(warn)
 	if err != nil {
 		return nil, err
 	}
-	changes, err := sf.plan(out, files)
-	if err != nil {
+	if err := sameContract(g.out, g.changes); err != nil {
 		return nil, err
 	}
-	if err := sameContract(out, changes); err != nil {
+	if err := write.Apply(write.OS{}, g.out, g.changes); err != nil {
 		return nil, err
 	}
-	if err := write.Apply(write.OS{}, out, changes); err != nil {
-		return nil, err
-	}
-	r := &genResult{out: out}
-	for _, c := range changes {
+	r := &genResult{out: g.out}
+	for _, c := range g.changes {
 		switch c.Kind {
 		case write.Create, write.Update:
 			r.written = append(r.written, c.Path)

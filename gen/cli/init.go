@@ -10,12 +10,13 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/semver"
 
 	"github.com/agentc-dev/agentc/gen/load"
+	"github.com/agentc-dev/agentc/gen/write"
 	"github.com/agentc-dev/agentc/spec"
 )
 
@@ -35,8 +36,9 @@ func initCommand() *command {
 	var specDir, out, version string
 	var schema bool
 	return &command{
-		name: "init",
-		args: "[repo-dir]",
+		name:   "init",
+		writes: true,
+		args:   "[repo-dir]",
 		summary: "Start agentc in a Go module: an example spec, its generated code, a go:generate line, agentc as a tool in " + toolModfile + ", " +
 			".gitattributes and a README section with the CI gates. With --schema, (re)write only agentc's metaschema copy in the spec directory given (default .).",
 		flags: func(fs *flag.FlagSet) {
@@ -45,7 +47,7 @@ func initCommand() *command {
 			fs.StringVar(&out, "out", "generated", "output root for generated files, relative to the repository")
 			fs.StringVar(&version, "version", "", "agentc version to require in "+toolModfile+" (default: this agentc's, or the replaced module's)")
 		},
-		run: func(e *env, fs *flag.FlagSet, args []string) error {
+		run: func(e *env, args []string) error {
 			if len(args) > 1 {
 				return usagef("init takes at most one repository directory")
 			}
@@ -76,7 +78,7 @@ func runInitSchema(e *env, dir string) error {
 	old, err := os.ReadFile(file)
 	changed := err != nil || !bytes.Equal(old, data)
 	if changed {
-		if err := writeAtomic(file, data); err != nil {
+		if err := (write.OS{}).WriteAtomic(file, data); err != nil {
 			return err
 		}
 	}
@@ -91,10 +93,10 @@ func runInitSchema(e *env, dir string) error {
 }
 
 // scaffold is what init does, undone as a whole when a step fails: the
-// files it created and the files it changed, with their old contents.
+// contents of each file it created or changed, as they were before (nil:
+// the file did not exist).
 type scaffold struct {
-	created []string          // in order of creation
-	changed map[string][]byte // path -> contents before (nil: did not exist)
+	before map[string][]byte
 }
 
 // create writes a new file, refusing to replace an existing one.
@@ -106,7 +108,7 @@ func (sc *scaffold) create(file string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	sc.created = append(sc.created, file)
+	sc.before[file] = nil
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err
@@ -117,34 +119,23 @@ func (sc *scaffold) create(file string, data []byte) error {
 // keep remembers file's contents before a step (a go command, an append)
 // may change it.
 func (sc *scaffold) keep(file string) {
-	if _, ok := sc.changed[file]; ok {
-		return
+	if _, ok := sc.before[file]; !ok {
+		sc.before[file], _ = os.ReadFile(file)
 	}
-	b, err := os.ReadFile(file)
-	if err != nil {
-		b = nil
-	}
-	sc.changed[file] = b
 }
 
 // undo restores every changed file and removes every created one, and the
 // directories init made for them that are empty again.
 func (sc *scaffold) undo() {
-	for file, old := range sc.changed {
-		if old == nil {
-			os.Remove(file)
-		} else {
+	for file, old := range sc.before {
+		if old != nil {
 			os.WriteFile(file, old, 0o644)
+			continue
 		}
-	}
-	for i := len(sc.created) - 1; i >= 0; i-- {
-		os.Remove(sc.created[i])
-	}
-	for i := len(sc.created) - 1; i >= 0; i-- {
-		for d := filepath.Dir(sc.created[i]); ; d = filepath.Dir(d) {
-			if os.Remove(d) != nil {
-				break
-			}
+		os.Remove(file)
+		d := filepath.Dir(file)
+		for os.Remove(d) == nil { // fails unless empty
+			d = filepath.Dir(d)
 		}
 	}
 }
@@ -171,17 +162,17 @@ func runInit(e *env, dir, specDir, out, version string) error {
 		return fmt.Errorf("%s already exists: agentc is set up in this module", filepath.Join(dir, toolModfile))
 	}
 	if version == "" {
-		version = Version()
-		if !semver.MatchString(version) {
+		version = readVersion().Version
+		if !semver.IsValid(version) {
 			version = "latest"
 		}
 	}
-	replace := agentcReplace(mf, dir)
+	replace := agentcReplace(mf)
 	if replace != "" {
 		version = "v0.0.0-00010101000000-000000000000" // resolved through the replace directive
 	}
 
-	sc := &scaffold{changed: map[string][]byte{}}
+	sc := &scaffold{before: map[string][]byte{}}
 	if err := sc.run(e, dir, sdir, specDir, out, modPath, version, replace, mf); err != nil {
 		sc.undo()
 		return err
@@ -304,7 +295,7 @@ In CI:
 // agentcReplace returns the replacement of agentc's module that go.mod
 // declares, as the tool module file must see it (a directory relative to
 // the repository, or a module version), or "".
-func agentcReplace(mf *modfile.File, dir string) string {
+func agentcReplace(mf *modfile.File) string {
 	for _, r := range mf.Replace {
 		if r.Old.Path != modulePath {
 			continue
@@ -347,7 +338,7 @@ func relOut(specDir, out string) string {
 func markCreated(sc *scaffold, dir string) error {
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
-			sc.created = append(sc.created, p)
+			sc.before[p] = nil
 		}
 		return err
 	})
@@ -370,23 +361,8 @@ func appendOnce(sc *scaffold, file, marker, text string) error {
 	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
 		old = append(old, '\n')
 	}
-	return writeAtomic(file, append(old, text...))
+	return (write.OS{}).WriteAtomic(file, append(old, text...))
 }
-
-// writeAtomic replaces file with data through a temporary file and a rename.
-func writeAtomic(file string, data []byte) error {
-	tmp := file + ".agentc-tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, file); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
-var semver = regexp.MustCompile(`^v\d+\.\d+\.\d+`)
 
 // goCmd runs the go command in dir; its output goes to stderr.
 func goCmd(e *env, dir string, args ...string) error {

@@ -4,14 +4,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/jsonschema"
 )
-
-// writers are the commands that change files; the rest only read.
-var writers = []string{"gen", "init"}
 
 // commandSchema describes one command for machine callers (seed 003's
 // schema discovery).
@@ -42,7 +38,7 @@ func schemaCommand() *command {
 			fs.StringVar(&specDir, "spec", "", "spec directory for 'schema tool' (default: this repository's, found from the working directory up)")
 			fs.BoolVar(&builtin, "builtin", false, builtinDoc)
 		},
-		run: func(e *env, fs *flag.FlagSet, args []string) error {
+		run: func(e *env, args []string) error {
 			switch {
 			case len(args) == 0 || (len(args) == 1 && args[0] == "commands"):
 				return runSchemaCommands(e)
@@ -58,38 +54,29 @@ func schemaCommand() *command {
 	}
 }
 
-// commandSchemas returns every command's flags and whether it writes.
-func commandSchemas() []commandSchema {
-	var out []commandSchema
+// runSchemaCommands describes every command: its flags, whether it writes
+// files, and the exit codes.
+func runSchemaCommands(e *env) error {
+	var cs []commandSchema
 	for _, c := range commands() {
 		fs := newFlagSet(c, nil)
 		fs.Bool("json", false, "print one JSON envelope on stdout; logs go to stderr")
-		cs := commandSchema{Name: c.name, Args: c.args, Summary: c.summary, Writes: slices.Contains(writers, c.name), Flags: []flagSchema{}}
+		s := commandSchema{Name: c.name, Args: c.args, Summary: c.summary, Writes: c.writes, Flags: []flagSchema{}}
 		fs.VisitAll(func(f *flag.Flag) {
 			typ := "string"
 			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 				typ = "bool"
 			}
-			cs.Flags = append(cs.Flags, flagSchema{Name: "--" + f.Name, Type: typ, Default: f.DefValue, Usage: f.Usage})
+			s.Flags = append(s.Flags, flagSchema{Name: "--" + f.Name, Type: typ, Default: f.DefValue, Usage: f.Usage})
 		})
-		out = append(out, cs)
+		cs = append(cs, s)
 	}
-	slices.SortFunc(out, func(a, b commandSchema) int { return strings.Compare(a.Name, b.Name) })
-	return out
-}
-
-func runSchemaCommands(e *env) error {
-	cs := commandSchemas()
 	data := map[string]any{"commands": cs, "exit_codes": map[string]string{
 		"0": "success", "1": "findings, or the command failed", "2": "usage error",
 		"3": "breaking only: the specs could not be compared (a spec does not load, a bad git ref or path)",
 	}}
 	if !e.json {
-		b, err := marshalJSON(data)
-		if err != nil {
-			return err
-		}
-		e.stdout.Write(b)
+		e.writeJSON(data)
 	}
 	return ok(data)
 }

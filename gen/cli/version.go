@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -69,9 +68,6 @@ func readVersion() buildVersion {
 	return v
 }
 
-// Version returns agentc's module version ("(devel)" when unknown).
-func Version() string { return readVersion().Version }
-
 // String is the version as one line: "agentc v1.2.0 (go1.26.8)",
 // "agentc v0.0.0-…-ae86204e (revision ae86204e…, modified; go1.26.8)" or
 // "agentc (devel), replaced by ../agentc (go1.26.8)".
@@ -97,7 +93,7 @@ func (v buildVersion) String() string {
 	return s
 }
 
-func runVersion(e *env, fs *flag.FlagSet, args []string) error {
+func runVersion(e *env, args []string) error {
 	if len(args) > 0 {
 		return usagef("version takes no arguments")
 	}

@@ -14,12 +14,15 @@ import (
 
 // vetCommand returns agentc vet, with flag variables of its own.
 func vetCommand() *command {
+	var builtin bool
 	return &command{
 		name:    "vet",
 		args:    "[spec-dir]",
 		summary: "Check a spec (default: this repository's, found from the working directory up) and print its findings as file:line:col: message.",
-		flags:   func(fs *flag.FlagSet) { fs.Bool("builtin", false, builtinDoc) },
-		run:     runVet,
+		flags:   func(fs *flag.FlagSet) { fs.BoolVar(&builtin, "builtin", false, builtinDoc) },
+		run: func(e *env, args []string) error {
+			return runVet(e, args, builtin)
+		},
 	}
 }
 
@@ -91,7 +94,7 @@ func specSource(dir string) (*load.Source, error) {
 	return load.Dir(dir)
 }
 
-func runVet(e *env, fs *flag.FlagSet, args []string) error {
+func runVet(e *env, args []string, builtin bool) error {
 	if len(args) > 1 {
 		return usagef("vet takes at most one spec directory, got %d arguments", len(args))
 	}
@@ -99,7 +102,7 @@ func runVet(e *env, fs *flag.FlagSet, args []string) error {
 	if len(args) == 1 {
 		dir = args[0]
 	}
-	dir, err := resolveSpec(dir, fs.Lookup("builtin").Value.(flag.Getter).Get().(bool))
+	dir, err := resolveSpec(dir, builtin)
 	if err != nil {
 		return err
 	}

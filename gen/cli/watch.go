@@ -42,14 +42,12 @@ func runWatch(e *env, sf *specFlags) error {
 // or its "N written, M unchanged" line on stderr. A broken spec is reported
 // and the next save tried; watch returns when ctx is done.
 func watch(ctx context.Context, e *env, sf *specFlags) error {
+	if _, err := specSource(sf.spec); err != nil {
+		return err // no spec directory there
+	}
 	dir, err := filepath.Abs(sf.spec)
 	if err != nil {
 		return err
-	}
-	if fi, err := os.Stat(dir); err != nil {
-		return fmt.Errorf("spec directory: %w", err)
-	} else if !fi.IsDir() {
-		return fmt.Errorf("spec directory: %s is not a directory", sf.spec)
 	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -67,15 +65,26 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 			return fmt.Errorf("watching %s: %w", modDir, err)
 		}
 	}
-	defer keepBetweenRuns(sf)()
+	// What the emitters keep from one run to the next: the Go emitter's
+	// rendered declarations, so that an edit renders again only the
+	// declarations it changed.
+	sf.session = &emit.Session{}
 
+	// A failed run is reported as a one-shot gen would, with a word that
+	// watch goes on.
 	regen := func() {
 		r, err := genOnce(sf, e.warn)
-		if err != nil {
-			reportWatch(e, err)
-			return
+		var l diag.List
+		switch {
+		case err == nil:
+			e.logf("%s", r)
+		case errors.As(err, &l):
+			diag.Print(e.stderr, l)
+			e.logf("agentc gen: %d finding(s); nothing written, waiting for the next save", len(l))
+		default:
+			e.logf("agentc gen: %v", err)
+			e.logf("agentc gen: waiting for the next save")
 		}
-		e.logf("%s", r)
 	}
 	regen()
 	e.logf("agentc gen: watching %s for changes (Ctrl-C to stop)", sf.spec)
@@ -107,15 +116,6 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	}
 }
 
-// keepBetweenRuns turns on what a watching agentc keeps from one run to
-// the next, and returns the function that turns it off: the Go emitter's
-// rendered declarations, so that an edit renders again only the
-// declarations it changed (the emit.Session the generations belong to).
-func keepBetweenRuns(sf *specFlags) (stop func()) {
-	sf.session = &emit.Session{}
-	return func() { sf.session = nil }
-}
-
 // specEvent reports whether ev changes what the spec loads: a .cue file in
 // the spec directory, or cue.mod/module.cue, written, created, removed or
 // renamed (a change of mode alone changes nothing).
@@ -129,17 +129,4 @@ func specEvent(dir string, ev fsnotify.Event) bool {
 	}
 	rel = filepath.ToSlash(rel)
 	return (!strings.Contains(rel, "/") && strings.HasSuffix(rel, ".cue")) || rel == "cue.mod/module.cue"
-}
-
-// reportWatch prints a failed run as a one-shot gen would, and says that
-// watch goes on.
-func reportWatch(e *env, err error) {
-	var l diag.List
-	if errors.As(err, &l) {
-		diag.Print(e.stderr, l)
-		e.logf("agentc gen: %d finding(s); nothing written, waiting for the next save", len(l))
-		return
-	}
-	e.logf("agentc gen: %v", err)
-	e.logf("agentc gen: waiting for the next save")
 }

@@ -12,6 +12,7 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	cueload "cuelang.org/go/cue/load"
 
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/internal/synth"
 )
 
@@ -35,8 +36,7 @@ func BenchmarkWatchEdit(b *testing.B) {
 				b.Fatal(err)
 			}
 			edited := bytes.Replace(orig, []byte("Synthetic tool 7: saves"), []byte("Synthetic tool 7: edited, saves"), 1)
-			sf := &specFlags{spec: dir, out: filepath.Join(b.TempDir(), "out")}
-			defer keepBetweenRuns(sf)()
+			sf := &specFlags{spec: dir, out: filepath.Join(b.TempDir(), "out"), session: &emit.Session{}}
 			if _, err := genOnce(sf, nil); err != nil {
 				b.Fatal(err)
 			}

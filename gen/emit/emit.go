@@ -66,23 +66,10 @@ type Pass struct {
 	// Memo is the emitter's memory from one generation of a session to
 	// the next; nil in a one-shot run.
 	Memo *Memo
-	// shared is what the generation's passes share; a pass made by hand
-	// (in a test) has none and computes what it asks for.
-	shared *shared
-}
-
-// shared is what the emitters of one generation compute once for all.
-type shared struct {
-	mu      sync.Mutex
-	schemas map[*model.Tool]*toolSchema
-}
-
-// toolSchema is one tool's JSON Schema, computed by the first pass that
-// asks for it.
-type toolSchema struct {
-	once sync.Once
-	data []byte
-	err  error
+	// schemas are the generation's tools' JSON Schemas, each computed by
+	// the first pass that asks for it; a pass made by hand (in a test)
+	// has none and computes what it asks for.
+	schemas map[*model.Tool]func() ([]byte, error)
 }
 
 // ToolSchema returns jsonschema.Schema(t), t being a tool of the pass's
@@ -90,28 +77,16 @@ type toolSchema struct {
 // (emitters "jsonschema" and "mcp" both do): the first computes it, the
 // others wait for it. The result must not be modified.
 func (p *Pass) ToolSchema(t *model.Tool) ([]byte, error) {
-	if p.shared == nil {
-		return jsonschema.Schema(t)
+	if schema := p.schemas[t]; schema != nil {
+		return schema()
 	}
-	p.shared.mu.Lock()
-	e := p.shared.schemas[t]
-	if e == nil {
-		if p.shared.schemas == nil {
-			p.shared.schemas = map[*model.Tool]*toolSchema{}
-		}
-		e = &toolSchema{}
-		p.shared.schemas[t] = e
-	}
-	p.shared.mu.Unlock()
-	e.once.Do(func() { e.data, e.err = jsonschema.Schema(t) })
-	return e.data, e.err
+	return jsonschema.Schema(t)
 }
 
 // Session is what a long-running agentc (gen --watch, which owns it) keeps
-// from one generation to the next: each emitter's Memo. The zero value is
-// ready to use.
+// from one generation to the next: each emitter's Memo. It serves one
+// generation at a time. The zero value is ready to use.
 type Session struct {
-	mu    sync.Mutex
 	memos map[string]*Memo
 }
 
@@ -120,24 +95,19 @@ func (s *Session) memo(name string) *Memo {
 	if s == nil {
 		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m := s.memos[name]
-	if m == nil {
+	if s.memos[name] == nil {
 		if s.memos == nil {
 			s.memos = map[string]*Memo{}
 		}
-		m = &Memo{}
-		s.memos[name] = m
+		s.memos[name] = &Memo{}
 	}
-	return m
+	return s.memos[name]
 }
 
 // Memo is one emitter's memory in a session: what its last run kept for
 // the next, which only that emitter reads. The zero value is empty; a nil
 // *Memo keeps nothing.
 type Memo struct {
-	mu   sync.Mutex
 	kept any
 }
 
@@ -146,19 +116,14 @@ func (m *Memo) Last() any {
 	if m == nil {
 		return nil
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	return m.kept
 }
 
 // Keep replaces what m holds with v, for the emitter's next run.
 func (m *Memo) Keep(v any) {
-	if m == nil {
-		return
+	if m != nil {
+		m.kept = v
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.kept = v
 }
 
 // Check runs every emitter's Check on s, a spec the loader accepted, and
@@ -197,15 +162,19 @@ func Generate(s *model.Spec, emitters []*Emitter, o Options) ([]File, error) {
 			run = append(run, e)
 		}
 	}
+	schemas := make(map[*model.Tool]func() ([]byte, error), len(s.Tools))
+	for _, t := range s.Tools {
+		schemas[t] = sync.OnceValues(func() ([]byte, error) { return jsonschema.Schema(t) })
+	}
 	// Emitters only read the model, so they run concurrently; the first
 	// failure in the list's order is reported, as if they had run in turn.
-	sh := &shared{}
 	outs := make([][]File, len(run))
 	errs := make([]error, len(run))
 	var wg sync.WaitGroup
 	for i, e := range run {
+		pass := &Pass{Spec: s, Memo: o.Session.memo(e.Name), schemas: schemas}
 		wg.Go(func() {
-			outs[i], errs[i] = e.Run(&Pass{Spec: s, Memo: o.Session.memo(e.Name), shared: sh})
+			outs[i], errs[i] = e.Run(pass)
 			for _, f := range outs[i] {
 				if errs[i] == nil {
 					errs[i] = checkPath(f.Path)

@@ -18,7 +18,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"os"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -50,7 +50,8 @@ type Options struct {
 	// GenDir is the directory of the generated Go package (relative to Dir
 	// or absolute): <out>/<codegen.go.dir>.
 	GenDir string
-	// Spec is the spec the generated package comes from; it names the tools.
+	// Spec is the spec the generated package comes from (required); it
+	// names the tools.
 	Spec *model.Spec
 	// MCPDir, when not empty, is the directory of the generated MCP package
 	// (<out>/<codegen.mcp.dir>), relative to Dir or absolute: it is
@@ -72,8 +73,6 @@ type Result struct {
 	GenPath string
 	// Types lists the handler types found, as "pkgpath.Name", sorted.
 	Types []string
-	// Packages is how many packages the patterns matched.
-	Packages int
 	// MCPPath is the import path of the generated MCP package, when
 	// Options.MCPDir was given.
 	MCPPath string
@@ -94,22 +93,11 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedModule |
 // error only when the packages cannot be loaded or located at all; every
 // problem in the code is a finding.
 func Check(opts Options) (*Result, error) {
-	dir := opts.Dir
-	if dir == "" {
-		var err error
-		if dir, err = os.Getwd(); err != nil {
-			return nil, err
-		}
-	}
-	dir, err := filepath.Abs(dir)
+	dir, err := filepath.Abs(opts.Dir) // "" is the working directory
 	if err != nil {
 		return nil, err
 	}
-	genDir := opts.GenDir
-	if !filepath.IsAbs(genDir) {
-		genDir = filepath.Join(dir, genDir)
-	}
-	cfg := &packages.Config{Mode: loadMode, Dir: dir, Tests: false, Overlay: opts.Overlay}
+	cfg := &packages.Config{Mode: loadMode, Dir: dir, Overlay: opts.Overlay}
 	pkgs, err := packages.Load(cfg, opts.Patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(opts.Patterns, " "), err)
@@ -117,17 +105,13 @@ func Check(opts Options) (*Result, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("%s matched no packages", strings.Join(opts.Patterns, " "))
 	}
-	c := &checker{fset: pkgs[0].Fset, dir: dir, spec: opts.Spec, res: &Result{Packages: len(pkgs)}}
-	c.res.GenPath, err = genImportPath(pkgs, genDir)
+	c := &checker{fset: pkgs[0].Fset, dir: dir, spec: opts.Spec, res: &Result{}}
+	c.res.GenPath, err = genImportPath(pkgs, c.abs(opts.GenDir))
 	if err != nil {
 		return nil, err
 	}
 	if opts.MCPDir != "" {
-		mcpDir := opts.MCPDir
-		if !filepath.IsAbs(mcpDir) {
-			mcpDir = filepath.Join(dir, mcpDir)
-		}
-		if c.res.MCPPath, err = genImportPath(pkgs, mcpDir); err != nil {
+		if c.res.MCPPath, err = genImportPath(pkgs, c.abs(opts.MCPDir)); err != nil {
 			return nil, err
 		}
 	}
@@ -169,12 +153,6 @@ type checker struct {
 	res  *Result
 }
 
-// candidate is a type that implements, or is meant to implement, Handler.
-type candidate struct {
-	pkg   *packages.Package
-	named *types.Named
-}
-
 func (c *checker) run(pkgs []*packages.Package) {
 	var gen *types.Package
 	var users []*packages.Package // matched packages that import the generated one
@@ -190,7 +168,7 @@ func (c *checker) run(pkgs []*packages.Package) {
 		}
 	}
 	if gen == nil {
-		c.res.Findings.Add(model.Pos{}, CodeNone, "no type implements %s.Handler: no package matched by the pattern imports %s", c.genName(), c.res.GenPath)
+		c.res.Findings.Add(model.Pos{}, CodeNone, "no type implements %s.Handler: no package matched by the pattern imports %s", c.spec.Codegen.GoPackage, c.res.GenPath)
 		c.compileErrors(pkgs)
 		return
 	}
@@ -201,7 +179,7 @@ func (c *checker) run(pkgs []*packages.Package) {
 		return
 	}
 	iface := handlerObj.Type().Underlying().(*types.Interface)
-	var cands []candidate
+	var cands []*types.Named // types that implement, or are meant to implement, Handler
 	for _, p := range users {
 		asserted := assertedTypes(p, handlerObj.Type())
 		scope := p.Types.Scope()
@@ -215,7 +193,7 @@ func (c *checker) run(pkgs []*packages.Package) {
 				continue
 			}
 			if asserted[tn] || c.meantAsHandler(named, iface, callObj) {
-				cands = append(cands, candidate{p, named})
+				cands = append(cands, named)
 			}
 		}
 	}
@@ -225,9 +203,9 @@ func (c *checker) run(pkgs []*packages.Package) {
 		c.compileErrors(pkgs)
 		return
 	}
-	for _, cand := range cands {
-		c.res.Types = append(c.res.Types, cand.pkg.PkgPath+"."+cand.named.Obj().Name())
-		c.checkType(cand, iface, callObj)
+	for _, named := range cands {
+		c.res.Types = append(c.res.Types, named.Obj().Pkg().Path()+"."+named.Obj().Name())
+		c.checkType(named, iface, callObj)
 	}
 	slices.Sort(c.res.Types)
 	if len(c.res.Findings) == 0 {
@@ -258,12 +236,7 @@ func transports(pkgs []*packages.Package, genPath, mcpPath string) []string {
 			}
 		}
 	}
-	out := []string{}
-	for t := range found {
-		out = append(out, t)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(found))
 }
 
 // meantAsHandler reports whether a type has a method named like a Handler
@@ -272,10 +245,7 @@ func (c *checker) meantAsHandler(named *types.Named, iface *types.Interface, cal
 	ms := types.NewMethodSet(types.NewPointer(named))
 	for sel := range ms.Methods() {
 		f := sel.Obj().(*types.Func)
-		if m, _, _ := types.LookupFieldOrMethod(iface, false, nil, f.Name()); m != nil {
-			return true
-		}
-		if handlerShaped(f, callObj) {
+		if m, _, _ := types.LookupFieldOrMethod(iface, false, nil, f.Name()); m != nil || handlerShaped(f, callObj) {
 			return true
 		}
 	}
@@ -329,16 +299,16 @@ func assertedTypes(p *packages.Package, handler types.Type) map[*types.TypeName]
 	return out
 }
 
-func (c *checker) checkType(cand candidate, iface *types.Interface, callObj *types.TypeName) {
+func (c *checker) checkType(named *types.Named, iface *types.Interface, callObj *types.TypeName) {
+	tn := named.Obj()
 	// Qualify by package name, as the code the user writes does.
 	q := func(p *types.Package) string {
-		if p == cand.pkg.Types {
+		if p == tn.Pkg() {
 			return ""
 		}
 		return p.Name()
 	}
-	tn := cand.named.Obj()
-	ms := types.NewMethodSet(types.NewPointer(cand.named))
+	ms := types.NewMethodSet(types.NewPointer(named))
 	for m := range iface.Methods() {
 		tool := c.toolName(m.Name())
 		sel := ms.Lookup(m.Pkg(), m.Name())
@@ -418,17 +388,15 @@ func (c *checker) rel(file string) string {
 	return file
 }
 
-func (c *checker) genName() string {
-	if c.spec != nil && c.spec.Codegen.GoPackage != "" {
-		return c.spec.Codegen.GoPackage
+// abs resolves a directory relative to the checker's.
+func (c *checker) abs(dir string) string {
+	if filepath.IsAbs(dir) {
+		return dir
 	}
-	return "contract"
+	return filepath.Join(c.dir, dir)
 }
 
 func (c *checker) toolByGoName(goName string) *model.Tool {
-	if c.spec == nil {
-		return nil
-	}
 	for _, t := range c.spec.Tools {
 		if t.GoName == goName {
 			return t

@@ -261,8 +261,8 @@ func TestTransports(t *testing.T) {
 		transports []string
 	}{
 		{[]string{"./wired", "./good"}, []string{"example.com/gw/good.Gateway"}, []string{"callback", "mcp"}},
-		{[]string{"./good"}, []string{"example.com/gw/good.Gateway"}, []string{}},
-		{[]string{"./gen/...", "./good"}, []string{"example.com/gw/good.Gateway"}, []string{}},
+		{[]string{"./good"}, []string{"example.com/gw/good.Gateway"}, nil},
+		{[]string{"./gen/...", "./good"}, []string{"example.com/gw/good.Gateway"}, nil},
 	}
 	for _, c := range cases {
 		res, err := Check(Options{Patterns: c.patterns, Dir: dir, GenDir: "gen/go/contract", MCPDir: "gen/go/contractmcp", Spec: testSpec()})

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,79 +42,24 @@ type Change struct {
 }
 
 // Plan compares files with the tree under root and returns every change,
-// sorted by path. It reads but never writes.
-func Plan(root string, files []emit.File) ([]Change, error) {
-	return plan(root, files, false)
-}
-
-// PlanPartial is Plan for a run of only some emitters: it never removes a
-// file, and the manifest among files is extended with the previous
-// manifest's entries for files that still exist and that this run did not
-// produce, so the other emitters' files stay recognisably agentc's.
-func PlanPartial(root string, files []emit.File) ([]Change, error) {
+// sorted by path. It reads but never writes. A partial plan, for a run of
+// only some emitters, never removes a file, and the manifest among files is
+// extended with the previous manifest's entries for files that still exist
+// and that this run did not produce, so the other emitters' files stay
+// recognisably agentc's.
+func Plan(root string, files []emit.File, partial bool) ([]Change, error) {
 	old, err := os.ReadFile(filepath.Join(root, emit.ManifestName))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	files = slices.Clone(files)
-	for i, f := range files {
-		if f.Path == emit.ManifestName {
-			files[i].Data = partialManifest(root, f.Data, old, files)
+	manifest := emit.ParseManifest(old)
+	if partial {
+		files = slices.Clone(files)
+		for i, f := range files {
+			if f.Path == emit.ManifestName {
+				files[i].Data = partialManifest(root, f.Data, old)
+			}
 		}
-	}
-	return plan(root, files, true)
-}
-
-// partialManifest returns the manifest data of a run of some emitters
-// that produced files: extended with the entries of the previous
-// manifest, old, for files that still exist and that it did not produce.
-func partialManifest(root string, data, old []byte, files []emit.File) []byte {
-	produced := map[string]bool{}
-	for _, f := range files {
-		produced[f.Path] = true
-	}
-	var keep []string
-	for p, sum := range emit.ParseManifest(old) {
-		if produced[p] {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
-			keep = append(keep, sum+"  "+p)
-		}
-	}
-	if len(keep) == 0 {
-		return data
-	}
-	slices.Sort(keep)
-	return mergeManifest(data, keep)
-}
-
-// mergeManifest adds entry lines to a manifest, keeping lines sorted by path.
-func mergeManifest(data []byte, entries []string) []byte {
-	var head, lines []string
-	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-		if strings.HasPrefix(l, "#") {
-			head = append(head, l)
-		} else if l != "" {
-			lines = append(lines, l)
-		}
-	}
-	lines = append(lines, entries...)
-	slices.SortFunc(lines, func(a, b string) int {
-		_, pa, _ := strings.Cut(a, "  ")
-		_, pb, _ := strings.Cut(b, "  ")
-		return strings.Compare(pa, pb)
-	})
-	return []byte(strings.Join(append(head, lines...), "\n") + "\n")
-}
-
-// plan is Plan (and PlanPartial, which removes nothing).
-func plan(root string, files []emit.File, partial bool) ([]Change, error) {
-	var manifest map[string]string
-	if b, err := os.ReadFile(filepath.Join(root, emit.ManifestName)); err == nil {
-		manifest = emit.ParseManifest(b)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
 	}
 	changes := make([]Change, 0, len(files))
 	want := make(map[string]bool, len(files))
@@ -142,6 +88,32 @@ func plan(root string, files []emit.File, partial bool) ([]Change, error) {
 	}
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	return changes, nil
+}
+
+// partialManifest returns the manifest data of a run of some emitters,
+// extended with the entries of the previous manifest, old, for files that
+// still exist and that the run did not produce: its comment lines, then
+// every entry, sorted by path.
+func partialManifest(root string, data, old []byte) []byte {
+	entries := emit.ParseManifest(data)
+	for p, sum := range emit.ParseManifest(old) {
+		if _, produced := entries[p]; produced {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
+			entries[p] = sum
+		}
+	}
+	var out []byte
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if strings.HasPrefix(line, "#") {
+			out = append(out, line...)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(entries)) {
+		out = fmt.Appendf(out, "%s  %s\n", entries[p], p)
+	}
+	return out
 }
 
 // A writer's temporary files are named tmpPrefix…; each lives from its
@@ -223,20 +195,15 @@ func (e *ConflictError) Error() string {
 	return b.String()
 }
 
-// FS is the file-system surface the writer uses, so tests can inject
-// failures part-way through a run.
+// FS writes Apply's files, so that tests can inject failures part-way
+// through a run.
 type FS interface {
-	MkdirAll(dir string) error
 	// WriteAtomic replaces path's content with data, atomically.
 	WriteAtomic(path string, data []byte) error
-	Remove(path string) error
 }
 
 // OS is the real file system.
 type OS struct{}
-
-// MkdirAll creates dir and its parents.
-func (OS) MkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }
 
 // WriteAtomic writes data to a temporary file in path's directory and
 // renames it over path, so a reader, or an interrupted agentc, sees the old
@@ -267,9 +234,6 @@ func (OS) WriteAtomic(path string, data []byte) (err error) {
 	return os.Rename(f.Name(), path)
 }
 
-// Remove deletes path.
-func (OS) Remove(path string) error { return os.Remove(path) }
-
 // Apply carries out a plan under root. It refuses to start if the plan has
 // a conflict. Each file is written atomically. The manifest is written
 // first listing both the new files and the ones about to be removed, and
@@ -279,7 +243,7 @@ func (OS) Remove(path string) error { return os.Remove(path) }
 func Apply(fsys FS, root string, changes []Change) error {
 	var conflicts []string
 	var manifest *Change
-	removals := false
+	var removes []Change
 	for i, c := range changes {
 		switch {
 		case c.Kind == Conflict:
@@ -287,21 +251,16 @@ func Apply(fsys FS, root string, changes []Change) error {
 		case c.Path == emit.ManifestName && (c.Kind == Create || c.Kind == Update):
 			manifest = &changes[i]
 		case c.Kind == Remove:
-			removals = true
+			removes = append(removes, c)
 		}
 	}
 	if len(conflicts) > 0 {
 		return &ConflictError{Root: root, Paths: conflicts}
 	}
 	if manifest != nil {
-		interim := manifest.New
-		if removals {
-			interim = slices.Clip(interim)
-			for _, c := range changes {
-				if c.Kind == Remove {
-					interim = fmt.Appendf(interim, "%s  %s\n", emit.Sum(c.Old), c.Path)
-				}
-			}
+		interim := slices.Clip(manifest.New)
+		for _, c := range removes {
+			interim = fmt.Appendf(interim, "%s  %s\n", emit.Sum(c.Old), c.Path)
 		}
 		if err := writeFile(fsys, root, manifest.Path, interim); err != nil {
 			return err
@@ -314,15 +273,9 @@ func Apply(fsys FS, root string, changes []Change) error {
 			}
 		}
 	}
-	if !removals {
-		return nil
-	}
-	for _, c := range changes {
-		if c.Kind != Remove {
-			continue
-		}
+	for _, c := range removes {
 		p := filepath.Join(root, filepath.FromSlash(c.Path))
-		if err := fsys.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", p, err)
 		}
 		for dir := filepath.Dir(p); dir != root && strings.HasPrefix(dir, root); dir = filepath.Dir(dir) {
@@ -331,7 +284,7 @@ func Apply(fsys FS, root string, changes []Change) error {
 			}
 		}
 	}
-	if manifest != nil {
+	if manifest != nil && len(removes) > 0 {
 		return writeFile(fsys, root, manifest.Path, manifest.New)
 	}
 	return nil
@@ -339,7 +292,7 @@ func Apply(fsys FS, root string, changes []Change) error {
 
 func writeFile(fsys FS, root, rel string, data []byte) error {
 	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := fsys.MkdirAll(filepath.Dir(p)); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("writing %s: %w", p, err)
 	}
 	if err := fsys.WriteAtomic(p, data); err != nil {

@@ -36,7 +36,7 @@ func withManifest(files ...emit.File) []emit.File {
 // gen writes files under root with the real file system.
 func gen(t *testing.T, root string, files []emit.File) []write.Change {
 	t.Helper()
-	changes, err := write.Plan(root, files)
+	changes, err := write.Plan(root, files, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestHandWrittenFileIsNeverOverwritten(t *testing.T) {
 		emit.File{Path: "ts/models.ts", Data: headed("models")},
 		emit.File{Path: "z.json", Data: []byte("{}\n")},
 	)
-	changes, err := write.Plan(root, files)
+	changes, err := write.Plan(root, files, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestInterruptedRunLeavesOldOrNew(t *testing.T) {
 	for failAt := 1; ; failAt++ {
 		root := t.TempDir()
 		gen(t, root, oldFiles)
-		changes, err := write.Plan(root, newFiles)
+		changes, err := write.Plan(root, newFiles, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -374,7 +374,7 @@ func TestWriteChild(t *testing.T) {
 	}
 	signal.Ignore(syscall.SIGTERM)
 	_, newFiles := twoGenerations()
-	changes, err := write.Plan(root, newFiles)
+	changes, err := write.Plan(root, newFiles, false)
 	if err != nil {
 		t.Fatal(err)
 	}
