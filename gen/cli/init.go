@@ -249,8 +249,16 @@ package spec
 	sc.keep(filepath.Join(dir, "go.mod"))
 	sc.keep(filepath.Join(dir, "go.sum"))
 	outDir := filepath.Join(dir, filepath.FromSlash(out))
+	if err := walkFiles(outDir, sc.keep); err != nil {
+		return err
+	}
 	_, genErr := genOnce(&specFlags{spec: sdir, out: outDir}, nil)
-	if err := markCreated(sc, outDir); err != nil {
+	err = walkFiles(outDir, func(file string) {
+		if _, ok := sc.before[file]; !ok {
+			sc.before[file] = nil // gen created it
+		}
+	})
+	if err != nil {
 		return err
 	}
 	if genErr != nil {
@@ -333,12 +341,11 @@ func relOut(specDir, out string) string {
 	return filepath.ToSlash(rel)
 }
 
-// markCreated records the files under dir as created by init (dir did not
-// exist or was empty: init checked).
-func markCreated(sc *scaffold, dir string) error {
+// walkFiles calls fn for each file under dir; a missing dir has none.
+func walkFiles(dir string, fn func(file string)) error {
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
-			sc.before[p] = nil
+			fn(p)
 		}
 		return err
 	})
