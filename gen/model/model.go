@@ -575,16 +575,6 @@ type AgentPrompt struct {
 	Pos    Pos
 }
 
-// AgentPrompt returns the mode's text for the OpenCode agent, or "".
-func (m *Mode) AgentPrompt(agent string) string {
-	for _, a := range m.AgentPrompts {
-		if a.Agent == agent {
-			return a.Prompt
-		}
-	}
-	return ""
-}
-
 // Params is one layer of model parameters; nil fields are not set by it.
 type Params struct {
 	// Temperature is chat.params' temperature.
