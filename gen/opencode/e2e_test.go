@@ -405,8 +405,10 @@ func TestExecuteGeneratesTitle(t *testing.T) {
 	// tools, and sets it on the session.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		s, err := client.GetSession(ctx, resp.SessionID)
-		if err != nil {
+		var s struct {
+			Title string `json:"title"`
+		}
+		if err := srv.GetJSON(ctx, "/session/"+resp.SessionID, &s); err != nil {
 			t.Fatal(err)
 		}
 		if s.Title == "Greeting session" {

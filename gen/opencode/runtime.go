@@ -104,15 +104,6 @@ type ExecuteRequest struct {
 	Tools map[string]bool
 }
 
-// prompt builds a prompt of the request's settings with the given text.
-func (r *ExecuteRequest) prompt(text string) Prompt {
-	p := Prompt{Model: r.Model, Agent: r.Agent, System: r.System, Variant: r.Variant, Tools: r.Tools}
-	if text != "" {
-		p.Parts = TextParts(text)
-	}
-	return p
-}
-
 // ExecuteResponse is the outcome of one turn.
 type ExecuteResponse struct {
 	// SessionID is the OpenCode session.
@@ -126,17 +117,6 @@ type ExecuteResponse struct {
 	Events []*StreamEvent
 	// Duration is the time from the request to the completion.
 	Duration time.Duration
-}
-
-// ToolEvents returns the response's tool_call and tool_result events.
-func (r *ExecuteResponse) ToolEvents() []*StreamEvent {
-	var out []*StreamEvent
-	for _, e := range r.Events {
-		if e.Type == EventToolCall || e.Type == EventToolResult {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // Execute runs one turn: it sends request.Message and waits for the
