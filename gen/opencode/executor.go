@@ -161,12 +161,12 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 	}()
 	n := newNormalizer(e.sessionID)
 	for {
-		ev, err := sse.Next()
+		data, err := sse.Next()
 		if err != nil {
 			e.exit(err)
 			return
 		}
-		out, sig, err := n.handle(ev.Data)
+		out, sig, err := n.handle(data)
 		if err != nil {
 			e.report(err)
 			continue
@@ -174,7 +174,7 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 		if debug := e.c.debug; debug != nil {
 			e.mu.Lock()
 			debug("event %.120s → %d events, signal %d; pending %d active %v idle %v; settled by events %v (user %s, assistant %+v, unresolved %v)",
-				ev.Data, len(out), sig, e.pending, e.active, e.idle, n.settledByEvents(), n.lastUser, n.lastAssistant, n.unresolved)
+				data, len(out), sig, e.pending, e.active, e.idle, n.settledByEvents(), n.lastUser, n.lastAssistant, n.unresolved)
 			e.mu.Unlock()
 		}
 		if !e.send(out) {
