@@ -124,7 +124,6 @@ func (e *StreamEvent) String() string {
 
 // rawEvent is one event of GET /event.
 type rawEvent struct {
-	ID         string          `json:"id"`
 	Type       string          `json:"type"`
 	Properties json.RawMessage `json:"properties"`
 }
@@ -386,10 +385,20 @@ func (n *normalizer) settledByEvents() bool {
 // completeFromEvents returns the completion of a turn settledByEvents
 // reports over, and starts the next turn.
 func (n *normalizer) completeFromEvents() *StreamEvent {
-	done := &StreamEvent{Type: EventCompletion, SessionID: n.sessionID, Role: "assistant", Time: n.now(), Error: n.turnError}
 	if a := n.lastAssistant; a != nil && a.ParentID == n.lastUser {
+		return n.complete(a, strings.Join(n.texts[a.ID], "\n"))
+	}
+	return n.complete(nil, "")
+}
+
+// complete returns the completion of a turn whose last assistant message
+// is a (nil when it failed before one) with the final text, and starts the
+// next turn.
+func (n *normalizer) complete(a *MessageInfo, text string) *StreamEvent {
+	done := &StreamEvent{Type: EventCompletion, SessionID: n.sessionID, Role: "assistant", Time: n.now(), Error: n.turnError}
+	if a != nil {
 		done.MessageID = a.ID
-		done.FinalText = strings.Join(n.texts[a.ID], "\n")
+		done.FinalText = text
 		if a.Error != nil {
 			done.Error = a.Error.String()
 		}
@@ -450,20 +459,10 @@ func (n *normalizer) settle(msgs []Message) ([]*StreamEvent, bool) {
 	// The list shows every call settled, so whatever the events left
 	// unresolved is settled too.
 	clear(n.unresolved)
-	done := mk(EventCompletion)
-	done.Role = "assistant"
-	done.Error = n.turnError
-	if last != nil {
-		done.MessageID = last.Info.ID
-		done.FinalText = messageText(last)
-		if last.Info.Error != nil {
-			done.Error = last.Info.Error.String()
-		}
+	if last == nil {
+		return append(out, n.complete(nil, "")), true
 	}
-	done.IsError = done.Error != ""
-	out = append(out, done)
-	n.turnError = ""
-	return out, true
+	return append(out, n.complete(&last.Info, messageText(last))), true
 }
 
 // messageText joins a message's text parts, leaving out synthetic and
