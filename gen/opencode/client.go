@@ -257,24 +257,9 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
-// url builds the address of path with the configured directory.
-func (c *Client) url(path string, query url.Values) string {
-	u := *c.base
-	u.Path = c.base.Path + path
-	q := url.Values{}
-	for k, v := range query {
-		q[k] = v
-	}
-	if c.cfg.Directory != "" {
-		q.Set("directory", c.cfg.Directory)
-	}
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-// newRequest builds a request with authentication and, for a non-nil body,
-// a JSON content type.
-func (c *Client) newRequest(ctx context.Context, method, path string, query url.Values, body any) (*http.Request, error) {
+// newRequest builds a request of path with the configured directory,
+// authentication and, for a non-nil body, a JSON content type.
+func (c *Client) newRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
 	var rd io.Reader
 	if body != nil {
 		data, err := json.Marshal(body)
@@ -283,7 +268,12 @@ func (c *Client) newRequest(ctx context.Context, method, path string, query url.
 		}
 		rd = bytes.NewReader(data)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.url(path, query), rd)
+	u := *c.base
+	u.Path += path
+	if c.cfg.Directory != "" {
+		u.RawQuery = url.Values{"directory": {c.cfg.Directory}}.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
 	if err != nil {
 		return nil, fmt.Errorf("opencode: %s %s: %w", method, path, err)
 	}
@@ -305,7 +295,7 @@ func (c *Client) newRequest(ctx context.Context, method, path string, query url.
 func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
 	defer cancel()
-	req, err := c.newRequest(ctx, method, path, nil, body)
+	req, err := c.newRequest(ctx, method, path, body)
 	if err != nil {
 		return err
 	}

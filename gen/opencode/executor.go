@@ -118,7 +118,7 @@ func (c *Client) subscribe(ctx context.Context, cancel context.CancelFunc) (*sse
 		}
 		return nil, nil, err
 	}
-	req, err := c.newRequest(ctx, http.MethodGet, "/event", nil, nil)
+	req, err := c.newRequest(ctx, http.MethodGet, "/event", nil)
 	if err != nil {
 		return fail(err)
 	}
