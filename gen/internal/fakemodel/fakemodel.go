@@ -17,33 +17,28 @@
 package fakemodel
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // TitleTurn is the Turn name recorded for the built-in answer to a request
 // without tools that no script turn matched.
 const TitleTurn = "(title)"
 
-// DefaultTitle is the text of the built-in answer to the title request.
-const DefaultTitle = "Scripted session"
-
 // Turn is one scripted answer.
 type Turn struct {
 	// Name identifies the turn in Request.Turn and in failure messages; ""
 	// becomes "turn N" (1-based position in the script).
 	Name string
-	// Match selects the request the turn answers. nil means HasTools(), so
-	// that a bare turn never answers the title request.
+	// Match selects the request the turn answers. nil means
+	// Request.HasTools, so that a bare turn never answers the title
+	// request.
 	Match Matcher
 	// Reply is the answer, unless Respond is set.
 	Reply Reply
@@ -51,18 +46,11 @@ type Turn struct {
 	Respond func(*Request) Reply
 }
 
-// Reply is what the model answers.
+// Reply is what the model answers; its stop_reason is "tool_use" when a
+// block calls a tool and "end_turn" otherwise.
 type Reply struct {
 	// Blocks are the content blocks, streamed in order.
 	Blocks []Block
-	// StopReason is the stop_reason; "" means "tool_use" when a block calls
-	// a tool and "end_turn" otherwise.
-	StopReason string
-	// Delay holds the answer back before its first byte; it ends early when
-	// the client goes away.
-	Delay time.Duration
-	// Error, when set, is answered instead of the blocks.
-	Error *APIError
 }
 
 // Block is one content block of a Reply: text, or a tool call.
@@ -79,25 +67,8 @@ type ToolUse struct {
 	ID string
 	// Name is the tool to call.
 	Name string
-	// Input is marshalled to JSON as the arguments, unless InputJSON is set.
+	// Input is marshalled to JSON as the arguments.
 	Input any
-	// InputJSON is sent verbatim as the arguments; it may be malformed on
-	// purpose.
-	InputJSON string
-}
-
-// APIError is an error answer of the API, like
-// {"type":"error","error":{"type":"overloaded_error","message":"…"}}.
-// OpenCode retries 429, 5xx and overloaded errors with back-off; use a 4xx
-// status for an error that ends the step.
-type APIError struct {
-	// Status is the HTTP status; 0 means 400.
-	Status int
-	// Type is the error type, like invalid_request_error; "" means
-	// api_error.
-	Type string
-	// Message is the error message.
-	Message string
 }
 
 // Text is a text block.
@@ -144,7 +115,7 @@ type turn struct {
 // (see Unused).
 func New(t testing.TB, turns ...Turn) *Server {
 	t.Helper()
-	s := &Server{t: t, title: DefaultTitle}
+	s := &Server{t: t, title: "Scripted session"}
 	s.Add(turns...)
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
@@ -172,7 +143,7 @@ func (s *Server) Add(turns ...Turn) {
 			tn.Name = fmt.Sprintf("turn %d", len(s.turns)+1)
 		}
 		if tn.Match == nil {
-			tn.Match = HasTools()
+			tn.Match = (*Request).HasTools
 		}
 		s.turns = append(s.turns, turn{Turn: tn})
 	}
@@ -183,13 +154,6 @@ func (s *Server) SetTitle(title string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.title = title
-}
-
-// Requests returns every request received so far, in arrival order.
-func (s *Server) Requests() []*Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.requests)
 }
 
 // Answered returns the requests a script turn answered (not the title
@@ -218,50 +182,27 @@ func (s *Server) ByTurn(name string) *Request {
 	return nil
 }
 
-// Unused returns the names of the turns that have not answered yet.
-func (s *Server) Unused() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for _, tn := range s.turns {
-		if !tn.used {
-			out = append(out, tn.Name)
-		}
-	}
-	return out
-}
-
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		http.Error(w, "fakemodel: reading the body: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	req := &Request{
-		Method:   r.Method,
-		Path:     r.URL.Path,
-		Header:   r.Header.Clone(),
-		Body:     body,
-		Received: time.Now(),
-	}
+	req := &Request{Method: r.Method, Path: r.URL.Path, Body: body}
 	if err := json.Unmarshal(body, &req.Messages); err != nil {
 		req.DecodeErr = err
 	}
 
 	reply, ok := s.pick(req)
 	if !ok {
-		writeError(w, &APIError{
-			Status:  http.StatusBadRequest,
-			Type:    "invalid_request_error",
-			Message: fmt.Sprintf("fakemodel: no scripted turn matches %s", req),
+		// An invalid_request_error: 400, which OpenCode does not retry, so
+		// the step fails at once.
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		json.NewEncoder(w).Encode(map[string]any{
+			"type":  "error",
+			"error": map[string]string{"type": "invalid_request_error", "message": fmt.Sprintf("fakemodel: no scripted turn matches %s", req)},
 		})
-		return
-	}
-	if reply.Delay > 0 && !sleep(r.Context(), reply.Delay) {
-		return
-	}
-	if reply.Error != nil {
-		writeError(w, reply.Error)
 		return
 	}
 	msg := buildMessage(req, reply)
@@ -303,35 +244,6 @@ func (s *Server) pick(req *Request) (Reply, bool) {
 	}
 	s.unmatched = append(s.unmatched, req)
 	return Reply{}, false
-}
-
-// sleep waits d or until ctx ends; it reports whether d elapsed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-func writeError(w http.ResponseWriter, e *APIError) {
-	status := e.Status
-	if status == 0 {
-		status = http.StatusBadRequest
-	}
-	typ := e.Type
-	if typ == "" {
-		typ = "api_error"
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]any{
-		"type":  "error",
-		"error": map[string]string{"type": typ, "message": e.Message},
-	})
 }
 
 // message is the non-streaming answer, also the source of the stream.
@@ -380,25 +292,18 @@ func buildMessage(req *Request, reply Reply) *message {
 		if id == "" {
 			id = fmt.Sprintf("toolu_fake_%d_%d", req.Seq, i)
 		}
-		input := json.RawMessage(b.ToolUse.InputJSON)
-		if b.ToolUse.InputJSON == "" {
-			in := b.ToolUse.Input
-			if in == nil {
-				in = map[string]any{}
-			}
-			data, err := json.Marshal(in)
-			if err != nil {
-				// A test bug: say so in the tool's arguments, where the
-				// test will see it.
-				data, _ = json.Marshal(map[string]string{"fakemodel_error": err.Error()})
-			}
-			input = data
+		in := b.ToolUse.Input
+		if in == nil {
+			in = map[string]any{}
+		}
+		input, err := json.Marshal(in)
+		if err != nil {
+			// A test bug: say so in the tool's arguments, where the test
+			// will see it.
+			input, _ = json.Marshal(map[string]string{"fakemodel_error": err.Error()})
 		}
 		msg.Content = append(msg.Content, messageBlock{Type: "tool_use", ID: id, Name: b.ToolUse.Name, Input: input})
 		msg.Usage.OutputTokens += len(input) / 4
-	}
-	if reply.StopReason != "" {
-		stop = reply.StopReason
 	}
 	msg.StopReason = stop
 	return msg
@@ -498,11 +403,6 @@ type ConfigOptions struct {
 	ProviderID string
 	// ModelID is the model's id; "" means DefaultModelID.
 	ModelID string
-	// APIKey is sent as x-api-key; "" means "fakemodel-key".
-	APIKey string
-	// ModelEntry holds extra keys of the model entry, overriding the
-	// defaults (for example "temperature": false, "limit": {…}).
-	ModelEntry map[string]any
 	// Extra holds top-level keys merged over the defaults (for example
 	// "agent", "instructions", "permission").
 	Extra map[string]any
@@ -534,10 +434,6 @@ func (o ConfigOptions) Model() (providerID, modelID string) {
 // every permission allowed. Pass it as opencodetest.Options.Config.
 func (s *Server) Config(opts ConfigOptions) []byte {
 	providerID, modelID := opts.Model()
-	apiKey := opts.APIKey
-	if apiKey == "" {
-		apiKey = "fakemodel-key"
-	}
 	model := map[string]any{
 		"name":        "Scripted model",
 		"tool_call":   true,
@@ -545,9 +441,6 @@ func (s *Server) Config(opts ConfigOptions) []byte {
 		"reasoning":   false,
 		"attachment":  false,
 		"limit":       map[string]int{"context": 200000, "output": 8192},
-	}
-	for k, v := range opts.ModelEntry {
-		model[k] = v
 	}
 	full := providerID + "/" + modelID
 	cfg := map[string]any{
@@ -563,7 +456,7 @@ func (s *Server) Config(opts ConfigOptions) []byte {
 			providerID: map[string]any{
 				"name":    "agentc fakemodel",
 				"npm":     "@ai-sdk/anthropic",
-				"options": map[string]string{"baseURL": s.BaseURL(), "apiKey": apiKey},
+				"options": map[string]string{"baseURL": s.BaseURL(), "apiKey": "fakemodel-key"},
 				"models":  map[string]any{modelID: model},
 			},
 		},
