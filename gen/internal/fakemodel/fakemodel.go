@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 // TitleTurn is the Turn name recorded for the built-in answer to a request
@@ -316,28 +317,18 @@ func writeStream(w http.ResponseWriter, msg *message) {
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
 	send := func(event string, data any) {
-		b, err := json.Marshal(data)
-		if err != nil {
-			event = "error"
-			b, _ = json.Marshal(map[string]any{
-				"type":  "error",
-				"error": map[string]string{"type": "api_error", "message": "fakemodel: " + err.Error()},
-			})
-		}
+		b, _ := json.Marshal(data) // maps of strings, numbers and valid JSON
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
 		if flusher != nil {
 			flusher.Flush()
 		}
 	}
 
-	start := *msg
-	start.Content = []messageBlock{}
-	start.StopReason = ""
 	send("message_start", map[string]any{
 		"type": "message_start",
 		"message": map[string]any{
-			"id": start.ID, "type": "message", "role": "assistant", "model": start.Model,
-			"content": start.Content, "stop_reason": nil, "stop_sequence": nil,
+			"id": msg.ID, "type": "message", "role": "assistant", "model": msg.Model,
+			"content": []messageBlock{}, "stop_reason": nil, "stop_sequence": nil,
 			"usage": usage{InputTokens: msg.Usage.InputTokens, OutputTokens: 1},
 		},
 	})
@@ -385,7 +376,7 @@ func split(s string) []string {
 		return []string{s}
 	}
 	mid := len(s) / 2
-	for mid < len(s) && !utf8Start(s[mid]) {
+	for mid < len(s) && !utf8.RuneStart(s[mid]) {
 		mid++
 	}
 	if mid == len(s) {
@@ -393,8 +384,6 @@ func split(s string) []string {
 	}
 	return []string{s[:mid], s[mid:]}
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 // ConfigOptions shapes the opencode.json Config writes.
 type ConfigOptions struct {
