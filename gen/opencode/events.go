@@ -92,8 +92,6 @@ type StreamEvent struct {
 	// RawType is the OpenCode event type it came from ("" for events made
 	// from the message list).
 	RawType string
-	// Raw is the OpenCode event's JSON.
-	Raw json.RawMessage
 	// Time is when the executor produced the event.
 	Time time.Time
 }
@@ -145,7 +143,6 @@ const (
 // tool_call and one tool_result however many updates OpenCode sends.
 type normalizer struct {
 	sessionID string
-	now       func() time.Time
 
 	roles     map[string]string // message id → role
 	partTypes map[string]string // part id → type
@@ -166,7 +163,6 @@ type normalizer struct {
 func newNormalizer(sessionID string) *normalizer {
 	return &normalizer{
 		sessionID: sessionID,
-		now:       time.Now,
 		roles:     map[string]string{},
 		partTypes: map[string]string{},
 		textDone:  map[string]bool{},
@@ -209,7 +205,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		return nil, sigNone, nil
 	}
 	mk := func(t StreamEventType) *StreamEvent {
-		return &StreamEvent{Type: t, SessionID: n.sessionID, RawType: ev.Type, Raw: json.RawMessage(data), Time: n.now()}
+		return &StreamEvent{Type: t, SessionID: n.sessionID, RawType: ev.Type, Time: time.Now()}
 	}
 
 	switch ev.Type {
@@ -395,7 +391,7 @@ func (n *normalizer) completeFromEvents() *StreamEvent {
 // is a (nil when it failed before one) with the final text, and starts the
 // next turn.
 func (n *normalizer) complete(a *MessageInfo, text string) *StreamEvent {
-	done := &StreamEvent{Type: EventCompletion, SessionID: n.sessionID, Role: "assistant", Time: n.now(), Error: n.turnError}
+	done := &StreamEvent{Type: EventCompletion, SessionID: n.sessionID, Role: "assistant", Time: time.Now(), Error: n.turnError}
 	if a != nil {
 		done.MessageID = a.ID
 		done.FinalText = text
@@ -447,7 +443,7 @@ func (n *normalizer) settle(msgs []Message) ([]*StreamEvent, bool) {
 
 	var out []*StreamEvent
 	mk := func(t StreamEventType) *StreamEvent {
-		return &StreamEvent{Type: t, SessionID: n.sessionID, Time: n.now()}
+		return &StreamEvent{Type: t, SessionID: n.sessionID, Time: time.Now()}
 	}
 	for _, m := range answer {
 		for i := range m.Parts {

@@ -36,7 +36,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 )
 
 // Runtime runs agent turns on OpenCode.
@@ -115,8 +114,6 @@ type ExecuteResponse struct {
 	Error string
 	// Events are every event of the turn in order, the completion last.
 	Events []*StreamEvent
-	// Duration is the time from the request to the completion.
-	Duration time.Duration
 }
 
 // Execute runs one turn: it sends request.Message and waits for the
@@ -126,7 +123,6 @@ func (c *Client) Execute(ctx context.Context, request *ExecuteRequest) (*Execute
 	if request == nil || request.Message == "" {
 		return nil, errors.New("opencode: Execute needs a message")
 	}
-	began := time.Now()
 	e, err := c.Start(ctx, request)
 	if err != nil {
 		return nil, err
@@ -138,7 +134,6 @@ func (c *Client) Execute(ctx context.Context, request *ExecuteRequest) (*Execute
 		if ev.Type == EventCompletion {
 			resp.FinalText = ev.FinalText
 			resp.Error = ev.Error
-			resp.Duration = time.Since(began)
 			return resp, nil
 		}
 	}
