@@ -46,6 +46,15 @@ func Schema(t *model.Tool) ([]byte, error) {
 // escaping, a trailing newline. Schema's output is canonical; Canonical of
 // OpenCode's answer must equal it.
 func Canonical(data []byte) ([]byte, error) {
+	v, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return jsonwrite.Marshal(v)
+}
+
+// decode reads one JSON value with numbers as JavaScript prints them.
+func decode(data []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	var v any
@@ -55,11 +64,7 @@ func Canonical(data []byte) ([]byte, error) {
 	if d.More() {
 		return nil, fmt.Errorf("trailing data after the JSON value")
 	}
-	v, err := normalize(v)
-	if err != nil {
-		return nil, err
-	}
-	return jsonwrite.Marshal(v)
+	return normalize(v)
 }
 
 // normalize rewrites every number as JavaScript would print it, so that a
@@ -123,17 +128,6 @@ func object(t *model.Type) (map[string]any, error) {
 		out["required"] = required
 	}
 	return out, nil
-}
-
-// decode reads a default as a value with numbers as JavaScript prints them.
-func decode(raw json.RawMessage) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	return normalize(v)
 }
 
 // node renders a type (without its field's presence and description).
@@ -279,23 +273,17 @@ func RegExpSource(re string) string {
 	var b strings.Builder
 	inClass, escaped := false, false
 	for _, r := range re {
+		if lt := lineTerminator(r); lt != "" {
+			if !escaped { // after a backslash, only the letter is missing
+				b.WriteByte('\\')
+			}
+			b.WriteString(lt)
+			escaped = false
+			continue
+		}
 		switch {
 		case escaped:
 			escaped = false
-			switch r {
-			case '\n':
-				b.WriteString("n")
-				continue
-			case '\r':
-				b.WriteString("r")
-				continue
-			case '\u2028':
-				b.WriteString("u2028")
-				continue
-			case '\u2029':
-				b.WriteString("u2029")
-				continue
-			}
 		case r == '\\':
 			escaped = true
 		case r == '[':
@@ -303,23 +291,27 @@ func RegExpSource(re string) string {
 		case r == ']':
 			inClass = false
 		case r == '/' && !inClass:
-			b.WriteString(`\/`)
-			continue
+			b.WriteByte('\\')
 		}
-		switch r {
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\u2028':
-			b.WriteString(`\u2028`)
-		case '\u2029':
-			b.WriteString(`\u2029`)
-		default:
-			b.WriteRune(r)
-		}
+		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// lineTerminator is the escape, without its backslash, of a JavaScript line
+// terminator, or "" for any other rune.
+func lineTerminator(r rune) string {
+	switch r {
+	case '\n':
+		return "n"
+	case '\r':
+		return "r"
+	case '\u2028':
+		return "u2028"
+	case '\u2029':
+		return "u2029"
+	}
+	return ""
 }
 
 // fieldName is a field's key in the object.
