@@ -193,64 +193,50 @@ func node(t *model.Type) (map[string]any, error) {
 }
 
 // number follows zod's bag for .int(), .gt/.gte and .lt/.lte: .int() sets
-// minimum and maximum to ±MAX_SAFE_INTEGER; an inclusive bound replaces the
-// inclusive one only when it is tighter; toJSONSchema then keeps, of an
-// inclusive and an exclusive bound on the same side, the tighter one (the
-// exclusive one when they are equal).
+// minimum and maximum to ±MAX_SAFE_INTEGER, which bound then tightens.
 func number(t *model.Type) (map[string]any, error) {
 	out := map[string]any{"type": "number"}
-	var minimum, maximum, exclMin, exclMax *float64
+	var lo, hi *float64
 	if t.Kind == model.Integer {
 		out["type"] = "integer"
-		lo, hi := float64(-maxSafeInteger), float64(maxSafeInteger)
-		minimum, maximum = &lo, &hi
+		l, h := float64(-maxSafeInteger), float64(maxSafeInteger)
+		lo, hi = &l, &h
 	}
-	if b := t.Minimum; b != nil {
-		v, err := strconv.ParseFloat(string(b.Value), 64)
-		if err != nil {
-			return nil, fmt.Errorf("minimum %s: %w", b.Value, err)
-		}
-		if b.Exclusive {
-			exclMin = &v
-		} else if minimum == nil || v > *minimum {
-			minimum = &v
-		}
+	if err := bound(out, "minimum", "exclusiveMinimum", lo, t.Minimum, func(x, y float64) bool { return x > y }); err != nil {
+		return nil, err
 	}
-	if b := t.Maximum; b != nil {
-		v, err := strconv.ParseFloat(string(b.Value), 64)
-		if err != nil {
-			return nil, fmt.Errorf("maximum %s: %w", b.Value, err)
-		}
-		if b.Exclusive {
-			exclMax = &v
-		} else if maximum == nil || v < *maximum {
-			maximum = &v
-		}
+	if err := bound(out, "maximum", "exclusiveMaximum", hi, t.Maximum, func(x, y float64) bool { return x < y }); err != nil {
+		return nil, err
 	}
-	if exclMin != nil && minimum != nil {
-		if *exclMin >= *minimum {
-			minimum = nil
-		} else {
-			exclMin = nil
-		}
-	}
-	if exclMax != nil && maximum != nil {
-		if *exclMax <= *maximum {
-			maximum = nil
-		} else {
-			exclMax = nil
-		}
-	}
-	set := func(k string, v *float64) {
-		if v != nil {
-			out[k] = json.Number(JSNumber(*v))
-		}
-	}
-	set("minimum", minimum)
-	set("maximum", maximum)
-	set("exclusiveMinimum", exclMin)
-	set("exclusiveMaximum", exclMax)
 	return out, nil
+}
+
+// bound writes one side's bound: incl is the inclusive bound .int() set
+// (or nil), b the spec's, and tighter reports whether x bounds tighter than
+// y on this side. An inclusive bound replaces incl only when it is tighter;
+// toJSONSchema then keeps, of an inclusive and an exclusive bound, the
+// tighter one (the exclusive one when they are equal).
+func bound(out map[string]any, inclKey, exclKey string, incl *float64, b *model.Bound, tighter func(x, y float64) bool) error {
+	var excl *float64
+	if b != nil {
+		v, err := strconv.ParseFloat(string(b.Value), 64)
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", inclKey, b.Value, err)
+		}
+		switch {
+		case b.Exclusive:
+			excl = &v
+		case incl == nil || tighter(v, *incl):
+			incl = &v
+		}
+	}
+	switch {
+	case excl != nil && (incl == nil || !tighter(*incl, *excl)):
+		out[exclKey] = json.Number(JSNumber(*excl))
+	case incl != nil:
+		out[inclKey] = json.Number(JSNumber(*incl))
+	}
+	return nil
 }
 
 // JSNumber formats f as JSON.stringify does: JavaScript's
