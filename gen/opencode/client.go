@@ -137,22 +137,17 @@ type MessageError struct {
 	Data json.RawMessage `json:"data,omitempty"`
 }
 
-// Message is Data's message field, or "".
-func (e *MessageError) Message() string {
-	var d struct {
-		Message string `json:"message"`
-	}
-	json.Unmarshal(e.Data, &d)
-	return d.Message
-}
-
-// String is "Name: message".
+// String is "Name: message", or Name when Data has no message.
 func (e *MessageError) String() string {
 	if e == nil {
 		return ""
 	}
-	if m := e.Message(); m != "" {
-		return e.Name + ": " + m
+	var d struct {
+		Message string `json:"message"`
+	}
+	json.Unmarshal(e.Data, &d)
+	if d.Message != "" {
+		return e.Name + ": " + d.Message
 	}
 	return e.Name
 }

@@ -11,8 +11,6 @@ import (
 // event is one SSE "data:" line holding {"id":"evt_…","type":T,
 // "properties":{…}}, with no SSE event or id field.
 const (
-	// EventServerConnected is the first event of every stream.
-	EventServerConnected = "server.connected"
 	// EventSessionStatus carries {sessionID, status:{type: busy|idle|retry}}.
 	EventSessionStatus = "session.status"
 	// EventSessionIdle carries {sessionID}: the session's loop stopped.
