@@ -176,15 +176,6 @@ func (s *Server) Restart(t testing.TB) {
 	}
 }
 
-// Stop stops the server with a fast shutdown; Restart starts it again.
-// Stopping a stopped server does nothing.
-func (s *Server) Stop(t testing.TB) {
-	t.Helper()
-	if err := s.stop(); err != nil {
-		t.Fatalf("pgtest: %v", err)
-	}
-}
-
 // Output returns what the server and initdb have printed so far.
 func (s *Server) Output() string {
 	s.mu.Lock()
