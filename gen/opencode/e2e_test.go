@@ -149,10 +149,10 @@ func TestEndToEnd(t *testing.T) {
 		fakemodel.Turn{
 			Name:  "call echo",
 			Match: fakemodel.All(fakemodel.OffersTool("echo"), fakemodel.LastUserTextContains("please echo hi")),
-			Reply: fakemodel.Reply{Blocks: []fakemodel.Block{
+			Reply: fakemodel.Reply{
 				fakemodel.Text("Let me echo that."),
 				fakemodel.CallTool("toolu_echo_1", "echo", map[string]any{"text": "hi"}),
-			}},
+			},
 		},
 		fakemodel.Turn{
 			Name:  "answer",

@@ -47,28 +47,22 @@ type Turn struct {
 	Respond func(*Request) Reply
 }
 
-// Reply is what the model answers; its stop_reason is "tool_use" when a
-// block calls a tool and "end_turn" otherwise.
-type Reply struct {
-	// Blocks are the content blocks, streamed in order.
-	Blocks []Block
-}
+// Reply is what the model answers: content blocks, streamed in order. Its
+// stop_reason is "tool_use" when a block calls a tool and "end_turn"
+// otherwise.
+type Reply []Block
 
-// Block is one content block of a Reply: text, or a tool call.
+// Block is one content block of a Reply: text, or a tool call when
+// ToolName is set.
 type Block struct {
-	// Text is a text block's text, used when ToolUse is nil.
+	// Text is a text block's text.
 	Text string
-	// ToolUse makes the block a tool_use block.
-	ToolUse *ToolUse
-}
-
-// ToolUse is a tool call of the model.
-type ToolUse struct {
-	// ID is the call id (tool_use.id); "" becomes toolu_fake_<request>_<block>.
-	ID string
-	// Name is the tool to call.
-	Name string
-	// Input is marshalled to JSON as the arguments.
+	// ToolID is a tool call's id (tool_use.id); "" becomes
+	// toolu_fake_<request>_<block>.
+	ToolID string
+	// ToolName is the tool a tool_use block calls.
+	ToolName string
+	// Input is marshalled to JSON as a tool call's arguments.
 	Input any
 }
 
@@ -78,16 +72,14 @@ func Text(s string) Block { return Block{Text: s} }
 // CallTool is a tool_use block calling name with input marshalled to JSON.
 // An empty id is generated.
 func CallTool(id, name string, input any) Block {
-	return Block{ToolUse: &ToolUse{ID: id, Name: name, Input: input}}
+	return Block{ToolID: id, ToolName: name, Input: input}
 }
 
 // Say is a reply of one text block that ends the turn.
-func Say(text string) Reply { return Reply{Blocks: []Block{Text(text)}} }
+func Say(text string) Reply { return Reply{Text(text)} }
 
 // Call is a reply of one tool call.
-func Call(id, name string, input any) Reply {
-	return Reply{Blocks: []Block{CallTool(id, name, input)}}
-}
+func Call(id, name string, input any) Reply { return Reply{CallTool(id, name, input)} }
 
 // Server is a running scripted model.
 type Server struct {
@@ -223,7 +215,7 @@ func (s *Server) pick(req *Request) (Reply, bool) {
 	s.requests = append(s.requests, req)
 	if req.DecodeErr != nil || req.Method != http.MethodPost || req.Path != "/v1/messages" {
 		s.unmatched = append(s.unmatched, req)
-		return Reply{}, false
+		return nil, false
 	}
 	for i := range s.turns {
 		tn := &s.turns[i]
@@ -244,7 +236,7 @@ func (s *Server) pick(req *Request) (Reply, bool) {
 		return Say(s.title), true
 	}
 	s.unmatched = append(s.unmatched, req)
-	return Reply{}, false
+	return nil, false
 }
 
 // message is the non-streaming answer, also the source of the stream.
@@ -281,19 +273,19 @@ func buildMessage(req *Request, reply Reply) *message {
 		Usage: usage{InputTokens: len(req.Body) / 4, OutputTokens: 1},
 	}
 	stop := "end_turn"
-	for i, b := range reply.Blocks {
-		if b.ToolUse == nil {
+	for i, b := range reply {
+		if b.ToolName == "" {
 			text := b.Text
 			msg.Content = append(msg.Content, messageBlock{Type: "text", Text: &text})
 			msg.Usage.OutputTokens += len(text) / 4
 			continue
 		}
 		stop = "tool_use"
-		id := b.ToolUse.ID
+		id := b.ToolID
 		if id == "" {
 			id = fmt.Sprintf("toolu_fake_%d_%d", req.Seq, i)
 		}
-		in := b.ToolUse.Input
+		in := b.Input
 		if in == nil {
 			in = map[string]any{}
 		}
@@ -303,7 +295,7 @@ func buildMessage(req *Request, reply Reply) *message {
 			// will see it.
 			input, _ = json.Marshal(map[string]string{"fakemodel_error": err.Error()})
 		}
-		msg.Content = append(msg.Content, messageBlock{Type: "tool_use", ID: id, Name: b.ToolUse.Name, Input: input})
+		msg.Content = append(msg.Content, messageBlock{Type: "tool_use", ID: id, Name: b.ToolName, Input: input})
 		msg.Usage.OutputTokens += len(input) / 4
 	}
 	msg.StopReason = stop

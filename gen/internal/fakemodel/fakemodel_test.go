@@ -75,10 +75,10 @@ const withTools = `{"model":"fake-claude","max_tokens":100,"stream":true,
 	"messages":[{"role":"user","content":[{"type":"text","text":"echo hi"}]}]}`
 
 func TestStreamToolUse(t *testing.T) {
-	s := fakemodel.New(t, fakemodel.Turn{Name: "call", Reply: fakemodel.Reply{Blocks: []fakemodel.Block{
+	s := fakemodel.New(t, fakemodel.Turn{Name: "call", Reply: fakemodel.Reply{
 		fakemodel.Text("Calling — ok."),
 		fakemodel.CallTool("toolu_x", "echo", map[string]any{"text": "hi ünïcode"}),
-	}}})
+	}})
 	evs := readStream(t, post(t, s, withTools))
 	var names []string
 	for _, e := range evs {
