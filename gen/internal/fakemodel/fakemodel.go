@@ -17,6 +17,7 @@
 package fakemodel
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -198,13 +199,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	msg := buildMessage(req, reply)
-	if req.Messages.Stream {
-		writeStream(w, msg)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(msg)
+	writeStream(w, req, reply)
 }
 
 // pick records req and chooses its answer.
@@ -239,77 +234,16 @@ func (s *Server) pick(req *Request) (Reply, bool) {
 	return nil, false
 }
 
-// message is the non-streaming answer, also the source of the stream.
-type message struct {
-	ID           string         `json:"id"`
-	Type         string         `json:"type"`
-	Role         string         `json:"role"`
-	Model        string         `json:"model"`
-	Content      []messageBlock `json:"content"`
-	StopReason   string         `json:"stop_reason"`
-	StopSequence *string        `json:"stop_sequence"`
-	Usage        usage          `json:"usage"`
-}
-
-type messageBlock struct {
-	Type  string          `json:"type"`
-	Text  *string         `json:"text,omitempty"`
-	ID    string          `json:"id,omitempty"`
-	Name  string          `json:"name,omitempty"`
-	Input json.RawMessage `json:"input,omitempty"`
-}
-
-type usage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
-}
-
-func buildMessage(req *Request, reply Reply) *message {
-	msg := &message{
-		ID:    fmt.Sprintf("msg_fake_%d", req.Seq),
-		Type:  "message",
-		Role:  "assistant",
-		Model: req.Messages.Model,
-		Usage: usage{InputTokens: len(req.Body) / 4, OutputTokens: 1},
-	}
-	stop := "end_turn"
-	for i, b := range reply {
-		if b.ToolName == "" {
-			text := b.Text
-			msg.Content = append(msg.Content, messageBlock{Type: "text", Text: &text})
-			msg.Usage.OutputTokens += len(text) / 4
-			continue
-		}
-		stop = "tool_use"
-		id := b.ToolID
-		if id == "" {
-			id = fmt.Sprintf("toolu_fake_%d_%d", req.Seq, i)
-		}
-		in := b.Input
-		if in == nil {
-			in = map[string]any{}
-		}
-		input, err := json.Marshal(in)
-		if err != nil {
-			// A test bug: say so in the tool's arguments, where the test
-			// will see it.
-			input, _ = json.Marshal(map[string]string{"fakemodel_error": err.Error()})
-		}
-		msg.Content = append(msg.Content, messageBlock{Type: "tool_use", ID: id, Name: b.ToolName, Input: input})
-		msg.Usage.OutputTokens += len(input) / 4
-	}
-	msg.StopReason = stop
-	return msg
-}
-
-// writeStream sends msg as the Messages API's event stream.
-func writeStream(w http.ResponseWriter, msg *message) {
+// writeStream answers reply as the Messages API's event stream, which
+// OpenCode always asks for.
+func writeStream(w http.ResponseWriter, req *Request, reply Reply) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	send := func(event string, data any) {
-		b, _ := json.Marshal(data) // maps of strings, numbers and valid JSON
+	send := func(event string, data map[string]any) {
+		data["type"] = event
+		b, _ := json.Marshal(data) // strings, numbers and valid JSON
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
 		if flusher != nil {
 			flusher.Flush()
@@ -317,47 +251,48 @@ func writeStream(w http.ResponseWriter, msg *message) {
 	}
 
 	send("message_start", map[string]any{
-		"type": "message_start",
 		"message": map[string]any{
-			"id": msg.ID, "type": "message", "role": "assistant", "model": msg.Model,
-			"content": []messageBlock{}, "stop_reason": nil, "stop_sequence": nil,
-			"usage": usage{InputTokens: msg.Usage.InputTokens, OutputTokens: 1},
+			"id": fmt.Sprintf("msg_fake_%d", req.Seq), "type": "message", "role": "assistant", "model": req.Messages.Model,
+			"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
+			"usage": map[string]int{"input_tokens": len(req.Body) / 4, "output_tokens": 1},
 		},
 	})
-	send("ping", map[string]string{"type": "ping"})
-	for i, b := range msg.Content {
-		switch b.Type {
-		case "text":
-			send("content_block_start", map[string]any{
-				"type": "content_block_start", "index": i,
-				"content_block": map[string]string{"type": "text", "text": ""},
-			})
-			for _, piece := range split(*b.Text) {
-				send("content_block_delta", map[string]any{
-					"type": "content_block_delta", "index": i,
-					"delta": map[string]string{"type": "text_delta", "text": piece},
-				})
-			}
-		case "tool_use":
-			send("content_block_start", map[string]any{
-				"type": "content_block_start", "index": i,
-				"content_block": map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": map[string]any{}},
-			})
-			for _, piece := range split(string(b.Input)) {
-				send("content_block_delta", map[string]any{
-					"type": "content_block_delta", "index": i,
-					"delta": map[string]string{"type": "input_json_delta", "partial_json": piece},
-				})
-			}
+	send("ping", map[string]any{})
+	stop, outputTokens := "end_turn", 1
+	for i, b := range reply {
+		start := map[string]any{"type": "text", "text": ""}
+		delta, field, content := "text_delta", "text", b.Text
+		if b.ToolName != "" {
+			stop = "tool_use"
+			id := cmp.Or(b.ToolID, fmt.Sprintf("toolu_fake_%d_%d", req.Seq, i))
+			start = map[string]any{"type": "tool_use", "id": id, "name": b.ToolName, "input": map[string]any{}}
+			delta, field, content = "input_json_delta", "partial_json", toolInput(b.Input)
 		}
-		send("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+		outputTokens += len(content) / 4
+		send("content_block_start", map[string]any{"index": i, "content_block": start})
+		for _, piece := range split(content) {
+			send("content_block_delta", map[string]any{"index": i, "delta": map[string]string{"type": delta, field: piece}})
+		}
+		send("content_block_stop", map[string]any{"index": i})
 	}
 	send("message_delta", map[string]any{
-		"type":  "message_delta",
-		"delta": map[string]any{"stop_reason": msg.StopReason, "stop_sequence": nil},
-		"usage": map[string]int{"output_tokens": msg.Usage.OutputTokens},
+		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+		"usage": map[string]int{"output_tokens": outputTokens},
 	})
-	send("message_stop", map[string]string{"type": "message_stop"})
+	send("message_stop", map[string]any{})
+}
+
+// toolInput is a call's arguments as JSON. Input that does not marshal is
+// a test bug, said in the arguments, where the test will see it.
+func toolInput(in any) string {
+	if in == nil {
+		in = map[string]any{}
+	}
+	data, err := json.Marshal(in)
+	if err != nil {
+		data, _ = json.Marshal(map[string]string{"fakemodel_error": err.Error()})
+	}
+	return string(data)
 }
 
 // split cuts s in two at a rune boundary near the middle, so each block

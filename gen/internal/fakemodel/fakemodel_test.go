@@ -137,25 +137,13 @@ func TestStreamTextEndsTurn(t *testing.T) {
 	}
 }
 
-func TestNonStreaming(t *testing.T) {
+// TestGeneratedCallID: a call without an id gets toolu_fake_<request>_<block>.
+func TestGeneratedCallID(t *testing.T) {
 	s := fakemodel.New(t, fakemodel.Turn{Reply: fakemodel.Call("", "echo", map[string]any{"text": "x"})})
-	resp := post(t, s, strings.Replace(withTools, `"stream":true`, `"stream":false`, 1))
-	var msg struct {
-		Role       string `json:"role"`
-		StopReason string `json:"stop_reason"`
-		Content    []struct {
-			Type  string          `json:"type"`
-			ID    string          `json:"id"`
-			Name  string          `json:"name"`
-			Input json.RawMessage `json:"input"`
-		} `json:"content"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&msg); err != nil {
-		t.Fatal(err)
-	}
-	if msg.Role != "assistant" || msg.StopReason != "tool_use" || len(msg.Content) != 1 ||
-		msg.Content[0].ID != "toolu_fake_1_0" || string(msg.Content[0].Input) != `{"text":"x"}` {
-		t.Errorf("message = %+v", msg)
+	evs := readStream(t, post(t, s, withTools))
+	start := evs[2].data["content_block"].(map[string]any)
+	if start["type"] != "tool_use" || start["id"] != "toolu_fake_1_0" {
+		t.Errorf("content_block_start = %v", start)
 	}
 }
 
