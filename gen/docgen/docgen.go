@@ -24,13 +24,9 @@ var Emitter = &emit.Emitter{
 	Run:  run,
 }
 
+// run renders the contract reference.
 func run(p *emit.Pass) ([]emit.File, error) {
 	s := p.Spec
-	return []emit.File{{Path: path.Join(s.Codegen.DocsDir, FileName), Data: Reference(s)}}, nil
-}
-
-// Reference renders the contract reference.
-func Reference(s *model.Spec) []byte {
 	var b bytes.Buffer
 	b.Grow(4096 + 2048*len(s.Tools))
 	fmt.Fprintf(&b, "<!-- %s -->\n<!-- %s -->\n\n", emit.Header, emit.SourceLine(s))
@@ -60,7 +56,7 @@ func Reference(s *model.Spec) []byte {
 	models(&b, s)
 	callback(&b, s)
 	mcpSection(&b, s)
-	return b.Bytes()
+	return []emit.File{{Path: path.Join(s.Codegen.DocsDir, FileName), Data: b.Bytes()}}, nil
 }
 
 func tool(b *bytes.Buffer, s *model.Spec, t *model.Tool) {
@@ -79,24 +75,23 @@ func tool(b *bytes.Buffer, s *model.Spec, t *model.Tool) {
 	}
 	fmt.Fprintf(b, "- **Defined at:** %s\n\n", specRelative(s, t.Pos))
 
-	b.WriteString("**Arguments**\n\n")
-	if len(t.Args.Fields) == 0 {
-		b.WriteString("None.\n\n")
-	} else {
-		b.WriteString("| argument | type | presence | limits | description |\n| --- | --- | --- | --- | --- |\n")
-		fieldRows(b, "", t.Args)
-		b.WriteString("\n")
-	}
+	fieldTable(b, "**Arguments**", "argument", t.Args)
 	if t.Result != nil {
-		b.WriteString("**Result data** (`data` of the gateway's answer)\n\n")
-		if len(t.Result.Fields) == 0 {
-			b.WriteString("None.\n\n")
-		} else {
-			b.WriteString("| field | type | presence | limits | description |\n| --- | --- | --- | --- | --- |\n")
-			fieldRows(b, "", t.Result)
-			b.WriteString("\n")
-		}
+		fieldTable(b, "**Result data** (`data` of the gateway's answer)", "field", t.Result)
 	}
+}
+
+// fieldTable writes a heading and the table of t's fields, named column,
+// or "None.".
+func fieldTable(b *bytes.Buffer, heading, column string, t *model.Type) {
+	b.WriteString(heading + "\n\n")
+	if len(t.Fields) == 0 {
+		b.WriteString("None.\n\n")
+		return
+	}
+	fmt.Fprintf(b, "| %s | type | presence | limits | description |\n| --- | --- | --- | --- | --- |\n", column)
+	fieldRows(b, "", t)
+	b.WriteString("\n")
 }
 
 // fieldRows writes one row per field, recursing into objects and lists of

@@ -130,7 +130,7 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 	}
 	// The fields' bits, issue segments and tables follow the order zod
 	// checks the shape's keys in, JavaScript's (array indices first).
-	fields := model.JSOrder(t.Fields)
+	fields := js.KeyOrder(t.Fields, func(f *model.Field) string { return f.Name })
 	order := "field order"
 	if !slices.Equal(fields, t.Fields) {
 		order = "JavaScript's key order (array indices first, ascending)"

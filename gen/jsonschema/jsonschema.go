@@ -46,6 +46,15 @@ func Schema(t *model.Tool) ([]byte, error) {
 // escaping, a trailing newline. Schema's output is canonical; Canonical of
 // OpenCode's answer must equal it.
 func Canonical(data []byte) ([]byte, error) {
+	v, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return jsonwrite.Marshal(v)
+}
+
+// decode reads one JSON value with numbers as JavaScript prints them.
+func decode(data []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	var v any
@@ -55,11 +64,7 @@ func Canonical(data []byte) ([]byte, error) {
 	if d.More() {
 		return nil, fmt.Errorf("trailing data after the JSON value")
 	}
-	v, err := normalize(v)
-	if err != nil {
-		return nil, err
-	}
-	return jsonwrite.Marshal(v)
+	return normalize(v)
 }
 
 // normalize rewrites every number as JavaScript would print it, so that a
@@ -125,17 +130,6 @@ func object(t *model.Type) (map[string]any, error) {
 	return out, nil
 }
 
-// decode reads a default as a value with numbers as JavaScript prints them.
-func decode(raw json.RawMessage) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	return normalize(v)
-}
-
 // node renders a type (without its field's presence and description).
 func node(t *model.Type) (map[string]any, error) {
 	switch t.Kind {
@@ -199,64 +193,50 @@ func node(t *model.Type) (map[string]any, error) {
 }
 
 // number follows zod's bag for .int(), .gt/.gte and .lt/.lte: .int() sets
-// minimum and maximum to ±MAX_SAFE_INTEGER; an inclusive bound replaces the
-// inclusive one only when it is tighter; toJSONSchema then keeps, of an
-// inclusive and an exclusive bound on the same side, the tighter one (the
-// exclusive one when they are equal).
+// minimum and maximum to ±MAX_SAFE_INTEGER, which bound then tightens.
 func number(t *model.Type) (map[string]any, error) {
 	out := map[string]any{"type": "number"}
-	var minimum, maximum, exclMin, exclMax *float64
+	var lo, hi *float64
 	if t.Kind == model.Integer {
 		out["type"] = "integer"
-		lo, hi := float64(-maxSafeInteger), float64(maxSafeInteger)
-		minimum, maximum = &lo, &hi
+		l, h := float64(-maxSafeInteger), float64(maxSafeInteger)
+		lo, hi = &l, &h
 	}
-	if b := t.Minimum; b != nil {
-		v, err := strconv.ParseFloat(string(b.Value), 64)
-		if err != nil {
-			return nil, fmt.Errorf("minimum %s: %w", b.Value, err)
-		}
-		if b.Exclusive {
-			exclMin = &v
-		} else if minimum == nil || v > *minimum {
-			minimum = &v
-		}
+	if err := bound(out, "minimum", "exclusiveMinimum", lo, t.Minimum, func(x, y float64) bool { return x > y }); err != nil {
+		return nil, err
 	}
-	if b := t.Maximum; b != nil {
-		v, err := strconv.ParseFloat(string(b.Value), 64)
-		if err != nil {
-			return nil, fmt.Errorf("maximum %s: %w", b.Value, err)
-		}
-		if b.Exclusive {
-			exclMax = &v
-		} else if maximum == nil || v < *maximum {
-			maximum = &v
-		}
+	if err := bound(out, "maximum", "exclusiveMaximum", hi, t.Maximum, func(x, y float64) bool { return x < y }); err != nil {
+		return nil, err
 	}
-	if exclMin != nil && minimum != nil {
-		if *exclMin >= *minimum {
-			minimum = nil
-		} else {
-			exclMin = nil
-		}
-	}
-	if exclMax != nil && maximum != nil {
-		if *exclMax <= *maximum {
-			maximum = nil
-		} else {
-			exclMax = nil
-		}
-	}
-	set := func(k string, v *float64) {
-		if v != nil {
-			out[k] = json.Number(JSNumber(*v))
-		}
-	}
-	set("minimum", minimum)
-	set("maximum", maximum)
-	set("exclusiveMinimum", exclMin)
-	set("exclusiveMaximum", exclMax)
 	return out, nil
+}
+
+// bound writes one side's bound: incl is the inclusive bound .int() set
+// (or nil), b the spec's, and tighter reports whether x bounds tighter than
+// y on this side. An inclusive bound replaces incl only when it is tighter;
+// toJSONSchema then keeps, of an inclusive and an exclusive bound, the
+// tighter one (the exclusive one when they are equal).
+func bound(out map[string]any, inclKey, exclKey string, incl *float64, b *model.Bound, tighter func(x, y float64) bool) error {
+	var excl *float64
+	if b != nil {
+		v, err := strconv.ParseFloat(string(b.Value), 64)
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", inclKey, b.Value, err)
+		}
+		switch {
+		case b.Exclusive:
+			excl = &v
+		case incl == nil || tighter(v, *incl):
+			incl = &v
+		}
+	}
+	switch {
+	case excl != nil && (incl == nil || !tighter(*incl, *excl)):
+		out[exclKey] = json.Number(JSNumber(*excl))
+	case incl != nil:
+		out[inclKey] = json.Number(JSNumber(*incl))
+	}
+	return nil
 }
 
 // JSNumber formats f as JSON.stringify does: JavaScript's
@@ -279,23 +259,17 @@ func RegExpSource(re string) string {
 	var b strings.Builder
 	inClass, escaped := false, false
 	for _, r := range re {
+		if lt := lineTerminator(r); lt != "" {
+			if !escaped { // after a backslash, only the letter is missing
+				b.WriteByte('\\')
+			}
+			b.WriteString(lt)
+			escaped = false
+			continue
+		}
 		switch {
 		case escaped:
 			escaped = false
-			switch r {
-			case '\n':
-				b.WriteString("n")
-				continue
-			case '\r':
-				b.WriteString("r")
-				continue
-			case '\u2028':
-				b.WriteString("u2028")
-				continue
-			case '\u2029':
-				b.WriteString("u2029")
-				continue
-			}
 		case r == '\\':
 			escaped = true
 		case r == '[':
@@ -303,23 +277,27 @@ func RegExpSource(re string) string {
 		case r == ']':
 			inClass = false
 		case r == '/' && !inClass:
-			b.WriteString(`\/`)
-			continue
+			b.WriteByte('\\')
 		}
-		switch r {
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\u2028':
-			b.WriteString(`\u2028`)
-		case '\u2029':
-			b.WriteString(`\u2029`)
-		default:
-			b.WriteRune(r)
-		}
+		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// lineTerminator is the escape, without its backslash, of a JavaScript line
+// terminator, or "" for any other rune.
+func lineTerminator(r rune) string {
+	switch r {
+	case '\n':
+		return "n"
+	case '\r':
+		return "r"
+	case '\u2028':
+		return "u2028"
+	case '\u2029':
+		return "u2029"
+	}
+	return ""
 }
 
 // fieldName is a field's key in the object.

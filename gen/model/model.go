@@ -7,11 +7,9 @@
 package model
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 )
 
@@ -356,45 +354,6 @@ type Field struct {
 // Doc returns the field's description.
 func (f *Field) Doc() string { return f.Type.Doc }
 
-// JSOrder returns fields in the order JavaScript enumerates an object's
-// keys (zod walks a shape, JSON.parse builds an object, in that order): the
-// array-index keys first, ascending, then the others in declaration order.
-// An array index is "0" to "4294967294" without a leading zero ("1", "7";
-// not "09"). Without one, it returns fields itself.
-func JSOrder(fields []*Field) []*Field {
-	if !slices.ContainsFunc(fields, func(f *Field) bool { return isArrayIndex(f.Name) }) {
-		return fields
-	}
-	out := slices.Clone(fields)
-	slices.SortStableFunc(out, func(a, b *Field) int {
-		ai, bi := isArrayIndex(a.Name), isArrayIndex(b.Name)
-		switch {
-		case ai && bi:
-			return cmp.Or(cmp.Compare(len(a.Name), len(b.Name)), strings.Compare(a.Name, b.Name))
-		case ai:
-			return -1
-		case bi:
-			return 1
-		}
-		return 0
-	})
-	return out
-}
-
-// isArrayIndex reports whether JavaScript takes key for an array index:
-// the canonical decimal form of an integer from 0 to 2^32-2.
-func isArrayIndex(key string) bool {
-	if key == "" || len(key) > 10 || len(key) > 1 && key[0] == '0' {
-		return false
-	}
-	for i := 0; i < len(key); i++ {
-		if key[i] < '0' || key[i] > '9' {
-			return false
-		}
-	}
-	return len(key) < 10 || key <= "4294967294"
-}
-
 // Standing is a tool's standing in a mode.
 type Standing string
 
@@ -616,16 +575,6 @@ type AgentPrompt struct {
 	// line, then Own.
 	Prompt string
 	Pos    Pos
-}
-
-// AgentPrompt returns the mode's text for the OpenCode agent, or "".
-func (m *Mode) AgentPrompt(agent string) string {
-	for _, a := range m.AgentPrompts {
-		if a.Agent == agent {
-			return a.Prompt
-		}
-	}
-	return ""
 }
 
 // Params is one layer of model parameters; nil fields are not set by it.

@@ -65,21 +65,6 @@ func (e *HTTPError) Error() string {
 	return fmt.Sprintf("opencode: %s %s: %d %s: %s", e.Method, e.Path, e.StatusCode, http.StatusText(e.StatusCode), e.Body)
 }
 
-// Session is a session as the server describes it (POST /session,
-// GET /session/:id).
-type Session struct {
-	// ID is the session id, like ses_….
-	ID string `json:"id"`
-	// Title is the session's title.
-	Title string `json:"title"`
-	// Directory is the project directory the session runs in.
-	Directory string `json:"directory"`
-	// ProjectID is the project's id.
-	ProjectID string `json:"projectID"`
-	// Version is the OpenCode version that created the session.
-	Version string `json:"version"`
-}
-
 // Model selects a configured provider's model for a prompt.
 type Model struct {
 	// ProviderID is the provider's id in opencode.json.
@@ -101,7 +86,7 @@ type Prompt struct {
 	// Tools enables (true) or disables (false) tools by id; the key "*"
 	// matches every tool, and a specific id wins over it.
 	Tools map[string]bool `json:"tools,omitempty"`
-	// Parts is the message; Text builds a one-part message.
+	// Parts is the message.
 	Parts []PromptPart `json:"parts"`
 }
 
@@ -111,11 +96,6 @@ type PromptPart struct {
 	Type string `json:"type"`
 	// Text is the text.
 	Text string `json:"text"`
-}
-
-// TextParts is a prompt's parts holding one text part.
-func TextParts(text string) []PromptPart {
-	return []PromptPart{{Type: "text", Text: text}}
 }
 
 // Message is one message of a session with its parts
@@ -131,22 +111,11 @@ type Message struct {
 type MessageInfo struct {
 	// ID is the message id, like msg_…; ids sort in creation order.
 	ID string `json:"id"`
-	// SessionID is the session's id.
-	SessionID string `json:"sessionID"`
 	// Role is "user" or "assistant".
 	Role string `json:"role"`
 	// ParentID is, for an assistant message, the user message it answers.
 	ParentID string `json:"parentID,omitempty"`
-	// ProviderID and ModelID name the model of an assistant message.
-	ProviderID string `json:"providerID,omitempty"`
-	// ModelID is the model of an assistant message.
-	ModelID string `json:"modelID,omitempty"`
-	// Agent is the agent that handled the message.
-	Agent string `json:"agent,omitempty"`
-	// Finish is an assistant message's finish reason (stop, tool-calls, …).
-	Finish string `json:"finish,omitempty"`
-	// Time holds the creation and, for a finished assistant message,
-	// completion times in Unix milliseconds.
+	// Time holds a finished assistant message's completion time.
 	Time MessageTime `json:"time"`
 	// Error is set on an assistant message that failed or was aborted.
 	Error *MessageError `json:"error,omitempty"`
@@ -154,8 +123,6 @@ type MessageInfo struct {
 
 // MessageTime holds a message's times in Unix milliseconds.
 type MessageTime struct {
-	// Created is when the message was created.
-	Created int64 `json:"created"`
 	// Completed is when an assistant message finished; 0 while it runs.
 	Completed int64 `json:"completed,omitempty"`
 }
@@ -170,22 +137,17 @@ type MessageError struct {
 	Data json.RawMessage `json:"data,omitempty"`
 }
 
-// Message is Data's message field, or "".
-func (e *MessageError) Message() string {
-	var d struct {
-		Message string `json:"message"`
-	}
-	json.Unmarshal(e.Data, &d)
-	return d.Message
-}
-
-// String is "Name: message".
+// String is "Name: message", or Name when Data has no message.
 func (e *MessageError) String() string {
 	if e == nil {
 		return ""
 	}
-	if m := e.Message(); m != "" {
-		return e.Name + ": " + m
+	var d struct {
+		Message string `json:"message"`
+	}
+	json.Unmarshal(e.Data, &d)
+	if d.Message != "" {
+		return e.Name + ": " + d.Message
 	}
 	return e.Name
 }
@@ -195,8 +157,6 @@ func (e *MessageError) String() string {
 type Part struct {
 	// ID is the part id, like prt_….
 	ID string `json:"id"`
-	// SessionID is the session's id.
-	SessionID string `json:"sessionID"`
 	// MessageID is the message's id.
 	MessageID string `json:"messageID"`
 	// Type is the part's kind.
@@ -208,8 +168,8 @@ type Part struct {
 	Synthetic bool `json:"synthetic,omitempty"`
 	// Ignored marks a text part OpenCode leaves out of the conversation.
 	Ignored bool `json:"ignored,omitempty"`
-	// Time holds a text part's start and end in Unix milliseconds; End is
-	// 0 while the model is still writing it.
+	// Time holds a text part's end in Unix milliseconds; End is 0 while
+	// the model is still writing it.
 	Time *PartTime `json:"time,omitempty"`
 	// CallID is a tool part's call id: the model's tool_use id, verbatim.
 	CallID string `json:"callID,omitempty"`
@@ -217,14 +177,10 @@ type Part struct {
 	Tool string `json:"tool,omitempty"`
 	// State is a tool part's state.
 	State *ToolState `json:"state,omitempty"`
-	// Reason is a step-finish part's finish reason.
-	Reason string `json:"reason,omitempty"`
 }
 
 // PartTime holds a part's times in Unix milliseconds.
 type PartTime struct {
-	// Start is when the part began.
-	Start int64 `json:"start"`
 	// End is when it ended; 0 while it runs.
 	End int64 `json:"end,omitempty"`
 }
@@ -243,30 +199,15 @@ type ToolState struct {
 	Status string `json:"status"`
 	// Input is the call's arguments; {} while pending.
 	Input json.RawMessage `json:"input,omitempty"`
-	// Raw is the arguments' text as streamed so far, while pending.
-	Raw string `json:"raw,omitempty"`
 	// Output is a completed call's result.
 	Output string `json:"output,omitempty"`
 	// Error is a failed call's error, like "Tool execution aborted".
 	Error string `json:"error,omitempty"`
-	// Title is the title the tool set.
-	Title string `json:"title,omitempty"`
-	// Metadata is the metadata the tool or OpenCode set ({"interrupted":
-	// true} after an abort, {"truncated": false} after a result).
-	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
 // Done reports whether the call has finished, successfully or not.
 func (s *ToolState) Done() bool {
 	return s != nil && (s.Status == ToolCompleted || s.Status == ToolError)
-}
-
-// Health is the answer of GET /global/health.
-type Health struct {
-	// Healthy is true when the server works.
-	Healthy bool `json:"healthy"`
-	// Version is the server's OpenCode version.
-	Version string `json:"version"`
 }
 
 // Client talks to one opencode serve over HTTP and server-sent events. It
@@ -311,24 +252,9 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
-// url builds the address of path with the configured directory.
-func (c *Client) url(path string, query url.Values) string {
-	u := *c.base
-	u.Path = c.base.Path + path
-	q := url.Values{}
-	for k, v := range query {
-		q[k] = v
-	}
-	if c.cfg.Directory != "" {
-		q.Set("directory", c.cfg.Directory)
-	}
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-// newRequest builds a request with authentication and, for a non-nil body,
-// a JSON content type.
-func (c *Client) newRequest(ctx context.Context, method, path string, query url.Values, body any) (*http.Request, error) {
+// newRequest builds a request of path with the configured directory,
+// authentication and, for a non-nil body, a JSON content type.
+func (c *Client) newRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
 	var rd io.Reader
 	if body != nil {
 		data, err := json.Marshal(body)
@@ -337,7 +263,12 @@ func (c *Client) newRequest(ctx context.Context, method, path string, query url.
 		}
 		rd = bytes.NewReader(data)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.url(path, query), rd)
+	u := *c.base
+	u.Path += path
+	if c.cfg.Directory != "" {
+		u.RawQuery = url.Values{"directory": {c.cfg.Directory}}.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
 	if err != nil {
 		return nil, fmt.Errorf("opencode: %s %s: %w", method, path, err)
 	}
@@ -359,7 +290,7 @@ func (c *Client) newRequest(ctx context.Context, method, path string, query url.
 func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
 	defer cancel()
-	req, err := c.newRequest(ctx, method, path, nil, body)
+	req, err := c.newRequest(ctx, method, path, body)
 	if err != nil {
 		return err
 	}
@@ -385,19 +316,13 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	return nil
 }
 
-// Health asks GET /global/health.
-func (c *Client) Health(ctx context.Context) (*Health, error) {
-	var h Health
-	if err := c.do(ctx, http.MethodGet, "/global/health", nil, &h); err != nil {
-		return nil, err
-	}
-	return &h, nil
-}
-
-// Ping reports whether the server answers and says it is healthy.
+// Ping reports whether the server answers GET /global/health and says it
+// is healthy.
 func (c *Client) Ping(ctx context.Context) error {
-	h, err := c.Health(ctx)
-	if err != nil {
+	var h struct {
+		Healthy bool `json:"healthy"`
+	}
+	if err := c.do(ctx, http.MethodGet, "/global/health", nil, &h); err != nil {
 		return err
 	}
 	if !h.Healthy {
@@ -406,30 +331,24 @@ func (c *Client) Ping(ctx context.Context) error {
 	return nil
 }
 
-// CreateSession creates a session (POST /session). With an empty title
-// OpenCode asks the small model for one after the first prompt.
-func (c *Client) CreateSession(ctx context.Context, title string) (*Session, error) {
+// CreateSession creates a session (POST /session) and returns its id. With
+// an empty title OpenCode asks the small model for one after the first
+// prompt.
+func (c *Client) CreateSession(ctx context.Context, title string) (string, error) {
 	body := map[string]string{}
 	if title != "" {
 		body["title"] = title
 	}
-	var s Session
+	var s struct {
+		ID string `json:"id"`
+	}
 	if err := c.do(ctx, http.MethodPost, "/session", body, &s); err != nil {
-		return nil, err
+		return "", err
 	}
 	if s.ID == "" {
-		return nil, errors.New("opencode: POST /session: the answer has no session id")
+		return "", errors.New("opencode: POST /session: the answer has no session id")
 	}
-	return &s, nil
-}
-
-// GetSession returns a session (GET /session/:id).
-func (c *Client) GetSession(ctx context.Context, sessionID string) (*Session, error) {
-	var s Session
-	if err := c.do(ctx, http.MethodGet, "/session/"+url.PathEscape(sessionID), nil, &s); err != nil {
-		return nil, err
-	}
-	return &s, nil
+	return s.ID, nil
 }
 
 // PromptAsync sends a prompt without waiting for the answer

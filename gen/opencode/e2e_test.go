@@ -149,10 +149,10 @@ func TestEndToEnd(t *testing.T) {
 		fakemodel.Turn{
 			Name:  "call echo",
 			Match: fakemodel.All(fakemodel.OffersTool("echo"), fakemodel.LastUserTextContains("please echo hi")),
-			Reply: fakemodel.Reply{Blocks: []fakemodel.Block{
+			Reply: fakemodel.Reply{
 				fakemodel.Text("Let me echo that."),
 				fakemodel.CallTool("toolu_echo_1", "echo", map[string]any{"text": "hi"}),
-			}},
+			},
 		},
 		fakemodel.Turn{
 			Name:  "answer",
@@ -405,8 +405,10 @@ func TestExecuteGeneratesTitle(t *testing.T) {
 	// tools, and sets it on the session.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		s, err := client.GetSession(ctx, resp.SessionID)
-		if err != nil {
+		var s struct {
+			Title string `json:"title"`
+		}
+		if err := srv.GetJSON(ctx, "/session/"+resp.SessionID, &s); err != nil {
 			t.Fatal(err)
 		}
 		if s.Title == "Greeting session" {

@@ -11,8 +11,6 @@ import (
 // event is one SSE "data:" line holding {"id":"evt_…","type":T,
 // "properties":{…}}, with no SSE event or id field.
 const (
-	// EventServerConnected is the first event of every stream.
-	EventServerConnected = "server.connected"
 	// EventSessionStatus carries {sessionID, status:{type: busy|idle|retry}}.
 	EventSessionStatus = "session.status"
 	// EventSessionIdle carries {sessionID}: the session's loop stopped.
@@ -92,8 +90,6 @@ type StreamEvent struct {
 	// RawType is the OpenCode event type it came from ("" for events made
 	// from the message list).
 	RawType string
-	// Raw is the OpenCode event's JSON.
-	Raw json.RawMessage
 	// Time is when the executor produced the event.
 	Time time.Time
 }
@@ -124,7 +120,6 @@ func (e *StreamEvent) String() string {
 
 // rawEvent is one event of GET /event.
 type rawEvent struct {
-	ID         string          `json:"id"`
 	Type       string          `json:"type"`
 	Properties json.RawMessage `json:"properties"`
 }
@@ -146,7 +141,6 @@ const (
 // tool_call and one tool_result however many updates OpenCode sends.
 type normalizer struct {
 	sessionID string
-	now       func() time.Time
 
 	roles     map[string]string // message id → role
 	partTypes map[string]string // part id → type
@@ -167,7 +161,6 @@ type normalizer struct {
 func newNormalizer(sessionID string) *normalizer {
 	return &normalizer{
 		sessionID: sessionID,
-		now:       time.Now,
 		roles:     map[string]string{},
 		partTypes: map[string]string{},
 		textDone:  map[string]bool{},
@@ -210,7 +203,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		return nil, sigNone, nil
 	}
 	mk := func(t StreamEventType) *StreamEvent {
-		return &StreamEvent{Type: t, SessionID: n.sessionID, RawType: ev.Type, Raw: json.RawMessage(data), Time: n.now()}
+		return &StreamEvent{Type: t, SessionID: n.sessionID, RawType: ev.Type, Time: time.Now()}
 	}
 
 	switch ev.Type {
@@ -386,10 +379,20 @@ func (n *normalizer) settledByEvents() bool {
 // completeFromEvents returns the completion of a turn settledByEvents
 // reports over, and starts the next turn.
 func (n *normalizer) completeFromEvents() *StreamEvent {
-	done := &StreamEvent{Type: EventCompletion, SessionID: n.sessionID, Role: "assistant", Time: n.now(), Error: n.turnError}
 	if a := n.lastAssistant; a != nil && a.ParentID == n.lastUser {
+		return n.complete(a, strings.Join(n.texts[a.ID], "\n"))
+	}
+	return n.complete(nil, "")
+}
+
+// complete returns the completion of a turn whose last assistant message
+// is a (nil when it failed before one) with the final text, and starts the
+// next turn.
+func (n *normalizer) complete(a *MessageInfo, text string) *StreamEvent {
+	done := &StreamEvent{Type: EventCompletion, SessionID: n.sessionID, Role: "assistant", Time: time.Now(), Error: n.turnError}
+	if a != nil {
 		done.MessageID = a.ID
-		done.FinalText = strings.Join(n.texts[a.ID], "\n")
+		done.FinalText = text
 		if a.Error != nil {
 			done.Error = a.Error.String()
 		}
@@ -438,7 +441,7 @@ func (n *normalizer) settle(msgs []Message) ([]*StreamEvent, bool) {
 
 	var out []*StreamEvent
 	mk := func(t StreamEventType) *StreamEvent {
-		return &StreamEvent{Type: t, SessionID: n.sessionID, Time: n.now()}
+		return &StreamEvent{Type: t, SessionID: n.sessionID, Time: time.Now()}
 	}
 	for _, m := range answer {
 		for i := range m.Parts {
@@ -450,20 +453,10 @@ func (n *normalizer) settle(msgs []Message) ([]*StreamEvent, bool) {
 	// The list shows every call settled, so whatever the events left
 	// unresolved is settled too.
 	clear(n.unresolved)
-	done := mk(EventCompletion)
-	done.Role = "assistant"
-	done.Error = n.turnError
-	if last != nil {
-		done.MessageID = last.Info.ID
-		done.FinalText = messageText(last)
-		if last.Info.Error != nil {
-			done.Error = last.Info.Error.String()
-		}
+	if last == nil {
+		return append(out, n.complete(nil, "")), true
 	}
-	done.IsError = done.Error != ""
-	out = append(out, done)
-	n.turnError = ""
-	return out, true
+	return append(out, n.complete(&last.Info, messageText(last))), true
 }
 
 // messageText joins a message's text parts, leaving out synthetic and

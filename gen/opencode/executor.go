@@ -75,18 +75,17 @@ func (c *Client) Start(ctx context.Context, req *ExecuteRequest) (*Executor, err
 	}
 	sessionID := req.SessionID
 	if sessionID == "" {
-		s, err := c.CreateSession(ectx, req.Title)
+		sessionID, err = c.CreateSession(ectx, req.Title)
 		if err != nil {
 			cancel()
 			body.Close()
 			return nil, err
 		}
-		sessionID = s.ID
 	}
 	e := &Executor{
 		c:         c,
 		sessionID: sessionID,
-		defaults:  req.prompt(""),
+		defaults:  Prompt{Model: req.Model, Agent: req.Agent, System: req.System, Variant: req.Variant, Tools: req.Tools},
 		events:    make(chan *StreamEvent, c.cfg.EventBuffer),
 		errs:      make(chan error, errorBuffer),
 		done:      make(chan struct{}),
@@ -119,7 +118,7 @@ func (c *Client) subscribe(ctx context.Context, cancel context.CancelFunc) (*sse
 		}
 		return nil, nil, err
 	}
-	req, err := c.newRequest(ctx, http.MethodGet, "/event", nil, nil)
+	req, err := c.newRequest(ctx, http.MethodGet, "/event", nil)
 	if err != nil {
 		return fail(err)
 	}
@@ -162,12 +161,12 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 	}()
 	n := newNormalizer(e.sessionID)
 	for {
-		ev, err := sse.Next()
+		data, err := sse.Next()
 		if err != nil {
 			e.exit(err)
 			return
 		}
-		out, sig, err := n.handle(ev.Data)
+		out, sig, err := n.handle(data)
 		if err != nil {
 			e.report(err)
 			continue
@@ -175,7 +174,7 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 		if debug := e.c.debug; debug != nil {
 			e.mu.Lock()
 			debug("event %.120s → %d events, signal %d; pending %d active %v idle %v; settled by events %v (user %s, assistant %+v, unresolved %v)",
-				ev.Data, len(out), sig, e.pending, e.active, e.idle, n.settledByEvents(), n.lastUser, n.lastAssistant, n.unresolved)
+				data, len(out), sig, e.pending, e.active, e.idle, n.settledByEvents(), n.lastUser, n.lastAssistant, n.unresolved)
 			e.mu.Unlock()
 		}
 		if !e.send(out) {
@@ -310,16 +309,12 @@ func (e *Executor) exit(err error) {
 }
 
 // SendMessage sends a text prompt with the request's model, agent, system
-// prompt, variant and tools. A completion event answers it.
+// prompt, variant and tools. A completion event answers it. Prompts sent
+// while a turn runs are queued by OpenCode; one completion then answers
+// them all.
 func (e *Executor) SendMessage(message string) error {
 	p := e.defaults
-	p.Parts = TextParts(message)
-	return e.SendPrompt(e.ctx, p)
-}
-
-// SendPrompt sends any prompt. Prompts sent while a turn runs are queued by
-// OpenCode; one completion then answers them all.
-func (e *Executor) SendPrompt(ctx context.Context, p Prompt) error {
+	p.Parts = []PromptPart{{Type: "text", Text: message}}
 	e.mu.Lock()
 	if e.closing {
 		e.mu.Unlock()
@@ -329,7 +324,7 @@ func (e *Executor) SendPrompt(ctx context.Context, p Prompt) error {
 	e.active = false
 	e.idle = false
 	e.mu.Unlock()
-	if err := e.c.PromptAsync(ctx, e.sessionID, p); err != nil {
+	if err := e.c.PromptAsync(e.ctx, e.sessionID, p); err != nil {
 		e.mu.Lock()
 		e.pending--
 		e.mu.Unlock()

@@ -36,7 +36,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 )
 
 // Runtime runs agent turns on OpenCode.
@@ -104,15 +103,6 @@ type ExecuteRequest struct {
 	Tools map[string]bool
 }
 
-// prompt builds a prompt of the request's settings with the given text.
-func (r *ExecuteRequest) prompt(text string) Prompt {
-	p := Prompt{Model: r.Model, Agent: r.Agent, System: r.System, Variant: r.Variant, Tools: r.Tools}
-	if text != "" {
-		p.Parts = TextParts(text)
-	}
-	return p
-}
-
 // ExecuteResponse is the outcome of one turn.
 type ExecuteResponse struct {
 	// SessionID is the OpenCode session.
@@ -124,19 +114,6 @@ type ExecuteResponse struct {
 	Error string
 	// Events are every event of the turn in order, the completion last.
 	Events []*StreamEvent
-	// Duration is the time from the request to the completion.
-	Duration time.Duration
-}
-
-// ToolEvents returns the response's tool_call and tool_result events.
-func (r *ExecuteResponse) ToolEvents() []*StreamEvent {
-	var out []*StreamEvent
-	for _, e := range r.Events {
-		if e.Type == EventToolCall || e.Type == EventToolResult {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // Execute runs one turn: it sends request.Message and waits for the
@@ -146,7 +123,6 @@ func (c *Client) Execute(ctx context.Context, request *ExecuteRequest) (*Execute
 	if request == nil || request.Message == "" {
 		return nil, errors.New("opencode: Execute needs a message")
 	}
-	began := time.Now()
 	e, err := c.Start(ctx, request)
 	if err != nil {
 		return nil, err
@@ -158,7 +134,6 @@ func (c *Client) Execute(ctx context.Context, request *ExecuteRequest) (*Execute
 		if ev.Type == EventCompletion {
 			resp.FinalText = ev.FinalText
 			resp.Error = ev.Error
-			resp.Duration = time.Since(began)
 			return resp, nil
 		}
 	}

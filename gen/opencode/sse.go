@@ -6,30 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 )
-
-// sseEvent is one event of a server-sent event stream.
-type sseEvent struct {
-	// Event is the event field; "" means the default type, "message".
-	Event string
-	// ID is the id field of the event, if any.
-	ID string
-	// Data is the data lines joined with "\n".
-	Data []byte
-	// Retry is the retry field in milliseconds, or -1.
-	Retry int
-}
 
 // errEventTooLarge reports an event whose data exceeds the reader's limit.
 var errEventTooLarge = errors.New("server-sent event larger than the limit")
 
-// sseReader parses the text/event-stream format of the HTML standard:
-// fields "data", "event", "id", "retry"; comment lines starting with ':';
-// a field name without a colon; one optional space after the colon;
-// lines ending in "\n", "\r\n" or "\r"; an event dispatched on an empty
-// line and only when it has data; an unfinished event at the end of the
-// stream discarded. Reconnection is not its business.
+// sseReader parses the text/event-stream format of the HTML standard for
+// the data of its events: "data" fields (the other fields, event, id and
+// retry, which OpenCode does not send, are ignored like unknown ones);
+// comment lines starting with ':'; a field name without a colon; one
+// optional space after the colon; lines ending in "\n", "\r\n" or "\r";
+// an event dispatched on an empty line and only when it has data; an
+// unfinished event at the end of the stream discarded. Reconnection is not
+// its business.
 type sseReader struct {
 	r   *bufio.Reader
 	max int
@@ -43,31 +32,22 @@ func newSSEReader(r io.Reader, max int) *sseReader {
 	return &sseReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
 }
 
-// Next returns the next event. At the end of the stream it returns io.EOF
-// (also when an unfinished event is discarded); a broken stream returns the
-// read error.
-func (s *sseReader) Next() (sseEvent, error) {
-	ev := sseEvent{Retry: -1}
+// Next returns the next event's data: its data lines joined with "\n". At
+// the end of the stream it returns io.EOF (also when an unfinished event is
+// discarded); a broken stream returns the read error.
+func (s *sseReader) Next() ([]byte, error) {
 	var data bytes.Buffer
 	hasData := false
 	for {
 		line, err := s.line()
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return sseEvent{}, io.EOF
-			}
-			return sseEvent{}, err
+			return nil, err
 		}
 		if len(line) == 0 {
 			if !hasData {
-				// An event without data is not dispatched; its
-				// event type is reset, its id is kept by the
-				// standard but we have no use for it.
-				ev = sseEvent{Retry: -1}
-				continue
+				continue // an event without data is not dispatched
 			}
-			ev.Data = data.Bytes()
-			return ev, nil
+			return data.Bytes(), nil
 		}
 		if line[0] == ':' {
 			continue
@@ -79,27 +59,17 @@ func (s *sseReader) Next() (sseEvent, error) {
 				value = value[1:]
 			}
 		}
-		switch string(name) {
-		case "data":
-			if data.Len()+len(value)+1 > s.max {
-				return sseEvent{}, fmt.Errorf("%w (%d bytes)", errEventTooLarge, s.max)
-			}
-			if hasData {
-				data.WriteByte('\n')
-			}
-			data.Write(value)
-			hasData = true
-		case "event":
-			ev.Event = string(value)
-		case "id":
-			if bytes.IndexByte(value, 0) < 0 {
-				ev.ID = string(value)
-			}
-		case "retry":
-			if n, err := strconv.Atoi(string(value)); err == nil && n >= 0 {
-				ev.Retry = n
-			}
+		if string(name) != "data" {
+			continue
 		}
+		if data.Len()+len(value)+1 > s.max {
+			return nil, fmt.Errorf("%w (%d bytes)", errEventTooLarge, s.max)
+		}
+		if hasData {
+			data.WriteByte('\n')
+		}
+		data.Write(value)
+		hasData = true
 	}
 }
 
@@ -110,11 +80,8 @@ func (s *sseReader) line() ([]byte, error) {
 	for {
 		b, err := s.r.ReadByte()
 		if err != nil {
-			if errors.Is(err, io.EOF) && len(buf) > 0 {
-				// A last line without a terminator ends the stream
-				// before its event is complete: discard it.
-				return nil, io.EOF
-			}
+			// A last line without a terminator ends the stream before
+			// its event is complete: it is discarded with the event.
 			return nil, err
 		}
 		if s.pendingCR {

@@ -50,3 +50,36 @@ func TestRouteRefusesInvalidUTF8IDs(t *testing.T) {
 		t.Errorf("calls of sessions with invalid ids executed %d times", n)
 	}
 }
+
+// TestJSString: a JSON string token decodes as JavaScript reads it, with
+// nothing replaced: escapes, surrogate pairs joined, a lone surrogate as
+// its WTF-8 bytes, invalid UTF-8 kept; a token that is not one fails.
+func TestJSString(t *testing.T) {
+	cases := []struct {
+		raw, want string
+		ok        bool
+	}{
+		{`"plain"`, "plain", true},
+		{`"a\"b\\c\/d\b\f\n\r\t"`, "a\"b\\c/d\b\f\n\r\t", true},
+		{`"\u00e9\u20AC"`, "é€", true},
+		{`"\ud83d\ude00"`, "😀", true},
+		{`"\ud800-x"`, "\xed\xa0\x80-x", true},
+		{`"x\udbff"`, "x\xed\xaf\xbf", true},
+		{`"\udc00\ud800"`, "\xed\xb0\x80\xed\xa0\x80", true},
+		{`"\ud800\u0041"`, "\xed\xa0\x80A", true},
+		{"\"\xff-x\"", "\xff-x", true},
+		{`"\ufffd"`, "\ufffd", true},
+		{`"\u12"`, "", false},
+		{`"\x"`, "", false},
+		{`"a\"`, "", false},
+		{`plain`, "", false},
+		{`"`, "", false},
+		{`"a" `, "", false},
+	}
+	for _, c := range cases {
+		got, ok := agentrt.JSString([]byte(c.raw))
+		if ok != c.ok || got != c.want {
+			t.Errorf("JSString(%s) = %q, %v; want %q, %v", c.raw, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -87,6 +87,24 @@ func CheckToolCallID(id string) string {
 	return checkID("tool_call_id", id, MaxToolCallIDLength, "MaxToolCallIDLength")
 }
 
+// JSString reads raw, one JSON string token, as the callback route reads a
+// tool_call_id: as the JavaScript string JSON.parse makes of it. Escaped
+// surrogate pairs become their code point, while a lone surrogate escape
+// ("\ud800") becomes its three WTF-8 bytes and invalid UTF-8 stays as it
+// is, so that CheckToolCallID refuses them where a decoder that makes them
+// U+FFFD would make distinct ids one. ok is false when raw is not exactly
+// one JSON string.
+func JSString(raw []byte) (s string, ok bool) {
+	d := Decoder{data: raw}
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	if s, ok = d.readStringAs(true, strLoneSurrogates|strInvalidBytes); !ok || d.pos != len(raw) {
+		return "", false
+	}
+	return s, true
+}
+
 // StoreCounter counts, for another transport's CallEvent, the store
 // operations of one call (retries included) and the last store error it
 // met, as the callback route counts its own.

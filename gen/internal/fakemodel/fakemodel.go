@@ -17,33 +17,30 @@
 package fakemodel
 
 import (
-	"context"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
+	"unicode/utf8"
 )
 
 // TitleTurn is the Turn name recorded for the built-in answer to a request
 // without tools that no script turn matched.
 const TitleTurn = "(title)"
 
-// DefaultTitle is the text of the built-in answer to the title request.
-const DefaultTitle = "Scripted session"
-
 // Turn is one scripted answer.
 type Turn struct {
 	// Name identifies the turn in Request.Turn and in failure messages; ""
 	// becomes "turn N" (1-based position in the script).
 	Name string
-	// Match selects the request the turn answers. nil means HasTools(), so
-	// that a bare turn never answers the title request.
+	// Match selects the request the turn answers. nil means
+	// Request.HasTools, so that a bare turn never answers the title
+	// request.
 	Match Matcher
 	// Reply is the answer, unless Respond is set.
 	Reply Reply
@@ -51,53 +48,23 @@ type Turn struct {
 	Respond func(*Request) Reply
 }
 
-// Reply is what the model answers.
-type Reply struct {
-	// Blocks are the content blocks, streamed in order.
-	Blocks []Block
-	// StopReason is the stop_reason; "" means "tool_use" when a block calls
-	// a tool and "end_turn" otherwise.
-	StopReason string
-	// Delay holds the answer back before its first byte; it ends early when
-	// the client goes away.
-	Delay time.Duration
-	// Error, when set, is answered instead of the blocks.
-	Error *APIError
-}
+// Reply is what the model answers: content blocks, streamed in order. Its
+// stop_reason is "tool_use" when a block calls a tool and "end_turn"
+// otherwise.
+type Reply []Block
 
-// Block is one content block of a Reply: text, or a tool call.
+// Block is one content block of a Reply: text, or a tool call when
+// ToolName is set.
 type Block struct {
-	// Text is a text block's text, used when ToolUse is nil.
+	// Text is a text block's text.
 	Text string
-	// ToolUse makes the block a tool_use block.
-	ToolUse *ToolUse
-}
-
-// ToolUse is a tool call of the model.
-type ToolUse struct {
-	// ID is the call id (tool_use.id); "" becomes toolu_fake_<request>_<block>.
-	ID string
-	// Name is the tool to call.
-	Name string
-	// Input is marshalled to JSON as the arguments, unless InputJSON is set.
+	// ToolID is a tool call's id (tool_use.id); "" becomes
+	// toolu_fake_<request>_<block>.
+	ToolID string
+	// ToolName is the tool a tool_use block calls.
+	ToolName string
+	// Input is marshalled to JSON as a tool call's arguments.
 	Input any
-	// InputJSON is sent verbatim as the arguments; it may be malformed on
-	// purpose.
-	InputJSON string
-}
-
-// APIError is an error answer of the API, like
-// {"type":"error","error":{"type":"overloaded_error","message":"…"}}.
-// OpenCode retries 429, 5xx and overloaded errors with back-off; use a 4xx
-// status for an error that ends the step.
-type APIError struct {
-	// Status is the HTTP status; 0 means 400.
-	Status int
-	// Type is the error type, like invalid_request_error; "" means
-	// api_error.
-	Type string
-	// Message is the error message.
-	Message string
 }
 
 // Text is a text block.
@@ -106,16 +73,14 @@ func Text(s string) Block { return Block{Text: s} }
 // CallTool is a tool_use block calling name with input marshalled to JSON.
 // An empty id is generated.
 func CallTool(id, name string, input any) Block {
-	return Block{ToolUse: &ToolUse{ID: id, Name: name, Input: input}}
+	return Block{ToolID: id, ToolName: name, Input: input}
 }
 
 // Say is a reply of one text block that ends the turn.
-func Say(text string) Reply { return Reply{Blocks: []Block{Text(text)}} }
+func Say(text string) Reply { return Reply{Text(text)} }
 
 // Call is a reply of one tool call.
-func Call(id, name string, input any) Reply {
-	return Reply{Blocks: []Block{CallTool(id, name, input)}}
-}
+func Call(id, name string, input any) Reply { return Reply{CallTool(id, name, input)} }
 
 // Server is a running scripted model.
 type Server struct {
@@ -144,7 +109,7 @@ type turn struct {
 // (see Unused).
 func New(t testing.TB, turns ...Turn) *Server {
 	t.Helper()
-	s := &Server{t: t, title: DefaultTitle}
+	s := &Server{t: t, title: "Scripted session"}
 	s.Add(turns...)
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
@@ -172,7 +137,7 @@ func (s *Server) Add(turns ...Turn) {
 			tn.Name = fmt.Sprintf("turn %d", len(s.turns)+1)
 		}
 		if tn.Match == nil {
-			tn.Match = HasTools()
+			tn.Match = (*Request).HasTools
 		}
 		s.turns = append(s.turns, turn{Turn: tn})
 	}
@@ -183,13 +148,6 @@ func (s *Server) SetTitle(title string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.title = title
-}
-
-// Requests returns every request received so far, in arrival order.
-func (s *Server) Requests() []*Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.requests)
 }
 
 // Answered returns the requests a script turn answered (not the title
@@ -218,59 +176,30 @@ func (s *Server) ByTurn(name string) *Request {
 	return nil
 }
 
-// Unused returns the names of the turns that have not answered yet.
-func (s *Server) Unused() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for _, tn := range s.turns {
-		if !tn.used {
-			out = append(out, tn.Name)
-		}
-	}
-	return out
-}
-
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		http.Error(w, "fakemodel: reading the body: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	req := &Request{
-		Method:   r.Method,
-		Path:     r.URL.Path,
-		Header:   r.Header.Clone(),
-		Body:     body,
-		Received: time.Now(),
-	}
+	req := &Request{Method: r.Method, Path: r.URL.Path, Body: body}
 	if err := json.Unmarshal(body, &req.Messages); err != nil {
 		req.DecodeErr = err
 	}
 
 	reply, ok := s.pick(req)
 	if !ok {
-		writeError(w, &APIError{
-			Status:  http.StatusBadRequest,
-			Type:    "invalid_request_error",
-			Message: fmt.Sprintf("fakemodel: no scripted turn matches %s", req),
+		// An invalid_request_error: 400, which OpenCode does not retry, so
+		// the step fails at once.
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		json.NewEncoder(w).Encode(map[string]any{
+			"type":  "error",
+			"error": map[string]string{"type": "invalid_request_error", "message": fmt.Sprintf("fakemodel: no scripted turn matches %s", req)},
 		})
 		return
 	}
-	if reply.Delay > 0 && !sleep(r.Context(), reply.Delay) {
-		return
-	}
-	if reply.Error != nil {
-		writeError(w, reply.Error)
-		return
-	}
-	msg := buildMessage(req, reply)
-	if req.Messages.Stream {
-		writeStream(w, msg)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(msg)
+	writeStream(w, req, reply)
 }
 
 // pick records req and chooses its answer.
@@ -281,7 +210,7 @@ func (s *Server) pick(req *Request) (Reply, bool) {
 	s.requests = append(s.requests, req)
 	if req.DecodeErr != nil || req.Method != http.MethodPost || req.Path != "/v1/messages" {
 		s.unmatched = append(s.unmatched, req)
-		return Reply{}, false
+		return nil, false
 	}
 	for i := range s.turns {
 		tn := &s.turns[i]
@@ -302,174 +231,68 @@ func (s *Server) pick(req *Request) (Reply, bool) {
 		return Say(s.title), true
 	}
 	s.unmatched = append(s.unmatched, req)
-	return Reply{}, false
+	return nil, false
 }
 
-// sleep waits d or until ctx ends; it reports whether d elapsed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-func writeError(w http.ResponseWriter, e *APIError) {
-	status := e.Status
-	if status == 0 {
-		status = http.StatusBadRequest
-	}
-	typ := e.Type
-	if typ == "" {
-		typ = "api_error"
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]any{
-		"type":  "error",
-		"error": map[string]string{"type": typ, "message": e.Message},
-	})
-}
-
-// message is the non-streaming answer, also the source of the stream.
-type message struct {
-	ID           string         `json:"id"`
-	Type         string         `json:"type"`
-	Role         string         `json:"role"`
-	Model        string         `json:"model"`
-	Content      []messageBlock `json:"content"`
-	StopReason   string         `json:"stop_reason"`
-	StopSequence *string        `json:"stop_sequence"`
-	Usage        usage          `json:"usage"`
-}
-
-type messageBlock struct {
-	Type  string          `json:"type"`
-	Text  *string         `json:"text,omitempty"`
-	ID    string          `json:"id,omitempty"`
-	Name  string          `json:"name,omitempty"`
-	Input json.RawMessage `json:"input,omitempty"`
-}
-
-type usage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
-}
-
-func buildMessage(req *Request, reply Reply) *message {
-	msg := &message{
-		ID:    fmt.Sprintf("msg_fake_%d", req.Seq),
-		Type:  "message",
-		Role:  "assistant",
-		Model: req.Messages.Model,
-		Usage: usage{InputTokens: len(req.Body) / 4, OutputTokens: 1},
-	}
-	stop := "end_turn"
-	for i, b := range reply.Blocks {
-		if b.ToolUse == nil {
-			text := b.Text
-			msg.Content = append(msg.Content, messageBlock{Type: "text", Text: &text})
-			msg.Usage.OutputTokens += len(text) / 4
-			continue
-		}
-		stop = "tool_use"
-		id := b.ToolUse.ID
-		if id == "" {
-			id = fmt.Sprintf("toolu_fake_%d_%d", req.Seq, i)
-		}
-		input := json.RawMessage(b.ToolUse.InputJSON)
-		if b.ToolUse.InputJSON == "" {
-			in := b.ToolUse.Input
-			if in == nil {
-				in = map[string]any{}
-			}
-			data, err := json.Marshal(in)
-			if err != nil {
-				// A test bug: say so in the tool's arguments, where the
-				// test will see it.
-				data, _ = json.Marshal(map[string]string{"fakemodel_error": err.Error()})
-			}
-			input = data
-		}
-		msg.Content = append(msg.Content, messageBlock{Type: "tool_use", ID: id, Name: b.ToolUse.Name, Input: input})
-		msg.Usage.OutputTokens += len(input) / 4
-	}
-	if reply.StopReason != "" {
-		stop = reply.StopReason
-	}
-	msg.StopReason = stop
-	return msg
-}
-
-// writeStream sends msg as the Messages API's event stream.
-func writeStream(w http.ResponseWriter, msg *message) {
+// writeStream answers reply as the Messages API's event stream, which
+// OpenCode always asks for.
+func writeStream(w http.ResponseWriter, req *Request, reply Reply) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	send := func(event string, data any) {
-		b, err := json.Marshal(data)
-		if err != nil {
-			event = "error"
-			b, _ = json.Marshal(map[string]any{
-				"type":  "error",
-				"error": map[string]string{"type": "api_error", "message": "fakemodel: " + err.Error()},
-			})
-		}
+	send := func(event string, data map[string]any) {
+		data["type"] = event
+		b, _ := json.Marshal(data) // strings, numbers and valid JSON
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
 		if flusher != nil {
 			flusher.Flush()
 		}
 	}
 
-	start := *msg
-	start.Content = []messageBlock{}
-	start.StopReason = ""
 	send("message_start", map[string]any{
-		"type": "message_start",
 		"message": map[string]any{
-			"id": start.ID, "type": "message", "role": "assistant", "model": start.Model,
-			"content": start.Content, "stop_reason": nil, "stop_sequence": nil,
-			"usage": usage{InputTokens: msg.Usage.InputTokens, OutputTokens: 1},
+			"id": fmt.Sprintf("msg_fake_%d", req.Seq), "type": "message", "role": "assistant", "model": req.Messages.Model,
+			"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
+			"usage": map[string]int{"input_tokens": len(req.Body) / 4, "output_tokens": 1},
 		},
 	})
-	send("ping", map[string]string{"type": "ping"})
-	for i, b := range msg.Content {
-		switch b.Type {
-		case "text":
-			send("content_block_start", map[string]any{
-				"type": "content_block_start", "index": i,
-				"content_block": map[string]string{"type": "text", "text": ""},
-			})
-			for _, piece := range split(*b.Text) {
-				send("content_block_delta", map[string]any{
-					"type": "content_block_delta", "index": i,
-					"delta": map[string]string{"type": "text_delta", "text": piece},
-				})
-			}
-		case "tool_use":
-			send("content_block_start", map[string]any{
-				"type": "content_block_start", "index": i,
-				"content_block": map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": map[string]any{}},
-			})
-			for _, piece := range split(string(b.Input)) {
-				send("content_block_delta", map[string]any{
-					"type": "content_block_delta", "index": i,
-					"delta": map[string]string{"type": "input_json_delta", "partial_json": piece},
-				})
-			}
+	send("ping", map[string]any{})
+	stop, outputTokens := "end_turn", 1
+	for i, b := range reply {
+		start := map[string]any{"type": "text", "text": ""}
+		delta, field, content := "text_delta", "text", b.Text
+		if b.ToolName != "" {
+			stop = "tool_use"
+			id := cmp.Or(b.ToolID, fmt.Sprintf("toolu_fake_%d_%d", req.Seq, i))
+			start = map[string]any{"type": "tool_use", "id": id, "name": b.ToolName, "input": map[string]any{}}
+			delta, field, content = "input_json_delta", "partial_json", toolInput(b.Input)
 		}
-		send("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+		outputTokens += len(content) / 4
+		send("content_block_start", map[string]any{"index": i, "content_block": start})
+		for _, piece := range split(content) {
+			send("content_block_delta", map[string]any{"index": i, "delta": map[string]string{"type": delta, field: piece}})
+		}
+		send("content_block_stop", map[string]any{"index": i})
 	}
 	send("message_delta", map[string]any{
-		"type":  "message_delta",
-		"delta": map[string]any{"stop_reason": msg.StopReason, "stop_sequence": nil},
-		"usage": map[string]int{"output_tokens": msg.Usage.OutputTokens},
+		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+		"usage": map[string]int{"output_tokens": outputTokens},
 	})
-	send("message_stop", map[string]string{"type": "message_stop"})
+	send("message_stop", map[string]any{})
+}
+
+// toolInput is a call's arguments as JSON. Input that does not marshal is
+// a test bug, said in the arguments, where the test will see it.
+func toolInput(in any) string {
+	if in == nil {
+		in = map[string]any{}
+	}
+	data, err := json.Marshal(in)
+	if err != nil {
+		data, _ = json.Marshal(map[string]string{"fakemodel_error": err.Error()})
+	}
+	return string(data)
 }
 
 // split cuts s in two at a rune boundary near the middle, so each block
@@ -480,7 +303,7 @@ func split(s string) []string {
 		return []string{s}
 	}
 	mid := len(s) / 2
-	for mid < len(s) && !utf8Start(s[mid]) {
+	for mid < len(s) && !utf8.RuneStart(s[mid]) {
 		mid++
 	}
 	if mid == len(s) {
@@ -489,8 +312,6 @@ func split(s string) []string {
 	return []string{s[:mid], s[mid:]}
 }
 
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
-
 // ConfigOptions shapes the opencode.json Config writes.
 type ConfigOptions struct {
 	// ProviderID is the provider's id in opencode.json; "" means
@@ -498,11 +319,6 @@ type ConfigOptions struct {
 	ProviderID string
 	// ModelID is the model's id; "" means DefaultModelID.
 	ModelID string
-	// APIKey is sent as x-api-key; "" means "fakemodel-key".
-	APIKey string
-	// ModelEntry holds extra keys of the model entry, overriding the
-	// defaults (for example "temperature": false, "limit": {…}).
-	ModelEntry map[string]any
 	// Extra holds top-level keys merged over the defaults (for example
 	// "agent", "instructions", "permission").
 	Extra map[string]any
@@ -534,10 +350,6 @@ func (o ConfigOptions) Model() (providerID, modelID string) {
 // every permission allowed. Pass it as opencodetest.Options.Config.
 func (s *Server) Config(opts ConfigOptions) []byte {
 	providerID, modelID := opts.Model()
-	apiKey := opts.APIKey
-	if apiKey == "" {
-		apiKey = "fakemodel-key"
-	}
 	model := map[string]any{
 		"name":        "Scripted model",
 		"tool_call":   true,
@@ -545,9 +357,6 @@ func (s *Server) Config(opts ConfigOptions) []byte {
 		"reasoning":   false,
 		"attachment":  false,
 		"limit":       map[string]int{"context": 200000, "output": 8192},
-	}
-	for k, v := range opts.ModelEntry {
-		model[k] = v
 	}
 	full := providerID + "/" + modelID
 	cfg := map[string]any{
@@ -563,7 +372,7 @@ func (s *Server) Config(opts ConfigOptions) []byte {
 			providerID: map[string]any{
 				"name":    "agentc fakemodel",
 				"npm":     "@ai-sdk/anthropic",
-				"options": map[string]string{"baseURL": s.BaseURL(), "apiKey": apiKey},
+				"options": map[string]string{"baseURL": s.BaseURL(), "apiKey": "fakemodel-key"},
 				"models":  map[string]any{modelID: model},
 			},
 		},

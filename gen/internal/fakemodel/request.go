@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
-	"time"
 )
 
 // Request is one request the server received, kept so a test can assert
@@ -20,8 +18,6 @@ type Request struct {
 	Turn string
 	// Method and Path are the request line's, like POST /v1/messages.
 	Method, Path string
-	// Header holds the request's headers (x-api-key, anthropic-version, …).
-	Header http.Header
 	// Body is the raw request body, byte for byte.
 	Body []byte
 	// Messages is Body decoded; when the body is not a Messages API request
@@ -29,8 +25,6 @@ type Request struct {
 	Messages MessagesRequest
 	// DecodeErr is the error decoding Body, if any.
 	DecodeErr error
-	// Received is when the request arrived.
-	Received time.Time
 }
 
 // MessagesRequest is the body of POST /v1/messages, with the fields a test
@@ -39,20 +33,14 @@ type Request struct {
 type MessagesRequest struct {
 	// Model is the model id the client asked for.
 	Model string `json:"model"`
-	// MaxTokens is the output limit the client set.
-	MaxTokens int `json:"max_tokens"`
 	// System is the system prompt, as text blocks.
 	System Content `json:"system"`
 	// Messages is the conversation, oldest first.
 	Messages []Message `json:"messages"`
 	// Tools lists the tools offered to the model.
 	Tools []Tool `json:"tools"`
-	// ToolChoice is the tool_choice field as sent.
-	ToolChoice json.RawMessage `json:"tool_choice"`
 	// Temperature is nil when the client did not send one.
 	Temperature *float64 `json:"temperature"`
-	// TopP is nil when the client did not send one.
-	TopP *float64 `json:"top_p"`
 	// Stream reports whether the client asked for server-sent events.
 	Stream bool `json:"stream"`
 }
@@ -147,7 +135,8 @@ type ToolResult struct {
 	IsError bool
 }
 
-// HasTools reports whether the request offers the model any tool.
+// HasTools reports whether the request offers the model any tool: every
+// request of an agent's step, never the title request.
 func (r *Request) HasTools() bool { return len(r.Messages.Tools) > 0 }
 
 // Tool returns the offered tool with the given name, or nil.
@@ -178,16 +167,6 @@ func (r *Request) LastMessage() *Message {
 		return &r.Messages.Messages[n-1]
 	}
 	return nil
-}
-
-// LastUserText is the text of the last user message, "" when the last
-// message is not the user's.
-func (r *Request) LastUserText() string {
-	m := r.LastMessage()
-	if m == nil || m.Role != "user" {
-		return ""
-	}
-	return m.Content.Text()
 }
 
 // ToolResults returns every tool_result block of the conversation, oldest
@@ -256,13 +235,6 @@ func (r *Request) String() string {
 
 // Matcher decides whether a script turn answers a request.
 type Matcher func(*Request) bool
-
-// HasTools matches a request that offers the model tools: every request of
-// an agent's step, never the title request.
-func HasTools() Matcher { return (*Request).HasTools }
-
-// NoTools matches a request without tools, like the title request.
-func NoTools() Matcher { return func(r *Request) bool { return !r.HasTools() } }
 
 // OffersTool matches a request that offers the named tool.
 func OffersTool(name string) Matcher { return func(r *Request) bool { return r.Tool(name) != nil } }

@@ -41,10 +41,9 @@ import (
 // requests; the URL follows it.
 const listeningMarker = "opencode server listening on "
 
-// DefaultStartTimeout bounds the wait for the listening line when
-// Options.StartTimeout is zero. Start to listening takes about 1 s on a
-// quiet machine; the margin is for loaded CI runners.
-const DefaultStartTimeout = 60 * time.Second
+// startTimeout bounds the wait for the listening line. Start to listening
+// takes about 1 s on a quiet machine; the margin is for loaded CI runners.
+const startTimeout = 60 * time.Second
 
 // stopGrace is how long the server gets to exit after SIGTERM before the
 // process group is killed.
@@ -66,9 +65,6 @@ type Options struct {
 	// Env holds extra KEY=value entries for the server's environment; they
 	// override the defaults Start sets.
 	Env []string
-	// StartTimeout bounds the wait for the listening line; zero means
-	// DefaultStartTimeout.
-	StartTimeout time.Duration
 }
 
 // Server is a running opencode serve process.
@@ -128,10 +124,6 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	}
 	t.Cleanup(registry.close)
 
-	timeout := opts.StartTimeout
-	if timeout <= 0 {
-		timeout = DefaultStartTimeout
-	}
 	s := &Server{
 		Dir:      dir,
 		Home:     home,
@@ -144,7 +136,7 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	// when that is why the server exited, try again with another port.
 	const attempts = 3
 	for i := 1; ; i++ {
-		out, err := s.start(t, bin, env, timeout)
+		out, err := s.start(t, bin, env)
 		if err == nil {
 			return s
 		}
@@ -170,7 +162,7 @@ func (e *portBusyError) Error() string {
 
 // start execs one server and waits for it to listen. On success it registers
 // the cleanup that stops it; on failure it returns the server's output.
-func (s *Server) start(t testing.TB, bin string, env []string, timeout time.Duration) (string, error) {
+func (s *Server) start(t testing.TB, bin string, env []string) (string, error) {
 	t.Helper()
 	port, err := procout.FreePort()
 	if err != nil {
@@ -197,7 +189,7 @@ func (s *Server) start(t testing.TB, bin string, env []string, timeout time.Dura
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 
-	timer := time.NewTimer(timeout)
+	timer := time.NewTimer(startTimeout)
 	defer timer.Stop()
 	select {
 	case u := <-listening:
@@ -221,7 +213,7 @@ func (s *Server) start(t testing.TB, bin string, env []string, timeout time.Dura
 		return output.String(), fmt.Errorf("opencode serve exited before listening: %w", err)
 	case <-timer.C:
 		stop(cmd, exited)
-		return output.String(), fmt.Errorf("opencode serve did not print %q within %v", strings.TrimSpace(listeningMarker), timeout)
+		return output.String(), fmt.Errorf("opencode serve did not print %q within %v", strings.TrimSpace(listeningMarker), startTimeout)
 	}
 }
 
@@ -408,40 +400,29 @@ func writeIfAbsent(path string, data []byte) error {
 
 // environment builds the server's environment: a few inherited variables,
 // the scratch HOME, OpenCode's switches for offline use, the dead registry,
-// then extra (which wins).
+// then extra (which wins: exec.Cmd keeps the last value of a repeated
+// key).
 func environment(home, registry string, extra []string) []string {
-	vars := map[string]string{}
-	var order []string
-	set := func(k, v string) {
-		if _, ok := vars[k]; !ok {
-			order = append(order, k)
-		}
-		vars[k] = v
-	}
+	var env []string
 	for _, k := range inheritedEnv {
 		if v, ok := os.LookupEnv(k); ok {
-			set(k, v)
+			env = append(env, k+"="+v)
 		}
 	}
-	set("HOME", home)
-	set("OPENCODE_DISABLE_MODELS_FETCH", "1")
-	set("OPENCODE_DISABLE_AUTOUPDATE", "1")
-	set("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
-	set("OPENCODE_DISABLE_SHARE", "1")
-	set("npm_config_registry", registry)
-	// npm retries a dropped connection with back-off for about a minute, and
-	// the request that set off the install hangs meanwhile; with no retries
-	// it fails at once with a 500 that GetJSON explains.
-	set("npm_config_fetch_retries", "0")
-	for _, kv := range extra {
-		k, v, _ := strings.Cut(kv, "=")
-		set(k, v)
-	}
-	env := make([]string, 0, len(order))
-	for _, k := range order {
-		env = append(env, k+"="+vars[k])
-	}
-	return env
+	env = append(env,
+		"HOME="+home,
+		"OPENCODE_DISABLE_MODELS_FETCH=1",
+		"OPENCODE_DISABLE_AUTOUPDATE=1",
+		"OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+		"OPENCODE_DISABLE_SHARE=1",
+		"npm_config_registry="+registry,
+		// npm retries a dropped connection with back-off for about a
+		// minute, and the request that set off the install hangs
+		// meanwhile; with no retries it fails at once with a 500 that
+		// GetJSON explains.
+		"npm_config_fetch_retries=0",
+	)
+	return append(env, extra...)
 }
 
 // portTaken reports whether something listens on the loopback port.

@@ -21,6 +21,7 @@
 package pgtest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -175,15 +176,6 @@ func (s *Server) Restart(t testing.TB) {
 	}
 }
 
-// Stop stops the server with a fast shutdown; Restart starts it again.
-// Stopping a stopped server does nothing.
-func (s *Server) Stop(t testing.TB) {
-	t.Helper()
-	if err := s.stop(); err != nil {
-		t.Fatalf("pgtest: %v", err)
-	}
-}
-
 // Output returns what the server and initdb have printed so far.
 func (s *Server) Output() string {
 	s.mu.Lock()
@@ -197,7 +189,9 @@ func (s *Server) initdb() (string, error) {
 	s.mu.Lock()
 	s.output = out
 	s.mu.Unlock()
-	cmd := exec.Command(filepath.Join(s.bin, "initdb"),
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(s.bin, "initdb"),
 		"--pgdata", s.DataDir,
 		"--username", Superuser,
 		"--auth", "trust",
@@ -210,19 +204,11 @@ func (s *Server) initdb() (string, error) {
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = time.Second
 	s.runAs.apply(cmd)
-	done := make(chan error, 1)
-	if err := cmd.Start(); err != nil {
-		return "", err
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("initdb did not finish within %v", startTimeout)
 	}
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		return out.String(), err
-	case <-time.After(startTimeout):
-		cmd.Process.Kill()
-		<-done
-		return out.String(), fmt.Errorf("initdb did not finish within %v", startTimeout)
-	}
+	return out.String(), err
 }
 
 // start runs postgres and waits until it accepts connections.
@@ -363,7 +349,6 @@ func hasBinaries(dir string) error {
 
 // credential is the user the server runs as; nil means the test's own.
 type credential struct {
-	name     string
 	uid, gid uint32
 }
 
@@ -400,7 +385,7 @@ func runAsUser(dir string) (*credential, error) {
 	if err := os.Chown(dir, int(uid), int(gid)); err != nil {
 		return nil, fmt.Errorf("handing %s to %s: %w", dir, u.Username, err)
 	}
-	return &credential{name: u.Username, uid: uint32(uid), gid: uint32(gid)}, nil
+	return &credential{uid: uint32(uid), gid: uint32(gid)}, nil
 }
 
 // environment is the servers' environment: a fixed C locale and the few

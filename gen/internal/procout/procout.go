@@ -26,11 +26,8 @@ func (b *SyncBuffer) Write(p []byte) (int, error) {
 	return b.buf.Write(p)
 }
 
-// String returns everything written so far ("" for a nil buffer).
+// String returns everything written so far.
 func (b *SyncBuffer) String() string {
-	if b == nil {
-		return ""
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()

@@ -28,7 +28,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -528,66 +527,10 @@ func rawMetaString(body []byte, key, decoded string) string {
 	if json.Unmarshal(raw, &same) != nil || same != decoded {
 		return decoded
 	}
-	if s, ok := jsString(raw); ok {
+	if s, ok := agentrt.JSString(raw); ok {
 		return s
 	}
 	return decoded
-}
-
-// jsString decodes the JSON string token raw without replacing anything:
-// escaped surrogate pairs become their code point, a lone surrogate its
-// three WTF-8 bytes, and bytes that are not UTF-8 stay.
-func jsString(raw []byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return "", false
-	}
-	raw = raw[1 : len(raw)-1]
-	out := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); i++ {
-		if raw[i] != '\\' {
-			out = append(out, raw[i])
-			continue
-		}
-		if i++; i == len(raw) {
-			return "", false
-		}
-		switch c := raw[i]; c {
-		case '"', '\\', '/':
-			out = append(out, c)
-		case 'b', 'f', 'n', 'r', 't':
-			out = append(out, "\b\f\n\r\t"[strings.IndexByte("bfnrt", c)])
-		case 'u':
-			r, ok := hex4(raw[i+1:])
-			if !ok {
-				return "", false
-			}
-			i += 4
-			if utf16.IsSurrogate(r) && r < 0xdc00 && i+6 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
-				if lo, ok := hex4(raw[i+3:]); ok && lo >= 0xdc00 && lo <= 0xdfff {
-					out = utf8.AppendRune(out, utf16.DecodeRune(r, lo))
-					i += 6
-					continue
-				}
-			}
-			if utf16.IsSurrogate(r) {
-				out = append(out, 0xe0|byte(r>>12), 0x80|byte(r>>6)&0x3f, 0x80|byte(r)&0x3f)
-			} else {
-				out = utf8.AppendRune(out, r)
-			}
-		default:
-			return "", false
-		}
-	}
-	return string(out), true
-}
-
-// hex4 reads the four hex digits at the start of b.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(b[:4]), 16, 16)
-	return rune(n), err == nil
 }
 
 // observe hands ev to Config.Observe, if set.
