@@ -96,22 +96,6 @@ func (k known) matches(f failure) bool {
 }
 
 var knownFailures = []known{
-	{
-		class: classPrompt, kind: "blank-custom|newline-custom|custom-trailing-newline|custom-surrounding-newlines",
-		seeds: []uint64{1, 2, 3, 5, 7},
-		note: "gen/tsgen ts/prompts.ts buildSystemPrompt takes a blank custom prompt (\" \", \"\\n\") as the prompt " +
-			"and keeps a custom prompt's trailing line breaks before the critical instructions; Go's " +
-			"BuildSystemPrompt (and the plugin's resolveLocal) fall back to the mode's prompt and trim them",
-	},
-	{
-		class: classTSC, kind: "modes.ts TS6133", seeds: []uint64{2},
-		note: "gen/tsgen ts/modes.ts: selectMode(session) never reads session when selection has no rules " +
-			"(noUnusedParameters)",
-	},
-	{
-		class: classTSC, kind: "agentc-prompt-proxy.ts TS6133", seeds: []uint64{2, 3},
-		note: "gen/proxygen plugin: promptParams(values) never reads values when prompt_params is empty",
-	},
 	// Found by longer runs (make fuzz), not in the bounded slice.
 	{
 		class: classGoVet, kind: "prompts.go X redeclared|proxy.go duplicate field name X in struct literal",
