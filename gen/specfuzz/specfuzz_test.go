@@ -128,11 +128,6 @@ var knownFailures = []known{
 			"(\"é\"): the wire key differs from the spec's, silently",
 	},
 	{
-		class: classDecode, kind: "data keys",
-		note: "gen/gogen: a field whose key encoding/json cannot put in a struct tag (a\"b, a\\b, `x`, a,b …) is " +
-			"marshalled under its Go field name (\"AB\"): the decoded args re-encode with another key than zod's",
-	},
-	{
 		class: classClean, kind: `disjunctions may only list string literals \(an enum\) and one default \(\*v \| T\)`,
 		note: "gen/load: a default on a named-check field (*\"a\" | #Slug, #Slug | *\"a\") is rejected, while " +
 			"*\"a\" | #Slug & strings.MaxRunes(100) is accepted",
