@@ -169,7 +169,8 @@ export async function load(url, context, nextLoad) {
 // TestAllocationGoAndTS allocates many session IDs in the generated Go and
 // in the plugin under node: the variants must be identical, stable, and
 // spread as the weights say (chi-square); the plugin's local resolution
-// must equal the Go service's for every mode, agent and model.
+// must equal the Go service's for every mode, agent (toString included:
+// an agent prompt is an own property) and model.
 func TestAllocationGoAndTS(t *testing.T) {
 	t.Parallel()
 	node := nodetool.Node(t)
@@ -190,7 +191,7 @@ func TestAllocationGoAndTS(t *testing.T) {
 	hashes := []string{"", "a", "foobar", "coding_focus:ses_1", "ünïcødé:☃"}
 	var requests []contract.PromptRequest
 	for _, m := range s.Modes {
-		for _, agent := range []string{"build", "plan", ""} {
+		for _, agent := range []string{"build", "plan", "", "toString"} {
 			for _, mdl := range []string{"anthropic/claude-opus-4-6", "anthropic/claude-sonnet-4-5", "other/model"} {
 				// Blank custom prompts are none, as Go's strings.TrimSpace
 				// sees white space (U+0085 is, U+FEFF is not).

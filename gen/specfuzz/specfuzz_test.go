@@ -107,17 +107,6 @@ var knownFailures = []known{
 		note: "the same prompt_params clash in the TypeScript (PromptParams.repoName twice)",
 	},
 	{
-		class: classGoVet, kind: "tools.go X imported (as [a-z]+ )?and not used",
-		note: "gen/mcpgen: with codegen.mcp set and no gateway-executed tool, contractmcp/tools.go imports the " +
-			"core package and uses nothing from it",
-	},
-	{
-		class: classResolve, kind: "inherited property",
-		note: "gen/proxygen plugin: promptParams reads values[name] ?? \"\" — for a prompt parameter named " +
-			"toString (constructor, valueOf …) that the request leaves out it reads Object.prototype's function " +
-			"(\"function toString() { [native code] }\") where Go reads \"\"; vet accepts such names",
-	},
-	{
 		class: classDropped, kind: "tool|argument",
 		note: "a tool or argument written with an unquoted leading '_' (_id: …) is a hidden CUE field: the loader " +
 			"drops it silently instead of reporting it",

@@ -304,7 +304,7 @@ function isNumber(v: unknown): v is number {
 /** parseAnswer checks the service's answer; it returns a reason when the answer is malformed. */
 export function parseAnswer(body: unknown): PromptAnswer | string {
   if (!isObject(body)) return "the answer is not a JSON object"
-  if (typeof body.system !== "string" || body.system.trim() === "") return "system is not a non-empty string"
+  if (typeof body.system !== "string" || isBlank(body.system)) return "system is not a string or is blank"
   if (body.parts !== undefined && !Array.isArray(body.parts)) return "parts is not an array"
   if (!isObject(body.params)) return "params is not an object"
   const { temperature, topP, options } = body.params
