@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -251,33 +250,15 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 var presenceNames = map[model.Presence]string{model.Required: "required", model.Defaulted: "defaulted", model.Optional: "optional"}
 
 // jenComment writes text as the comment jen.Comment makes of it: "// text",
-// or a /* block for a text of several lines, which gofmt lays out (the
-// declaration is then odd), as it does a comment holding a control
-// character. Where jen would write broken Go (a text that starts a comment
-// and goes on, a block that "*/" ends early), each line is a // comment.
+// or the text as it is when it starts a comment. The text is one line of
+// no control character: it names a field, and Check refuses a field name
+// that a struct tag cannot carry.
 func (src *goSource) jenComment(text string) {
-	if strings.ContainsFunc(text, func(r rune) bool {
-		return r < ' ' || r == 0x7f || r == 0xfeff || r == utf8.RuneError
-	}) {
-		src.odd = true
+	if strings.HasPrefix(text, "//") {
+		src.text("%s\n", text)
+		return
 	}
-	multi := strings.Contains(text, "\n")
-	switch {
-	case strings.HasPrefix(text, "//") && !multi:
-		src.text("%s\n", text) // jen writes a text that starts a comment as it is
-	case !multi:
-		src.text("// %s\n", text)
-	case !strings.HasPrefix(text, "//") && !strings.HasPrefix(text, "/*") && !strings.Contains(text, "*/"):
-		// gofmt lays out a /* comment by where its lines start: as jen
-		// writes it, at the start of the line.
-		src.WriteString("/*\n")
-		src.WriteString(strings.TrimSuffix(text, "\n"))
-		src.WriteString("\n*/\n")
-	default:
-		for l := range strings.Lines(text) {
-			src.text("// %s\n", strings.TrimSuffix(l, "\n"))
-		}
-	}
+	src.text("// %s\n", text)
 }
 
 // fields writes a composite literal's fields (name, Go text), one

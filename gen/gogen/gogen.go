@@ -153,7 +153,7 @@ type generator struct {
 
 // Check reports, each at its position in the spec, what the Go package
 // cannot declare: identifiers that clash, objects with more fields than a
-// decoder tracks. Emit fails on the same findings; vet runs Check so that
+// decoder tracks, field names its struct tags cannot carry. Emit fails on the same findings; vet runs Check so that
 // it finds them first.
 func Check(s *model.Spec) diag.List {
 	_, errs := newGenerator(s)
@@ -238,10 +238,17 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 					"group some of them into a nested object", len(t.Fields))
 			}
 			for _, f := range t.Fields {
-				if !args && !jsonTagName(f.Name) {
-					errs.Add(f.Pos, "go-limit", "result field name %q cannot be the JSON name of a Go struct tag (encoding/json "+
-						"admits letters, digits, spaces and !#$%%&()*+-./:;<=>?@[]^_{|}~, and no empty name), so the Go gateway "+
-						"would send it under another key; rename the field", f.Name)
+				// The decoders read any key, but the Go types' JSON is
+				// encoding/json's: a key their tags cannot carry would be
+				// sent (a result) or marshalled (arguments) under another.
+				if !jsonTagName(f.Name) {
+					what, then := "result", "the Go gateway would send it under another key"
+					if args {
+						what, then = "argument", "the Go arguments would marshal it under another key than zod's"
+					}
+					errs.Add(f.Pos, "go-limit", "%s field name %q cannot be the JSON name of a Go struct tag (encoding/json "+
+						"admits letters, digits, spaces and !#$%%&()*+-./:;<=>?@[]^_{|}~, and no empty name), so %s; "+
+						"rename the field", what, f.Name, then)
 				}
 				walk(f.Type, t.GoName, f.GoName, args)
 			}

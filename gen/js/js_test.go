@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	"github.com/agentc-dev/agentc/gen/js"
@@ -161,5 +162,50 @@ func TestCheck(t *testing.T) {
 	}
 	if l := js.Check(&model.Spec{Tools: []*model.Tool{{Name: "ok", Args: &model.Type{Kind: model.Object, Fields: args.Fields[3:]}}}}); len(l) != 0 {
 		t.Errorf("a spec JavaScript reads as Go does: %v", l)
+	}
+}
+
+// TestBlankAgainstNode: Blank's regex, under node, matches a one-rune string
+// exactly when Go's unicode.IsSpace holds the rune, for every code point but
+// the surrogates (which Go never reads: it decodes them to U+FFFD), and a
+// longer string exactly when strings.TrimSpace trims it to "".
+func TestBlankAgainstNode(t *testing.T) {
+	t.Parallel()
+	node := nodetool.Node(t)
+	longer := []string{"", " \t\n", "\u3000\u0085\u00a0", "\ufeff", " \ufeff ", "a", " a ", "\u200b", "\u180e", " \n\u2028x"}
+	const script = `
+const blank = BLANK
+const longer = LONGER
+const spaces = []
+for (let c = 0; c <= 0x10ffff; c++) {
+  if (c >= 0xd800 && c <= 0xdfff) continue
+  if (blank.test(String.fromCodePoint(c))) spaces.push(c)
+}
+console.log(JSON.stringify({ spaces, longer: longer.map((s) => blank.test(s)) }))`
+	in, _ := json.Marshal(longer)
+	out, err := exec.Command(node, "-e", strings.NewReplacer("BLANK", js.Blank(), "LONGER", string(in)).Replace(script)).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	var got struct {
+		Spaces []rune
+		Longer []bool
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var want []rune
+	for c := rune(0); c <= unicode.MaxRune; c++ {
+		if unicode.IsSpace(c) {
+			want = append(want, c)
+		}
+	}
+	if !slices.Equal(got.Spaces, want) {
+		t.Errorf("%s matches the runes %U under node; Go's unicode.IsSpace holds %U", js.Blank(), got.Spaces, want)
+	}
+	for i, s := range longer {
+		if w := strings.TrimSpace(s) == ""; got.Longer[i] != w {
+			t.Errorf("%s on %q: node %v, Go's strings.TrimSpace trims it to \"\": %v", js.Blank(), s, got.Longer[i], w)
+		}
 	}
 }

@@ -325,3 +325,27 @@ func writePrintable(b *strings.Builder, c rune) {
 	}
 	fmt.Fprintf(b, `\u{%X}`, c)
 }
+
+// Blank returns an ECMAScript regex literal that matches exactly the
+// strings Go's strings.TrimSpace trims to "": those of nothing but the runes
+// unicode.IsSpace holds (its table, unicode.White_Space). JavaScript's own
+// white space (\s, String.prototype.trim) differs: it holds U+FEFF and not
+// U+0085.
+func Blank() string {
+	var rs []rune
+	for _, r := range unicode.White_Space.R16 {
+		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
+			rs = append(rs, c, c)
+		}
+	}
+	for _, r := range unicode.White_Space.R32 {
+		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
+			rs = append(rs, c, c)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("/^")
+	writeClass(&b, normalize(rs))
+	b.WriteString("*$/" + RegexFlags)
+	return b.String()
+}

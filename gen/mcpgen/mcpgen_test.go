@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/emitters"
+	"github.com/agentc-dev/agentc/gen/internal/scratch"
 	"github.com/agentc-dev/agentc/gen/internal/testspecs"
 	"github.com/agentc-dev/agentc/gen/jsonschema"
 	"github.com/agentc-dev/agentc/gen/load"
@@ -312,4 +314,35 @@ func lineDiff(got, want string) string {
 		}
 	}
 	return fmt.Sprintf("%d lines, gofmt %d", len(g), len(w))
+}
+
+// TestNoGatewayToolVets: the MCP package of a spec without a
+// gateway-executed tool (tsgen's bare spec) serves an empty tools table,
+// and it and the core package it imports build and pass go vet.
+func TestNoGatewayToolVets(t *testing.T) {
+	t.Parallel()
+	s := testspecs.Load(t, "../tsgen/testdata/bare")
+	for _, tool := range s.Tools {
+		if tool.Execution.GatewayExecuted() {
+			t.Fatalf("the bare spec has a gateway tool, %s", tool.Name)
+		}
+	}
+	if s.Codegen.MCP == nil {
+		t.Fatal("the bare spec sets no codegen.mcp")
+	}
+	mod := scratch.New(t)
+	s.Codegen.GoImport, s.Codegen.GoRuntime = scratch.Path+"/bare/"+s.Codegen.GoDir, ""
+	s.Codegen.MCP.CoreImport, s.Codegen.MCP.Runtime = s.Codegen.GoImport, ""
+	files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"go", "mcp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod.Add(t, "bare", files)
+	findings, err := mod.GoVet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lines := range findings {
+		t.Errorf("go vet:\n%s", strings.Join(lines, "\n"))
+	}
 }

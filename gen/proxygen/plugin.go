@@ -152,11 +152,15 @@ func Plugin(s *model.Spec) ([]byte, error) {
 	}
 	var values []string
 	for _, p := range s.PromptParams {
-		values = append(values, fmt.Sprintf("%s: own(values, %s)", p.TSName, tslayout.String(p.Name)))
+		values = append(values, fmt.Sprintf("%s: own(values, %s) ?? \"\"", p.TSName, tslayout.String(p.Name)))
 	}
-	w("]\n\nfunction promptParams(values: Record<string, string>): PromptParams {\n  return %s\n}\n",
-		tslayout.Call("  ", "{ ", values, " }"))
-	b.WriteString(strings.ReplaceAll(pluginCode, "PLUGIN_ID", tslayout.String(PluginID)))
+	param := "values"
+	if len(values) == 0 {
+		param = "_values" // no prompt parameters (tsc --noUnusedParameters)
+	}
+	w("]\n\nfunction promptParams(%s: Record<string, string>): PromptParams {\n  return %s\n}\n",
+		param, tslayout.Call("  ", "{ ", values, " }"))
+	b.WriteString(strings.NewReplacer("PLUGIN_ID", tslayout.String(PluginID), "BLANK", js.Blank()).Replace(pluginCode))
 	return b.Bytes(), nil
 }
 
@@ -264,12 +268,20 @@ export function mergeParams(base: ModelParams, over: ModelParams): ModelParams {
 }
 
 /**
- * own returns values' own property k, or "" when it has none: a parameter
- * named like an inherited property (toString) that is not set reads as "",
- * never as what every object inherits.
+ * own returns o's own property k, or undefined when it has none: a prompt
+ * parameter or agent named like an inherited property (toString) that is
+ * not set reads as unset, never as what every object inherits.
  */
-function own(values: Record<string, string>, k: string): string {
-  return Object.prototype.hasOwnProperty.call(values, k) ? values[k] : ""
+function own<T>(o: Record<string, T>, k: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined
+}
+
+/**
+ * isBlank reports whether s is empty or white space only, as the service's
+ * strings.TrimSpace sees white space (trim() also takes U+FEFF, and not U+0085).
+ */
+function isBlank(s: string): boolean {
+  return BLANK.test(s)
 }
 
 function isMode(m: string): m is ModeName {
@@ -286,14 +298,13 @@ export function resolveLocal(req: PromptRequest): PromptAnswer {
   const p = promptParams(req.metadata.params)
   const custom = req.user.system
   let system: string
-  if (custom.trim() === "") {
+  if (isBlank(custom)) {
     system = MODE_PROMPTS[mode](p)
   } else {
     const critical = CRITICAL[mode](p)
     system = critical === "" ? custom : custom.replace(/\n+$/, "") + "\n\n" + critical
   }
-  const agents = AGENT_PROMPTS[mode]
-  const agentPrompt = Object.prototype.hasOwnProperty.call(agents, req.agent) ? agents[req.agent] : undefined
+  const agentPrompt = own(AGENT_PROMPTS[mode], req.agent)
   if (agentPrompt !== undefined) system += "\n\n" + agentPrompt(p)
   let params: ModelParams = {}
   for (const l of PARAM_LAYERS) {
@@ -325,7 +336,7 @@ function isNumber(v: unknown): v is number {
 /** parseAnswer checks the service's answer; it returns a reason when the answer is malformed. */
 export function parseAnswer(body: unknown): PromptAnswer | string {
   if (!isObject(body)) return "the answer is not a JSON object"
-  if (typeof body.system !== "string" || body.system.trim() === "") return "system is not a non-empty string"
+  if (typeof body.system !== "string" || isBlank(body.system)) return "system is not a string or is blank"
   if (body.parts !== undefined && !Array.isArray(body.parts)) return "parts is not an array"
   if (!isObject(body.params)) return "params is not an object"
   const { temperature, topP, options } = body.params

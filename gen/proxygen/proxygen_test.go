@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
+	"github.com/agentc-dev/agentc/gen/internal/scratch"
 	"github.com/agentc-dev/agentc/gen/internal/testspecs"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -95,33 +96,27 @@ func TestGeneratedIsCurrent(t *testing.T) {
 	}
 }
 
-// TestPluginTypeChecks runs the pinned tsc --strict over the plugin,
-// against the installed @opencode-ai/plugin.
+// TestPluginTypeChecks runs the pinned tsc --strict over the plugins of
+// the default spec and of the bare spec, which has no prompt parameter
+// (promptParams reads no values), against the installed @opencode-ai/plugin.
 func TestPluginTypeChecks(t *testing.T) {
 	t.Parallel()
 	tsc := nodetool.Tsc(t)
 	node := nodetool.Node(t)
 	modules := nodetool.Dir(t)
-	s, err := load.Load(load.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := proxygen.Plugin(s)
-	if err != nil {
-		t.Fatal(err)
-	}
 	root := t.TempDir()
-	write(t, filepath.Join(root, "plugin", "agentc-prompt-proxy.ts"), src)
-	write(t, filepath.Join(root, "tsconfig.json"), []byte(`{
-  "compilerOptions": {
-    "strict": true, "noEmit": true, "noUnusedLocals": true, "noUnusedParameters": true,
-    "noImplicitReturns": true, "noFallthroughCasesInSwitch": true,
-    "target": "ES2022", "module": "ESNext", "moduleResolution": "bundler",
-    "lib": ["ES2022", "DOM"], "types": ["node"]
-  },
-  "include": ["**/*.ts"]
-}
-`))
+	for _, dir := range []string{"", "../tsgen/testdata/bare"} {
+		s := testspecs.Load(t, dir)
+		if dir != "" && len(s.PromptParams) > 0 {
+			t.Fatal("the bare spec has prompt parameters")
+		}
+		src, err := proxygen.Plugin(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(root, testspecs.Name(dir), "agentc-prompt-proxy.ts"), src)
+	}
+	write(t, filepath.Join(root, "tsconfig.json"), []byte(scratch.TSConfig(`"**/*.ts"`)))
 	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +169,8 @@ export async function load(url, context, nextLoad) {
 // TestAllocationGoAndTS allocates many session IDs in the generated Go and
 // in the plugin under node: the variants must be identical, stable, and
 // spread as the weights say (chi-square); the plugin's local resolution
-// must equal the Go service's for every mode, agent and model.
+// must equal the Go service's for every mode, agent (toString included:
+// an agent prompt is an own property) and model.
 func TestAllocationGoAndTS(t *testing.T) {
 	t.Parallel()
 	node := nodetool.Node(t)
@@ -195,9 +191,11 @@ func TestAllocationGoAndTS(t *testing.T) {
 	hashes := []string{"", "a", "foobar", "coding_focus:ses_1", "ünïcødé:☃"}
 	var requests []contract.PromptRequest
 	for _, m := range s.Modes {
-		for _, agent := range []string{"build", "plan", ""} {
+		for _, agent := range []string{"build", "plan", "", "toString"} {
 			for _, mdl := range []string{"anthropic/claude-opus-4-6", "anthropic/claude-sonnet-4-5", "other/model"} {
-				for _, custom := range []string{"", "You are a pirate.\n"} {
+				// Blank custom prompts are none, as Go's strings.TrimSpace
+				// sees white space (U+0085 is, U+FEFF is not).
+				for _, custom := range []string{"", " ", "\n", "\u0085", "\ufeff", "You are a pirate.\n", "\n\nBe brief.\n\n"} {
 					requests = append(requests, contract.PromptRequest{
 						SessionID: fmt.Sprintf("ses_%s_%s_%d", m.Name, agent, len(requests)), Agent: agent,
 						User:     contract.PromptUser{System: custom, Parts: []json.RawMessage{}},

@@ -95,41 +95,7 @@ func (k known) matches(f failure) bool {
 	return k.class == f.class && regexp.MustCompile(`^(?:`+k.kind+`)$`).MatchString(f.kind)
 }
 
-var knownFailures = []known{
-	{
-		class: classPrompt, kind: "blank-custom|newline-custom|custom-trailing-newline|custom-surrounding-newlines",
-		seeds: []uint64{1, 2, 3, 5, 7},
-		note: "gen/tsgen ts/prompts.ts buildSystemPrompt takes a blank custom prompt (\" \", \"\\n\") as the prompt " +
-			"and keeps a custom prompt's trailing line breaks before the critical instructions; Go's " +
-			"BuildSystemPrompt (and the plugin's resolveLocal) fall back to the mode's prompt and trim them",
-	},
-	{
-		class: classTSC, kind: "modes.ts TS6133", seeds: []uint64{2},
-		note: "gen/tsgen ts/modes.ts: selectMode(session) never reads session when selection has no rules " +
-			"(noUnusedParameters)",
-	},
-	{
-		class: classTSC, kind: "agentc-prompt-proxy.ts TS6133", seeds: []uint64{2, 3},
-		note: "gen/proxygen plugin: promptParams(values) never reads values when prompt_params is empty",
-	},
-	// Found by longer runs (make fuzz), not in the bounded slice.
-	{
-		class: classGoVet, kind: "tools.go X imported (as [a-z]+ )?and not used",
-		note: "gen/mcpgen: with codegen.mcp set and no gateway-executed tool, contractmcp/tools.go imports the " +
-			"core package and uses nothing from it",
-	},
-	{
-		class: classResolve, kind: "inherited property",
-		note: "gen/proxygen plugin: promptParams reads values[name] ?? \"\" — for a prompt parameter named " +
-			"toString (constructor, valueOf …) that the request leaves out it reads Object.prototype's function " +
-			"(\"function toString() { [native code] }\") where Go reads \"\"; vet accepts such names",
-	},
-	{
-		class: classDecode, kind: "data keys",
-		note: "gen/gogen: a field whose key encoding/json cannot put in a struct tag (a\"b, a\\b, `x`, a,b …) is " +
-			"marshalled under its Go field name (\"AB\"): the decoded args re-encode with another key than zod's",
-	},
-}
+var knownFailures = []known{}
 
 // A failure is one thing that went wrong with one spec.
 type failure struct {

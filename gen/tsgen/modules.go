@@ -151,7 +151,11 @@ func modesModule(s *model.Spec) []byte {
 	}
 	fmt.Fprintf(&rule, "\n  - otherwise → %s", s.Selection.Default.Name)
 	doc(&b, "", "selectMode returns a session's mode: the first rule whose every condition\nholds, else the default."+rule.String())
-	b.WriteString("export function selectMode(session: SessionAttributes): ModeName {\n")
+	session := "session"
+	if len(s.Selection.Rules) == 0 {
+		session = "_session" // no rule reads the session (tsc --noUnusedParameters)
+	}
+	fmt.Fprintf(&b, "export function selectMode(%s: SessionAttributes): ModeName {\n", session)
 	for _, r := range s.Selection.Rules {
 		var conds []string
 		for _, c := range r.When {
@@ -365,9 +369,12 @@ func promptsModule(s *model.Spec) ([]byte, error) {
 		param = "_params" // no critical instructions use a parameter
 	}
 	fmt.Fprintf(&b, "export function criticalInstructions(mode: ModeName, %s: PromptParams): string {\n  switch (mode) {\n%s  }\n}\n\n", param, cases.String())
-	doc(&b, "", "buildSystemPrompt returns a session's system prompt: the mode's prompt, or\nthe custom prompt when one is set, followed then by the mode's critical\ninstructions so that an override cannot drop what the mode depends on.")
+	doc(&b, "", "isBlank reports whether s is empty or white space only, as Go's\nstrings.TrimSpace sees white space (trim() also takes U+FEFF, and not U+0085).")
+	fmt.Fprintf(&b, "function isBlank(s: string): boolean {\n  return %s.test(s)\n}\n\n", js.Blank())
+	doc(&b, "", "buildSystemPrompt returns a session's system prompt: the mode's prompt, or\nthe custom prompt when one is set and not blank, followed then (without its\ntrailing line breaks) by a blank line and the mode's critical instructions,\nso that an override cannot drop what the mode depends on.")
 	b.WriteString("export function buildSystemPrompt(mode: ModeName, params: PromptParams, customPrompt?: string | null): string {\n")
-	b.WriteString("  if (customPrompt) {\n    const critical = criticalInstructions(mode, params)\n    return critical === \"\" ? customPrompt : customPrompt + \"\\n\\n\" + critical\n  }\n")
+	b.WriteString("  if (customPrompt != null && !isBlank(customPrompt)) {\n    const critical = criticalInstructions(mode, params)\n" +
+		"    return critical === \"\" ? customPrompt : customPrompt.replace(/\\n+$/, \"\") + \"\\n\\n\" + critical\n  }\n")
 	b.WriteString("  switch (mode) {\n")
 	for _, m := range s.Modes {
 		fmt.Fprintf(&b, "    case %s:\n      return %s(params)\n", jsString(m.Name), promptFunc(m))

@@ -12,15 +12,19 @@ import (
 )
 
 // TestTypeScriptTypeChecks runs the pinned tsc --strict over every
-// generated .ts file of each spec.
+// generated .ts file of each spec, and of the bare spec, whose lists are
+// empty (no selection rule: selectMode reads no session).
 func TestTypeScriptTypeChecks(t *testing.T) {
 	t.Parallel()
 	tsc := nodetool.Tsc(t)
 	node := nodetool.Node(t)
 	modules := nodetool.Dir(t)
-	for _, dir := range specs {
+	for _, dir := range append(specs, "testdata/bare") {
 		t.Run(specName(dir), func(t *testing.T) {
 			g := generate(t, dir)
+			if dir == "testdata/bare" && (len(g.spec.Selection.Rules) > 0 || len(g.spec.PromptParams) > 0) {
+				t.Fatal("the bare spec has selection rules or prompt parameters")
+			}
 			root := t.TempDir()
 			g.writeUnder(t, g.spec.Codegen.OpenCodeDir, filepath.Join(root, "opencode"))
 			g.writeUnder(t, g.spec.Codegen.TSDir, filepath.Join(root, "ts"))

@@ -96,14 +96,23 @@ export function criticalInstructions(mode: ModeName, _params: PromptParams): str
 }
 
 /**
+ * isBlank reports whether s is empty or white space only, as Go's
+ * strings.TrimSpace sees white space (trim() also takes U+FEFF, and not U+0085).
+ */
+function isBlank(s: string): boolean {
+  return /^[\u{9}-\u{D} \u{85}\u{A0}\u{1680}\u{2000}-\u{200A}\u{2028}\u{2029}\u{202F}\u{205F}\u{3000}]*$/u.test(s)
+}
+
+/**
  * buildSystemPrompt returns a session's system prompt: the mode's prompt, or
- * the custom prompt when one is set, followed then by the mode's critical
- * instructions so that an override cannot drop what the mode depends on.
+ * the custom prompt when one is set and not blank, followed then (without its
+ * trailing line breaks) by a blank line and the mode's critical instructions,
+ * so that an override cannot drop what the mode depends on.
  */
 export function buildSystemPrompt(mode: ModeName, params: PromptParams, customPrompt?: string | null): string {
-  if (customPrompt) {
+  if (customPrompt != null && !isBlank(customPrompt)) {
     const critical = criticalInstructions(mode, params)
-    return critical === "" ? customPrompt : customPrompt + "\n\n" + critical
+    return critical === "" ? customPrompt : customPrompt.replace(/\n+$/, "") + "\n\n" + critical
   }
   switch (mode) {
     case "automation":

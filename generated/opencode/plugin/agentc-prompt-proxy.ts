@@ -198,7 +198,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
 ]
 
 function promptParams(values: Record<string, string>): PromptParams {
-  return { repoName: own(values, "repoName") }
+  return { repoName: own(values, "repoName") ?? "" }
 }
 
 /** fnv1a32 is the 32-bit FNV-1a hash of s's UTF-8 bytes. */
@@ -236,12 +236,20 @@ export function mergeParams(base: ModelParams, over: ModelParams): ModelParams {
 }
 
 /**
- * own returns values' own property k, or "" when it has none: a parameter
- * named like an inherited property (toString) that is not set reads as "",
- * never as what every object inherits.
+ * own returns o's own property k, or undefined when it has none: a prompt
+ * parameter or agent named like an inherited property (toString) that is
+ * not set reads as unset, never as what every object inherits.
  */
-function own(values: Record<string, string>, k: string): string {
-  return Object.prototype.hasOwnProperty.call(values, k) ? values[k] : ""
+function own<T>(o: Record<string, T>, k: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined
+}
+
+/**
+ * isBlank reports whether s is empty or white space only, as the service's
+ * strings.TrimSpace sees white space (trim() also takes U+FEFF, and not U+0085).
+ */
+function isBlank(s: string): boolean {
+  return /^[\u{9}-\u{D} \u{85}\u{A0}\u{1680}\u{2000}-\u{200A}\u{2028}\u{2029}\u{202F}\u{205F}\u{3000}]*$/u.test(s)
 }
 
 function isMode(m: string): m is ModeName {
@@ -258,14 +266,13 @@ export function resolveLocal(req: PromptRequest): PromptAnswer {
   const p = promptParams(req.metadata.params)
   const custom = req.user.system
   let system: string
-  if (custom.trim() === "") {
+  if (isBlank(custom)) {
     system = MODE_PROMPTS[mode](p)
   } else {
     const critical = CRITICAL[mode](p)
     system = critical === "" ? custom : custom.replace(/\n+$/, "") + "\n\n" + critical
   }
-  const agents = AGENT_PROMPTS[mode]
-  const agentPrompt = Object.prototype.hasOwnProperty.call(agents, req.agent) ? agents[req.agent] : undefined
+  const agentPrompt = own(AGENT_PROMPTS[mode], req.agent)
   if (agentPrompt !== undefined) system += "\n\n" + agentPrompt(p)
   let params: ModelParams = {}
   for (const l of PARAM_LAYERS) {
@@ -297,7 +304,7 @@ function isNumber(v: unknown): v is number {
 /** parseAnswer checks the service's answer; it returns a reason when the answer is malformed. */
 export function parseAnswer(body: unknown): PromptAnswer | string {
   if (!isObject(body)) return "the answer is not a JSON object"
-  if (typeof body.system !== "string" || body.system.trim() === "") return "system is not a non-empty string"
+  if (typeof body.system !== "string" || isBlank(body.system)) return "system is not a string or is blank"
   if (body.parts !== undefined && !Array.isArray(body.parts)) return "parts is not an array"
   if (!isObject(body.params)) return "params is not an object"
   const { temperature, topP, options } = body.params
