@@ -133,9 +133,7 @@ func (l *loader) codegen(root cue.Value, s *model.Spec) {
 			l.errorf(v.LookupPath(cue.ParsePath(d.field)), "codegen", "codegen.%s %q must be a relative path inside the output tree (no '..', no leading '/')", d.field, d.dir)
 		}
 	}
-	if names.IsGoReserved(c.Go.Package) {
-		l.errorf(v.LookupPath(cue.ParsePath("go.package")), "codegen", "codegen.go.package %q is a Go keyword or predeclared identifier", c.Go.Package)
-	}
+	l.goPackage(v.LookupPath(cue.ParsePath("go.package")), "go.package", c.Go.Package)
 	if m := c.MCP; m != nil {
 		mv := v.LookupPath(cue.ParsePath("mcp"))
 		// Each says the core package's import path when the other does not
@@ -153,9 +151,18 @@ func (l *loader) codegen(root cue.Value, s *model.Spec) {
 			// Ignoring case, as a macOS or Windows checkout does.
 			l.errorf(mv.LookupPath(cue.ParsePath("dir")), "codegen", "codegen.mcp.dir %q must differ from codegen.go.dir %q, even ignoring case: the MCP package is a package of its own", m.Dir, c.Go.Dir)
 		}
-		if names.IsGoReserved(m.Package) {
-			l.errorf(mv.LookupPath(cue.ParsePath("package")), "codegen", "codegen.mcp.package %q is a Go keyword or predeclared identifier", m.Package)
-		}
+		l.goPackage(mv.LookupPath(cue.ParsePath("package")), "mcp.package", m.Package)
+	}
+}
+
+// goPackage reports a generated package's name (codegen.<field>, at v)
+// that the gateway's code could not import.
+func (l *loader) goPackage(v cue.Value, field, name string) {
+	switch {
+	case names.IsGoReserved(name):
+		l.errorf(v, "codegen", "codegen.%s %q is a Go keyword or predeclared identifier", field, name)
+	case name == "main":
+		l.errorf(v, "codegen", "codegen.%s is \"main\": a package main is a program, and the gateway's code must import the generated package", field)
 	}
 }
 
