@@ -466,7 +466,9 @@ func (w *writer) fields(indent string, min, max int) []field {
 		expr := ty.expr
 		if ty.def != "" && w.chance(0.3) {
 			marker = "" // a field with a default may be omitted: no '?', no '!'
-			if w.makes("default-on-optional") {
+			// A literal's star marks no default to CUE (*"a" | "a" is "a"):
+			// no mistake to make on an optional one.
+			if ty.kind != "literal" && w.makes("default-on-optional") {
 				marker = "?"
 			}
 			w.feature("default-" + ty.kind)
@@ -536,7 +538,14 @@ func (w *writer) typ(indent string, depth int) typ {
 		ns := fmt.Sprintf("enum-%d", w.r.Uint64())
 		var vals []string
 		for range 2 + w.intn(3) {
-			vals = append(vals, cueString(w.name(ns, enumValues, hardKeys, nil)))
+			if v := cueString(w.name(ns, enumValues, hardKeys, nil)); !slices.Contains(vals, v) {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 1 {
+			// "a" | "a" is the literal "a" to CUE: a star on it marks no
+			// default (seed 7100: *"error" | "error" on an optional field).
+			return typ{expr: vals[0], kind: "literal", def: vals[0]}
 		}
 		return typ{strings.Join(vals, " | "), "enum", w.pick(vals), vals}
 	case "literal":
