@@ -44,33 +44,51 @@ type Store interface {
 	Complete(ctx context.Context, inv Invocation, res Result) error
 }
 
-// storeStats is where the stores of this package note, for the call whose
-// context carries it, how many store operations they tried and the last
-// error they met; the route reports them in its CallEvent.
-type storeStats struct {
+// StoreCounter counts, for a transport's CallEvent, the store operations
+// of one call (retries included) and the last store error it met.
+type StoreCounter struct {
 	attempts atomic.Int64
 	mu       sync.Mutex
 	err      error
 }
 
-type storeStatsKey struct{}
+type storeCounterKey struct{}
 
-// withStoreStats returns ctx carrying st.
-func withStoreStats(ctx context.Context, st *storeStats) context.Context {
-	return context.WithValue(ctx, storeStatsKey{}, st)
+// CountStore returns ctx carrying a new StoreCounter: MemoryStore and
+// SQLStore count the operations made with that context (or one derived
+// from it) on it.
+func CountStore(ctx context.Context) (context.Context, *StoreCounter) {
+	c := &StoreCounter{}
+	return context.WithValue(ctx, storeCounterKey{}, c), c
+}
+
+// Note records a store error the transport met itself (a Store that does
+// not count its own operations still has its errors seen).
+func (c *StoreCounter) Note(err error) {
+	c.mu.Lock()
+	c.err = err
+	c.mu.Unlock()
+}
+
+// Attempts is the number of store operations counted.
+func (c *StoreCounter) Attempts() int { return int(c.attempts.Load()) }
+
+// Err is the last store error counted or noted, or nil.
+func (c *StoreCounter) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
 }
 
 // noteStoreAttempt counts one store operation of ctx's call, and its error.
 func noteStoreAttempt(ctx context.Context, err error) {
-	st, _ := ctx.Value(storeStatsKey{}).(*storeStats)
-	if st == nil {
+	c, _ := ctx.Value(storeCounterKey{}).(*StoreCounter)
+	if c == nil {
 		return
 	}
-	st.attempts.Add(1)
+	c.attempts.Add(1)
 	if err != nil {
-		st.mu.Lock()
-		st.err = err
-		st.mu.Unlock()
+		c.Note(err)
 	}
 }
 

@@ -104,30 +104,3 @@ func JSString(raw []byte) (s string, ok bool) {
 	}
 	return s, true
 }
-
-// StoreCounter counts, for another transport's CallEvent, the store
-// operations of one call (retries included) and the last store error it
-// met, as the callback route counts its own.
-type StoreCounter struct{ st storeStats }
-
-// CountStore returns ctx carrying a new StoreCounter: MemoryStore and
-// SQLStore count the operations made with that context (or one derived
-// from it) on it.
-func CountStore(ctx context.Context) (context.Context, *StoreCounter) {
-	c := &StoreCounter{}
-	return withStoreStats(ctx, &c.st), c
-}
-
-// Note records a store error the transport met itself (a Store that does
-// not count its own operations still has its errors seen).
-func (c *StoreCounter) Note(err error) { c.st.note(err) }
-
-// Attempts is the number of store operations counted.
-func (c *StoreCounter) Attempts() int { return int(c.st.attempts.Load()) }
-
-// Err is the last store error counted or noted, or nil.
-func (c *StoreCounter) Err() error {
-	c.st.mu.Lock()
-	defer c.st.mu.Unlock()
-	return c.st.err
-}
