@@ -744,25 +744,19 @@ func (d *Decoder) Str(v *string) bool {
 // without allocating; *v then holds the matching element of values.
 func (d *Decoder) Enum(v *string, values []string, message string) bool {
 	if d.peek() == '"' {
+		var text []byte
 		start := d.pos + 1
 		if p := scanPlain(d.data, start); p < len(d.data) && d.data[p] == '"' {
-			d.pos = p + 1
-			for _, x := range values {
-				if string(d.data[start:p]) == x {
-					*v = x
-					return true
-				}
-			}
+			d.pos, text = p+1, d.data[start:p]
+		} else if s, ok := d.readString(); ok {
+			text = []byte(s)
 		} else {
-			s, ok := d.readString()
-			if !ok {
-				return false
-			}
-			for _, x := range values {
-				if s == x {
-					*v = x
-					return true
-				}
+			return false
+		}
+		for _, x := range values {
+			if string(text) == x {
+				*v = x
+				return true
 			}
 		}
 	} else if d.Skip(); d.err != nil {

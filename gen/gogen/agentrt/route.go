@@ -430,13 +430,10 @@ func (rt *Route[H, M]) reply(w http.ResponseWriter, c *routeCall, res Result, re
 		b, _ = json.Marshal(Result{Result: "the gateway could not encode the result: " + err.Error()})
 		c.success = false
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
 	if replay {
 		w.Header().Set(ReplayHeader, "true")
 	}
-	w.WriteHeader(http.StatusOK)
-	w.Write(append(b, '\n'))
+	writeJSON(w, http.StatusOK, b)
 }
 
 // log writes the call's record: Info for 200, Warn for 4xx, Error for 5xx.

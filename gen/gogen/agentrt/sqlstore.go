@@ -411,7 +411,7 @@ func (r *retrier) sleep(ctx context.Context) error {
 // insert failed, so that the database may hold a row of token.
 func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, uncertain *bool) (Result, bool, error) {
 	rt := s.newRetrier()
-	poll := 10 * time.Millisecond
+	poll := &retrier{wait: 10 * time.Millisecond}
 	for {
 		n, err := s.exec(ctx, rt, `INSERT INTO session_tool_invocations
 	(id, session_id, organization_id, tool_name, tool_call_id, request_hash, status,
@@ -489,14 +489,9 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 			continue
 		}
 		// Another claim executes it: poll (ctx, the request, bounds this).
-		t := time.NewTimer(poll)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return Result{}, false, ctx.Err()
+		if err := poll.sleep(ctx); err != nil {
+			return Result{}, false, err
 		}
-		poll = min(2*poll, 500*time.Millisecond)
 	}
 }
 

@@ -65,6 +65,11 @@ func WriteError(w http.ResponseWriter, status int, code, msg string) {
 		Error string `json:"error"`
 		Code  string `json:"code"`
 	}{msg, code})
+	writeJSON(w, status, b)
+}
+
+// writeJSON answers w with status and the JSON b, which no cache may keep.
+func writeJSON(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
