@@ -281,12 +281,8 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.fail(w, c, http.StatusMethodNotAllowed, "method_not_allowed", "the callback route accepts POST only")
 		return
 	}
-	claims, refused := Authenticate(r.Context(), rt.cfg.Auth, r.Header.Get("Authorization"),
-		"agentc-callback", "tool callbacks")
+	claims, refused := Authenticate(w, r, rt.cfg.Auth, "agentc-callback", "tool callbacks")
 	if refused != nil {
-		if refused.Challenge != "" {
-			w.Header().Set("WWW-Authenticate", refused.Challenge)
-		}
 		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
 		return
 	}

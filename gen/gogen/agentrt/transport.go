@@ -1,7 +1,6 @@
 package agentrt
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -27,29 +26,30 @@ func RequestHash(tool string, args []byte) string {
 }
 
 // A Refusal is why a transport refuses a request before any tool runs: the
-// HTTP status, the code and message of its JSON error body, and for a 401
-// the WWW-Authenticate challenge.
+// HTTP status, and the code and message of its JSON error body.
 type Refusal struct {
 	Status        int
 	Code, Message string
-	Challenge     string
 }
 
-// Authenticate checks a request's Authorization header as the callback
-// route does: a bearer token that auth verifies, of source SourceSandbox.
-// realm names the transport in a 401's challenge; calls names what the
-// token is for in a 403's message. Another transport (the MCP server,
-// package agentmcp) authenticates with it, so both accept the same tokens.
-func Authenticate(ctx context.Context, auth Authenticator, authorization, realm, calls string) (Claims, *Refusal) {
-	scheme, token, _ := strings.Cut(authorization, " ")
+// Authenticate checks r's Authorization header as the callback route
+// does: a bearer token that auth verifies, of source SourceSandbox. A 401
+// refusal sets its WWW-Authenticate challenge on w, naming the transport's
+// realm; calls names what the token is for in a 403's message. Another
+// transport (the MCP server, package agentmcp) authenticates with it, so
+// both accept the same tokens.
+func Authenticate(w http.ResponseWriter, r *http.Request, auth Authenticator, realm, calls string) (Claims, *Refusal) {
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="`+realm+`"`)
 		return Claims{}, &Refusal{Status: http.StatusUnauthorized, Code: "unauthorized",
-			Message: "a sandbox bearer token is required", Challenge: `Bearer realm="` + realm + `"`}
+			Message: "a sandbox bearer token is required"}
 	}
-	claims, err := auth.VerifyToken(ctx, strings.TrimSpace(token))
+	claims, err := auth.VerifyToken(r.Context(), strings.TrimSpace(token))
 	if err != nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="`+realm+`", error="invalid_token"`)
 		return Claims{}, &Refusal{Status: http.StatusUnauthorized, Code: "unauthorized",
-			Message: "the bearer token is not valid", Challenge: `Bearer realm="` + realm + `", error="invalid_token"`}
+			Message: "the bearer token is not valid"}
 	}
 	if claims.Source != SourceSandbox {
 		return Claims{}, &Refusal{Status: http.StatusForbidden, Code: "forbidden",

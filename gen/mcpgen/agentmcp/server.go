@@ -241,12 +241,8 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			" are not allowed (list it in the MCP server's AllowedOrigins)")
 		return
 	}
-	claims, refused := agentrt.Authenticate(r.Context(), s.cfg.Auth, r.Header.Get("Authorization"),
-		"agentc-mcp", "tool calls")
+	claims, refused := agentrt.Authenticate(w, r, s.cfg.Auth, "agentc-mcp", "tool calls")
 	if refused != nil {
-		if refused.Challenge != "" {
-			w.Header().Set("WWW-Authenticate", refused.Challenge)
-		}
 		fail(refused.Status, refused.Code, refused.Message)
 		return
 	}
