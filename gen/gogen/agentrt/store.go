@@ -123,7 +123,7 @@ type MemoryStore struct {
 	Now func() time.Time
 
 	mu    sync.Mutex
-	calls map[invocationKey]*memoryCall
+	calls map[invocationKey]*storeCall
 	// peak is the most calls the map has held since it was last rebuilt.
 	peak int
 	// expiry queues completed calls in completion order, which is also
@@ -132,16 +132,40 @@ type MemoryStore struct {
 	head   int
 }
 
-type memoryCall struct {
-	hash      string
-	done      chan struct{}
-	completed bool
-	res       Result
+// storeCall is a call a store of this process is claiming, executing or
+// waiting on.
+type storeCall struct {
+	hash string
+	done chan struct{}
+	// res and ok are set before done closes: ok when res is the call's
+	// result.
+	res Result
+	ok  bool
+	// token (SQLStore) is the claim's lease_owner: this instance's owner
+	// ID, "/", and a number unique in the process.
+	token string
+	// stop (SQLStore), for a claimed call, closes once its result is
+	// recorded (or can no longer be); it ends the lease's renewal.
+	stop chan struct{}
+}
+
+// wait waits for c to end, for a claim of its key with the request hash
+// hash; ok reports that res is c's result.
+func (c *storeCall) wait(ctx context.Context, hash string) (res Result, ok bool, err error) {
+	if c.hash != hash {
+		return Result{}, false, ErrConflict
+	}
+	select {
+	case <-c.done:
+		return c.res, c.ok, nil
+	case <-ctx.Done():
+		return Result{}, false, ctx.Err()
+	}
 }
 
 type memoryExpiry struct {
 	key  invocationKey
-	call *memoryCall
+	call *storeCall
 	at   time.Time
 }
 
@@ -198,7 +222,7 @@ func (s *MemoryStore) sweepLocked(now time.Time) {
 	// A Go map never returns the memory of deleted entries: copy it once
 	// it holds a quarter of its peak.
 	if s.peak > shrinkMin && len(s.calls) < s.peak/4 {
-		m := make(map[invocationKey]*memoryCall, 2*len(s.calls))
+		m := make(map[invocationKey]*storeCall, 2*len(s.calls))
 		for k, c := range s.calls {
 			m[k] = c
 		}
@@ -212,26 +236,18 @@ func (s *MemoryStore) Claim(ctx context.Context, inv Invocation) (Result, bool, 
 	k := invocationKey{inv.SessionID, inv.ToolCallID}
 	s.mu.Lock()
 	if s.calls == nil {
-		s.calls = map[invocationKey]*memoryCall{}
+		s.calls = map[invocationKey]*storeCall{}
 	}
 	s.sweepLocked(s.now())
 	c, ok := s.calls[k]
 	if !ok {
-		s.calls[k] = &memoryCall{hash: inv.RequestHash, done: make(chan struct{})}
+		s.calls[k] = &storeCall{hash: inv.RequestHash, done: make(chan struct{})}
 		s.peak = max(s.peak, len(s.calls))
 		s.mu.Unlock()
 		return Result{}, false, nil
 	}
 	s.mu.Unlock()
-	if c.hash != inv.RequestHash {
-		return Result{}, false, ErrConflict
-	}
-	select {
-	case <-c.done:
-		return c.res, true, nil
-	case <-ctx.Done():
-		return Result{}, false, ctx.Err()
-	}
+	return c.wait(ctx, inv.RequestHash)
 }
 
 // Complete implements Store; it never waits.
@@ -241,10 +257,10 @@ func (s *MemoryStore) Complete(ctx context.Context, inv Invocation, res Result) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.calls[k]
-	if !ok || c.completed {
+	if !ok || c.ok {
 		return errors.New("MemoryStore: completing a call that was not claimed")
 	}
-	c.res, c.completed = res, true
+	c.res, c.ok = res, true
 	close(c.done)
 	s.expiry = append(s.expiry, memoryExpiry{key: k, call: c, at: s.now()})
 	s.sweepLocked(s.now())
