@@ -183,25 +183,17 @@ func (s *MemoryStore) now() time.Time {
 	return time.Now()
 }
 
-func (s *MemoryStore) retention() time.Duration {
-	if s.Retention > 0 {
-		return s.Retention
-	}
-	return defaultRetention
-}
-
-func (s *MemoryStore) maxEntries() int {
-	if s.MaxEntries > 0 {
-		return s.MaxEntries
-	}
-	return DefaultMaxEntries
-}
-
 // sweepLocked forgets the results older than the retention and the oldest
 // beyond the cap, and returns the memory of a map or queue that emptied.
 func (s *MemoryStore) sweepLocked(now time.Time) {
-	cut := now.Add(-s.retention())
-	limit := s.maxEntries()
+	retention, limit := s.Retention, s.MaxEntries
+	if retention <= 0 {
+		retention = defaultRetention
+	}
+	if limit <= 0 {
+		limit = DefaultMaxEntries
+	}
+	cut := now.Add(-retention)
 	for s.head < len(s.expiry) {
 		e := s.expiry[s.head]
 		if e.at.After(cut) && len(s.expiry)-s.head <= limit {
