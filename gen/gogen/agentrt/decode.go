@@ -23,17 +23,6 @@ type Opt[T any] struct {
 // Some returns a present Opt holding v.
 func Some[T any](v T) Opt[T] { return Opt[T]{Value: v, Set: true} }
 
-// Get returns the value and whether it is present.
-func (o Opt[T]) Get() (T, bool) { return o.Value, o.Set }
-
-// Or returns the value if present and def otherwise.
-func (o Opt[T]) Or(def T) T {
-	if o.Set {
-		return o.Value
-	}
-	return def
-}
-
 // IsZero reports whether o is absent (for the omitzero JSON option).
 func (o Opt[T]) IsZero() bool { return !o.Set }
 
@@ -91,26 +80,18 @@ type Issue struct {
 func (is Issue) MarshalJSON() ([]byte, error) { return is.appendJSON(nil), nil }
 
 func (is Issue) appendJSON(b []byte) []byte {
-	str := func(key, v string) {
+	key := func(k string) {
 		b = append(b, '"')
-		b = append(b, key...)
+		b = append(b, k...)
 		b = append(b, `":`...)
-		b = AppendJSString(b, v)
-		b = append(b, ',')
 	}
-	num := func(key string, v json.Number) {
-		b = append(b, '"')
-		b = append(b, key...)
-		b = append(b, `":`...)
-		b = append(b, v...)
-		b = append(b, ',')
+	str := func(k, v string) {
+		key(k)
+		b = append(AppendJSString(b, v), ',')
 	}
-	boolean := func(key string, v bool) {
-		b = append(b, '"')
-		b = append(b, key...)
-		b = append(b, `":`...)
-		b = strconv.AppendBool(b, v)
-		b = append(b, ',')
+	num := func(k string, v json.Number) {
+		key(k)
+		b = append(append(b, v...), ',')
 	}
 	b = append(b, '{')
 	switch is.Code {
@@ -124,24 +105,26 @@ func (is Issue) appendJSON(b []byte) []byte {
 			str("received", is.Received)
 		}
 	case "too_small", "too_big":
-		key, v := "minimum", is.Minimum
+		bound, v := "minimum", is.Minimum
 		if is.Code == "too_big" {
-			key, v = "maximum", is.Maximum
+			bound, v = "maximum", is.Maximum
 		}
 		if is.Note != "" {
 			str("code", is.Code)
-			num(key, v)
+			num(bound, v)
 			str("note", is.Note)
 			str("origin", is.Origin)
 		} else {
 			str("origin", is.Origin)
 			str("code", is.Code)
-			num(key, v)
-			boolean("inclusive", is.Inclusive)
+			num(bound, v)
+			key("inclusive")
+			b = append(strconv.AppendBool(b, is.Inclusive), ',')
 		}
 	case "invalid_value":
 		str("code", is.Code)
-		b = append(b, `"values":[`...)
+		key("values")
+		b = append(b, '[')
 		for i, v := range is.Values {
 			if i > 0 {
 				b = append(b, ',')
@@ -157,7 +140,8 @@ func (is Issue) appendJSON(b []byte) []byte {
 	default:
 		str("code", is.Code)
 	}
-	b = append(b, `"path":[`...)
+	key("path")
+	b = append(b, '[')
 	for i, p := range is.Path {
 		if i > 0 {
 			b = append(b, ',')
@@ -473,7 +457,7 @@ func (d *Decoder) Skip() string {
 			}
 			continue
 		case '"':
-			d.skipString()
+			d.readStringAs(false, 0)
 		case 't':
 			d.literal("true")
 		case 'f':
@@ -671,53 +655,35 @@ func (d *Decoder) Num(v *float64) bool {
 // number: "1e+21", "0.5").
 
 // Gte checks f >= min: zod's too_small, inclusive.
-func (d *Decoder) Gte(f, min float64, js string) {
-	if f < min {
-		d.Add(Issue{
-			Code:      "too_small",
-			Inclusive: true,
-			Message:   "Too small: expected number to be >=" + js,
-			Minimum:   json.Number(js),
-			Origin:    "number",
-		})
-	}
-}
+func (d *Decoder) Gte(f, min float64, js string) { d.bound(f >= min, ">=", js) }
 
 // Gt checks f > min: zod's too_small, exclusive.
-func (d *Decoder) Gt(f, min float64, js string) {
-	if f <= min {
-		d.Add(Issue{
-			Code:    "too_small",
-			Message: "Too small: expected number to be >" + js,
-			Minimum: json.Number(js),
-			Origin:  "number",
-		})
-	}
-}
+func (d *Decoder) Gt(f, min float64, js string) { d.bound(f > min, ">", js) }
 
 // Lte checks f <= max: zod's too_big, inclusive.
-func (d *Decoder) Lte(f, max float64, js string) {
-	if f > max {
-		d.Add(Issue{
-			Code:      "too_big",
-			Inclusive: true,
-			Message:   "Too big: expected number to be <=" + js,
-			Maximum:   json.Number(js),
-			Origin:    "number",
-		})
+func (d *Decoder) Lte(f, max float64, js string) { d.bound(f <= max, "<=", js) }
+
+// Lt checks f < max: zod's too_big, exclusive.
+func (d *Decoder) Lt(f, max float64, js string) { d.bound(f < max, "<", js) }
+
+// bound records, unless ok, the issue of a number outside the bound js.
+func (d *Decoder) bound(ok bool, op, js string) {
+	if !ok {
+		d.Add(sizeIssue(op, js, "number", "number to be "+op+js))
 	}
 }
 
-// Lt checks f < max: zod's too_big, exclusive.
-func (d *Decoder) Lt(f, max float64, js string) {
-	if f >= max {
-		d.Add(Issue{
-			Code:    "too_big",
-			Message: "Too big: expected number to be <" + js,
-			Maximum: json.Number(js),
-			Origin:  "number",
-		})
+// sizeIssue is zod's too_small (op ">=" or ">") or too_big ("<=" or "<")
+// issue for a value of origin beyond the bound; expected ends the message
+// ("number to be >=1").
+func sizeIssue(op, bound, origin, expected string) Issue {
+	is := Issue{Code: "too_small", Inclusive: len(op) == 2, Origin: origin}
+	if op[0] == '>' {
+		is.Minimum, is.Message = json.Number(bound), "Too small: expected "+expected
+	} else {
+		is.Code, is.Maximum, is.Message = "too_big", json.Number(bound), "Too big: expected "+expected
 	}
+	return is
 }
 
 // Int is zod's .int(): false when the value is not integral (the
@@ -732,24 +698,17 @@ func (d *Decoder) Int(f float64) bool {
 		})
 		return false
 	}
-	const note = "Integers must be within the safe integer range."
-	if f > maxSafeInteger {
-		d.Add(Issue{
-			Code:    "too_big",
-			Maximum: "9007199254740991",
-			Note:    note,
-			Origin:  "int",
-			Message: "Too big: expected int to be <9007199254740991",
-		})
-	} else if f < -maxSafeInteger {
-		d.Add(Issue{
-			Code:    "too_small",
-			Minimum: "-9007199254740991",
-			Note:    note,
-			Origin:  "int",
-			Message: "Too small: expected int to be >-9007199254740991",
-		})
+	var is Issue
+	switch {
+	case f > maxSafeInteger:
+		is = sizeIssue("<", "9007199254740991", "int", "int to be <9007199254740991")
+	case f < -maxSafeInteger:
+		is = sizeIssue(">", "-9007199254740991", "int", "int to be >-9007199254740991")
+	default:
+		return true
 	}
+	is.Note = "Integers must be within the safe integer range."
+	d.Add(is)
 	return true
 }
 
@@ -785,25 +744,19 @@ func (d *Decoder) Str(v *string) bool {
 // without allocating; *v then holds the matching element of values.
 func (d *Decoder) Enum(v *string, values []string, message string) bool {
 	if d.peek() == '"' {
+		var text []byte
 		start := d.pos + 1
 		if p := scanPlain(d.data, start); p < len(d.data) && d.data[p] == '"' {
-			d.pos = p + 1
-			for _, x := range values {
-				if string(d.data[start:p]) == x {
-					*v = x
-					return true
-				}
-			}
+			d.pos, text = p+1, d.data[start:p]
+		} else if s, ok := d.readString(); ok {
+			text = []byte(s)
 		} else {
-			s, ok := d.readString()
-			if !ok {
-				return false
-			}
-			for _, x := range values {
-				if s == x {
-					*v = x
-					return true
-				}
+			return false
+		}
+		for _, x := range values {
+			if string(text) == x {
+				*v = x
+				return true
 			}
 		}
 	} else if d.Skip(); d.err != nil {
@@ -815,45 +768,44 @@ func (d *Decoder) Enum(v *string, values []string, message string) bool {
 
 // ArrayStart expects '[' and reports whether the array has elements; when
 // the value is not an array it records invalid_type and returns ok false.
-func (d *Decoder) ArrayStart() (more, ok bool) {
-	if d.peek() != '[' {
-		d.wrongType("array")
+func (d *Decoder) ArrayStart() (more, ok bool) { return d.open('[', "array") }
+
+// ArrayNext consumes ',' (true) or ']' (false).
+func (d *Decoder) ArrayNext() bool { return d.next(']') }
+
+// ObjectStart expects '{' and reports whether the object has members.
+func (d *Decoder) ObjectStart() (more, ok bool) { return d.open('{', "object") }
+
+// ObjectNext consumes ',' (true) or '}' (false).
+func (d *Decoder) ObjectNext() bool { return d.next('}') }
+
+// open enters a container that starts with c ('[' or '{') and reports
+// whether it has elements; ok is false for a value of another kind.
+func (d *Decoder) open(c byte, kind string) (more, ok bool) {
+	if d.peek() != c {
+		d.wrongType(kind)
 		return false, false
 	}
 	d.pos++
-	if d.peek() == ']' {
+	if d.peek() == c+2 { // ']' or '}'
 		d.pos++
 		return false, true
 	}
 	return true, true
 }
 
-// ArrayNext consumes ',' (true) or ']' (false).
-func (d *Decoder) ArrayNext() bool {
+// next consumes ',' (true) or the container's closing byte end (false).
+func (d *Decoder) next(end byte) bool {
 	switch d.peek() {
 	case ',':
 		d.pos++
 		return true
-	case ']':
+	case end:
 		d.pos++
 		return false
 	}
-	d.fail("expected ',' or ']'")
+	d.fail("expected ',' or '" + string(end) + "'")
 	return false
-}
-
-// ObjectStart expects '{' and reports whether the object has members.
-func (d *Decoder) ObjectStart() (more, ok bool) {
-	if d.peek() != '{' {
-		d.wrongType("object")
-		return false, false
-	}
-	d.pos++
-	if d.peek() == '}' {
-		d.pos++
-		return false, true
-	}
-	return true, true
 }
 
 // EmptyObject decodes an object whose schema has no fields: every key is
@@ -869,20 +821,6 @@ func (d *Decoder) EmptyObject() {
 		}
 		more = d.ObjectNext()
 	}
-}
-
-// ObjectNext consumes ',' (true) or '}' (false).
-func (d *Decoder) ObjectNext() bool {
-	switch d.peek() {
-	case ',':
-		d.pos++
-		return true
-	case '}':
-		d.pos++
-		return false
-	}
-	d.fail("expected ',' or '}'")
-	return false
 }
 
 // Key reads a member's key and the ':' after it. The bytes are valid until
@@ -924,22 +862,12 @@ func (d *Decoder) colon() {
 	d.pos++
 }
 
-// skipString skips a string value, validating it.
-func (d *Decoder) skipString() {
-	d.readStringOpt(false)
-}
-
-// readString decodes the string at pos (which holds '"').
+// readString decodes the string at pos (which holds '"'). Escaped UTF-16
+// surrogate pairs combine; a lone surrogate and each maximal invalid UTF-8
+// subsequence become U+FFFD (as a WHATWG UTF-8 decoder would read the
+// bytes).
 func (d *Decoder) readString() (string, bool) {
-	return d.readStringOpt(true)
-}
-
-// readStringOpt scans a string; it builds the Go value only when want.
-// Escaped UTF-16 surrogate pairs combine; a lone surrogate and each
-// maximal invalid UTF-8 subsequence become U+FFFD (as a WHATWG UTF-8
-// decoder would read the bytes).
-func (d *Decoder) readStringOpt(want bool) (string, bool) {
-	return d.readStringAs(want, 0)
+	return d.readStringAs(true, 0)
 }
 
 // Modes of readStringAs, for comparing strings as JavaScript does rather
@@ -956,7 +884,8 @@ const (
 	strInvalidBytes
 )
 
-// readStringAs is readStringOpt with the modes above.
+// readStringAs scans the string at pos, in the modes above; it builds the
+// Go value only when want.
 func (d *Decoder) readStringAs(want bool, mode int) (string, bool) {
 	start := d.pos + 1
 	p := start
@@ -1162,46 +1091,30 @@ func hex4(b []byte, p int) (uint16, bool) {
 	return v, true
 }
 
-// runeCount counts code points as JavaScript's [...s].length does for the
-// decoded string (a lone surrogate became one U+FFFD).
-func runeCount(s string) int { return utf8.RuneCountInString(s) }
-
 // The string constraints, each one call in the generated decoders, in the
 // order zod runs its checks: strings.MinRunes, strings.MaxRunes, =~ and
 // named checks. Lengths count code points, as CUE and JSON Schema do (zod
 // counts UTF-16 code units; the generated zod schema counts code points
-// too).
+// too), and a lone surrogate, decoded as U+FFFD, is one.
 
 // MinRunes checks strings.MinRunes(min): zod's too_small. n bytes hold at
 // most n code points, and at least n/4: the count is skipped when the
 // bytes alone decide.
 func (d *Decoder) MinRunes(s string, min int) {
-	if len(s) >= 4*min || runeCount(s) >= min {
+	if len(s) >= 4*min || utf8.RuneCountInString(s) >= min {
 		return
 	}
 	m := strconv.Itoa(min)
-	d.Add(Issue{
-		Code:      "too_small",
-		Inclusive: true,
-		Message:   "Too small: expected string to have >=" + m + " characters",
-		Minimum:   json.Number(m),
-		Origin:    "string",
-	})
+	d.Add(sizeIssue(">=", m, "string", "string to have >="+m+" characters"))
 }
 
 // MaxRunes checks strings.MaxRunes(max): zod's too_big.
 func (d *Decoder) MaxRunes(s string, max int) {
-	if len(s) <= max || runeCount(s) <= max {
+	if len(s) <= max || utf8.RuneCountInString(s) <= max {
 		return
 	}
 	m := strconv.Itoa(max)
-	d.Add(Issue{
-		Code:      "too_big",
-		Inclusive: true,
-		Maximum:   json.Number(m),
-		Message:   "Too big: expected string to have <=" + m + " characters",
-		Origin:    "string",
-	})
+	d.Add(sizeIssue("<=", m, "string", "string to have <="+m+" characters"))
 }
 
 // Pattern checks =~ re; literal is the ECMAScript regex zod reports

@@ -243,15 +243,26 @@ func (s *PromptService[M, P]) Decode(body []byte) (PromptRequest, error) {
 	if strings.TrimSpace(req.SessionID) == "" {
 		return req, &PromptRequestError{Field: "sessionID", Msg: "is required"}
 	}
-	if m := req.Metadata.Mode; m != "" && !slices.Contains(s.Modes, M(m)) {
+	_, err := s.mode(req)
+	return req, err
+}
+
+// mode returns the mode req names, or the default when it names none; the
+// error is a *PromptRequestError for a mode the contract lacks.
+func (s *PromptService[M, P]) mode(req PromptRequest) (M, error) {
+	m := M(req.Metadata.Mode)
+	if m == "" {
+		return s.Default, nil
+	}
+	if !slices.Contains(s.Modes, m) {
 		var known []string
 		for _, m := range s.Modes {
 			known = append(known, string(m))
 		}
 		msg := fmt.Sprintf("unknown mode %q (want one of %s)", m, strings.Join(known, ", "))
-		return req, &PromptRequestError{Field: "metadata.mode", Msg: msg}
+		return m, &PromptRequestError{Field: "metadata.mode", Msg: msg}
 	}
-	return req, nil
+	return m, nil
 }
 
 // jsonKind names the JSON kind of the Go type (of PromptRequest's fields)
@@ -274,12 +285,9 @@ func jsonKind(goType string) string {
 // variant's prompt, blank-line separated) and the parameters (the layers,
 // then the variants').
 func (s *PromptService[M, P]) Resolve(req PromptRequest) (PromptResponse, error) {
-	mode := s.Default
-	if req.Metadata.Mode != "" {
-		mode = M(req.Metadata.Mode)
-		if !slices.Contains(s.Modes, mode) {
-			return PromptResponse{}, &PromptRequestError{Field: "metadata.mode", Msg: fmt.Sprintf("unknown mode %q", mode)}
-		}
+	mode, err := s.mode(req)
+	if err != nil {
+		return PromptResponse{}, err
 	}
 	p := s.Params(req.Metadata.Params)
 	system, err := s.System(mode, p, req.User.System)
@@ -372,7 +380,5 @@ func writePromptJSON(w http.ResponseWriter, status int, v any) {
 		status = http.StatusInternalServerError
 		b = []byte(`{"error":{"code":"internal","message":"encoding the answer failed"}}`)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(append(b, '\n'))
+	writeJSON(w, status, b)
 }

@@ -201,7 +201,7 @@ func TestResolve(t *testing.T) {
 	}
 	_, err := promptService.Resolve(agentrt.PromptRequest{SessionID: "s", Metadata: agentrt.PromptMetadata{Mode: "other"}})
 	var re *agentrt.PromptRequestError
-	if !errors.As(err, &re) || err.Error() != `metadata.mode: unknown mode "other"` {
+	if !errors.As(err, &re) || err.Error() != `metadata.mode: unknown mode "other" (want one of bare, full)` {
 		t.Errorf("Resolve of an unknown mode: %v", err)
 	}
 }

@@ -95,11 +95,6 @@ type RouteConfig[H any, M ~string] struct {
 	// answered, with what the route saw; it must be safe for concurrent
 	// use and should not block.
 	Observe func(ctx context.Context, ev CallEvent)
-	// ExecTimeout, when positive, bounds one execution. An execution is
-	// detached from its request: a dropped connection (the snapshot
-	// TCP-drop trap) does not cancel it, so that the retry finds its
-	// result.
-	ExecTimeout time.Duration
 }
 
 // Route is the http.Handler of the gateway callback route: POST the
@@ -233,7 +228,7 @@ type routeCall struct {
 	status                    int
 	success                   bool
 	replay                    bool
-	store                     storeStats
+	store                     *StoreCounter
 }
 
 // CallEvent describes one request to the route, for RouteConfig.Observe:
@@ -269,13 +264,6 @@ type CallEvent struct {
 	StoreErr error
 }
 
-// note records a store error the route met.
-func (st *storeStats) note(err error) {
-	st.mu.Lock()
-	st.err = err
-	st.mu.Unlock()
-}
-
 // ServeHTTP serves one callback.
 func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
@@ -293,12 +281,8 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.fail(w, c, http.StatusMethodNotAllowed, "method_not_allowed", "the callback route accepts POST only")
 		return
 	}
-	claims, refused := Authenticate(r.Context(), rt.cfg.Auth, r.Header.Get("Authorization"),
-		"agentc-callback", "tool callbacks")
+	claims, refused := Authenticate(w, r, rt.cfg.Auth, "agentc-callback", "tool callbacks")
 	if refused != nil {
-		if refused.Challenge != "" {
-			w.Header().Set("WWW-Authenticate", refused.Challenge)
-		}
 		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
 		return
 	}
@@ -390,7 +374,8 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // executes the call, records its result and answers it.
 func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *routeCall, inv Invocation,
 	call Call[M], args []byte) {
-	ctx := withStoreStats(r.Context(), &c.store)
+	ctx, counter := CountStore(r.Context())
+	c.store = counter
 	prev, done, err := rt.cfg.Store.Claim(ctx, inv)
 	switch {
 	case errors.Is(err, ErrConflict):
@@ -401,7 +386,7 @@ func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *routeC
 		c.outcome, c.status = "client_gone", 499
 		return
 	case err != nil:
-		c.store.note(err)
+		counter.Note(err)
 		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: idempotency store failed",
 			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
 		rt.fail(w, c, http.StatusServiceUnavailable, "store_failed", "the gateway could not record the call; retry it")
@@ -413,19 +398,14 @@ func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *routeC
 	}
 
 	// Executed detached from the request, so that a dropped connection
-	// does not cancel it: its retry waits for this result.
-	ectx := context.WithoutCancel(ctx)
-	var cancel context.CancelFunc = func() {}
-	if rt.cfg.ExecTimeout > 0 {
-		ectx, cancel = context.WithTimeout(ectx, rt.cfg.ExecTimeout)
-	}
-	res := rt.c.Dispatch(ectx, rt.cfg.Handler, call, args)
-	cancel()
+	// (the snapshot TCP-drop trap) does not cancel it: its retry waits for
+	// this result.
+	res := rt.c.Dispatch(context.WithoutCancel(ctx), rt.cfg.Handler, call, args)
 	// Recorded detached from the request too, under the store's own
 	// deadline; a result the store could not record yet is answered all
 	// the same (the store says whether it keeps it to record later).
 	if err := rt.cfg.Store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
-		c.store.note(err)
+		counter.Note(err)
 		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: recording the result failed",
 			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
 	}
@@ -446,13 +426,10 @@ func (rt *Route[H, M]) reply(w http.ResponseWriter, c *routeCall, res Result, re
 		b, _ = json.Marshal(Result{Result: "the gateway could not encode the result: " + err.Error()})
 		c.success = false
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
 	if replay {
 		w.Header().Set(ReplayHeader, "true")
 	}
-	w.WriteHeader(http.StatusOK)
-	w.Write(append(b, '\n'))
+	writeJSON(w, http.StatusOK, b)
 }
 
 // log writes the call's record: Info for 200, Warn for 4xx, Error for 5xx.
@@ -474,13 +451,14 @@ func (rt *Route[H, M]) log(ctx context.Context, c *routeCall, d time.Duration) {
 		slog.Duration("duration", d),
 	)
 	if rt.cfg.Observe != nil {
-		c.store.mu.Lock()
-		storeErr := c.store.err
-		c.store.mu.Unlock()
-		rt.cfg.Observe(ctx, CallEvent{
+		ev := CallEvent{
 			Tool: c.tool, SessionID: c.session, ToolCallID: c.toolCallID,
 			Outcome: c.outcome, Status: c.status, Success: c.success, Replay: c.replay,
-			Duration: d, StoreAttempts: int(c.store.attempts.Load()), StoreErr: storeErr,
-		})
+			Duration: d,
+		}
+		if c.store != nil {
+			ev.StoreAttempts, ev.StoreErr = c.store.Attempts(), c.store.Err()
+		}
+		rt.cfg.Observe(ctx, ev)
 	}
 }

@@ -178,23 +178,7 @@ type SQLStore struct {
 	owner     string
 	claims    atomic.Uint64
 	mu        sync.Mutex
-	local     map[invocationKey]*sqlCall
-}
-
-// sqlCall is a call this process is claiming, executing or waiting on.
-type sqlCall struct {
-	hash string
-	// token is the claim's lease_owner: this instance's owner ID, "/", and
-	// a number unique in the process.
-	token string
-	done  chan struct{}
-	// res and ok are set before done closes: ok when res is the call's
-	// result.
-	res Result
-	ok  bool
-	// stop, for a claimed call, closes once its result is recorded (or
-	// can no longer be); it ends the lease's renewal.
-	stop chan struct{}
+	local     map[invocationKey]*storeCall
 }
 
 // NewSQLStore returns a SQLStore on db.
@@ -310,24 +294,16 @@ func (s *SQLStore) Claim(ctx context.Context, inv Invocation) (Result, bool, err
 	for {
 		s.mu.Lock()
 		if s.local == nil {
-			s.local = map[invocationKey]*sqlCall{}
+			s.local = map[invocationKey]*storeCall{}
 		}
 		if c := s.local[k]; c != nil {
 			s.mu.Unlock()
-			if c.hash != inv.RequestHash {
-				return Result{}, false, ErrConflict
-			}
-			select {
-			case <-c.done:
-			case <-ctx.Done():
-				return Result{}, false, ctx.Err()
-			}
-			if c.ok {
-				return c.res, true, nil
+			if res, ok, err := c.wait(ctx, inv.RequestHash); err != nil || ok {
+				return res, ok, err
 			}
 			continue // its claimer gave up (or lost the row): ask the database
 		}
-		c := &sqlCall{hash: inv.RequestHash, token: s.newToken(), done: make(chan struct{})}
+		c := &storeCall{hash: inv.RequestHash, token: s.newToken(), done: make(chan struct{})}
 		s.local[k] = c
 		s.mu.Unlock()
 
@@ -351,7 +327,7 @@ func (s *SQLStore) Claim(ctx context.Context, inv Invocation) (Result, bool, err
 }
 
 // forget removes c from the calls of this process.
-func (s *SQLStore) forget(k invocationKey, c *sqlCall) {
+func (s *SQLStore) forget(k invocationKey, c *storeCall) {
 	s.mu.Lock()
 	if s.local[k] == c {
 		delete(s.local, k)
@@ -411,7 +387,7 @@ func (r *retrier) sleep(ctx context.Context) error {
 // insert failed, so that the database may hold a row of token.
 func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, uncertain *bool) (Result, bool, error) {
 	rt := s.newRetrier()
-	poll := 10 * time.Millisecond
+	poll := &retrier{wait: 10 * time.Millisecond}
 	for {
 		n, err := s.exec(ctx, rt, `INSERT INTO session_tool_invocations
 	(id, session_id, organization_id, tool_name, tool_call_id, request_hash, status,
@@ -489,14 +465,9 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 			continue
 		}
 		// Another claim executes it: poll (ctx, the request, bounds this).
-		t := time.NewTimer(poll)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return Result{}, false, ctx.Err()
+		if err := poll.sleep(ctx); err != nil {
+			return Result{}, false, err
 		}
-		poll = min(2*poll, 500*time.Millisecond)
 	}
 }
 
@@ -544,7 +515,7 @@ func interruptedResult(tool string) Result {
 
 // renew extends the lease of a claimed call every Lease/3 until its result
 // is recorded (c.stop closes).
-func (s *SQLStore) renew(inv Invocation, c *sqlCall) {
+func (s *SQLStore) renew(inv Invocation, c *storeCall) {
 	t := time.NewTicker(s.lease() / 3)
 	defer t.Stop()
 	for {
@@ -614,7 +585,7 @@ func (s *SQLStore) Complete(ctx context.Context, inv Invocation, res Result) err
 
 // finish ends a claimed call: its lease is no longer renewed and the
 // process forgets it.
-func (s *SQLStore) finish(k invocationKey, c *sqlCall) {
+func (s *SQLStore) finish(k invocationKey, c *storeCall) {
 	close(c.stop)
 	s.forget(k, c)
 }

@@ -44,33 +44,51 @@ type Store interface {
 	Complete(ctx context.Context, inv Invocation, res Result) error
 }
 
-// storeStats is where the stores of this package note, for the call whose
-// context carries it, how many store operations they tried and the last
-// error they met; the route reports them in its CallEvent.
-type storeStats struct {
+// StoreCounter counts, for a transport's CallEvent, the store operations
+// of one call (retries included) and the last store error it met.
+type StoreCounter struct {
 	attempts atomic.Int64
 	mu       sync.Mutex
 	err      error
 }
 
-type storeStatsKey struct{}
+type storeCounterKey struct{}
 
-// withStoreStats returns ctx carrying st.
-func withStoreStats(ctx context.Context, st *storeStats) context.Context {
-	return context.WithValue(ctx, storeStatsKey{}, st)
+// CountStore returns ctx carrying a new StoreCounter: MemoryStore and
+// SQLStore count the operations made with that context (or one derived
+// from it) on it.
+func CountStore(ctx context.Context) (context.Context, *StoreCounter) {
+	c := &StoreCounter{}
+	return context.WithValue(ctx, storeCounterKey{}, c), c
+}
+
+// Note records a store error the transport met itself (a Store that does
+// not count its own operations still has its errors seen).
+func (c *StoreCounter) Note(err error) {
+	c.mu.Lock()
+	c.err = err
+	c.mu.Unlock()
+}
+
+// Attempts is the number of store operations counted.
+func (c *StoreCounter) Attempts() int { return int(c.attempts.Load()) }
+
+// Err is the last store error counted or noted, or nil.
+func (c *StoreCounter) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
 }
 
 // noteStoreAttempt counts one store operation of ctx's call, and its error.
 func noteStoreAttempt(ctx context.Context, err error) {
-	st, _ := ctx.Value(storeStatsKey{}).(*storeStats)
-	if st == nil {
+	c, _ := ctx.Value(storeCounterKey{}).(*StoreCounter)
+	if c == nil {
 		return
 	}
-	st.attempts.Add(1)
+	c.attempts.Add(1)
 	if err != nil {
-		st.mu.Lock()
-		st.err = err
-		st.mu.Unlock()
+		c.Note(err)
 	}
 }
 
@@ -105,7 +123,7 @@ type MemoryStore struct {
 	Now func() time.Time
 
 	mu    sync.Mutex
-	calls map[invocationKey]*memoryCall
+	calls map[invocationKey]*storeCall
 	// peak is the most calls the map has held since it was last rebuilt.
 	peak int
 	// expiry queues completed calls in completion order, which is also
@@ -114,16 +132,40 @@ type MemoryStore struct {
 	head   int
 }
 
-type memoryCall struct {
-	hash      string
-	done      chan struct{}
-	completed bool
-	res       Result
+// storeCall is a call a store of this process is claiming, executing or
+// waiting on.
+type storeCall struct {
+	hash string
+	done chan struct{}
+	// res and ok are set before done closes: ok when res is the call's
+	// result.
+	res Result
+	ok  bool
+	// token (SQLStore) is the claim's lease_owner: this instance's owner
+	// ID, "/", and a number unique in the process.
+	token string
+	// stop (SQLStore), for a claimed call, closes once its result is
+	// recorded (or can no longer be); it ends the lease's renewal.
+	stop chan struct{}
+}
+
+// wait waits for c to end, for a claim of its key with the request hash
+// hash; ok reports that res is c's result.
+func (c *storeCall) wait(ctx context.Context, hash string) (res Result, ok bool, err error) {
+	if c.hash != hash {
+		return Result{}, false, ErrConflict
+	}
+	select {
+	case <-c.done:
+		return c.res, c.ok, nil
+	case <-ctx.Done():
+		return Result{}, false, ctx.Err()
+	}
 }
 
 type memoryExpiry struct {
 	key  invocationKey
-	call *memoryCall
+	call *storeCall
 	at   time.Time
 }
 
@@ -141,25 +183,17 @@ func (s *MemoryStore) now() time.Time {
 	return time.Now()
 }
 
-func (s *MemoryStore) retention() time.Duration {
-	if s.Retention > 0 {
-		return s.Retention
-	}
-	return defaultRetention
-}
-
-func (s *MemoryStore) maxEntries() int {
-	if s.MaxEntries > 0 {
-		return s.MaxEntries
-	}
-	return DefaultMaxEntries
-}
-
 // sweepLocked forgets the results older than the retention and the oldest
 // beyond the cap, and returns the memory of a map or queue that emptied.
 func (s *MemoryStore) sweepLocked(now time.Time) {
-	cut := now.Add(-s.retention())
-	limit := s.maxEntries()
+	retention, limit := s.Retention, s.MaxEntries
+	if retention <= 0 {
+		retention = defaultRetention
+	}
+	if limit <= 0 {
+		limit = DefaultMaxEntries
+	}
+	cut := now.Add(-retention)
 	for s.head < len(s.expiry) {
 		e := s.expiry[s.head]
 		if e.at.After(cut) && len(s.expiry)-s.head <= limit {
@@ -180,7 +214,7 @@ func (s *MemoryStore) sweepLocked(now time.Time) {
 	// A Go map never returns the memory of deleted entries: copy it once
 	// it holds a quarter of its peak.
 	if s.peak > shrinkMin && len(s.calls) < s.peak/4 {
-		m := make(map[invocationKey]*memoryCall, 2*len(s.calls))
+		m := make(map[invocationKey]*storeCall, 2*len(s.calls))
 		for k, c := range s.calls {
 			m[k] = c
 		}
@@ -194,26 +228,18 @@ func (s *MemoryStore) Claim(ctx context.Context, inv Invocation) (Result, bool, 
 	k := invocationKey{inv.SessionID, inv.ToolCallID}
 	s.mu.Lock()
 	if s.calls == nil {
-		s.calls = map[invocationKey]*memoryCall{}
+		s.calls = map[invocationKey]*storeCall{}
 	}
 	s.sweepLocked(s.now())
 	c, ok := s.calls[k]
 	if !ok {
-		s.calls[k] = &memoryCall{hash: inv.RequestHash, done: make(chan struct{})}
+		s.calls[k] = &storeCall{hash: inv.RequestHash, done: make(chan struct{})}
 		s.peak = max(s.peak, len(s.calls))
 		s.mu.Unlock()
 		return Result{}, false, nil
 	}
 	s.mu.Unlock()
-	if c.hash != inv.RequestHash {
-		return Result{}, false, ErrConflict
-	}
-	select {
-	case <-c.done:
-		return c.res, true, nil
-	case <-ctx.Done():
-		return Result{}, false, ctx.Err()
-	}
+	return c.wait(ctx, inv.RequestHash)
 }
 
 // Complete implements Store; it never waits.
@@ -223,10 +249,10 @@ func (s *MemoryStore) Complete(ctx context.Context, inv Invocation, res Result) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.calls[k]
-	if !ok || c.completed {
+	if !ok || c.ok {
 		return errors.New("MemoryStore: completing a call that was not claimed")
 	}
-	c.res, c.completed = res, true
+	c.res, c.ok = res, true
 	close(c.done)
 	s.expiry = append(s.expiry, memoryExpiry{key: k, call: c, at: s.now()})
 	s.sweepLocked(s.now())

@@ -1,7 +1,6 @@
 package agentrt
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -27,29 +26,30 @@ func RequestHash(tool string, args []byte) string {
 }
 
 // A Refusal is why a transport refuses a request before any tool runs: the
-// HTTP status, the code and message of its JSON error body, and for a 401
-// the WWW-Authenticate challenge.
+// HTTP status, and the code and message of its JSON error body.
 type Refusal struct {
 	Status        int
 	Code, Message string
-	Challenge     string
 }
 
-// Authenticate checks a request's Authorization header as the callback
-// route does: a bearer token that auth verifies, of source SourceSandbox.
-// realm names the transport in a 401's challenge; calls names what the
-// token is for in a 403's message. Another transport (the MCP server,
-// package agentmcp) authenticates with it, so both accept the same tokens.
-func Authenticate(ctx context.Context, auth Authenticator, authorization, realm, calls string) (Claims, *Refusal) {
-	scheme, token, _ := strings.Cut(authorization, " ")
+// Authenticate checks r's Authorization header as the callback route
+// does: a bearer token that auth verifies, of source SourceSandbox. A 401
+// refusal sets its WWW-Authenticate challenge on w, naming the transport's
+// realm; calls names what the token is for in a 403's message. Another
+// transport (the MCP server, package agentmcp) authenticates with it, so
+// both accept the same tokens.
+func Authenticate(w http.ResponseWriter, r *http.Request, auth Authenticator, realm, calls string) (Claims, *Refusal) {
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="`+realm+`"`)
 		return Claims{}, &Refusal{Status: http.StatusUnauthorized, Code: "unauthorized",
-			Message: "a sandbox bearer token is required", Challenge: `Bearer realm="` + realm + `"`}
+			Message: "a sandbox bearer token is required"}
 	}
-	claims, err := auth.VerifyToken(ctx, strings.TrimSpace(token))
+	claims, err := auth.VerifyToken(r.Context(), strings.TrimSpace(token))
 	if err != nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="`+realm+`", error="invalid_token"`)
 		return Claims{}, &Refusal{Status: http.StatusUnauthorized, Code: "unauthorized",
-			Message: "the bearer token is not valid", Challenge: `Bearer realm="` + realm + `", error="invalid_token"`}
+			Message: "the bearer token is not valid"}
 	}
 	if claims.Source != SourceSandbox {
 		return Claims{}, &Refusal{Status: http.StatusForbidden, Code: "forbidden",
@@ -65,6 +65,11 @@ func WriteError(w http.ResponseWriter, status int, code, msg string) {
 		Error string `json:"error"`
 		Code  string `json:"code"`
 	}{msg, code})
+	writeJSON(w, status, b)
+}
+
+// writeJSON answers w with status and the JSON b, which no cache may keep.
+func writeJSON(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
@@ -103,31 +108,4 @@ func JSString(raw []byte) (s string, ok bool) {
 		return "", false
 	}
 	return s, true
-}
-
-// StoreCounter counts, for another transport's CallEvent, the store
-// operations of one call (retries included) and the last store error it
-// met, as the callback route counts its own.
-type StoreCounter struct{ st storeStats }
-
-// CountStore returns ctx carrying a new StoreCounter: MemoryStore and
-// SQLStore count the operations made with that context (or one derived
-// from it) on it.
-func CountStore(ctx context.Context) (context.Context, *StoreCounter) {
-	c := &StoreCounter{}
-	return withStoreStats(ctx, &c.st), c
-}
-
-// Note records a store error the transport met itself (a Store that does
-// not count its own operations still has its errors seen).
-func (c *StoreCounter) Note(err error) { c.st.note(err) }
-
-// Attempts is the number of store operations counted.
-func (c *StoreCounter) Attempts() int { return int(c.st.attempts.Load()) }
-
-// Err is the last store error counted or noted, or nil.
-func (c *StoreCounter) Err() error {
-	c.st.mu.Lock()
-	defer c.st.mu.Unlock()
-	return c.st.err
 }

@@ -107,9 +107,6 @@ type Config[H any, M ~string] struct {
 	Observe func(context.Context, agentrt.CallEvent)
 	// Logger receives one record per tool call; nil means slog.Default().
 	Logger *slog.Logger
-	// ExecTimeout, when positive, bounds one execution; as on the callback
-	// route, an execution is detached from its request.
-	ExecTimeout time.Duration
 	// AllowedOrigins lists the web origins ("https://console.example.com",
 	// scheme://host[:port], compared case-insensitively) whose browser
 	// pages may call the server besides its own (see Server). A request
@@ -244,12 +241,8 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			" are not allowed (list it in the MCP server's AllowedOrigins)")
 		return
 	}
-	claims, refused := agentrt.Authenticate(r.Context(), s.cfg.Auth, r.Header.Get("Authorization"),
-		"agentc-mcp", "tool calls")
+	claims, refused := agentrt.Authenticate(w, r, s.cfg.Auth, "agentc-mcp", "tool calls")
 	if refused != nil {
-		if refused.Challenge != "" {
-			w.Header().Set("WWW-Authenticate", refused.Challenge)
-		}
 		fail(refused.Status, refused.Code, refused.Message)
 		return
 	}
@@ -446,14 +439,9 @@ func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], ti int, call a
 	if !s.c.Injects(call.Mode, ti) {
 		return s.c.Dispatch(ctx, s.cfg.Handler, call, args), "rejected", nil
 	}
+	// As on the callback route, an execution is detached from its request.
 	run := func() agentrt.Result {
-		ctx := context.WithoutCancel(ctx)
-		cancel := context.CancelFunc(func() {})
-		if s.cfg.ExecTimeout > 0 {
-			ctx, cancel = context.WithTimeout(ctx, s.cfg.ExecTimeout)
-		}
-		defer cancel()
-		return s.c.Dispatch(ctx, s.cfg.Handler, call, args)
+		return s.c.Dispatch(context.WithoutCancel(ctx), s.cfg.Handler, call, args)
 	}
 	if call.ToolCallID == "" {
 		res := run()
