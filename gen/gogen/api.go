@@ -280,7 +280,7 @@ func (m Mode) info() *modeInfo {
 		src.WriteString("type Session struct {\n")
 		for _, in := range s.Selection.Inputs {
 			src.comment(1, fmt.Sprintf("%s is %q: %s", in.GoName, in.Name, in.Doc))
-			src.text("\t%s string %s\n", in.GoName, structTag(in.Name))
+			src.text("\t%s string `json:%q`\n", in.GoName, in.Name) // the name is an identifier
 		}
 		src.WriteString("}\n\n")
 	}

@@ -274,13 +274,6 @@ func (src *goSource) indent(bol *bool) {
 // put writes s, each line it starts at the writer's indentation (a line
 // left empty stays empty).
 func (src *goSource) put(s string, bol *bool) {
-	if src.depth == 0 {
-		if s != "" {
-			src.WriteString(s)
-			*bol = s[len(s)-1] == '\n'
-		}
-		return
-	}
 	for s != "" {
 		if *bol && s[0] != '\n' {
 			src.tabs(src.depth)
@@ -367,17 +360,12 @@ func pad(b *bytes.Buffer, n int) {
 	}
 }
 
-// keyedLines writes a composite literal's elements key: value, each on a
-// line of its own at the given tab indentation (the value with its comma),
-// as gofmt lays them out: values aligned in sections. go/printer's
+// keyedRows writes a composite literal's elements key: value, each on a
+// line of its own at the given tab indentation followed by suffix (such as
+// a comma), as gofmt lays them out: values aligned in sections. go/printer's
 // exprList starts a new section where a key's length (in bytes), unless it
 // and the one before are both at most 40, is 2.5 times the geometric mean
 // of the section's key lengths or more, or 2.5 times less.
-func keyedLines(b *bytes.Buffer, indent int, rows [][2]string) {
-	keyedRows(b, indent, rows, "")
-}
-
-// keyedRows is keyedLines with suffix written after each value.
 func keyedRows(b *bytes.Buffer, indent int, rows [][2]string, suffix string) {
 	lnsum, count, prev, start := 0.0, 0, 0, 0
 	for i, kv := range rows {
