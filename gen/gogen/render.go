@@ -42,9 +42,8 @@ var minChunk = 64 << 10
 // the source does, at least as their kinds ask: a declaration with a doc
 // comment starts after one blank line. So the formatted file is the
 // formatted first chunk followed, each after a blank line, by the other
-// chunks formatted as files of their own without their package clause.
-// Should any chunk not format, the whole file is formatted, as jen does, for
-// its output or its error.
+// chunks formatted as files of their own without their package clause
+// (which go/format writes followed by a blank line).
 func (g *generator) render(parts []part) ([][]byte, []error) {
 	out := make([][]byte, len(parts))
 	errs := make([]error, len(parts))
@@ -121,43 +120,20 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 		// the first, which alone keeps its package clause: bytes.Join
 		// copies them once into a buffer it does not clear first.
 		texts := make([][]byte, len(cs))
-		ok := true
 		for j, c := range cs {
 			texts[j] = c.out
 			if c.err != nil {
-				ok = false
+				// A generator's bug: the chunk is what it wrote wrong.
+				errs[i] = fmt.Errorf("formatting: %w\n%s", c.err, c.src)
 				break
 			}
 			if j > 0 && !c.pre {
-				texts[j], ok = bytes.CutPrefix(c.out, head)
-				if !ok {
-					break
-				}
+				texts[j], _ = bytes.CutPrefix(c.out, head)
 			}
 		}
-		if ok {
+		if errs[i] == nil {
 			out[i] = bytes.Join(texts, []byte("\n"))
-			continue
 		}
-		// The source again, without the marks: the chunks without the
-		// package clauses they were given.
-		var src []byte
-		for j, c := range cs {
-			switch {
-			case c.pre:
-				src = append(append(src, '\n'), c.out...)
-			case j > 0:
-				src = append(src, bytes.TrimPrefix(c.src, clause)...)
-			default:
-				src = append(src, c.src...)
-			}
-		}
-		b, err := format.Source(src)
-		if err != nil {
-			errs[i] = fmt.Errorf("Error %s while formatting source:\n%s", err, src)
-			continue
-		}
-		out[i] = b
 	}
 	return out, errs
 }
@@ -301,13 +277,8 @@ func (g *generator) flush() {
 			k.err = fmt.Errorf("jen rendered the import %q", l)
 			return
 		}
-		if prev, seen := k.imports[path]; seen && prev != name {
-			k.err = fmt.Errorf("import %q named both %q and %q in one file", path, prev, name)
+		if k.addImport(path, name); k.err != nil {
 			return
-		}
-		k.imports[path] = name
-		if k.unitImports != nil {
-			k.unitImports[path] = name
 		}
 	}
 	if len(rest) > 0 {
@@ -321,11 +292,16 @@ func (g *generator) flush() {
 // flush records the imports of what jen rendered: jen names a package
 // outside the standard library explicitly.
 func (g *generator) importing(path string) {
-	k := g.sink
 	name := ""
 	if path == g.runtime {
 		name = pathpkg.Base(path)
 	}
+	g.sink.addImport(path, name)
+}
+
+// addImport records that the part, and the unit being rendered if any,
+// import path as name ("" for the package's own name).
+func (k *sink) addImport(path, name string) {
 	if prev, seen := k.imports[path]; seen && prev != name {
 		k.err = fmt.Errorf("import %q named both %q and %q in one file", path, prev, name)
 		return

@@ -269,15 +269,6 @@ func Config(s *model.Spec) ([]byte, error) {
 	return jsonwrite.Marshal(cfg)
 }
 
-// Inject returns mode m's injection manifest for the MCP transport: the
-// callback manifest (opencodelayout.Inject) without the gateway tools'
-// files, which it removes instead, and with the MCP-mode config in place of
-// opencode.json. The gateway tools stay listed in Tools: the mode has them,
-// through MCP.
-func Inject(s *model.Spec, m *model.Mode) opencodelayout.Injection {
-	return inject(s, m, gatewayFiles(s))
-}
-
 // gatewayFiles are the sandbox paths of the gateway tools' files.
 func gatewayFiles(s *model.Spec) map[string]bool {
 	gateway := map[string]bool{}
@@ -291,8 +282,11 @@ func gatewayFiles(s *model.Spec) map[string]bool {
 	return gateway
 }
 
-// inject is Inject with the gateway tools' files (gatewayFiles) computed
-// once for all modes.
+// inject returns mode m's injection manifest for the MCP transport: the
+// callback manifest (opencodelayout.Inject) without the gateway tools'
+// files (gateway, gatewayFiles), which it removes instead, and with the
+// MCP-mode config in place of opencode.json. The gateway tools stay listed
+// in Tools: the mode has them, through MCP.
 func inject(s *model.Spec, m *model.Mode, gateway map[string]bool) opencodelayout.Injection {
 	inj := opencodelayout.Inject(s, m)
 	write := inj.Write[:0:0]
