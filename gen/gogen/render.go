@@ -47,17 +47,8 @@ var minChunk = 64 << 10
 func (g *generator) render(parts []part) ([][]byte, []error) {
 	out := make([][]byte, len(parts))
 	errs := make([]error, len(parts))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0)) // the formatting goroutines that may run at once
 	var wg sync.WaitGroup
-	run := func(fn func()) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			fn()
-		}()
-	}
 
 	target := minChunk
 	clause := []byte("package " + g.s.Codegen.GoPackage + "\n")
@@ -107,7 +98,11 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 		chunks[i] = cs
 		for j := range cs {
 			if c := &cs[j]; !c.pre {
-				run(func() { c.out, c.err = format.Source(c.src) })
+				wg.Go(func() {
+					sem <- struct{}{}
+					c.out, c.err = format.Source(c.src)
+					<-sem
+				})
 			}
 		}
 	}
@@ -153,7 +148,6 @@ type sink struct {
 	body    []piece           // the rendered pieces, in order
 	imports map[string]string // path → the name it is imported as
 	err     error
-	flushes int // pieces handed on, for tests
 	// unitImports, while a unit is rendered (see unit), gathers its imports.
 	unitImports map[string]string
 }
@@ -176,7 +170,6 @@ func (g *generator) decl(f *jen.File, text []byte) {
 		g.flush()
 		if k.err == nil {
 			k.body = append(k.body, piece{text: text, formatted: true})
-			k.flushes++
 		}
 		return
 	}
@@ -284,7 +277,6 @@ func (g *generator) flush() {
 	if len(rest) > 0 {
 		k.body = append(k.body, piece{text: rest})
 	}
-	k.flushes++
 }
 
 // importing records that the part being built uses the package at path

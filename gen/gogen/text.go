@@ -290,64 +290,6 @@ func (src *goSource) put(s string, bol *bool) {
 	}
 }
 
-// align writes rows to b as one run of aligned lines at the given tab
-// indentation: each row's cells but the last are padded with spaces to
-// their column's widest cell in the run plus one, as gofmt aligns a run of
-// struct fields (name, type, tag) or of key: value pairs ("key:", value).
-// As in text/tabwriter, a column is aligned over consecutive rows that
-// have a cell in it (a cell that is not their last), and widths count
-// runes. The caller cuts runs where gofmt does (at blank lines, comment
-// lines, elements spanning several lines). No cell may hold a tab or a
-// line break: a cell is an identifier, a type, or a quoted literal.
-func align(b *bytes.Buffer, indent int, rows [][]string) {
-	var widths [8]int
-	alignColumns(b, indent, rows, widths[:0])
-}
-
-// alignColumns is text/tabwriter's format: it writes rows whose columns
-// left of len(widths) have those widths, finding the blocks of the next
-// column and the widths in them.
-func alignColumns(b *bytes.Buffer, indent int, rows [][]string, widths []int) {
-	col := len(widths)
-	line0 := 0
-	for this := 0; this < len(rows); this++ {
-		if col >= len(rows[this])-1 {
-			continue
-		}
-		alignedRows(b, indent, rows[line0:this], widths)
-		line0 = this
-		width, discard := 0, true
-		for ; this < len(rows) && col < len(rows[this])-1; this++ {
-			w := utf8.RuneCountInString(rows[this][col])
-			width = max(width, w+1)
-			discard = discard && w == 0
-		}
-		if discard {
-			width = 0 // tabwriter.DiscardEmptyColumns
-		}
-		alignColumns(b, indent, rows[line0:this], append(widths, width))
-		line0 = this
-	}
-	alignedRows(b, indent, rows[line0:], widths)
-}
-
-// alignedRows writes rows, each cell left of len(widths) padded to its
-// column's width.
-func alignedRows(b *bytes.Buffer, indent int, rows [][]string, widths []int) {
-	for _, row := range rows {
-		for range indent {
-			b.WriteByte('\t')
-		}
-		for j, c := range row {
-			b.WriteString(c)
-			if j < len(widths) {
-				pad(b, widths[j]-utf8.RuneCountInString(c))
-			}
-		}
-		b.WriteByte('\n')
-	}
-}
-
 // pad writes n spaces.
 func pad(b *bytes.Buffer, n int) {
 	const spaces = "                                                                "

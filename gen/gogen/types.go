@@ -222,11 +222,11 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 		src.text("\t%s ", fd.GoName)
 		if fd.Presence == model.Optional {
 			src.WriteString("Opt[")
-			src.Write(g.appendGoType(src.AvailableBuffer(), fd.Type))
+			src.WriteString(g.goTypeText(fd.Type))
 			src.WriteString("] ")
 			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, ",omitzero"))
 		} else {
-			src.Write(g.appendGoType(src.AvailableBuffer(), fd.Type))
+			src.WriteString(g.goTypeText(fd.Type))
 			src.WriteByte(' ')
 			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, ""))
 		}
@@ -323,17 +323,8 @@ func (g *generator) goTypeText(t *model.Type) string {
 		return "bool"
 	case model.Object:
 		return t.GoName
-	}
-	return string(g.appendGoType(nil, t))
-}
-
-// appendGoType appends the Go type of t to b.
-func (g *generator) appendGoType(b []byte, t *model.Type) []byte {
-	switch t.Kind {
 	case model.Array:
-		return g.appendGoType(append(b, "[]"...), t.Items)
-	case model.String, model.Literal, model.Enum, model.Number, model.Integer, model.Boolean, model.Object:
-		return append(b, g.goTypeText(t)...)
+		return "[]" + g.goTypeText(t.Items)
 	}
 	panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
 }

@@ -102,11 +102,6 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 	return files, nil
 }
 
-// header is the first lines of every generated Go file.
-func header(s *model.Spec, pkg string) string {
-	return fmt.Sprintf("// %s\n// %s\n\npackage %s\n", emit.Header, emit.SourceLine(s), pkg)
-}
-
 // toolsFile renders tools.go: the MCP server of package agentmcp
 // instantiated for the contract, with the table of its gateway-executed
 // tools, each one's description and JSON Schema. Descriptions are one Go
@@ -118,7 +113,7 @@ func header(s *model.Spec, pkg string) string {
 func toolsFile(p *emit.Pass, m *model.MCPCodegen) ([]byte, error) {
 	s := p.Spec
 	var b bytes.Buffer
-	b.WriteString(header(s, m.Package))
+	fmt.Fprintf(&b, "// %s\n// %s\n\npackage %s\n", emit.Header, emit.SourceLine(s), m.Package)
 	imports := []string{"contract " + strconv.Quote(m.CoreImport), strconv.Quote(s.Codegen.MCPRuntimeImport())}
 	slices.SortFunc(imports, func(x, y string) int {
 		return strings.Compare(x[strings.IndexByte(x, '"'):], y[strings.IndexByte(y, '"'):])
