@@ -85,23 +85,21 @@ func Plugin(s *model.Spec) ([]byte, error) {
 	b.WriteString(pluginTypes)
 
 	// Prompts.
-	w("\nconst MODE_PROMPTS: Record<ModeName, (p: PromptParams) => string> = {\n")
-	for _, m := range s.Modes {
-		e, err := tsTemplate(s, m.Prompt)
-		if err != nil {
-			return nil, err
+	for _, table := range []struct {
+		name string
+		text func(*model.Mode) string
+	}{{"MODE_PROMPTS", func(m *model.Mode) string { return m.Prompt }}, {"CRITICAL", func(m *model.Mode) string { return m.Critical }}} {
+		w("\nconst %s: Record<ModeName, (p: PromptParams) => string> = {\n", table.name)
+		for _, m := range s.Modes {
+			e, err := tsTemplate(s, table.text(m))
+			if err != nil {
+				return nil, err
+			}
+			w("  %s\n", tsFunc("  ", m.Name+": ", table.text(m), e, ","))
 		}
-		w("  %s\n", tsFunc("  ", m.Name+": ", m.Prompt, e, ","))
+		w("}\n")
 	}
-	w("}\n\nconst CRITICAL: Record<ModeName, (p: PromptParams) => string> = {\n")
-	for _, m := range s.Modes {
-		e, err := tsTemplate(s, m.Critical)
-		if err != nil {
-			return nil, err
-		}
-		w("  %s\n", tsFunc("  ", m.Name+": ", m.Critical, e, ","))
-	}
-	w("}\n\nconst AGENT_PROMPTS: Record<ModeName, Record<string, (p: PromptParams) => string>> = {\n")
+	w("\nconst AGENT_PROMPTS: Record<ModeName, Record<string, (p: PromptParams) => string>> = {\n")
 	for _, m := range s.Modes {
 		var prompts []string
 		for _, a := range m.AgentPrompts {
