@@ -159,21 +159,18 @@ type piece struct {
 	formatted bool
 }
 
-// decl adds to f top-level declarations written as gofmt formats them:
-// text starts with the first one's doc comment and ends with a line break,
-// and the declaration after it, if any, has a doc comment too (comment).
+// decl adds to the part being built top-level declarations written as
+// gofmt formats them: text starts with the first one's doc comment and
+// ends with a line break, and the declaration after it, if any, has a doc
+// comment too (comment).
 // render passes the text through unformatted; TestRenderChunks proves,
 // spec by spec, that it is what jen and go/format would make of it. The
 // text is held, not copied: its writer never writes over it (see next).
-func (g *generator) decl(f *jen.File, text []byte) {
-	if k := g.sink; k != nil && k.f == f {
-		g.flush()
-		if k.err == nil {
-			k.body = append(k.body, piece{text: text, formatted: true})
-		}
-		return
+func (g *generator) decl(text []byte) {
+	g.flush()
+	if k := g.sink; k.err == nil {
+		k.body = append(k.body, piece{text: text, formatted: true})
 	}
-	f.Add(jen.Op(string(text)))
 }
 
 // build returns a part's source as pieces: the unformatted ones as jen's

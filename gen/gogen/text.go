@@ -78,7 +78,7 @@ func (g *generator) add(f *jen.File, src *goSource) {
 		for _, q := range src.quals {
 			g.importing(q.path)
 		}
-		g.decl(f, src.Bytes()[src.start:])
+		g.decl(src.Bytes()[src.start:])
 		src.next()
 		return
 	}
