@@ -237,25 +237,19 @@ func (g *generator) flush() {
 		k.err = fmt.Errorf("jen rendered no package clause")
 		return
 	}
-	// The import block, as jen writes one: import "p" or import ( lines ).
+	// The import block, as jen writes one: import "p", or import ( lines ),
+	// then a blank line.
 	var block []byte
-	if r, ok := bytes.CutPrefix(rest, []byte("import (\n")); ok {
-		end := bytes.Index(r, []byte(")\n\n"))
+	if r, ok := bytes.CutPrefix(rest, []byte("import ")); ok {
+		end := bytes.Index(r, []byte("\n\n"))
 		if end < 0 {
 			k.err = fmt.Errorf("jen rendered an unterminated import block")
 			return
 		}
-		block, rest = r[:end], r[end+len(")\n\n"):]
-	} else if r, ok := bytes.CutPrefix(rest, []byte("import ")); ok {
-		end := bytes.Index(r, []byte("\n\n"))
-		if end < 0 {
-			k.err = fmt.Errorf("jen rendered an unterminated import")
-			return
-		}
-		block, rest = r[:end+1], r[end+2:]
+		block, rest = r[:end], r[end+2:]
 	}
-	for _, l := range strings.Split(strings.TrimSuffix(string(block), "\n"), "\n") {
-		if l == "" {
+	for _, l := range strings.Split(string(block), "\n") {
+		if l == "" || l == "(" || l == ")" {
 			continue
 		}
 		name, quoted, found := strings.Cut(l, " ")
