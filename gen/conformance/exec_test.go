@@ -125,7 +125,7 @@ func zodSchemasTS(s *model.Spec) string {
 	f := zod.NewFile("z")
 	var body strings.Builder
 	for _, t := range s.Tools {
-		fmt.Fprintf(&body, "  %q: %s,\n", t.Name, f.Expr(t.Args, "  "))
+		fmt.Fprintf(&body, "  %q: z.object(%s),\n", t.Name, f.Shape(t.Args, "  "))
 	}
 	// The helpers and named checks the schemas call, as the OpenCode
 	// runtime and tool files hold them.

@@ -131,11 +131,18 @@ func (g *generator) modes(f *jen.File) {
 	src.WriteString("type Standing string\n\n")
 	src.doc("The standings, strongest first.")
 	src.WriteString("const (\n")
-	var sc [][]string
+	// The constants' types aligned, as gofmt aligns them (the names are
+	// ASCII: the standings are model's).
+	width := 0
 	for _, st := range model.Standings {
-		sc = append(sc, []string{"Standing" + names.GoEnumValue(string(st)), "Standing", "= " + strconv.Quote(string(st))})
+		width = max(width, len(names.GoEnumValue(string(st))))
 	}
-	align(&src.Buffer, 1, sc)
+	for _, st := range model.Standings {
+		v := names.GoEnumValue(string(st))
+		src.text("\tStanding%s", v)
+		pad(&src.Buffer, width+1-len(v))
+		src.text("Standing = %q\n", string(st))
+	}
 	src.WriteString(")\n\n")
 	src.doc("Injected reports whether a tool with this standing is present in the mode.")
 	src.WriteString(`func (s Standing) Injected() bool {
@@ -280,7 +287,7 @@ func (m Mode) info() *modeInfo {
 		src.WriteString("type Session struct {\n")
 		for _, in := range s.Selection.Inputs {
 			src.comment(1, fmt.Sprintf("%s is %q: %s", in.GoName, in.Name, in.Doc))
-			src.text("\t%s string %s\n", in.GoName, structTag(in.Name))
+			src.text("\t%s string `json:%q`\n", in.GoName, in.Name) // the name is an identifier
 		}
 		src.WriteString("}\n\n")
 	}

@@ -100,7 +100,7 @@ func (src *goSource) lines(indent int, c string) {
 func uncomment(line string) string { return strings.TrimPrefix(strings.TrimPrefix(line, "//"), " ") }
 
 // canonicalLines writes a comment in one pass when its text is in
-// go/doc/comment's canonical form (see canonical) and holds no '[', as
+// go/doc/comment's canonical form (see canonicalScan) and holds no '[', as
 // gofmt keeps it; it writes nothing and returns false otherwise. It is how
 // almost every comment is written. The comment is text's // lines
 // (commented), or else the lines commentText makes of text: text, trimmed
@@ -154,24 +154,9 @@ func (src *goSource) writeCommentLine(indent int, line string) {
 	src.WriteByte('\n')
 }
 
-// canonical reports, cheaply, whether the text of a doc comment is in
-// go/doc/comment's canonical form as it is: paragraphs of unindented lines
-// with no heading, link definition or doc link, separated by single blank
-// lines. It may say no to text that is; never yes to text that is not.
-func canonical(text string) bool {
-	if !strings.HasSuffix(text, "\n") || strings.IndexByte(text, '[') >= 0 {
-		return false
-	}
-	var scan canonicalScan
-	for l := range strings.SplitSeq(text[:len(text)-1], "\n") {
-		if !scan.line(l) {
-			return false
-		}
-	}
-	return scan.end()
-}
-
-// canonicalScan reads a comment's text line by line for canonical: no
+// canonicalScan reads a comment's text line by line for canonicalLines,
+// reporting, cheaply, whether it is in go/doc/comment's canonical form as it
+// is (it may say no to text that is; never yes to text that is not): no
 // blank line first, last or after another; no line that starts with a
 // space, a tab or '#' (code, a list or a heading); no line alone between
 // blank lines, past the first, that ends in a letter or digit (an

@@ -123,7 +123,8 @@ func TestCommentLines(t *testing.T) {
 			}
 		}
 		if !strings.ContainsAny(text, "\x01\xff") {
-			if canonical(commentTextBody(c)) {
+			var probe goSource
+			if probe.canonicalLines(0, c, true) {
 				shortcut++
 			} else {
 				parsed++
@@ -133,14 +134,4 @@ func TestCommentLines(t *testing.T) {
 	if shortcut < 3 || parsed < 3 {
 		t.Errorf("cases taken as canonical: %d, parsed: %d; want both paths exercised", shortcut, parsed)
 	}
-}
-
-// commentTextBody is the text of // comment lines, as lines passes it to
-// canonical.
-func commentTextBody(c string) string {
-	var b strings.Builder
-	for line := range strings.SplitSeq(c, "\n") {
-		b.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "//"), " ") + "\n")
-	}
-	return b.String()
 }

@@ -18,23 +18,21 @@ import (
 // argument object, string constraint set and number constraint set.
 func (g *generator) decoders(f *jen.File) {
 	src := g.source(f)
-	src.doc("decoder is the runtime's one-pass JSON decoder, which the decoders below drive.")
-	src.WriteString("type decoder = ")
-	src.qual(g.runtime, "Decoder")
-	src.WriteString("\n\n")
-	src.doc("Issue is one validation problem exactly as zod 4 reports it (see agentrt.Issue).")
-	src.WriteString("type Issue = ")
-	src.qual(g.runtime, "Issue")
-	src.WriteString("\n\n")
-	src.doc("Issues is the error a decoder returns for well-formed JSON that fails validation:\n" +
-		"every issue, in zod's order.")
-	src.WriteString("type Issues = ")
-	src.qual(g.runtime, "Issues")
-	src.WriteString("\n\n")
-	src.doc("SyntaxError is the error a decoder returns for input that is not JSON.")
-	src.WriteString("type SyntaxError = ")
-	src.qual(g.runtime, "SyntaxError")
-	src.WriteString("\n")
+	for i, alias := range []struct{ name, runtime, doc string }{
+		{"decoder", "Decoder", "decoder is the runtime's one-pass JSON decoder, which the decoders below drive."},
+		{"Issue", "Issue", "Issue is one validation problem exactly as zod 4 reports it (see agentrt.Issue)."},
+		{"Issues", "Issues", "Issues is the error a decoder returns for well-formed JSON that fails validation:\n" +
+			"every issue, in zod's order."},
+		{"SyntaxError", "SyntaxError", "SyntaxError is the error a decoder returns for input that is not JSON."},
+	} {
+		if i > 0 {
+			src.WriteByte('\n')
+		}
+		src.doc(alias.doc)
+		src.text("type %s = ", alias.name)
+		src.qual(g.runtime, alias.runtime)
+		src.WriteByte('\n')
+	}
 	g.add(f, src)
 
 	for _, t := range g.decoded {
@@ -263,7 +261,7 @@ func (src *goSource) jenComment(text string) {
 
 // fields writes a composite literal's fields (name, Go text), one
 // "name: value," a line, in jen.Dict's order (by name), laid out as gofmt
-// lays them out (keyedLines).
+// lays them out (keyedRows).
 func (src *goSource) fields(kv ...[2]string) {
 	slices.SortFunc(kv, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
 	keyedRows(&src.Buffer, src.depth, kv, ",")

@@ -3,7 +3,6 @@ package gogen
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"fmt"
 	"reflect"
 
 	"github.com/dave/jennifer/jen"
@@ -83,11 +82,7 @@ func (g *generator) unit(f *jen.File, key func(h *unitHash), build func()) {
 	sum := sha256.Sum256(h.buf)
 	if u, ok := g.memo.prev[sum]; ok {
 		for path, name := range u.imports {
-			if prev, seen := k.imports[path]; seen && prev != name {
-				k.err = fmt.Errorf("import %q named both %q and %q in one file", path, prev, name)
-				return
-			}
-			k.imports[path] = name
+			k.addImport(path, name)
 		}
 		k.body = append(k.body, u.body...)
 		g.memo.next[sum] = u

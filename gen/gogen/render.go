@@ -42,23 +42,13 @@ var minChunk = 64 << 10
 // the source does, at least as their kinds ask: a declaration with a doc
 // comment starts after one blank line. So the formatted file is the
 // formatted first chunk followed, each after a blank line, by the other
-// chunks formatted as files of their own without their package clause.
-// Should any chunk not format, the whole file is formatted, as jen does, for
-// its output or its error.
+// chunks formatted as files of their own without their package clause
+// (which go/format writes followed by a blank line).
 func (g *generator) render(parts []part) ([][]byte, []error) {
 	out := make([][]byte, len(parts))
 	errs := make([]error, len(parts))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0)) // the formatting goroutines that may run at once
 	var wg sync.WaitGroup
-	run := func(fn func()) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			fn()
-		}()
-	}
 
 	target := minChunk
 	clause := []byte("package " + g.s.Codegen.GoPackage + "\n")
@@ -108,7 +98,11 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 		chunks[i] = cs
 		for j := range cs {
 			if c := &cs[j]; !c.pre {
-				run(func() { c.out, c.err = format.Source(c.src) })
+				wg.Go(func() {
+					sem <- struct{}{}
+					c.out, c.err = format.Source(c.src)
+					<-sem
+				})
 			}
 		}
 	}
@@ -121,43 +115,20 @@ func (g *generator) render(parts []part) ([][]byte, []error) {
 		// the first, which alone keeps its package clause: bytes.Join
 		// copies them once into a buffer it does not clear first.
 		texts := make([][]byte, len(cs))
-		ok := true
 		for j, c := range cs {
 			texts[j] = c.out
 			if c.err != nil {
-				ok = false
+				// A generator's bug: the chunk is what it wrote wrong.
+				errs[i] = fmt.Errorf("formatting: %w\n%s", c.err, c.src)
 				break
 			}
 			if j > 0 && !c.pre {
-				texts[j], ok = bytes.CutPrefix(c.out, head)
-				if !ok {
-					break
-				}
+				texts[j], _ = bytes.CutPrefix(c.out, head)
 			}
 		}
-		if ok {
+		if errs[i] == nil {
 			out[i] = bytes.Join(texts, []byte("\n"))
-			continue
 		}
-		// The source again, without the marks: the chunks without the
-		// package clauses they were given.
-		var src []byte
-		for j, c := range cs {
-			switch {
-			case c.pre:
-				src = append(append(src, '\n'), c.out...)
-			case j > 0:
-				src = append(src, bytes.TrimPrefix(c.src, clause)...)
-			default:
-				src = append(src, c.src...)
-			}
-		}
-		b, err := format.Source(src)
-		if err != nil {
-			errs[i] = fmt.Errorf("Error %s while formatting source:\n%s", err, src)
-			continue
-		}
-		out[i] = b
 	}
 	return out, errs
 }
@@ -177,7 +148,6 @@ type sink struct {
 	body    []piece           // the rendered pieces, in order
 	imports map[string]string // path → the name it is imported as
 	err     error
-	flushes int // pieces handed on, for tests
 	// unitImports, while a unit is rendered (see unit), gathers its imports.
 	unitImports map[string]string
 }
@@ -189,22 +159,18 @@ type piece struct {
 	formatted bool
 }
 
-// decl adds to f top-level declarations written as gofmt formats them:
-// text starts with the first one's doc comment and ends with a line break,
-// and the declaration after it, if any, has a doc comment too (comment).
+// decl adds to the part being built top-level declarations written as
+// gofmt formats them: text starts with the first one's doc comment and
+// ends with a line break, and the declaration after it, if any, has a doc
+// comment too (comment).
 // render passes the text through unformatted; TestRenderChunks proves,
 // spec by spec, that it is what jen and go/format would make of it. The
 // text is held, not copied: its writer never writes over it (see next).
-func (g *generator) decl(f *jen.File, text []byte) {
-	if k := g.sink; k != nil && k.f == f {
-		g.flush()
-		if k.err == nil {
-			k.body = append(k.body, piece{text: text, formatted: true})
-			k.flushes++
-		}
-		return
+func (g *generator) decl(text []byte) {
+	g.flush()
+	if k := g.sink; k.err == nil {
+		k.body = append(k.body, piece{text: text, formatted: true})
 	}
-	f.Add(jen.Op(string(text)))
 }
 
 // build returns a part's source as pieces: the unformatted ones as jen's
@@ -271,25 +237,19 @@ func (g *generator) flush() {
 		k.err = fmt.Errorf("jen rendered no package clause")
 		return
 	}
-	// The import block, as jen writes one: import "p" or import ( lines ).
+	// The import block, as jen writes one: import "p", or import ( lines ),
+	// then a blank line.
 	var block []byte
-	if r, ok := bytes.CutPrefix(rest, []byte("import (\n")); ok {
-		end := bytes.Index(r, []byte(")\n\n"))
+	if r, ok := bytes.CutPrefix(rest, []byte("import ")); ok {
+		end := bytes.Index(r, []byte("\n\n"))
 		if end < 0 {
 			k.err = fmt.Errorf("jen rendered an unterminated import block")
 			return
 		}
-		block, rest = r[:end], r[end+len(")\n\n"):]
-	} else if r, ok := bytes.CutPrefix(rest, []byte("import ")); ok {
-		end := bytes.Index(r, []byte("\n\n"))
-		if end < 0 {
-			k.err = fmt.Errorf("jen rendered an unterminated import")
-			return
-		}
-		block, rest = r[:end+1], r[end+2:]
+		block, rest = r[:end], r[end+2:]
 	}
-	for _, l := range strings.Split(strings.TrimSuffix(string(block), "\n"), "\n") {
-		if l == "" {
+	for _, l := range strings.Split(string(block), "\n") {
+		if l == "" || l == "(" || l == ")" {
 			continue
 		}
 		name, quoted, found := strings.Cut(l, " ")
@@ -301,19 +261,13 @@ func (g *generator) flush() {
 			k.err = fmt.Errorf("jen rendered the import %q", l)
 			return
 		}
-		if prev, seen := k.imports[path]; seen && prev != name {
-			k.err = fmt.Errorf("import %q named both %q and %q in one file", path, prev, name)
+		if k.addImport(path, name); k.err != nil {
 			return
-		}
-		k.imports[path] = name
-		if k.unitImports != nil {
-			k.unitImports[path] = name
 		}
 	}
 	if len(rest) > 0 {
 		k.body = append(k.body, piece{text: rest})
 	}
-	k.flushes++
 }
 
 // importing records that the part being built uses the package at path
@@ -321,11 +275,16 @@ func (g *generator) flush() {
 // flush records the imports of what jen rendered: jen names a package
 // outside the standard library explicitly.
 func (g *generator) importing(path string) {
-	k := g.sink
 	name := ""
 	if path == g.runtime {
 		name = pathpkg.Base(path)
 	}
+	g.sink.addImport(path, name)
+}
+
+// addImport records that the part, and the unit being rendered if any,
+// import path as name ("" for the package's own name).
+func (k *sink) addImport(path, name string) {
 	if prev, seen := k.imports[path]; seen && prev != name {
 		k.err = fmt.Errorf("import %q named both %q and %q in one file", path, prev, name)
 		return

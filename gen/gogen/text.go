@@ -78,7 +78,7 @@ func (g *generator) add(f *jen.File, src *goSource) {
 		for _, q := range src.quals {
 			g.importing(q.path)
 		}
-		g.decl(f, src.Bytes()[src.start:])
+		g.decl(src.Bytes()[src.start:])
 		src.next()
 		return
 	}
@@ -274,13 +274,6 @@ func (src *goSource) indent(bol *bool) {
 // put writes s, each line it starts at the writer's indentation (a line
 // left empty stays empty).
 func (src *goSource) put(s string, bol *bool) {
-	if src.depth == 0 {
-		if s != "" {
-			src.WriteString(s)
-			*bol = s[len(s)-1] == '\n'
-		}
-		return
-	}
 	for s != "" {
 		if *bol && s[0] != '\n' {
 			src.tabs(src.depth)
@@ -297,64 +290,6 @@ func (src *goSource) put(s string, bol *bool) {
 	}
 }
 
-// align writes rows to b as one run of aligned lines at the given tab
-// indentation: each row's cells but the last are padded with spaces to
-// their column's widest cell in the run plus one, as gofmt aligns a run of
-// struct fields (name, type, tag) or of key: value pairs ("key:", value).
-// As in text/tabwriter, a column is aligned over consecutive rows that
-// have a cell in it (a cell that is not their last), and widths count
-// runes. The caller cuts runs where gofmt does (at blank lines, comment
-// lines, elements spanning several lines). No cell may hold a tab or a
-// line break: a cell is an identifier, a type, or a quoted literal.
-func align(b *bytes.Buffer, indent int, rows [][]string) {
-	var widths [8]int
-	alignColumns(b, indent, rows, widths[:0])
-}
-
-// alignColumns is text/tabwriter's format: it writes rows whose columns
-// left of len(widths) have those widths, finding the blocks of the next
-// column and the widths in them.
-func alignColumns(b *bytes.Buffer, indent int, rows [][]string, widths []int) {
-	col := len(widths)
-	line0 := 0
-	for this := 0; this < len(rows); this++ {
-		if col >= len(rows[this])-1 {
-			continue
-		}
-		alignedRows(b, indent, rows[line0:this], widths)
-		line0 = this
-		width, discard := 0, true
-		for ; this < len(rows) && col < len(rows[this])-1; this++ {
-			w := utf8.RuneCountInString(rows[this][col])
-			width = max(width, w+1)
-			discard = discard && w == 0
-		}
-		if discard {
-			width = 0 // tabwriter.DiscardEmptyColumns
-		}
-		alignColumns(b, indent, rows[line0:this], append(widths, width))
-		line0 = this
-	}
-	alignedRows(b, indent, rows[line0:], widths)
-}
-
-// alignedRows writes rows, each cell left of len(widths) padded to its
-// column's width.
-func alignedRows(b *bytes.Buffer, indent int, rows [][]string, widths []int) {
-	for _, row := range rows {
-		for range indent {
-			b.WriteByte('\t')
-		}
-		for j, c := range row {
-			b.WriteString(c)
-			if j < len(widths) {
-				pad(b, widths[j]-utf8.RuneCountInString(c))
-			}
-		}
-		b.WriteByte('\n')
-	}
-}
-
 // pad writes n spaces.
 func pad(b *bytes.Buffer, n int) {
 	const spaces = "                                                                "
@@ -367,17 +302,12 @@ func pad(b *bytes.Buffer, n int) {
 	}
 }
 
-// keyedLines writes a composite literal's elements key: value, each on a
-// line of its own at the given tab indentation (the value with its comma),
-// as gofmt lays them out: values aligned in sections. go/printer's
+// keyedRows writes a composite literal's elements key: value, each on a
+// line of its own at the given tab indentation followed by suffix (such as
+// a comma), as gofmt lays them out: values aligned in sections. go/printer's
 // exprList starts a new section where a key's length (in bytes), unless it
 // and the one before are both at most 40, is 2.5 times the geometric mean
 // of the section's key lengths or more, or 2.5 times less.
-func keyedLines(b *bytes.Buffer, indent int, rows [][2]string) {
-	keyedRows(b, indent, rows, "")
-}
-
-// keyedRows is keyedLines with suffix written after each value.
 func keyedRows(b *bytes.Buffer, indent int, rows [][2]string, suffix string) {
 	lnsum, count, prev, start := 0.0, 0, 0, 0
 	for i, kv := range rows {

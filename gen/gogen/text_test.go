@@ -9,47 +9,25 @@ import (
 	"testing"
 )
 
-// TestAlign: align lines up struct fields and keyed literals as gofmt
-// does, including a run cut by a row without a tag and wide Unicode cells.
-func TestAlign(t *testing.T) {
-	var b bytes.Buffer
-	b.WriteString("package p\n\ntype T struct {\n")
-	align(&b, 1, [][]string{
-		{"A", "string", "`json:\"a\"`"},
-		{"Bbbbbbb", "Opt[int64]", "`json:\"b,omitempty\"`"},
-		{"Ü", "bool"},
-		{"D", "[]string", "`json:\"d\"`"},
-	})
-	b.WriteString("}\n\nvar x = Issue{\n")
-	align(&b, 1, [][]string{
-		{"Code:", `"too_small",`},
-		{"Inclusive:", "true,"},
-		{"Message:", `"Too small: expected string to have >=1 characters",`},
-	})
-	b.WriteString("}\n\nfunc f() {\n\tif true {\n\t\td.add(Issue{\n")
-	align(&b, 3, [][]string{{"Code:", `"x",`}, {"Origin:", `"é",`}})
-	b.WriteString("\t\t})\n\t}\n}\n")
-	want, err := format.Source(b.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Errorf("align's lines are not gofmt's:\n%s\nwant:\n%s", b.Bytes(), want)
-	}
-}
-
-// TestStructTag: a struct tag is backquoted exactly when
-// strconv.CanBackquote allows it, as jen writes tags, whatever the JSON
-// name holds.
+// TestStructTag: every field name Check lets through (jsonTagName) makes a
+// tag that strconv.CanBackquote allows, written as jen writes it: in
+// backquotes, the JSON name quoted as it is; the names that would need
+// the tag quoted (a backquote, a control character) are the ones Check
+// refuses.
 func TestStructTag(t *testing.T) {
-	for _, name := range []string{"a", "with space", "a`b", "tab\there", "nl\nx", "del\x7f", "bom\ufeff", "bad\xff", "é", "nbsp\u00a0", `q"uote`, `back\slash`, "\ufffd"} {
+	for _, name := range []string{"a", "with space", "-", "é", "中文", "$ref", "a`b", "tab\there", "nl\nx", "del\x7f", "bom\ufeff", "bad\xff", "nbsp\u00a0", `q"uote`, `back\slash`, "\ufffd"} {
 		for _, options := range []string{"", ",omitzero"} {
 			tag := fmt.Sprintf("json:%q", name+options)
-			want := strconv.Quote(tag)
-			if strconv.CanBackquote(tag) {
-				want = "`" + tag + "`"
+			if name == "-" && options == "" {
+				tag = `json:"-,"`
 			}
-			if got := string(appendStructTag(nil, name, options)); got != want {
+			if !jsonTagName(name) {
+				continue
+			}
+			if !strconv.CanBackquote(tag) {
+				t.Errorf("Check admits %q, whose tag %s cannot be backquoted", name, tag)
+			}
+			if got, want := string(appendStructTag(nil, name, options)), "`"+tag+"`"; got != want {
 				t.Errorf("tag of %q%s = %s, want %s", name, options, got, want)
 			}
 		}
@@ -92,10 +70,10 @@ func TestText(t *testing.T) {
 	}
 }
 
-// TestKeyedLines: keyedLines aligns a literal's key: value lines in the
+// TestKeyedRows: keyedRows aligns a literal's key: value lines in the
 // sections gofmt makes, which short keys never cut and long keys far from
 // their section's geometric mean do (both ways).
-func TestKeyedLines(t *testing.T) {
+func TestKeyedRows(t *testing.T) {
 	keys := []string{
 		"A", "ToolAskUser", "Bb", "ToolAQuiteLongToolNamePastFortyBytesTotalYesIndeed",
 		"ToolAQuiteLongToolNamePastFortyBytesTotalYesIndeedAndEvenLongerThanThatByFarReallyMuchLongerThanAnything",
@@ -108,14 +86,14 @@ func TestKeyedLines(t *testing.T) {
 	}
 	var b bytes.Buffer
 	b.WriteString("package p\n\nvar x = map[string]int{\n")
-	keyedLines(&b, 1, rows)
+	keyedRows(&b, 1, rows, "")
 	b.WriteString("}\n")
 	want, err := format.Source(b.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(b.Bytes(), want) {
-		t.Errorf("keyedLines's lines are not gofmt's:\n%s\nwant:\n%s", b.Bytes(), want)
+		t.Errorf("keyedRows's lines are not gofmt's:\n%s\nwant:\n%s", b.Bytes(), want)
 	}
 	if sections := bytes.Count(want, []byte(":  ")); sections < 2 {
 		t.Errorf("the case aligns only %d lines: it should show sections", sections)

@@ -222,11 +222,11 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 		src.text("\t%s ", fd.GoName)
 		if fd.Presence == model.Optional {
 			src.WriteString("Opt[")
-			src.Write(g.appendGoType(src.AvailableBuffer(), fd.Type))
+			src.WriteString(g.goTypeText(fd.Type))
 			src.WriteString("] ")
 			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, ",omitzero"))
 		} else {
-			src.Write(g.appendGoType(src.AvailableBuffer(), fd.Type))
+			src.WriteString(g.goTypeText(fd.Type))
 			src.WriteByte(' ')
 			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, ""))
 		}
@@ -323,38 +323,22 @@ func (g *generator) goTypeText(t *model.Type) string {
 		return "bool"
 	case model.Object:
 		return t.GoName
-	}
-	return string(g.appendGoType(nil, t))
-}
-
-// appendGoType appends the Go type of t to b.
-func (g *generator) appendGoType(b []byte, t *model.Type) []byte {
-	switch t.Kind {
 	case model.Array:
-		return g.appendGoType(append(b, "[]"...), t.Items)
-	case model.String, model.Literal, model.Enum, model.Number, model.Integer, model.Boolean, model.Object:
-		return append(b, g.goTypeText(t)...)
+		return "[]" + g.goTypeText(t.Items)
 	}
 	panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
 }
 
-// structTag returns the struct tag `json:"name"` as jen writes it: in
-// backquotes when it can be, else as a quoted string.
-func structTag(json string) string { return string(appendStructTag(nil, json, "")) }
-
-// appendStructTag appends the struct tag `json:"name<options>"` as jen
-// writes it: in backquotes when it can be (strconv.CanBackquote), else as a
-// quoted string. The tag is json: and a quoted string, which holds no
-// control character, invalid UTF-8 or U+FEFF (strconv.Quote escapes
-// them): only a backquote in the name keeps it from being backquoted.
-// The options ("" or ",omitzero") need no escaping. The name "-" takes a
-// comma after it, which keeps encoding/json from skipping the field.
+// appendStructTag appends the struct tag `json:"name<options>"`, in
+// backquotes, as jen writes a tag that strconv.CanBackquote allows: Check
+// refuses a field name that jsonTagName does not admit, so a name holds no
+// backquote, quote, backslash or control character, and strconv.Quote
+// writes it as it is. The options ("" or ",omitzero") need no escaping.
+// The name "-" takes a comma after it, which keeps encoding/json from
+// skipping the field.
 func appendStructTag(b []byte, name, options string) []byte {
 	if name == "-" && options == "" {
 		options = ","
-	}
-	if strings.IndexByte(name, '`') >= 0 {
-		return strconv.AppendQuote(b, "json:"+strconv.Quote(name+options))
 	}
 	b = strconv.AppendQuote(append(b, "`json:"...), name)
 	b = append(b[:len(b)-1], options...)

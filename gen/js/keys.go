@@ -1,6 +1,10 @@
 package js
 
-import "strconv"
+import (
+	"cmp"
+	"slices"
+	"strconv"
+)
 
 // ArrayIndex reports whether JavaScript reads the property key k as an
 // array index: the canonical decimal of an integer from 0 to 2³²−2 ("7",
@@ -27,15 +31,10 @@ func KeyOrder[T any](items []T, key func(T) string) []T {
 	if len(index) == 0 {
 		return items
 	}
-	for i := 1; i < len(index); i++ { // insertion sort: few such keys
-		for j := i; j > 0 && indexValue(key(index[j])) < indexValue(key(index[j-1])); j-- {
-			index[j], index[j-1] = index[j-1], index[j]
-		}
-	}
+	slices.SortStableFunc(index, func(a, b T) int {
+		x, _ := strconv.ParseUint(key(a), 10, 32)
+		y, _ := strconv.ParseUint(key(b), 10, 32)
+		return cmp.Compare(x, y)
+	})
 	return append(index, other...)
-}
-
-func indexValue(k string) uint64 {
-	n, _ := strconv.ParseUint(k, 10, 32)
-	return n
 }

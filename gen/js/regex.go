@@ -46,9 +46,6 @@ func RegexSource(re string) (string, error) {
 	return b.String(), nil
 }
 
-// RegexFlags are the flags every translated pattern is used with.
-const RegexFlags = "u"
-
 // RegexLiteral returns the ECMAScript regex literal for an RE2 pattern:
 // "/" + RegexSource(re) + "/u". It is also the text zod reports as an
 // issue's "pattern" (RegExp.prototype.toString).
@@ -57,7 +54,7 @@ func RegexLiteral(re string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "/" + src + "/" + RegexFlags, nil
+	return "/" + src + "/u", nil
 }
 
 // writeRegex writes r; grouped says r's text must form one atom (it is the
@@ -346,6 +343,6 @@ func Blank() string {
 	var b strings.Builder
 	b.WriteString("/^")
 	writeClass(&b, normalize(rs))
-	b.WriteString("*$/" + RegexFlags)
+	b.WriteString("*$/u")
 	return b.String()
 }

@@ -102,11 +102,6 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 	return files, nil
 }
 
-// header is the first lines of every generated Go file.
-func header(s *model.Spec, pkg string) string {
-	return fmt.Sprintf("// %s\n// %s\n\npackage %s\n", emit.Header, emit.SourceLine(s), pkg)
-}
-
 // toolsFile renders tools.go: the MCP server of package agentmcp
 // instantiated for the contract, with the table of its gateway-executed
 // tools, each one's description and JSON Schema. Descriptions are one Go
@@ -118,7 +113,7 @@ func header(s *model.Spec, pkg string) string {
 func toolsFile(p *emit.Pass, m *model.MCPCodegen) ([]byte, error) {
 	s := p.Spec
 	var b bytes.Buffer
-	b.WriteString(header(s, m.Package))
+	fmt.Fprintf(&b, "// %s\n// %s\n\npackage %s\n", emit.Header, emit.SourceLine(s), m.Package)
 	imports := []string{"contract " + strconv.Quote(m.CoreImport), strconv.Quote(s.Codegen.MCPRuntimeImport())}
 	slices.SortFunc(imports, func(x, y string) int {
 		return strings.Compare(x[strings.IndexByte(x, '"'):], y[strings.IndexByte(y, '"'):])
@@ -269,15 +264,6 @@ func Config(s *model.Spec) ([]byte, error) {
 	return jsonwrite.Marshal(cfg)
 }
 
-// Inject returns mode m's injection manifest for the MCP transport: the
-// callback manifest (opencodelayout.Inject) without the gateway tools'
-// files, which it removes instead, and with the MCP-mode config in place of
-// opencode.json. The gateway tools stay listed in Tools: the mode has them,
-// through MCP.
-func Inject(s *model.Spec, m *model.Mode) opencodelayout.Injection {
-	return inject(s, m, gatewayFiles(s))
-}
-
 // gatewayFiles are the sandbox paths of the gateway tools' files.
 func gatewayFiles(s *model.Spec) map[string]bool {
 	gateway := map[string]bool{}
@@ -291,8 +277,11 @@ func gatewayFiles(s *model.Spec) map[string]bool {
 	return gateway
 }
 
-// inject is Inject with the gateway tools' files (gatewayFiles) computed
-// once for all modes.
+// inject returns mode m's injection manifest for the MCP transport: the
+// callback manifest (opencodelayout.Inject) without the gateway tools'
+// files (gateway, gatewayFiles), which it removes instead, and with the
+// MCP-mode config in place of opencode.json. The gateway tools stay listed
+// in Tools: the mode has them, through MCP.
 func inject(s *model.Spec, m *model.Mode, gateway map[string]bool) opencodelayout.Injection {
 	inj := opencodelayout.Inject(s, m)
 	write := inj.Write[:0:0]

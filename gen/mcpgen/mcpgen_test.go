@@ -67,7 +67,15 @@ func TestEmit(t *testing.T) {
 	}
 
 	for _, m := range s.Modes {
-		inj, cb := mcpgen.Inject(s, m), opencodelayout.Inject(s, m)
+		// The manifest Emit wrote for the mode.
+		var inj opencodelayout.Injection
+		manifest := path.Join(s.Codegen.OpenCodeDir, opencodelayout.MCPInjectSubdir, m.Name+".json")
+		if i := slices.IndexFunc(files, func(f emit.File) bool { return f.Path == manifest }); i < 0 {
+			t.Fatalf("no %s", manifest)
+		} else if err := json.Unmarshal(files[i].Data, &inj); err != nil {
+			t.Fatal(err)
+		}
+		cb := opencodelayout.Inject(s, m)
 		var written []string
 		for _, w := range inj.Write {
 			written = append(written, w.Path)

@@ -41,9 +41,9 @@ const (
 )
 
 // MCPPath, MCPSessionHeader and MCPToolCallIDMeta are the constants Path,
-// SessionHeader and ToolCallIDMeta of the generated MCP package (declared
-// in gen/mcpgen/mcpserve/server.go), for the MCP-mode config and the docs;
-// a test checks that they agree.
+// SessionHeader and ToolCallIDMeta of the MCP server's runtime (package
+// agentmcp), for the MCP-mode config and the docs; a test checks that they
+// agree.
 const (
 	MCPPath           = "/mcp"
 	MCPSessionHeader  = "X-Agentc-Session"

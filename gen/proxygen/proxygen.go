@@ -59,9 +59,6 @@ const PluginID = "agentc-prompt-proxy"
 
 func run(p *emit.Pass) ([]emit.File, error) {
 	s := p.Spec
-	if s.Selection.Default == nil {
-		return nil, fmt.Errorf("proxy: the spec has no default mode")
-	}
 	ts, err := Plugin(s)
 	if err != nil {
 		return nil, err

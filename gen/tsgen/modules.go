@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
@@ -285,33 +286,14 @@ export function defaultModel(agent: AgentType): ModelId {
 // templateExpr renders a prompt template as a TypeScript expression over
 // `params`: literal text and {{param}} placeholders joined with +.
 func templateExpr(s *model.Spec, tmpl string) (string, error) {
-	var parts []string
-	rest := tmpl
-	for {
-		loc := placeholder.FindStringSubmatchIndex(rest)
-		if loc == nil {
-			break
+	parts, err := expand(tmpl, tslayout.Pieces, func(count bool, name, whole string) (string, error) {
+		i := slices.IndexFunc(s.PromptParams, func(p *model.PromptParam) bool { return p.Name == name })
+		if i < 0 || count {
+			return "", fmt.Errorf("prompt placeholder %s names no prompt parameter", whole)
 		}
-		if loc[0] > 0 {
-			parts = append(parts, tslayout.Pieces(rest[:loc[0]])...)
-		}
-		name := rest[loc[4]:loc[5]]
-		var p *model.PromptParam
-		for _, x := range s.PromptParams {
-			if x.Name == name {
-				p = x
-			}
-		}
-		if p == nil || loc[2] >= 0 {
-			return "", fmt.Errorf("prompt placeholder %s names no prompt parameter", rest[loc[0]:loc[1]])
-		}
-		parts = append(parts, "params."+p.TSName)
-		rest = rest[loc[1]:]
-	}
-	if rest != "" || len(parts) == 0 {
-		parts = append(parts, tslayout.Pieces(rest)...)
-	}
-	return strings.Join(parts, " +\n    "), nil
+		return "params." + s.PromptParams[i].TSName, nil
+	})
+	return strings.Join(parts, " +\n    "), err
 }
 
 func promptFunc(m *model.Mode) string { return m.TSName + "Prompt" }

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -176,53 +177,58 @@ func executionDoc(e model.Execution) string {
 
 var placeholder = regexp.MustCompile(`\{\{(count:)?([^{}]*)\}\}`)
 
-// summaryExpr turns a sandbox tool's summary template into a TypeScript
-// expression over `parsed`: {{field}} is the argument's value and
-// {{count:field}} the length of a list argument (0 when absent).
-func summaryExpr(t *model.Tool) ([]string, bool, error) {
+// expand splits text at its placeholders ({{name}}, {{count:name}}) into
+// the parts of a TypeScript concatenation: lit quotes a run of literal
+// text, param makes the expression of a placeholder (whole, as written).
+func expand(text string, lit func(string) []string, param func(count bool, name, whole string) (string, error)) ([]string, error) {
 	var parts []string
-	uses := false
-	rest := t.Summary
+	rest := text
 	for {
 		loc := placeholder.FindStringSubmatchIndex(rest)
 		if loc == nil {
 			break
 		}
 		if loc[0] > 0 {
-			parts = append(parts, jsString(rest[:loc[0]]))
+			parts = append(parts, lit(rest[:loc[0]])...)
 		}
-		count := loc[2] >= 0
-		name := rest[loc[4]:loc[5]]
-		var f *model.Field
-		for _, x := range t.Args.Fields {
-			if x.Name == name {
-				f = x
-			}
+		p, err := param(loc[2] >= 0, rest[loc[4]:loc[5]], rest[loc[0]:loc[1]])
+		if err != nil {
+			return nil, err
 		}
-		if f == nil {
-			return nil, false, fmt.Errorf("summary: %s names no top-level argument", rest[loc[0]:loc[1]])
-		}
-		var access string
-		switch {
-		case count && f.Type.Kind != model.Array:
-			return nil, false, fmt.Errorf("summary: {{count:%s}} needs a list argument, %s is %s", name, name, f.Type.Kind)
-		case count && f.Presence == model.Optional:
-			access = "String((" + accessOf(f) + " ?? []).length)"
-		case count:
-			access = "String(" + accessOf(f) + ".length)"
-		case f.Presence == model.Optional:
-			access = "String(" + accessOf(f) + " ?? \"\")"
-		default:
-			access = "String(" + accessOf(f) + ")"
-		}
-		parts = append(parts, access)
-		uses = true
+		parts = append(parts, p)
 		rest = rest[loc[1]:]
 	}
 	if rest != "" || len(parts) == 0 {
-		parts = append(parts, jsString(rest))
+		parts = append(parts, lit(rest)...)
 	}
-	return parts, uses, nil
+	return parts, nil
+}
+
+// summaryExpr turns a sandbox tool's summary template into a TypeScript
+// expression over `parsed`: {{field}} is the argument's value and
+// {{count:field}} the length of a list argument (0 when absent).
+func summaryExpr(t *model.Tool) ([]string, bool, error) {
+	uses := false
+	parts, err := expand(t.Summary, func(s string) []string { return []string{jsString(s)} }, func(count bool, name, whole string) (string, error) {
+		i := slices.IndexFunc(t.Args.Fields, func(f *model.Field) bool { return f.Name == name })
+		if i < 0 {
+			return "", fmt.Errorf("summary: %s names no top-level argument", whole)
+		}
+		f := t.Args.Fields[i]
+		uses = true
+		switch {
+		case count && f.Type.Kind != model.Array:
+			return "", fmt.Errorf("summary: {{count:%s}} needs a list argument, %s is %s", name, name, f.Type.Kind)
+		case count && f.Presence == model.Optional:
+			return "String((" + accessOf(f) + " ?? []).length)", nil
+		case count:
+			return "String(" + accessOf(f) + ".length)", nil
+		case f.Presence == model.Optional:
+			return "String(" + accessOf(f) + " ?? \"\")", nil
+		}
+		return "String(" + accessOf(f) + ")", nil
+	})
+	return parts, uses, err
 }
 
 func accessOf(f *model.Field) string {

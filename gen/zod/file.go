@@ -85,14 +85,6 @@ func (f *File) Decls() string {
 	return b.String()
 }
 
-// Expr returns the zod expression for t; indent is the indentation of the
-// line it starts on (lines after the first are indented relative to it).
-func (f *File) Expr(t *model.Type, indent string) string {
-	var b strings.Builder
-	f.expr(&b, t, indent)
-	return b.String()
-}
-
 // Shape returns the object literal of an object type's fields, one field
 // per line: `name: expr[.optional()|.default(v)][.describe("…")],`. The
 // description moves to lines of its own when the line would be too wide.
