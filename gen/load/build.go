@@ -20,13 +20,7 @@ import (
 
 // build converts the evaluated root into the model, recording findings.
 func (l *loader) build(root cue.Value) *model.Spec {
-	s := &model.Spec{Dir: l.src.Display}
-	for name := range l.src.Files {
-		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != "agentc_schema.cue" {
-			s.Files = append(s.Files, name)
-		}
-	}
-	slices.Sort(s.Files)
+	s := &model.Spec{Dir: l.src.Display, Files: l.src.userFiles()}
 
 	l.unnormalizedLabels()
 	l.contract(root, s)
@@ -205,7 +199,6 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		l.decode(lookup(tv, cue.Str("aliases")), &t.Aliases)
 		t.FileName = names.FileName(t.Name)
 		t.GoName = names.GoExported(t.Name)
-		t.TSName = names.TSCamel(t.Name)
 		if !toolName.MatchString(t.Name) {
 			l.errorAt(t.Pos, "tool-name", "tool name %q must start with a letter and hold only letters, digits, '_', '-' and '.'", t.Name)
 		}
@@ -219,13 +212,13 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		}
 		named = append(named, nt)
 
-		t.Args = w.object(lookup(tv, cue.Str("args")), t.GoName+"Args", names.TSPascal(t.Name)+"Args", t.GoName, names.TSPascal(t.Name))
+		t.Args = w.object(lookup(tv, cue.Str("args")), t.GoName+"Args", t.GoName)
 		t.Args.Doc = t.Description
 		if r := lookup(tv, cue.Str("result")); r.Exists() {
 			if !t.Execution.GatewayExecuted() {
 				l.errorf(r, "result", "only gateway-executed tools return result data; %q runs in the %s", t.Name, t.Execution)
 			}
-			t.Result = w.object(r, t.GoName+"Result", names.TSPascal(t.Name)+"Result", t.GoName+"Result", names.TSPascal(t.Name)+"Result")
+			t.Result = w.object(r, t.GoName+"Result", t.GoName+"Result")
 		}
 		if t.Summary != "" {
 			l.summary(sm, t)
@@ -386,7 +379,6 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 func (l *loader) modes(root cue.Value, s *model.Spec) {
 	it, _ := lookup(root, cue.Str("modes")).Fields(cue.Hidden(true))
 	type raw struct {
-		v       cue.Value
 		extends string
 		extPos  model.Pos
 		prompt  cue.Value
@@ -417,7 +409,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		}
 		m.GoName = names.GoExported(m.Name)
 		m.TSName = names.TSCamel(m.Name)
-		r := raw{v: mv, prompt: lookup(mv, cue.Str("prompt"))}
+		r := raw{prompt: lookup(mv, cue.Str("prompt"))}
 		if c := lookup(mv, cue.Str("critical")); c.Exists() {
 			m.Critical, r.critical = strings.TrimSpace(l.text(c)), c
 		}
@@ -671,7 +663,7 @@ func (l *loader) textPos(v cue.Value, fallback model.Pos, find func(raw string) 
 			continue
 		}
 		p := l.pos(b.Pos())
-		if !p.IsValid() || isSchemaFile(p.File) {
+		if !inSpec(p) {
 			continue
 		}
 		pre := b.Value[:i]
@@ -735,7 +727,7 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 	rules, _ := lookup(sv, cue.Str("rules")).List()
 	for rules.Next() {
 		rv := rules.Value()
-		r := &model.Rule{Pos: l.vpos(rv)}
+		r := &model.Rule{}
 		mv := lookup(rv, cue.Str("mode"))
 		if r.Mode = s.Mode(str(mv)); r.Mode == nil {
 			l.errorf(mv, "unknown-mode", "selection rule picks unknown mode %q%s", str(mv), suggest(str(mv), modeNames(s)))
@@ -781,7 +773,7 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 			API:       str(lookup(mv, cue.Str("api"))),
 			Pos:       l.vpos(mv),
 		}
-		m.GoName, m.TSName = names.GoExported(m.Canonical), names.TSCamel(m.Canonical)
+		m.GoName = names.GoExported(m.Canonical)
 		l.nameText(m.Pos, m.Canonical, "model ID")
 		if p := opencodeIDs[m.OpenCode]; p != nil {
 			l.errorf(lookup(mv, cue.Str("opencode")), "duplicate-model-id", "OpenCode ID %q is also model %q's; ID transforms must be one-to-one", m.OpenCode, p.Canonical)
@@ -796,13 +788,6 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 		s.Models = append(s.Models, m)
 	}
 	slices.SortFunc(s.Models, func(a, b *model.Model) int { return cmp.Compare(a.Canonical, b.Canonical) })
-	ids := func() []string {
-		var out []string
-		for _, m := range s.Models {
-			out = append(out, m.Canonical)
-		}
-		return out
-	}
 	ait, _ := lookup(root, cue.Str("agents")).Fields(cue.Hidden(true))
 	for ait.Next() {
 		if l.skipLabel(ait.Selector(), ait.Value(), true) {
@@ -810,12 +795,12 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 		}
 		av := ait.Value()
 		a := &model.Agent{Name: ait.Selector().Unquoted(), Pos: l.vpos(av)}
-		a.GoName, a.TSName = names.GoExported(a.Name), names.TSCamel(a.Name)
+		a.GoName = names.GoExported(a.Name)
 		lit, _ := lookup(av, cue.Str("models")).List()
 		for lit.Next() {
 			id := str(lit.Value())
 			if m := s.Model(id); m == nil {
-				l.errorf(lit.Value(), "unknown-model", "agent %q lists model %q, which is not in the registry%s", a.Name, id, suggest(id, ids()))
+				l.errorf(lit.Value(), "unknown-model", "agent %q lists model %q, which is not in the registry%s", a.Name, id, suggest(id, modelIDs(s)))
 			} else {
 				a.Models = append(a.Models, m)
 			}
@@ -823,7 +808,7 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 		dv := lookup(av, cue.Str("default"))
 		switch m := s.Model(str(dv)); {
 		case m == nil:
-			l.errorf(dv, "unknown-model", "default model %q of agent %q is not in the registry%s", str(dv), a.Name, suggest(str(dv), ids()))
+			l.errorf(dv, "unknown-model", "default model %q of agent %q is not in the registry%s", str(dv), a.Name, suggest(str(dv), modelIDs(s)))
 		case !slices.Contains(a.Models, m):
 			l.errorf(dv, "unknown-model", "default model %q of agent %q is not among its models", str(dv), a.Name)
 		default:
@@ -862,9 +847,16 @@ func (l *loader) callback(root cue.Value, s *model.Spec) {
 			l.errorf(lookup(v, cue.Str("path")), "callback", "callback.path must contain %s exactly once", p)
 		}
 	}
-	for _, e := range []struct{ field, name string }{{"gateway_url", c.Env.GatewayURL}, {"session_id", c.Env.SessionID}, {"auth_token", c.Env.AuthToken}} {
-		if !envName.MatchString(e.name) {
-			l.errorf(lookup(v, cue.Str("env"), cue.Str(e.field)), "callback", "callback.env.%s %q is not an environment variable name", e.field, e.name)
+	l.envNames(v, "callback")
+}
+
+// envNames reports the environment variable names of the section's env
+// (v is the section) that are no such name.
+func (l *loader) envNames(v cue.Value, section string) {
+	it, _ := lookup(v, cue.Str("env")).Fields()
+	for it.Next() {
+		if name := str(it.Value()); !envName.MatchString(name) {
+			l.errorf(it.Value(), section, "%s.env.%s %q is not an environment variable name", section, it.Selector().Unquoted(), name)
 		}
 	}
 }
@@ -905,10 +897,9 @@ func (l *loader) opencode(root cue.Value, s *model.Spec) {
 	s.OpenCode.Config, _ = json.Marshal(x)
 }
 
-// nameClashes checks that generated Go and TS type names are unique.
+// nameClashes checks that generated Go type names are unique.
 func (l *loader) nameClashes(s *model.Spec) {
 	goTypes := map[string]model.Pos{}
-	tsTypes := map[string]model.Pos{}
 	var visit func(t *model.Type)
 	visit = func(t *model.Type) {
 		if t == nil {
@@ -920,28 +911,18 @@ func (l *loader) nameClashes(s *model.Spec) {
 			} else {
 				goTypes[t.GoName] = t.Pos
 			}
-			if p, ok := tsTypes[t.TSName]; ok && !(p == t.Pos) {
-				l.errorAt(t.Pos, "name-clash", "TypeScript type name %s is generated twice (also for %s)", t.TSName, p)
-			} else {
-				tsTypes[t.TSName] = t.Pos
-			}
 		}
 		visit(t.Items)
 		for _, f := range t.Fields {
 			visit(f.Type)
 		}
 	}
-	tsTools := map[string]*model.Tool{}
 	for _, t := range s.Tools {
 		if l.clashed[t] {
 			continue // its names clash already
 		}
 		visit(t.Args)
 		visit(t.Result)
-		if p := tsTools[t.TSName]; p != nil {
-			l.errorAt(t.Pos, "name-clash", "tools %q and %q both become TypeScript name %s", p.Name, t.Name, t.TSName)
-		}
-		tsTools[t.TSName] = t
 	}
 	modes := map[string]*model.Mode{}
 	for _, m := range s.Modes {
@@ -964,6 +945,14 @@ func modeNames(s *model.Spec) []string {
 	var out []string
 	for _, m := range s.Modes {
 		out = append(out, m.Name)
+	}
+	return out
+}
+
+func modelIDs(s *model.Spec) []string {
+	var out []string
+	for _, m := range s.Models {
+		out = append(out, m.Canonical)
 	}
 	return out
 }

@@ -115,7 +115,7 @@ func (l *loader) outputDirs(root cue.Value, s *model.Spec) {
 			}
 			// At the directory the author set: the other may be a default.
 			at := l.vpos(root.LookupPath(cue.ParsePath("codegen." + a.field)))
-			if bp := l.vpos(root.LookupPath(cue.ParsePath("codegen." + b.field))); !at.IsValid() || isSchemaFile(at.File) {
+			if bp := l.vpos(root.LookupPath(cue.ParsePath("codegen." + b.field))); !inSpec(at) {
 				at = bp
 			}
 			l.errorAt(at, "codegen", "codegen.%s %q is %s codegen.%s %q: each kind of output needs a directory of its own, "+
@@ -133,10 +133,10 @@ func (l *loader) goImport(root cue.Value, s *model.Spec) {
 		return
 	}
 	at := l.vpos(lookup(root, cue.Str("codegen"), cue.Str("go")))
-	if !at.IsValid() || isSchemaFile(at.File) {
+	if !inSpec(at) {
 		at = l.vpos(lookup(root, cue.Str("codegen")))
 	}
-	if !at.IsValid() || isSchemaFile(at.File) {
+	if !inSpec(at) {
 		at = s.Contract.Pos
 	}
 	l.errorAt(at, "codegen", "set codegen.go.import to the import path of the Go package in codegen.go.dir %q "+

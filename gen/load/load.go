@@ -5,7 +5,6 @@
 package load
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -89,6 +88,19 @@ func Bytes(display string, files map[string][]byte) *Source {
 	return &Source{Display: display, Files: files, abs: filepath.Join(string(filepath.Separator), "agentc-virtual", filepath.FromSlash(display))}
 }
 
+// userFiles returns the names of the spec author's .cue files, sorted: the
+// directory's own, without the metaschema copy.
+func (src *Source) userFiles() []string {
+	var names []string
+	for name := range src.Files {
+		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != spec.SchemaFile {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
 // Load evaluates src and builds the model. The error, if any, is a
 // diag.List of positioned findings.
 func Load(src *Source) (*model.Spec, error) { return load(src, true) }
@@ -138,13 +150,7 @@ type loader struct {
 // metaschema closes the spec (see its pattern on the top-level fields), so
 // CUE itself reports a field it does not declare.
 func (l *loader) evaluate() (cue.Value, error) {
-	var userFiles []string
-	for name := range l.src.Files {
-		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != spec.SchemaFile {
-			userFiles = append(userFiles, name)
-		}
-	}
-	slices.Sort(userFiles)
+	userFiles := l.src.userFiles()
 	if len(userFiles) == 0 {
 		return cue.Value{}, diag.List{{Pos: model.Pos{File: l.src.Display}, Code: "no-spec", Msg: "no .cue files in the spec directory"}}
 	}
@@ -162,11 +168,7 @@ func (l *loader) evaluate() (cue.Value, error) {
 		}
 		overlay[filepath.Join(l.src.abs, filepath.FromSlash(name))] = cueload.FromBytes(b)
 	}
-	schema := spec.Schema()
-	if pkg != "agentc" {
-		schema = bytes.Replace(schema, []byte("\npackage agentc\n"), []byte("\npackage "+pkg+"\n"), 1)
-	}
-	overlay[filepath.Join(l.src.abs, spec.SchemaFile)] = cueload.FromBytes(schema)
+	overlay[filepath.Join(l.src.abs, spec.SchemaFile)] = cueload.FromBytes(schemaIn(pkg))
 	if _, ok := l.src.Files["cue.mod/module.cue"]; !ok {
 		overlay[filepath.Join(l.src.abs, "cue.mod", "module.cue")] = cueload.FromString("module: \"agentc.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
 	}
@@ -286,7 +288,7 @@ func (l *loader) display(file string) string {
 // position first, which tells an author nothing.
 func (l *loader) vpos(v cue.Value) model.Pos {
 	p := l.pos(v.Pos())
-	if p.IsValid() && !isSchemaFile(p.File) {
+	if inSpec(p) {
 		return p
 	}
 	if q, ok := l.vposMemo[v]; ok {
@@ -324,7 +326,7 @@ func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 		return model.Pos{}, false
 	}
 	for _, a := range args {
-		if p := l.pos(a.Pos()); p.IsValid() && !isSchemaFile(p.File) {
+		if p := l.pos(a.Pos()); inSpec(p) {
 			return p, true
 		}
 	}
@@ -367,8 +369,5 @@ func (l *loader) errorAt(p model.Pos, code, format string, args ...any) {
 
 // docOf returns the doc comment of the field v came from.
 func (l *loader) docOf(v cue.Value) string {
-	if l.syn == nil {
-		return ""
-	}
 	return l.syn.docs[v.Pos()]
 }

@@ -33,7 +33,7 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 	if !l.decode(pv, &p) {
 		return
 	}
-	s.Proxy = model.Proxy{Path: p.Path, TimeoutMS: p.TimeoutMS, EnvURL: p.Env.URL, EnvMode: p.Env.Mode, EnvParams: p.Env.Params, Pos: l.vpos(pv)}
+	s.Proxy = model.Proxy{Path: p.Path, TimeoutMS: p.TimeoutMS, EnvURL: p.Env.URL, EnvMode: p.Env.Mode, EnvParams: p.Env.Params}
 	seen := map[string]bool{}
 	for i, a := range p.Agents {
 		if seen[a] {
@@ -44,11 +44,7 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 		s.Proxy.Agents = append(s.Proxy.Agents, a)
 	}
 	slices.Sort(s.Proxy.Agents)
-	for _, e := range []struct{ field, name string }{{"url", p.Env.URL}, {"mode", p.Env.Mode}, {"params", p.Env.Params}} {
-		if !envName.MatchString(e.name) {
-			l.errorf(lookup(pv, cue.Str("env"), cue.Str(e.field)), "proxy", "proxy.env.%s %q is not an environment variable name", e.field, e.name)
-		}
-	}
+	l.envNames(pv, "proxy")
 
 	params := map[string]bool{}
 	for _, pp := range s.PromptParams {
@@ -100,10 +96,7 @@ func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params map[string]b
 			}
 		}
 		for _, a := range slices.Sorted(maps.Keys(agents)) {
-			ap := &model.AgentPrompt{Agent: a, Pos: m.Pos}
-			if v, ok := own[m][a]; ok {
-				ap.Own, ap.Pos = strings.TrimSpace(str(v)), l.vpos(v)
-			}
+			ap := &model.AgentPrompt{Agent: a}
 			var parts []string
 			for _, x := range lineage {
 				if v, ok := own[x][a]; ok {
@@ -187,10 +180,6 @@ func (l *loader) modelParams(root cue.Value, s *model.Spec) {
 		slices.SortFunc(out, func(a, b *model.ModeLayer) int { return cmp.Compare(a.Mode.Name, b.Mode.Name) })
 		return out
 	}
-	var ids []string
-	for _, m := range s.Models {
-		ids = append(ids, m.Canonical)
-	}
 	it, _ := lookup(mv, cue.Str("models")).Fields(cue.Hidden(true))
 	for it.Next() {
 		if l.skipLabel(it.Selector(), it.Value(), false) {
@@ -199,7 +188,7 @@ func (l *loader) modelParams(root cue.Value, s *model.Spec) {
 		id := it.Selector().Unquoted()
 		m := s.Model(id)
 		if m == nil {
-			l.errorf(it.Value(), "unknown-model", "model_params.models names model %q, which is not in the registry%s", id, suggest(id, ids))
+			l.errorf(it.Value(), "unknown-model", "model_params.models names model %q, which is not in the registry%s", id, suggest(id, modelIDs(s)))
 			continue
 		}
 		mp.Models = append(mp.Models, &model.ModelLayer{Model: m, Params: l.params(it.Value()),
@@ -211,7 +200,7 @@ func (l *loader) modelParams(root cue.Value, s *model.Spec) {
 
 // params reads one #Params layer at v.
 func (l *loader) params(v cue.Value) model.Params {
-	p := model.Params{Pos: l.vpos(v)}
+	var p model.Params
 	if t := lookup(v, cue.Str("temperature")); t.Exists() {
 		if f, err := t.Float64(); err == nil {
 			p.Temperature = &f
@@ -259,9 +248,6 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bo
 		}
 		ev := it.Value()
 		e := &model.Experiment{Name: it.Selector().Unquoted(), Pos: l.vpos(ev)}
-		if d := lookup(ev, cue.Str("doc")); d.Exists() {
-			e.Doc = strings.TrimSpace(l.text(d))
-		}
 		lit, _ := lookup(ev, cue.Str("modes")).List()
 		for lit.Next() {
 			name := str(lit.Value())
@@ -298,7 +284,7 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bo
 				continue
 			}
 			vv := vit.Value()
-			v := &model.Variant{Name: vit.Selector().Unquoted(), Pos: l.vpos(vv)}
+			v := &model.Variant{Name: vit.Selector().Unquoted()}
 			if w, err := lookup(vv, cue.Str("weight")).Int64(); err == nil {
 				v.Weight = int(w)
 			}

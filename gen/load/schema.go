@@ -32,7 +32,7 @@ type anchor struct {
 func (l *loader) anchorPos(a *anchor) model.Pos {
 	if !a.done {
 		a.done = true
-		if p := l.vpos(a.v); p.IsValid() && !isSchemaFile(p.File) {
+		if p := l.vpos(a.v); inSpec(p) {
 			a.pos = p
 		} else {
 			a.pos = l.anchorPos(a.up)
@@ -101,7 +101,7 @@ func (l *loader) requiredLeaf(v, d cue.Value, path []string, up *anchor, errs *d
 	if d.IsConcrete() {
 		return
 	}
-	if p := l.vpos(v); p.IsValid() && !isSchemaFile(p.File) {
+	if p := l.vpos(v); inSpec(p) {
 		errs.Add(p, "schema", "%s: needs a concrete value, found %v", strings.Join(path, "."), d)
 		return
 	}
@@ -119,7 +119,7 @@ func (l *loader) requiredLeaf(v, d cue.Value, path []string, up *anchor, errs *d
 			}
 		}
 		if k := closest(name, others); k != "" {
-			if p := l.vpos(at[k]); p.IsValid() && !isSchemaFile(p.File) {
+			if p := l.vpos(at[k]); inSpec(p) {
 				errs.Add(p, "schema", "%s; is %q a misspelling of it?", msg, k)
 				return
 			}
@@ -154,8 +154,10 @@ func schemaAbove(path []string) bool {
 	return false
 }
 
-func isSchemaFile(file string) bool {
-	return path.Base(file) == spec.SchemaFile
+// inSpec reports whether p is a position in the spec's own files, not in
+// the metaschema.
+func inSpec(p model.Pos) bool {
+	return p.IsValid() && path.Base(p.File) != spec.SchemaFile
 }
 
 // cueErr is a CUE error on its way to becoming a finding.
@@ -195,7 +197,7 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 			if !mp.IsValid() {
 				continue
 			}
-			if isSchemaFile(mp.File) {
+			if !inSpec(mp) {
 				if !ce.alt.IsValid() {
 					ce.alt = p
 				}
@@ -268,7 +270,7 @@ func (l *loader) pathPos(path []string, fallback model.Pos) model.Pos {
 		path = path[:len(path)-1]
 		v = l.root.LookupPath(cue.ParsePath(strings.Join(path, ".")))
 	}
-	if p := l.vpos(v); p.IsValid() && !isSchemaFile(p.File) {
+	if p := l.vpos(v); inSpec(p) {
 		return p
 	}
 	// A root that is an error as a whole leads nowhere; the syntax still
