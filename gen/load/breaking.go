@@ -63,7 +63,7 @@ func (l *loader) breaking(root cue.Value, s *model.Spec) {
 		}
 		key := breaking.Describe(a)
 		if p, dup := seen[key]; dup {
-			l.errorAt(a.Pos, "breaking", "breaking.accept: %s is accepted twice (also at %s)", key, p)
+			l.errs.Add(a.Pos, "breaking", "breaking.accept: %s is accepted twice (also at %s)", key, p)
 			continue
 		}
 		seen[key] = a.Pos

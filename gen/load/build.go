@@ -72,7 +72,7 @@ func str(v cue.Value) string {
 
 func (l *loader) decode(v cue.Value, x any) bool {
 	if err := v.Decode(x); err != nil {
-		l.errs = append(l.errs, diagOf(l, v, err)...)
+		l.cueErr(v, err)
 		return false
 	}
 	return true
@@ -200,13 +200,13 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		t.FileName = names.FileName(t.Name)
 		t.GoName = names.GoExported(t.Name)
 		if !toolName.MatchString(t.Name) {
-			l.errorAt(t.Pos, "tool-name", "tool name %q must start with a letter and hold only letters, digits, '_', '-' and '.'", t.Name)
+			l.errs.Add(t.Pos, "tool-name", "tool name %q must start with a letter and hold only letters, digits, '_', '-' and '.'", t.Name)
 		}
 		nt := namedTool{t: t}
 		for i, a := range t.Aliases {
 			pos := l.vpos(lookup(tv, cue.Str("aliases"), cue.Index(i)))
 			if !toolName.MatchString(a) {
-				l.errorAt(pos, "tool-name", "alias %q must start with a letter and hold only letters, digits, '_', '-' and '.'", a)
+				l.errs.Add(pos, "tool-name", "alias %q must start with a letter and hold only letters, digits, '_', '-' and '.'", a)
 			}
 			nt.aliasPos = append(nt.aliasPos, pos)
 		}
@@ -237,7 +237,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	}
 	slices.SortFunc(s.Checks, func(a, b *model.Check) int { return cmp.Compare(a.Name, b.Name) })
 	if len(s.Tools) == 0 {
-		l.errorAt(model.Pos{File: l.src.Display}, "no-tools", "the spec declares no tools")
+		l.errs.Add(model.Pos{File: l.src.Display}, "no-tools", "the spec declares no tools")
 	}
 }
 
@@ -266,12 +266,12 @@ func (l *loader) toolNameClashes(named []namedTool) {
 		t := nt.t
 		owner[t.Name], ownerPos[t.Name] = t, t.Pos
 		if prev := files[t.FileName]; prev != nil {
-			l.errorAt(t.Pos, "duplicate-tool", "tool %q has the same file name, %s.ts, as tool %q (%s); OpenCode would see one tool", t.Name, t.FileName, prev.Name, prev.Pos)
+			l.errs.Add(t.Pos, "duplicate-tool", "tool %q has the same file name, %s.ts, as tool %q (%s); OpenCode would see one tool", t.Name, t.FileName, prev.Name, prev.Pos)
 			l.clashed[t], l.clashed[prev] = true, true
 			continue
 		}
 		if prev := folded[strings.ToLower(t.FileName)]; prev != nil {
-			l.errorAt(t.Pos, "duplicate-tool", "tool %q's file name, %s.ts, differs only in case from tool %q's, %s.ts (%s): "+
+			l.errs.Add(t.Pos, "duplicate-tool", "tool %q's file name, %s.ts, differs only in case from tool %q's, %s.ts (%s): "+
 				"a macOS or Windows checkout would hold one file for both; rename one", t.Name, t.FileName, prev.Name, prev.FileName, prev.Pos)
 			l.clashed[t], l.clashed[prev] = true, true
 			continue
@@ -286,20 +286,20 @@ func (l *loader) toolNameClashes(named []namedTool) {
 			prev, taken := owner[a]
 			switch {
 			case taken && prev == t && a == t.Name:
-				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q repeats the tool's own name", a, t.Name)
+				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q repeats the tool's own name", a, t.Name)
 				continue
 			case taken && prev == t:
-				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q is listed twice", a, t.Name)
+				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is listed twice", a, t.Name)
 				continue
 			case taken && a == prev.Name:
-				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q is already the name of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
+				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is already the name of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
 				continue
 			case taken:
-				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q is already an alias of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
+				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is already an alias of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
 				continue
 			}
 			if f := files[names.FileName(a)]; f != nil && f != t {
-				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q is tool %q's file name, %s.ts (OpenCode's tool id) (%s)", a, t.Name, f.Name, names.FileName(a), f.Pos)
+				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is tool %q's file name, %s.ts (OpenCode's tool id) (%s)", a, t.Name, f.Name, names.FileName(a), f.Pos)
 				continue
 			}
 			owner[a], ownerPos[a] = t, pos
@@ -314,7 +314,7 @@ func (l *loader) toolNameClashes(named []namedTool) {
 			continue
 		}
 		if prev := goNames[t.GoName]; prev != nil {
-			l.errorAt(t.Pos, "name-clash", "tools %q and %q both become Go name %s", prev.Name, t.Name, t.GoName)
+			l.errs.Add(t.Pos, "name-clash", "tools %q and %q both become Go name %s", prev.Name, t.Name, t.GoName)
 			l.clashed[t], l.clashed[prev] = true, true
 			continue
 		}
@@ -336,14 +336,14 @@ func (l *loader) spacedPlaceholder(pos model.Pos, raw, what string) bool {
 	if name == raw {
 		return false
 	}
-	l.errorAt(pos, "placeholder", "%s uses {{%s}}: a placeholder has no spaces inside its braces; write {{%s}}", what, raw, name)
+	l.errs.Add(pos, "placeholder", "%s uses {{%s}}: a placeholder has no spaces inside its braces; write {{%s}}", what, raw, name)
 	return true
 }
 
 // summary checks a sandbox tool's result template.
 func (l *loader) summary(v cue.Value, t *model.Tool) {
 	for _, m := range placeholder.FindAllStringSubmatch(t.Summary, -1) {
-		pos := l.textPos(v, l.vpos(v), func(raw string) int { return strings.Index(raw, m[0]) })
+		pos := l.textPos(v, func(raw string) int { return strings.Index(raw, m[0]) })
 		if l.spacedPlaceholder(pos, m[1], fmt.Sprintf("summary of %q", t.Name)) {
 			continue
 		}
@@ -369,9 +369,9 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 			if k := closest(name, known); k != "" {
 				hint = fmt.Sprintf("; did you mean {{%s}}?", strings.TrimSuffix(m[1], name)+k)
 			}
-			l.errorAt(pos, "placeholder", "summary placeholder {{%s}} names no argument of %q%s", m[1], t.Name, hint)
+			l.errs.Add(pos, "placeholder", "summary placeholder {{%s}} names no argument of %q%s", m[1], t.Name, hint)
 		case count && f.Type.Kind != model.Array:
-			l.errorAt(pos, "placeholder", "{{count:%s}} needs a list argument; %q is %s", name, name, f.Type.Kind)
+			l.errs.Add(pos, "placeholder", "{{count:%s}} needs a list argument; %q is %s", name, name, f.Type.Kind)
 		}
 	}
 }
@@ -428,12 +428,12 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			t := byName[name]
 			switch {
 			case t == nil:
-				l.errorAt(pos, "unknown-tool", "mode %q names unknown tool %q%s", m.Name, name, suggest(name, toolNames(s)))
+				l.errs.Add(pos, "unknown-tool", "mode %q names unknown tool %q%s", m.Name, name, suggest(name, toolNames(s)))
 				continue
 			case t.Name != name:
-				l.errorAt(pos, "unknown-tool", "mode %q names tool %q by its alias %q; use its name", m.Name, t.Name, name)
+				l.errs.Add(pos, "unknown-tool", "mode %q names tool %q by its alias %q; use its name", m.Name, t.Name, name)
 			case st.Rank() < 0:
-				l.errorAt(pos, "unknown-standing", "unknown standing %q for tool %q in mode %q (want one of %s)", st, name, m.Name, standingList())
+				l.errs.Add(pos, "unknown-standing", "unknown standing %q for tool %q in mode %q (want one of %s)", st, name, m.Name, standingList())
 				continue
 			}
 			if given[t.Name] {
@@ -453,7 +453,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 	}
 	slices.SortFunc(s.Modes, func(a, b *model.Mode) int { return cmp.Compare(a.Name, b.Name) })
 	if len(s.Modes) == 0 {
-		l.errorAt(model.Pos{File: l.src.Display}, "no-modes", "the spec declares no modes")
+		l.errs.Add(model.Pos{File: l.src.Display}, "no-modes", "the spec declares no modes")
 	}
 
 	// Resolve extends, then detect cycles.
@@ -463,7 +463,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			continue
 		}
 		if p := s.Mode(r.extends); p == nil {
-			l.errorAt(r.extPos, "unknown-mode", "mode %q extends unknown mode %q%s", m.Name, r.extends, suggest(r.extends, modeNames(s)))
+			l.errs.Add(r.extPos, "unknown-mode", "mode %q extends unknown mode %q%s", m.Name, r.extends, suggest(r.extends, modeNames(s)))
 		} else {
 			m.Extends = p
 		}
@@ -478,7 +478,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 					cyclic[m] = true
 					// One finding per cycle, at the first of its modes by name.
 					if slices.Min(chain) == m.Name {
-						l.errorAt(raws[m].extPos, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
+						l.errs.Add(raws[m].extPos, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
 					}
 				}
 				break
@@ -540,12 +540,12 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
 			if tsNames[p.TSName] == prev {
 				shared += " and TypeScript property " + p.TSName
 			}
-			l.errorAt(pos[p], "name-clash", "prompt_params %q and %q both become %s (%q is at %s)", prev.Name, n, shared, prev.Name, pos[prev])
+			l.errs.Add(pos[p], "name-clash", "prompt_params %q and %q both become %s (%q is at %s)", prev.Name, n, shared, prev.Name, pos[prev])
 		} else {
 			goNames[p.GoName] = p
 		}
 		if prev := tsNames[p.TSName]; prev != nil && prev != goNames[p.GoName] {
-			l.errorAt(pos[p], "name-clash", "prompt_params %q and %q both become TypeScript property %s (%q is at %s)", prev.Name, n, p.TSName, prev.Name, pos[prev])
+			l.errs.Add(pos[p], "name-clash", "prompt_params %q and %q both become TypeScript property %s (%q is at %s)", prev.Name, n, p.TSName, prev.Name, pos[prev])
 		} else if prev == nil {
 			tsNames[p.TSName] = p
 		}
@@ -581,10 +581,10 @@ func (l *loader) checkPrompt(lineage []*model.Mode, params map[string]bool, prom
 				via = fmt.Sprintf(" (in the prompt it extends, of mode %q)", where.Name)
 			}
 			wv := prompt(where)
-			pos := l.textPos(wv, l.vpos(wv), func(raw string) int { return mentionIndex(raw, ts.Tool) })
-			l.errorAt(pos, "prompt-mentions-tool", "prompt of mode %q mentions tool %q%s, which is %s in that mode", m.Name, ts.Tool.Name, via, ts.Standing)
+			pos := l.textPos(wv, func(raw string) int { return mentionIndex(raw, ts.Tool) })
+			l.errs.Add(pos, "prompt-mentions-tool", "prompt of mode %q mentions tool %q%s, which is %s in that mode", m.Name, ts.Tool.Name, via, ts.Standing)
 		case where == nil && ts.Standing.MustMention():
-			l.errorAt(ownPos, "prompt-omits-tool", "prompt of mode %q never mentions tool %q, which is %s in that mode", m.Name, ts.Tool.Name, ts.Standing)
+			l.errs.Add(ownPos, "prompt-omits-tool", "prompt of mode %q never mentions tool %q, which is %s in that mode", m.Name, ts.Tool.Name, ts.Standing)
 		}
 	}
 }
@@ -653,10 +653,10 @@ func earlier(a, b int) int {
 
 // textPos returns the position, in the spec's source, of the first match of
 // find in the string literals v is written with (the literal fragments of
-// an interpolation included), or fallback when no literal matches: a
+// an interpolation included), or v's when no literal matches: a
 // placeholder or mention inside a multi-line prompt is placed at its line
 // and column.
-func (l *loader) textPos(v cue.Value, fallback model.Pos, find func(raw string) int) model.Pos {
+func (l *loader) textPos(v cue.Value, find func(raw string) int) model.Pos {
 	for _, b := range l.literals(v) {
 		i := find(b.Value)
 		if i < 0 {
@@ -675,7 +675,7 @@ func (l *loader) textPos(v cue.Value, fallback model.Pos, find func(raw string) 
 		}
 		return p
 	}
-	return fallback
+	return l.vpos(v)
 }
 
 // literals returns the string literals, as written, that make up v.
@@ -782,7 +782,7 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 			l.errorf(lookup(mv, cue.Str("api")), "duplicate-model-id", "API ID %q is also model %q's; ID transforms must be one-to-one", m.API, p.Canonical)
 		}
 		if p := goNames[m.GoName]; p != nil {
-			l.errorAt(m.Pos, "name-clash", "models %q and %q both become Go name %s", p.Canonical, m.Canonical, m.GoName)
+			l.errs.Add(m.Pos, "name-clash", "models %q and %q both become Go name %s", p.Canonical, m.Canonical, m.GoName)
 		}
 		opencodeIDs[m.OpenCode], apiIDs[m.API], goNames[m.GoName] = m, m, m
 		s.Models = append(s.Models, m)
@@ -818,7 +818,7 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 	}
 	slices.SortFunc(s.Agents, func(a, b *model.Agent) int { return cmp.Compare(a.Name, b.Name) })
 	if len(s.Agents) == 0 {
-		l.errorAt(model.Pos{File: l.src.Display}, "no-agents", "the spec declares no agents")
+		l.errs.Add(model.Pos{File: l.src.Display}, "no-agents", "the spec declares no agents")
 	}
 }
 
@@ -878,7 +878,7 @@ func (l *loader) opencode(root cue.Value, s *model.Spec) {
 	}
 	cv := lookup(v, cue.Str("config"))
 	if err := cv.Validate(cue.Concrete(true)); err != nil {
-		l.errs = append(l.errs, diagOf(l, cv, err)...)
+		l.cueErr(cv, err)
 		return
 	}
 	if lookup(cv, cue.Str("model")).Exists() {
@@ -907,7 +907,7 @@ func (l *loader) nameClashes(s *model.Spec) {
 		}
 		if t.Kind == model.Object {
 			if p, ok := goTypes[t.GoName]; ok {
-				l.errorAt(t.Pos, "name-clash", "Go type name %s is generated twice (also for %s)", t.GoName, p)
+				l.errs.Add(t.Pos, "name-clash", "Go type name %s is generated twice (also for %s)", t.GoName, p)
 			} else {
 				goTypes[t.GoName] = t.Pos
 			}
@@ -927,7 +927,7 @@ func (l *loader) nameClashes(s *model.Spec) {
 	modes := map[string]*model.Mode{}
 	for _, m := range s.Modes {
 		if p := modes[m.GoName]; p != nil {
-			l.errorAt(m.Pos, "name-clash", "modes %q and %q both become Go name %s", p.Name, m.Name, m.GoName)
+			l.errs.Add(m.Pos, "name-clash", "modes %q and %q both become Go name %s", p.Name, m.Name, m.GoName)
 		}
 		modes[m.GoName] = m
 	}

@@ -254,9 +254,10 @@ func (l *loader) convert(err error) error {
 	return l.convertList(err, model.Pos{File: l.src.Display}).Err()
 }
 
-// diagOf converts err, placing findings without a position at v.
-func diagOf(l *loader, v cue.Value, err error) diag.List {
-	return l.convertList(err, l.vpos(v))
+// cueErr records the CUE errors err, placing findings without a position
+// at v.
+func (l *loader) cueErr(v cue.Value, err error) {
+	l.errs = append(l.errs, l.convertList(err, l.vpos(v))...)
 }
 
 // pos converts a CUE position to a display position.
@@ -360,11 +361,6 @@ func (l *loader) expr(v cue.Value) (cue.Op, []cue.Value) {
 // errorf records a finding at a CUE value's position.
 func (l *loader) errorf(v cue.Value, code, format string, args ...any) {
 	l.errs.Add(l.vpos(v), code, format, args...)
-}
-
-// errorAt records a finding at a model position.
-func (l *loader) errorAt(p model.Pos, code, format string, args ...any) {
-	l.errs.Add(p, code, format, args...)
 }
 
 // docOf returns the doc comment of the field v came from.

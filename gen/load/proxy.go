@@ -131,7 +131,7 @@ func (l *loader) checkTemplate(v cue.Value, text string, params map[string]bool,
 		if params[ph[1]] {
 			continue
 		}
-		pos := l.textPos(v, l.vpos(v), func(raw string) int { return strings.Index(raw, ph[0]) })
+		pos := l.textPos(v, func(raw string) int { return strings.Index(raw, ph[0]) })
 		if l.spacedPlaceholder(pos, ph[1], what) {
 			continue
 		}
@@ -139,7 +139,7 @@ func (l *loader) checkTemplate(v cue.Value, text string, params map[string]bool,
 		if k := closest(ph[1], known); k != "" {
 			hint = fmt.Sprintf("; did you mean {{%s}}?", k)
 		}
-		l.errorAt(pos, "placeholder", "%s uses {{%s}}, which is not in prompt_params%s", what, ph[1], hint)
+		l.errs.Add(pos, "placeholder", "%s uses {{%s}}, which is not in prompt_params%s", what, ph[1], hint)
 	}
 }
 
@@ -151,8 +151,8 @@ func (l *loader) checkMentions(v cue.Value, text string, modes []*model.Mode, wh
 			if l.clashed[ts.Tool] || ts.Standing.Mentionable() || !Mentions(text, ts.Tool) {
 				continue
 			}
-			pos := l.textPos(v, l.vpos(v), func(raw string) int { return mentionIndex(raw, ts.Tool) })
-			l.errorAt(pos, "prompt-mentions-tool", "%s mentions tool %q, which is %s in mode %q", what, ts.Tool.Name, ts.Standing, m.Name)
+			pos := l.textPos(v, func(raw string) int { return mentionIndex(raw, ts.Tool) })
+			l.errs.Add(pos, "prompt-mentions-tool", "%s mentions tool %q, which is %s in mode %q", what, ts.Tool.Name, ts.Standing, m.Name)
 		}
 	}
 }
@@ -216,7 +216,7 @@ func (l *loader) params(v cue.Value) model.Params {
 		return p
 	}
 	if err := ov.Validate(cue.Concrete(true)); err != nil {
-		l.errs = append(l.errs, diagOf(l, ov, err)...)
+		l.cueErr(ov, err)
 		return p
 	}
 	b, err := ov.MarshalJSON()
@@ -303,11 +303,11 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bo
 		slices.SortFunc(e.Variants, func(a, b *model.Variant) int { return cmp.Compare(a.Name, b.Name) })
 		switch {
 		case len(e.Variants) == 0:
-			l.errorAt(e.Pos, "experiment-weight", "experiment %q has no variants", e.Name)
+			l.errs.Add(e.Pos, "experiment-weight", "experiment %q has no variants", e.Name)
 		case e.TotalWeight == 0:
-			l.errorAt(e.Pos, "experiment-weight", "experiment %q has a total weight of 0: no session could be allocated", e.Name)
+			l.errs.Add(e.Pos, "experiment-weight", "experiment %q has a total weight of 0: no session could be allocated", e.Name)
 		case e.TotalWeight > maxTotalWeight:
-			l.errorAt(e.Pos, "experiment-weight", "experiment %q has a total weight of %d; keep it at most %d", e.Name, e.TotalWeight, maxTotalWeight)
+			l.errs.Add(e.Pos, "experiment-weight", "experiment %q has a total weight of %d; keep it at most %d", e.Name, e.TotalWeight, maxTotalWeight)
 		}
 		s.Experiments = append(s.Experiments, e)
 	}

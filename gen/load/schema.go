@@ -348,23 +348,22 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr, n int) (*diag.Error, int) 
 }
 
 // keyRules are the metaschema's maps whose keys must be identifiers, with
-// the noun for a key. The loader reports a bad key itself: CUE's "field not
-// allowed" on the key's fields does not say why.
+// the noun for a key and the rule it breaks. The loader reports a bad key
+// itself: CUE's "field not allowed" on the key's fields does not say why.
 var keyRules = []struct {
-	path []string
-	noun string
-	re   *regexp.Regexp
+	path       []string
+	noun, rule string
+	re         *regexp.Regexp
 }{
-	{[]string{"modes"}, "mode name", identifier},
-	{[]string{"agents"}, "agent name", identifier},
-	{[]string{"selection", "inputs"}, "selection input name", identifier},
-	{[]string{"prompt_params"}, "prompt parameter name", paramName},
+	{[]string{"modes"}, "mode name", identifierRule, identifier},
+	{[]string{"agents"}, "agent name", identifierRule, identifier},
+	{[]string{"selection", "inputs"}, "selection input name", identifierRule, identifier},
+	{[]string{"prompt_params"}, "prompt parameter name", "start with a letter and hold only letters, digits and '_'", regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)},
 }
 
-var (
-	identifier = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-	paramName  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
-)
+var identifier = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+const identifierRule = "start with a lower-case letter and hold only lower-case letters, digits and '_'"
 
 // notAllowed turns a closedness error into a finding: a bad key of an
 // identifier-keyed map, or a field the metaschema does not have (with the
@@ -379,7 +378,7 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 			break
 		}
 		kp := e.path[:len(r.path)+1]
-		return &diag.Error{Pos: l.pathPos(kp, e.pos), Code: "name", Msg: fmt.Sprintf("%s %q must %s", r.noun, key, keyRule(r.re))}
+		return &diag.Error{Pos: l.pathPos(kp, e.pos), Code: "name", Msg: fmt.Sprintf("%s %q must %s", r.noun, key, r.rule)}
 	}
 	msg := strings.Join(e.path, ".") + ": field not allowed"
 	if e.metaschemaOnly && len(e.path) > 1 {
@@ -403,13 +402,6 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 		msg += suggest(bad, known)
 	}
 	return &diag.Error{Pos: e.pos, Code: "schema", Msg: msg}
-}
-
-func keyRule(re *regexp.Regexp) string {
-	if re == identifier {
-		return "start with a lower-case letter and hold only lower-case letters, digits and '_'"
-	}
-	return "start with a letter and hold only letters, digits and '_'"
 }
 
 // unquote returns a CUE label or string literal without its quotes.

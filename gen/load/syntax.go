@@ -190,7 +190,7 @@ func (x *syntaxIndex) declared(path []string) (token.Pos, bool) {
 func (l *loader) unnormalizedLabels() {
 	for _, lit := range l.syn.unnormalized {
 		name, _ := literal.Unquote(lit.Value)
-		l.errorAt(l.pos(lit.Pos()), "label-nfc", "the label %+q is not in Unicode normal form C: CUE reads it as %+q, a name other than the one written; write it in NFC",
+		l.errs.Add(l.pos(lit.Pos()), "label-nfc", "the label %+q is not in Unicode normal form C: CUE reads it as %+q, a name other than the one written; write it in NFC",
 			name, norm.NFC.String(name))
 	}
 }

@@ -228,7 +228,7 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 		if verr != nil {
 			// No operand says what v is: an error such as a field a
 			// closed definition does not allow (#Args & {y?: int}).
-			w.l.errs = append(w.l.errs, diagOf(w.l, v, verr)...)
+			w.l.cueErr(v, verr)
 			break
 		}
 		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
@@ -236,7 +236,7 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 		w.errorv(v, "unsupported", "null is not supported in argument schemas")
 	case cue.BottomKind:
 		if verr != nil {
-			w.l.errs = append(w.l.errs, diagOf(w.l, v, verr)...)
+			w.l.cueErr(v, verr)
 		} else {
 			w.errorv(v, "unsupported", "this constraint can never be satisfied")
 		}
@@ -303,7 +303,7 @@ func (w *typeWalker) shadowed(v cue.Value, depth int) bool {
 		if p, ok := w.l.syn.declared(labels); ok {
 			at = w.l.pos(p)
 		}
-		w.l.errorAt(at, "shadowed", "field %q hides CUE's type %s from its struct: %s there means this field, not the type (as at %s); "+
+		w.l.errs.Add(at, "shadowed", "field %q hides CUE's type %s from its struct: %s there means this field, not the type (as at %s); "+
 			"rename the field, quote its label (\"%s\": …, which binds no name), or write the type as __%s",
 			name, name, name, w.l.valPos(v), name, name)
 	}
@@ -750,7 +750,7 @@ func openListDefault(v, d cue.Value) bool {
 // errorv records a finding about a type or constraint at the place its
 // value is written.
 func (w *typeWalker) errorv(v cue.Value, code, format string, args ...any) {
-	w.l.errorAt(w.l.valPos(v), code, format, args...)
+	w.l.errs.Add(w.l.valPos(v), code, format, args...)
 }
 
 // valPos is where v's value is written: for a field, the value after the

@@ -66,18 +66,13 @@ func join(ws []string) string {
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 func firstRune(s string) rune {
-	for _, r := range s {
-		return r
-	}
-	return 0
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
 }
 
 func lastRune(s string) rune {
-	rs := []rune(s)
-	if len(rs) == 0 {
-		return 0
-	}
-	return rs[len(rs)-1]
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
 }
 
 func capitalize(w string) string {
