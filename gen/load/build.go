@@ -91,7 +91,6 @@ func (l *loader) contract(root cue.Value, s *model.Spec) {
 		Name:     str(lookup(c, cue.Str("name"))),
 		Revision: rev,
 		Summary:  strings.TrimSpace(l.text(lookup(c, cue.Str("summary")))),
-		Pos:      l.vpos(c),
 	}
 }
 

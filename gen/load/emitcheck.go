@@ -137,7 +137,7 @@ func (l *loader) goImport(root cue.Value, s *model.Spec) {
 		at = l.vpos(lookup(root, cue.Str("codegen")))
 	}
 	if !inSpec(at) {
-		at = s.Contract.Pos
+		at = l.vpos(lookup(root, cue.Str("contract")))
 	}
 	l.errs.Add(at, "codegen", "set codegen.go.import to the import path of the Go package in codegen.go.dir %q "+
 		"(such as example.com/gateway/%s): the package imports its runtime, which agentc writes beside it "+

@@ -95,7 +95,6 @@ type Contract struct {
 	Name     string
 	Revision string
 	Summary  string
-	Pos      Pos
 }
 
 // Codegen holds output locations, each relative to Out.
