@@ -235,11 +235,9 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 	case cue.NullKind:
 		w.errorv(v, "unsupported", "null is not supported in argument schemas")
 	case cue.BottomKind:
-		if verr != nil {
-			w.l.cueErr(v, verr)
-		} else {
-			w.errorv(v, "unsupported", "this constraint can never be satisfied")
-		}
+		// Leaves of kinds that exclude each other: v is an error (the
+		// kind is computed from the leaves only then).
+		w.l.cueErr(v, verr)
 	default:
 		w.errorv(v, "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
 	}
