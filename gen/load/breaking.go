@@ -16,9 +16,6 @@ import (
 // accepts anything depends on the baseline, so agentc breaking says that.
 func (l *loader) breaking(root cue.Value, s *model.Spec) {
 	bv := lookup(root, cue.Str("breaking"))
-	if !bv.Exists() {
-		return
-	}
 	var ids []string
 	for _, r := range breaking.Rules {
 		if r.Breaking {

@@ -186,15 +186,11 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 			Name:        it.Selector().Unquoted(),
 			Execution:   model.Execution(str(lookup(tv, cue.Str("execution")))),
 			Description: strings.TrimSpace(l.text(lookup(tv, cue.Str("description")))),
+			Deprecated:  strings.TrimSpace(l.text(lookup(tv, cue.Str("deprecated")))),
 			Pos:         l.vpos(tv),
 		}
-		if d := lookup(tv, cue.Str("deprecated")); d.Exists() {
-			t.Deprecated = strings.TrimSpace(l.text(d))
-		}
 		sm := lookup(tv, cue.Str("summary"))
-		if sm.Exists() {
-			t.Summary = l.text(sm)
-		}
+		t.Summary = l.text(sm)
 		l.decode(lookup(tv, cue.Str("aliases")), &t.Aliases)
 		t.FileName = names.FileName(t.Name)
 		t.GoName = names.GoExported(t.Name)
@@ -399,19 +395,17 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			continue
 		}
 		mv := it.Value()
+		r := raw{prompt: lookup(mv, cue.Str("prompt")), critical: lookup(mv, cue.Str("critical"))}
 		m := &model.Mode{
 			Name:        it.Selector().Unquoted(),
 			Goal:        l.text(lookup(mv, cue.Str("goal"))),
 			SourceEdits: str(lookup(mv, cue.Str("source_edits"))),
-			OwnPrompt:   strings.TrimSpace(l.text(lookup(mv, cue.Str("prompt")))),
+			OwnPrompt:   strings.TrimSpace(l.text(r.prompt)),
+			Critical:    strings.TrimSpace(l.text(r.critical)),
 			Pos:         l.vpos(mv),
 		}
 		m.GoName = names.GoExported(m.Name)
 		m.TSName = names.TSCamel(m.Name)
-		r := raw{prompt: lookup(mv, cue.Str("prompt"))}
-		if c := lookup(mv, cue.Str("critical")); c.Exists() {
-			m.Critical, r.critical = strings.TrimSpace(l.text(c)), c
-		}
 		if e := lookup(mv, cue.Str("extends")); e.Exists() {
 			r.extends, r.extPos = str(e), l.vpos(e)
 		}
@@ -490,11 +484,10 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 	for _, m := range s.Modes {
 		// The critical instructions follow even a custom prompt: the
 		// model reads them as it reads the mode's prompt.
-		if c := raws[m].critical; c.Exists() {
-			what := fmt.Sprintf("critical text of mode %q", m.Name)
-			l.checkTemplate(c, m.Critical, params, what)
-			l.checkMentions(c, m.Critical, []*model.Mode{m}, what)
-		}
+		c := raws[m].critical
+		what := fmt.Sprintf("critical text of mode %q", m.Name)
+		l.checkTemplate(c, m.Critical, params, what)
+		l.checkMentions(c, m.Critical, []*model.Mode{m}, what)
 		if cyclic[m] {
 			continue
 		}
@@ -517,8 +510,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 // PromptParams, in Go and in TypeScript: names that differ only in case or
 // separators (repo_name, repoName) are reported at the second, as clashing
 // names of tools, modes and fields are.
-func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
-	known := map[string]bool{}
+func (l *loader) promptParams(root cue.Value, s *model.Spec) []string {
 	goNames, tsNames := map[string]*model.PromptParam{}, map[string]*model.PromptParam{}
 	pos := map[*model.PromptParam]model.Pos{}
 	it, _ := lookup(root, cue.Str("prompt_params")).Fields(cue.Hidden(true))
@@ -527,7 +519,6 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
 			continue
 		}
 		n := it.Selector().Unquoted()
-		known[n] = true
 		p := &model.PromptParam{Name: n, GoName: names.GoExported(n), TSName: names.TSCamel(n), Doc: l.text(it.Value())}
 		// At its name: vpos says where the value is written.
 		pos[p] = l.vpos(it.Value())
@@ -551,7 +542,16 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
 		s.PromptParams = append(s.PromptParams, p)
 	}
 	slices.SortFunc(s.PromptParams, func(a, b *model.PromptParam) int { return cmp.Compare(a.Name, b.Name) })
-	return known
+	return paramNames(s)
+}
+
+// paramNames returns the names of the prompt parameters, sorted.
+func paramNames(s *model.Spec) []string {
+	var out []string
+	for _, p := range s.PromptParams {
+		out = append(out, p.Name)
+	}
+	return out
 }
 
 // checkPrompt enforces the seed's acceptance gate on a mode's full prompt:
@@ -560,7 +560,7 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
 // lineage is the mode and the modes whose prompts it inherits, nearest
 // first. prompt returns a mode's own prompt value, for positions: a
 // finding about a mention is placed at the mention.
-func (l *loader) checkPrompt(lineage []*model.Mode, params map[string]bool, prompt func(*model.Mode) cue.Value) {
+func (l *loader) checkPrompt(lineage []*model.Mode, params []string, prompt func(*model.Mode) cue.Value) {
 	m := lineage[0]
 	own := prompt(m)
 	ownPos := l.vpos(own)

@@ -46,10 +46,7 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 	slices.Sort(s.Proxy.Agents)
 	l.envNames(pv, "proxy")
 
-	params := map[string]bool{}
-	for _, pp := range s.PromptParams {
-		params[pp.Name] = true
-	}
+	params := paramNames(s)
 	l.agentPrompts(root, s, params)
 	l.modelParams(root, s)
 	l.experiments(root, s, params)
@@ -57,7 +54,7 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 
 // agentPrompts resolves each mode's per-agent texts, inheriting the parent
 // mode's text for the same agent as the prompt itself is inherited.
-func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params map[string]bool) {
+func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params []string) {
 	own := map[*model.Mode]map[string]cue.Value{}
 	for _, m := range s.Modes {
 		it, err := lookup(root, cue.Str("modes"), cue.Str(m.Name), cue.Str("agents")).Fields(cue.Hidden(true))
@@ -120,15 +117,10 @@ func (l *loader) knownAgent(s *model.Spec, v cue.Value, name, what string) bool 
 }
 
 // checkTemplate reports {{placeholders}} of text that name no prompt
-// parameter, at the placeholder.
-func (l *loader) checkTemplate(v cue.Value, text string, params map[string]bool, what string) {
-	var known []string
-	for p := range params {
-		known = append(known, p)
-	}
-	slices.Sort(known)
+// parameter (params, sorted), at the placeholder.
+func (l *loader) checkTemplate(v cue.Value, text string, params []string, what string) {
 	for _, ph := range placeholder.FindAllStringSubmatch(text, -1) {
-		if params[ph[1]] {
+		if slices.Contains(params, ph[1]) {
 			continue
 		}
 		pos := l.textPos(v, func(raw string) int { return strings.Index(raw, ph[0]) })
@@ -136,7 +128,7 @@ func (l *loader) checkTemplate(v cue.Value, text string, params map[string]bool,
 			continue
 		}
 		hint := ""
-		if k := closest(ph[1], known); k != "" {
+		if k := closest(ph[1], params); k != "" {
 			hint = fmt.Sprintf("; did you mean {{%s}}?", k)
 		}
 		l.errs.Add(pos, "placeholder", "%s uses {{%s}}, which is not in prompt_params%s", what, ph[1], hint)
@@ -201,15 +193,11 @@ func (l *loader) modelParams(root cue.Value, s *model.Spec) {
 // params reads one #Params layer at v.
 func (l *loader) params(v cue.Value) model.Params {
 	var p model.Params
-	if t := lookup(v, cue.Str("temperature")); t.Exists() {
-		if f, err := t.Float64(); err == nil {
-			p.Temperature = &f
-		}
+	if f, err := lookup(v, cue.Str("temperature")).Float64(); err == nil {
+		p.Temperature = &f
 	}
-	if t := lookup(v, cue.Str("top_p")); t.Exists() {
-		if f, err := t.Float64(); err == nil {
-			p.TopP = &f
-		}
+	if f, err := lookup(v, cue.Str("top_p")).Float64(); err == nil {
+		p.TopP = &f
 	}
 	ov := lookup(v, cue.Str("options"))
 	if !ov.Exists() {
@@ -240,7 +228,7 @@ func (l *loader) params(v cue.Value) model.Params {
 
 // experiments builds the experiments and checks their references and
 // weights.
-func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bool) {
+func (l *loader) experiments(root cue.Value, s *model.Spec, params []string) {
 	it, _ := lookup(root, cue.Str("experiments")).Fields(cue.Hidden(true))
 	for it.Next() {
 		if l.skipLabel(it.Selector(), it.Value(), true) {
@@ -288,15 +276,12 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bo
 			if w, err := lookup(vv, cue.Str("weight")).Int64(); err == nil {
 				v.Weight = int(w)
 			}
-			if pv := lookup(vv, cue.Str("prompt")); pv.Exists() {
-				v.Prompt = strings.TrimSpace(l.text(pv))
-				what := fmt.Sprintf("prompt of variant %q of experiment %q", v.Name, e.Name)
-				l.checkTemplate(pv, v.Prompt, params, what)
-				l.checkMentions(pv, v.Prompt, modes, what)
-			}
-			if pv := lookup(vv, cue.Str("params")); pv.Exists() {
-				v.Params = l.params(pv)
-			}
+			pv := lookup(vv, cue.Str("prompt"))
+			v.Prompt = strings.TrimSpace(l.text(pv))
+			what := fmt.Sprintf("prompt of variant %q of experiment %q", v.Name, e.Name)
+			l.checkTemplate(pv, v.Prompt, params, what)
+			l.checkMentions(pv, v.Prompt, modes, what)
+			v.Params = l.params(lookup(vv, cue.Str("params")))
 			e.TotalWeight += v.Weight
 			e.Variants = append(e.Variants, v)
 		}
