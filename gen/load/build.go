@@ -174,7 +174,7 @@ func localPath(p string) bool {
 }
 
 func (l *loader) tools(root cue.Value, s *model.Spec) {
-	w := &typeWalker{l: l, checks: map[string]*model.Check{}}
+	w := &typeWalker{l: l, checks: map[string]*model.Check{}, funcNames: map[string]string{}, shadows: map[string]bool{}}
 	it, _ := lookup(root, cue.Str("tools")).Fields(cue.Hidden(true))
 	var named []namedTool
 	for it.Next() {

@@ -109,7 +109,12 @@ func Load(src *Source) (*model.Spec, error) { return load(src, true) }
 // (for the test that proves each such broken case is one an emitter
 // rejects).
 func load(src *Source, emitChecks bool) (*model.Spec, error) {
-	l := &loader{src: src, clashed: map[*model.Tool]bool{}}
+	l := &loader{
+		src:      src,
+		clashed:  map[*model.Tool]bool{},
+		vposMemo: map[cue.Value]model.Pos{},
+		exprMemo: map[cue.Value]exprResult{},
+	}
 	v, err := l.evaluate()
 	if err != nil {
 		return nil, err
@@ -304,9 +309,6 @@ func (l *loader) vpos(v cue.Value) model.Pos {
 	} else if q, ok = l.userPos(v, 0); !ok {
 		q = p
 	}
-	if l.vposMemo == nil {
-		l.vposMemo = map[cue.Value]model.Pos{}
-	}
 	l.vposMemo[v] = q
 	return q
 }
@@ -351,9 +353,6 @@ func (l *loader) expr(v cue.Value) (cue.Op, []cue.Value) {
 		return r.op, r.args
 	}
 	op, args := v.Expr()
-	if l.exprMemo == nil {
-		l.exprMemo = map[cue.Value]exprResult{}
-	}
 	l.exprMemo[v] = exprResult{op, args}
 	return op, args
 }

@@ -281,9 +281,6 @@ func (w *typeWalker) shadowed(v cue.Value, depth int) bool {
 	}
 	name := sels[len(sels)-1].Unquoted()
 	key := path.String()
-	if w.shadows == nil {
-		w.shadows = map[string]bool{}
-	}
 	if !w.shadows[key] {
 		w.shadows[key] = true
 		at := w.l.valPos(v)
@@ -589,9 +586,6 @@ func (w *typeWalker) funcName(f cue.Value) string {
 		return fn
 	}
 	fn := fmt.Sprint(f)
-	if w.funcNames == nil {
-		w.funcNames = map[string]string{}
-	}
 	w.funcNames[key] = fn
 	return fn
 }
