@@ -16,9 +16,6 @@ import (
 // accepts anything depends on the baseline, so agentc breaking says that.
 func (l *loader) breaking(root cue.Value, s *model.Spec) {
 	bv := lookup(root, cue.Str("breaking"))
-	if !bv.Exists() {
-		return
-	}
 	var ids []string
 	for _, r := range breaking.Rules {
 		if r.Breaking {
@@ -63,7 +60,7 @@ func (l *loader) breaking(root cue.Value, s *model.Spec) {
 		}
 		key := breaking.Describe(a)
 		if p, dup := seen[key]; dup {
-			l.errorAt(a.Pos, "breaking", "breaking.accept: %s is accepted twice (also at %s)", key, p)
+			l.errs.Add(a.Pos, "breaking", "breaking.accept: %s is accepted twice (also at %s)", key, p)
 			continue
 		}
 		seen[key] = a.Pos

@@ -20,13 +20,7 @@ import (
 
 // build converts the evaluated root into the model, recording findings.
 func (l *loader) build(root cue.Value) *model.Spec {
-	s := &model.Spec{Dir: l.src.Display}
-	for name := range l.src.Files {
-		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != "agentc_schema.cue" {
-			s.Files = append(s.Files, name)
-		}
-	}
-	slices.Sort(s.Files)
+	s := &model.Spec{Dir: l.src.Display, Files: l.src.userFiles()}
 
 	l.unnormalizedLabels()
 	l.contract(root, s)
@@ -78,7 +72,7 @@ func str(v cue.Value) string {
 
 func (l *loader) decode(v cue.Value, x any) bool {
 	if err := v.Decode(x); err != nil {
-		l.errs = append(l.errs, diagOf(l, v, err)...)
+		l.cueErr(v, err)
 		return false
 	}
 	return true
@@ -97,7 +91,6 @@ func (l *loader) contract(root cue.Value, s *model.Spec) {
 		Name:     str(lookup(c, cue.Str("name"))),
 		Revision: rev,
 		Summary:  strings.TrimSpace(l.text(lookup(c, cue.Str("summary")))),
-		Pos:      l.vpos(c),
 	}
 }
 
@@ -181,7 +174,7 @@ func localPath(p string) bool {
 }
 
 func (l *loader) tools(root cue.Value, s *model.Spec) {
-	w := &typeWalker{l: l, checks: map[string]*model.Check{}}
+	w := &typeWalker{l: l, checks: map[string]*model.Check{}, funcNames: map[string]string{}, shadows: map[string]bool{}}
 	it, _ := lookup(root, cue.Str("tools")).Fields(cue.Hidden(true))
 	var named []namedTool
 	for it.Next() {
@@ -193,39 +186,34 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 			Name:        it.Selector().Unquoted(),
 			Execution:   model.Execution(str(lookup(tv, cue.Str("execution")))),
 			Description: strings.TrimSpace(l.text(lookup(tv, cue.Str("description")))),
+			Deprecated:  strings.TrimSpace(l.text(lookup(tv, cue.Str("deprecated")))),
 			Pos:         l.vpos(tv),
 		}
-		if d := lookup(tv, cue.Str("deprecated")); d.Exists() {
-			t.Deprecated = strings.TrimSpace(l.text(d))
-		}
 		sm := lookup(tv, cue.Str("summary"))
-		if sm.Exists() {
-			t.Summary = l.text(sm)
-		}
+		t.Summary = l.text(sm)
 		l.decode(lookup(tv, cue.Str("aliases")), &t.Aliases)
 		t.FileName = names.FileName(t.Name)
 		t.GoName = names.GoExported(t.Name)
-		t.TSName = names.TSCamel(t.Name)
 		if !toolName.MatchString(t.Name) {
-			l.errorAt(t.Pos, "tool-name", "tool name %q must start with a letter and hold only letters, digits, '_', '-' and '.'", t.Name)
+			l.errs.Add(t.Pos, "tool-name", "tool name %q must start with a letter and hold only letters, digits, '_', '-' and '.'", t.Name)
 		}
 		nt := namedTool{t: t}
 		for i, a := range t.Aliases {
 			pos := l.vpos(lookup(tv, cue.Str("aliases"), cue.Index(i)))
 			if !toolName.MatchString(a) {
-				l.errorAt(pos, "tool-name", "alias %q must start with a letter and hold only letters, digits, '_', '-' and '.'", a)
+				l.errs.Add(pos, "tool-name", "alias %q must start with a letter and hold only letters, digits, '_', '-' and '.'", a)
 			}
 			nt.aliasPos = append(nt.aliasPos, pos)
 		}
 		named = append(named, nt)
 
-		t.Args = w.object(lookup(tv, cue.Str("args")), t.GoName+"Args", names.TSPascal(t.Name)+"Args", t.GoName, names.TSPascal(t.Name))
+		t.Args = w.object(lookup(tv, cue.Str("args")), t.GoName+"Args", t.GoName)
 		t.Args.Doc = t.Description
 		if r := lookup(tv, cue.Str("result")); r.Exists() {
 			if !t.Execution.GatewayExecuted() {
 				l.errorf(r, "result", "only gateway-executed tools return result data; %q runs in the %s", t.Name, t.Execution)
 			}
-			t.Result = w.object(r, t.GoName+"Result", names.TSPascal(t.Name)+"Result", t.GoName+"Result", names.TSPascal(t.Name)+"Result")
+			t.Result = w.object(r, t.GoName+"Result", t.GoName+"Result")
 		}
 		if t.Summary != "" {
 			l.summary(sm, t)
@@ -244,7 +232,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	}
 	slices.SortFunc(s.Checks, func(a, b *model.Check) int { return cmp.Compare(a.Name, b.Name) })
 	if len(s.Tools) == 0 {
-		l.errorAt(model.Pos{File: l.src.Display}, "no-tools", "the spec declares no tools")
+		l.errs.Add(model.Pos{File: l.src.Display}, "no-tools", "the spec declares no tools")
 	}
 }
 
@@ -273,12 +261,12 @@ func (l *loader) toolNameClashes(named []namedTool) {
 		t := nt.t
 		owner[t.Name], ownerPos[t.Name] = t, t.Pos
 		if prev := files[t.FileName]; prev != nil {
-			l.errorAt(t.Pos, "duplicate-tool", "tool %q has the same file name, %s.ts, as tool %q (%s); OpenCode would see one tool", t.Name, t.FileName, prev.Name, prev.Pos)
+			l.errs.Add(t.Pos, "duplicate-tool", "tool %q has the same file name, %s.ts, as tool %q (%s); OpenCode would see one tool", t.Name, t.FileName, prev.Name, prev.Pos)
 			l.clashed[t], l.clashed[prev] = true, true
 			continue
 		}
 		if prev := folded[strings.ToLower(t.FileName)]; prev != nil {
-			l.errorAt(t.Pos, "duplicate-tool", "tool %q's file name, %s.ts, differs only in case from tool %q's, %s.ts (%s): "+
+			l.errs.Add(t.Pos, "duplicate-tool", "tool %q's file name, %s.ts, differs only in case from tool %q's, %s.ts (%s): "+
 				"a macOS or Windows checkout would hold one file for both; rename one", t.Name, t.FileName, prev.Name, prev.FileName, prev.Pos)
 			l.clashed[t], l.clashed[prev] = true, true
 			continue
@@ -293,20 +281,20 @@ func (l *loader) toolNameClashes(named []namedTool) {
 			prev, taken := owner[a]
 			switch {
 			case taken && prev == t && a == t.Name:
-				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q repeats the tool's own name", a, t.Name)
+				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q repeats the tool's own name", a, t.Name)
 				continue
 			case taken && prev == t:
-				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q is listed twice", a, t.Name)
+				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is listed twice", a, t.Name)
 				continue
 			case taken && a == prev.Name:
-				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q is already the name of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
+				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is already the name of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
 				continue
 			case taken:
-				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q is already an alias of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
+				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is already an alias of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
 				continue
 			}
 			if f := files[names.FileName(a)]; f != nil && f != t {
-				l.errorAt(pos, "duplicate-tool", "alias %q of tool %q is tool %q's file name, %s.ts (OpenCode's tool id) (%s)", a, t.Name, f.Name, names.FileName(a), f.Pos)
+				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is tool %q's file name, %s.ts (OpenCode's tool id) (%s)", a, t.Name, f.Name, names.FileName(a), f.Pos)
 				continue
 			}
 			owner[a], ownerPos[a] = t, pos
@@ -321,7 +309,7 @@ func (l *loader) toolNameClashes(named []namedTool) {
 			continue
 		}
 		if prev := goNames[t.GoName]; prev != nil {
-			l.errorAt(t.Pos, "name-clash", "tools %q and %q both become Go name %s", prev.Name, t.Name, t.GoName)
+			l.errs.Add(t.Pos, "name-clash", "tools %q and %q both become Go name %s", prev.Name, t.Name, t.GoName)
 			l.clashed[t], l.clashed[prev] = true, true
 			continue
 		}
@@ -343,14 +331,14 @@ func (l *loader) spacedPlaceholder(pos model.Pos, raw, what string) bool {
 	if name == raw {
 		return false
 	}
-	l.errorAt(pos, "placeholder", "%s uses {{%s}}: a placeholder has no spaces inside its braces; write {{%s}}", what, raw, name)
+	l.errs.Add(pos, "placeholder", "%s uses {{%s}}: a placeholder has no spaces inside its braces; write {{%s}}", what, raw, name)
 	return true
 }
 
 // summary checks a sandbox tool's result template.
 func (l *loader) summary(v cue.Value, t *model.Tool) {
 	for _, m := range placeholder.FindAllStringSubmatch(t.Summary, -1) {
-		pos := l.textPos(v, l.vpos(v), func(raw string) int { return strings.Index(raw, m[0]) })
+		pos := l.textPos(v, func(raw string) int { return strings.Index(raw, m[0]) })
 		if l.spacedPlaceholder(pos, m[1], fmt.Sprintf("summary of %q", t.Name)) {
 			continue
 		}
@@ -376,9 +364,9 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 			if k := closest(name, known); k != "" {
 				hint = fmt.Sprintf("; did you mean {{%s}}?", strings.TrimSuffix(m[1], name)+k)
 			}
-			l.errorAt(pos, "placeholder", "summary placeholder {{%s}} names no argument of %q%s", m[1], t.Name, hint)
+			l.errs.Add(pos, "placeholder", "summary placeholder {{%s}} names no argument of %q%s", m[1], t.Name, hint)
 		case count && f.Type.Kind != model.Array:
-			l.errorAt(pos, "placeholder", "{{count:%s}} needs a list argument; %q is %s", name, name, f.Type.Kind)
+			l.errs.Add(pos, "placeholder", "{{count:%s}} needs a list argument; %q is %s", name, name, f.Type.Kind)
 		}
 	}
 }
@@ -386,7 +374,6 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 func (l *loader) modes(root cue.Value, s *model.Spec) {
 	it, _ := lookup(root, cue.Str("modes")).Fields(cue.Hidden(true))
 	type raw struct {
-		v       cue.Value
 		extends string
 		extPos  model.Pos
 		prompt  cue.Value
@@ -408,19 +395,17 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			continue
 		}
 		mv := it.Value()
+		r := raw{prompt: lookup(mv, cue.Str("prompt")), critical: lookup(mv, cue.Str("critical"))}
 		m := &model.Mode{
 			Name:        it.Selector().Unquoted(),
 			Goal:        l.text(lookup(mv, cue.Str("goal"))),
 			SourceEdits: str(lookup(mv, cue.Str("source_edits"))),
-			OwnPrompt:   strings.TrimSpace(l.text(lookup(mv, cue.Str("prompt")))),
+			OwnPrompt:   strings.TrimSpace(l.text(r.prompt)),
+			Critical:    strings.TrimSpace(l.text(r.critical)),
 			Pos:         l.vpos(mv),
 		}
 		m.GoName = names.GoExported(m.Name)
 		m.TSName = names.TSCamel(m.Name)
-		r := raw{v: mv, prompt: lookup(mv, cue.Str("prompt"))}
-		if c := lookup(mv, cue.Str("critical")); c.Exists() {
-			m.Critical, r.critical = strings.TrimSpace(l.text(c)), c
-		}
 		if e := lookup(mv, cue.Str("extends")); e.Exists() {
 			r.extends, r.extPos = str(e), l.vpos(e)
 		}
@@ -436,12 +421,12 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			t := byName[name]
 			switch {
 			case t == nil:
-				l.errorAt(pos, "unknown-tool", "mode %q names unknown tool %q%s", m.Name, name, suggest(name, toolNames(s)))
+				l.errs.Add(pos, "unknown-tool", "mode %q names unknown tool %q%s", m.Name, name, suggest(name, toolNames(s)))
 				continue
 			case t.Name != name:
-				l.errorAt(pos, "unknown-tool", "mode %q names tool %q by its alias %q; use its name", m.Name, t.Name, name)
+				l.errs.Add(pos, "unknown-tool", "mode %q names tool %q by its alias %q; use its name", m.Name, t.Name, name)
 			case st.Rank() < 0:
-				l.errorAt(pos, "unknown-standing", "unknown standing %q for tool %q in mode %q (want one of %s)", st, name, m.Name, standingList())
+				l.errs.Add(pos, "unknown-standing", "unknown standing %q for tool %q in mode %q (want one of %s)", st, name, m.Name, standingList())
 				continue
 			}
 			if given[t.Name] {
@@ -461,7 +446,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 	}
 	slices.SortFunc(s.Modes, func(a, b *model.Mode) int { return cmp.Compare(a.Name, b.Name) })
 	if len(s.Modes) == 0 {
-		l.errorAt(model.Pos{File: l.src.Display}, "no-modes", "the spec declares no modes")
+		l.errs.Add(model.Pos{File: l.src.Display}, "no-modes", "the spec declares no modes")
 	}
 
 	// Resolve extends, then detect cycles.
@@ -471,7 +456,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			continue
 		}
 		if p := s.Mode(r.extends); p == nil {
-			l.errorAt(r.extPos, "unknown-mode", "mode %q extends unknown mode %q%s", m.Name, r.extends, suggest(r.extends, modeNames(s)))
+			l.errs.Add(r.extPos, "unknown-mode", "mode %q extends unknown mode %q%s", m.Name, r.extends, suggest(r.extends, modeNames(s)))
 		} else {
 			m.Extends = p
 		}
@@ -486,7 +471,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 					cyclic[m] = true
 					// One finding per cycle, at the first of its modes by name.
 					if slices.Min(chain) == m.Name {
-						l.errorAt(raws[m].extPos, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
+						l.errs.Add(raws[m].extPos, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
 					}
 				}
 				break
@@ -499,11 +484,10 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 	for _, m := range s.Modes {
 		// The critical instructions follow even a custom prompt: the
 		// model reads them as it reads the mode's prompt.
-		if c := raws[m].critical; c.Exists() {
-			what := fmt.Sprintf("critical text of mode %q", m.Name)
-			l.checkTemplate(c, m.Critical, params, what)
-			l.checkMentions(c, m.Critical, []*model.Mode{m}, what)
-		}
+		c := raws[m].critical
+		what := fmt.Sprintf("critical text of mode %q", m.Name)
+		l.checkTemplate(c, m.Critical, params, what)
+		l.checkMentions(c, m.Critical, []*model.Mode{m}, what)
 		if cyclic[m] {
 			continue
 		}
@@ -526,8 +510,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 // PromptParams, in Go and in TypeScript: names that differ only in case or
 // separators (repo_name, repoName) are reported at the second, as clashing
 // names of tools, modes and fields are.
-func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
-	known := map[string]bool{}
+func (l *loader) promptParams(root cue.Value, s *model.Spec) []string {
 	goNames, tsNames := map[string]*model.PromptParam{}, map[string]*model.PromptParam{}
 	pos := map[*model.PromptParam]model.Pos{}
 	it, _ := lookup(root, cue.Str("prompt_params")).Fields(cue.Hidden(true))
@@ -536,7 +519,6 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
 			continue
 		}
 		n := it.Selector().Unquoted()
-		known[n] = true
 		p := &model.PromptParam{Name: n, GoName: names.GoExported(n), TSName: names.TSCamel(n), Doc: l.text(it.Value())}
 		// At its name: vpos says where the value is written.
 		pos[p] = l.vpos(it.Value())
@@ -548,19 +530,28 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
 			if tsNames[p.TSName] == prev {
 				shared += " and TypeScript property " + p.TSName
 			}
-			l.errorAt(pos[p], "name-clash", "prompt_params %q and %q both become %s (%q is at %s)", prev.Name, n, shared, prev.Name, pos[prev])
+			l.errs.Add(pos[p], "name-clash", "prompt_params %q and %q both become %s (%q is at %s)", prev.Name, n, shared, prev.Name, pos[prev])
 		} else {
 			goNames[p.GoName] = p
 		}
 		if prev := tsNames[p.TSName]; prev != nil && prev != goNames[p.GoName] {
-			l.errorAt(pos[p], "name-clash", "prompt_params %q and %q both become TypeScript property %s (%q is at %s)", prev.Name, n, p.TSName, prev.Name, pos[prev])
+			l.errs.Add(pos[p], "name-clash", "prompt_params %q and %q both become TypeScript property %s (%q is at %s)", prev.Name, n, p.TSName, prev.Name, pos[prev])
 		} else if prev == nil {
 			tsNames[p.TSName] = p
 		}
 		s.PromptParams = append(s.PromptParams, p)
 	}
 	slices.SortFunc(s.PromptParams, func(a, b *model.PromptParam) int { return cmp.Compare(a.Name, b.Name) })
-	return known
+	return paramNames(s)
+}
+
+// paramNames returns the names of the prompt parameters, sorted.
+func paramNames(s *model.Spec) []string {
+	var out []string
+	for _, p := range s.PromptParams {
+		out = append(out, p.Name)
+	}
+	return out
 }
 
 // checkPrompt enforces the seed's acceptance gate on a mode's full prompt:
@@ -569,7 +560,7 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) map[string]bool {
 // lineage is the mode and the modes whose prompts it inherits, nearest
 // first. prompt returns a mode's own prompt value, for positions: a
 // finding about a mention is placed at the mention.
-func (l *loader) checkPrompt(lineage []*model.Mode, params map[string]bool, prompt func(*model.Mode) cue.Value) {
+func (l *loader) checkPrompt(lineage []*model.Mode, params []string, prompt func(*model.Mode) cue.Value) {
 	m := lineage[0]
 	own := prompt(m)
 	ownPos := l.vpos(own)
@@ -589,10 +580,10 @@ func (l *loader) checkPrompt(lineage []*model.Mode, params map[string]bool, prom
 				via = fmt.Sprintf(" (in the prompt it extends, of mode %q)", where.Name)
 			}
 			wv := prompt(where)
-			pos := l.textPos(wv, l.vpos(wv), func(raw string) int { return mentionIndex(raw, ts.Tool) })
-			l.errorAt(pos, "prompt-mentions-tool", "prompt of mode %q mentions tool %q%s, which is %s in that mode", m.Name, ts.Tool.Name, via, ts.Standing)
+			pos := l.textPos(wv, func(raw string) int { return mentionIndex(raw, ts.Tool) })
+			l.errs.Add(pos, "prompt-mentions-tool", "prompt of mode %q mentions tool %q%s, which is %s in that mode", m.Name, ts.Tool.Name, via, ts.Standing)
 		case where == nil && ts.Standing.MustMention():
-			l.errorAt(ownPos, "prompt-omits-tool", "prompt of mode %q never mentions tool %q, which is %s in that mode", m.Name, ts.Tool.Name, ts.Standing)
+			l.errs.Add(ownPos, "prompt-omits-tool", "prompt of mode %q never mentions tool %q, which is %s in that mode", m.Name, ts.Tool.Name, ts.Standing)
 		}
 	}
 }
@@ -661,17 +652,17 @@ func earlier(a, b int) int {
 
 // textPos returns the position, in the spec's source, of the first match of
 // find in the string literals v is written with (the literal fragments of
-// an interpolation included), or fallback when no literal matches: a
+// an interpolation included), or v's when no literal matches: a
 // placeholder or mention inside a multi-line prompt is placed at its line
 // and column.
-func (l *loader) textPos(v cue.Value, fallback model.Pos, find func(raw string) int) model.Pos {
+func (l *loader) textPos(v cue.Value, find func(raw string) int) model.Pos {
 	for _, b := range l.literals(v) {
 		i := find(b.Value)
 		if i < 0 {
 			continue
 		}
 		p := l.pos(b.Pos())
-		if !p.IsValid() || isSchemaFile(p.File) {
+		if !inSpec(p) {
 			continue
 		}
 		pre := b.Value[:i]
@@ -683,7 +674,7 @@ func (l *loader) textPos(v cue.Value, fallback model.Pos, find func(raw string) 
 		}
 		return p
 	}
-	return fallback
+	return l.vpos(v)
 }
 
 // literals returns the string literals, as written, that make up v.
@@ -735,7 +726,7 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 	rules, _ := lookup(sv, cue.Str("rules")).List()
 	for rules.Next() {
 		rv := rules.Value()
-		r := &model.Rule{Pos: l.vpos(rv)}
+		r := &model.Rule{}
 		mv := lookup(rv, cue.Str("mode"))
 		if r.Mode = s.Mode(str(mv)); r.Mode == nil {
 			l.errorf(mv, "unknown-mode", "selection rule picks unknown mode %q%s", str(mv), suggest(str(mv), modeNames(s)))
@@ -781,7 +772,7 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 			API:       str(lookup(mv, cue.Str("api"))),
 			Pos:       l.vpos(mv),
 		}
-		m.GoName, m.TSName = names.GoExported(m.Canonical), names.TSCamel(m.Canonical)
+		m.GoName = names.GoExported(m.Canonical)
 		l.nameText(m.Pos, m.Canonical, "model ID")
 		if p := opencodeIDs[m.OpenCode]; p != nil {
 			l.errorf(lookup(mv, cue.Str("opencode")), "duplicate-model-id", "OpenCode ID %q is also model %q's; ID transforms must be one-to-one", m.OpenCode, p.Canonical)
@@ -790,19 +781,12 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 			l.errorf(lookup(mv, cue.Str("api")), "duplicate-model-id", "API ID %q is also model %q's; ID transforms must be one-to-one", m.API, p.Canonical)
 		}
 		if p := goNames[m.GoName]; p != nil {
-			l.errorAt(m.Pos, "name-clash", "models %q and %q both become Go name %s", p.Canonical, m.Canonical, m.GoName)
+			l.errs.Add(m.Pos, "name-clash", "models %q and %q both become Go name %s", p.Canonical, m.Canonical, m.GoName)
 		}
 		opencodeIDs[m.OpenCode], apiIDs[m.API], goNames[m.GoName] = m, m, m
 		s.Models = append(s.Models, m)
 	}
 	slices.SortFunc(s.Models, func(a, b *model.Model) int { return cmp.Compare(a.Canonical, b.Canonical) })
-	ids := func() []string {
-		var out []string
-		for _, m := range s.Models {
-			out = append(out, m.Canonical)
-		}
-		return out
-	}
 	ait, _ := lookup(root, cue.Str("agents")).Fields(cue.Hidden(true))
 	for ait.Next() {
 		if l.skipLabel(ait.Selector(), ait.Value(), true) {
@@ -810,12 +794,12 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 		}
 		av := ait.Value()
 		a := &model.Agent{Name: ait.Selector().Unquoted(), Pos: l.vpos(av)}
-		a.GoName, a.TSName = names.GoExported(a.Name), names.TSCamel(a.Name)
+		a.GoName = names.GoExported(a.Name)
 		lit, _ := lookup(av, cue.Str("models")).List()
 		for lit.Next() {
 			id := str(lit.Value())
 			if m := s.Model(id); m == nil {
-				l.errorf(lit.Value(), "unknown-model", "agent %q lists model %q, which is not in the registry%s", a.Name, id, suggest(id, ids()))
+				l.errorf(lit.Value(), "unknown-model", "agent %q lists model %q, which is not in the registry%s", a.Name, id, suggest(id, modelIDs(s)))
 			} else {
 				a.Models = append(a.Models, m)
 			}
@@ -823,7 +807,7 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 		dv := lookup(av, cue.Str("default"))
 		switch m := s.Model(str(dv)); {
 		case m == nil:
-			l.errorf(dv, "unknown-model", "default model %q of agent %q is not in the registry%s", str(dv), a.Name, suggest(str(dv), ids()))
+			l.errorf(dv, "unknown-model", "default model %q of agent %q is not in the registry%s", str(dv), a.Name, suggest(str(dv), modelIDs(s)))
 		case !slices.Contains(a.Models, m):
 			l.errorf(dv, "unknown-model", "default model %q of agent %q is not among its models", str(dv), a.Name)
 		default:
@@ -833,7 +817,7 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 	}
 	slices.SortFunc(s.Agents, func(a, b *model.Agent) int { return cmp.Compare(a.Name, b.Name) })
 	if len(s.Agents) == 0 {
-		l.errorAt(model.Pos{File: l.src.Display}, "no-agents", "the spec declares no agents")
+		l.errs.Add(model.Pos{File: l.src.Display}, "no-agents", "the spec declares no agents")
 	}
 }
 
@@ -862,9 +846,16 @@ func (l *loader) callback(root cue.Value, s *model.Spec) {
 			l.errorf(lookup(v, cue.Str("path")), "callback", "callback.path must contain %s exactly once", p)
 		}
 	}
-	for _, e := range []struct{ field, name string }{{"gateway_url", c.Env.GatewayURL}, {"session_id", c.Env.SessionID}, {"auth_token", c.Env.AuthToken}} {
-		if !envName.MatchString(e.name) {
-			l.errorf(lookup(v, cue.Str("env"), cue.Str(e.field)), "callback", "callback.env.%s %q is not an environment variable name", e.field, e.name)
+	l.envNames(v, "callback")
+}
+
+// envNames reports the environment variable names of the section's env
+// (v is the section) that are no such name.
+func (l *loader) envNames(v cue.Value, section string) {
+	it, _ := lookup(v, cue.Str("env")).Fields()
+	for it.Next() {
+		if name := str(it.Value()); !envName.MatchString(name) {
+			l.errorf(it.Value(), section, "%s.env.%s %q is not an environment variable name", section, it.Selector().Unquoted(), name)
 		}
 	}
 }
@@ -886,7 +877,7 @@ func (l *loader) opencode(root cue.Value, s *model.Spec) {
 	}
 	cv := lookup(v, cue.Str("config"))
 	if err := cv.Validate(cue.Concrete(true)); err != nil {
-		l.errs = append(l.errs, diagOf(l, cv, err)...)
+		l.cueErr(cv, err)
 		return
 	}
 	if lookup(cv, cue.Str("model")).Exists() {
@@ -905,10 +896,9 @@ func (l *loader) opencode(root cue.Value, s *model.Spec) {
 	s.OpenCode.Config, _ = json.Marshal(x)
 }
 
-// nameClashes checks that generated Go and TS type names are unique.
+// nameClashes checks that generated Go type names are unique.
 func (l *loader) nameClashes(s *model.Spec) {
 	goTypes := map[string]model.Pos{}
-	tsTypes := map[string]model.Pos{}
 	var visit func(t *model.Type)
 	visit = func(t *model.Type) {
 		if t == nil {
@@ -916,14 +906,9 @@ func (l *loader) nameClashes(s *model.Spec) {
 		}
 		if t.Kind == model.Object {
 			if p, ok := goTypes[t.GoName]; ok {
-				l.errorAt(t.Pos, "name-clash", "Go type name %s is generated twice (also for %s)", t.GoName, p)
+				l.errs.Add(t.Pos, "name-clash", "Go type name %s is generated twice (also for %s)", t.GoName, p)
 			} else {
 				goTypes[t.GoName] = t.Pos
-			}
-			if p, ok := tsTypes[t.TSName]; ok && !(p == t.Pos) {
-				l.errorAt(t.Pos, "name-clash", "TypeScript type name %s is generated twice (also for %s)", t.TSName, p)
-			} else {
-				tsTypes[t.TSName] = t.Pos
 			}
 		}
 		visit(t.Items)
@@ -931,22 +916,17 @@ func (l *loader) nameClashes(s *model.Spec) {
 			visit(f.Type)
 		}
 	}
-	tsTools := map[string]*model.Tool{}
 	for _, t := range s.Tools {
 		if l.clashed[t] {
 			continue // its names clash already
 		}
 		visit(t.Args)
 		visit(t.Result)
-		if p := tsTools[t.TSName]; p != nil {
-			l.errorAt(t.Pos, "name-clash", "tools %q and %q both become TypeScript name %s", p.Name, t.Name, t.TSName)
-		}
-		tsTools[t.TSName] = t
 	}
 	modes := map[string]*model.Mode{}
 	for _, m := range s.Modes {
 		if p := modes[m.GoName]; p != nil {
-			l.errorAt(m.Pos, "name-clash", "modes %q and %q both become Go name %s", p.Name, m.Name, m.GoName)
+			l.errs.Add(m.Pos, "name-clash", "modes %q and %q both become Go name %s", p.Name, m.Name, m.GoName)
 		}
 		modes[m.GoName] = m
 	}
@@ -964,6 +944,14 @@ func modeNames(s *model.Spec) []string {
 	var out []string
 	for _, m := range s.Modes {
 		out = append(out, m.Name)
+	}
+	return out
+}
+
+func modelIDs(s *model.Spec) []string {
+	var out []string
+	for _, m := range s.Models {
+		out = append(out, m.Canonical)
 	}
 	return out
 }

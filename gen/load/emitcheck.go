@@ -115,10 +115,10 @@ func (l *loader) outputDirs(root cue.Value, s *model.Spec) {
 			}
 			// At the directory the author set: the other may be a default.
 			at := l.vpos(root.LookupPath(cue.ParsePath("codegen." + a.field)))
-			if bp := l.vpos(root.LookupPath(cue.ParsePath("codegen." + b.field))); !at.IsValid() || isSchemaFile(at.File) {
+			if bp := l.vpos(root.LookupPath(cue.ParsePath("codegen." + b.field))); !inSpec(at) {
 				at = bp
 			}
-			l.errorAt(at, "codegen", "codegen.%s %q is %s codegen.%s %q: each kind of output needs a directory of its own, "+
+			l.errs.Add(at, "codegen", "codegen.%s %q is %s codegen.%s %q: each kind of output needs a directory of its own, "+
 				"or two emitters could write the same file", a.field, a.dir, how, b.field, b.dir)
 		}
 	}
@@ -133,13 +133,13 @@ func (l *loader) goImport(root cue.Value, s *model.Spec) {
 		return
 	}
 	at := l.vpos(lookup(root, cue.Str("codegen"), cue.Str("go")))
-	if !at.IsValid() || isSchemaFile(at.File) {
+	if !inSpec(at) {
 		at = l.vpos(lookup(root, cue.Str("codegen")))
 	}
-	if !at.IsValid() || isSchemaFile(at.File) {
-		at = s.Contract.Pos
+	if !inSpec(at) {
+		at = l.vpos(lookup(root, cue.Str("contract")))
 	}
-	l.errorAt(at, "codegen", "set codegen.go.import to the import path of the Go package in codegen.go.dir %q "+
+	l.errs.Add(at, "codegen", "set codegen.go.import to the import path of the Go package in codegen.go.dir %q "+
 		"(such as example.com/gateway/%s): the package imports its runtime, which agentc writes beside it "+
 		"(or set codegen.go.runtime to a copy of the runtime to import)", s.Codegen.GoDir, path.Join(s.Codegen.Out, s.Codegen.GoDir))
 }

@@ -5,7 +5,6 @@
 package load
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -89,6 +88,19 @@ func Bytes(display string, files map[string][]byte) *Source {
 	return &Source{Display: display, Files: files, abs: filepath.Join(string(filepath.Separator), "agentc-virtual", filepath.FromSlash(display))}
 }
 
+// userFiles returns the names of the spec author's .cue files, sorted: the
+// directory's own, without the metaschema copy.
+func (src *Source) userFiles() []string {
+	var names []string
+	for name := range src.Files {
+		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != spec.SchemaFile {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
 // Load evaluates src and builds the model. The error, if any, is a
 // diag.List of positioned findings.
 func Load(src *Source) (*model.Spec, error) { return load(src, true) }
@@ -97,7 +109,12 @@ func Load(src *Source) (*model.Spec, error) { return load(src, true) }
 // (for the test that proves each such broken case is one an emitter
 // rejects).
 func load(src *Source, emitChecks bool) (*model.Spec, error) {
-	l := &loader{src: src, clashed: map[*model.Tool]bool{}}
+	l := &loader{
+		src:      src,
+		clashed:  map[*model.Tool]bool{},
+		vposMemo: map[cue.Value]model.Pos{},
+		exprMemo: map[cue.Value]exprResult{},
+	}
 	v, err := l.evaluate()
 	if err != nil {
 		return nil, err
@@ -138,13 +155,7 @@ type loader struct {
 // metaschema closes the spec (see its pattern on the top-level fields), so
 // CUE itself reports a field it does not declare.
 func (l *loader) evaluate() (cue.Value, error) {
-	var userFiles []string
-	for name := range l.src.Files {
-		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != spec.SchemaFile {
-			userFiles = append(userFiles, name)
-		}
-	}
-	slices.Sort(userFiles)
+	userFiles := l.src.userFiles()
 	if len(userFiles) == 0 {
 		return cue.Value{}, diag.List{{Pos: model.Pos{File: l.src.Display}, Code: "no-spec", Msg: "no .cue files in the spec directory"}}
 	}
@@ -162,11 +173,7 @@ func (l *loader) evaluate() (cue.Value, error) {
 		}
 		overlay[filepath.Join(l.src.abs, filepath.FromSlash(name))] = cueload.FromBytes(b)
 	}
-	schema := spec.Schema()
-	if pkg != "agentc" {
-		schema = bytes.Replace(schema, []byte("\npackage agentc\n"), []byte("\npackage "+pkg+"\n"), 1)
-	}
-	overlay[filepath.Join(l.src.abs, spec.SchemaFile)] = cueload.FromBytes(schema)
+	overlay[filepath.Join(l.src.abs, spec.SchemaFile)] = cueload.FromBytes(schemaIn(pkg))
 	if _, ok := l.src.Files["cue.mod/module.cue"]; !ok {
 		overlay[filepath.Join(l.src.abs, "cue.mod", "module.cue")] = cueload.FromString("module: \"agentc.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
 	}
@@ -252,9 +259,10 @@ func (l *loader) convert(err error) error {
 	return l.convertList(err, model.Pos{File: l.src.Display}).Err()
 }
 
-// diagOf converts err, placing findings without a position at v.
-func diagOf(l *loader, v cue.Value, err error) diag.List {
-	return l.convertList(err, l.vpos(v))
+// cueErr records the CUE errors err, placing findings without a position
+// at v.
+func (l *loader) cueErr(v cue.Value, err error) {
+	l.errs = append(l.errs, l.convertList(err, l.vpos(v))...)
 }
 
 // pos converts a CUE position to a display position.
@@ -286,7 +294,7 @@ func (l *loader) display(file string) string {
 // position first, which tells an author nothing.
 func (l *loader) vpos(v cue.Value) model.Pos {
 	p := l.pos(v.Pos())
-	if p.IsValid() && !isSchemaFile(p.File) {
+	if inSpec(p) {
 		return p
 	}
 	if q, ok := l.vposMemo[v]; ok {
@@ -300,9 +308,6 @@ func (l *loader) vpos(v cue.Value) model.Pos {
 		q = l.pos(dp)
 	} else if q, ok = l.userPos(v, 0); !ok {
 		q = p
-	}
-	if l.vposMemo == nil {
-		l.vposMemo = map[cue.Value]model.Pos{}
 	}
 	l.vposMemo[v] = q
 	return q
@@ -324,7 +329,7 @@ func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 		return model.Pos{}, false
 	}
 	for _, a := range args {
-		if p := l.pos(a.Pos()); p.IsValid() && !isSchemaFile(p.File) {
+		if p := l.pos(a.Pos()); inSpec(p) {
 			return p, true
 		}
 	}
@@ -348,9 +353,6 @@ func (l *loader) expr(v cue.Value) (cue.Op, []cue.Value) {
 		return r.op, r.args
 	}
 	op, args := v.Expr()
-	if l.exprMemo == nil {
-		l.exprMemo = map[cue.Value]exprResult{}
-	}
 	l.exprMemo[v] = exprResult{op, args}
 	return op, args
 }
@@ -360,15 +362,7 @@ func (l *loader) errorf(v cue.Value, code, format string, args ...any) {
 	l.errs.Add(l.vpos(v), code, format, args...)
 }
 
-// errorAt records a finding at a model position.
-func (l *loader) errorAt(p model.Pos, code, format string, args ...any) {
-	l.errs.Add(p, code, format, args...)
-}
-
 // docOf returns the doc comment of the field v came from.
 func (l *loader) docOf(v cue.Value) string {
-	if l.syn == nil {
-		return ""
-	}
 	return l.syn.docs[v.Pos()]
 }

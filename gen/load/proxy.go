@@ -33,7 +33,7 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 	if !l.decode(pv, &p) {
 		return
 	}
-	s.Proxy = model.Proxy{Path: p.Path, TimeoutMS: p.TimeoutMS, EnvURL: p.Env.URL, EnvMode: p.Env.Mode, EnvParams: p.Env.Params, Pos: l.vpos(pv)}
+	s.Proxy = model.Proxy{Path: p.Path, TimeoutMS: p.TimeoutMS, EnvURL: p.Env.URL, EnvMode: p.Env.Mode, EnvParams: p.Env.Params}
 	seen := map[string]bool{}
 	for i, a := range p.Agents {
 		if seen[a] {
@@ -44,16 +44,9 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 		s.Proxy.Agents = append(s.Proxy.Agents, a)
 	}
 	slices.Sort(s.Proxy.Agents)
-	for _, e := range []struct{ field, name string }{{"url", p.Env.URL}, {"mode", p.Env.Mode}, {"params", p.Env.Params}} {
-		if !envName.MatchString(e.name) {
-			l.errorf(lookup(pv, cue.Str("env"), cue.Str(e.field)), "proxy", "proxy.env.%s %q is not an environment variable name", e.field, e.name)
-		}
-	}
+	l.envNames(pv, "proxy")
 
-	params := map[string]bool{}
-	for _, pp := range s.PromptParams {
-		params[pp.Name] = true
-	}
+	params := paramNames(s)
 	l.agentPrompts(root, s, params)
 	l.modelParams(root, s)
 	l.experiments(root, s, params)
@@ -61,7 +54,7 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 
 // agentPrompts resolves each mode's per-agent texts, inheriting the parent
 // mode's text for the same agent as the prompt itself is inherited.
-func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params map[string]bool) {
+func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params []string) {
 	own := map[*model.Mode]map[string]cue.Value{}
 	for _, m := range s.Modes {
 		it, err := lookup(root, cue.Str("modes"), cue.Str(m.Name), cue.Str("agents")).Fields(cue.Hidden(true))
@@ -100,10 +93,7 @@ func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params map[string]b
 			}
 		}
 		for _, a := range slices.Sorted(maps.Keys(agents)) {
-			ap := &model.AgentPrompt{Agent: a, Pos: m.Pos}
-			if v, ok := own[m][a]; ok {
-				ap.Own, ap.Pos = strings.TrimSpace(str(v)), l.vpos(v)
-			}
+			ap := &model.AgentPrompt{Agent: a}
 			var parts []string
 			for _, x := range lineage {
 				if v, ok := own[x][a]; ok {
@@ -127,26 +117,21 @@ func (l *loader) knownAgent(s *model.Spec, v cue.Value, name, what string) bool 
 }
 
 // checkTemplate reports {{placeholders}} of text that name no prompt
-// parameter, at the placeholder.
-func (l *loader) checkTemplate(v cue.Value, text string, params map[string]bool, what string) {
-	var known []string
-	for p := range params {
-		known = append(known, p)
-	}
-	slices.Sort(known)
+// parameter (params, sorted), at the placeholder.
+func (l *loader) checkTemplate(v cue.Value, text string, params []string, what string) {
 	for _, ph := range placeholder.FindAllStringSubmatch(text, -1) {
-		if params[ph[1]] {
+		if slices.Contains(params, ph[1]) {
 			continue
 		}
-		pos := l.textPos(v, l.vpos(v), func(raw string) int { return strings.Index(raw, ph[0]) })
+		pos := l.textPos(v, func(raw string) int { return strings.Index(raw, ph[0]) })
 		if l.spacedPlaceholder(pos, ph[1], what) {
 			continue
 		}
 		hint := ""
-		if k := closest(ph[1], known); k != "" {
+		if k := closest(ph[1], params); k != "" {
 			hint = fmt.Sprintf("; did you mean {{%s}}?", k)
 		}
-		l.errorAt(pos, "placeholder", "%s uses {{%s}}, which is not in prompt_params%s", what, ph[1], hint)
+		l.errs.Add(pos, "placeholder", "%s uses {{%s}}, which is not in prompt_params%s", what, ph[1], hint)
 	}
 }
 
@@ -158,8 +143,8 @@ func (l *loader) checkMentions(v cue.Value, text string, modes []*model.Mode, wh
 			if l.clashed[ts.Tool] || ts.Standing.Mentionable() || !Mentions(text, ts.Tool) {
 				continue
 			}
-			pos := l.textPos(v, l.vpos(v), func(raw string) int { return mentionIndex(raw, ts.Tool) })
-			l.errorAt(pos, "prompt-mentions-tool", "%s mentions tool %q, which is %s in mode %q", what, ts.Tool.Name, ts.Standing, m.Name)
+			pos := l.textPos(v, func(raw string) int { return mentionIndex(raw, ts.Tool) })
+			l.errs.Add(pos, "prompt-mentions-tool", "%s mentions tool %q, which is %s in mode %q", what, ts.Tool.Name, ts.Standing, m.Name)
 		}
 	}
 }
@@ -187,10 +172,6 @@ func (l *loader) modelParams(root cue.Value, s *model.Spec) {
 		slices.SortFunc(out, func(a, b *model.ModeLayer) int { return cmp.Compare(a.Mode.Name, b.Mode.Name) })
 		return out
 	}
-	var ids []string
-	for _, m := range s.Models {
-		ids = append(ids, m.Canonical)
-	}
 	it, _ := lookup(mv, cue.Str("models")).Fields(cue.Hidden(true))
 	for it.Next() {
 		if l.skipLabel(it.Selector(), it.Value(), false) {
@@ -199,7 +180,7 @@ func (l *loader) modelParams(root cue.Value, s *model.Spec) {
 		id := it.Selector().Unquoted()
 		m := s.Model(id)
 		if m == nil {
-			l.errorf(it.Value(), "unknown-model", "model_params.models names model %q, which is not in the registry%s", id, suggest(id, ids))
+			l.errorf(it.Value(), "unknown-model", "model_params.models names model %q, which is not in the registry%s", id, suggest(id, modelIDs(s)))
 			continue
 		}
 		mp.Models = append(mp.Models, &model.ModelLayer{Model: m, Params: l.params(it.Value()),
@@ -211,23 +192,19 @@ func (l *loader) modelParams(root cue.Value, s *model.Spec) {
 
 // params reads one #Params layer at v.
 func (l *loader) params(v cue.Value) model.Params {
-	p := model.Params{Pos: l.vpos(v)}
-	if t := lookup(v, cue.Str("temperature")); t.Exists() {
-		if f, err := t.Float64(); err == nil {
-			p.Temperature = &f
-		}
+	var p model.Params
+	if f, err := lookup(v, cue.Str("temperature")).Float64(); err == nil {
+		p.Temperature = &f
 	}
-	if t := lookup(v, cue.Str("top_p")); t.Exists() {
-		if f, err := t.Float64(); err == nil {
-			p.TopP = &f
-		}
+	if f, err := lookup(v, cue.Str("top_p")).Float64(); err == nil {
+		p.TopP = &f
 	}
 	ov := lookup(v, cue.Str("options"))
 	if !ov.Exists() {
 		return p
 	}
 	if err := ov.Validate(cue.Concrete(true)); err != nil {
-		l.errs = append(l.errs, diagOf(l, ov, err)...)
+		l.cueErr(ov, err)
 		return p
 	}
 	b, err := ov.MarshalJSON()
@@ -251,7 +228,7 @@ func (l *loader) params(v cue.Value) model.Params {
 
 // experiments builds the experiments and checks their references and
 // weights.
-func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bool) {
+func (l *loader) experiments(root cue.Value, s *model.Spec, params []string) {
 	it, _ := lookup(root, cue.Str("experiments")).Fields(cue.Hidden(true))
 	for it.Next() {
 		if l.skipLabel(it.Selector(), it.Value(), true) {
@@ -259,9 +236,6 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bo
 		}
 		ev := it.Value()
 		e := &model.Experiment{Name: it.Selector().Unquoted(), Pos: l.vpos(ev)}
-		if d := lookup(ev, cue.Str("doc")); d.Exists() {
-			e.Doc = strings.TrimSpace(l.text(d))
-		}
 		lit, _ := lookup(ev, cue.Str("modes")).List()
 		for lit.Next() {
 			name := str(lit.Value())
@@ -298,30 +272,27 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params map[string]bo
 				continue
 			}
 			vv := vit.Value()
-			v := &model.Variant{Name: vit.Selector().Unquoted(), Pos: l.vpos(vv)}
+			v := &model.Variant{Name: vit.Selector().Unquoted()}
 			if w, err := lookup(vv, cue.Str("weight")).Int64(); err == nil {
 				v.Weight = int(w)
 			}
-			if pv := lookup(vv, cue.Str("prompt")); pv.Exists() {
-				v.Prompt = strings.TrimSpace(l.text(pv))
-				what := fmt.Sprintf("prompt of variant %q of experiment %q", v.Name, e.Name)
-				l.checkTemplate(pv, v.Prompt, params, what)
-				l.checkMentions(pv, v.Prompt, modes, what)
-			}
-			if pv := lookup(vv, cue.Str("params")); pv.Exists() {
-				v.Params = l.params(pv)
-			}
+			pv := lookup(vv, cue.Str("prompt"))
+			v.Prompt = strings.TrimSpace(l.text(pv))
+			what := fmt.Sprintf("prompt of variant %q of experiment %q", v.Name, e.Name)
+			l.checkTemplate(pv, v.Prompt, params, what)
+			l.checkMentions(pv, v.Prompt, modes, what)
+			v.Params = l.params(lookup(vv, cue.Str("params")))
 			e.TotalWeight += v.Weight
 			e.Variants = append(e.Variants, v)
 		}
 		slices.SortFunc(e.Variants, func(a, b *model.Variant) int { return cmp.Compare(a.Name, b.Name) })
 		switch {
 		case len(e.Variants) == 0:
-			l.errorAt(e.Pos, "experiment-weight", "experiment %q has no variants", e.Name)
+			l.errs.Add(e.Pos, "experiment-weight", "experiment %q has no variants", e.Name)
 		case e.TotalWeight == 0:
-			l.errorAt(e.Pos, "experiment-weight", "experiment %q has a total weight of 0: no session could be allocated", e.Name)
+			l.errs.Add(e.Pos, "experiment-weight", "experiment %q has a total weight of 0: no session could be allocated", e.Name)
 		case e.TotalWeight > maxTotalWeight:
-			l.errorAt(e.Pos, "experiment-weight", "experiment %q has a total weight of %d; keep it at most %d", e.Name, e.TotalWeight, maxTotalWeight)
+			l.errs.Add(e.Pos, "experiment-weight", "experiment %q has a total weight of %d; keep it at most %d", e.Name, e.TotalWeight, maxTotalWeight)
 		}
 		s.Experiments = append(s.Experiments, e)
 	}

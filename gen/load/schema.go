@@ -32,7 +32,7 @@ type anchor struct {
 func (l *loader) anchorPos(a *anchor) model.Pos {
 	if !a.done {
 		a.done = true
-		if p := l.vpos(a.v); p.IsValid() && !isSchemaFile(p.File) {
+		if p := l.vpos(a.v); inSpec(p) {
 			a.pos = p
 		} else {
 			a.pos = l.anchorPos(a.up)
@@ -101,7 +101,7 @@ func (l *loader) requiredLeaf(v, d cue.Value, path []string, up *anchor, errs *d
 	if d.IsConcrete() {
 		return
 	}
-	if p := l.vpos(v); p.IsValid() && !isSchemaFile(p.File) {
+	if p := l.vpos(v); inSpec(p) {
 		errs.Add(p, "schema", "%s: needs a concrete value, found %v", strings.Join(path, "."), d)
 		return
 	}
@@ -119,7 +119,7 @@ func (l *loader) requiredLeaf(v, d cue.Value, path []string, up *anchor, errs *d
 			}
 		}
 		if k := closest(name, others); k != "" {
-			if p := l.vpos(at[k]); p.IsValid() && !isSchemaFile(p.File) {
+			if p := l.vpos(at[k]); inSpec(p) {
 				errs.Add(p, "schema", "%s; is %q a misspelling of it?", msg, k)
 				return
 			}
@@ -154,8 +154,10 @@ func schemaAbove(path []string) bool {
 	return false
 }
 
-func isSchemaFile(file string) bool {
-	return path.Base(file) == spec.SchemaFile
+// inSpec reports whether p is a position in the spec's own files, not in
+// the metaschema.
+func inSpec(p model.Pos) bool {
+	return p.IsValid() && path.Base(p.File) != spec.SchemaFile
 }
 
 // cueErr is a CUE error on its way to becoming a finding.
@@ -195,7 +197,7 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 			if !mp.IsValid() {
 				continue
 			}
-			if isSchemaFile(mp.File) {
+			if !inSpec(mp) {
 				if !ce.alt.IsValid() {
 					ce.alt = p
 				}
@@ -268,7 +270,7 @@ func (l *loader) pathPos(path []string, fallback model.Pos) model.Pos {
 		path = path[:len(path)-1]
 		v = l.root.LookupPath(cue.ParsePath(strings.Join(path, ".")))
 	}
-	if p := l.vpos(v); p.IsValid() && !isSchemaFile(p.File) {
+	if p := l.vpos(v); inSpec(p) {
 		return p
 	}
 	// A root that is an error as a whole leads nowhere; the syntax still
@@ -346,23 +348,22 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr, n int) (*diag.Error, int) 
 }
 
 // keyRules are the metaschema's maps whose keys must be identifiers, with
-// the noun for a key. The loader reports a bad key itself: CUE's "field not
-// allowed" on the key's fields does not say why.
+// the noun for a key and the rule it breaks. The loader reports a bad key
+// itself: CUE's "field not allowed" on the key's fields does not say why.
 var keyRules = []struct {
-	path []string
-	noun string
-	re   *regexp.Regexp
+	path       []string
+	noun, rule string
+	re         *regexp.Regexp
 }{
-	{[]string{"modes"}, "mode name", identifier},
-	{[]string{"agents"}, "agent name", identifier},
-	{[]string{"selection", "inputs"}, "selection input name", identifier},
-	{[]string{"prompt_params"}, "prompt parameter name", paramName},
+	{[]string{"modes"}, "mode name", identifierRule, identifier},
+	{[]string{"agents"}, "agent name", identifierRule, identifier},
+	{[]string{"selection", "inputs"}, "selection input name", identifierRule, identifier},
+	{[]string{"prompt_params"}, "prompt parameter name", "start with a letter and hold only letters, digits and '_'", regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)},
 }
 
-var (
-	identifier = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-	paramName  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
-)
+var identifier = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+const identifierRule = "start with a lower-case letter and hold only lower-case letters, digits and '_'"
 
 // notAllowed turns a closedness error into a finding: a bad key of an
 // identifier-keyed map, or a field the metaschema does not have (with the
@@ -377,7 +378,7 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 			break
 		}
 		kp := e.path[:len(r.path)+1]
-		return &diag.Error{Pos: l.pathPos(kp, e.pos), Code: "name", Msg: fmt.Sprintf("%s %q must %s", r.noun, key, keyRule(r.re))}
+		return &diag.Error{Pos: l.pathPos(kp, e.pos), Code: "name", Msg: fmt.Sprintf("%s %q must %s", r.noun, key, r.rule)}
 	}
 	msg := strings.Join(e.path, ".") + ": field not allowed"
 	if e.metaschemaOnly && len(e.path) > 1 {
@@ -401,13 +402,6 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 		msg += suggest(bad, known)
 	}
 	return &diag.Error{Pos: e.pos, Code: "schema", Msg: msg}
-}
-
-func keyRule(re *regexp.Regexp) string {
-	if re == identifier {
-		return "start with a lower-case letter and hold only lower-case letters, digits and '_'"
-	}
-	return "start with a letter and hold only letters, digits and '_'"
 }
 
 // unquote returns a CUE label or string literal without its quotes.

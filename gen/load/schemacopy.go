@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"cuelang.org/go/cue/cuecontext"
 	cueerrors "cuelang.org/go/cue/errors"
@@ -42,14 +40,7 @@ func SchemaFor(src *Source) []byte {
 // specPackage returns the package of the spec author's files ("agentc"
 // when there are none; findings about package clauses are Load's).
 func (l *loader) specPackage() string {
-	var userFiles []string
-	for name := range l.src.Files {
-		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != spec.SchemaFile {
-			userFiles = append(userFiles, name)
-		}
-	}
-	slices.Sort(userFiles)
-	if pkg, _ := l.packageName(userFiles); pkg != "" {
+	if pkg, _ := l.packageName(l.src.userFiles()); pkg != "" {
 		return pkg
 	}
 	return "agentc"

@@ -177,9 +177,6 @@ func (x *syntaxIndex) declPos(v cue.Value) (token.Pos, bool) {
 // declared returns the position of the first declaration of the field at
 // path (unquoted labels) in the user's files, if the syntax shows one.
 func (x *syntaxIndex) declared(path []string) (token.Pos, bool) {
-	if x == nil {
-		return token.NoPos, false
-	}
 	p, ok := x.decls["\x00"+strings.Join(path, "\x00")]
 	return p, ok
 }
@@ -191,12 +188,9 @@ func (x *syntaxIndex) declared(path []string) (token.Pos, bool) {
 // would differ, invisibly, from the one written. CUE decides the name;
 // the label is reported so that what is written is what it decides.
 func (l *loader) unnormalizedLabels() {
-	if l.syn == nil {
-		return
-	}
 	for _, lit := range l.syn.unnormalized {
 		name, _ := literal.Unquote(lit.Value)
-		l.errorAt(l.pos(lit.Pos()), "label-nfc", "the label %+q is not in Unicode normal form C: CUE reads it as %+q, a name other than the one written; write it in NFC",
+		l.errs.Add(l.pos(lit.Pos()), "label-nfc", "the label %+q is not in Unicode normal form C: CUE reads it as %+q, a name other than the one written; write it in NFC",
 			name, norm.NFC.String(name))
 	}
 }

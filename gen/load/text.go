@@ -37,8 +37,8 @@ func (l *loader) text(v cue.Value) string {
 	if !ok {
 		return s
 	}
-	pos := l.textPos(v, l.vpos(v), func(raw string) int { return runeIndex(raw, r) })
-	l.errorAt(pos, "text", "%s holds %s; %s", v.Path(), runeName(r), textRule)
+	pos := l.textPos(v, func(raw string) int { return runeIndex(raw, r) })
+	l.errs.Add(pos, "text", "%s holds %s; %s", v.Path(), runeName(r), textRule)
 	return s
 }
 
@@ -46,7 +46,7 @@ func (l *loader) text(v cue.Value) string {
 // holds a character badRune refuses.
 func (l *loader) docText(v cue.Value, doc string) {
 	if r, ok := badRune(doc); ok {
-		l.errorAt(l.vpos(v), "text", "the doc comment of %s holds %s; %s", v.Path(), runeName(r), textRule)
+		l.errs.Add(l.vpos(v), "text", "the doc comment of %s holds %s; %s", v.Path(), runeName(r), textRule)
 	}
 }
 
@@ -56,7 +56,7 @@ func (l *loader) docText(v cue.Value, doc string) {
 // every target escapes them where they are code.)
 func (l *loader) nameText(pos model.Pos, name, what string) {
 	if i := strings.IndexAny(name, "\x00\uFEFF"); i >= 0 {
-		l.errorAt(pos, "text", "%s %q holds %s, which a name may not: generated Go shows names in comments, where Go refuses it", what, name, runeName([]rune(name[i:])[0]))
+		l.errs.Add(pos, "text", "%s %q holds %s, which a name may not: generated Go shows names in comments, where Go refuses it", what, name, runeName([]rune(name[i:])[0]))
 	}
 }
 
@@ -66,7 +66,7 @@ func (l *loader) nameText(pos model.Pos, name, what string) {
 func (l *loader) patternText(pos model.Pos, re string) {
 	if i := strings.IndexAny(re, "\x00\uFEFF"); i >= 0 {
 		r := []rune(re[i:])[0]
-		l.errorAt(pos, "text", "pattern %q holds %s as it is; write it as the escape \\x{%X}", re, runeName(r), r)
+		l.errs.Add(pos, "text", "pattern %q holds %s as it is; write it as the escape \\x{%X}", re, runeName(r), r)
 	}
 }
 

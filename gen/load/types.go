@@ -32,10 +32,10 @@ type typeWalker struct {
 	shadows map[string]bool
 }
 
-// object converts a struct-valued schema. goName and tsName name its type;
-// object types below it are named childGo/childTS + the field's name.
-func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string) *model.Type {
-	t := &model.Type{Kind: model.Object, GoName: goName, TSName: tsName, Pos: w.l.vpos(v)}
+// object converts a struct-valued schema. goName names its type; object
+// types below it are named childGo + the field's name.
+func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
+	t := &model.Type{Kind: model.Object, GoName: goName, Pos: w.l.vpos(v)}
 	if v.IncompleteKind() != cue.StructKind {
 		w.errorv(v, "unsupported", "expected a struct of fields, found %v", v.IncompleteKind())
 		return t
@@ -53,7 +53,7 @@ func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string
 	}
 	goNames := map[string]*model.Field{}
 	for it.Next() {
-		if f := w.field(it.Selector(), it.Value(), goNames, childGo, childTS); f != nil {
+		if f := w.field(it.Selector(), it.Value(), goNames, childGo); f != nil {
 			t.Fields = append(t.Fields, f)
 		}
 	}
@@ -63,7 +63,7 @@ func (w *typeWalker) object(v cue.Value, goName, tsName, childGo, childTS string
 // field converts the field sel of an object schema, its value fv, or
 // returns nil for one that is no argument. goNames holds the object's
 // fields by Go name so far.
-func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*model.Field, childGo, childTS string) *model.Field {
+func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*model.Field, childGo string) *model.Field {
 	if sel.ConstraintType() == cue.PatternConstraint {
 		w.l.errorf(fv, "unsupported", "pattern constraints ([string]: T) are not supported in argument schemas; %s", supported)
 		return nil
@@ -123,7 +123,7 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 			}
 		}
 	}
-	f.Type = w.typ(fv, childGo, childTS, name)
+	f.Type = w.typ(fv, childGo, name)
 	f.Type.Doc = w.l.docOf(decl)
 	w.l.docText(decl, f.Type.Doc)
 	return f
@@ -164,12 +164,12 @@ func subsumesAll(a cue.Value, args []cue.Value) bool {
 }
 
 // typ converts any schema value of the field named field; an object type
-// there is named base/tsBase + the field's name.
+// there is named base + the field's name.
 //
 // The kind is v's, unless v is an error as a whole: then it comes from the
 // leaves of its expression tree. `[...T] & list.MinItems(1)` is an error
 // value as a whole (its empty default fails MinItems) but a fine schema.
-func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
+func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 	pos := w.l.vpos(v)
 	if w.shadowed(v, 0) {
 		return &model.Type{Kind: model.String, Pos: pos}
@@ -187,12 +187,12 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 	}
 	switch kind {
 	case cue.StructKind:
-		goName, tsName := base+names.GoExported(field), tsBase+names.TSPascal(field)
+		goName := base + names.GoExported(field)
 		sv := v
 		if verr != nil && len(leaves) > 0 {
 			sv = leaves[0]
 		}
-		return w.object(sv, goName, tsName, goName, tsName)
+		return w.object(sv, goName, goName)
 	case cue.ListKind:
 		t := &model.Type{Kind: model.Array, Pos: pos}
 		lv := v
@@ -212,51 +212,40 @@ func (w *typeWalker) typ(v cue.Value, base, tsBase, field string) *model.Type {
 		if prefixLen(lv) > 0 {
 			w.errorv(v, "unsupported", "list prefixes ([a, ...T]) are not supported; use [...T]")
 		}
-		t.Items = w.typ(elem, base, tsBase, names.Singular(field))
+		t.Items = w.typ(elem, base, names.Singular(field))
 		t.Items.Doc = w.l.docOf(elem)
 		w.l.docText(elem, t.Items.Doc)
 		w.constraints(v, t)
 		return t
-	case cue.StringKind:
-		t := &model.Type{Kind: model.String, Pos: pos}
-		w.constraints(v, t)
-		return t
-	case cue.IntKind:
-		t := &model.Type{Kind: model.Integer, Pos: pos}
-		w.constraints(v, t)
-		return t
-	case cue.NumberKind:
-		t := &model.Type{Kind: model.Number, Pos: pos}
+	case cue.StringKind, cue.IntKind, cue.NumberKind, cue.BoolKind:
+		t := &model.Type{Kind: scalarKinds[kind], Pos: pos}
 		w.constraints(v, t)
 		return t
 	case cue.FloatKind:
 		w.errorv(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
 		return &model.Type{Kind: model.Number, Pos: pos}
-	case cue.BoolKind:
-		t := &model.Type{Kind: model.Boolean, Pos: pos}
-		w.constraints(v, t)
-		return t
 	case cue.TopKind:
 		if verr != nil {
 			// No operand says what v is: an error such as a field a
 			// closed definition does not allow (#Args & {y?: int}).
-			w.l.errs = append(w.l.errs, diagOf(w.l, v, verr)...)
+			w.l.cueErr(v, verr)
 			break
 		}
 		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
 	case cue.NullKind:
 		w.errorv(v, "unsupported", "null is not supported in argument schemas")
 	case cue.BottomKind:
-		if verr != nil {
-			w.l.errs = append(w.l.errs, diagOf(w.l, v, verr)...)
-		} else {
-			w.errorv(v, "unsupported", "this constraint can never be satisfied")
-		}
+		// Leaves of kinds that exclude each other: v is an error (the
+		// kind is computed from the leaves only then).
+		w.l.cueErr(v, verr)
 	default:
 		w.errorv(v, "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
 	}
 	return &model.Type{Kind: model.String, Pos: pos}
 }
+
+// scalarKinds are the model's kinds of CUE's scalar kinds.
+var scalarKinds = map[cue.Kind]model.Kind{cue.StringKind: model.String, cue.IntKind: model.Integer, cue.NumberKind: model.Number, cue.BoolKind: model.Boolean}
 
 // predeclared are the names of CUE's predeclared types that a field can
 // hide: a field named int makes every int of its struct, and of the structs
@@ -269,7 +258,7 @@ var predeclared = map[string]bool{"bool": true, "bytes": true, "float": true, "i
 // such as "cannot reference optional field: int") — and reports the field,
 // once, at the field.
 func (w *typeWalker) shadowed(v cue.Value, depth int) bool {
-	if w.l.syn != nil && !w.l.syn.bindsPredeclared {
+	if !w.l.syn.bindsPredeclared {
 		return false
 	}
 	op, args := w.l.expr(v)
@@ -292,9 +281,6 @@ func (w *typeWalker) shadowed(v cue.Value, depth int) bool {
 	}
 	name := sels[len(sels)-1].Unquoted()
 	key := path.String()
-	if w.shadows == nil {
-		w.shadows = map[string]bool{}
-	}
 	if !w.shadows[key] {
 		w.shadows[key] = true
 		at := w.l.valPos(v)
@@ -312,7 +298,7 @@ func (w *typeWalker) shadowed(v cue.Value, depth int) bool {
 		if p, ok := w.l.syn.declared(labels); ok {
 			at = w.l.pos(p)
 		}
-		w.l.errorAt(at, "shadowed", "field %q hides CUE's type %s from its struct: %s there means this field, not the type (as at %s); "+
+		w.l.errs.Add(at, "shadowed", "field %q hides CUE's type %s from its struct: %s there means this field, not the type (as at %s); "+
 			"rename the field, quote its label (\"%s\": …, which binds no name), or write the type as __%s",
 			name, name, name, w.l.valPos(v), name, name)
 	}
@@ -600,9 +586,6 @@ func (w *typeWalker) funcName(f cue.Value) string {
 		return fn
 	}
 	fn := fmt.Sprint(f)
-	if w.funcNames == nil {
-		w.funcNames = map[string]string{}
-	}
 	w.funcNames[key] = fn
 	return fn
 }
@@ -674,7 +657,7 @@ func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *
 		}
 		sels := path.Selectors()
 		name := strings.TrimPrefix(sels[len(sels)-1].String(), "#")
-		c = &model.Check{Name: name, Message: msg, Doc: w.l.docOf(def), GoName: names.GoExported(name), TSName: names.TSCamel(name), Pos: w.l.vpos(def)}
+		c = &model.Check{Name: name, Message: msg, Doc: w.l.docOf(def), GoName: names.GoExported(name), Pos: w.l.vpos(def)}
 		w.l.docText(def, c.Doc)
 		if r, ok := badRune(msg); ok {
 			w.l.errorf(def, "text", "the message of @check of #%s holds %s; %s", name, runeName(r), textRule)
@@ -759,14 +742,14 @@ func openListDefault(v, d cue.Value) bool {
 // errorv records a finding about a type or constraint at the place its
 // value is written.
 func (w *typeWalker) errorv(v cue.Value, code, format string, args ...any) {
-	w.l.errorAt(w.l.valPos(v), code, format, args...)
+	w.l.errs.Add(w.l.valPos(v), code, format, args...)
 }
 
 // valPos is where v's value is written: for a field, the value after the
 // colon rather than the label.
 func (l *loader) valPos(v cue.Value) model.Pos {
 	if f, ok := v.Source().(*ast.Field); ok && f.Value != nil {
-		if p := l.pos(f.Value.Pos()); p.IsValid() && !isSchemaFile(p.File) {
+		if p := l.pos(f.Value.Pos()); inSpec(p) {
 			return p
 		}
 	}

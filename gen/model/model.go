@@ -95,7 +95,6 @@ type Contract struct {
 	Name     string
 	Revision string
 	Summary  string
-	Pos      Pos
 }
 
 // Codegen holds output locations, each relative to Out.
@@ -195,9 +194,7 @@ type Tool struct {
 	// id (e.g. "automation_complete"); OpenCode ids are file names.
 	FileName string
 	// GoName is the exported Go identifier stem (e.g. "AutomationComplete").
-	GoName string
-	// TSName is the TypeScript identifier stem (e.g. "automationComplete").
-	TSName      string
+	GoName      string
 	Execution   Execution
 	Description string
 	// Deprecated is the reason the tool is deprecated, or "".
@@ -264,9 +261,8 @@ type Type struct {
 	// Fields of an object, in declaration order.
 	Fields []*Field
 	// GoName is the Go type name of an object type (e.g.
-	// "SaveServiceCommandsCommand"); TSName likewise for TypeScript.
+	// "SaveServiceCommandsCommand").
 	GoName string
-	TSName string
 
 	Pos Pos
 }
@@ -317,9 +313,8 @@ type Check struct {
 	Reject []Pattern
 	// Match lists RE2 patterns all of which must match.
 	Match []Pattern
-	// GoName and TSName are identifier stems for generated helpers.
+	// GoName is the identifier stem for generated helpers.
 	GoName string
-	TSName string
 	Pos    Pos
 }
 
@@ -464,7 +459,6 @@ type Rule struct {
 	// When lists conditions sorted by input name.
 	When []Condition
 	Mode *Mode
-	Pos  Pos
 }
 
 // Condition requires a session attribute to equal Value.
@@ -487,7 +481,6 @@ type PromptParam struct {
 type Agent struct {
 	Name    string
 	GoName  string
-	TSName  string
 	Models  []*Model
 	Default *Model
 	Pos     Pos
@@ -503,7 +496,6 @@ type Model struct {
 	// API is the ID sent to the provider's API.
 	API    string
 	GoName string
-	TSName string
 	Pos    Pos
 }
 
@@ -568,13 +560,9 @@ func (s *Spec) Model(id string) *Model {
 type AgentPrompt struct {
 	// Agent is the OpenCode agent's name (build, plan, …).
 	Agent string
-	// Own is the mode's own text as written (a template); "" when only a
-	// parent mode has text for the agent.
-	Own string
 	// Prompt is the full template: the parent's text for the agent, a blank
-	// line, then Own.
+	// line, then the mode's own text.
 	Prompt string
-	Pos    Pos
 }
 
 // Params is one layer of model parameters; nil fields are not set by it.
@@ -586,7 +574,6 @@ type Params struct {
 	// Options are provider options as JSON values by key, merged key by key
 	// over earlier layers; nil when the layer sets none.
 	Options map[string]json.RawMessage
-	Pos     Pos
 }
 
 // IsZero reports whether the layer sets nothing.
@@ -621,7 +608,6 @@ type ModeLayer struct {
 // allocated to one variant by a stable hash of its ID.
 type Experiment struct {
 	Name string
-	Doc  string
 	// Modes it runs in, sorted by name; empty means every mode.
 	Modes []*Mode
 	// Agents it runs for, sorted; empty means every agent.
@@ -640,7 +626,6 @@ type Variant struct {
 	// Prompt is a template appended to the system prompt; "" if none.
 	Prompt string
 	Params Params
-	Pos    Pos
 }
 
 // Proxy configures the prompt proxy (seed 002).
@@ -657,5 +642,4 @@ type Proxy struct {
 	EnvParams string
 	// Agents are the OpenCode agents the spec may name, sorted.
 	Agents []string
-	Pos    Pos
 }

@@ -66,18 +66,13 @@ func join(ws []string) string {
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 func firstRune(s string) rune {
-	for _, r := range s {
-		return r
-	}
-	return 0
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
 }
 
 func lastRune(s string) rune {
-	rs := []rune(s)
-	if len(rs) == 0 {
-		return 0
-	}
-	return rs[len(rs)-1]
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
 }
 
 func capitalize(w string) string {
@@ -107,30 +102,6 @@ func GoExported(s string) string {
 		// A digit cannot start an identifier, and a letter without case
 		// ("名") would leave it unexported.
 		id = "X" + id
-	}
-	return id
-}
-
-// GoUnexported returns a lower-case-initial Go identifier for a spec name,
-// escaping Go keywords and predeclared identifiers with a trailing '_'.
-func GoUnexported(s string) string {
-	ws := words(s)
-	for i, w := range ws {
-		switch up := strings.ToUpper(w); {
-		case i == 0:
-			ws[i] = strings.ToLower(w)
-		case goInitialisms[up]:
-			ws[i] = up
-		default:
-			ws[i] = capitalize(w)
-		}
-	}
-	id := join(ws)
-	if id != "" && isDigit(firstRune(id)) {
-		id = "x" + id
-	}
-	if goReserved[id] {
-		id += "_"
 	}
 	return id
 }
@@ -249,8 +220,7 @@ func Singular(s string) string {
 	return s + "Item"
 }
 
-// goReserved are Go keywords and predeclared identifiers that an unexported
-// identifier must not shadow.
+// goReserved are Go keywords and predeclared identifiers.
 var goReserved = setOf(
 	"break", "case", "chan", "const", "continue", "default", "defer", "else",
 	"fallthrough", "for", "func", "go", "goto", "if", "import", "interface",
@@ -284,9 +254,6 @@ func setOf(ss ...string) map[string]bool {
 
 // IsGoReserved reports whether id is a Go keyword or predeclared identifier.
 func IsGoReserved(id string) bool { return goReserved[id] }
-
-// IsTSReserved reports whether id is a reserved word in generated TypeScript.
-func IsTSReserved(id string) bool { return tsReserved[id] }
 
 // GoEnumValue returns the suffix that names an enum value's Go constant
 // (appended to the enum's type name): each run of ASCII letters and digits

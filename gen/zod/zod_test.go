@@ -24,7 +24,7 @@ func TestTypeScript(t *testing.T) {
 	zf := zod.NewFile("z")
 	var schemas string
 	for _, tool := range s.Tools {
-		schemas += "export const " + tool.TSName + " = z.object(" + zf.Shape(tool.Args, "") + ");\n"
+		schemas += "export const " + tool.GoName + " = z.object(" + zf.Shape(tool.Args, "") + ");\n"
 	}
 	src := "import { z } from \"zod\";\n" + zod.Helpers + zf.Decls() + schemas
 	dir := filepath.Dir(nodetool.Dir(t))
