@@ -195,13 +195,13 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		t.FileName = names.FileName(t.Name)
 		t.GoName = names.GoExported(t.Name)
 		if !toolName.MatchString(t.Name) {
-			l.errs.Add(t.Pos, "tool-name", "tool name %q must start with a letter and hold only letters, digits, '_', '-' and '.'", t.Name)
+			l.errs.Add(t.Pos, "tool-name", "tool name %q must start with an ASCII letter and hold only ASCII letters, digits, '_', '-' and '.'", t.Name)
 		}
 		nt := namedTool{t: t}
 		for i, a := range t.Aliases {
 			pos := l.vpos(lookup(tv, cue.Str("aliases"), cue.Index(i)))
 			if !toolName.MatchString(a) {
-				l.errs.Add(pos, "tool-name", "alias %q must start with a letter and hold only letters, digits, '_', '-' and '.'", a)
+				l.errs.Add(pos, "tool-name", "alias %q must start with an ASCII letter and hold only ASCII letters, digits, '_', '-' and '.'", a)
 			}
 			nt.aliasPos = append(nt.aliasPos, pos)
 		}

@@ -358,12 +358,12 @@ var keyRules = []struct {
 	{[]string{"modes"}, "mode name", identifierRule, identifier},
 	{[]string{"agents"}, "agent name", identifierRule, identifier},
 	{[]string{"selection", "inputs"}, "selection input name", identifierRule, identifier},
-	{[]string{"prompt_params"}, "prompt parameter name", "start with a letter and hold only letters, digits and '_'", regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)},
+	{[]string{"prompt_params"}, "prompt parameter name", "start with an ASCII letter and hold only ASCII letters, digits and '_'", regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)},
 }
 
 var identifier = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
-const identifierRule = "start with a lower-case letter and hold only lower-case letters, digits and '_'"
+const identifierRule = "start with a lower-case ASCII letter and hold only lower-case ASCII letters, digits and '_'"
 
 // notAllowed turns a closedness error into a finding: a bad key of an
 // identifier-keyed map, or a field the metaschema does not have (with the
