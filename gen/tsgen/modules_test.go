@@ -81,15 +81,7 @@ func TestModulesUnderNode(t *testing.T) {
 		sessions = next
 	}
 	in, _ := json.Marshal(map[string]any{"sessions": sessions})
-	cmd := exec.Command(node, "driver.mjs")
-	cmd.Dir = root
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, stderr.Bytes())
-	}
+	out := runDriver(t, node, root, in)
 	var got struct {
 		IDs      []string `json:"ids"`
 		Known    []bool   `json:"known"`
@@ -149,4 +141,20 @@ func selectMode(s *model.Spec, session map[string]any) string {
 		}
 	}
 	return s.Selection.Default.Name
+}
+
+// runDriver runs driver.mjs in root under node with in on its stdin and
+// returns what it printed; a failure ends the test with node's stderr.
+func runDriver(t *testing.T, node, root string, in []byte) []byte {
+	t.Helper()
+	cmd := exec.Command(node, "driver.mjs")
+	cmd.Dir = root
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.Bytes())
+	}
+	return out
 }

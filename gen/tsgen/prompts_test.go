@@ -1,10 +1,8 @@
 package tsgen_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"unicode"
@@ -75,15 +73,7 @@ func TestPromptsAsGo(t *testing.T) {
 		t.Fatalf("%d of the default spec's %d modes have critical instructions; the test needs some with and some without", critical, len(contract.Modes()))
 	}
 	in, _ := json.Marshal(map[string]any{"cases": cases})
-	cmd := exec.Command(node, "driver.mjs")
-	cmd.Dir = root
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, stderr.Bytes())
-	}
+	out := runDriver(t, node, root, in)
 	var got [][2]string
 	if err := json.Unmarshal(out, &got); err != nil || len(got) != len(cases) {
 		t.Fatalf("driver output %.200q (%d answers for %d cases): %v", out, len(got), len(cases), err)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"maps"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -114,15 +113,7 @@ func TestSchemaIsZods(t *testing.T) {
 		modules = append(modules, c.module)
 	}
 	in, _ := json.Marshal(modules)
-	cmd := exec.Command(node, "driver.mjs")
-	cmd.Dir = root
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	got, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, stderr.Bytes())
-	}
+	got := runDriver(t, node, root, in)
 	var schemas []json.RawMessage
 	if err := json.Unmarshal(got, &schemas); err != nil || len(schemas) != len(tools) {
 		t.Fatalf("driver output %.200s: %v", got, err)
