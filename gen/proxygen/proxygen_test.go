@@ -127,6 +127,17 @@ func TestPluginTypeChecks(t *testing.T) {
 	}
 }
 
+// readHooks returns tsgen's node module hooks, which transpile .ts modules
+// on load.
+func readHooks(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "tsgen", "testdata", "node", "hooks.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func write(t *testing.T, p string, data []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -154,16 +165,6 @@ process.stdout.write(JSON.stringify({
   hashes: hashes.map((s) => mod.fnv1a32(s)),
   local: requests.map((r) => mod.resolveLocal(r)),
 }))
-`
-
-const hooks = `import { readFile } from "node:fs/promises"
-import ts from "typescript"
-export async function load(url, context, nextLoad) {
-  if (!url.endsWith(".ts")) return nextLoad(url, context)
-  const source = await readFile(new URL(url), "utf8")
-  const out = ts.transpileModule(source, { fileName: url, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
-  return { format: "module", source: out.outputText, shortCircuit: true }
-}
 `
 
 // TestAllocationGoAndTS allocates many session IDs in the generated Go and
@@ -208,7 +209,7 @@ func TestAllocationGoAndTS(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "agentc-prompt-proxy.ts"), src)
 	write(t, filepath.Join(root, "driver.mjs"), []byte(driver))
-	write(t, filepath.Join(root, "hooks.mjs"), []byte(hooks))
+	write(t, filepath.Join(root, "hooks.mjs"), readHooks(t))
 	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
@@ -376,7 +377,7 @@ func TestPluginKeepsOwnKeys(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "agentc-prompt-proxy.ts"), src)
 	write(t, filepath.Join(root, "driver.mjs"), []byte(driver))
-	write(t, filepath.Join(root, "hooks.mjs"), []byte(hooks))
+	write(t, filepath.Join(root, "hooks.mjs"), readHooks(t))
 	if err := os.Symlink(nodetool.Dir(t), filepath.Join(root, "node_modules")); err != nil {
 		t.Fatal(err)
 	}

@@ -454,14 +454,14 @@ func intNegativeZero(t *model.Type, data string) string {
 	return string(out)
 }
 
-// copyRunner copies the node runner and its hooks into dir.
+// copyRunner copies the node runner and its hooks (tsgen's) into dir.
 func copyRunner(dir string) error {
-	for _, f := range []string{"runner.mjs", "hooks.mjs"} {
-		b, err := os.ReadFile(filepath.Join("testdata", f))
+	for _, src := range []string{filepath.Join("testdata", "runner.mjs"), filepath.Join("..", "tsgen", "testdata", "node", "hooks.mjs")} {
+		b, err := os.ReadFile(src)
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(src)), b, 0o644); err != nil {
 			return err
 		}
 	}

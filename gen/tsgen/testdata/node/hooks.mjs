@@ -1,4 +1,5 @@
-// Node module hooks for the execute() tests: node 20 cannot import
+// Node module hooks for the tests that run generated TypeScript under node
+// (here, and in gen/proxygen and gen/specfuzz): node 20 cannot import
 // TypeScript, so .ts modules are transpiled on load with the pinned
 // typescript (types are erased; tsc --strict checks them separately).
 import { readFile } from "node:fs/promises"
