@@ -2,6 +2,7 @@ package tsgen
 
 import (
 	"bytes"
+	_ "embed"
 	"fmt"
 	"path"
 	"slices"
@@ -191,6 +192,12 @@ func modesModule(s *model.Spec) []byte {
 	return b.Bytes()
 }
 
+// modelsCode is the code of the models module (modelsModule) that does not
+// depend on the spec: lookups in its tables.
+//
+//go:embed models.ts
+var modelsCode []byte
+
 func modelsModule(s *model.Spec) []byte {
 	var b bytes.Buffer
 	b.WriteString(header(s))
@@ -233,53 +240,7 @@ func modelsModule(s *model.Spec) []byte {
 		b.WriteString(entry("  ", jsString(a.Name), list("    ", "models: ", ms), "defaultModel: "+jsString(def)))
 	}
 	b.WriteString("}\n\n")
-	b.WriteString(`/** isModelId reports whether id is a canonical model ID. */
-export function isModelId(id: string): id is ModelId {
-  return Object.prototype.hasOwnProperty.call(MODELS, id)
-}
-
-/** modelInfo returns the model with canonical ID id; it throws on an unknown ID. */
-export function modelInfo(id: string): ModelInfo {
-  if (!isModelId(id)) {
-    throw new Error("unknown model ID " + JSON.stringify(id))
-  }
-  return MODELS[id]
-}
-
-/** toOpencodeModelId maps a canonical ID to OpenCode's (provider/model). */
-export function toOpencodeModelId(id: string): string {
-  return modelInfo(id).opencode
-}
-
-/** toApiModelId maps a canonical ID to the provider API's. */
-export function toApiModelId(id: string): string {
-  return modelInfo(id).api
-}
-
-function findBy(form: "opencode" | "api", id: string): ModelId {
-  for (const m of Object.values(MODELS)) {
-    if (m[form] === id) {
-      return m.canonical
-    }
-  }
-  throw new Error("unknown " + (form === "api" ? "API" : "OpenCode") + " model ID " + JSON.stringify(id))
-}
-
-/** fromOpencodeModelId maps an OpenCode model ID back to its canonical ID. */
-export function fromOpencodeModelId(id: string): ModelId {
-  return findBy("opencode", id)
-}
-
-/** fromApiModelId maps a provider API model ID back to its canonical ID. */
-export function fromApiModelId(id: string): ModelId {
-  return findBy("api", id)
-}
-
-/** defaultModel returns an agent type's default model. */
-export function defaultModel(agent: AgentType): ModelId {
-  return AGENTS[agent].defaultModel
-}
-`)
+	b.Write(modelsCode)
 	return b.Bytes()
 }
 

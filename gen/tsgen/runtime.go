@@ -1,6 +1,7 @@
 package tsgen
 
 import (
+	_ "embed"
 	"fmt"
 
 	"github.com/agentc-dev/agentc/gen/model"
@@ -8,9 +9,10 @@ import (
 	"github.com/agentc-dev/agentc/gen/zod"
 )
 
-// runtimeTS is the shared module every tool file imports: the schema
-// helpers of its arguments, argument parsing and the gateway callback
-// helper of seed 001 §2. %[n] verbs are filled by runtimeModule.
+// runtimeTS is the head of the shared module every tool file imports: the
+// schema helpers of its arguments and the callback's settings. %[n] verbs
+// are filled by runtimeModule. runtimeCode, the rest, is argument parsing
+// and the gateway callback helper of seed 001 §2.
 const runtimeTS = `%[1]s
 // The runtime shared by the agentc tools in ../tool: the helpers their
 // argument schemas call, argument parsing and the gateway callback helper.
@@ -62,150 +64,10 @@ export const FINGERPRINT_HEADER = %[8]s
 /** The environment variables the callback reads. */
 %[7]s
 
-interface Issue {
-  readonly path: readonly PropertyKey[]
-  readonly message: string
-}
-
-interface Parser<T> {
-  safeParse(input: unknown): { success: boolean; data?: T; error?: { issues: readonly Issue[] } }
-}
-
-/**
- * parseArgs parses a tool's raw arguments with its schema (OpenCode does
- * not) and returns them with defaults applied, or throws an Error listing
- * every issue zod found, so that nothing invalid leaves the sandbox.
- */
-export function parseArgs<T>(schema: Parser<T>, input: unknown): T {
-  const r = schema.safeParse(input)
-  if (r.success) {
-    return r.data as T
-  }
-  throw new Error(formatIssues(r.error?.issues ?? []))
-}
-
-/**
- * formatIssues states zod's issues as the gateway does, over the callback
- * route and MCP alike: "Invalid arguments: " and each issue as
- * "<path>: <message>", the path joined with "." (an issue at the root is its
- * message alone), joined with ", ". The path is what lets the model fix its
- * call.
- */
-export function formatIssues(issues: readonly Issue[]): string {
-  const parts = issues.map((i) => (i.path.length > 0 ? i.path.map(String).join(".") + ": " : "") + i.message)
-  return "Invalid arguments: " + parts.join(", ")
-}
-
-/**
- * toolCallId is the idempotency key of one logical tool execution, computed
- * once and reused on every retry: the assistant message's id (unique per
- * step) joined with the model's tool_use id (unique within the step; a model
- * may repeat it across steps), or with a random UUID when OpenCode passed no
- * callID.
- */
-export function toolCallId(ctx: CallContext): string {
-  const call = typeof ctx.callID === "string" && ctx.callID !== "" ? ctx.callID : globalThis.crypto.randomUUID()
-  return typeof ctx.messageID === "string" && ctx.messageID !== "" ? ctx.messageID + ":" + call : call
-}
-
-function env(name: string): string {
-  const v = process.env[name]
-  if (v === undefined || v === "") {
-    throw new Error("agentc: the environment variable " + name + " is not set; the gateway callback needs it")
-  }
-  return v
-}
-
-/** isRetryable reports whether err is a network-level failure worth a retry. */
-export function isRetryable(err: unknown): boolean {
-  const seen: string[] = []
-  const collect = (e: unknown) => {
-    if (typeof e !== "object" || e === null) {
-      return
-    }
-    const o = e as { name?: unknown; message?: unknown; code?: unknown }
-    for (const v of [o.name, o.message, o.code]) {
-      if (typeof v === "string") {
-        seen.push(v)
-      }
-    }
-  }
-  collect(err)
-  collect((err as { cause?: unknown } | null)?.cause)
-  return RETRY_ON.some((sig) => seen.some((s) => s === sig || s.includes(sig)))
-}
-
-function sleep(ms: number, abort?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      clearTimeout(timer)
-      reject(abort?.reason ?? new Error("aborted"))
-    }
-    const timer = setTimeout(() => {
-      abort?.removeEventListener("abort", done)
-      resolve()
-    }, ms)
-    abort?.addEventListener("abort", done, { once: true })
-  })
-}
-
-/**
- * callGatewayTool runs a gateway-executed tool: POST {gateway}{CALLBACK_PATH}
- * with the sandbox token and {tool_call_id, args}, retrying network-level
- * failures with the same tool_call_id and exponential backoff. A non-2xx
- * answer is not retried. abort (OpenCode's ctx.abort) ends the call and any
- * backoff at once. fingerprint, the calling stub's schema fingerprint, is
- * sent in FINGERPRINT_HEADER.
- */
-export async function callGatewayTool(
-  toolName: string,
-  toolCallId: string,
-  args: unknown,
-  abort?: AbortSignal,
-  fingerprint?: string,
-): Promise<ToolCallbackResponse> {
-  const url =
-    env(ENV.gatewayURL).replace(/\/+$/, "") +
-    CALLBACK_PATH.replace("{sessionId}", encodeURIComponent(env(ENV.sessionID))).replace(
-      "{toolName}",
-      encodeURIComponent(toolName),
-    )
-  const token = env(ENV.authToken)
-  const body = JSON.stringify({ tool_call_id: toolCallId, args })
-  const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: "Bearer " + token }
-  if (fingerprint !== undefined && fingerprint !== "") {
-    headers[FINGERPRINT_HEADER] = fingerprint
-  }
-  for (let attempt = 0; ; attempt++) {
-    abort?.throwIfAborted()
-    try {
-      const timeout = AbortSignal.timeout(TIMEOUT_MS)
-      const res = await fetch(url, {
-        method: "POST",
-        headers,
-        body,
-        signal: abort ? AbortSignal.any([abort, timeout]) : timeout,
-      })
-      if (!res.ok) {
-        return { success: false, result: "Gateway error " + res.status }
-      }
-      const out = (await res.json()) as ToolCallbackResponse
-      const valid = typeof out === "object" && out !== null && typeof out.success === "boolean"
-      if (!valid || typeof out.result !== "string") {
-        throw new Error("agentc: the gateway answered " + toolName + " without {success, result}")
-      }
-      return out
-    } catch (err) {
-      abort?.throwIfAborted()
-      if (attempt < MAX_RETRIES && isRetryable(err)) {
-        await sleep(RETRY_BASE_MS * Math.pow(2, attempt), abort)
-        continue
-      }
-      throw err
-    }
-  }
-}
 `
+
+//go:embed runtime.ts
+var runtimeCode []byte
 
 // FingerprintHeader is the header in which the callback helper sends the
 // calling stub's schema fingerprint (model.Tool.Fingerprint); the generated
@@ -224,8 +86,9 @@ func runtimeModule(s *model.Spec) []byte {
 		"sessionID: " + jsString(cb.EnvSessionID),
 		"authToken: " + jsString(cb.EnvAuthToken),
 	}
-	return fmt.Appendf(nil, runtimeTS, header(s), jsString(cb.Path), cb.MaxRetries, cb.BackoffBaseMS, cb.TimeoutMS,
+	out := fmt.Appendf(nil, runtimeTS, header(s), jsString(cb.Path), cb.MaxRetries, cb.BackoffBaseMS, cb.TimeoutMS,
 		tslayout.Call("", "export const RETRY_ON: readonly string[] = [", on, "]"),
 		tslayout.Call("", "export const ENV = { ", env, " } as const"),
 		jsString(FingerprintHeader), jsString(s.OpenCode.PluginPackage), zod.Helpers)
+	return append(out, runtimeCode...)
 }
