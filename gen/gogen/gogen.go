@@ -59,7 +59,7 @@ var runtimeFS embed.FS
 const RuntimeImport = "github.com/agentc-dev/agentc/gen/gogen/agentrt"
 
 // Emit returns the Go package's files under codegen.go.dir. In a session
-// (p.Memo set) it renders again only the declarations that changed since
+// (p.Memo set) it writes again only the declarations that changed since
 // its last run (see memo.go).
 func Emit(p *emit.Pass) ([]emit.File, error) {
 	s := p.Spec

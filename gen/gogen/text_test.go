@@ -10,10 +10,9 @@ import (
 )
 
 // TestStructTag: every field name Check lets through (jsonTagName) makes a
-// tag that strconv.CanBackquote allows, written as jen writes it: in
-// backquotes, the JSON name quoted as it is; the names that would need
-// the tag quoted (a backquote, a control character) are the ones Check
-// refuses.
+// tag that strconv.CanBackquote allows, written in backquotes, the JSON
+// name quoted as it is; the names that would need the tag quoted (a
+// backquote, a control character) are the ones Check refuses.
 func TestStructTag(t *testing.T) {
 	for _, name := range []string{"a", "with space", "-", "é", "中文", "$ref", "a`b", "tab\there", "nl\nx", "del\x7f", "bom\ufeff", "bad\xff", "nbsp\u00a0", `q"uote`, `back\slash`, "\ufffd"} {
 		for _, options := range []string{"", ",omitzero"} {
