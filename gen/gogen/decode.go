@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentc-dev/agentc/gen/js"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -80,20 +79,6 @@ func (g *generator) decoders(src *goSource) {
 		keyedRows(&src.Buffer, 1, rows, ",")
 		src.WriteString("}\n")
 		src.add()
-	}
-}
-
-// specs writes the specs of a var block, name = value, one a line, one
-// tab in, the = aligned as gofmt aligns them.
-func (src *goSource) specs(rows [][2]string) {
-	width := 0
-	for _, r := range rows {
-		width = max(width, utf8.RuneCountInString(r[0]))
-	}
-	for _, r := range rows {
-		src.text("\t%s", r[0])
-		pad(&src.Buffer, width+1-utf8.RuneCountInString(r[0]))
-		src.text("= %s\n", r[1])
 	}
 }
 

@@ -335,3 +335,17 @@ func keyedSection(b *bytes.Buffer, indent int, rows [][2]string, suffix string) 
 		b.WriteByte('\n')
 	}
 }
+
+// specs writes the specs of a var block, name = value, one a line, one
+// tab in, the = aligned as gofmt aligns them.
+func (src *goSource) specs(rows [][2]string) {
+	width := 0
+	for _, r := range rows {
+		width = max(width, utf8.RuneCountInString(r[0]))
+	}
+	for _, r := range rows {
+		src.text("\t%s", r[0])
+		pad(&src.Buffer, width+1-utf8.RuneCountInString(r[0]))
+		src.text("= %s\n", r[1])
+	}
+}

@@ -98,3 +98,26 @@ func TestKeyedRows(t *testing.T) {
 		t.Errorf("the case aligns only %d lines: it should show sections", sections)
 	}
 }
+
+// TestSpecs: specs aligns a var block's = as gofmt does, past the tenth
+// name too (values9, values10).
+func TestSpecs(t *testing.T) {
+	var rows [][2]string
+	for i := range 12 {
+		rows = append(rows, [2]string{fmt.Sprintf("values%d", i), fmt.Sprintf(`[]string{"v%d"}`, i)})
+	}
+	var src goSource
+	src.WriteString("package p\n\nvar (\n")
+	src.specs(rows)
+	src.WriteString(")\n")
+	want, err := format.Source(src.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(src.Bytes(), want) {
+		t.Errorf("specs's lines are not gofmt's:\n%s\nwant:\n%s", src.Bytes(), want)
+	}
+	if !bytes.Contains(want, []byte("values9  =")) {
+		t.Error("the case aligns nothing: it should hold names of two widths")
+	}
+}
