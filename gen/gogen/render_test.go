@@ -15,15 +15,27 @@ import (
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
-// TestRenderIsGofmt: every Go file Emit writes, for each test spec and a
-// synthetic one, is what go/format makes of it: the text written as gofmt
-// formats it is, and so are the odd declarations go/format laid out alone.
+// TestRenderIsGofmt: every Go file Emit writes, for each test spec, a
+// synthetic one and one emptied of what may come in lists (models, an
+// agent's models, prompt parameters, critical instructions), is what
+// go/format makes of it: the text written as gofmt formats it is, and so
+// are the odd declarations go/format laid out alone.
 func TestRenderIsGofmt(t *testing.T) {
 	t.Parallel()
 	specs := []*model.Spec{decodeTextSpec(t)}
 	for _, dir := range testspecs.Dirs {
 		specs = append(specs, testspecs.Load(t, dir))
 	}
+	empty := testspecs.Load(t, "")
+	empty.Contract.Name = "emptied"
+	empty.Models, empty.PromptParams = nil, nil
+	for _, a := range empty.Agents {
+		a.Models, a.Default = nil, nil
+	}
+	for _, m := range empty.Modes {
+		m.Critical = ""
+	}
+	specs = append(specs, empty)
 	synthetic, err := load.Load(load.Bytes("spec", synth.Files(60)))
 	if err != nil {
 		t.Fatal(err)
