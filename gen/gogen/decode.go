@@ -593,8 +593,8 @@ func floatLit(v float64) string {
 func joinValues(vals []string) string { return strings.Join(vals, "\x00") }
 
 // nameValues names the values slices of the enums and literals t's decoder
-// reads, in the order the decoders name them as they are rendered, before
-// any is rendered: a decoder's text then only reads the names, and can be
+// reads, in the order the decoders name them as they are written, before
+// any is written: a decoder's text then only reads the names, and can be
 // reused (see unit).
 func (g *generator) nameValues(t *model.Type) {
 	switch t.Kind {

@@ -6,10 +6,11 @@
 // only.
 //
 // The package holds only what the spec decides, written as gofmt formats
-// it (see goSource); what does not depend on the spec (the JSON scanner, Issue and Opt, the
-// callback route, its request checks and its idempotency stores) is the
-// runtime, package agentrt, which the generated code imports and drives
-// through a descriptor of the contract (Descriptor).
+// it (see goSource); what does not depend on the spec (the JSON scanner,
+// Issue and Opt, the callback route, its request checks and its
+// idempotency stores) is the runtime, package agentrt, which the generated
+// code imports and drives through a descriptor of the contract
+// (Descriptor).
 //
 // Representation choices:
 //   - an optional field is Opt[T] (Value, Set), so present-and-zero differs
