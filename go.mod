@@ -4,7 +4,6 @@ go 1.26.0
 
 require (
 	cuelang.org/go v0.17.1
-	github.com/dave/jennifer v1.7.1
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0

@@ -7,23 +7,39 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
 )
 
-// dispatch renders dispatch.go: the runtime's call types for this
+// alias is a type alias of a runtime type, with its doc comment: type
+// name = runtime.target (each with its type parameters or arguments).
+type alias struct{ doc, name, target string }
+
+// aliases writes type aliases of the runtime's types, as one run of
+// declarations.
+func (g *generator) aliases(src *goSource, as ...alias) {
+	for i, a := range as {
+		if i > 0 {
+			src.WriteByte('\n')
+		}
+		src.doc(a.doc)
+		src.text("type %s = ", a.name)
+		src.qual(g.runtime, a.target)
+		src.WriteByte('\n')
+	}
+	src.add()
+}
+
+// dispatch writes dispatch.go: the runtime's call types for this
 // contract, the handler interface and Dispatch.
-func (g *generator) dispatch(f *jen.File) {
-	g.comment(f, "Call identifies one tool call the gateway received (see agentrt.Call).")
-	f.Type().Id("Call").Op("=").Qual(g.runtime, "Call").Types(jen.Id("Mode"))
-	g.comment(f, "Output is what a handler returns on success: the text the model reads and the\ntyped data the gateway returns with it.")
-	f.Type().Id("Output").Types(jen.Id("D").Any()).Op("=").Qual(g.runtime, "Output").Types(jen.Id("D"))
-	g.comment(f, "NoData is the data of a tool whose spec declares no result.")
-	f.Type().Id("NoData").Op("=").Qual(g.runtime, "NoData")
-	g.comment(f, "Result is the tool-call response body: {success, result, data?}.")
-	f.Type().Id("Result").Op("=").Qual(g.runtime, "Result")
+func (g *generator) dispatch(src *goSource) {
+	g.aliases(src,
+		alias{"Call identifies one tool call the gateway received (see agentrt.Call).", "Call", "Call[Mode]"},
+		alias{"Output is what a handler returns on success: the text the model reads and the\n" +
+			"typed data the gateway returns with it.", "Output[D any]", "Output[D]"},
+		alias{"NoData is the data of a tool whose spec declares no result.", "NoData", "NoData"},
+		alias{"Result is the tool-call response body: {success, result, data?}.", "Result", "Result"},
+	)
 
 	var gateway []*model.Tool
 	for _, t := range g.s.Tools {
@@ -31,7 +47,6 @@ func (g *generator) dispatch(f *jen.File) {
 			gateway = append(gateway, t)
 		}
 	}
-	src := g.source(f)
 	src.Grow(256 * len(gateway)) // a method of some 200 bytes a tool, made room for once
 	src.doc("Handler executes the gateway's tools: one method per gateway-executed tool.")
 	if len(gateway) == 0 {
@@ -62,9 +77,8 @@ func (g *generator) dispatch(f *jen.File) {
 	if len(gateway) > 0 {
 		src.WriteString("}\n")
 	}
-	g.add(f, src)
+	src.add()
 
-	src = g.source(f)
 	src.Grow(256 * len(gateway)) // a case of some 240 bytes a tool
 	src.doc("Dispatch runs one tool call: it resolves the name (aliases included), rejects a\n" +
 		"tool the session's mode does not inject or the gateway does not execute, decodes and\n" +
@@ -110,14 +124,12 @@ func (g *generator) dispatch(f *jen.File) {
 	}
 }
 `)
-	g.add(f, src)
+	src.add()
 }
 
-// modes writes modes.go: modes, standings, selection, already formatted
-// (see add).
-func (g *generator) modes(f *jen.File) {
+// modes writes modes.go: modes, standings, selection.
+func (g *generator) modes(src *goSource) {
 	s := g.s
-	src := g.source(f)
 	src.Grow(64 * len(s.Tools) * len(s.Modes)) // a standing of some 48 bytes a tool and mode, made room for once
 	src.doc("Mode is a session mode.")
 	src.WriteString("type Mode string\n\nconst (\n")
@@ -309,118 +321,165 @@ func (m Mode) info() *modeInfo {
 		src.text("\tif %s {\n\t\treturn Mode%s\n\t}\n", strings.Join(cs, " && "), r.Mode.GoName)
 	}
 	src.text("\treturn Mode%s\n}\n", s.Selection.Default.GoName)
-	g.add(f, src)
+	src.add()
 }
 
-// models renders models.go: the model registry, ID transforms and agents.
-func (g *generator) models(f *jen.File) {
+// models writes models.go: the model registry, ID transforms and agents.
+func (g *generator) models(src *goSource) {
 	s := g.s
-	g.comment(f, "ModelID is a canonical model ID (as stored in the database).")
-	f.Type().Id("ModelID").String()
-	var consts []jen.Code
-	for _, m := range s.Models {
-		consts = append(consts, doc(fmt.Sprintf("Model%s is %s.", m.GoName, m.Display)), jen.Id("Model"+m.GoName).Id("ModelID").Op("=").Lit(m.Canonical))
+	src.doc("ModelID is a canonical model ID (as stored in the database).")
+	src.WriteString("type ModelID string\n\n")
+	src.WriteString("const (")
+	for i, m := range s.Models {
+		if i == 0 {
+			src.WriteByte('\n')
+		}
+		src.comment(1, fmt.Sprintf("Model%s is %s.", m.GoName, m.Display))
+		src.text("\tModel%s ModelID = %q\n", m.GoName, m.Canonical)
 	}
-	f.Const().Defs(consts...)
-	g.comment(f, "Model is a model with its ID forms.")
-	f.Type().Id("Model").Struct(
-		jen.Comment("ID is the canonical ID."), jen.Id("ID").Id("ModelID"),
-		jen.Comment("Display is the human-readable name."), jen.Id("Display").String(),
-		jen.Comment("OpenCode is the ID in OpenCode's config (provider/model)."), jen.Id("OpenCode").String(),
-		jen.Comment("API is the ID sent to the provider's API."), jen.Id("API").String(),
-	)
-	var rows []jen.Code
-	for _, m := range s.Models {
-		rows = append(rows, keyed(
-			"ID", jen.Id("Model"+m.GoName),
-			"Display", jen.Lit(m.Display),
-			"OpenCode", jen.Lit(m.OpenCode),
-			"API", jen.Lit(m.API)))
+	src.WriteString(")\n\n")
+	src.doc("Model is a model with its ID forms.")
+	src.WriteString(`type Model struct {
+	// ID is the canonical ID.
+	ID ModelID
+	// Display is the human-readable name.
+	Display string
+	// OpenCode is the ID in OpenCode's config (provider/model).
+	OpenCode string
+	// API is the ID sent to the provider's API.
+	API string
+}
+
+`)
+	src.doc("modelTable holds every model, sorted by canonical ID.")
+	src.WriteString("var modelTable = [...]Model{")
+	for i, m := range s.Models {
+		if i == 0 {
+			src.WriteByte('\n')
+		}
+		src.WriteString("\t{\n")
+		keyedRows(&src.Buffer, 2, [][2]string{
+			{"ID", "Model" + m.GoName},
+			{"Display", strconv.Quote(m.Display)},
+			{"OpenCode", strconv.Quote(m.OpenCode)},
+			{"API", strconv.Quote(m.API)},
+		}, ",")
+		src.WriteString("\t},\n")
 	}
-	g.comment(f, "modelTable holds every model, sorted by canonical ID.")
-	f.Var().Id("modelTable").Op("=").Index(jen.Op("...")).Id("Model").Add(lines(rows))
-	g.comment(f, "Models returns every model, sorted by canonical ID.")
-	f.Func().Id("Models").Params().Index().Id("Model").Block(jen.Return(jen.Qual("slices", "Clone").Call(jen.Id("modelTable").Index(jen.Empty(), jen.Empty()))))
-	g.comment(f, "UnknownModelError reports an ID that names no model in the given form.")
-	f.Type().Id("UnknownModelError").Struct(
-		jen.Comment("Form is \"canonical\", \"opencode\" or \"api\"."), jen.Id("Form").String(),
-		jen.Comment("ID is the unknown ID."), jen.Id("ID").String())
-	g.comment(f, "Error names the form and the ID.")
-	f.Func().Params(jen.Id("e").Op("*").Id("UnknownModelError")).Id("Error").Params().String().Block(
-		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("unknown %s model ID %q"), jen.Id("e").Dot("Form"), jen.Id("e").Dot("ID"))))
+	src.WriteString("}\n\n")
+	src.doc("Models returns every model, sorted by canonical ID.")
+	src.text("func Models() []Model {\n\treturn %s.Clone(modelTable[:])\n}\n\n", src.use("slices"))
+	src.doc("UnknownModelError reports an ID that names no model in the given form.")
+	src.WriteString(`type UnknownModelError struct {
+	// Form is "canonical", "opencode" or "api".
+	Form string
+	// ID is the unknown ID.
+	ID string
+}
+
+`)
+	src.doc("Error names the form and the ID.")
+	src.text(`func (e *UnknownModelError) Error() string {
+	return %s.Sprintf("unknown %%s model ID %%q", e.Form, e.ID)
+}
+`, src.use("fmt"))
 	// str is a Model field as a string (only the canonical ID has a type
 	// of its own).
-	str := func(field string) *jen.Statement {
+	str := func(field string) string {
 		if field == "ID" {
-			return jen.String().Call(jen.Id("m").Dot(field))
+			return "string(m.ID)"
 		}
-		return jen.Id("m").Dot(field)
+		return "m." + field
 	}
-	lookup := func(name, form, field, docText string) {
-		g.comment(f, docText)
-		f.Func().Id(name).Params(jen.Id("id").String()).Params(jen.Id("Model"), jen.Error()).Block(
-			jen.For(jen.Id("_").Op(",").Id("m").Op(":=").Range().Id("modelTable")).Block(
-				jen.If(str(field).Op("==").Id("id")).Block(jen.Return(jen.Id("m"), jen.Nil()))),
-			jen.Return(jen.Id("Model").Values(), jen.Op("&").Id("UnknownModelError").Values(jen.Dict{jen.Id("Form"): jen.Lit(form), jen.Id("ID"): jen.Id("id")})))
+	for _, l := range []struct{ name, form, field, doc string }{
+		{"LookupModel", "canonical", "ID", "LookupModel returns the model with the canonical ID."},
+		{"ModelFromOpenCode", "opencode", "OpenCode", "ModelFromOpenCode returns the model with the OpenCode ID."},
+		{"ModelFromAPI", "api", "API", "ModelFromAPI returns the model with the API ID."},
+	} {
+		src.WriteByte('\n')
+		src.doc(l.doc)
+		src.text(`func %s(id string) (Model, error) {
+	for _, m := range modelTable {
+		if %s == id {
+			return m, nil
+		}
 	}
-	lookup("LookupModel", "canonical", "ID", "LookupModel returns the model with the canonical ID.")
-	lookup("ModelFromOpenCode", "opencode", "OpenCode", "ModelFromOpenCode returns the model with the OpenCode ID.")
-	lookup("ModelFromAPI", "api", "API", "ModelFromAPI returns the model with the API ID.")
-	transform := func(name, from, to, docText string) {
-		g.comment(f, docText)
-		f.Func().Id(name).Params(jen.Id("id").String()).Params(jen.String(), jen.Error()).Block(
-			jen.List(jen.Id("m"), jen.Err()).Op(":=").Id(from).Call(jen.Id("id")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(""), jen.Err())),
-			jen.Return(str(to), jen.Nil()))
+	return Model{}, &UnknownModelError{
+		Form: %q,
+		ID:   id,
 	}
-	transform("ToOpenCodeModelID", "LookupModel", "OpenCode", "ToOpenCodeModelID maps a canonical ID to OpenCode's.")
-	transform("ToAPIModelID", "LookupModel", "API", "ToAPIModelID maps a canonical ID to the provider API's.")
-	transform("OpenCodeToCanonicalModelID", "ModelFromOpenCode", "ID", "OpenCodeToCanonicalModelID maps an OpenCode ID to the canonical one.")
-	transform("OpenCodeToAPIModelID", "ModelFromOpenCode", "API", "OpenCodeToAPIModelID maps an OpenCode ID to the provider API's.")
-	transform("APIToCanonicalModelID", "ModelFromAPI", "ID", "APIToCanonicalModelID maps a provider API ID to the canonical one.")
-	transform("APIToOpenCodeModelID", "ModelFromAPI", "OpenCode", "APIToOpenCodeModelID maps a provider API ID to OpenCode's.")
+}
+`, l.name, str(l.field), l.form)
+	}
+	for _, t := range []struct{ name, from, to, doc string }{
+		{"ToOpenCodeModelID", "LookupModel", "OpenCode", "ToOpenCodeModelID maps a canonical ID to OpenCode's."},
+		{"ToAPIModelID", "LookupModel", "API", "ToAPIModelID maps a canonical ID to the provider API's."},
+		{"OpenCodeToCanonicalModelID", "ModelFromOpenCode", "ID", "OpenCodeToCanonicalModelID maps an OpenCode ID to the canonical one."},
+		{"OpenCodeToAPIModelID", "ModelFromOpenCode", "API", "OpenCodeToAPIModelID maps an OpenCode ID to the provider API's."},
+		{"APIToCanonicalModelID", "ModelFromAPI", "ID", "APIToCanonicalModelID maps a provider API ID to the canonical one."},
+		{"APIToOpenCodeModelID", "ModelFromAPI", "OpenCode", "APIToOpenCodeModelID maps a provider API ID to OpenCode's."},
+	} {
+		src.WriteByte('\n')
+		src.doc(t.doc)
+		src.text(`func %s(id string) (string, error) {
+	m, err := %s(id)
+	if err != nil {
+		return "", err
+	}
+	return %s, nil
+}
+`, t.name, t.from, str(t.to))
+	}
+	src.WriteByte('\n')
 
-	g.comment(f, "AgentType is an agent type.")
-	f.Type().Id("AgentType").String()
-	var ac []jen.Code
-	for _, a := range s.Agents {
-		ac = append(ac, jen.Comment(fmt.Sprintf("Agent%s is the %q agent type.", a.GoName, a.Name)), jen.Id("Agent"+a.GoName).Id("AgentType").Op("=").Lit(a.Name))
+	src.doc("AgentType is an agent type.")
+	src.WriteString("type AgentType string\n\nconst (")
+	var all []string
+	for i, a := range s.Agents {
+		if i == 0 {
+			src.WriteByte('\n')
+		}
+		src.lines(1, fmt.Sprintf("// Agent%s is the %q agent type.", a.GoName, a.Name))
+		src.text("\tAgent%s AgentType = %q\n", a.GoName, a.Name)
+		all = append(all, "Agent"+a.GoName)
 	}
-	f.Const().Defs(ac...)
-	var mcases, dcases []jen.Code
-	var all []jen.Code
+	src.WriteString(")\n\n")
+	src.doc("Agents returns every agent type, sorted by name.")
+	src.text("func Agents() []AgentType {\n\treturn []AgentType{%s}\n}\n\n", strings.Join(all, ", "))
+	src.doc("Models returns the models the agent type supports (none for an unknown type).")
+	src.WriteString("func (a AgentType) Models() []ModelID {\n\tswitch a {\n")
 	for _, a := range s.Agents {
-		var ids []jen.Code
+		var ids []string
 		for _, m := range a.Models {
-			ids = append(ids, jen.Id("Model"+m.GoName))
+			ids = append(ids, "Model"+m.GoName)
 		}
-		all = append(all, jen.Id("Agent"+a.GoName))
-		mcases = append(mcases, jen.Case(jen.Id("Agent"+a.GoName)).Block(jen.Return(jen.Index().Id("ModelID").Values(ids...))))
-		def := jen.Lit("")
-		if a.Default != nil {
-			def = jen.Id("Model" + a.Default.GoName)
-		}
-		dcases = append(dcases, jen.Case(jen.Id("Agent"+a.GoName)).Block(jen.Return(def, jen.Nil())))
+		src.text("\tcase Agent%s:\n\t\treturn []ModelID{%s}\n", a.GoName, strings.Join(ids, ", "))
 	}
-	g.comment(f, "Agents returns every agent type, sorted by name.")
-	f.Func().Id("Agents").Params().Index().Id("AgentType").Block(jen.Return(jen.Index().Id("AgentType").Values(all...)))
-	g.comment(f, "Models returns the models the agent type supports (none for an unknown type).")
-	f.Func().Params(jen.Id("a").Id("AgentType")).Id("Models").Params().Index().Id("ModelID").Block(jen.Switch(jen.Id("a")).Block(mcases...), jen.Return(jen.Nil()))
-	g.comment(f, "DefaultModel returns the model a session of the agent type uses when it names none.")
-	f.Func().Params(jen.Id("a").Id("AgentType")).Id("DefaultModel").Params().Params(jen.Id("ModelID"), jen.Error()).Block(
-		jen.Switch(jen.Id("a")).Block(dcases...),
-		jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown agent type %q"), jen.Id("a"))))
+	src.WriteString("\t}\n\treturn nil\n}\n\n")
+	src.doc("DefaultModel returns the model a session of the agent type uses when it names none.")
+	src.WriteString("func (a AgentType) DefaultModel() (ModelID, error) {\n\tswitch a {\n")
+	for _, a := range s.Agents {
+		def := `""`
+		if a.Default != nil {
+			def = "Model" + a.Default.GoName
+		}
+		src.text("\tcase Agent%s:\n\t\treturn %s, nil\n", a.GoName, def)
+	}
+	src.text("\t}\n\treturn \"\", %s.Errorf(\"unknown agent type %%q\", a)\n}\n", src.use("fmt"))
+	src.add()
 }
 
 var placeholder = regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
 
-// template renders a prompt template as a Go string expression over p.
-func (g *generator) template(text string) jen.Code {
+// template is a prompt template as a Go string expression over p: string
+// literals, one per line of the text, and p's fields, joined by +, one
+// part a line, the lines after the first indented by indent tabs.
+func (g *generator) template(text string, indent int) string {
 	params := map[string]*model.PromptParam{}
 	for _, p := range g.s.PromptParams {
 		params[p.Name] = p
 	}
-	var parts []jen.Code
+	var parts []string
 	last := 0
 	for _, m := range placeholder.FindAllStringSubmatchIndex(text, -1) {
 		p := params[text[m[2]:m[3]]]
@@ -428,76 +487,85 @@ func (g *generator) template(text string) jen.Code {
 			continue // the loader reports unknown placeholders
 		}
 		parts = append(parts, textLines(text[last:m[0]])...)
-		parts = append(parts, jen.Id("p").Dot(p.GoName))
+		parts = append(parts, "p."+p.GoName)
 		last = m[1]
 	}
-	if last < len(text) || len(parts) == 0 {
-		parts = append(parts, textLines(text[last:])...)
+	parts = append(parts, textLines(text[last:])...)
+	if len(parts) == 0 {
+		return `""`
 	}
-	return concat(parts)
+	return strings.Join(parts, " +\n"+strings.Repeat("\t", indent))
 }
 
 // textLines splits text after each newline into string literals, so that
 // a prompt reads line by line as the spec writes it.
-func textLines(text string) []jen.Code {
-	var out []jen.Code
+func textLines(text string) []string {
+	var out []string
 	for text != "" {
 		i := strings.IndexByte(text, '\n') + 1
 		if i == 0 {
 			i = len(text)
 		}
-		out = append(out, jen.Lit(text[:i]))
+		out = append(out, strconv.Quote(text[:i]))
 		text = text[i:]
 	}
 	return out
 }
 
-// concat joins parts with +, one part per line when there are several.
-func concat(parts []jen.Code) *jen.Statement {
-	e := jen.Add(parts[0])
-	for _, p := range parts[1:] {
-		e = e.Op("+").Line().Add(p)
-	}
-	return e
-}
-
-// prompts renders prompts.go: the prompt builders.
-func (g *generator) prompts(f *jen.File) {
+// prompts writes prompts.go: the prompt builders.
+func (g *generator) prompts(src *goSource) {
 	s := g.s
-	var fields []jen.Code
-	for _, p := range s.PromptParams {
-		fields = append(fields, doc(fmt.Sprintf("%s fills {{%s}}: %s", p.GoName, p.Name, p.Doc)), jen.Id(p.GoName).String())
+	src.doc("PromptParams fills the prompts' {{placeholders}}.")
+	if len(s.PromptParams) == 0 {
+		src.WriteString("type PromptParams struct{}\n")
+	} else {
+		src.WriteString("type PromptParams struct {\n")
+		for _, p := range s.PromptParams {
+			src.comment(1, fmt.Sprintf("%s fills {{%s}}: %s", p.GoName, p.Name, p.Doc))
+			src.text("\t%s string\n", p.GoName)
+		}
+		src.WriteString("}\n")
 	}
-	g.comment(f, "PromptParams fills the prompts' {{placeholders}}.")
-	f.Type().Id("PromptParams").Struct(fields...)
-	var cases, ccases []jen.Code
+	src.add()
 	for _, m := range s.Modes {
 		text := fmt.Sprintf("%sPrompt returns the %s mode's system prompt.", m.GoName, m.Name)
 		if m.Extends != nil {
 			text += fmt.Sprintf(" It is the %s prompt followed by the %s mode's own text.", m.Extends.Name, m.Name)
 		}
-		g.comment(f, text)
-		f.Func().Id(m.GoName + "Prompt").Params(jen.Id("p").Id("PromptParams")).String().Block(jen.Return(g.template(m.Prompt)))
-		cases = append(cases, jen.Case(jen.Id("Mode"+m.GoName)).Block(jen.Return(jen.Id(m.GoName+"Prompt").Call(jen.Id("p")), jen.Nil())))
+		src.doc(text)
+		src.text("func %sPrompt(p PromptParams) string {\n\treturn %s\n}\n", m.GoName, g.template(m.Prompt, 2))
+		src.add()
+	}
+	fmtName, stringsName := src.use("fmt"), src.use("strings")
+	src.doc("SystemPrompt returns the mode's system prompt, or an error for an unknown mode.")
+	src.WriteString("func SystemPrompt(m Mode, p PromptParams) (string, error) {\n\tswitch m {\n")
+	for _, m := range s.Modes {
+		src.text("\tcase Mode%s:\n\t\treturn %sPrompt(p), nil\n", m.GoName, m.GoName)
+	}
+	src.text("\t}\n\treturn \"\", %s.Errorf(\"unknown mode %%q\", m)\n}\n\n", fmtName)
+	src.doc("CriticalInstructions returns what the mode appends even to a custom prompt (\"\" if nothing).")
+	src.WriteString("func CriticalInstructions(m Mode, p PromptParams) string {\n\tswitch m {\n")
+	for _, m := range s.Modes {
 		if m.Critical != "" {
-			ccases = append(ccases, jen.Case(jen.Id("Mode"+m.GoName)).Block(jen.Return(g.template(m.Critical))))
+			src.text("\tcase Mode%s:\n\t\treturn %s\n", m.GoName, g.template(m.Critical, 3))
 		}
 	}
-	g.comment(f, "SystemPrompt returns the mode's system prompt, or an error for an unknown mode.")
-	f.Func().Id("SystemPrompt").Params(jen.Id("m").Id("Mode"), jen.Id("p").Id("PromptParams")).Params(jen.String(), jen.Error()).Block(
-		jen.Switch(jen.Id("m")).Block(cases...),
-		jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown mode %q"), jen.Id("m"))))
-	g.comment(f, "CriticalInstructions returns what the mode appends even to a custom prompt (\"\" if nothing).")
-	f.Func().Id("CriticalInstructions").Params(jen.Id("m").Id("Mode"), jen.Id("p").Id("PromptParams")).String().Block(
-		jen.Switch(jen.Id("m")).Block(ccases...),
-		jen.Return(jen.Lit("")))
-	g.comment(f, "BuildSystemPrompt returns the session's system prompt: the mode's prompt, or a\n"+
-		"non-empty custom prompt (session.system_prompt) followed by a blank line and the mode's\n"+
+	src.WriteString("\t}\n\treturn \"\"\n}\n\n")
+	src.doc("BuildSystemPrompt returns the session's system prompt: the mode's prompt, or a\n" +
+		"non-empty custom prompt (session.system_prompt) followed by a blank line and the mode's\n" +
 		"critical instructions, so an override cannot drop what the mode depends on.")
-	f.Func().Id("BuildSystemPrompt").Params(jen.Id("m").Id("Mode"), jen.Id("p").Id("PromptParams"), jen.Id("custom").String()).Params(jen.String(), jen.Error()).Block(
-		jen.If(jen.Qual("strings", "TrimSpace").Call(jen.Id("custom")).Op("==").Lit("")).Block(jen.Return(jen.Id("SystemPrompt").Call(jen.Id("m"), jen.Id("p")))),
-		jen.If(jen.Op("!").Id("m").Dot("Valid").Call()).Block(jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown mode %q"), jen.Id("m")))),
-		jen.If(jen.Id("c").Op(":=").Id("CriticalInstructions").Call(jen.Id("m"), jen.Id("p")), jen.Id("c").Op("!=").Lit("")).Block(
-			jen.Return(jen.Qual("strings", "TrimRight").Call(jen.Id("custom"), jen.Lit("\n")).Op("+").Lit("\n\n").Op("+").Id("c"), jen.Nil())),
-		jen.Return(jen.Id("custom"), jen.Nil()))
+	src.text(`func BuildSystemPrompt(m Mode, p PromptParams, custom string) (string, error) {
+	if %[2]s.TrimSpace(custom) == "" {
+		return SystemPrompt(m, p)
+	}
+	if !m.Valid() {
+		return "", %[1]s.Errorf("unknown mode %%q", m)
+	}
+	if c := CriticalInstructions(m, p); c != "" {
+		return %[2]s.TrimRight(custom, "\n") + "\n\n" + c, nil
+	}
+	return custom, nil
+}
+`, fmtName, stringsName)
+	src.add()
 }

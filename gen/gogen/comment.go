@@ -5,8 +5,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/dave/jennifer/jen"
 )
 
 // commentWidth is the most characters of text a generated comment line
@@ -45,14 +43,6 @@ func wrapCut(line string, width int) (first, rest string, last bool) {
 	return line[:cut], strings.TrimLeft(line[cut:], " "), false
 }
 
-// doc returns a doc comment statement ("" gives none).
-func doc(text string) jen.Code {
-	if strings.TrimSpace(text) == "" {
-		return jen.Null()
-	}
-	return jen.Comment(commentText(text))
-}
-
 // doc writes text as the doc comment of a top-level declaration.
 func (src *goSource) doc(text string) { src.comment(0, text) }
 
@@ -68,14 +58,14 @@ func (src *goSource) comment(indent int, text string) {
 }
 
 // lines writes the // comment lines c at the given tab indentation, as
-// gofmt formats jen's rendering of them. jen indents nothing, so gofmt
-// takes every comment that precedes a line of code for a doc comment and
-// rewrites it in go/doc/comment's canonical form (lists indented, code
-// blocks tab-indented, headings set apart), as go/printer's
-// formatDocComment does, and trims trailing white space.
+// gofmt formats them unindented before a line of code: gofmt takes such a
+// comment for a doc comment and rewrites it in go/doc/comment's canonical
+// form (lists indented, code blocks tab-indented, headings set apart), as
+// go/printer's formatDocComment does, and trims trailing white space. The
+// package's comments are written so, whatever declaration they are in.
 func (src *goSource) lines(indent int, c string) {
 	if !src.plain(c) {
-		// Left to go/format, unindented as jen writes it.
+		// Left to go/format, unindented (see flat).
 		src.flat = true
 		src.WriteString(c)
 		src.WriteByte('\n')

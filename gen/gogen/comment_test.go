@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestCommentIsGofmt: comment writes a doc text as gofmt formats jen's
-// rendering of commentText's lines, whether it takes the one-pass path
-// (canonicalLines) or reformats: texts that wrap, paragraphs, blank-line
-// runs, would-be headings, indented lines, lists, links, trailing white
-// space.
+// TestCommentIsGofmt: comment writes a doc text as gofmt formats
+// commentText's lines, unindented before a line of code, whether it takes
+// the one-pass path (canonicalLines) or reformats: texts that wrap,
+// paragraphs, blank-line runs, would-be headings, indented lines, lists,
+// links, trailing white space.
 func TestCommentIsGofmt(t *testing.T) {
 	long := strings.Repeat("word ", 30) + "end."
 	cases := append([]string{
@@ -35,12 +35,12 @@ func TestCommentIsGofmt(t *testing.T) {
 			if src.odd {
 				continue // left to go/format: TestCommentLines covers it
 			}
-			jenSrc, open, code := "package p\n\n"+c+"\ntype T int\n", "package p\n\n", "type T int\n"
+			unindented, open, code := "package p\n\n"+c+"\ntype T int\n", "package p\n\n", "type T int\n"
 			if indent == 1 {
-				jenSrc = "package p\n\ntype T struct {\n" + c + "\nA int\n}\n"
+				unindented = "package p\n\ntype T struct {\n" + c + "\nA int\n}\n"
 				open, code = "package p\n\ntype T struct {\n", "\tA int\n}\n"
 			}
-			out, err := format.Source([]byte(jenSrc))
+			out, err := format.Source([]byte(unindented))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,10 +80,9 @@ var commentCases = []string{
 	"Invalid UTF-8 \xff here.",
 }
 
-// TestCommentLines: goSource writes a comment as gofmt formats jen's
-// rendering of it (unindented, before a line of code), at the top level
-// and inside a struct, along the canonical shortcut and through
-// go/doc/comment alike.
+// TestCommentLines: goSource writes a comment as gofmt formats it
+// unindented, before a line of code, at the top level and inside a struct,
+// along the canonical shortcut and through go/doc/comment alike.
 func TestCommentLines(t *testing.T) {
 	shortcut, parsed := 0, 0
 	for _, text := range commentCases {
@@ -91,22 +90,23 @@ func TestCommentLines(t *testing.T) {
 		for _, indent := range []int{0, 1} {
 			var src goSource
 			src.lines(indent, c)
-			// jen's rendering: the comment unindented, then the code.
-			jenSrc := "package p\n\n" + c + "\ntype T int\n"
+			// The comment unindented, then the code.
+			unindented := "package p\n\n" + c + "\ntype T int\n"
 			open, code := "package p\n\n", "type T int\n"
 			if indent == 1 {
-				jenSrc = "package p\n\ntype T struct {\n" + c + "\nA int\n}\n"
+				unindented = "package p\n\ntype T struct {\n" + c + "\nA int\n}\n"
 				open, code = "package p\n\ntype T struct {\n", "\tA int\n}\n"
 			}
 			var want string
-			if out, err := format.Source([]byte(jenSrc)); err == nil {
+			if out, err := format.Source([]byte(unindented)); err == nil {
 				want = strings.TrimSuffix(strings.TrimPrefix(string(out), open), code)
 			} else {
 				want = "(gofmt: " + err.Error() + ")"
 			}
 			got := src.String()
 			if src.odd {
-				// Left to go/format, which must then make of it what it makes of jen's.
+				// Left to go/format, which must make of it what it makes
+				// of the unindented comment.
 				var b strings.Builder
 				b.WriteString(open)
 				b.WriteString(got)

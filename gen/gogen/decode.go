@@ -7,33 +7,21 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/agentc-dev/agentc/gen/js"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
 )
 
-// decoders renders decode.go: a Decode function per tool and a method per
+// decoders writes decode.go: a Decode function per tool and a method per
 // argument object, string constraint set and number constraint set.
-func (g *generator) decoders(f *jen.File) {
-	src := g.source(f)
-	for i, alias := range []struct{ name, runtime, doc string }{
-		{"decoder", "Decoder", "decoder is the runtime's one-pass JSON decoder, which the decoders below drive."},
-		{"Issue", "Issue", "Issue is one validation problem exactly as zod 4 reports it (see agentrt.Issue)."},
-		{"Issues", "Issues", "Issues is the error a decoder returns for well-formed JSON that fails validation:\n" +
-			"every issue, in zod's order."},
-		{"SyntaxError", "SyntaxError", "SyntaxError is the error a decoder returns for input that is not JSON."},
-	} {
-		if i > 0 {
-			src.WriteByte('\n')
-		}
-		src.doc(alias.doc)
-		src.text("type %s = ", alias.name)
-		src.qual(g.runtime, alias.runtime)
-		src.WriteByte('\n')
-	}
-	g.add(f, src)
+func (g *generator) decoders(src *goSource) {
+	g.aliases(src,
+		alias{"decoder is the runtime's one-pass JSON decoder, which the decoders below drive.", "decoder", "Decoder"},
+		alias{"Issue is one validation problem exactly as zod 4 reports it (see agentrt.Issue).", "Issue", "Issue"},
+		alias{"Issues is the error a decoder returns for well-formed JSON that fails validation:\n" +
+			"every issue, in zod's order.", "Issues", "Issues"},
+		alias{"SyntaxError is the error a decoder returns for input that is not JSON.", "SyntaxError", "SyntaxError"},
+	)
 
 	for _, t := range g.decoded {
 		for _, fd := range t.Fields {
@@ -42,57 +30,60 @@ func (g *generator) decoders(f *jen.File) {
 	}
 	for _, t := range g.s.Tools {
 		a := t.Args.GoName
-		g.unit(f, func(h *unitHash) { h.str("Decode"); h.str(a); h.str(t.Name) }, func() { g.decodeFunc(f, a, t.Name) })
+		g.unit(src, func(h *unitHash) { h.str("Decode"); h.str(a); h.str(t.Name) }, func() { g.decodeFunc(src, a, t.Name) })
 	}
 	for _, t := range g.decoded {
-		g.unit(f, func(h *unitHash) { h.str("decode"); h.of(t) }, func() { g.objectDecoder(f, t) })
+		g.unit(src, func(h *unitHash) { h.str("decode"); h.of(t) }, func() { g.objectDecoder(src, t) })
 	}
 	if len(g.valuesOrder) > 0 {
-		var defs []jen.Code
+		src.doc("The accepted values of enums and literals, in the spec's order (zod's \"values\").")
+		src.WriteString("var (\n")
+		var rows [][2]string
 		for _, key := range g.valuesOrder {
-			var vs []jen.Code
-			for _, v := range strings.Split(key, "\x00") {
-				vs = append(vs, jen.Lit(v))
-			}
-			defs = append(defs, jen.Id(g.values[key]).Op("=").Index().String().Values(vs...))
+			rows = append(rows, [2]string{g.values[key], "[]string{" + quoteJoin(strings.Split(key, "\x00")) + "}"})
 		}
-		g.comment(f, "The accepted values of enums and literals, in the spec's order (zod's \"values\").")
-		f.Var().Defs(defs...)
+		src.specs(rows)
+		src.WriteString(")\n")
+		src.add()
 	}
 	if len(g.patternOrder) > 0 {
-		var defs []jen.Code
+		src.doc("The spec's patterns (RE2), as Go, CUE and the translated ECMAScript regexes read them alike.")
+		src.WriteString("var (\n")
+		var rows [][2]string
 		for _, re := range g.patternOrder {
-			defs = append(defs, jen.Id(g.patterns[re]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(re)))
+			rows = append(rows, [2]string{g.patterns[re], src.use("regexp") + ".MustCompile(" + strconv.Quote(re) + ")"})
 		}
-		g.comment(f, "The spec's patterns (RE2), as Go, CUE and the translated ECMAScript regexes read them alike.")
-		f.Var().Defs(defs...)
+		src.specs(rows)
+		src.WriteString(")\n")
+		src.add()
 	}
 	for _, c := range g.checkOrder {
-		var reject, match []jen.Code
-		for _, p := range c.Reject {
-			reject = append(reject, jen.Id(g.patterns[p.Regexp]))
+		rows := [][2]string{{"Message", strconv.Quote(c.Message)}}
+		for _, ps := range []struct {
+			key      string
+			patterns []model.Pattern
+		}{{"Reject", c.Reject}, {"Match", c.Match}} {
+			if len(ps.patterns) == 0 {
+				continue
+			}
+			vars := make([]string, len(ps.patterns))
+			for i, p := range ps.patterns {
+				vars[i] = g.patterns[p.Regexp]
+			}
+			rows = append(rows, [2]string{ps.key, "[]*" + src.use("regexp") + ".Regexp{" + strings.Join(vars, ", ") + "}"})
 		}
-		for _, p := range c.Match {
-			match = append(match, jen.Id(g.patterns[p.Regexp]))
-		}
-		var rv, mv jen.Code
-		if len(reject) > 0 {
-			rv = jen.Index().Op("*").Qual("regexp", "Regexp").Values(reject...)
-		}
-		if len(match) > 0 {
-			mv = jen.Index().Op("*").Qual("regexp", "Regexp").Values(match...)
-		}
-		g.comment(f, fmt.Sprintf("%s is the named check #%s: %s", g.checkVars[c], c.Name, strings.Join(strings.Fields(c.Doc), " ")))
-		f.Var().Id(g.checkVars[c]).Op("=").Op("&").Qual(g.runtime, "NamedCheck").Add(keyed(
-			"Message", jen.Lit(c.Message),
-			"Reject", rv,
-			"Match", mv))
+		src.doc(fmt.Sprintf("%s is the named check #%s: %s", g.checkVars[c], c.Name, strings.Join(strings.Fields(c.Doc), " ")))
+		src.text("var %s = &", g.checkVars[c])
+		src.qual(g.runtime, "NamedCheck")
+		src.WriteString("{\n")
+		keyedRows(&src.Buffer, 1, rows, ",")
+		src.WriteString("}\n")
+		src.add()
 	}
 }
 
 // decodeFunc writes Decode<a>, the decoder of tool name's arguments (a).
-func (g *generator) decodeFunc(f *jen.File, a, name string) {
-	src := g.source(f)
+func (g *generator) decodeFunc(src *goSource, a, name string) {
 	src.doc("Decode" + a + " decodes and validates the arguments of " + strconv.Quote(name) + " from JSON in one pass, as " +
 		"the generated zod schema parses JSON.parse(data): it returns Issues listing zod 4's issues for well-formed " +
 		"JSON that fails validation, or a *SyntaxError for input that is not JSON. Defaults are applied and unknown " +
@@ -108,21 +99,20 @@ func (g *generator) decodeFunc(f *jen.File, a, name string) {
 	return v, nil
 }
 `, a)
-	g.add(f, src)
+	src.add()
 }
 
 // objectDecoder writes decode<GoName>, the decoder of object type t, and
 // the tables it reads: keys<GoName> and missing<GoName>.
-func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
+func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 	name := t.GoName
-	src := g.source(f)
 	if len(t.Fields) == 0 {
 		src.doc("decode" + name + " decodes " + article(name) + ", which has no fields: every key is stripped.")
 		src.text(`func decode%[1]s(d *decoder, _ *%[1]s) {
 	d.EmptyObject()
 }
 `, name)
-		g.add(f, src)
+		src.add()
 		return
 	}
 	// The fields' bits, issue segments and tables follow the order zod
@@ -214,23 +204,21 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 }
 `, required, name)
 	}
-	g.add(f, src)
+	src.add()
 
-	src = g.source(f)
 	src.doc("keys" + name + " are " + name + "'s JSON keys, in " + order + ".")
 	src.text("var keys%s = [...]string{\n", name)
 	for _, fd := range fields {
 		src.text("\t%q,\n", fd.Name)
 	}
 	src.text("}\n")
-	g.add(f, src)
+	src.add()
 
-	src = g.source(f)
 	src.doc("missing" + name + " are the issues of absent fields (zod validates undefined); empty when absence is fine.")
 	src.text("var missing%s = [...]Issue{\n", name)
 	src.indented(1, func() {
 		for _, fd := range fields {
-			src.jenComment(fd.Name + ": " + presenceNames[fd.Presence])
+			src.lineComment(fd.Name + ": " + presenceNames[fd.Presence])
 			if fd.Presence != model.Required {
 				src.text("{},\n")
 				continue
@@ -241,17 +229,17 @@ func (g *generator) objectDecoder(f *jen.File, t *model.Type) {
 		}
 	})
 	src.text("}\n")
-	g.add(f, src)
+	src.add()
 }
 
 // presenceNames name the presences in the missing tables' comments.
 var presenceNames = map[model.Presence]string{model.Required: "required", model.Defaulted: "defaulted", model.Optional: "optional"}
 
-// jenComment writes text as the comment jen.Comment makes of it: "// text",
-// or the text as it is when it starts a comment. The text is one line of
-// no control character: it names a field, and Check refuses a field name
-// that a struct tag cannot carry.
-func (src *goSource) jenComment(text string) {
+// lineComment writes text as a comment line: "// text", or the text as it
+// is when it starts a comment (a field named "//x"). The text is one line
+// of no control character: it names a field, and Check refuses a field
+// name that a struct tag cannot carry.
+func (src *goSource) lineComment(text string) {
 	if strings.HasPrefix(text, "//") {
 		src.text("%s\n", text)
 		return
@@ -260,7 +248,7 @@ func (src *goSource) jenComment(text string) {
 }
 
 // fields writes a composite literal's fields (name, Go text), one
-// "name: value," a line, in jen.Dict's order (by name), laid out as gofmt
+// "name: value," a line, sorted by name, laid out as gofmt
 // lays them out (keyedRows).
 func (src *goSource) fields(kv ...[2]string) {
 	slices.SortFunc(kv, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
@@ -273,24 +261,6 @@ func article(name string) string {
 		return "an " + name
 	}
 	return "a " + name
-}
-
-// lines is a composite literal's braces with one element per line.
-func lines(items []jen.Code) jen.Code {
-	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
-}
-
-// keyed is a composite literal with one "key: value" per line, in the
-// order given; kv alternates field names (string) and values (jen.Code).
-// A nil value leaves its field out (the zero value).
-func keyed(kv ...any) jen.Code {
-	var items []jen.Code
-	for i := 0; i+1 < len(kv); i += 2 {
-		if v, _ := kv[i+1].(jen.Code); v != nil {
-			items = append(items, jen.Id(kv[i].(string)).Op(":").Add(v))
-		}
-	}
-	return lines(items)
 }
 
 // value writes the decoding of one value of type t into dst, an
@@ -523,8 +493,8 @@ func (g *generator) zero(fd *model.Field) string {
 }
 
 // defaultValue is the Go expression of the JSON value raw as type t (a
-// default). An object literal of two or more fields is written as jen
-// writes it, one field a line, for gofmt to lay out (src is then odd); so
+// default). An object literal of two or more fields is written one field
+// a line, unaligned, for gofmt to lay out (src is then odd); so
 // is a default that does not decode (the loader encodes every default as
 // its type).
 func (g *generator) defaultValue(src *goSource, t *model.Type, raw json.RawMessage) string {
@@ -577,7 +547,7 @@ func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (
 		if err := json.Unmarshal(raw, &m); err != nil {
 			return "", err
 		}
-		var keys, vals []string // as jen.Dict writes them: sorted by key
+		var keys, vals []string // sorted by key
 		for _, fd := range t.Fields {
 			r, ok := m[fd.Name]
 			if !ok {
@@ -610,7 +580,7 @@ func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (
 	return "", fmt.Errorf("no Go value for kind %s", t.Kind)
 }
 
-// floatLit is a float64 literal as jen.Lit writes one.
+// floatLit is a float64 literal: %#v's, with ".0" after a whole number.
 func floatLit(v float64) string {
 	s := fmt.Sprintf("%#v", v)
 	if !strings.Contains(s, ".") && !strings.Contains(s, "e") {
@@ -623,8 +593,8 @@ func floatLit(v float64) string {
 func joinValues(vals []string) string { return strings.Join(vals, "\x00") }
 
 // nameValues names the values slices of the enums and literals t's decoder
-// reads, in the order the decoders name them as they are rendered, before
-// any is rendered: a decoder's text then only reads the names, and can be
+// reads, in the order the decoders name them as they are written, before
+// any is written: a decoder's text then only reads the names, and can be
 // reused (see unit).
 func (g *generator) nameValues(t *model.Type) {
 	switch t.Kind {

@@ -26,8 +26,9 @@ func decodeTextSpec(t *testing.T) *model.Spec {
 }
 
 // TestDecodeTextGolden: decode.go of testdata/decodetext is the golden
-// file, which the jennifer-built decoders wrote (but for the one field
-// whose name jen turned into a comment swallowing the next table entry).
+// file, which the decoders built with jennifer wrote before the package
+// wrote its Go as text (but for the one field whose name jennifer turned
+// into a comment swallowing the next table entry).
 func TestDecodeTextGolden(t *testing.T) {
 	s := decodeTextSpec(t)
 	files, err := Emit(&emit.Pass{Spec: s})
@@ -57,25 +58,16 @@ func TestDecodeTextGolden(t *testing.T) {
 	t.Fatal("Emit wrote no decode.go")
 }
 
-// TestDecodeTextIsGofmt: the decoders of testdata/decodetext, written
-// already formatted where they can be, are what go/format makes of the
-// whole file.
+// TestDecodeTextIsGofmt: the files of testdata/decodetext, whose decoders
+// hold every layout the writer writes and one go/format lays out, are what
+// go/format makes of them.
 func TestDecodeTextIsGofmt(t *testing.T) {
-	defer func(n int) { minChunk = n }(minChunk)
-	minChunk = 1
-	s := decodeTextSpec(t)
-	got, want := renderAll(t, s, true), renderAll(t, s, false)
-	for i, p := range (&generator{}).parts() {
-		if !bytes.Equal(got[i], want[i]) {
-			t.Errorf("%s: the decoders written formatted are not gofmt's", p.name)
-		}
-	}
+	checkGofmt(t, "decodetext", emitGo(t, decodeTextSpec(t)))
 }
 
 // TestDecodersSkipFormatting: every object decoder and its tables are
-// written formatted, for render to pass through; only a declaration that
-// holds what gofmt must lay out (an object default of several fields) is
-// left to go/format.
+// written formatted; only a declaration that holds what gofmt must lay
+// out (an object default of several fields) is left to go/format.
 func TestDecodersSkipFormatting(t *testing.T) {
 	type spec struct {
 		s           *model.Spec
@@ -90,16 +82,17 @@ func TestDecodersSkipFormatting(t *testing.T) {
 		if errs != nil {
 			t.Fatal(errs)
 		}
-		pieces, err := g.build(g.parts()[1])
-		if err != nil {
-			t.Fatal(err)
+		var src goSource
+		g.decoders(&src)
+		if src.err != nil {
+			t.Fatal(src.err)
 		}
 		var formatted, other []byte
-		for _, pc := range pieces {
-			if pc.formatted {
-				formatted = append(formatted, pc.text...)
+		for _, d := range src.decls {
+			if d.gofmt {
+				other = append(other, d.text...)
 			} else {
-				other = append(other, pc.text...)
+				formatted = append(formatted, d.text...)
 			}
 		}
 		for _, ty := range g.decoded {

@@ -5,37 +5,28 @@ import (
 	"encoding/binary"
 	"reflect"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
 // renders is what an Emit in a session (gen --watch) keeps in its
-// emit.Memo for the next one: the unformatted source of each unit (a
-// tool's types, its Decode function, an object's decoder) it rendered, by
-// the SHA-256 of everything the unit's code reads, so that the next Emit
-// builds and renders again only the units an edit changed. A unit's text
-// is a function of its key alone (see unitHash), so the output is the same
+// emit.Memo for the next one: the declarations of each unit (a tool's
+// types, its Decode function, an object's decoder) it wrote, by the
+// SHA-256 of everything the unit's code reads, so that the next Emit
+// writes again only the units an edit changed. A unit's text is a
+// function of its key alone (see unitHash), so the output is the same
 // either way.
 type renders struct {
-	units map[[sha256.Size]byte]*unitText
-	// built counts the units the run built with jennifer, for tests.
+	units map[[sha256.Size]byte][]decl
+	// built counts the units the run wrote, for tests.
 	built int
 }
 
-// unitText is what rendering a unit added to its part: the source pieces,
-// in order, and the imports they use (path → name).
-type unitText struct {
-	body    []piece
-	imports map[string]string
-}
-
 // memo is one Emit's use of its session's memory: what it found there,
-// and what it rendered or reused (the next run's memory).
+// and what it wrote or reused (the next run's memory).
 type memo struct {
 	store      *emit.Memo
-	prev, next map[[sha256.Size]byte]*unitText
+	prev, next map[[sha256.Size]byte][]decl
 	built      int
 	key        unitHash // the key being written, its buffer reused
 }
@@ -45,14 +36,14 @@ func startMemo(store *emit.Memo) *memo {
 	if store == nil {
 		return nil
 	}
-	m := &memo{store: store, next: map[[sha256.Size]byte]*unitText{}}
+	m := &memo{store: store, next: map[[sha256.Size]byte][]decl{}}
 	if last, ok := store.Last().(*renders); ok {
 		m.prev = last.units
 	}
 	return m
 }
 
-// finish makes what this Emit rendered the memory of the next one.
+// finish makes what this Emit wrote the memory of the next one.
 func (m *memo) finish() {
 	if m == nil {
 		return
@@ -60,17 +51,16 @@ func (m *memo) finish() {
 	m.store.Keep(&renders{units: m.next, built: m.built})
 }
 
-// unit renders into f what build adds to it, or, when the memory holds a
-// unit with the same key, that unit's text. key writes to h everything
-// build's output depends on besides the package name (see unitHash); build must
+// unit adds to src the declarations build writes to it, or, when the
+// memory holds a unit with the same key, that unit's. src holds no
+// declaration not yet handed on (add). key writes to h everything build's
+// output depends on besides the package name (see unitHash); build must
 // change nothing in g that later code reads.
-func (g *generator) unit(f *jen.File, key func(h *unitHash), build func()) {
-	k := g.sink
-	if g.memo == nil || k == nil || k.f != f || k.err != nil {
+func (g *generator) unit(src *goSource, key func(h *unitHash), build func()) {
+	if g.memo == nil {
 		build()
 		return
 	}
-	g.flush() // the unit starts a piece of its own
 	h := &g.memo.key
 	h.g, h.buf, h.bad = g, h.buf[:0], false
 	h.str(g.s.Codegen.GoPackage)
@@ -81,23 +71,14 @@ func (g *generator) unit(f *jen.File, key func(h *unitHash), build func()) {
 	}
 	sum := sha256.Sum256(h.buf)
 	if u, ok := g.memo.prev[sum]; ok {
-		for path, name := range u.imports {
-			k.addImport(path, name)
-		}
-		k.body = append(k.body, u.body...)
+		src.decls = append(src.decls, u...)
 		g.memo.next[sum] = u
 		return
 	}
-	start := len(k.body)
-	k.unitImports = map[string]string{}
+	start := len(src.decls)
 	build()
-	g.flush()
-	imports := k.unitImports
-	k.unitImports = nil
 	g.memo.built++
-	if k.err == nil {
-		g.memo.next[sum] = &unitText{body: ownPieces(k.body[start:]), imports: imports}
-	}
+	g.memo.next[sum] = ownDecls(src.decls[start:])
 }
 
 // unitHash writes a unit's key: the values its code reads, each framed by
@@ -189,26 +170,22 @@ func (u *unitHash) value(v reflect.Value) {
 // of writes a model value (a *model.Type, *model.Tool, ...) deeply.
 func (u *unitHash) of(x any) { u.value(reflect.ValueOf(x)) }
 
-// ownPieces returns a copy of pieces whose formatted texts are copied out
-// of the blocks they were written in (see next) into one allocation: a
-// unit kept for later runs holds its own text, not the blocks of the run
-// that wrote it.
-func ownPieces(pieces []piece) []piece {
+// ownDecls returns a copy of decls whose texts are copied out of the
+// blocks they were written in (see next) into one allocation: a unit kept
+// for later runs holds its own text, not the blocks of the run that wrote
+// it.
+func ownDecls(decls []decl) []decl {
 	size := 0
-	for _, pc := range pieces {
-		if pc.formatted {
-			size += len(pc.text)
-		}
+	for _, d := range decls {
+		size += len(d.text)
 	}
 	text := make([]byte, 0, size)
-	out := make([]piece, len(pieces))
-	for i, pc := range pieces {
-		if pc.formatted {
-			start := len(text)
-			text = append(text, pc.text...)
-			pc.text = text[start:len(text):len(text)]
-		}
-		out[i] = pc
+	out := make([]decl, len(decls))
+	for i, d := range decls {
+		start := len(text)
+		text = append(text, d.text...)
+		d.text = text[start:len(text):len(text)]
+		out[i] = d
 	}
 	return out
 }

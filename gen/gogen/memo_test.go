@@ -231,20 +231,20 @@ func firstField(edit func(f *model.Field) bool) func(s *model.Spec) bool {
 	})
 }
 
-// TestOwnPieces: a remembered unit's formatted text is a copy: writing
-// over the block it was written in changes nothing of it.
-func TestOwnPieces(t *testing.T) {
+// TestOwnDecls: a remembered unit's text is a copy: writing over the
+// block it was written in changes nothing of it.
+func TestOwnDecls(t *testing.T) {
 	t.Parallel()
 	block := []byte("// A is a.\ntype A int\n// B is b.\ntype B int\n")
-	in := []piece{{text: block[:22], formatted: true}, {text: []byte("var x = 1\n")}, {text: block[22:], formatted: true}}
-	own := ownPieces(in)
+	in := []decl{{text: block[:22], imports: []string{"fmt"}}, {text: []byte("var x = 1\n"), gofmt: true}, {text: block[22:]}}
+	own := ownDecls(in)
 	for i := range block {
 		block[i] = 'x'
 	}
 	if got := string(own[0].text) + string(own[1].text) + string(own[2].text); got != "// A is a.\ntype A int\nvar x = 1\n// B is b.\ntype B int\n" {
 		t.Errorf("remembered text after its block was written over: %q", got)
 	}
-	if !own[0].formatted || own[1].formatted || !own[2].formatted {
-		t.Error("ownPieces changed which pieces are formatted")
+	if len(own[0].imports) != 1 || !own[1].gofmt || own[2].gofmt {
+		t.Error("ownDecls changed a declaration's imports or how it was formatted")
 	}
 }

@@ -1,7 +1,6 @@
 package gogen
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -10,17 +9,15 @@ import (
 )
 
 // TestRenderOddComments: declarations whose comments hold text gofmt lays
-// out in ways the writer does not reproduce go to go/format unindented, as
-// jen writes them, so that gofmt formats each such comment as the doc
-// comment it is, and come out as the formatting of the whole file: in
-// tools.go (an object's doc, a field's, a tool's deprecation), modes.go (a
-// mode's goal) and dispatch.go (a deprecated gateway tool's method). vet
+// out in ways the writer does not reproduce go to go/format unindented, so
+// that gofmt formats each such comment as the doc comment it is, and come
+// out as gofmt formats the whole file: in tools.go (an object's doc, a
+// field's, a tool's deprecation), modes.go (a mode's goal) and dispatch.go
+// (a deprecated gateway tool's method). vet
 // refuses a text with a control character, but not one with another
 // character that is not printable (a zero-width space, U+200B): the odd
 // path is reached from a spec that vet accepts.
 func TestRenderOddComments(t *testing.T) {
-	defer func(n int) { minChunk = n }(minChunk)
-	minChunk = 1
 	const zwsp = "\u200b"
 	src := load.Default()
 	modes := string(src.Files["modes.cue"])
@@ -51,22 +48,18 @@ func TestRenderOddComments(t *testing.T) {
 	tool.Deprecated = odd
 	tool.Args.Doc = odd
 	tool.Args.Fields[0].Type.Doc = odd
-	got, want := renderAll(t, s, true), renderAll(t, s, false)
-	for i, p := range (&generator{}).parts() {
-		if !bytes.Equal(got[i], want[i]) {
-			t.Errorf("%s: chunked rendering differs from jen's", p.name)
-		}
-	}
-	for i, name := range map[int]string{0: "tools.go", 2: "dispatch.go", 3: "modes.go"} {
-		if !strings.Contains(string(got[i]), zwsp) {
+	files := emitGo(t, s)
+	checkGofmt(t, "odd", files)
+	for _, name := range []string{"tools.go", "dispatch.go", "modes.go"} {
+		if !strings.Contains(string(goFile(t, files, name)), zwsp) {
 			t.Errorf("%s holds no odd comment: the case tests nothing", name)
 		}
 	}
-	// gofmt took the odd comments for doc comments, as in jen's
-	// rendering, and reformatted them: "// \tcode" is a code block, "//\tcode".
-	for i, name := range map[int]string{0: "tools.go", 2: "dispatch.go"} {
-		if !strings.Contains(string(got[i]), "\t//\tcode\n") {
-			t.Errorf("%s: an odd field or method comment was not formatted as a doc comment:\n%s", name, got[i])
+	// gofmt took the odd comments for doc comments and reformatted them:
+	// "// \tcode" is a code block, "//\tcode".
+	for _, name := range []string{"tools.go", "dispatch.go"} {
+		if got := goFile(t, files, name); !strings.Contains(string(got), "\t//\tcode\n") {
+			t.Errorf("%s: an odd field or method comment was not formatted as a doc comment:\n%s", name, got)
 		}
 	}
 }

@@ -2,76 +2,112 @@ package gogen
 
 import (
 	"bytes"
+	"fmt"
+	"go/format"
+	"path"
+	"strings"
 	"testing"
 
-	"github.com/dave/jennifer/jen"
-
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/internal/synth"
 	"github.com/agentc-dev/agentc/gen/internal/testspecs"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
-// TestRenderChunks: formatting the files in chunks, cut at every split
-// mark, with the declarations written already formatted (decl) passed
-// through, gives exactly jen's formatting of the whole files.
-func TestRenderChunks(t *testing.T) {
-	defer func(n int) { minChunk = n }(minChunk)
-	minChunk = 1
-	var specs []*model.Spec
+// TestRenderIsGofmt: every Go file Emit writes, for each test spec, a
+// synthetic one and one emptied of what may come in lists (models, an
+// agent's models, prompt parameters, critical instructions), is what
+// go/format makes of it: the text written as gofmt formats it is, and so
+// are the odd declarations go/format laid out alone.
+func TestRenderIsGofmt(t *testing.T) {
+	t.Parallel()
+	specs := []*model.Spec{decodeTextSpec(t)}
 	for _, dir := range testspecs.Dirs {
 		specs = append(specs, testspecs.Load(t, dir))
 	}
+	empty := testspecs.Load(t, "")
+	empty.Contract.Name = "emptied"
+	empty.Models, empty.PromptParams = nil, nil
+	for _, a := range empty.Agents {
+		a.Models, a.Default = nil, nil
+	}
+	for _, m := range empty.Modes {
+		m.Critical = ""
+	}
+	specs = append(specs, empty)
 	synthetic, err := load.Load(load.Bytes("spec", synth.Files(60)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range append(specs, synthetic) {
-		got := renderAll(t, s, true)
-		want := renderAll(t, s, false)
-		for i := range want {
-			if !bytes.Equal(got[i], want[i]) {
-				t.Errorf("%s: chunked formatting differs from jen's", (&generator{}).parts()[i].name)
-			}
-		}
+		checkGofmt(t, s.Contract.Name, emitGo(t, s))
 	}
 }
 
-func renderAll(t *testing.T, s *model.Spec, chunked bool) [][]byte {
+// checkGofmt fails the test for each file that go/format would change.
+func checkGofmt(t *testing.T, spec string, files []emit.File) {
 	t.Helper()
-	g, err := newGenerator(s)
+	checked := 0
+	for _, f := range files {
+		if path.Ext(f.Path) != ".go" {
+			continue
+		}
+		checked++
+		out, err := format.Source(f.Data)
+		if err != nil {
+			t.Errorf("%s: %s does not parse: %v", spec, f.Path, err)
+			continue
+		}
+		if !bytes.Equal(out, f.Data) {
+			t.Errorf("%s: %s is not gofmt's:\n%s", spec, f.Path, firstDiff(f.Data, out))
+		}
+	}
+	if checked < len((&generator{}).parts()) {
+		t.Errorf("%s: only %d Go files checked", spec, checked)
+	}
+}
+
+// firstDiff shows the first line where got and want differ.
+func firstDiff(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return fmt.Sprintf("line %d:\n got: %q\nwant: %q", i+1, g[i], w[i])
+		}
+	}
+	return "lengths differ"
+}
+
+// emitGo is Emit outside a session, failing the test on an error.
+func emitGo(t *testing.T, s *model.Spec) []emit.File {
+	t.Helper()
+	files, err := Emit(&emit.Pass{Spec: s})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !chunked {
-		g.mark = ""
-	}
-	if chunked {
-		out, errs := g.render(g.parts())
-		for _, err := range errs {
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		return out
-	}
-	var out [][]byte
-	for _, p := range g.parts() {
-		f := g.newFile(p.name == "tools.go")
-		p.fn(f)
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, buf.Bytes())
-	}
-	return out
+	return files
 }
 
-// TestBuildStreams: a part is rendered a declaration at a time, so its
-// whole jen tree is never held: decode.go of n tools is rendered in at
-// least n pieces, and the result is jen's rendering of the whole file.
-func TestBuildStreams(t *testing.T) {
+// goFile returns the data of the generated file named name.
+func goFile(t *testing.T, files []emit.File, name string) []byte {
+	t.Helper()
+	for _, f := range files {
+		if path.Base(f.Path) == name && !strings.Contains(f.Path, "agentrt") {
+			return f.Data
+		}
+	}
+	t.Fatalf("Emit wrote no %s", name)
+	return nil
+}
+
+// TestRenderDecls: a file is written a run of declarations at a time,
+// straight into its text: decode.go of n tools is handed on in at least
+// 2n runs (a Decode function per tool, a decoder per object: the units
+// gen --watch reuses), and the file is its head and those runs, each after
+// a blank line.
+func TestRenderDecls(t *testing.T) {
+	t.Parallel()
 	const n = 40
 	s, err := load.Load(load.Bytes("spec", synth.Files(n)))
 	if err != nil {
@@ -81,36 +117,25 @@ func TestBuildStreams(t *testing.T) {
 	if errs != nil {
 		t.Fatal(errs)
 	}
+	files := emitGo(t, s)
 	for _, p := range g.parts() {
-		var flushes int
-		fn := p.fn
-		p.fn = func(f *jen.File) {
-			fn(f)
-			flushes = len(g.sink.body) // the pieces rendered before the part's end
+		var src goSource
+		p.fn(&src)
+		if src.err != nil {
+			t.Fatal(src.err)
 		}
-		pieces, err := g.build(p)
-		if err != nil {
-			t.Fatal(err)
+		data := goFile(t, files, p.name)
+		var body [][]byte
+		for _, d := range src.decls {
+			body = append(body, d.text)
 		}
-		var got []byte
-		for _, pc := range pieces {
-			if pc.formatted {
-				got = append(got, '\n') // as jen separates its items
-			}
-			got = append(got, pc.text...)
+		joined := bytes.Join(body, []byte("\n"))
+		head, ok := bytes.CutSuffix(data, joined)
+		if !ok || !bytes.HasSuffix(head, []byte("\n\n")) {
+			t.Errorf("%s is not its head and its declarations, each after a blank line", p.name)
 		}
-		f := g.newFile(p.name == "tools.go")
-		fn(f)
-		f.NoFormat = true
-		var want bytes.Buffer
-		if err := f.Render(&want); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want.Bytes()) {
-			t.Errorf("%s: the streamed source differs from jen's render of the whole file", p.name)
-		}
-		if p.name == "decode.go" && flushes < n {
-			t.Errorf("decode.go of %d tools was rendered in %d pieces, want at least %d", n, flushes, n)
+		if p.name == "decode.go" && len(src.decls) < 2*n {
+			t.Errorf("decode.go of %d tools was handed on in %d runs, want at least %d", n, len(src.decls), 2*n)
 		}
 	}
 }

@@ -3,50 +3,58 @@ package gogen
 import (
 	"fmt"
 	"strings"
-
-	"github.com/dave/jennifer/jen"
 )
 
-// callback renders callback.go: the spec's callback settings, the
+// callback writes callback.go: the spec's callback settings, the
 // descriptor of the contract the runtime is written against, and the
 // runtime's callback route instantiated for this contract.
-func (g *generator) callback(f *jen.File) {
+func (g *generator) callback(src *goSource) {
 	cb := g.s.Callback
-	g.comment(f, "CallbackPath is the gateway callback route (callback.path): a sandbox stub POSTs\n"+
+	src.doc("CallbackPath is the gateway callback route (callback.path): a sandbox stub POSTs\n" +
 		"{tool_call_id, args} to it with {sessionId} and {toolName} filled in.")
-	f.Const().Id("CallbackPath").Op("=").Lit(cb.Path)
-	g.comment(f, "DefaultRetention is how long a store of NewMemoryStore keeps a completed call's\n"+
+	src.text("const CallbackPath = %q\n\n", cb.Path)
+	src.doc("DefaultRetention is how long a store of NewMemoryStore keeps a completed call's\n" +
 		"result (callback.retention_ms).")
-	f.Const().Id("DefaultRetention").Op("=").Lit(cb.RetentionMS).Op("*").Qual("time", "Millisecond")
-	g.comment(f, "CallbackTimeout is the sandbox's timeout of one callback attempt (callback.timeout_ms).")
-	f.Const().Id("CallbackTimeout").Op("=").Lit(cb.TimeoutMS).Op("*").Qual("time", "Millisecond")
+	src.text("const DefaultRetention = %d * %s.Millisecond\n\n", cb.RetentionMS, src.use("time"))
+	src.doc("CallbackTimeout is the sandbox's timeout of one callback attempt (callback.timeout_ms).")
+	src.text("const CallbackTimeout = %d * %s.Millisecond\n", cb.TimeoutMS, src.use("time"))
+	src.add()
 
-	g.comment(f, "Descriptor describes this contract to its runtime (package agentrt): the callback\n"+
+	rt := src.use(g.runtime)
+	src.doc("Descriptor describes this contract to its runtime (package agentrt): the callback\n" +
 		"route and the MCP server are written against it.")
-	f.Var().Id("Descriptor").Op("=").Qual(g.runtime, "Contract").Types(jen.Id("Handler"), jen.Id("Mode")).Add(keyed(
-		"Name", jen.Id("ContractName"),
-		"Revision", jen.Id("ContractRevision"),
-		"Tools", jen.Id("toolTable").Index(jen.Empty(), jen.Empty()),
-		"Injects", jen.Func().Params(jen.Id("m").Id("Mode"), jen.Id("t").Int()).Bool().Block(
-			jen.Return(jen.Id("m").Dot("Has").Call(jen.Id("Tool").Call(jen.Id("t"))))),
-		"CallbackPath", jen.Id("CallbackPath"),
-		"Retention", jen.Id("DefaultRetention"),
-		"Dispatch", jen.Id("Dispatch")))
-	g.comment(f, "RouteConfig configures NewRoute (see agentrt.RouteConfig).")
-	f.Type().Id("RouteConfig").Op("=").Qual(g.runtime, "RouteConfig").Types(jen.Id("Handler"), jen.Id("Mode"))
-	g.comment(f, "Route is the gateway callback route, an http.Handler (see agentrt.Route).")
-	f.Type().Id("Route").Op("=").Qual(g.runtime, "Route").Types(jen.Id("Handler"), jen.Id("Mode"))
-	g.comment(f, "NewRoute returns the callback route of this contract.")
-	f.Func().Id("NewRoute").Params(jen.Id("cfg").Id("RouteConfig")).Params(jen.Op("*").Id("Route"), jen.Error()).Block(
-		jen.Return(jen.Qual(g.runtime, "NewRoute").Call(jen.Op("&").Id("Descriptor"), jen.Id("cfg"))))
-	g.comment(f, "Sessions gives the route each session's mode (see agentrt.Sessions).")
-	f.Type().Id("Sessions").Op("=").Qual(g.runtime, "Sessions").Types(jen.Id("Mode"))
-	g.comment(f, "SessionsFunc is a Sessions made of a function.")
-	f.Type().Id("SessionsFunc").Op("=").Qual(g.runtime, "SessionsFunc").Types(jen.Id("Mode"))
-	g.comment(f, "NewMemoryStore returns an idempotency store in memory that keeps results for\n"+
+	src.text(`var Descriptor = %[1]s.Contract[Handler, Mode]{
+	Name:     ContractName,
+	Revision: ContractRevision,
+	Tools:    toolTable[:],
+	Injects: func(m Mode, t int) bool {
+		return m.Has(Tool(t))
+	},
+	CallbackPath: CallbackPath,
+	Retention:    DefaultRetention,
+	Dispatch:     Dispatch,
+}
+`, rt)
+	src.add()
+	g.aliases(src,
+		alias{"RouteConfig configures NewRoute (see agentrt.RouteConfig).", "RouteConfig", "RouteConfig[Handler, Mode]"},
+		alias{"Route is the gateway callback route, an http.Handler (see agentrt.Route).", "Route", "Route[Handler, Mode]"})
+	src.doc("NewRoute returns the callback route of this contract.")
+	src.text(`func NewRoute(cfg RouteConfig) (*Route, error) {
+	return %s.NewRoute(&Descriptor, cfg)
+}
+`, src.use(g.runtime))
+	src.add()
+	g.aliases(src,
+		alias{"Sessions gives the route each session's mode (see agentrt.Sessions).", "Sessions", "Sessions[Mode]"},
+		alias{"SessionsFunc is a Sessions made of a function.", "SessionsFunc", "SessionsFunc[Mode]"})
+	src.doc("NewMemoryStore returns an idempotency store in memory that keeps results for\n" +
 		"DefaultRetention.")
-	f.Func().Id("NewMemoryStore").Params().Op("*").Qual(g.runtime, "MemoryStore").Block(
-		jen.Return(jen.Op("&").Qual(g.runtime, "MemoryStore").Values(jen.Dict{jen.Id("Retention"): jen.Id("DefaultRetention")})))
+	src.text(`func NewMemoryStore() *%[1]s.MemoryStore {
+	return &%[1]s.MemoryStore{Retention: DefaultRetention}
+}
+`, src.use(g.runtime))
+	src.add()
 }
 
 // checkCallbackPath reports a callback path the route cannot serve.

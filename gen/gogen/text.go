@@ -2,35 +2,32 @@ package gogen
 
 import (
 	"bytes"
+	"fmt"
+	"go/format"
 	"math"
 	pathpkg "path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/dave/jennifer/jen"
 )
 
-// Go text written already formatted (see decl). The regular declarations
-// of a large spec (a decoder per object, a struct per argument type) are
-// most of the package; writing them as gofmt would format them spares
-// go/format, which is most of gen's time. What gofmt does beyond
-// indentation is align columns in runs of lines (struct fields, keyed
-// composite literals, trailing comments): align does that as go/printer's
-// text/tabwriter settings do.
-//
-// goSource is the one writer of that text. While render builds a part,
-// every declaration of the part is written into the part's own goSource
-// (source), straight into the text that becomes the file: no declaration
-// is built as a string of its own, copied or joined. The few things only
-// gofmt lays out (a comment holding a control character, a default whose
-// literal spans lines) make the declaration odd: it is then handed to
-// go/format instead (add).
+// The generated Go is written as gofmt formats it, straight into the text
+// that becomes the file: no syntax tree is built, and go/format, which
+// would be most of gen's time, formats none of the regular declarations.
+// What gofmt does beyond indentation is align columns in runs of lines
+// (struct fields, keyed composite literals, trailing comments): the
+// writers here do that as go/printer's text/tabwriter settings do. The
+// few things only gofmt lays out (a comment holding a control character,
+// a default whose literal spans lines) make the declaration odd: add then
+// hands it to go/format alone. TestRenderIsGofmt holds every generated
+// file to be what go/format makes of it.
 
-// goSource is Go source written as gofmt formats it, a declaration (or a
-// run of them) at a time, each handed on by add: top-level declarations,
-// each after a blank line, the first starting with its doc comment.
+// goSource is the writer of one generated file: its top-level
+// declarations, written as gofmt formats them, a run of them at a time,
+// each run handed on by add; the first declaration of a run starts with
+// its doc comment.
 type goSource struct {
 	bytes.Buffer
 	// depth is the tab indentation text gives each line it writes.
@@ -40,61 +37,73 @@ type goSource struct {
 	// character or invalid UTF-8, a literal spanning lines): go/format
 	// then formats it.
 	odd bool
-	// flat is set when a comment was written unindented, as jen writes
-	// it (an odd comment): the declaration's code then goes to go/format
-	// unindented too, so that gofmt takes the comment for a doc comment
-	// as it does in jen's rendering.
+	// flat is set when a comment was written unindented (an odd comment,
+	// see lines): the declaration's code then goes to go/format
+	// unindented too, so that gofmt takes every comment before a line of
+	// code for a doc comment and formats it as one.
 	flat bool
-	// quals are the qualified identifiers written (qual), in order.
-	quals []qualified
+	// uses are the import paths of the packages the declaration being
+	// written names (qual).
+	uses []string
 	// start is where the declaration being written starts.
 	start int
+	// decls are the file's declarations handed on so far, in order.
+	decls []decl
+	// err is go/format's error on an odd declaration: a generator's bug.
+	err error
 }
 
-// qualified is an identifier of an imported package, written in a
-// goSource up to end.
-type qualified struct {
-	end        int
-	path, name string
+// decl is a run of top-level declarations, formatted, and the import
+// paths of the packages it names.
+type decl struct {
+	text    []byte
+	imports []string
+	// gofmt is set when go/format laid the text out (it was odd).
+	gofmt bool
 }
 
-// source returns the writer of declarations added to f: while render builds
-// f, the part's own, whose text the file is made of; else a new one.
-func (g *generator) source(f *jen.File) *goSource {
-	if k := g.sink; k != nil && k.f == f {
-		return &k.src
-	}
-	return &goSource{}
-}
-
-// add hands on the declarations written to src since the last add: to the
-// part being built, already formatted (decl); when src is odd, as source
-// for go/format after a split mark; outside a part being built, as jen
-// code that renders as the text. The packages src names (qual) join the
-// file's imports.
-func (g *generator) add(f *jen.File, src *goSource) {
-	building := g.sink != nil && g.sink.f == f
-	if building && !src.odd {
-		for _, q := range src.quals {
-			g.importing(q.path)
+// add hands on the declarations written since the last add as the next
+// of the file's. Their text stays where it was written (see next), unless
+// it is odd: go/format then formats it alone, which is how it formats it
+// in the whole file, as gofmt formats top-level declarations
+// independently.
+func (src *goSource) add() {
+	d := decl{text: src.Bytes()[src.start:]}
+	for _, path := range src.uses {
+		if !slices.Contains(d.imports, path) {
+			d.imports = append(d.imports, path)
 		}
-		g.decl(src.Bytes()[src.start:])
-		src.next()
-		return
 	}
-	if building {
-		g.flush()
-		g.sink.dirty = true
+	if src.odd {
+		text, err := formatDecl(d.text, src.flat)
+		if err != nil && src.err == nil {
+			src.err = fmt.Errorf("formatting: %w\n%s", err, d.text)
+		}
+		d.text, d.gofmt = text, true
+		src.Truncate(src.start)
 	}
-	if src.odd && g.mark != "" {
-		f.Comment(g.mark)
-	}
-	f.Add(src.jen())
-	src.Truncate(src.start)
+	src.decls = append(src.decls, d)
 	src.next()
 }
 
-// Sizes of the blocks a part's text is written in (see next).
+// declClause is the package clause go/format is given odd declarations
+// after: gofmt formats a declaration the same in any package.
+const declClause = "package p\n\n"
+
+// formatDecl returns odd declarations as go/format formats them. Flat
+// text is unindented first.
+func formatDecl(text []byte, flat bool) ([]byte, error) {
+	if flat {
+		text = leadingTabs.ReplaceAll(text, []byte("\n"))
+	}
+	out, err := format.Source(append([]byte(declClause), text...))
+	if err != nil {
+		return nil, err
+	}
+	return bytes.TrimPrefix(out, []byte(declClause)), nil
+}
+
+// Sizes of the blocks a file's text is written in (see next).
 const (
 	minBlock = 16 << 10
 	maxBlock = 1 << 20
@@ -102,11 +111,11 @@ const (
 )
 
 // next starts the next declaration. The text handed on stays where it is
-// (the part's pieces hold it): when the block it is in has little room
+// (the file's decls hold it): when the block it is in has little room
 // left, the next declarations go to a new block, so that no block is
 // ever copied to grow but to hold a declaration larger than its room.
 func (src *goSource) next() {
-	src.odd, src.flat, src.quals = false, false, src.quals[:0]
+	src.odd, src.flat, src.uses = false, false, src.uses[:0]
 	if src.Available() < minRoom {
 		size := min(max(2*src.Cap(), minBlock), maxBlock)
 		src.Buffer = *bytes.NewBuffer(make([]byte, 0, size))
@@ -114,41 +123,22 @@ func (src *goSource) next() {
 	src.start = src.Len()
 }
 
-// jen returns the declaration being written as jen code that renders as
-// its text, but for the qualified identifiers, which are jen's Qual, so
-// that jen imports their packages. Flat source is unindented, as jen
-// writes code: gofmt then takes each comment before a line of code for a
-// doc comment, as it does in jen's rendering, and formats it the same.
-func (src *goSource) jen() jen.Code {
-	text := string(src.Bytes()[src.start:])
-	seg := func(s string) jen.Code {
-		if src.flat {
-			s = leadingTabs.ReplaceAllString(s, "\n")
-		}
-		return jen.Op(s)
-	}
-	var items []jen.Code
-	start := 0
-	for _, q := range src.quals {
-		end := q.end - src.start
-		at := end - len(pathpkg.Base(q.path)) - 1 - len(q.name)
-		items = append(items, seg(text[start:at]), jen.Qual(q.path, q.name))
-		start = end
-	}
-	items = append(items, seg(text[start:]))
-	return jen.Custom(jen.Options{}, items...) // no separators: the text as it is
-}
-
 // leadingTabs are a line's indentation.
 var leadingTabs = regexp.MustCompile(`\n\t+`)
 
 // qual writes path.name, an identifier of the package at path, which the
-// file imports under its own name (as jen's Qual does).
+// file imports under its own name (see importLine).
 func (src *goSource) qual(path, name string) {
-	src.WriteString(pathpkg.Base(path))
+	src.WriteString(src.use(path))
 	src.WriteByte('.')
 	src.WriteString(name)
-	src.quals = append(src.quals, qualified{src.Len(), path, name})
+}
+
+// use records that the declaration being written names the package at
+// path, and returns the name the file imports it under.
+func (src *goSource) use(path string) string {
+	src.uses = append(src.uses, path)
+	return pathpkg.Base(path)
 }
 
 // indented runs write with the indentation n tabs deeper.
@@ -343,5 +333,19 @@ func keyedSection(b *bytes.Buffer, indent int, rows [][2]string, suffix string) 
 		b.WriteString(kv[1])
 		b.WriteString(suffix)
 		b.WriteByte('\n')
+	}
+}
+
+// specs writes the specs of a var block, name = value, one a line, one
+// tab in, the = aligned as gofmt aligns them.
+func (src *goSource) specs(rows [][2]string) {
+	width := 0
+	for _, r := range rows {
+		width = max(width, utf8.RuneCountInString(r[0]))
+	}
+	for _, r := range rows {
+		src.text("\t%s", r[0])
+		pad(&src.Buffer, width+1-utf8.RuneCountInString(r[0]))
+		src.text("= %s\n", r[1])
 	}
 }

@@ -10,10 +10,9 @@ import (
 )
 
 // TestStructTag: every field name Check lets through (jsonTagName) makes a
-// tag that strconv.CanBackquote allows, written as jen writes it: in
-// backquotes, the JSON name quoted as it is; the names that would need
-// the tag quoted (a backquote, a control character) are the ones Check
-// refuses.
+// tag that strconv.CanBackquote allows, written in backquotes, the JSON
+// name quoted as it is; the names that would need the tag quoted (a
+// backquote, a control character) are the ones Check refuses.
 func TestStructTag(t *testing.T) {
 	for _, name := range []string{"a", "with space", "-", "é", "中文", "$ref", "a`b", "tab\there", "nl\nx", "del\x7f", "bom\ufeff", "bad\xff", "nbsp\u00a0", `q"uote`, `back\slash`, "\ufffd"} {
 		for _, options := range []string{"", ",omitzero"} {
@@ -97,5 +96,28 @@ func TestKeyedRows(t *testing.T) {
 	}
 	if sections := bytes.Count(want, []byte(":  ")); sections < 2 {
 		t.Errorf("the case aligns only %d lines: it should show sections", sections)
+	}
+}
+
+// TestSpecs: specs aligns a var block's = as gofmt does, past the tenth
+// name too (values9, values10).
+func TestSpecs(t *testing.T) {
+	var rows [][2]string
+	for i := range 12 {
+		rows = append(rows, [2]string{fmt.Sprintf("values%d", i), fmt.Sprintf(`[]string{"v%d"}`, i)})
+	}
+	var src goSource
+	src.WriteString("package p\n\nvar (\n")
+	src.specs(rows)
+	src.WriteString(")\n")
+	want, err := format.Source(src.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(src.Bytes(), want) {
+		t.Errorf("specs's lines are not gofmt's:\n%s\nwant:\n%s", src.Bytes(), want)
+	}
+	if !bytes.Contains(want, []byte("values9  =")) {
+		t.Error("the case aligns nothing: it should hold names of two widths")
 	}
 }

@@ -6,17 +6,14 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/names"
 )
 
 // tools writes tools.go: the Tool enumeration with its staleness guard,
-// and every argument and result type, written already formatted (see add).
-func (g *generator) tools(f *jen.File) {
+// and every argument and result type.
+func (g *generator) tools(src *goSource) {
 	s := g.s
-	src := g.source(f)
 	// The tables below take some 360 bytes a tool: room made once, not
 	// by doubling as they are written.
 	src.Grow(400 * len(s.Tools))
@@ -125,14 +122,14 @@ const (
 	src.WriteString("func Some[T any](v T) Opt[T] {\n\treturn ")
 	src.qual(g.runtime, "Some")
 	src.WriteString("(v)\n}\n")
-	g.add(f, src)
+	src.add()
 
 	// Types.
 	done := map[*model.Type]bool{}
 	for _, t := range s.Tools {
-		g.typesUnit(f, t.Args, fmt.Sprintf("%s are the arguments of tool %q.", t.Args.GoName, t.Name), done)
+		g.typesUnit(src, t.Args, fmt.Sprintf("%s are the arguments of tool %q.", t.Args.GoName, t.Name), done)
 		if t.Result != nil {
-			g.typesUnit(f, t.Result, fmt.Sprintf("%s is the result data of tool %q.", t.Result.GoName, t.Name), done)
+			g.typesUnit(src, t.Result, fmt.Sprintf("%s is the result data of tool %q.", t.Result.GoName, t.Name), done)
 		}
 	}
 }
@@ -140,11 +137,10 @@ const (
 // typesUnit is objectTypes as a unit (see unit), when none of the types it
 // declares was declared already: its text is then a function of t and
 // where.
-func (g *generator) typesUnit(f *jen.File, t *model.Type, where string, done map[*model.Type]bool) {
+func (g *generator) typesUnit(src *goSource, t *model.Type, where string, done map[*model.Type]bool) {
 	build := func() {
-		src := g.source(f)
 		if g.objectTypes(src, t, where, done) {
-			g.add(f, src)
+			src.add()
 		}
 	}
 	if g.memo == nil {
@@ -173,7 +169,7 @@ func (g *generator) typesUnit(f *jen.File, t *model.Type, where string, done map
 			return
 		}
 	}
-	g.unit(f, func(h *unitHash) { h.str("types"); h.str(where); h.of(t) }, build)
+	g.unit(src, func(h *unitHash) { h.str("types"); h.str(where); h.of(t) }, build)
 	for _, x := range declares {
 		done[x] = true
 	}
@@ -330,7 +326,7 @@ func (g *generator) goTypeText(t *model.Type) string {
 }
 
 // appendStructTag appends the struct tag `json:"name<options>"`, in
-// backquotes, as jen writes a tag that strconv.CanBackquote allows: Check
+// backquotes, as a tag that strconv.CanBackquote allows is written: Check
 // refuses a field name that jsonTagName does not admit, so a name holds no
 // backquote, quote, backslash or control character, and strconv.Quote
 // writes it as it is. The options ("" or ",omitzero") need no escaping.
