@@ -843,20 +843,20 @@ func (d *Decoder) Object(keys []string, missing []Issue, field func(i int)) (see
 	}
 	start := len(d.issues)
 	depth := d.depth // where the members' keys are in their issues' paths
+	next := 0
 	for more {
 		key := d.Key()
 		if d.err != nil {
 			return seen, false
 		}
-		i := fieldIndex(keys, key)
+		i := fieldIndex(keys, key, next)
+		next = i + 1
 		switch {
 		case i < 0:
 			// Unknown keys are stripped, as zod does.
 			d.Skip()
 		case seen&(1<<i) != 0:
-			// A repeated key: the issues of its earlier value go too.
-			kept := slices.DeleteFunc(d.issues[start:], func(is Issue) bool { return is.Path[depth] == keys[i] })
-			d.issues = d.issues[:start+len(kept)]
+			d.dropIssues(start, depth, keys[i])
 			fallthrough
 		default:
 			seen |= 1 << i
@@ -872,15 +872,31 @@ func (d *Decoder) Object(keys []string, missing []Issue, field func(i int)) (see
 	if d.err != nil {
 		return seen, false
 	}
-	d.fieldOrder(start, depth, seen, keys, missing)
+	if len(d.issues) != start || missingAny(seen, missing) {
+		d.fieldOrder(start, depth, seen, keys, missing)
+	}
 	return seen, true
 }
 
-// fieldIndex is the index of key in keys, or -1. A linear scan: an
-// object has few fields, and most differ in length.
-func fieldIndex(keys []string, key []byte) int {
-	for i, k := range keys {
-		if k == string(key) {
+// dropIssues drops the issues recorded since start at the member key (the
+// step depth of their paths) of an object: a repeated key's value replaces
+// the earlier one, and its issues the earlier one's.
+func (d *Decoder) dropIssues(start, depth int, key string) {
+	kept := slices.DeleteFunc(d.issues[start:], func(is Issue) bool { return is.Path[depth] == key })
+	d.issues = d.issues[:start+len(kept)]
+}
+
+// fieldIndex is the index of key in keys, or -1: a linear scan that
+// starts at next and wraps around. Keys mostly come in field order (as a
+// model writes them from the schema), so with next the field after the
+// last key's, one comparison mostly finds a key.
+func fieldIndex(keys []string, key []byte, next int) int {
+	for j := range keys {
+		i := next + j
+		if i >= len(keys) {
+			i -= len(keys)
+		}
+		if keys[i] == string(key) {
 			return i
 		}
 	}
@@ -892,9 +908,6 @@ func fieldIndex(keys []string, key []byte) int {
 // object's fields (keys), each field's in the order recorded, and adds
 // missing[i] for each absent field i whose missing issue has a Code.
 func (d *Decoder) fieldOrder(start, depth int, seen uint64, keys []string, missing []Issue) {
-	if len(d.issues) == start && !missingAny(seen, missing) {
-		return
-	}
 	found := d.issues[start:]
 	out := make([]Issue, 0, len(found)+len(keys))
 	for i, key := range keys {
