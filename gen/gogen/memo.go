@@ -74,6 +74,7 @@ func (g *generator) unit(f *jen.File, key func(h *unitHash), build func()) {
 	h := &g.memo.key
 	h.g, h.buf, h.bad = g, h.buf[:0], false
 	h.str(g.s.Codegen.GoPackage)
+	h.str(g.runtime) // the object decoders name agentrt.Array
 	key(h)
 	if h.bad {
 		build()
