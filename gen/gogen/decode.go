@@ -115,7 +115,7 @@ func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 		src.add()
 		return
 	}
-	// The fields' bits, issue segments and tables follow the order zod
+	// The fields' indices, seen bits and tables follow the order zod
 	// checks the shape's keys in, JavaScript's (array indices first).
 	fields := js.KeyOrder(t.Fields, func(f *model.Field) string { return f.Name })
 	order := "field order"
@@ -123,60 +123,37 @@ func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 		order = "JavaScript's key order (array indices first, ascending)"
 	}
 	src.doc("decode" + name + " decodes " + article(name) + " at the current path; issues come out in " + order + ".")
-	src.text(`func decode%[1]s(d *decoder, v *%[1]s) {
-	more, ok := d.ObjectStart()
-	if !ok {
-		return
+	defaults := slices.ContainsFunc(fields, func(fd *model.Field) bool { return fd.Presence == model.Defaulted })
+	src.text("func decode%s(d *decoder, v *%s) {\n\t", name, name)
+	if defaults {
+		src.text("seen, ok := ")
 	}
-	start := d.IssueCount()
-	var seen uint64
-	var segs [%[2]d][2]int
-	for more {
-		key := d.Key()
-		if d.Failed() {
-			return
+	// The runtime decodes the object (agentrt.Decoder.Object) and calls
+	// back for each field's value: the decoder holds what the spec decides.
+	body := func() {
+		src.text("switch i {\n")
+		for i, fd := range fields {
+			src.text("case %d:\n", i)
+			src.indented(1, func() { g.field(src, fd) })
 		}
-		switch string(key) {
-`, name, len(t.Fields))
-	var required uint64
-	for i, fd := range fields {
-		if fd.Presence == model.Required {
-			required |= 1 << i
-		}
-		bit := uint64(1) << i
-		src.text(`		case %[1]q:
-			if seen&%#[2]x != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.%[3]s = %[4]s
-			}
-			seen |= %#[2]x
-`, fd.Name, bit, fd.GoName, g.zero(fd))
-		dst := "v." + fd.GoName
-		if fd.Presence == model.Optional {
-			src.text("\t\t\t%s.Set = true\n", dst)
-			dst += ".Value"
-		}
-		src.text(`			segs[%[1]d][0] = d.IssueCount()
-			d.Push(%[2]q)
-`, i, fd.Name)
-		src.indented(3, func() { g.value(src, fd.Type, dst, 0) })
-		src.text(`			d.Pop()
-			segs[%d][1] = d.IssueCount()
-`, i)
+		src.text("}\n")
 	}
-	src.text(`		default:
-			// Unknown keys are stripped, as zod does.
-			d.Skip()
-		}
-		if d.Failed() {
-			return
-		}
-		more = d.ObjectNext()
+	if 1+len("seen, ok := d.Object(keys, missing, func(i int) {")+2*len(name) > maxLine { // the call on a line
+		src.text(`d.Object(
+		keys%[1]s,
+		missing%[1]s,
+		func(i int) {
+`, name)
+		src.indented(3, body)
+		src.text("\t\t},\n\t)\n")
+	} else {
+		src.text("d.Object(keys%[1]s, missing%[1]s, func(i int) {\n", name)
+		src.indented(2, body)
+		src.text("\t})\n")
 	}
-	if d.Failed() {
-		return
+	if defaults {
+		src.text("\tif !ok {\n\t\treturn\n\t}\n")
 	}
-`)
 	for i, fd := range fields {
 		if fd.Presence == model.Defaulted {
 			src.text(`	if seen&%#x == 0 {
@@ -185,29 +162,11 @@ func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 `, uint64(1)<<i, fd.GoName, g.defaultValue(src, fd.Type, fd.Default))
 		}
 	}
-	if 2+52+2*len(name) > maxLine { // the call on one line, indented twice
-		src.text(`	if d.IssueCount() != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
-		d.Reorder(
-			start,
-			segs[:],
-			seen,
-			keys%[2]s[:],
-			missing%[2]s[:],
-		)
-	}
-}
-`, required, name)
-	} else {
-		src.text(`	if d.IssueCount() != start || seen&uint64(%#[1]x) != uint64(%#[1]x) {
-		d.Reorder(start, segs[:], seen, keys%[2]s[:], missing%[2]s[:])
-	}
-}
-`, required, name)
-	}
+	src.text("}\n")
 	src.add()
 
 	src.doc("keys" + name + " are " + name + "'s JSON keys, in " + order + ".")
-	src.text("var keys%s = [...]string{\n", name)
+	src.text("var keys%s = []string{\n", name)
 	for _, fd := range fields {
 		src.text("\t%q,\n", fd.Name)
 	}
@@ -215,7 +174,7 @@ func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 	src.add()
 
 	src.doc("missing" + name + " are the issues of absent fields (zod validates undefined); empty when absence is fine.")
-	src.text("var missing%s = [...]Issue{\n", name)
+	src.text("var missing%s = []Issue{\n", name)
 	src.indented(1, func() {
 		for _, fd := range fields {
 			src.lineComment(fd.Name + ": " + presenceNames[fd.Presence])
@@ -263,72 +222,82 @@ func article(name string) string {
 	return "a " + name
 }
 
+// field writes the decoding of field fd of v: the field reset (a repeated
+// key replaces the value before it; present, for an optional field) and
+// its value.
+func (g *generator) field(src *goSource, fd *model.Field) {
+	dst := "v." + fd.GoName
+	if fd.Presence == model.Optional {
+		src.text("%s = Opt[%s]{Set: true}\n", dst, g.goTypeText(fd.Type))
+		dst += ".Value"
+	} else {
+		src.text("%s = %s\n", dst, g.zero(fd.Type))
+	}
+	g.value(src, fd.Type, dst)
+}
+
 // value writes the decoding of one value of type t into dst, an
-// addressable expression (a field or a local variable); depth numbers the
-// variables of nested lists and numbers.
-func (g *generator) value(src *goSource, t *model.Type, dst string, depth int) {
+// addressable expression: a field, or *e, a list's element.
+func (g *generator) value(src *goSource, t *model.Type, dst string) {
+	ptr := "&" + dst
+	if strings.HasPrefix(dst, "*") {
+		ptr = dst[1:]
+	}
 	switch t.Kind {
 	case model.String:
 		if !hasStringChecks(t) {
-			src.text("d.Str(&%s)\n", dst)
+			src.text("d.Str(%s)\n", ptr)
 			return
 		}
-		src.text("if d.Str(&%s) {\n", dst)
+		src.text("if d.Str(%s) {\n", ptr)
 		src.indented(1, func() { g.stringChecks(src, t, dst) })
 		src.text("}\n")
 	case model.Literal:
-		src.text("d.Enum(&%s, %s, %q)\n", dst, g.valuesVar([]string{t.Literal}), valueMessage([]string{t.Literal}))
+		src.text("d.Enum(%s, %s, %q)\n", ptr, g.valuesVar([]string{t.Literal}), valueMessage([]string{t.Literal}))
 	case model.Enum:
-		src.text("d.Enum((*string)(&%s), %s, %q)\n", dst, g.valuesVar(t.Enum), valueMessage(t.Enum))
+		src.text("d.Enum((*string)(%s), %s, %q)\n", ptr, g.valuesVar(t.Enum), valueMessage(t.Enum))
 	case model.Boolean:
-		src.text("d.Bool(&%s)\n", dst)
-	case model.Number, model.Integer:
-		src.text(`{
-	var f%[1]d float64
-	if d.Num(&f%[1]d) {
-`, depth)
-		src.indented(2, func() { g.numberChecks(src, t, "f"+strconv.Itoa(depth)) })
-		if t.Kind == model.Integer {
-			src.text("\t\t%s = int64(f%d)\n", dst, depth)
-		} else {
-			src.text("\t\t%s = f%d\n", dst, depth)
-		}
-		src.text("\t}\n}\n")
-	case model.Object:
-		src.text("decode%s(d, &%s)\n", t.GoName, dst)
-	case model.Array:
-		src.text(`if more%[1]d, ok%[1]d := d.ArrayStart(); ok%[1]d {
-	if %[2]s == nil {
-		// [] decodes to an empty, non-nil slice (no allocation).
-		%[2]s = %[3]s{}
-	}
-	n%[1]d := 0
-	for more%[1]d {
-		d.PushIndex(n%[1]d)
-		var e%[1]d %[4]s
-`, depth, dst, g.goTypeText(t), g.goTypeText(t.Items))
-		src.indented(2, func() { g.value(src, t.Items, "e"+strconv.Itoa(depth), depth+1) })
-		src.text(`		d.Pop()
-		%[2]s = append(%[2]s, e%[1]d)
-		n%[1]d++
-		if d.Failed() {
+		src.text("d.Bool(%s)\n", ptr)
+	case model.Number:
+		// Num sets the number only when it is one (finite).
+		if !hasNumberChecks(t) {
+			src.text("d.Num(%s)\n", ptr)
 			return
 		}
-		more%[1]d = d.ArrayNext()
-	}
-	if d.Failed() {
-		return
-	}
-`, depth, dst)
+		src.text("if d.Num(%s) {\n", ptr)
+		src.indented(1, func() { g.numberChecks(src, t, dst) })
+		src.text("}\n")
+	case model.Integer:
+		src.text("var f float64\nif d.Num(&f) {\n")
 		src.indented(1, func() {
-			if t.MinItems != nil {
-				src.sizeIssue(depth, '<', "Minimum", *t.MinItems)
-			}
-			if t.MaxItems != nil {
-				src.sizeIssue(depth, '>', "Maximum", *t.MaxItems)
-			}
+			g.numberChecks(src, t, "f")
+			src.text("%s = int64(f)\n", dst)
 		})
 		src.text("}\n")
+	case model.Object:
+		src.text("decode%s(d, %s)\n", t.GoName, ptr)
+	case model.Array:
+		// The runtime decodes the list (agentrt.Array) and calls back for
+		// each element's value, in place.
+		checks := t.MinItems != nil || t.MaxItems != nil
+		src.tabs(src.depth)
+		if checks {
+			src.WriteString("n, ok := ")
+		}
+		src.qual(g.runtime, "Array")
+		src.WriteString("(d, " + ptr + ", func(e *" + g.goTypeText(t.Items) + ") {\n")
+		src.indented(1, func() { g.value(src, t.Items, "*e") })
+		src.text("})\n")
+		if checks {
+			src.text("if ok {\n")
+			if t.MinItems != nil {
+				src.text("\td.MinItems(n, %d)\n", *t.MinItems)
+			}
+			if t.MaxItems != nil {
+				src.text("\td.MaxItems(n, %d)\n", *t.MaxItems)
+			}
+			src.text("}\n")
+		}
 	default:
 		panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
 	}
@@ -339,6 +308,10 @@ func (g *generator) value(src *goSource, t *model.Type, dst string, depth int) {
 func hasStringChecks(t *model.Type) bool {
 	return t.MinLength != nil || t.MaxLength != nil || len(t.Patterns) > 0 || len(t.Checks) > 0
 }
+
+// hasNumberChecks reports whether a number of type t is checked after it
+// is read.
+func hasNumberChecks(t *model.Type) bool { return t.Minimum != nil || t.Maximum != nil }
 
 // stringChecks checks the string in s (an expression) against t's
 // constraints, one runtime call each, in the order the zod schema runs its
@@ -359,7 +332,7 @@ func (g *generator) stringChecks(src *goSource, t *model.Type, s string) {
 	}
 }
 
-// numberChecks checks the number in variable f against t's constraints,
+// numberChecks checks the number in f (an expression) against t's constraints,
 // one runtime call each, as zod runs them: .int() first, and the bounds
 // only for an integral value (zod aborts after a fractional one).
 func (g *generator) numberChecks(src *goSource, t *model.Type, f string) {
@@ -393,28 +366,6 @@ func (g *generator) numberChecks(src *goSource, t *model.Type, f string) {
 		src.depth--
 		src.text("}\n")
 	}
-}
-
-// sizeIssue adds zod's too_small (op '<', bound "Minimum") or too_big (op
-// '>', bound "Maximum") issue for the item count n<depth> of a list, if it
-// passes n.
-func (src *goSource) sizeIssue(depth int, op byte, bound string, n int) {
-	code, message := `"too_small"`, "Too small: expected array to have >="
-	if op == '>' {
-		code, message = `"too_big"`, "Too big: expected array to have <="
-	}
-	count := strconv.Itoa(n)
-	src.text("if n%d %s %d {\n\td.Add(Issue{\n", depth, string(op), n)
-	src.indented(2, func() {
-		src.fields(
-			[2]string{"Code", code},
-			[2]string{"Inclusive", "true"},
-			[2]string{bound, strconv.Quote(count)},
-			[2]string{"Message", strconv.Quote(message + count + " items")},
-			[2]string{"Origin", `"array"`},
-		)
-	})
-	src.text("\t})\n}\n")
 }
 
 // valueMessage is zod's invalid_value message.
@@ -474,12 +425,9 @@ func quoteJoin(vals []string) string {
 	return string(b)
 }
 
-// zero is the zero value of a field's Go type.
-func (g *generator) zero(fd *model.Field) string {
-	if fd.Presence == model.Optional {
-		return "Opt[" + g.goTypeText(fd.Type) + "]{}"
-	}
-	switch fd.Type.Kind {
+// zero is the zero value of a field of type t, not optional.
+func (g *generator) zero(t *model.Type) string {
+	switch t.Kind {
 	case model.String, model.Literal, model.Enum:
 		return `""`
 	case model.Number, model.Integer:
@@ -489,7 +437,7 @@ func (g *generator) zero(fd *model.Field) string {
 	case model.Array:
 		return "nil"
 	}
-	return g.goTypeText(fd.Type) + "{}"
+	return g.goTypeText(t) + "{}"
 }
 
 // defaultValue is the Go expression of the JSON value raw as type t (a

@@ -54,8 +54,9 @@ func (m *memo) finish() {
 // unit adds to src the declarations build writes to it, or, when the
 // memory holds a unit with the same key, that unit's. src holds no
 // declaration not yet handed on (add). key writes to h everything build's
-// output depends on besides the package name (see unitHash); build must
-// change nothing in g that later code reads.
+// output depends on besides the package name and the runtime's import
+// path, which unit writes itself (see unitHash); build must change nothing
+// in g that later code reads.
 func (g *generator) unit(src *goSource, key func(h *unitHash), build func()) {
 	if g.memo == nil {
 		build()
@@ -64,6 +65,7 @@ func (g *generator) unit(src *goSource, key func(h *unitHash), build func()) {
 	h := &g.memo.key
 	h.g, h.buf, h.bad = g, h.buf[:0], false
 	h.str(g.s.Codegen.GoPackage)
+	h.str(g.runtime)
 	key(h)
 	if h.bad {
 		build()

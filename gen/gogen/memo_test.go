@@ -189,6 +189,7 @@ var modelEdits = []struct {
 		return true
 	}},
 	{"the package name", func(s *model.Spec) bool { s.Codegen.GoPackage += "edited"; return true }},
+	{"the runtime's import path", func(s *model.Spec) bool { s.Codegen.GoRuntime = "example.com/edited/agentrt"; return true }},
 }
 
 // firstType applies edit to the first argument type, in tool and field

@@ -40,7 +40,7 @@ type EnforceVersion uint
 // rises when generated code of an older version no longer works with it.
 const (
 	MinVersion = 1
-	MaxVersion = 2
+	MaxVersion = 3
 )
 
 // FingerprintHeader is the HTTP header in which a generated OpenCode stub

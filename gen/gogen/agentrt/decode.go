@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -820,6 +822,162 @@ func (d *Decoder) EmptyObject() {
 			return
 		}
 		more = d.ObjectNext()
+	}
+}
+
+// Object decodes an object of the fields keys (at most 64), in the order
+// zod checks them, at the current path; field decodes the value of field
+// i, the path then at its key. It does what every object decoder does, as
+// the generated zod schema parses JSON.parse's object: a key repeated
+// replaces the earlier value and its issues (JSON.parse keeps the last),
+// unknown keys are stripped, an absent field contributes missing[i] unless
+// that issue's Code is empty (see Reorder), and the issues come out in
+// field order. seen has bit i set when field i was present; ok is false
+// when the value was not an object (invalid_type) or decoding stopped at
+// a syntax error: its defaults are then not applied. field must reset the
+// field it decodes, which a repeated key has set before.
+func (d *Decoder) Object(keys []string, missing []Issue, field func(i int)) (seen uint64, ok bool) {
+	more, ok := d.ObjectStart()
+	if !ok {
+		return 0, false
+	}
+	start := len(d.issues)
+	depth := d.depth // where the members' keys are in their issues' paths
+	next := 0
+	for more {
+		key := d.Key()
+		if d.err != nil {
+			return seen, false
+		}
+		i := fieldIndex(keys, key, next)
+		next = i + 1
+		switch {
+		case i < 0:
+			// Unknown keys are stripped, as zod does.
+			d.Skip()
+		case seen&(1<<i) != 0:
+			d.dropIssues(start, depth, keys[i])
+			fallthrough
+		default:
+			seen |= 1 << i
+			d.Push(keys[i])
+			field(i)
+			d.Pop()
+		}
+		if d.err != nil {
+			return seen, false
+		}
+		more = d.ObjectNext()
+	}
+	if d.err != nil {
+		return seen, false
+	}
+	if len(d.issues) != start || missingAny(seen, missing) {
+		d.fieldOrder(start, depth, seen, keys, missing)
+	}
+	return seen, true
+}
+
+// dropIssues drops the issues recorded since start at the member key (the
+// step depth of their paths) of an object: a repeated key's value replaces
+// the earlier one, and its issues the earlier one's.
+func (d *Decoder) dropIssues(start, depth int, key string) {
+	kept := slices.DeleteFunc(d.issues[start:], func(is Issue) bool { return is.Path[depth] == key })
+	d.issues = d.issues[:start+len(kept)]
+}
+
+// fieldIndex is the index of key in keys, or -1: a linear scan that
+// starts at next and wraps around. Keys mostly come in field order (as a
+// model writes them from the schema), so with next the field after the
+// last key's, one comparison mostly finds a key.
+func fieldIndex(keys []string, key []byte, next int) int {
+	for j := range keys {
+		i := next + j
+		if i >= len(keys) {
+			i -= len(keys)
+		}
+		if keys[i] == string(key) {
+			return i
+		}
+	}
+	return -1
+}
+
+// fieldOrder puts the issues recorded since start, all at members of an
+// object whose keys are step depth of their paths, into the order of the
+// object's fields (keys), each field's in the order recorded, and adds
+// missing[i] for each absent field i whose missing issue has a Code.
+func (d *Decoder) fieldOrder(start, depth int, seen uint64, keys []string, missing []Issue) {
+	found := d.issues[start:]
+	out := make([]Issue, 0, len(found)+len(keys))
+	for i, key := range keys {
+		if seen&(1<<i) == 0 {
+			if missing[i].Code != "" {
+				d.Push(key)
+				out = append(out, d.at(missing[i]))
+				d.Pop()
+			}
+			continue
+		}
+		for j := range found {
+			if found[j].Path[depth] == key {
+				out = append(out, found[j])
+			}
+		}
+	}
+	d.issues = append(d.issues[:start], out...)
+}
+
+// missingAny reports whether a field absent from seen has a missing issue.
+func missingAny(seen uint64, missing []Issue) bool {
+	for absent := ^seen & (1<<len(missing) - 1); absent != 0; absent &= absent - 1 {
+		if missing[bits.TrailingZeros64(absent)].Code != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Array decodes an array at the current path into *s, each element by
+// elem, the path then at its index; [] decodes to an empty slice, not
+// nil. n is the number of elements; ok is false when the value was not an
+// array (invalid_type) or decoding stopped at a syntax error: the array's
+// own checks (MinItems, MaxItems) then do not run.
+func Array[T any](d *Decoder, s *[]T, elem func(e *T)) (n int, ok bool) {
+	more, ok := d.ArrayStart()
+	if !ok {
+		return 0, false
+	}
+	if *s == nil {
+		*s = []T{} // no allocation
+	}
+	for ; more; n++ {
+		var zero T
+		*s = append(*s, zero)
+		d.PushIndex(n)
+		elem(&(*s)[n]) // in place: a pointer to a local would escape
+		d.Pop()
+		if d.err != nil {
+			return n + 1, false
+		}
+		more = d.ArrayNext()
+	}
+	return n, d.err == nil
+}
+
+// MinItems checks that an array has at least min elements: zod's too_small.
+func (d *Decoder) MinItems(n, min int) {
+	if n < min {
+		m := strconv.Itoa(min)
+		d.Add(sizeIssue(">=", m, "array", "array to have >="+m+" items"))
+	}
+}
+
+// MaxItems checks that an array has at most max elements: zod's too_big.
+func (d *Decoder) MaxItems(n, max int) {
+	if n > max {
+		m := strconv.Itoa(max)
+		d.Add(sizeIssue("<=", m, "array", "array to have <="+m+" items"))
 	}
 }
 

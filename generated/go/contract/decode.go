@@ -99,173 +99,42 @@ func DecodeSaveSnapshotArgs(data []byte) (SaveSnapshotArgs, error) {
 // decodeAutomationCompleteArgs decodes an AutomationCompleteArgs at the current path; issues come out
 // in field order.
 func decodeAutomationCompleteArgs(d *decoder, v *AutomationCompleteArgs) {
-	more, ok := d.ObjectStart()
-	if !ok {
-		return
-	}
-	start := d.IssueCount()
-	var seen uint64
-	var segs [8][2]int
-	for more {
-		key := d.Key()
-		if d.Failed() {
-			return
-		}
-		switch string(key) {
-		case "run_id":
-			if seen&0x1 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.RunID = ""
-			}
-			seen |= 0x1
-			segs[0][0] = d.IssueCount()
-			d.Push("run_id")
+	d.Object(keysAutomationCompleteArgs, missingAutomationCompleteArgs, func(i int) {
+		switch i {
+		case 0:
+			v.RunID = ""
 			d.Str(&v.RunID)
-			d.Pop()
-			segs[0][1] = d.IssueCount()
-		case "completion_id":
-			if seen&0x2 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.CompletionID = ""
-			}
-			seen |= 0x2
-			segs[1][0] = d.IssueCount()
-			d.Push("completion_id")
+		case 1:
+			v.CompletionID = ""
 			d.Str(&v.CompletionID)
-			d.Pop()
-			segs[1][1] = d.IssueCount()
-		case "outcome":
-			if seen&0x4 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Outcome = ""
-			}
-			seen |= 0x4
-			segs[2][0] = d.IssueCount()
-			d.Push("outcome")
+		case 2:
+			v.Outcome = ""
 			d.Enum((*string)(&v.Outcome), values0, "Invalid option: expected one of \"succeeded\"|\"failed\"|\"needs_human\"")
-			d.Pop()
-			segs[2][1] = d.IssueCount()
-		case "summary_markdown":
-			if seen&0x8 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.SummaryMarkdown = Opt[string]{}
-			}
-			seen |= 0x8
-			v.SummaryMarkdown.Set = true
-			segs[3][0] = d.IssueCount()
-			d.Push("summary_markdown")
+		case 3:
+			v.SummaryMarkdown = Opt[string]{Set: true}
 			d.Str(&v.SummaryMarkdown.Value)
-			d.Pop()
-			segs[3][1] = d.IssueCount()
-		case "citations":
-			if seen&0x10 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Citations = Opt[[]string]{}
-			}
-			seen |= 0x10
-			v.Citations.Set = true
-			segs[4][0] = d.IssueCount()
-			d.Push("citations")
-			if more0, ok0 := d.ArrayStart(); ok0 {
-				if v.Citations.Value == nil {
-					// [] decodes to an empty, non-nil slice (no allocation).
-					v.Citations.Value = []string{}
-				}
-				n0 := 0
-				for more0 {
-					d.PushIndex(n0)
-					var e0 string
-					d.Str(&e0)
-					d.Pop()
-					v.Citations.Value = append(v.Citations.Value, e0)
-					n0++
-					if d.Failed() {
-						return
-					}
-					more0 = d.ArrayNext()
-				}
-				if d.Failed() {
-					return
-				}
-			}
-			d.Pop()
-			segs[4][1] = d.IssueCount()
-		case "diff_ref":
-			if seen&0x20 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.DiffRef = Opt[string]{}
-			}
-			seen |= 0x20
-			v.DiffRef.Set = true
-			segs[5][0] = d.IssueCount()
-			d.Push("diff_ref")
+		case 4:
+			v.Citations = Opt[[]string]{Set: true}
+			agentrt.Array(d, &v.Citations.Value, func(e *string) {
+				d.Str(e)
+			})
+		case 5:
+			v.DiffRef = Opt[string]{Set: true}
 			d.Str(&v.DiffRef.Value)
-			d.Pop()
-			segs[5][1] = d.IssueCount()
-		case "test_report_ref":
-			if seen&0x40 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.TestReportRef = Opt[string]{}
-			}
-			seen |= 0x40
-			v.TestReportRef.Set = true
-			segs[6][0] = d.IssueCount()
-			d.Push("test_report_ref")
+		case 6:
+			v.TestReportRef = Opt[string]{Set: true}
 			d.Str(&v.TestReportRef.Value)
-			d.Pop()
-			segs[6][1] = d.IssueCount()
-		case "side_effect_refs":
-			if seen&0x80 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.SideEffectRefs = Opt[[]string]{}
-			}
-			seen |= 0x80
-			v.SideEffectRefs.Set = true
-			segs[7][0] = d.IssueCount()
-			d.Push("side_effect_refs")
-			if more0, ok0 := d.ArrayStart(); ok0 {
-				if v.SideEffectRefs.Value == nil {
-					// [] decodes to an empty, non-nil slice (no allocation).
-					v.SideEffectRefs.Value = []string{}
-				}
-				n0 := 0
-				for more0 {
-					d.PushIndex(n0)
-					var e0 string
-					d.Str(&e0)
-					d.Pop()
-					v.SideEffectRefs.Value = append(v.SideEffectRefs.Value, e0)
-					n0++
-					if d.Failed() {
-						return
-					}
-					more0 = d.ArrayNext()
-				}
-				if d.Failed() {
-					return
-				}
-			}
-			d.Pop()
-			segs[7][1] = d.IssueCount()
-		default:
-			// Unknown keys are stripped, as zod does.
-			d.Skip()
+		case 7:
+			v.SideEffectRefs = Opt[[]string]{Set: true}
+			agentrt.Array(d, &v.SideEffectRefs.Value, func(e *string) {
+				d.Str(e)
+			})
 		}
-		if d.Failed() {
-			return
-		}
-		more = d.ObjectNext()
-	}
-	if d.Failed() {
-		return
-	}
-	if d.IssueCount() != start || seen&uint64(0x7) != uint64(0x7) {
-		d.Reorder(start, segs[:], seen, keysAutomationCompleteArgs[:], missingAutomationCompleteArgs[:])
-	}
+	})
 }
 
 // keysAutomationCompleteArgs are AutomationCompleteArgs's JSON keys, in field order.
-var keysAutomationCompleteArgs = [...]string{
+var keysAutomationCompleteArgs = []string{
 	"run_id",
 	"completion_id",
 	"outcome",
@@ -278,7 +147,7 @@ var keysAutomationCompleteArgs = [...]string{
 
 // missingAutomationCompleteArgs are the issues of absent fields (zod validates undefined); empty when
 // absence is fine.
-var missingAutomationCompleteArgs = [...]Issue{
+var missingAutomationCompleteArgs = []Issue{
 	// run_id: required
 	{
 		Code:     "invalid_type",
@@ -312,76 +181,25 @@ var missingAutomationCompleteArgs = [...]Issue{
 // decodeRequestEnvVariablesArgs decodes a RequestEnvVariablesArgs at the current path; issues come out
 // in field order.
 func decodeRequestEnvVariablesArgs(d *decoder, v *RequestEnvVariablesArgs) {
-	more, ok := d.ObjectStart()
-	if !ok {
-		return
-	}
-	start := d.IssueCount()
-	var seen uint64
-	var segs [1][2]int
-	for more {
-		key := d.Key()
-		if d.Failed() {
-			return
+	d.Object(keysRequestEnvVariablesArgs, missingRequestEnvVariablesArgs, func(i int) {
+		switch i {
+		case 0:
+			v.Keys = nil
+			agentrt.Array(d, &v.Keys, func(e *RequestEnvVariablesKey) {
+				decodeRequestEnvVariablesKey(d, e)
+			})
 		}
-		switch string(key) {
-		case "keys":
-			if seen&0x1 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Keys = nil
-			}
-			seen |= 0x1
-			segs[0][0] = d.IssueCount()
-			d.Push("keys")
-			if more0, ok0 := d.ArrayStart(); ok0 {
-				if v.Keys == nil {
-					// [] decodes to an empty, non-nil slice (no allocation).
-					v.Keys = []RequestEnvVariablesKey{}
-				}
-				n0 := 0
-				for more0 {
-					d.PushIndex(n0)
-					var e0 RequestEnvVariablesKey
-					decodeRequestEnvVariablesKey(d, &e0)
-					d.Pop()
-					v.Keys = append(v.Keys, e0)
-					n0++
-					if d.Failed() {
-						return
-					}
-					more0 = d.ArrayNext()
-				}
-				if d.Failed() {
-					return
-				}
-			}
-			d.Pop()
-			segs[0][1] = d.IssueCount()
-		default:
-			// Unknown keys are stripped, as zod does.
-			d.Skip()
-		}
-		if d.Failed() {
-			return
-		}
-		more = d.ObjectNext()
-	}
-	if d.Failed() {
-		return
-	}
-	if d.IssueCount() != start || seen&uint64(0x1) != uint64(0x1) {
-		d.Reorder(start, segs[:], seen, keysRequestEnvVariablesArgs[:], missingRequestEnvVariablesArgs[:])
-	}
+	})
 }
 
 // keysRequestEnvVariablesArgs are RequestEnvVariablesArgs's JSON keys, in field order.
-var keysRequestEnvVariablesArgs = [...]string{
+var keysRequestEnvVariablesArgs = []string{
 	"keys",
 }
 
 // missingRequestEnvVariablesArgs are the issues of absent fields (zod validates undefined); empty when
 // absence is fine.
-var missingRequestEnvVariablesArgs = [...]Issue{
+var missingRequestEnvVariablesArgs = []Issue{
 	// keys: required
 	{
 		Code:     "invalid_type",
@@ -393,120 +211,37 @@ var missingRequestEnvVariablesArgs = [...]Issue{
 // decodeRequestEnvVariablesKey decodes a RequestEnvVariablesKey at the current path; issues come out
 // in field order.
 func decodeRequestEnvVariablesKey(d *decoder, v *RequestEnvVariablesKey) {
-	more, ok := d.ObjectStart()
-	if !ok {
-		return
-	}
-	start := d.IssueCount()
-	var seen uint64
-	var segs [5][2]int
-	for more {
-		key := d.Key()
-		if d.Failed() {
-			return
-		}
-		switch string(key) {
-		case "key":
-			if seen&0x1 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Key = ""
-			}
-			seen |= 0x1
-			segs[0][0] = d.IssueCount()
-			d.Push("key")
+	seen, ok := d.Object(keysRequestEnvVariablesKey, missingRequestEnvVariablesKey, func(i int) {
+		switch i {
+		case 0:
+			v.Key = ""
 			d.Str(&v.Key)
-			d.Pop()
-			segs[0][1] = d.IssueCount()
-		case "description":
-			if seen&0x2 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Description = Opt[string]{}
-			}
-			seen |= 0x2
-			v.Description.Set = true
-			segs[1][0] = d.IssueCount()
-			d.Push("description")
+		case 1:
+			v.Description = Opt[string]{Set: true}
 			d.Str(&v.Description.Value)
-			d.Pop()
-			segs[1][1] = d.IssueCount()
-		case "type":
-			if seen&0x4 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Type = Opt[RequestEnvVariablesKeyType]{}
-			}
-			seen |= 0x4
-			v.Type.Set = true
-			segs[2][0] = d.IssueCount()
-			d.Push("type")
+		case 2:
+			v.Type = Opt[RequestEnvVariablesKeyType]{Set: true}
 			d.Enum((*string)(&v.Type.Value), values1, "Invalid option: expected one of \"env\"|\"secret\"")
-			d.Pop()
-			segs[2][1] = d.IssueCount()
-		case "required":
-			if seen&0x8 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Required = false
-			}
-			seen |= 0x8
-			segs[3][0] = d.IssueCount()
-			d.Push("required")
+		case 3:
+			v.Required = false
 			d.Bool(&v.Required)
-			d.Pop()
-			segs[3][1] = d.IssueCount()
-		case "suggestions":
-			if seen&0x10 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Suggestions = Opt[[]RequestEnvVariablesKeySuggestion]{}
-			}
-			seen |= 0x10
-			v.Suggestions.Set = true
-			segs[4][0] = d.IssueCount()
-			d.Push("suggestions")
-			if more0, ok0 := d.ArrayStart(); ok0 {
-				if v.Suggestions.Value == nil {
-					// [] decodes to an empty, non-nil slice (no allocation).
-					v.Suggestions.Value = []RequestEnvVariablesKeySuggestion{}
-				}
-				n0 := 0
-				for more0 {
-					d.PushIndex(n0)
-					var e0 RequestEnvVariablesKeySuggestion
-					decodeRequestEnvVariablesKeySuggestion(d, &e0)
-					d.Pop()
-					v.Suggestions.Value = append(v.Suggestions.Value, e0)
-					n0++
-					if d.Failed() {
-						return
-					}
-					more0 = d.ArrayNext()
-				}
-				if d.Failed() {
-					return
-				}
-			}
-			d.Pop()
-			segs[4][1] = d.IssueCount()
-		default:
-			// Unknown keys are stripped, as zod does.
-			d.Skip()
+		case 4:
+			v.Suggestions = Opt[[]RequestEnvVariablesKeySuggestion]{Set: true}
+			agentrt.Array(d, &v.Suggestions.Value, func(e *RequestEnvVariablesKeySuggestion) {
+				decodeRequestEnvVariablesKeySuggestion(d, e)
+			})
 		}
-		if d.Failed() {
-			return
-		}
-		more = d.ObjectNext()
-	}
-	if d.Failed() {
+	})
+	if !ok {
 		return
 	}
 	if seen&0x8 == 0 {
 		v.Required = true
 	}
-	if d.IssueCount() != start || seen&uint64(0x1) != uint64(0x1) {
-		d.Reorder(start, segs[:], seen, keysRequestEnvVariablesKey[:], missingRequestEnvVariablesKey[:])
-	}
 }
 
 // keysRequestEnvVariablesKey are RequestEnvVariablesKey's JSON keys, in field order.
-var keysRequestEnvVariablesKey = [...]string{
+var keysRequestEnvVariablesKey = []string{
 	"key",
 	"description",
 	"type",
@@ -516,7 +251,7 @@ var keysRequestEnvVariablesKey = [...]string{
 
 // missingRequestEnvVariablesKey are the issues of absent fields (zod validates undefined); empty when
 // absence is fine.
-var missingRequestEnvVariablesKey = [...]Issue{
+var missingRequestEnvVariablesKey = []Issue{
 	// key: required
 	{
 		Code:     "invalid_type",
@@ -536,74 +271,24 @@ var missingRequestEnvVariablesKey = [...]Issue{
 // decodeRequestEnvVariablesKeySuggestion decodes a RequestEnvVariablesKeySuggestion at the current
 // path; issues come out in field order.
 func decodeRequestEnvVariablesKeySuggestion(d *decoder, v *RequestEnvVariablesKeySuggestion) {
-	more, ok := d.ObjectStart()
-	if !ok {
-		return
-	}
-	start := d.IssueCount()
-	var seen uint64
-	var segs [3][2]int
-	for more {
-		key := d.Key()
-		if d.Failed() {
-			return
-		}
-		switch string(key) {
-		case "label":
-			if seen&0x1 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Label = ""
-			}
-			seen |= 0x1
-			segs[0][0] = d.IssueCount()
-			d.Push("label")
+	d.Object(keysRequestEnvVariablesKeySuggestion, missingRequestEnvVariablesKeySuggestion, func(i int) {
+		switch i {
+		case 0:
+			v.Label = ""
 			d.Str(&v.Label)
-			d.Pop()
-			segs[0][1] = d.IssueCount()
-		case "value":
-			if seen&0x2 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Value = Opt[string]{}
-			}
-			seen |= 0x2
-			v.Value.Set = true
-			segs[1][0] = d.IssueCount()
-			d.Push("value")
+		case 1:
+			v.Value = Opt[string]{Set: true}
 			d.Str(&v.Value.Value)
-			d.Pop()
-			segs[1][1] = d.IssueCount()
-		case "instructions":
-			if seen&0x4 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Instructions = Opt[string]{}
-			}
-			seen |= 0x4
-			v.Instructions.Set = true
-			segs[2][0] = d.IssueCount()
-			d.Push("instructions")
+		case 2:
+			v.Instructions = Opt[string]{Set: true}
 			d.Str(&v.Instructions.Value)
-			d.Pop()
-			segs[2][1] = d.IssueCount()
-		default:
-			// Unknown keys are stripped, as zod does.
-			d.Skip()
 		}
-		if d.Failed() {
-			return
-		}
-		more = d.ObjectNext()
-	}
-	if d.Failed() {
-		return
-	}
-	if d.IssueCount() != start || seen&uint64(0x1) != uint64(0x1) {
-		d.Reorder(start, segs[:], seen, keysRequestEnvVariablesKeySuggestion[:], missingRequestEnvVariablesKeySuggestion[:])
-	}
+	})
 }
 
 // keysRequestEnvVariablesKeySuggestion are RequestEnvVariablesKeySuggestion's JSON keys, in field
 // order.
-var keysRequestEnvVariablesKeySuggestion = [...]string{
+var keysRequestEnvVariablesKeySuggestion = []string{
 	"label",
 	"value",
 	"instructions",
@@ -611,7 +296,7 @@ var keysRequestEnvVariablesKeySuggestion = [...]string{
 
 // missingRequestEnvVariablesKeySuggestion are the issues of absent fields (zod validates undefined);
 // empty when absence is fine.
-var missingRequestEnvVariablesKeySuggestion = [...]Issue{
+var missingRequestEnvVariablesKeySuggestion = []Issue{
 	// label: required
 	{
 		Code:     "invalid_type",
@@ -627,94 +312,29 @@ var missingRequestEnvVariablesKeySuggestion = [...]Issue{
 // decodeSaveEnvFilesArgs decodes a SaveEnvFilesArgs at the current path; issues come out in field
 // order.
 func decodeSaveEnvFilesArgs(d *decoder, v *SaveEnvFilesArgs) {
-	more, ok := d.ObjectStart()
-	if !ok {
-		return
-	}
-	start := d.IssueCount()
-	var seen uint64
-	var segs [1][2]int
-	for more {
-		key := d.Key()
-		if d.Failed() {
-			return
-		}
-		switch string(key) {
-		case "files":
-			if seen&0x1 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Files = nil
+	d.Object(keysSaveEnvFilesArgs, missingSaveEnvFilesArgs, func(i int) {
+		switch i {
+		case 0:
+			v.Files = nil
+			n, ok := agentrt.Array(d, &v.Files, func(e *SaveEnvFilesFile) {
+				decodeSaveEnvFilesFile(d, e)
+			})
+			if ok {
+				d.MinItems(n, 1)
+				d.MaxItems(n, 10)
 			}
-			seen |= 0x1
-			segs[0][0] = d.IssueCount()
-			d.Push("files")
-			if more0, ok0 := d.ArrayStart(); ok0 {
-				if v.Files == nil {
-					// [] decodes to an empty, non-nil slice (no allocation).
-					v.Files = []SaveEnvFilesFile{}
-				}
-				n0 := 0
-				for more0 {
-					d.PushIndex(n0)
-					var e0 SaveEnvFilesFile
-					decodeSaveEnvFilesFile(d, &e0)
-					d.Pop()
-					v.Files = append(v.Files, e0)
-					n0++
-					if d.Failed() {
-						return
-					}
-					more0 = d.ArrayNext()
-				}
-				if d.Failed() {
-					return
-				}
-				if n0 < 1 {
-					d.Add(Issue{
-						Code:      "too_small",
-						Inclusive: true,
-						Message:   "Too small: expected array to have >=1 items",
-						Minimum:   "1",
-						Origin:    "array",
-					})
-				}
-				if n0 > 10 {
-					d.Add(Issue{
-						Code:      "too_big",
-						Inclusive: true,
-						Maximum:   "10",
-						Message:   "Too big: expected array to have <=10 items",
-						Origin:    "array",
-					})
-				}
-			}
-			d.Pop()
-			segs[0][1] = d.IssueCount()
-		default:
-			// Unknown keys are stripped, as zod does.
-			d.Skip()
 		}
-		if d.Failed() {
-			return
-		}
-		more = d.ObjectNext()
-	}
-	if d.Failed() {
-		return
-	}
-	if d.IssueCount() != start || seen&uint64(0x1) != uint64(0x1) {
-		d.Reorder(start, segs[:], seen, keysSaveEnvFilesArgs[:], missingSaveEnvFilesArgs[:])
-	}
+	})
 }
 
 // keysSaveEnvFilesArgs are SaveEnvFilesArgs's JSON keys, in field order.
-var keysSaveEnvFilesArgs = [...]string{
+var keysSaveEnvFilesArgs = []string{
 	"files",
 }
 
 // missingSaveEnvFilesArgs are the issues of absent fields (zod validates undefined); empty when
 // absence is fine.
-var missingSaveEnvFilesArgs = [...]Issue{
+var missingSaveEnvFilesArgs = []Issue{
 	// files: required
 	{
 		Code:     "invalid_type",
@@ -726,138 +346,44 @@ var missingSaveEnvFilesArgs = [...]Issue{
 // decodeSaveEnvFilesFile decodes a SaveEnvFilesFile at the current path; issues come out in field
 // order.
 func decodeSaveEnvFilesFile(d *decoder, v *SaveEnvFilesFile) {
-	more, ok := d.ObjectStart()
-	if !ok {
-		return
-	}
-	start := d.IssueCount()
-	var seen uint64
-	var segs [5][2]int
-	for more {
-		key := d.Key()
-		if d.Failed() {
-			return
-		}
-		switch string(key) {
-		case "path":
-			if seen&0x1 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Path = ""
-			}
-			seen |= 0x1
-			segs[0][0] = d.IssueCount()
-			d.Push("path")
+	seen, ok := d.Object(keysSaveEnvFilesFile, missingSaveEnvFilesFile, func(i int) {
+		switch i {
+		case 0:
+			v.Path = ""
 			if d.Str(&v.Path) {
 				d.MaxRunes(v.Path, 500)
 				d.Check(v.Path, checkRelativePath)
 			}
-			d.Pop()
-			segs[0][1] = d.IssueCount()
-		case "workspacePath":
-			if seen&0x2 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.WorkspacePath = ""
-			}
-			seen |= 0x2
-			segs[1][0] = d.IssueCount()
-			d.Push("workspacePath")
+		case 1:
+			v.WorkspacePath = ""
 			d.Str(&v.WorkspacePath)
-			d.Pop()
-			segs[1][1] = d.IssueCount()
-		case "format":
-			if seen&0x4 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Format = ""
-			}
-			seen |= 0x4
-			segs[2][0] = d.IssueCount()
-			d.Push("format")
+		case 2:
+			v.Format = ""
 			d.Enum(&v.Format, values2, "Invalid input: expected \"dotenv\"")
-			d.Pop()
-			segs[2][1] = d.IssueCount()
-		case "mode":
-			if seen&0x8 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Mode = ""
-			}
-			seen |= 0x8
-			segs[3][0] = d.IssueCount()
-			d.Push("mode")
+		case 3:
+			v.Mode = ""
 			d.Enum(&v.Mode, values3, "Invalid input: expected \"secret\"")
-			d.Pop()
-			segs[3][1] = d.IssueCount()
-		case "keys":
-			if seen&0x10 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Keys = nil
+		case 4:
+			v.Keys = nil
+			n, ok := agentrt.Array(d, &v.Keys, func(e *SaveEnvFilesFileKey) {
+				decodeSaveEnvFilesFileKey(d, e)
+			})
+			if ok {
+				d.MinItems(n, 1)
+				d.MaxItems(n, 50)
 			}
-			seen |= 0x10
-			segs[4][0] = d.IssueCount()
-			d.Push("keys")
-			if more0, ok0 := d.ArrayStart(); ok0 {
-				if v.Keys == nil {
-					// [] decodes to an empty, non-nil slice (no allocation).
-					v.Keys = []SaveEnvFilesFileKey{}
-				}
-				n0 := 0
-				for more0 {
-					d.PushIndex(n0)
-					var e0 SaveEnvFilesFileKey
-					decodeSaveEnvFilesFileKey(d, &e0)
-					d.Pop()
-					v.Keys = append(v.Keys, e0)
-					n0++
-					if d.Failed() {
-						return
-					}
-					more0 = d.ArrayNext()
-				}
-				if d.Failed() {
-					return
-				}
-				if n0 < 1 {
-					d.Add(Issue{
-						Code:      "too_small",
-						Inclusive: true,
-						Message:   "Too small: expected array to have >=1 items",
-						Minimum:   "1",
-						Origin:    "array",
-					})
-				}
-				if n0 > 50 {
-					d.Add(Issue{
-						Code:      "too_big",
-						Inclusive: true,
-						Maximum:   "50",
-						Message:   "Too big: expected array to have <=50 items",
-						Origin:    "array",
-					})
-				}
-			}
-			d.Pop()
-			segs[4][1] = d.IssueCount()
-		default:
-			// Unknown keys are stripped, as zod does.
-			d.Skip()
 		}
-		if d.Failed() {
-			return
-		}
-		more = d.ObjectNext()
-	}
-	if d.Failed() {
+	})
+	if !ok {
 		return
 	}
 	if seen&0x2 == 0 {
 		v.WorkspacePath = "."
 	}
-	if d.IssueCount() != start || seen&uint64(0x1d) != uint64(0x1d) {
-		d.Reorder(start, segs[:], seen, keysSaveEnvFilesFile[:], missingSaveEnvFilesFile[:])
-	}
 }
 
 // keysSaveEnvFilesFile are SaveEnvFilesFile's JSON keys, in field order.
-var keysSaveEnvFilesFile = [...]string{
+var keysSaveEnvFilesFile = []string{
 	"path",
 	"workspacePath",
 	"format",
@@ -867,7 +393,7 @@ var keysSaveEnvFilesFile = [...]string{
 
 // missingSaveEnvFilesFile are the issues of absent fields (zod validates undefined); empty when
 // absence is fine.
-var missingSaveEnvFilesFile = [...]Issue{
+var missingSaveEnvFilesFile = []Issue{
 	// path: required
 	{
 		Code:     "invalid_type",
@@ -899,70 +425,30 @@ var missingSaveEnvFilesFile = [...]Issue{
 // decodeSaveEnvFilesFileKey decodes a SaveEnvFilesFileKey at the current path; issues come out in
 // field order.
 func decodeSaveEnvFilesFileKey(d *decoder, v *SaveEnvFilesFileKey) {
-	more, ok := d.ObjectStart()
-	if !ok {
-		return
-	}
-	start := d.IssueCount()
-	var seen uint64
-	var segs [2][2]int
-	for more {
-		key := d.Key()
-		if d.Failed() {
-			return
-		}
-		switch string(key) {
-		case "key":
-			if seen&0x1 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Key = ""
-			}
-			seen |= 0x1
-			segs[0][0] = d.IssueCount()
-			d.Push("key")
+	d.Object(keysSaveEnvFilesFileKey, missingSaveEnvFilesFileKey, func(i int) {
+		switch i {
+		case 0:
+			v.Key = ""
 			if d.Str(&v.Key) {
 				d.MinRunes(v.Key, 1)
 				d.MaxRunes(v.Key, 200)
 			}
-			d.Pop()
-			segs[0][1] = d.IssueCount()
-		case "required":
-			if seen&0x2 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Required = false
-			}
-			seen |= 0x2
-			segs[1][0] = d.IssueCount()
-			d.Push("required")
+		case 1:
+			v.Required = false
 			d.Bool(&v.Required)
-			d.Pop()
-			segs[1][1] = d.IssueCount()
-		default:
-			// Unknown keys are stripped, as zod does.
-			d.Skip()
 		}
-		if d.Failed() {
-			return
-		}
-		more = d.ObjectNext()
-	}
-	if d.Failed() {
-		return
-	}
-	if d.IssueCount() != start || seen&uint64(0x3) != uint64(0x3) {
-		d.Reorder(start, segs[:], seen, keysSaveEnvFilesFileKey[:], missingSaveEnvFilesFileKey[:])
-	}
+	})
 }
 
 // keysSaveEnvFilesFileKey are SaveEnvFilesFileKey's JSON keys, in field order.
-var keysSaveEnvFilesFileKey = [...]string{
+var keysSaveEnvFilesFileKey = []string{
 	"key",
 	"required",
 }
 
 // missingSaveEnvFilesFileKey are the issues of absent fields (zod validates undefined); empty when
 // absence is fine.
-var missingSaveEnvFilesFileKey = [...]Issue{
+var missingSaveEnvFilesFileKey = []Issue{
 	// key: required
 	{
 		Code:     "invalid_type",
@@ -980,94 +466,29 @@ var missingSaveEnvFilesFileKey = [...]Issue{
 // decodeSaveServiceCommandsArgs decodes a SaveServiceCommandsArgs at the current path; issues come out
 // in field order.
 func decodeSaveServiceCommandsArgs(d *decoder, v *SaveServiceCommandsArgs) {
-	more, ok := d.ObjectStart()
-	if !ok {
-		return
-	}
-	start := d.IssueCount()
-	var seen uint64
-	var segs [1][2]int
-	for more {
-		key := d.Key()
-		if d.Failed() {
-			return
-		}
-		switch string(key) {
-		case "commands":
-			if seen&0x1 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Commands = nil
+	d.Object(keysSaveServiceCommandsArgs, missingSaveServiceCommandsArgs, func(i int) {
+		switch i {
+		case 0:
+			v.Commands = nil
+			n, ok := agentrt.Array(d, &v.Commands, func(e *SaveServiceCommandsCommand) {
+				decodeSaveServiceCommandsCommand(d, e)
+			})
+			if ok {
+				d.MinItems(n, 1)
+				d.MaxItems(n, 10)
 			}
-			seen |= 0x1
-			segs[0][0] = d.IssueCount()
-			d.Push("commands")
-			if more0, ok0 := d.ArrayStart(); ok0 {
-				if v.Commands == nil {
-					// [] decodes to an empty, non-nil slice (no allocation).
-					v.Commands = []SaveServiceCommandsCommand{}
-				}
-				n0 := 0
-				for more0 {
-					d.PushIndex(n0)
-					var e0 SaveServiceCommandsCommand
-					decodeSaveServiceCommandsCommand(d, &e0)
-					d.Pop()
-					v.Commands = append(v.Commands, e0)
-					n0++
-					if d.Failed() {
-						return
-					}
-					more0 = d.ArrayNext()
-				}
-				if d.Failed() {
-					return
-				}
-				if n0 < 1 {
-					d.Add(Issue{
-						Code:      "too_small",
-						Inclusive: true,
-						Message:   "Too small: expected array to have >=1 items",
-						Minimum:   "1",
-						Origin:    "array",
-					})
-				}
-				if n0 > 10 {
-					d.Add(Issue{
-						Code:      "too_big",
-						Inclusive: true,
-						Maximum:   "10",
-						Message:   "Too big: expected array to have <=10 items",
-						Origin:    "array",
-					})
-				}
-			}
-			d.Pop()
-			segs[0][1] = d.IssueCount()
-		default:
-			// Unknown keys are stripped, as zod does.
-			d.Skip()
 		}
-		if d.Failed() {
-			return
-		}
-		more = d.ObjectNext()
-	}
-	if d.Failed() {
-		return
-	}
-	if d.IssueCount() != start || seen&uint64(0x1) != uint64(0x1) {
-		d.Reorder(start, segs[:], seen, keysSaveServiceCommandsArgs[:], missingSaveServiceCommandsArgs[:])
-	}
+	})
 }
 
 // keysSaveServiceCommandsArgs are SaveServiceCommandsArgs's JSON keys, in field order.
-var keysSaveServiceCommandsArgs = [...]string{
+var keysSaveServiceCommandsArgs = []string{
 	"commands",
 }
 
 // missingSaveServiceCommandsArgs are the issues of absent fields (zod validates undefined); empty when
 // absence is fine.
-var missingSaveServiceCommandsArgs = [...]Issue{
+var missingSaveServiceCommandsArgs = []Issue{
 	// commands: required
 	{
 		Code:     "invalid_type",
@@ -1079,94 +500,36 @@ var missingSaveServiceCommandsArgs = [...]Issue{
 // decodeSaveServiceCommandsCommand decodes a SaveServiceCommandsCommand at the current path; issues
 // come out in field order.
 func decodeSaveServiceCommandsCommand(d *decoder, v *SaveServiceCommandsCommand) {
-	more, ok := d.ObjectStart()
-	if !ok {
-		return
-	}
-	start := d.IssueCount()
-	var seen uint64
-	var segs [4][2]int
-	for more {
-		key := d.Key()
-		if d.Failed() {
-			return
-		}
-		switch string(key) {
-		case "name":
-			if seen&0x1 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Name = ""
-			}
-			seen |= 0x1
-			segs[0][0] = d.IssueCount()
-			d.Push("name")
+	d.Object(keysSaveServiceCommandsCommand, missingSaveServiceCommandsCommand, func(i int) {
+		switch i {
+		case 0:
+			v.Name = ""
 			if d.Str(&v.Name) {
 				d.MinRunes(v.Name, 1)
 				d.MaxRunes(v.Name, 100)
 			}
-			d.Pop()
-			segs[0][1] = d.IssueCount()
-		case "command":
-			if seen&0x2 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Command = ""
-			}
-			seen |= 0x2
-			segs[1][0] = d.IssueCount()
-			d.Push("command")
+		case 1:
+			v.Command = ""
 			if d.Str(&v.Command) {
 				d.MinRunes(v.Command, 1)
 				d.MaxRunes(v.Command, 1000)
 			}
-			d.Pop()
-			segs[1][1] = d.IssueCount()
-		case "cwd":
-			if seen&0x4 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Cwd = Opt[string]{}
-			}
-			seen |= 0x4
-			v.Cwd.Set = true
-			segs[2][0] = d.IssueCount()
-			d.Push("cwd")
+		case 2:
+			v.Cwd = Opt[string]{Set: true}
 			if d.Str(&v.Cwd.Value) {
 				d.MaxRunes(v.Cwd.Value, 500)
 			}
-			d.Pop()
-			segs[2][1] = d.IssueCount()
-		case "workspacePath":
-			if seen&0x8 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.WorkspacePath = Opt[string]{}
-			}
-			seen |= 0x8
-			v.WorkspacePath.Set = true
-			segs[3][0] = d.IssueCount()
-			d.Push("workspacePath")
+		case 3:
+			v.WorkspacePath = Opt[string]{Set: true}
 			if d.Str(&v.WorkspacePath.Value) {
 				d.MaxRunes(v.WorkspacePath.Value, 500)
 			}
-			d.Pop()
-			segs[3][1] = d.IssueCount()
-		default:
-			// Unknown keys are stripped, as zod does.
-			d.Skip()
 		}
-		if d.Failed() {
-			return
-		}
-		more = d.ObjectNext()
-	}
-	if d.Failed() {
-		return
-	}
-	if d.IssueCount() != start || seen&uint64(0x3) != uint64(0x3) {
-		d.Reorder(start, segs[:], seen, keysSaveServiceCommandsCommand[:], missingSaveServiceCommandsCommand[:])
-	}
+	})
 }
 
 // keysSaveServiceCommandsCommand are SaveServiceCommandsCommand's JSON keys, in field order.
-var keysSaveServiceCommandsCommand = [...]string{
+var keysSaveServiceCommandsCommand = []string{
 	"name",
 	"command",
 	"cwd",
@@ -1175,7 +538,7 @@ var keysSaveServiceCommandsCommand = [...]string{
 
 // missingSaveServiceCommandsCommand are the issues of absent fields (zod validates undefined); empty
 // when absence is fine.
-var missingSaveServiceCommandsCommand = [...]Issue{
+var missingSaveServiceCommandsCommand = []Issue{
 	// name: required
 	{
 		Code:     "invalid_type",
@@ -1197,56 +560,23 @@ var missingSaveServiceCommandsCommand = [...]Issue{
 // decodeSaveSnapshotArgs decodes a SaveSnapshotArgs at the current path; issues come out in field
 // order.
 func decodeSaveSnapshotArgs(d *decoder, v *SaveSnapshotArgs) {
-	more, ok := d.ObjectStart()
-	if !ok {
-		return
-	}
-	start := d.IssueCount()
-	var seen uint64
-	var segs [1][2]int
-	for more {
-		key := d.Key()
-		if d.Failed() {
-			return
-		}
-		switch string(key) {
-		case "message":
-			if seen&0x1 != 0 {
-				// A repeated key: JSON.parse keeps the last value.
-				v.Message = Opt[string]{}
-			}
-			seen |= 0x1
-			v.Message.Set = true
-			segs[0][0] = d.IssueCount()
-			d.Push("message")
+	d.Object(keysSaveSnapshotArgs, missingSaveSnapshotArgs, func(i int) {
+		switch i {
+		case 0:
+			v.Message = Opt[string]{Set: true}
 			d.Str(&v.Message.Value)
-			d.Pop()
-			segs[0][1] = d.IssueCount()
-		default:
-			// Unknown keys are stripped, as zod does.
-			d.Skip()
 		}
-		if d.Failed() {
-			return
-		}
-		more = d.ObjectNext()
-	}
-	if d.Failed() {
-		return
-	}
-	if d.IssueCount() != start || seen&uint64(0x0) != uint64(0x0) {
-		d.Reorder(start, segs[:], seen, keysSaveSnapshotArgs[:], missingSaveSnapshotArgs[:])
-	}
+	})
 }
 
 // keysSaveSnapshotArgs are SaveSnapshotArgs's JSON keys, in field order.
-var keysSaveSnapshotArgs = [...]string{
+var keysSaveSnapshotArgs = []string{
 	"message",
 }
 
 // missingSaveSnapshotArgs are the issues of absent fields (zod validates undefined); empty when
 // absence is fine.
-var missingSaveSnapshotArgs = [...]Issue{
+var missingSaveSnapshotArgs = []Issue{
 	// message: optional
 	{},
 }
