@@ -39,7 +39,7 @@ type EnforceVersion uint
 // A change to the API generated code uses is a new MaxVersion; MinVersion
 // rises when generated code of an older version no longer works with it.
 const (
-	MinVersion = 1
+	MinVersion = 3
 	MaxVersion = 3
 )
 

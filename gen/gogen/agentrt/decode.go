@@ -321,13 +321,6 @@ func (d *Decoder) End() error {
 	return nil
 }
 
-// Failed reports whether the input was found not to be JSON: decoding
-// stops there.
-func (d *Decoder) Failed() bool { return d.err != nil }
-
-// IssueCount is the number of issues recorded so far (see Reorder).
-func (d *Decoder) IssueCount() int { return len(d.issues) }
-
 // fail records the first syntax error; decoding stops at it.
 func (d *Decoder) fail(msg string) {
 	if d.err == nil {
@@ -831,11 +824,11 @@ func (d *Decoder) EmptyObject() {
 // the generated zod schema parses JSON.parse's object: a key repeated
 // replaces the earlier value and its issues (JSON.parse keeps the last),
 // unknown keys are stripped, an absent field contributes missing[i] unless
-// that issue's Code is empty (see Reorder), and the issues come out in
-// field order. seen has bit i set when field i was present; ok is false
-// when the value was not an object (invalid_type) or decoding stopped at
-// a syntax error: its defaults are then not applied. field must reset the
-// field it decodes, which a repeated key has set before.
+// that issue's Code is empty, and the issues come out in field order. seen
+// has bit i set when field i was present; ok is false when the value was
+// not an object (invalid_type) or decoding stopped at a syntax error: its
+// defaults are then not applied. field must reset the field it decodes,
+// which a repeated key has set before.
 func (d *Decoder) Object(keys []string, missing []Issue, field func(i int)) (seen uint64, ok bool) {
 	more, ok := d.ObjectStart()
 	if !ok {
@@ -1311,24 +1304,4 @@ func (d *Decoder) Check(s string, c *NamedCheck) {
 	if !ok {
 		d.Add(Issue{Code: "custom", Message: c.Message})
 	}
-}
-
-// Reorder puts the issues recorded since start (an IssueCount) into field
-// order. Field i was present when seen has bit i, and its issues are then
-// those recorded from IssueCount segs[i][0] to segs[i][1]; an absent field
-// contributes missing[i]
-// (at keys[i]) unless that issue's Code is empty. Issues of an overwritten
-// duplicate key are dropped, as JSON.parse keeps only the last value.
-func (d *Decoder) Reorder(start int, segs [][2]int, seen uint64, keys []string, missing []Issue) {
-	out := make([]Issue, 0, len(d.issues)-start+len(segs))
-	for i, sg := range segs {
-		if seen&(1<<i) != 0 {
-			out = append(out, d.issues[sg[0]:sg[1]]...)
-		} else if missing[i].Code != "" {
-			d.Push(keys[i])
-			out = append(out, d.at(missing[i]))
-			d.Pop()
-		}
-	}
-	d.issues = append(d.issues[:start], out...)
 }
