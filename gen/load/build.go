@@ -425,9 +425,6 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 				continue
 			case t.Name != name:
 				l.errs.Add(pos, "unknown-tool", "mode %q names tool %q by its alias %q; use its name", m.Name, t.Name, name)
-			case st.Rank() < 0:
-				l.errs.Add(pos, "unknown-standing", "unknown standing %q for tool %q in mode %q (want one of %s)", st, name, m.Name, standingList())
-				continue
 			}
 			if given[t.Name] {
 				continue
