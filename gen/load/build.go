@@ -234,7 +234,6 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		// What Expr made for this tool's values is not asked for again:
 		// kept, it would stay reachable to the end of Load.
 		clear(l.exprMemo)
-		clear(l.vposMemo)
 	}
 	l.toolNameClashes(named)
 	slices.SortFunc(s.Tools, func(a, b *model.Tool) int { return cmp.Compare(a.Name, b.Name) })
