@@ -850,24 +850,32 @@ func (l *loader) opencode(root cue.Value, s *model.Spec) {
 		l.errorf(lookup(v, cue.Str("tool_dir")), "opencode", "opencode.tool_dir %q must be relative to the repository root", o.ToolDir)
 	}
 	cv := lookup(v, cue.Str("config"))
-	if err := cv.Validate(cue.Concrete(true)); err != nil {
-		l.cueErr(cv, err)
-		return
+	if b, ok := l.concreteJSON(cv, "opencode"); ok {
+		s.OpenCode.Config = b
 	}
 	if lookup(cv, cue.Str("model")).Exists() {
 		l.errorf(lookup(cv, cue.Str("model")), "opencode", "opencode.config must not set \"model\": it comes from the agent's default model")
 	}
-	b, err := cv.MarshalJSON()
-	if err != nil {
-		l.errorf(cv, "opencode", "opencode.config: %v", err)
-		return
+}
+
+// concreteJSON returns v, free-form JSON in the spec, as JSON with its
+// object keys sorted, or records why it has none.
+func (l *loader) concreteJSON(v cue.Value, code string) ([]byte, bool) {
+	if err := v.Validate(cue.Concrete(true)); err != nil {
+		l.cueErr(v, err)
+		return nil, false
 	}
+	b, err := v.MarshalJSON()
 	var x any
-	if err := json.Unmarshal(b, &x); err != nil {
-		l.errorf(cv, "opencode", "opencode.config: %v", err)
-		return
+	if err == nil {
+		err = json.Unmarshal(b, &x)
 	}
-	s.OpenCode.Config, _ = json.Marshal(x)
+	if err != nil {
+		l.errorf(v, code, "%s: %v", v.Path(), err)
+		return nil, false
+	}
+	b, _ = json.Marshal(x)
+	return b, true
 }
 
 // nameClashes checks that generated Go type names are unique.

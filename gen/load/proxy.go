@@ -181,28 +181,11 @@ func (l *loader) params(v cue.Value) model.Params {
 	if f, err := lookup(v, cue.Str("top_p")).Float64(); err == nil {
 		p.TopP = &f
 	}
-	ov := lookup(v, cue.Str("options"))
-	if !ov.Exists() {
-		return p
-	}
-	if err := ov.Validate(cue.Concrete(true)); err != nil {
-		l.cueErr(ov, err)
-		return p
-	}
-	b, err := ov.MarshalJSON()
-	if err != nil {
-		l.errorf(ov, "model-params", "options: %v", err)
-		return p
-	}
-	var raw map[string]any
-	if err := json.Unmarshal(b, &raw); err != nil {
-		l.errorf(ov, "model-params", "options: %v", err)
-		return p
-	}
-	if len(raw) > 0 {
-		p.Options = map[string]json.RawMessage{}
-		for k, x := range raw {
-			p.Options[k], _ = json.Marshal(x) // canonical: keys sorted
+	if ov := lookup(v, cue.Str("options")); ov.Exists() {
+		if b, ok := l.concreteJSON(ov, "model-params"); ok {
+			// An object, as the metaschema says; each option's JSON as
+			// concreteJSON wrote it, keys sorted.
+			_ = json.Unmarshal(b, &p.Options)
 		}
 	}
 	return p
