@@ -132,13 +132,9 @@ func (l *loader) goImport(root cue.Value, s *model.Spec) {
 	if s.Codegen.RuntimeImport() != "" {
 		return
 	}
-	at := l.vpos(lookup(root, cue.Str("codegen"), cue.Str("go")))
-	if !inSpec(at) {
-		at = l.vpos(lookup(root, cue.Str("codegen")))
-	}
-	if !inSpec(at) {
-		at = l.vpos(lookup(root, cue.Str("contract")))
-	}
+	// At codegen.go or the closest section above it the spec writes, else
+	// at the contract.
+	at := l.pathPos([]string{"codegen", "go"}, l.vpos(lookup(root, cue.Str("contract"))))
 	l.errs.Add(at, "codegen", "set codegen.go.import to the import path of the Go package in codegen.go.dir %q "+
 		"(such as example.com/gateway/%s): the package imports its runtime, which agentc writes beside it "+
 		"(or set codegen.go.runtime to a copy of the runtime to import)", s.Codegen.GoDir, path.Join(s.Codegen.Out, s.Codegen.GoDir))
