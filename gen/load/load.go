@@ -298,8 +298,8 @@ func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 	if depth > 8 {
 		return model.Pos{}, false
 	}
-	// Not l.expr: what Expr makes for the value's operands would be kept (a mode's standing of each tool) for
-	// nothing.
+	// Not l.expr: what Expr makes for the value's operands would be kept
+	// (a mode's standing of each tool) for nothing.
 	r, ok := l.exprMemo[v]
 	if !ok {
 		r.op, r.args = v.Expr()
