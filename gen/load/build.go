@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"path"
 	"regexp"
 	"slices"
@@ -40,6 +41,21 @@ func (l *loader) build(root cue.Value) *model.Spec {
 // lookup returns the value at a dotted path (labels quoted as needed).
 func lookup(v cue.Value, sels ...cue.Selector) cue.Value {
 	return v.LookupPath(cue.MakePath(sels...))
+}
+
+// named returns the fields of v, a struct whose labels are names the spec
+// chooses (tools, modes, models, prompt parameters …), by name, without
+// the labels skipLabel skips. letterFirst says the names there start with
+// a letter.
+func (l *loader) named(v cue.Value, letterFirst bool) iter.Seq2[string, cue.Value] {
+	return func(yield func(string, cue.Value) bool) {
+		it, _ := v.Fields(cue.Hidden(true))
+		for it.Next() {
+			if !l.skipLabel(it.Selector(), it.Value(), letterFirst) && !yield(it.Selector().Unquoted(), it.Value()) {
+				return
+			}
+		}
+	}
 }
 
 // skipLabel reports whether sel, a label of a struct whose labels are
@@ -175,15 +191,10 @@ func localPath(p string) bool {
 
 func (l *loader) tools(root cue.Value, s *model.Spec) {
 	w := &typeWalker{l: l, checks: map[string]*model.Check{}, funcNames: map[string]string{}, shadows: map[string]bool{}}
-	it, _ := lookup(root, cue.Str("tools")).Fields(cue.Hidden(true))
 	var named []namedTool
-	for it.Next() {
-		if l.skipLabel(it.Selector(), it.Value(), true) {
-			continue
-		}
-		tv := it.Value()
+	for name, tv := range l.named(lookup(root, cue.Str("tools")), true) {
 		t := &model.Tool{
-			Name:        it.Selector().Unquoted(),
+			Name:        name,
 			Execution:   model.Execution(str(lookup(tv, cue.Str("execution")))),
 			Description: strings.TrimSpace(l.text(lookup(tv, cue.Str("description")))),
 			Deprecated:  strings.TrimSpace(l.text(lookup(tv, cue.Str("deprecated")))),
@@ -223,7 +234,6 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		// What Expr made for this tool's values is not asked for again:
 		// kept, it would stay reachable to the end of Load.
 		clear(l.exprMemo)
-		clear(l.vposMemo)
 	}
 	l.toolNameClashes(named)
 	slices.SortFunc(s.Tools, func(a, b *model.Tool) int { return cmp.Compare(a.Name, b.Name) })
@@ -372,7 +382,6 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 }
 
 func (l *loader) modes(root cue.Value, s *model.Spec) {
-	it, _ := lookup(root, cue.Str("modes")).Fields(cue.Hidden(true))
 	type raw struct {
 		extends string
 		extPos  model.Pos
@@ -390,14 +399,10 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			}
 		}
 	}
-	for it.Next() {
-		if l.skipLabel(it.Selector(), it.Value(), true) {
-			continue
-		}
-		mv := it.Value()
+	for name, mv := range l.named(lookup(root, cue.Str("modes")), true) {
 		r := raw{prompt: lookup(mv, cue.Str("prompt")), critical: lookup(mv, cue.Str("critical"))}
 		m := &model.Mode{
-			Name:        it.Selector().Unquoted(),
+			Name:        name,
 			Goal:        l.text(lookup(mv, cue.Str("goal"))),
 			SourceEdits: str(lookup(mv, cue.Str("source_edits"))),
 			OwnPrompt:   strings.TrimSpace(l.text(r.prompt)),
@@ -410,14 +415,9 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			r.extends, r.extPos = str(e), l.vpos(e)
 		}
 		given := map[string]bool{}
-		tit, _ := lookup(mv, cue.Str("tools")).Fields(cue.Hidden(true))
-		for tit.Next() {
-			if l.skipLabel(tit.Selector(), tit.Value(), true) {
-				continue
-			}
-			name := tit.Selector().Unquoted()
-			pos := l.vpos(tit.Value())
-			st := model.Standing(str(tit.Value()))
+		for name, sv := range l.named(lookup(mv, cue.Str("tools")), true) {
+			pos := l.vpos(sv)
+			st := model.Standing(str(sv))
 			t := byName[name]
 			switch {
 			case t == nil:
@@ -425,9 +425,6 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 				continue
 			case t.Name != name:
 				l.errs.Add(pos, "unknown-tool", "mode %q names tool %q by its alias %q; use its name", m.Name, t.Name, name)
-			case st.Rank() < 0:
-				l.errs.Add(pos, "unknown-standing", "unknown standing %q for tool %q in mode %q (want one of %s)", st, name, m.Name, standingList())
-				continue
 			}
 			if given[t.Name] {
 				continue
@@ -513,16 +510,11 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 func (l *loader) promptParams(root cue.Value, s *model.Spec) []string {
 	goNames, tsNames := map[string]*model.PromptParam{}, map[string]*model.PromptParam{}
 	pos := map[*model.PromptParam]model.Pos{}
-	it, _ := lookup(root, cue.Str("prompt_params")).Fields(cue.Hidden(true))
-	for it.Next() {
-		if l.skipLabel(it.Selector(), it.Value(), true) {
-			continue
-		}
-		n := it.Selector().Unquoted()
-		p := &model.PromptParam{Name: n, GoName: names.GoExported(n), TSName: names.TSCamel(n), Doc: l.text(it.Value())}
+	for n, v := range l.named(lookup(root, cue.Str("prompt_params")), true) {
+		p := &model.PromptParam{Name: n, GoName: names.GoExported(n), TSName: names.TSCamel(n), Doc: l.text(v)}
 		// At its name: vpos says where the value is written.
-		pos[p] = l.vpos(it.Value())
-		if dp, ok := l.syn.declPos(it.Value()); ok {
+		pos[p] = l.vpos(v)
+		if dp, ok := l.syn.declPos(v); ok {
 			pos[p] = l.pos(dp)
 		}
 		if prev := goNames[p.GoName]; prev != nil {
@@ -712,12 +704,8 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 	sv := lookup(root, cue.Str("selection"))
 	s.Selection.Pos = l.vpos(sv)
 	inputs := map[string]*model.SelectionInput{}
-	it, _ := lookup(sv, cue.Str("inputs")).Fields(cue.Hidden(true))
-	for it.Next() {
-		if l.skipLabel(it.Selector(), it.Value(), true) {
-			continue
-		}
-		in := &model.SelectionInput{Name: it.Selector().Unquoted(), Doc: l.text(it.Value())}
+	for name, v := range l.named(lookup(sv, cue.Str("inputs")), true) {
+		in := &model.SelectionInput{Name: name, Doc: l.text(v)}
 		in.GoName, in.TSName = names.GoExported(in.Name), names.TSCamel(in.Name)
 		inputs[in.Name] = in
 		s.Selection.Inputs = append(s.Selection.Inputs, in)
@@ -731,19 +719,15 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 		if r.Mode = s.Mode(str(mv)); r.Mode == nil {
 			l.errorf(mv, "unknown-mode", "selection rule picks unknown mode %q%s", str(mv), suggest(str(mv), modeNames(s)))
 		}
-		wit, _ := lookup(rv, cue.Str("when")).Fields(cue.Hidden(true))
 		conds := 0
-		for wit.Next() {
-			if l.skipLabel(wit.Selector(), wit.Value(), true) {
-				continue
-			}
+		for name, v := range l.named(lookup(rv, cue.Str("when")), true) {
 			conds++
-			in := inputs[wit.Selector().Unquoted()]
+			in := inputs[name]
 			if in == nil {
-				l.errorf(wit.Value(), "unknown-input", "selection rule reads %q, which is not in selection.inputs", wit.Selector().Unquoted())
+				l.errorf(v, "unknown-input", "selection rule reads %q, which is not in selection.inputs", name)
 				continue
 			}
-			r.When = append(r.When, model.Condition{Input: in, Value: str(wit.Value())})
+			r.When = append(r.When, model.Condition{Input: in, Value: str(v)})
 		}
 		if conds == 0 {
 			l.errorf(rv, "selection", "selection rule has no conditions; use selection.default instead")
@@ -759,14 +743,9 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 
 func (l *loader) models(root cue.Value, s *model.Spec) {
 	opencodeIDs, apiIDs, goNames := map[string]*model.Model{}, map[string]*model.Model{}, map[string]*model.Model{}
-	it, _ := lookup(root, cue.Str("models")).Fields(cue.Hidden(true))
-	for it.Next() {
-		if l.skipLabel(it.Selector(), it.Value(), false) {
-			continue
-		}
-		mv := it.Value()
+	for id, mv := range l.named(lookup(root, cue.Str("models")), false) {
 		m := &model.Model{
-			Canonical: it.Selector().Unquoted(),
+			Canonical: id,
 			Display:   l.text(lookup(mv, cue.Str("display"))),
 			OpenCode:  str(lookup(mv, cue.Str("opencode"))),
 			API:       str(lookup(mv, cue.Str("api"))),
@@ -787,13 +766,8 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 		s.Models = append(s.Models, m)
 	}
 	slices.SortFunc(s.Models, func(a, b *model.Model) int { return cmp.Compare(a.Canonical, b.Canonical) })
-	ait, _ := lookup(root, cue.Str("agents")).Fields(cue.Hidden(true))
-	for ait.Next() {
-		if l.skipLabel(ait.Selector(), ait.Value(), true) {
-			continue
-		}
-		av := ait.Value()
-		a := &model.Agent{Name: ait.Selector().Unquoted(), Pos: l.vpos(av)}
+	for name, av := range l.named(lookup(root, cue.Str("agents")), true) {
+		a := &model.Agent{Name: name, Pos: l.vpos(av)}
 		a.GoName = names.GoExported(a.Name)
 		lit, _ := lookup(av, cue.Str("models")).List()
 		for lit.Next() {
@@ -876,24 +850,32 @@ func (l *loader) opencode(root cue.Value, s *model.Spec) {
 		l.errorf(lookup(v, cue.Str("tool_dir")), "opencode", "opencode.tool_dir %q must be relative to the repository root", o.ToolDir)
 	}
 	cv := lookup(v, cue.Str("config"))
-	if err := cv.Validate(cue.Concrete(true)); err != nil {
-		l.cueErr(cv, err)
-		return
+	if b, ok := l.concreteJSON(cv, "opencode"); ok {
+		s.OpenCode.Config = b
 	}
 	if lookup(cv, cue.Str("model")).Exists() {
 		l.errorf(lookup(cv, cue.Str("model")), "opencode", "opencode.config must not set \"model\": it comes from the agent's default model")
 	}
-	b, err := cv.MarshalJSON()
-	if err != nil {
-		l.errorf(cv, "opencode", "opencode.config: %v", err)
-		return
+}
+
+// concreteJSON returns v, free-form JSON in the spec, as JSON with its
+// object keys sorted, or records why it has none.
+func (l *loader) concreteJSON(v cue.Value, code string) ([]byte, bool) {
+	if err := v.Validate(cue.Concrete(true)); err != nil {
+		l.cueErr(v, err)
+		return nil, false
 	}
+	b, err := v.MarshalJSON()
 	var x any
-	if err := json.Unmarshal(b, &x); err != nil {
-		l.errorf(cv, "opencode", "opencode.config: %v", err)
-		return
+	if err == nil {
+		err = json.Unmarshal(b, &x)
 	}
-	s.OpenCode.Config, _ = json.Marshal(x)
+	if err != nil {
+		l.errorf(v, code, "%s: %v", v.Path(), err)
+		return nil, false
+	}
+	b, _ = json.Marshal(x)
+	return b, true
 }
 
 // nameClashes checks that generated Go type names are unique.

@@ -3,6 +3,7 @@ package load
 import (
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -44,13 +45,8 @@ func (l *loader) callbackSegments(root cue.Value, p string) {
 // it comes from the default model of the agent called "opencode", or of
 // the only agent.
 func (l *loader) openCodeAgent(root cue.Value, s *model.Spec) {
-	if len(s.Agents) <= 1 {
+	if len(s.Agents) <= 1 || slices.ContainsFunc(s.Agents, func(a *model.Agent) bool { return a.Name == "opencode" }) {
 		return
-	}
-	for _, a := range s.Agents {
-		if a.Name == "opencode" {
-			return
-		}
 	}
 	l.errorf(lookup(root, cue.Str("agents")), "opencode", "opencode.json takes its model from the agent called \"opencode\" "+
 		"(or from the only agent), and none of these %d agents is called so; name the agent OpenCode runs opencode", len(s.Agents))
@@ -132,13 +128,9 @@ func (l *loader) goImport(root cue.Value, s *model.Spec) {
 	if s.Codegen.RuntimeImport() != "" {
 		return
 	}
-	at := l.vpos(lookup(root, cue.Str("codegen"), cue.Str("go")))
-	if !inSpec(at) {
-		at = l.vpos(lookup(root, cue.Str("codegen")))
-	}
-	if !inSpec(at) {
-		at = l.vpos(lookup(root, cue.Str("contract")))
-	}
+	// At codegen.go or the closest section above it the spec writes, else
+	// at the contract.
+	at := l.pathPos([]string{"codegen", "go"}, l.vpos(lookup(root, cue.Str("contract"))))
 	l.errs.Add(at, "codegen", "set codegen.go.import to the import path of the Go package in codegen.go.dir %q "+
 		"(such as example.com/gateway/%s): the package imports its runtime, which agentc writes beside it "+
 		"(or set codegen.go.runtime to a copy of the runtime to import)", s.Codegen.GoDir, path.Join(s.Codegen.Out, s.Codegen.GoDir))

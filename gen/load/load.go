@@ -112,7 +112,6 @@ func load(src *Source, emitChecks bool) (*model.Spec, error) {
 	l := &loader{
 		src:      src,
 		clashed:  map[*model.Tool]bool{},
-		vposMemo: map[cue.Value]model.Pos{},
 		exprMemo: map[cue.Value]exprResult{},
 	}
 	v, err := l.evaluate()
@@ -136,12 +135,6 @@ type loader struct {
 	// syn is read from the spec's syntax once, for doc comments (Value.Doc
 	// is quadratic in the size of a file) and positions.
 	syn *syntaxIndex
-	// displayMemo holds display's answer for each file: a spec has few,
-	// and positions many.
-	displayMemo map[string]string
-	// vposMemo holds the positions vpos found by walking a value's
-	// conjuncts, which re-evaluates them.
-	vposMemo map[cue.Value]model.Pos
 	// exprMemo holds the results of Value.Expr, which re-evaluates each
 	// conjunct of a value: the loader asks again for the same values.
 	exprMemo map[cue.Value]exprResult
@@ -275,18 +268,10 @@ func (l *loader) pos(p token.Pos) model.Pos {
 
 // display maps a file path cue/load saw to the path shown to users.
 func (l *loader) display(file string) string {
-	if d, ok := l.displayMemo[file]; ok {
-		return d
-	}
-	d := file
 	if rel, err := filepath.Rel(l.src.abs, file); err == nil && !strings.HasPrefix(rel, "..") {
-		d = path.Join(l.src.Display, filepath.ToSlash(rel))
+		return path.Join(l.src.Display, filepath.ToSlash(rel))
 	}
-	if l.displayMemo == nil {
-		l.displayMemo = map[string]string{}
-	}
-	l.displayMemo[file] = d
-	return d
+	return file
 }
 
 // vpos returns the position of v in the spec's own files when it has one
@@ -297,29 +282,24 @@ func (l *loader) vpos(v cue.Value) model.Pos {
 	if inSpec(p) {
 		return p
 	}
-	if q, ok := l.vposMemo[v]; ok {
-		return q
-	}
 	// Where the spec's files declare v's field, read from their syntax;
 	// else the first of v's conjuncts written there, which takes
 	// evaluating each again.
-	var q model.Pos
 	if dp, ok := l.syn.declPos(v); ok {
-		q = l.pos(dp)
-	} else if q, ok = l.userPos(v, 0); !ok {
-		q = p
+		return l.pos(dp)
 	}
-	l.vposMemo[v] = q
-	return q
+	if q, ok := l.userPos(v, 0); ok {
+		return q
+	}
+	return p
 }
 
 func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 	if depth > 8 {
 		return model.Pos{}, false
 	}
-	// Not l.expr: vposMemo keeps the answer, and what Expr makes for the
-	// value's operands would be kept (a mode's standing of each tool) for
-	// nothing.
+	// Not l.expr: what Expr makes for the value's operands would be kept
+	// (a mode's standing of each tool) for nothing.
 	r, ok := l.exprMemo[v]
 	if !ok {
 		r.op, r.args = v.Expr()

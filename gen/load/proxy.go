@@ -57,18 +57,10 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params []string) {
 	own := map[*model.Mode]map[string]cue.Value{}
 	for _, m := range s.Modes {
-		it, err := lookup(root, cue.Str("modes"), cue.Str(m.Name), cue.Str("agents")).Fields(cue.Hidden(true))
-		if err != nil {
-			continue
-		}
 		own[m] = map[string]cue.Value{}
-		for it.Next() {
-			if l.skipLabel(it.Selector(), it.Value(), true) {
-				continue
-			}
-			name := it.Selector().Unquoted()
-			pv := lookup(it.Value(), cue.Str("prompt"))
-			if !l.knownAgent(s, it.Value(), name, fmt.Sprintf("mode %q has a prompt for", m.Name)) {
+		for name, av := range l.named(lookup(root, cue.Str("modes"), cue.Str(m.Name), cue.Str("agents")), true) {
+			pv := lookup(av, cue.Str("prompt"))
+			if !l.knownAgent(s, av, name, fmt.Sprintf("mode %q has a prompt for", m.Name)) {
 				continue
 			}
 			own[m][name] = pv
@@ -156,35 +148,25 @@ func (l *loader) modelParams(root cue.Value, s *model.Spec) {
 	mp.Default = l.params(mv)
 	modeLayers := func(v cue.Value, where string) []*model.ModeLayer {
 		var out []*model.ModeLayer
-		it, _ := lookup(v, cue.Str("modes")).Fields(cue.Hidden(true))
-		for it.Next() {
-			if l.skipLabel(it.Selector(), it.Value(), true) {
-				continue
-			}
-			name := it.Selector().Unquoted()
+		for name, pv := range l.named(lookup(v, cue.Str("modes")), true) {
 			m := s.Mode(name)
 			if m == nil {
-				l.errorf(it.Value(), "unknown-mode", "%s names unknown mode %q%s", where, name, suggest(name, modeNames(s)))
+				l.errorf(pv, "unknown-mode", "%s names unknown mode %q%s", where, name, suggest(name, modeNames(s)))
 				continue
 			}
-			out = append(out, &model.ModeLayer{Mode: m, Params: l.params(it.Value())})
+			out = append(out, &model.ModeLayer{Mode: m, Params: l.params(pv)})
 		}
 		slices.SortFunc(out, func(a, b *model.ModeLayer) int { return cmp.Compare(a.Mode.Name, b.Mode.Name) })
 		return out
 	}
-	it, _ := lookup(mv, cue.Str("models")).Fields(cue.Hidden(true))
-	for it.Next() {
-		if l.skipLabel(it.Selector(), it.Value(), false) {
-			continue
-		}
-		id := it.Selector().Unquoted()
+	for id, pv := range l.named(lookup(mv, cue.Str("models")), false) {
 		m := s.Model(id)
 		if m == nil {
-			l.errorf(it.Value(), "unknown-model", "model_params.models names model %q, which is not in the registry%s", id, suggest(id, modelIDs(s)))
+			l.errorf(pv, "unknown-model", "model_params.models names model %q, which is not in the registry%s", id, suggest(id, modelIDs(s)))
 			continue
 		}
-		mp.Models = append(mp.Models, &model.ModelLayer{Model: m, Params: l.params(it.Value()),
-			Modes: modeLayers(it.Value(), fmt.Sprintf("model_params.models.%q.modes", id))})
+		mp.Models = append(mp.Models, &model.ModelLayer{Model: m, Params: l.params(pv),
+			Modes: modeLayers(pv, fmt.Sprintf("model_params.models.%q.modes", id))})
 	}
 	slices.SortFunc(mp.Models, func(a, b *model.ModelLayer) int { return cmp.Compare(a.Model.Canonical, b.Model.Canonical) })
 	mp.Modes = modeLayers(mv, "model_params.modes")
@@ -199,28 +181,11 @@ func (l *loader) params(v cue.Value) model.Params {
 	if f, err := lookup(v, cue.Str("top_p")).Float64(); err == nil {
 		p.TopP = &f
 	}
-	ov := lookup(v, cue.Str("options"))
-	if !ov.Exists() {
-		return p
-	}
-	if err := ov.Validate(cue.Concrete(true)); err != nil {
-		l.cueErr(ov, err)
-		return p
-	}
-	b, err := ov.MarshalJSON()
-	if err != nil {
-		l.errorf(ov, "model-params", "options: %v", err)
-		return p
-	}
-	var raw map[string]any
-	if err := json.Unmarshal(b, &raw); err != nil {
-		l.errorf(ov, "model-params", "options: %v", err)
-		return p
-	}
-	if len(raw) > 0 {
-		p.Options = map[string]json.RawMessage{}
-		for k, x := range raw {
-			p.Options[k], _ = json.Marshal(x) // canonical: keys sorted
+	if ov := lookup(v, cue.Str("options")); ov.Exists() {
+		if b, ok := l.concreteJSON(ov, "model-params"); ok {
+			// An object, as the metaschema says; each option's JSON as
+			// concreteJSON wrote it, keys sorted.
+			_ = json.Unmarshal(b, &p.Options)
 		}
 	}
 	return p
@@ -229,13 +194,8 @@ func (l *loader) params(v cue.Value) model.Params {
 // experiments builds the experiments and checks their references and
 // weights.
 func (l *loader) experiments(root cue.Value, s *model.Spec, params []string) {
-	it, _ := lookup(root, cue.Str("experiments")).Fields(cue.Hidden(true))
-	for it.Next() {
-		if l.skipLabel(it.Selector(), it.Value(), true) {
-			continue
-		}
-		ev := it.Value()
-		e := &model.Experiment{Name: it.Selector().Unquoted(), Pos: l.vpos(ev)}
+	for name, ev := range l.named(lookup(root, cue.Str("experiments")), true) {
+		e := &model.Experiment{Name: name, Pos: l.vpos(ev)}
 		lit, _ := lookup(ev, cue.Str("modes")).List()
 		for lit.Next() {
 			name := str(lit.Value())
@@ -266,13 +226,8 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params []string) {
 		if len(modes) == 0 {
 			modes = s.Modes
 		}
-		vit, _ := lookup(ev, cue.Str("variants")).Fields(cue.Hidden(true))
-		for vit.Next() {
-			if l.skipLabel(vit.Selector(), vit.Value(), true) {
-				continue
-			}
-			vv := vit.Value()
-			v := &model.Variant{Name: vit.Selector().Unquoted()}
+		for name, vv := range l.named(lookup(ev, cue.Str("variants")), true) {
+			v := &model.Variant{Name: name}
 			if w, err := lookup(vv, cue.Str("weight")).Int64(); err == nil {
 				v.Weight = int(w)
 			}

@@ -221,12 +221,10 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 	var out diag.List
 	for i := 0; i < len(es); i++ {
 		e := es[i]
-		if n, ok := emptyDisjunction(e); ok {
-			if f, used := l.notOneOf(es[i+1:], e, n); used > 0 {
-				out = append(out, f)
-				i += used
-				continue
-			}
+		if f, used := l.notOneOf(es[i+1:], e); used > 0 {
+			out = append(out, f)
+			i += used
+			continue
 		}
 		if e.format == "undefined field: %s" && len(e.path) == 1 && e.alt.IsValid() {
 			// The metaschema's pattern on the top-level fields found no
@@ -287,20 +285,15 @@ func (l *loader) pathPos(path []string, fallback model.Pos) model.Pos {
 	return fallback
 }
 
-// emptyDisjunction reports whether e heads a disjunction failure, and the
-// number of alternatives.
-func emptyDisjunction(e cueErr) (int, bool) {
-	if e.format != "%d errors in empty disjunction:" || len(e.args) != 1 {
-		return 0, false
+// notOneOf folds head, when it heads a disjunction failure, and the errors
+// of rest that follow it into one finding when every alternative is a
+// literal the same offending value conflicts with. It returns the finding
+// and how many errors of rest it used.
+func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
+	if head.format != "%d errors in empty disjunction:" || len(head.args) != 1 {
+		return nil, 0
 	}
-	n, ok := e.args[0].(int)
-	return n, ok
-}
-
-// notOneOf folds the errors that follow a disjunction failure head into one
-// finding when every alternative is a literal the same offending value
-// conflicts with. It returns the finding and how many errors it used.
-func (l *loader) notOneOf(rest []cueErr, head cueErr, n int) (*diag.Error, int) {
+	n, _ := head.args[0].(int)
 	if len(rest) < n || n == 0 {
 		return nil, 0
 	}

@@ -224,20 +224,17 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 	case cue.FloatKind:
 		w.errorv(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
 		return &model.Type{Kind: model.Number, Pos: pos}
-	case cue.TopKind:
+	case cue.TopKind, cue.BottomKind:
 		if verr != nil {
-			// No operand says what v is: an error such as a field a
-			// closed definition does not allow (#Args & {y?: int}).
+			// No operand says what v is (an error such as a field a
+			// closed definition does not allow, #Args & {y?: int}), or
+			// its operands' kinds exclude each other.
 			w.l.cueErr(v, verr)
 			break
 		}
 		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
 	case cue.NullKind:
 		w.errorv(v, "unsupported", "null is not supported in argument schemas")
-	case cue.BottomKind:
-		// Leaves of kinds that exclude each other: v is an error (the
-		// kind is computed from the leaves only then).
-		w.l.cueErr(v, verr)
 	default:
 		w.errorv(v, "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
 	}
@@ -521,10 +518,6 @@ func (w *typeWalker) droppedDefault(v, field cue.Value) {
 func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 	fn := w.funcName(args[0])
 	intArg := func() (*int, bool) {
-		if len(args) != 2 {
-			w.errorv(v, "unsupported", "%s takes one argument", fn)
-			return nil, false
-		}
 		n, err := args[1].Int64()
 		if err != nil || n < 0 || n > 1<<31 {
 			w.errorv(args[1], "unsupported", "%s needs a non-negative integer literal", fn)

@@ -4,6 +4,7 @@
 package names
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
@@ -165,27 +166,14 @@ func IsTSIdentifier(s string) bool {
 	return true
 }
 
+// quoteJS quotes s as a JavaScript string literal: JSON, which escapes
+// U+2028 and U+2029 too, without HTML escaping.
 func quoteJS(s string) string {
 	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x2028 || r == 0x2029:
-			b.WriteString(`\u`)
-			const hex = "0123456789abcdef"
-			b.WriteByte(hex[r>>12&0xf])
-			b.WriteByte(hex[r>>8&0xf])
-			b.WriteByte(hex[r>>4&0xf])
-			b.WriteByte(hex[r&0xf])
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	_ = e.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // FileName returns the OpenCode tool file base name (and so OpenCode's tool

@@ -42,3 +42,26 @@ func TestGoExportedIsExported(t *testing.T) {
 		}
 	}
 }
+
+// TestTSProperty: a key that is an identifier is written as it is; any
+// other is a string literal that JavaScript reads as the key, with the line
+// terminators JavaScript source cannot hold unescaped escaped.
+func TestTSProperty(t *testing.T) {
+	for name, want := range map[string]string{
+		"run_id":   "run_id",
+		"$ref":     "$ref",
+		"a-b":      `"a-b"`,
+		"1st":      `"1st"`,
+		"":         `""`,
+		`say "hi"`: `"say \"hi\""`,
+		`a\b`:      `"a\\b"`,
+		"a\nb\x01": `"a\nb\u0001"`,
+		"x\u2028y": `"x\u2028y"`,
+		"<a&b>":    `"<a&b>"`,
+		"café":     `"café"`,
+	} {
+		if got := TSProperty(name); got != want {
+			t.Errorf("TSProperty(%q) = %s, want %s", name, got, want)
+		}
+	}
+}
