@@ -6,9 +6,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	cueload "cuelang.org/go/cue/load"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -183,6 +189,66 @@ func TestDefaultsOfGeneralAlternatives(t *testing.T) {
 		for n := range fields {
 			t.Errorf("%s: no argument %s", name, n)
 		}
+	}
+}
+
+// TestEnumsMeetStringConstraints: each field of the accepted case
+// enum_string_constraints allows exactly the strings CUE allows it, asked
+// of CUE itself (the field unified with each string the case writes, and
+// validated), and carries no string constraint the values already met.
+func TestEnumsMeetStringConstraints(t *testing.T) {
+	t.Parallel()
+	files := acceptedCases(t)["enum_string_constraints"]
+	s, err := load.Load(load.Bytes(displayDir, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	insts := cueload.Instances([]string{"."}, &cueload.Config{Dir: dir})
+	ctx := cuecontext.New()
+	root := ctx.BuildInstance(insts[0])
+	if err := root.Err(); err != nil {
+		t.Fatal(err)
+	}
+	words := regexp.MustCompile(`"([^"]*)"`).FindAllSubmatch(files["extra.cue"], -1)
+	n := 0
+	for _, f := range s.Tool("report.done").Args.Fields {
+		if !strings.HasPrefix(f.Name, "mood_") {
+			continue
+		}
+		n++
+		field := root.LookupPath(cue.MakePath(cue.Str("tools"), cue.Str("report.done"), cue.Str("args"), cue.Str(f.Name).Optional()))
+		var want []string
+		for _, w := range words {
+			c := string(w[1])
+			if !slices.Contains(want, c) && field.Unify(ctx.CompileString(strconv.Quote(c))).Validate(cue.Concrete(true)) == nil {
+				want = append(want, c)
+			}
+		}
+		got := f.Type.Enum
+		if f.Type.Kind == model.Literal {
+			got = []string{f.Type.Literal}
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s allows %q, CUE allows %q", f.Name, got, want)
+		}
+		if ty := f.Type; ty.MinLength != nil || ty.MaxLength != nil || len(ty.Patterns)+len(ty.Checks) > 0 {
+			t.Errorf("%s keeps string constraints its values meet: %+v", f.Name, ty)
+		}
+	}
+	if n != 6 {
+		t.Errorf("%d mood fields, want 6", n)
 	}
 }
 

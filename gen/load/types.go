@@ -329,6 +329,16 @@ func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
 // constraints walks v's expression tree and applies each constraint to t.
 func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
 	w.walk(v, t, v, 0)
+	if (t.Kind == model.Enum || t.Kind == model.Literal) && (t.MinLength != nil || t.MaxLength != nil || len(t.Patterns) > 0 || len(t.Checks) > 0) {
+		// String constraints on an enum, written before it or after: CUE
+		// applied them to its values, so the field allows the values that
+		// meet them (strings.MinRunes(4) & ("calm" | "hi") is "calm").
+		if !w.unified(v, t) {
+			w.errorv(v, "unsupported", "no value of the enum meets the field's other constraints")
+		}
+		t.MinLength, t.MaxLength, t.Patterns, t.Checks = nil, nil, nil, nil
+		return
+	}
 	if t.MinLength != nil && t.MaxLength != nil && *t.MinLength > *t.MaxLength {
 		w.errorv(v, "unsupported", "minimum length %d exceeds maximum length %d", *t.MinLength, *t.MaxLength)
 	}
@@ -340,6 +350,12 @@ func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
 			w.errorv(v, "text", "the value %q holds U+FEFF (a byte order mark), which no value may hold: generated Go shows values in comments, where Go refuses it", s)
 		}
 	}
+}
+
+// stringKind reports whether values of kind k are strings, which string
+// constraints apply to.
+func stringKind(k model.Kind) bool {
+	return k == model.String || k == model.Enum || k == model.Literal
 }
 
 // walk applies v, a part of field's schema, to t.
@@ -382,7 +398,7 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 	case cue.CallOp:
 		w.call(v, args, t)
 	case cue.RegexMatchOp:
-		if t.Kind != model.String {
+		if !stringKind(t.Kind) {
 			w.errorv(v, "unsupported", "=~ applies to strings only")
 			return
 		}
@@ -528,7 +544,7 @@ func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 	}
 	switch fn {
 	case "strings.MinRunes", "strings.MaxRunes":
-		if t.Kind != model.String {
+		if !stringKind(t.Kind) {
 			w.errorv(v, "unsupported", "%s applies to strings only", fn)
 			return
 		}
@@ -637,7 +653,7 @@ func boundString(b *model.Bound, dir string) string {
 
 // check records a named check: a definition carrying @check("message").
 func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *model.Type) {
-	if t.Kind != model.String {
+	if !stringKind(t.Kind) {
 		w.l.errorf(def, "unsupported", "named checks apply to strings only")
 		return
 	}
