@@ -48,13 +48,7 @@ func tsFunc(indent, head, text, expr, tail string) string {
 	return tslayout.Concat(indent, head+arrow, tslayout.SplitConcat(expr), tail)
 }
 
-func jsList(vs []string) string {
-	var q []string
-	for _, v := range vs {
-		q = append(q, tslayout.String(v))
-	}
-	return "[" + strings.Join(q, ", ") + "]"
-}
+func jsList(vs []string) string { return "[" + strings.Join(tslayout.Strings(vs), ", ") + "]" }
 
 // Plugin returns the OpenCode plugin module of s.
 func Plugin(s *model.Spec) ([]byte, error) {

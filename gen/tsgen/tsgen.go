@@ -95,7 +95,7 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(3072 + 2*len(t.Description))
-	zf := zod.NewFile("z")
+	zf := zod.NewFile()
 	shape := zf.Shape(t.Args, "")
 	checks := zf.Decls()
 	imports := append([]string{"parseArgs"}, zf.Helpers()...)
@@ -104,17 +104,17 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	}
 	sort.Strings(imports)
 	b.WriteString(header(s) + "\n")
-	b.WriteString("import { tool } from " + jsString(s.OpenCode.PluginPackage) + "\n")
-	b.WriteString(tslayout.Call("", "import { ", imports, " } from "+jsString(runtimeImport)) + "\n\n")
+	b.WriteString("import { tool } from " + tslayout.String(s.OpenCode.PluginPackage) + "\n")
+	b.WriteString(tslayout.Call("", "import { ", imports, " } from "+tslayout.String(runtimeImport)) + "\n\n")
 	b.WriteString("/** zod, as the plugin exports it to tools (the runtime's helpers use the same instance). */\n")
 	b.WriteString("const z = tool.schema\n\n")
 	b.WriteString(checks)
 	b.WriteString("/** The arguments as the model sees them (OpenCode renders their JSON Schema). */\n")
 	fmt.Fprintf(&b, "const args = %s\n\n", shape)
-	b.WriteString(tslayout.Concat("", "const description = ", []string{jsString(opencodelayout.ToolDescription(t))}, "") + "\n\n")
+	b.WriteString(tslayout.Concat("", "const description = ", []string{tslayout.String(opencodelayout.ToolDescription(t))}, "") + "\n\n")
 	if t.Execution == model.Gateway {
 		b.WriteString("/** The schema fingerprint of this tool file, sent with every callback. */\n")
-		fmt.Fprintf(&b, "const fingerprint = %s\n\n", jsString(t.Fingerprint))
+		fmt.Fprintf(&b, "const fingerprint = %s\n\n", tslayout.String(t.Fingerprint))
 	}
 
 	// Doc comment on the default export.
@@ -129,7 +129,7 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	b.WriteString("/**\n" + tslayout.Comment("", " * ", doc) + " */\n")
 
 	b.WriteString("export default tool({\n  description,\n  args,\n")
-	name := jsString(t.Name)
+	name := tslayout.String(t.Name)
 	parse := "parseArgs(z.object(args), input)"
 	switch t.Execution {
 	case model.Gateway:
@@ -155,7 +155,7 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 		fmt.Fprintf(&b, "    %s\n", parse)
 		b.WriteString("    // The gateway intercepts this call from OpenCode's event stream and\n")
 		b.WriteString("    // replaces this output with the real result.\n")
-		fmt.Fprintf(&b, "    return %s\n", jsString(t.Name+" was submitted to the platform."))
+		fmt.Fprintf(&b, "    return %s\n", tslayout.String(t.Name+" was submitted to the platform."))
 	default:
 		return nil, fmt.Errorf("unknown execution %q", t.Execution)
 	}
@@ -209,7 +209,7 @@ func expand(text string, lit func(string) []string, param func(count bool, name,
 // {{count:field}} the length of a list argument (0 when absent).
 func summaryExpr(t *model.Tool) ([]string, bool, error) {
 	uses := false
-	parts, err := expand(t.Summary, func(s string) []string { return []string{jsString(s)} }, func(count bool, name, whole string) (string, error) {
+	parts, err := expand(t.Summary, func(s string) []string { return []string{tslayout.String(s)} }, func(count bool, name, whole string) (string, error) {
 		i := slices.IndexFunc(t.Args.Fields, func(f *model.Field) bool { return f.Name == name })
 		if i < 0 {
 			return "", fmt.Errorf("summary: %s names no top-level argument", whole)
@@ -250,6 +250,3 @@ func jsdoc(s string) string { return strings.ReplaceAll(s, "*/", "*\\/") }
 func header(s *model.Spec) string {
 	return "// " + emit.Header + "\n// " + emit.SourceLine(s) + "\n"
 }
-
-// jsString quotes s as a JavaScript string literal.
-func jsString(s string) string { return tslayout.String(s) }

@@ -34,6 +34,15 @@ func String(s string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// Strings quotes each of vs as a JavaScript string literal (String).
+func Strings(vs []string) []string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = String(v)
+	}
+	return q
+}
+
 // Pieces splits s after each line break and quotes each piece, so that
 // `pieces.join(" +\n")` is a concatenation that equals s with one line of
 // text per line of code. A string without line breaks is one piece.
