@@ -51,7 +51,8 @@ func TestRegexAgainstNode(t *testing.T) {
 	node := nodetool.Node(t)
 	patterns := []string{`^$`, `^/`, `^[A-Za-z]:`, `\\`, `(^|/)\.\.(/|$)`, `a.b`, `(?s)a.b`, `(?i)kelvin`, `\s`, `^\S+$`,
 		`(?m)^b$`, `\bword\b`, `\d{2,3}`, `\w+`, `[[:alpha:]]+`, `\pL`, `^\p{Greek}+$`, `[^a-z]`, `^.$`, `^..$`, `\x{FFFD}`, `^[\x{1F600}-\x{1F64F}]$`, `(?U)a+`, `a|b|`, `^(?:a|ab)c$`, `[\-\]\[^]`, `\Q.*\E`, `\.`,
-		"", `[/]`, `[^\]/]/`, "a\nb", "\u2028", `a\/b`}
+		"", `[/]`, `[^\]/]/`, "a\nb", "\u2028", `a\/b`,
+		`(?:^)?a`, `(?m)b(?:$)+`, `(?:\b)*a`, `(?:\B|x)+b`}
 	inputs := []string{"", "/", "a", "..", "a/../b", "C:x", "a\\b", "a\nb", "a\rb", "a\u2028b", "a\u2029b", "axb", "KELVIN", "\u212Aelvin", "\t", "\v", "\u00a0", "\u3000",
 		"a\nb\n", "word", "words", "12", "x1234", "é", "ΩΣ", "😀", "<lone surrogate>", "\ufffd", "b", "\nb", "ac", "abc", "-", "]", "^", ".*", ".", "ab", "Ω"}
 	var jsInputs []string
