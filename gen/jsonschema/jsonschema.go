@@ -21,8 +21,8 @@ import (
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
-// Draft is the $schema zod 4 writes at the root.
-const Draft = "https://json-schema.org/draft/2020-12/schema"
+// draft is the $schema zod 4 writes at the root.
+const draft = "https://json-schema.org/draft/2020-12/schema"
 
 // maxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER: zod's .int()
 // bounds an integer to ±maxSafeInteger unless a tighter bound replaces it.
@@ -35,7 +35,7 @@ func Schema(t *model.Tool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	root["$schema"] = Draft
+	root["$schema"] = draft
 	return jsonwrite.Marshal(root)
 }
 

@@ -114,9 +114,9 @@ func Inject(s *model.Spec, m *model.Mode) Injection {
 	return inj
 }
 
-// DefaultAgent is the agent whose default model opencode.json names: the
+// defaultAgent is the agent whose default model opencode.json names: the
 // agent called "opencode", or the only agent.
-func DefaultAgent(s *model.Spec) (*model.Agent, error) {
+func defaultAgent(s *model.Spec) (*model.Agent, error) {
 	for _, a := range s.Agents {
 		if a.Name == "opencode" {
 			return a, nil
@@ -140,7 +140,7 @@ func Config(s *model.Spec) ([]byte, error) {
 	if cfg == nil {
 		cfg = map[string]any{}
 	}
-	a, err := DefaultAgent(s)
+	a, err := defaultAgent(s)
 	if err != nil {
 		return nil, err
 	}

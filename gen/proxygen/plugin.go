@@ -153,7 +153,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 	}
 	w("]\n\nfunction promptParams(%s: Record<string, string>): PromptParams {\n  return %s\n}\n",
 		param, tslayout.Call("  ", "{ ", values, " }"))
-	b.WriteString(strings.NewReplacer("PLUGIN_ID", tslayout.String(PluginID), "BLANK", js.Blank()).Replace(pluginCode))
+	b.WriteString(strings.NewReplacer("PLUGIN_ID", tslayout.String(pluginID), "BLANK", js.Blank()).Replace(pluginCode))
 	return b.Bytes(), nil
 }
 

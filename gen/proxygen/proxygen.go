@@ -50,12 +50,12 @@ var Emitter = &emit.Emitter{
 	Run:  run,
 }
 
-// GoFile is the service's file name in the Go package.
-const GoFile = "proxy.go"
+// goFile is the service's file name in the Go package.
+const goFile = "proxy.go"
 
-// PluginID is the id the plugin module exports (OpenCode requires one for
+// pluginID is the id the plugin module exports (OpenCode requires one for
 // a plugin loaded from a file).
-const PluginID = "agentc-prompt-proxy"
+const pluginID = "agentc-prompt-proxy"
 
 func run(p *emit.Pass) ([]emit.File, error) {
 	s := p.Spec
@@ -63,13 +63,13 @@ func run(p *emit.Pass) ([]emit.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := Service(s)
+	src, err := service(s)
 	if err != nil {
 		return nil, err
 	}
 	return []emit.File{
 		{Path: path.Join(s.Codegen.OpenCodeDir, opencodelayout.PluginFile), Data: ts},
-		{Path: path.Join(s.Codegen.GoDir, GoFile), Data: src},
+		{Path: path.Join(s.Codegen.GoDir, goFile), Data: src},
 	}, nil
 }
 

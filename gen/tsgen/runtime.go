@@ -69,10 +69,10 @@ export const FINGERPRINT_HEADER = %[8]s
 //go:embed runtime.ts
 var runtimeCode []byte
 
-// FingerprintHeader is the header in which the callback helper sends the
+// fingerprintHeader is the header in which the callback helper sends the
 // calling stub's schema fingerprint (model.Tool.Fingerprint); the generated
 // Go route (package gogen, same constant) compares it with its own.
-const FingerprintHeader = "X-Agentc-Tool-Fingerprint"
+const fingerprintHeader = "X-Agentc-Tool-Fingerprint"
 
 // runtimeModule renders the shared runtime with the spec's callback settings.
 func runtimeModule(s *model.Spec) []byte {
@@ -85,6 +85,6 @@ func runtimeModule(s *model.Spec) []byte {
 	out := fmt.Appendf(nil, runtimeTS, header(s), tslayout.String(cb.Path), cb.MaxRetries, cb.BackoffBaseMS, cb.TimeoutMS,
 		tslayout.Call("", "export const RETRY_ON: readonly string[] = [", tslayout.Strings(cb.RetryOn), "]"),
 		tslayout.Call("", "export const ENV = { ", env, " } as const"),
-		tslayout.String(FingerprintHeader), tslayout.String(s.OpenCode.PluginPackage), zod.Helpers)
+		tslayout.String(fingerprintHeader), tslayout.String(s.OpenCode.PluginPackage), zod.Helpers)
 	return append(out, runtimeCode...)
 }

@@ -60,7 +60,7 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	files := make([]emit.File, 0, 2*len(s.Tools)+3+len(s.Modes))
 	add := func(p string, data []byte) { files = append(files, emit.File{Path: path.Join(dir, p), Data: data}) }
 	for _, t := range s.Tools {
-		src, err := ToolModule(s, t)
+		src, err := toolModule(s, t)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
@@ -91,8 +91,8 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	return files, nil
 }
 
-// ToolModule returns the .ts module of t.
-func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
+// toolModule returns the .ts module of t.
+func toolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(3072 + 2*len(t.Description))
 	zf := zod.NewFile()
