@@ -36,16 +36,16 @@ func tsParams(p model.Params) string {
 	return "{ " + strings.Join(fields, ", ") + " }"
 }
 
-// tsFunc lays out a template expression as a prompt function after head
-// ("coding: ", at indent) and before tail: `(p) => …` on one line when it
-// fits, else its parts one per line. One without placeholders takes no
-// parameter (tsc --noUnusedParameters).
-func tsFunc(indent, head, text, expr, tail string) string {
+// tsFunc lays out the parts of a template's concatenation as a prompt
+// function after head ("coding: ", at indent) and before tail: `(p) => …`
+// on one line when it fits, else its parts one per line. One without
+// placeholders takes no parameter (tsc --noUnusedParameters).
+func tsFunc(indent, head, text string, parts []string, tail string) string {
 	arrow := "() => "
 	if placeholder.MatchString(text) {
 		arrow = "(p) => "
 	}
-	return tslayout.Concat(indent, head+arrow, tslayout.SplitConcat(expr), tail)
+	return tslayout.Concat(indent, head+arrow, parts, tail)
 }
 
 func jsList(vs []string) string { return "[" + strings.Join(tslayout.Strings(vs), ", ") + "]" }

@@ -34,7 +34,6 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -75,15 +74,16 @@ func run(p *emit.Pass) ([]emit.File, error) {
 
 var placeholder = regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
 
-// template renders a prompt template as an expression in either language:
-// lit quotes a literal piece, param names a prompt parameter's value.
-func template(s *model.Spec, text string, lit func(string) string, param func(*model.PromptParam) string) (string, error) {
+// template renders a prompt template as the parts of a concatenation in
+// either language: lit quotes a literal piece, param names a prompt
+// parameter's value.
+func template(s *model.Spec, text string, lit func(string) string, param func(*model.PromptParam) string) ([]string, error) {
 	var parts []string
 	last := 0
 	for _, m := range placeholder.FindAllStringSubmatchIndex(text, -1) {
 		i := slices.IndexFunc(s.PromptParams, func(p *model.PromptParam) bool { return p.Name == text[m[2]:m[3]] })
 		if i < 0 {
-			return "", fmt.Errorf("proxy: placeholder %s names no prompt parameter", text[m[0]:m[1]])
+			return nil, fmt.Errorf("proxy: placeholder %s names no prompt parameter", text[m[0]:m[1]])
 		}
 		if m[0] > last {
 			parts = append(parts, lit(text[last:m[0]]))
@@ -94,10 +94,10 @@ func template(s *model.Spec, text string, lit func(string) string, param func(*m
 	if last < len(text) || len(parts) == 0 {
 		parts = append(parts, lit(text[last:]))
 	}
-	return strings.Join(parts, " + "), nil
+	return parts, nil
 }
 
-func tsTemplate(s *model.Spec, text string) (string, error) {
+func tsTemplate(s *model.Spec, text string) ([]string, error) {
 	return template(s, text, tslayout.String, func(p *model.PromptParam) string { return "p." + p.TSName })
 }
 

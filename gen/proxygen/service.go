@@ -34,11 +34,11 @@ func modeConst(m *model.Mode) string { return "Mode" + m.GoName }
 
 // goPrompt renders a prompt template as a func(PromptParams) string.
 func goPrompt(s *model.Spec, text string) (string, error) {
-	x, err := template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + p.GoName })
+	parts, err := template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + p.GoName })
 	if err != nil {
 		return "", err
 	}
-	return "func(p PromptParams) string { return " + x + " }", nil
+	return "func(p PromptParams) string { return " + strings.Join(parts, " + ") + " }", nil
 }
 
 // list writes a descriptor field holding a slice literal of elems, unless

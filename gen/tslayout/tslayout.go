@@ -114,27 +114,6 @@ func Concat(indent, prefix string, parts []string, suffix string) string {
 	return prefix + "(\n" + body + "\n" + indent + ")" + suffix
 }
 
-// SplitConcat splits a JavaScript concatenation of double-quoted string
-// literals and plain expressions ("\"a\" + p.x + \"b\"") into its parts.
-// A " + " inside a string literal does not split it.
-func SplitConcat(expr string) []string {
-	var parts []string
-	start, inString := 0, false
-	for i := 0; i < len(expr); i++ {
-		switch c := expr[i]; {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case !inString && strings.HasPrefix(expr[i:], " + "):
-			parts = append(parts, expr[start:i])
-			i += 2
-			start = i + 1
-		}
-	}
-	return append(parts, expr[start:])
-}
-
 // Union lays out a union type after prefix ("export type T = "): on one
 // line when it fits at indent, else one member per line, each after "| ".
 func Union(indent, prefix string, members []string) string {

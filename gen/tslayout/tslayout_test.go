@@ -26,15 +26,6 @@ func TestPieces(t *testing.T) {
 	}
 }
 
-func TestSplitConcat(t *testing.T) {
-	t.Parallel()
-	got := tslayout.SplitConcat(`"a + b" + p.x + "c\" + d"`)
-	want := []string{`"a + b"`, `p.x`, `"c\" + d"`}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("SplitConcat = %q, want %q", got, want)
-	}
-}
-
 func TestCall(t *testing.T) {
 	t.Parallel()
 	if got := tslayout.Call("", "f(", []string{"a", "b"}, ")"); got != "f(a, b)" {
