@@ -13,7 +13,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
@@ -128,9 +127,10 @@ func defaultAgent(s *model.Spec) (*model.Agent, error) {
 	return nil, fmt.Errorf("opencode.json needs a model: the spec has %d agents and none is called \"opencode\"", len(s.Agents))
 }
 
-// Config returns opencode.json: the spec's opencode.config plus "model",
-// the OpenCode ID of the default agent's default model.
-func Config(s *model.Spec) ([]byte, error) {
+// Config returns opencode.json as a JSON object (numbers as json.Number):
+// the spec's opencode.config plus "model", the OpenCode ID of the default
+// agent's default model.
+func Config(s *model.Spec) (map[string]any, error) {
 	var cfg map[string]any
 	d := json.NewDecoder(bytes.NewReader(s.OpenCode.Config))
 	d.UseNumber()
@@ -151,7 +151,7 @@ func Config(s *model.Spec) ([]byte, error) {
 		return nil, fmt.Errorf("opencode.config sets \"model\"; it comes from agent %s's default model", a.Name)
 	}
 	cfg["model"] = a.Default.OpenCode
-	return jsonwrite.Marshal(cfg)
+	return cfg, nil
 }
 
 // ToolDescription is what the model reads about t: its description, after

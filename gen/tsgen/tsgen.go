@@ -80,7 +80,11 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	add(opencodelayout.ConfigFile, cfg)
+	data, err := jsonwrite.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	add(opencodelayout.ConfigFile, data)
 	for _, m := range s.Modes {
 		data, err := jsonwrite.Marshal(opencodelayout.Inject(s, m))
 		if err != nil {
