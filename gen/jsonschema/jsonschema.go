@@ -101,7 +101,7 @@ func normalize(v any) (any, error) {
 func object(t *model.Type) (map[string]any, error) {
 	props := map[string]any{}
 	var required []string
-	for _, f := range js.KeyOrder(t.Fields, fieldName) {
+	for _, f := range js.KeyOrder(t.Fields, func(f *model.Field) string { return f.Name }) {
 		p, err := node(f.Type)
 		if err != nil {
 			return nil, fmt.Errorf("field %s: %w", f.Name, err)
@@ -237,6 +237,3 @@ func bound(out map[string]any, inclKey, exclKey string, incl *float64, b *model.
 	}
 	return nil
 }
-
-// fieldName is a field's key in the object.
-func fieldName(f *model.Field) string { return f.Name }
