@@ -74,7 +74,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 	w("/** A session mode. */\n%s\n\n", tslayout.Union("", "export type ModeName = ", modes))
 	w("/** The values of the prompts' {{placeholders}}. */\nexport interface PromptParams {\n")
 	for _, p := range s.PromptParams {
-		w("  /** %s */\n  %s: string\n", strings.ReplaceAll(p.Doc, "*/", "*\\/"), p.TSName)
+		w("  /** %s */\n  %s: string\n", tslayout.JSDoc(p.Doc), p.TSName)
 	}
 	w("}\n\n")
 	b.WriteString(pluginTypes)

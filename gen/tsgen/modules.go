@@ -60,12 +60,12 @@ func doc(b *bytes.Buffer, indent, text string) {
 	}
 	lines := strings.Split(text, "\n")
 	if len(lines) == 1 {
-		fmt.Fprintf(b, "%s/** %s */\n", indent, jsdoc(lines[0]))
+		fmt.Fprintf(b, "%s/** %s */\n", indent, tslayout.JSDoc(lines[0]))
 		return
 	}
 	fmt.Fprintf(b, "%s/**\n", indent)
 	for _, l := range lines {
-		fmt.Fprintf(b, "%s\n", strings.TrimRight(indent+" * "+jsdoc(l), " "))
+		fmt.Fprintf(b, "%s\n", strings.TrimRight(indent+" * "+tslayout.JSDoc(l), " "))
 	}
 	fmt.Fprintf(b, "%s */\n", indent)
 }

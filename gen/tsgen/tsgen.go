@@ -122,13 +122,13 @@ func toolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	}
 
 	// Doc comment on the default export.
-	doc := jsdoc(firstParagraph(t.Description)) + "\n\n"
-	doc += fmt.Sprintf("Tool %s (%s).", jsdoc(t.Name), executionDoc(t.Execution))
+	doc := tslayout.JSDoc(firstParagraph(t.Description)) + "\n\n"
+	doc += fmt.Sprintf("Tool %s (%s).", tslayout.JSDoc(t.Name), executionDoc(t.Execution))
 	if len(t.Aliases) > 0 {
-		doc += fmt.Sprintf(" The gateway also accepts: %s.", jsdoc(strings.Join(t.Aliases, ", ")))
+		doc += fmt.Sprintf(" The gateway also accepts: %s.", tslayout.JSDoc(strings.Join(t.Aliases, ", ")))
 	}
 	if t.Deprecated != "" {
-		doc += "\n@deprecated " + jsdoc(t.Deprecated)
+		doc += "\n@deprecated " + tslayout.JSDoc(t.Deprecated)
 	}
 	b.WriteString("/**\n" + tslayout.Comment("", " * ", doc) + " */\n")
 
@@ -246,9 +246,6 @@ func firstParagraph(s string) string {
 	p, _, _ := strings.Cut(strings.TrimSpace(s), "\n\n")
 	return p
 }
-
-// jsdoc keeps text from closing a /** */ comment.
-func jsdoc(s string) string { return strings.ReplaceAll(s, "*/", "*\\/") }
 
 // header is the two comment lines every generated TypeScript file starts with.
 func header(s *model.Spec) string {

@@ -34,6 +34,9 @@ func String(s string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// JSDoc keeps text from closing the /** */ comment it is written in.
+func JSDoc(s string) string { return strings.ReplaceAll(s, "*/", "*\\/") }
+
 // Strings quotes each of vs as a JavaScript string literal (String).
 func Strings(vs []string) []string {
 	q := make([]string, len(vs))

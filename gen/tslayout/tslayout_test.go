@@ -139,3 +139,12 @@ func TestCommentFills(t *testing.T) {
 		}
 	}
 }
+
+// TestJSDoc: text cannot close the comment it is written in, and reads the
+// same otherwise.
+func TestJSDoc(t *testing.T) {
+	t.Parallel()
+	if got, want := tslayout.JSDoc("a */ b /* c * / d"), `a *\/ b /* c * / d`; got != want {
+		t.Errorf("JSDoc = %q, want %q", got, want)
+	}
+}

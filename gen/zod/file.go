@@ -49,7 +49,7 @@ func (f *File) Helpers() []string {
 func (f *File) Decls() string {
 	var b strings.Builder
 	for _, c := range f.checks {
-		doc := "#" + c.Name + ": " + jsdoc(c.Doc)
+		doc := "#" + c.Name + ": " + tslayout.JSDoc(c.Doc)
 		if one := "/** " + doc + " */"; tslayout.Fits("", one) && !strings.Contains(doc, "\n") {
 			b.WriteString(one + "\n")
 		} else {
@@ -223,9 +223,6 @@ func (f *File) check(c *model.Check) string {
 	f.checks = append(f.checks, c)
 	return id
 }
-
-// jsdoc keeps text from closing a /** */ comment.
-func jsdoc(s string) string { return strings.ReplaceAll(s, "*/", "*\\/") }
 
 // literal returns the regex literal of a pattern the loader accepted;
 // js.Check reports the (unexpected) patterns that do not translate, which
