@@ -122,7 +122,7 @@ type zodProc struct {
 // zodSchemasTS renders a TypeScript module exporting each tool's zod
 // schema as `schemas`.
 func zodSchemasTS(s *model.Spec) string {
-	f := zod.NewFile("z")
+	f := zod.NewFile()
 	var body strings.Builder
 	for _, t := range s.Tools {
 		fmt.Fprintf(&body, "  %q: z.object(%s),\n", t.Name, f.Shape(t.Args, "  "))

@@ -61,22 +61,14 @@ func FormatNumber(f float64) string {
 	case -6 < n && n <= 0:
 		return sign + "0." + strings.Repeat("0", -n) + digits
 	}
-	es := "+"
-	if n-1 < 0 {
-		es = "-"
+	es, ex := "+", n-1
+	if ex < 0 {
+		es, ex = "-", -ex
 	}
-	ex := strconv.Itoa(abs(n - 1))
 	if k == 1 {
-		return sign + digits + "e" + es + ex
+		return sign + digits + "e" + es + strconv.Itoa(ex)
 	}
-	return sign + digits[:1] + "." + digits[1:] + "e" + es + ex
-}
-
-func abs(i int) int {
-	if i < 0 {
-		return -i
-	}
-	return i
+	return sign + digits[:1] + "." + digits[1:] + "e" + es + strconv.Itoa(ex)
 }
 
 // Check finds, each at its position, what JavaScript would not read as Go

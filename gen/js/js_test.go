@@ -43,12 +43,16 @@ func TestRegexSource(t *testing.T) {
 
 // TestRegexAgainstNode: every translated pattern matches in node exactly
 // the strings the RE2 pattern matches in Go (lone surrogates are U+FFFD in
-// Go and surrogates in JavaScript).
+// Go and surrogates in JavaScript), and is its own RegExp source, so that
+// the JSON Schema's "pattern" (zod writes new RegExp(src).source) is the
+// translation as package jsonschema writes it.
 func TestRegexAgainstNode(t *testing.T) {
 	t.Parallel()
 	node := nodetool.Node(t)
 	patterns := []string{`^$`, `^/`, `^[A-Za-z]:`, `\\`, `(^|/)\.\.(/|$)`, `a.b`, `(?s)a.b`, `(?i)kelvin`, `\s`, `^\S+$`,
-		`(?m)^b$`, `\bword\b`, `\d{2,3}`, `\w+`, `[[:alpha:]]+`, `\pL`, `^\p{Greek}+$`, `[^a-z]`, `^.$`, `^..$`, `\x{FFFD}`, `^[\x{1F600}-\x{1F64F}]$`, `(?U)a+`, `a|b|`, `^(?:a|ab)c$`, `[\-\]\[^]`, `\Q.*\E`, `\.`}
+		`(?m)^b$`, `\bword\b`, `\d{2,3}`, `\w+`, `[[:alpha:]]+`, `\pL`, `^\p{Greek}+$`, `[^a-z]`, `^.$`, `^..$`, `\x{FFFD}`, `^[\x{1F600}-\x{1F64F}]$`, `(?U)a+`, `a|b|`, `^(?:a|ab)c$`, `[\-\]\[^]`, `\Q.*\E`, `\.`,
+		"", `[/]`, `[^\]/]/`, "a\nb", "\u2028", `a\/b`,
+		`(?:^)?a`, `(?m)b(?:$)+`, `(?:\b)*a`, `(?:\B|x)+b`}
 	inputs := []string{"", "/", "a", "..", "a/../b", "C:x", "a\\b", "a\nb", "a\rb", "a\u2028b", "a\u2029b", "axb", "KELVIN", "\u212Aelvin", "\t", "\v", "\u00a0", "\u3000",
 		"a\nb\n", "word", "words", "12", "x1234", "é", "ΩΣ", "😀", "<lone surrogate>", "\ufffd", "b", "\nb", "ac", "abc", "-", "]", "^", ".*", ".", "ab", "Ω"}
 	var jsInputs []string
@@ -71,7 +75,8 @@ process.stdin.on("end", () => {
   const { srcs, inputs } = JSON.parse(data);
   // Index 26 stands for a lone surrogate, which Go's encoder cannot send.
   inputs[26] = "\ud83d";
-  console.log(JSON.stringify(srcs.map((s) => { const re = new RegExp(s, "u"); return inputs.map((x) => re.test(x)); })));
+  const match = srcs.map((s) => { const re = new RegExp(s, "u"); return inputs.map((x) => re.test(x)); });
+  console.log(JSON.stringify({ match, sources: srcs.map((s) => new RegExp(s, "u").source) }));
 });`
 	cmd := exec.Command(node, "-e", script)
 	cmd.Stdin = bytes.NewReader(req)
@@ -79,9 +84,18 @@ process.stdin.on("end", () => {
 	if err != nil {
 		t.Fatalf("node: %v\n%s", err, out)
 	}
-	var js [][]bool
-	if err := json.Unmarshal(out, &js); err != nil {
+	var res struct {
+		Match   [][]bool
+		Sources []string
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("%v: %s", err, out)
+	}
+	js := res.Match
+	for i, src := range srcs {
+		if res.Sources[i] != src {
+			t.Errorf("pattern %q: new RegExp(%q).source = %q", patterns[i], src, res.Sources[i])
+		}
 	}
 	if inputs[26] != "<lone surrogate>" {
 		t.Fatal("input 26 must stand for the lone surrogate")

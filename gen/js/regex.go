@@ -57,7 +57,7 @@ func RegexLiteral(re string) (string, error) {
 	return "/" + src + "/u", nil
 }
 
-// writeRegex writes r; grouped says r's text must form one atom (it is the
+// writeRegex writes r; atom says r's text must form one atom (it is the
 // operand of a quantifier).
 func writeRegex(b *strings.Builder, r *syntax.Regexp, atom bool) error {
 	open := func(need bool) func() {
@@ -90,29 +90,16 @@ func writeRegex(b *strings.Builder, r *syntax.Regexp, atom bool) error {
 		writeClass(b, []rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune})
 	case syntax.OpAnyChar:
 		b.WriteString("[^]")
-	case syntax.OpBeginLine:
+	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
 		closeG := open(atom)
-		b.WriteString(`(?<![^\n])`)
-		closeG()
-	case syntax.OpEndLine:
-		closeG := open(atom)
-		b.WriteString(`(?![^\n])`)
-		closeG()
-	case syntax.OpBeginText:
-		closeG := open(atom)
-		b.WriteString("^")
-		closeG()
-	case syntax.OpEndText:
-		closeG := open(atom)
-		b.WriteString("$")
-		closeG()
-	case syntax.OpWordBoundary:
-		closeG := open(atom)
-		b.WriteString(`\b`)
-		closeG()
-	case syntax.OpNoWordBoundary:
-		closeG := open(atom)
-		b.WriteString(`\B`)
+		b.WriteString(map[syntax.Op]string{
+			syntax.OpBeginLine:      `(?<![^\n])`,
+			syntax.OpEndLine:        `(?![^\n])`,
+			syntax.OpBeginText:      "^",
+			syntax.OpEndText:        "$",
+			syntax.OpWordBoundary:   `\b`,
+			syntax.OpNoWordBoundary: `\B`,
+		}[r.Op])
 		closeG()
 	case syntax.OpCapture:
 		b.WriteString("(?:")

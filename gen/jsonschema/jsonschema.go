@@ -14,17 +14,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
-	"strings"
 
 	"github.com/agentc-dev/agentc/gen/js"
 	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
-// Draft is the $schema zod 4 writes at the root.
-const Draft = "https://json-schema.org/draft/2020-12/schema"
+// draft is the $schema zod 4 writes at the root.
+const draft = "https://json-schema.org/draft/2020-12/schema"
 
 // maxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER: zod's .int()
 // bounds an integer to ±maxSafeInteger unless a tighter bound replaces it.
@@ -37,7 +35,7 @@ func Schema(t *model.Tool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	root["$schema"] = Draft
+	root["$schema"] = draft
 	return jsonwrite.Marshal(root)
 }
 
@@ -76,7 +74,7 @@ func normalize(v any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return json.Number(JSNumber(f)), nil
+		return json.Number(js.FormatNumber(f)), nil
 	case map[string]any:
 		for k, e := range v {
 			n, err := normalize(e)
@@ -103,7 +101,7 @@ func normalize(v any) (any, error) {
 func object(t *model.Type) (map[string]any, error) {
 	props := map[string]any{}
 	var required []string
-	for _, f := range js.KeyOrder(t.Fields, fieldName) {
+	for _, f := range js.KeyOrder(t.Fields, func(f *model.Field) string { return f.Name }) {
 		p, err := node(f.Type)
 		if err != nil {
 			return nil, fmt.Errorf("field %s: %w", f.Name, err)
@@ -144,14 +142,15 @@ func node(t *model.Type) (map[string]any, error) {
 		// Named checks are refinements: toJSONSchema drops them (their rule
 		// is in the description instead). zod carries each RE2 pattern
 		// translated to ECMAScript (js.RegexSource); toJSONSchema writes that
-		// RegExp's source.
+		// RegExp's source, which is the translation itself (it escapes "/"
+		// and every line terminator already).
 		var srcs []string
 		for _, p := range t.Patterns {
 			src, err := js.RegexSource(p.Regexp)
 			if err != nil {
 				return nil, err
 			}
-			srcs = append(srcs, RegExpSource(src))
+			srcs = append(srcs, src)
 		}
 		switch len(srcs) {
 		case 0:
@@ -232,73 +231,9 @@ func bound(out map[string]any, inclKey, exclKey string, incl *float64, b *model.
 	}
 	switch {
 	case excl != nil && (incl == nil || !tighter(*incl, *excl)):
-		out[exclKey] = json.Number(JSNumber(*excl))
+		out[exclKey] = json.Number(js.FormatNumber(*excl))
 	case incl != nil:
-		out[inclKey] = json.Number(JSNumber(*incl))
+		out[inclKey] = json.Number(js.FormatNumber(*incl))
 	}
 	return nil
 }
-
-// JSNumber formats f as JSON.stringify does: JavaScript's
-// Number.prototype.toString (js.FormatNumber), with null for NaN and
-// the infinities.
-func JSNumber(f float64) string {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return "null"
-	}
-	return js.FormatNumber(f)
-}
-
-// RegExpSource returns what JavaScript's new RegExp(re).source is: "/"
-// outside a character class and line terminators escaped, "(?:)" for the
-// empty pattern. zod writes a pattern's source into JSON Schema.
-func RegExpSource(re string) string {
-	if re == "" {
-		return "(?:)"
-	}
-	var b strings.Builder
-	inClass, escaped := false, false
-	for _, r := range re {
-		if lt := lineTerminator(r); lt != "" {
-			if !escaped { // after a backslash, only the letter is missing
-				b.WriteByte('\\')
-			}
-			b.WriteString(lt)
-			escaped = false
-			continue
-		}
-		switch {
-		case escaped:
-			escaped = false
-		case r == '\\':
-			escaped = true
-		case r == '[':
-			inClass = true
-		case r == ']':
-			inClass = false
-		case r == '/' && !inClass:
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// lineTerminator is the escape, without its backslash, of a JavaScript line
-// terminator, or "" for any other rune.
-func lineTerminator(r rune) string {
-	switch r {
-	case '\n':
-		return "n"
-	case '\r':
-		return "r"
-	case '\u2028':
-		return "u2028"
-	case '\u2029':
-		return "u2029"
-	}
-	return ""
-}
-
-// fieldName is a field's key in the object.
-func fieldName(f *model.Field) string { return f.Name }

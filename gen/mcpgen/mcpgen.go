@@ -21,7 +21,6 @@ package mcpgen
 import (
 	"bytes"
 	"embed"
-	"encoding/json"
 	"fmt"
 	"path"
 	"slices"
@@ -229,15 +228,9 @@ func writeRawString(b *bytes.Buffer, s []byte) {
 // session OpenCode reads from the same environment variables the callback
 // stubs read.
 func Config(s *model.Spec) ([]byte, error) {
-	base, err := opencodelayout.Config(s)
+	cfg, err := opencodelayout.Config(s)
 	if err != nil {
 		return nil, err
-	}
-	var cfg map[string]any
-	d := json.NewDecoder(bytes.NewReader(base))
-	d.UseNumber()
-	if err := d.Decode(&cfg); err != nil {
-		return nil, fmt.Errorf("mcp: opencode.json: %w", err)
 	}
 	servers, _ := cfg["mcp"].(map[string]any)
 	if servers == nil {

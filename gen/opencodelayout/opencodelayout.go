@@ -13,7 +13,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/agentc-dev/agentc/gen/jsonwrite"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
@@ -114,9 +113,9 @@ func Inject(s *model.Spec, m *model.Mode) Injection {
 	return inj
 }
 
-// DefaultAgent is the agent whose default model opencode.json names: the
+// defaultAgent is the agent whose default model opencode.json names: the
 // agent called "opencode", or the only agent.
-func DefaultAgent(s *model.Spec) (*model.Agent, error) {
+func defaultAgent(s *model.Spec) (*model.Agent, error) {
 	for _, a := range s.Agents {
 		if a.Name == "opencode" {
 			return a, nil
@@ -128,9 +127,10 @@ func DefaultAgent(s *model.Spec) (*model.Agent, error) {
 	return nil, fmt.Errorf("opencode.json needs a model: the spec has %d agents and none is called \"opencode\"", len(s.Agents))
 }
 
-// Config returns opencode.json: the spec's opencode.config plus "model",
-// the OpenCode ID of the default agent's default model.
-func Config(s *model.Spec) ([]byte, error) {
+// Config returns opencode.json as a JSON object (numbers as json.Number):
+// the spec's opencode.config plus "model", the OpenCode ID of the default
+// agent's default model.
+func Config(s *model.Spec) (map[string]any, error) {
 	var cfg map[string]any
 	d := json.NewDecoder(bytes.NewReader(s.OpenCode.Config))
 	d.UseNumber()
@@ -140,7 +140,7 @@ func Config(s *model.Spec) ([]byte, error) {
 	if cfg == nil {
 		cfg = map[string]any{}
 	}
-	a, err := DefaultAgent(s)
+	a, err := defaultAgent(s)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func Config(s *model.Spec) ([]byte, error) {
 		return nil, fmt.Errorf("opencode.config sets \"model\"; it comes from agent %s's default model", a.Name)
 	}
 	cfg["model"] = a.Default.OpenCode
-	return jsonwrite.Marshal(cfg)
+	return cfg, nil
 }
 
 // ToolDescription is what the model reads about t: its description, after

@@ -36,25 +36,19 @@ func tsParams(p model.Params) string {
 	return "{ " + strings.Join(fields, ", ") + " }"
 }
 
-// tsFunc lays out a template expression as a prompt function after head
-// ("coding: ", at indent) and before tail: `(p) => …` on one line when it
-// fits, else its parts one per line. One without placeholders takes no
-// parameter (tsc --noUnusedParameters).
-func tsFunc(indent, head, text, expr, tail string) string {
+// tsFunc lays out the parts of a template's concatenation as a prompt
+// function after head ("coding: ", at indent) and before tail: `(p) => …`
+// on one line when it fits, else its parts one per line. One without
+// placeholders takes no parameter (tsc --noUnusedParameters).
+func tsFunc(indent, head, text string, parts []string, tail string) string {
 	arrow := "() => "
 	if placeholder.MatchString(text) {
 		arrow = "(p) => "
 	}
-	return tslayout.Concat(indent, head+arrow, tslayout.SplitConcat(expr), tail)
+	return tslayout.Concat(indent, head+arrow, parts, tail)
 }
 
-func jsList(vs []string) string {
-	var q []string
-	for _, v := range vs {
-		q = append(q, tslayout.String(v))
-	}
-	return "[" + strings.Join(q, ", ") + "]"
-}
+func jsList(vs []string) string { return "[" + strings.Join(tslayout.Strings(vs), ", ") + "]" }
 
 // Plugin returns the OpenCode plugin module of s.
 func Plugin(s *model.Spec) ([]byte, error) {
@@ -80,7 +74,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 	w("/** A session mode. */\n%s\n\n", tslayout.Union("", "export type ModeName = ", modes))
 	w("/** The values of the prompts' {{placeholders}}. */\nexport interface PromptParams {\n")
 	for _, p := range s.PromptParams {
-		w("  /** %s */\n  %s: string\n", strings.ReplaceAll(p.Doc, "*/", "*\\/"), p.TSName)
+		w("  /** %s */\n  %s: string\n", tslayout.JSDoc(p.Doc), p.TSName)
 	}
 	w("}\n\n")
 	b.WriteString(pluginTypes)
@@ -159,7 +153,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 	}
 	w("]\n\nfunction promptParams(%s: Record<string, string>): PromptParams {\n  return %s\n}\n",
 		param, tslayout.Call("  ", "{ ", values, " }"))
-	b.WriteString(strings.NewReplacer("PLUGIN_ID", tslayout.String(PluginID), "BLANK", js.Blank()).Replace(pluginCode))
+	b.WriteString(strings.NewReplacer("PLUGIN_ID", tslayout.String(pluginID), "BLANK", js.Blank()).Replace(pluginCode))
 	return b.Bytes(), nil
 }
 

@@ -34,7 +34,6 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -50,12 +49,12 @@ var Emitter = &emit.Emitter{
 	Run:  run,
 }
 
-// GoFile is the service's file name in the Go package.
-const GoFile = "proxy.go"
+// goFile is the service's file name in the Go package.
+const goFile = "proxy.go"
 
-// PluginID is the id the plugin module exports (OpenCode requires one for
+// pluginID is the id the plugin module exports (OpenCode requires one for
 // a plugin loaded from a file).
-const PluginID = "agentc-prompt-proxy"
+const pluginID = "agentc-prompt-proxy"
 
 func run(p *emit.Pass) ([]emit.File, error) {
 	s := p.Spec
@@ -63,27 +62,28 @@ func run(p *emit.Pass) ([]emit.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := Service(s)
+	src, err := service(s)
 	if err != nil {
 		return nil, err
 	}
 	return []emit.File{
 		{Path: path.Join(s.Codegen.OpenCodeDir, opencodelayout.PluginFile), Data: ts},
-		{Path: path.Join(s.Codegen.GoDir, GoFile), Data: src},
+		{Path: path.Join(s.Codegen.GoDir, goFile), Data: src},
 	}, nil
 }
 
 var placeholder = regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
 
-// template renders a prompt template as an expression in either language:
-// lit quotes a literal piece, param names a prompt parameter's value.
-func template(s *model.Spec, text string, lit func(string) string, param func(*model.PromptParam) string) (string, error) {
+// template renders a prompt template as the parts of a concatenation in
+// either language: lit quotes a literal piece, param names a prompt
+// parameter's value.
+func template(s *model.Spec, text string, lit func(string) string, param func(*model.PromptParam) string) ([]string, error) {
 	var parts []string
 	last := 0
 	for _, m := range placeholder.FindAllStringSubmatchIndex(text, -1) {
 		i := slices.IndexFunc(s.PromptParams, func(p *model.PromptParam) bool { return p.Name == text[m[2]:m[3]] })
 		if i < 0 {
-			return "", fmt.Errorf("proxy: placeholder %s names no prompt parameter", text[m[0]:m[1]])
+			return nil, fmt.Errorf("proxy: placeholder %s names no prompt parameter", text[m[0]:m[1]])
 		}
 		if m[0] > last {
 			parts = append(parts, lit(text[last:m[0]]))
@@ -94,10 +94,10 @@ func template(s *model.Spec, text string, lit func(string) string, param func(*m
 	if last < len(text) || len(parts) == 0 {
 		parts = append(parts, lit(text[last:]))
 	}
-	return strings.Join(parts, " + "), nil
+	return parts, nil
 }
 
-func tsTemplate(s *model.Spec, text string) (string, error) {
+func tsTemplate(s *model.Spec, text string) ([]string, error) {
 	return template(s, text, tslayout.String, func(p *model.PromptParam) string { return "p." + p.TSName })
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentc-dev/agentc/gen/emit"
+	"github.com/agentc-dev/agentc/gen/emitters"
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	"github.com/agentc-dev/agentc/gen/internal/scratch"
 	"github.com/agentc-dev/agentc/gen/internal/testspecs"
@@ -124,6 +125,53 @@ func TestPluginTypeChecks(t *testing.T) {
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tsc: %v\n%s", err, out)
+	}
+}
+
+// TestExperimentFormsBuild: an experiment that names agents and no mode,
+// whose variant alone sets provider options, makes a proxy.go that builds
+// and vets beside its core package (it must import encoding/json for those
+// options, and list the agents) and a plugin that type-checks; the default
+// spec's experiment has neither.
+func TestExperimentFormsBuild(t *testing.T) {
+	t.Parallel()
+	s := loadEdited(t, map[string][2]string{"contract.cue": {
+		"modes: [\"coding\"]\n\tvariants: {\n\t\tcontrol: weight: 1\n\t\tfocused: {\n\t\t\tweight: 1\n\t\t\tprompt: \"Prefer small, focused changes: touch only what the request needs, and say what you left alone.\"\n\t\t\tparams: temperature: 0.3",
+		"agents: [\"build\", \"plan\"]\n\tvariants: {\n\t\tcontrol: weight: 1\n\t\tfocused: {\n\t\t\tweight: 1\n\t\t\tprompt: \"Prefer small, focused changes.\"\n\t\t\tparams: options: thinking: {type: \"enabled\", budgetTokens: 1024}",
+	}})
+	e := s.Experiments[0]
+	if len(e.Modes) != 0 || len(e.Agents) != 2 || len(e.Variants[0].Params.Options)+len(e.Variants[1].Params.Options) == 0 {
+		t.Fatalf("the edited experiment: modes %v, agents %v", e.Modes, e.Agents)
+	}
+	for _, l := range s.ModelParams.Models {
+		if len(l.Params.Options) > 0 {
+			t.Fatal("the default spec's model_params set options; the variant must be the only one")
+		}
+	}
+	mod := scratch.New(t)
+	s.Codegen.GoImport, s.Codegen.GoRuntime = scratch.Path+"/x/"+s.Codegen.GoDir, ""
+	s.Codegen.MCP = nil
+	files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"go", "proxy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod.Add(t, "x", files)
+	if err := mod.LinkNodeModules(nodetool.Dir(t)); err != nil {
+		t.Fatal(err)
+	}
+	for _, check := range []func() (scratch.Findings, error){
+		func() (scratch.Findings, error) { return mod.GoVet() },
+		func() (scratch.Findings, error) {
+			return mod.TSC(nodetool.Node(t), nodetool.Tsc(t), map[string][]string{"x": {s.Codegen.OpenCodeDir}})
+		},
+	} {
+		findings, err := check()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lines := range findings {
+			t.Errorf("%s", strings.Join(lines, "\n"))
+		}
 	}
 }
 

@@ -34,11 +34,11 @@ func modeConst(m *model.Mode) string { return "Mode" + m.GoName }
 
 // goPrompt renders a prompt template as a func(PromptParams) string.
 func goPrompt(s *model.Spec, text string) (string, error) {
-	x, err := template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + p.GoName })
+	parts, err := template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + p.GoName })
 	if err != nil {
 		return "", err
 	}
-	return "func(p PromptParams) string { return " + x + " }", nil
+	return "func(p PromptParams) string { return " + strings.Join(parts, " + ") + " }", nil
 }
 
 // list writes a descriptor field holding a slice literal of elems, unless
@@ -49,12 +49,12 @@ func list(w func(string, ...any), field string, elems []string) {
 	}
 }
 
-// Service returns proxy.go: what the spec decides of the prompt service —
+// service returns proxy.go: what the spec decides of the prompt service —
 // its path and timeout, and PromptDescriptor, the descriptor the runtime's
 // agentrt.PromptService is — with the package API that wraps the runtime.
 // Its identifiers are prefixed (Prompt…, Sampling…) so that none collides
 // with the names emitter "go" declares.
-func Service(s *model.Spec) ([]byte, error) {
+func service(s *model.Spec) ([]byte, error) {
 	var b bytes.Buffer
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("// PromptProxyPath is the prompt service's route (proxy.path); serve it for POST.\nconst PromptProxyPath = %s\n\n", strconv.Quote(s.Proxy.Path))
@@ -149,7 +149,7 @@ func Service(s *model.Spec) ([]byte, error) {
 	src.Write(b.Bytes())
 	out, err := format.Source(src.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("proxy: formatting %s: %v\n%s", GoFile, err, src.Bytes())
+		return nil, fmt.Errorf("proxy: formatting %s: %v\n%s", goFile, err, src.Bytes())
 	}
 	return out, nil
 }

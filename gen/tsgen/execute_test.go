@@ -208,7 +208,12 @@ func TestExecuteUnderNode(t *testing.T) {
 		"testdata/coverage": {
 			{
 				Tool: "note-taker", Args: `{"title": "T", "lines": ["a", "b"]}`,
-				WantOutput: "Noted T with 2 line(s) and 0 tag(s) in text/plain.",
+				// An absent optional argument reads as "", not "undefined".
+				WantOutput: "Noted T with 2 line(s) and 0 tag(s) [] in text/plain.",
+			},
+			{
+				Tool: "note-taker", Args: `{"title": "T", "lines": [], "tags": ["x", "y"], "content-type": "md"}`,
+				WantOutput: "Noted T with 0 line(s) and 2 tag(s) [x,y] in md.",
 			},
 			{
 				Tool: "kitchen_sink", MessageID: "m", CallID: "k",

@@ -37,21 +37,13 @@ func union(name string, vs []string) string {
 	if len(vs) == 0 {
 		return prefix + "never"
 	}
-	return tslayout.Union("", prefix, quoted(vs))
+	return tslayout.Union("", prefix, tslayout.Strings(vs))
 }
 
 // list renders an array of string literals after head (which ends before
 // the "["), one item per line when it does not fit on one.
 func list(indent, head string, vs []string) string {
-	return tslayout.Call(indent, head+"[", quoted(vs), "]")
-}
-
-func quoted(vs []string) []string {
-	q := []string{}
-	for _, v := range vs {
-		q = append(q, jsString(v))
-	}
-	return q
+	return tslayout.Call(indent, head+"[", tslayout.Strings(vs), "]")
 }
 
 // entry renders `key: { a: x, b: y },` at indent, one field per line when
@@ -68,12 +60,12 @@ func doc(b *bytes.Buffer, indent, text string) {
 	}
 	lines := strings.Split(text, "\n")
 	if len(lines) == 1 {
-		fmt.Fprintf(b, "%s/** %s */\n", indent, jsdoc(lines[0]))
+		fmt.Fprintf(b, "%s/** %s */\n", indent, tslayout.JSDoc(lines[0]))
 		return
 	}
 	fmt.Fprintf(b, "%s/**\n", indent)
 	for _, l := range lines {
-		fmt.Fprintf(b, "%s\n", strings.TrimRight(indent+" * "+jsdoc(l), " "))
+		fmt.Fprintf(b, "%s\n", strings.TrimRight(indent+" * "+tslayout.JSDoc(l), " "))
 	}
 	fmt.Fprintf(b, "%s */\n", indent)
 }
@@ -110,8 +102,8 @@ func modesModule(s *model.Spec) []byte {
 	doc(&b, "", "Every tool by name.")
 	b.WriteString("export const TOOLS: Readonly<Record<ToolName, ToolInfo>> = {\n")
 	for _, t := range s.Tools {
-		b.WriteString(entry("  ", jsString(t.Name), "name: "+jsString(t.Name), list("    ", "aliases: ", t.Aliases),
-			"fileName: "+jsString(t.FileName), "execution: "+jsString(string(t.Execution)), "deprecated: "+jsString(t.Deprecated)))
+		b.WriteString(entry("  ", tslayout.String(t.Name), "name: "+tslayout.String(t.Name), list("    ", "aliases: ", t.Aliases),
+			"fileName: "+tslayout.String(t.FileName), "execution: "+tslayout.String(string(t.Execution)), "deprecated: "+tslayout.String(t.Deprecated)))
 	}
 	b.WriteString("}\n\n")
 
@@ -126,11 +118,11 @@ func modesModule(s *model.Spec) []byte {
 	for _, m := range s.Modes {
 		ext := "null"
 		if m.Extends != nil {
-			ext = jsString(m.Extends.Name)
+			ext = tslayout.String(m.Extends.Name)
 		}
-		fmt.Fprintf(&b, "  %s: {\n    name: %s,\n    goal: %s,\n    extends: %s,\n    sourceEdits: %s,\n    standings: {\n", jsString(m.Name), jsString(m.Name), jsString(m.Goal), ext, jsString(m.SourceEdits))
+		fmt.Fprintf(&b, "  %s: {\n    name: %s,\n    goal: %s,\n    extends: %s,\n    sourceEdits: %s,\n    standings: {\n", tslayout.String(m.Name), tslayout.String(m.Name), tslayout.String(m.Goal), ext, tslayout.String(m.SourceEdits))
 		for _, ts := range m.Standings {
-			fmt.Fprintf(&b, "      %s: %s,\n", jsString(ts.Tool.Name), jsString(string(ts.Standing)))
+			fmt.Fprintf(&b, "      %s: %s,\n", tslayout.String(ts.Tool.Name), tslayout.String(string(ts.Standing)))
 		}
 		b.WriteString("    },\n  },\n")
 	}
@@ -167,19 +159,19 @@ func modesModule(s *model.Spec) []byte {
 			if c.Value == "" {
 				in = "(" + in + " ?? \"\")"
 			}
-			conds = append(conds, fmt.Sprintf("%s === %s", in, jsString(c.Value)))
+			conds = append(conds, fmt.Sprintf("%s === %s", in, tslayout.String(c.Value)))
 		}
-		fmt.Fprintf(&b, "  if (%s) {\n    return %s\n  }\n", strings.Join(conds, " && "), jsString(r.Mode.Name))
+		fmt.Fprintf(&b, "  if (%s) {\n    return %s\n  }\n", strings.Join(conds, " && "), tslayout.String(r.Mode.Name))
 	}
-	fmt.Fprintf(&b, "  return %s\n}\n\n", jsString(s.Selection.Default.Name))
+	fmt.Fprintf(&b, "  return %s\n}\n\n", tslayout.String(s.Selection.Default.Name))
 
 	doc(&b, "", "resolveTool returns the tool a name or alias names, or undefined.")
 	b.WriteString("export function resolveTool(name: string): ToolName | undefined {\n  switch (name) {\n")
 	for _, t := range s.Tools {
 		for _, n := range t.AllNames() {
-			fmt.Fprintf(&b, "    case %s:\n", jsString(n))
+			fmt.Fprintf(&b, "    case %s:\n", tslayout.String(n))
 		}
-		fmt.Fprintf(&b, "      return %s\n", jsString(t.Name))
+		fmt.Fprintf(&b, "      return %s\n", tslayout.String(t.Name))
 	}
 	b.WriteString("  }\n  return undefined\n}\n\n")
 
@@ -220,8 +212,8 @@ func modelsModule(s *model.Spec) []byte {
 	for _, m := range s.Models {
 		// A model ID may be __proto__, which a plain key would not make a
 		// property.
-		b.WriteString(entry("  ", js.Key(m.Canonical), "canonical: "+jsString(m.Canonical), "display: "+jsString(m.Display),
-			"opencode: "+jsString(m.OpenCode), "api: "+jsString(m.API)))
+		b.WriteString(entry("  ", js.Key(m.Canonical), "canonical: "+tslayout.String(m.Canonical), "display: "+tslayout.String(m.Display),
+			"opencode: "+tslayout.String(m.OpenCode), "api: "+tslayout.String(m.API)))
 	}
 	b.WriteString("}\n\n")
 	doc(&b, "", "An agent type's models and default model.")
@@ -237,7 +229,7 @@ func modelsModule(s *model.Spec) []byte {
 		if a.Default != nil {
 			def = a.Default.Canonical
 		}
-		b.WriteString(entry("  ", jsString(a.Name), list("    ", "models: ", ms), "defaultModel: "+jsString(def)))
+		b.WriteString(entry("  ", tslayout.String(a.Name), list("    ", "models: ", ms), "defaultModel: "+tslayout.String(def)))
 	}
 	b.WriteString("}\n\n")
 	b.Write(modelsCode)
@@ -305,7 +297,7 @@ func promptsModule(s *model.Spec) ([]byte, error) {
 			}
 			expr = e
 		}
-		fmt.Fprintf(&cases, "    case %s:\n      return (\n        %s\n      )\n", jsString(m.Name), strings.ReplaceAll(expr, "\n    ", "\n        "))
+		fmt.Fprintf(&cases, "    case %s:\n      return (\n        %s\n      )\n", tslayout.String(m.Name), strings.ReplaceAll(expr, "\n    ", "\n        "))
 	}
 	param := "params"
 	if !strings.Contains(cases.String(), "params.") {
@@ -320,7 +312,7 @@ func promptsModule(s *model.Spec) ([]byte, error) {
 		"    return critical === \"\" ? customPrompt : customPrompt.replace(/\\n+$/, \"\") + \"\\n\\n\" + critical\n  }\n")
 	b.WriteString("  switch (mode) {\n")
 	for _, m := range s.Modes {
-		fmt.Fprintf(&b, "    case %s:\n      return %s(params)\n", jsString(m.Name), promptFunc(m))
+		fmt.Fprintf(&b, "    case %s:\n      return %s(params)\n", tslayout.String(m.Name), promptFunc(m))
 	}
 	b.WriteString("  }\n}\n")
 	return b.Bytes(), nil

@@ -69,26 +69,22 @@ export const FINGERPRINT_HEADER = %[8]s
 //go:embed runtime.ts
 var runtimeCode []byte
 
-// FingerprintHeader is the header in which the callback helper sends the
+// fingerprintHeader is the header in which the callback helper sends the
 // calling stub's schema fingerprint (model.Tool.Fingerprint); the generated
 // Go route (package gogen, same constant) compares it with its own.
-const FingerprintHeader = "X-Agentc-Tool-Fingerprint"
+const fingerprintHeader = "X-Agentc-Tool-Fingerprint"
 
 // runtimeModule renders the shared runtime with the spec's callback settings.
 func runtimeModule(s *model.Spec) []byte {
 	cb := s.Callback
-	var on []string
-	for _, r := range cb.RetryOn {
-		on = append(on, jsString(r))
-	}
 	env := []string{
-		"gatewayURL: " + jsString(cb.EnvGatewayURL),
-		"sessionID: " + jsString(cb.EnvSessionID),
-		"authToken: " + jsString(cb.EnvAuthToken),
+		"gatewayURL: " + tslayout.String(cb.EnvGatewayURL),
+		"sessionID: " + tslayout.String(cb.EnvSessionID),
+		"authToken: " + tslayout.String(cb.EnvAuthToken),
 	}
-	out := fmt.Appendf(nil, runtimeTS, header(s), jsString(cb.Path), cb.MaxRetries, cb.BackoffBaseMS, cb.TimeoutMS,
-		tslayout.Call("", "export const RETRY_ON: readonly string[] = [", on, "]"),
+	out := fmt.Appendf(nil, runtimeTS, header(s), tslayout.String(cb.Path), cb.MaxRetries, cb.BackoffBaseMS, cb.TimeoutMS,
+		tslayout.Call("", "export const RETRY_ON: readonly string[] = [", tslayout.Strings(cb.RetryOn), "]"),
 		tslayout.Call("", "export const ENV = { ", env, " } as const"),
-		jsString(FingerprintHeader), jsString(s.OpenCode.PluginPackage), zod.Helpers)
+		tslayout.String(fingerprintHeader), tslayout.String(s.OpenCode.PluginPackage), zod.Helpers)
 	return append(out, runtimeCode...)
 }

@@ -60,7 +60,7 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	files := make([]emit.File, 0, 2*len(s.Tools)+3+len(s.Modes))
 	add := func(p string, data []byte) { files = append(files, emit.File{Path: path.Join(dir, p), Data: data}) }
 	for _, t := range s.Tools {
-		src, err := ToolModule(s, t)
+		src, err := toolModule(s, t)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
@@ -80,7 +80,11 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	add(opencodelayout.ConfigFile, cfg)
+	data, err := jsonwrite.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	add(opencodelayout.ConfigFile, data)
 	for _, m := range s.Modes {
 		data, err := jsonwrite.Marshal(opencodelayout.Inject(s, m))
 		if err != nil {
@@ -91,11 +95,11 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	return files, nil
 }
 
-// ToolModule returns the .ts module of t.
-func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
+// toolModule returns the .ts module of t.
+func toolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(3072 + 2*len(t.Description))
-	zf := zod.NewFile("z")
+	zf := zod.NewFile()
 	shape := zf.Shape(t.Args, "")
 	checks := zf.Decls()
 	imports := append([]string{"parseArgs"}, zf.Helpers()...)
@@ -104,32 +108,32 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 	}
 	sort.Strings(imports)
 	b.WriteString(header(s) + "\n")
-	b.WriteString("import { tool } from " + jsString(s.OpenCode.PluginPackage) + "\n")
-	b.WriteString(tslayout.Call("", "import { ", imports, " } from "+jsString(runtimeImport)) + "\n\n")
+	b.WriteString("import { tool } from " + tslayout.String(s.OpenCode.PluginPackage) + "\n")
+	b.WriteString(tslayout.Call("", "import { ", imports, " } from "+tslayout.String(runtimeImport)) + "\n\n")
 	b.WriteString("/** zod, as the plugin exports it to tools (the runtime's helpers use the same instance). */\n")
 	b.WriteString("const z = tool.schema\n\n")
 	b.WriteString(checks)
 	b.WriteString("/** The arguments as the model sees them (OpenCode renders their JSON Schema). */\n")
 	fmt.Fprintf(&b, "const args = %s\n\n", shape)
-	b.WriteString(tslayout.Concat("", "const description = ", []string{jsString(opencodelayout.ToolDescription(t))}, "") + "\n\n")
+	b.WriteString(tslayout.Concat("", "const description = ", []string{tslayout.String(opencodelayout.ToolDescription(t))}, "") + "\n\n")
 	if t.Execution == model.Gateway {
 		b.WriteString("/** The schema fingerprint of this tool file, sent with every callback. */\n")
-		fmt.Fprintf(&b, "const fingerprint = %s\n\n", jsString(t.Fingerprint))
+		fmt.Fprintf(&b, "const fingerprint = %s\n\n", tslayout.String(t.Fingerprint))
 	}
 
 	// Doc comment on the default export.
-	doc := jsdoc(firstParagraph(t.Description)) + "\n\n"
-	doc += fmt.Sprintf("Tool %s (%s).", jsdoc(t.Name), executionDoc(t.Execution))
+	doc := tslayout.JSDoc(firstParagraph(t.Description)) + "\n\n"
+	doc += fmt.Sprintf("Tool %s (%s).", tslayout.JSDoc(t.Name), executionDoc(t.Execution))
 	if len(t.Aliases) > 0 {
-		doc += fmt.Sprintf(" The gateway also accepts: %s.", jsdoc(strings.Join(t.Aliases, ", ")))
+		doc += fmt.Sprintf(" The gateway also accepts: %s.", tslayout.JSDoc(strings.Join(t.Aliases, ", ")))
 	}
 	if t.Deprecated != "" {
-		doc += "\n@deprecated " + jsdoc(t.Deprecated)
+		doc += "\n@deprecated " + tslayout.JSDoc(t.Deprecated)
 	}
 	b.WriteString("/**\n" + tslayout.Comment("", " * ", doc) + " */\n")
 
 	b.WriteString("export default tool({\n  description,\n  args,\n")
-	name := jsString(t.Name)
+	name := tslayout.String(t.Name)
 	parse := "parseArgs(z.object(args), input)"
 	switch t.Execution {
 	case model.Gateway:
@@ -155,7 +159,7 @@ func ToolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 		fmt.Fprintf(&b, "    %s\n", parse)
 		b.WriteString("    // The gateway intercepts this call from OpenCode's event stream and\n")
 		b.WriteString("    // replaces this output with the real result.\n")
-		fmt.Fprintf(&b, "    return %s\n", jsString(t.Name+" was submitted to the platform."))
+		fmt.Fprintf(&b, "    return %s\n", tslayout.String(t.Name+" was submitted to the platform."))
 	default:
 		return nil, fmt.Errorf("unknown execution %q", t.Execution)
 	}
@@ -209,7 +213,7 @@ func expand(text string, lit func(string) []string, param func(count bool, name,
 // {{count:field}} the length of a list argument (0 when absent).
 func summaryExpr(t *model.Tool) ([]string, bool, error) {
 	uses := false
-	parts, err := expand(t.Summary, func(s string) []string { return []string{jsString(s)} }, func(count bool, name, whole string) (string, error) {
+	parts, err := expand(t.Summary, func(s string) []string { return []string{tslayout.String(s)} }, func(count bool, name, whole string) (string, error) {
 		i := slices.IndexFunc(t.Args.Fields, func(f *model.Field) bool { return f.Name == name })
 		if i < 0 {
 			return "", fmt.Errorf("summary: %s names no top-level argument", whole)
@@ -243,13 +247,7 @@ func firstParagraph(s string) string {
 	return p
 }
 
-// jsdoc keeps text from closing a /** */ comment.
-func jsdoc(s string) string { return strings.ReplaceAll(s, "*/", "*\\/") }
-
 // header is the two comment lines every generated TypeScript file starts with.
 func header(s *model.Spec) string {
 	return "// " + emit.Header + "\n// " + emit.SourceLine(s) + "\n"
 }
-
-// jsString quotes s as a JavaScript string literal.
-func jsString(s string) string { return tslayout.String(s) }

@@ -34,6 +34,18 @@ func String(s string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// JSDoc keeps text from closing the /** */ comment it is written in.
+func JSDoc(s string) string { return strings.ReplaceAll(s, "*/", "*\\/") }
+
+// Strings quotes each of vs as a JavaScript string literal (String).
+func Strings(vs []string) []string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = String(v)
+	}
+	return q
+}
+
 // Pieces splits s after each line break and quotes each piece, so that
 // `pieces.join(" +\n")` is a concatenation that equals s with one line of
 // text per line of code. A string without line breaks is one piece.
@@ -103,27 +115,6 @@ func Concat(indent, prefix string, parts []string, suffix string) string {
 		return strings.TrimRight(prefix, " ") + "\n" + body + suffix
 	}
 	return prefix + "(\n" + body + "\n" + indent + ")" + suffix
-}
-
-// SplitConcat splits a JavaScript concatenation of double-quoted string
-// literals and plain expressions ("\"a\" + p.x + \"b\"") into its parts.
-// A " + " inside a string literal does not split it.
-func SplitConcat(expr string) []string {
-	var parts []string
-	start, inString := 0, false
-	for i := 0; i < len(expr); i++ {
-		switch c := expr[i]; {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case !inString && strings.HasPrefix(expr[i:], " + "):
-			parts = append(parts, expr[start:i])
-			i += 2
-			start = i + 1
-		}
-	}
-	return append(parts, expr[start:])
 }
 
 // Union lays out a union type after prefix ("export type T = "): on one

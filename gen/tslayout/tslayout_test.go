@@ -26,15 +26,6 @@ func TestPieces(t *testing.T) {
 	}
 }
 
-func TestSplitConcat(t *testing.T) {
-	t.Parallel()
-	got := tslayout.SplitConcat(`"a + b" + p.x + "c\" + d"`)
-	want := []string{`"a + b"`, `p.x`, `"c\" + d"`}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("SplitConcat = %q, want %q", got, want)
-	}
-}
-
 func TestCall(t *testing.T) {
 	t.Parallel()
 	if got := tslayout.Call("", "f(", []string{"a", "b"}, ")"); got != "f(a, b)" {
@@ -146,5 +137,14 @@ func TestCommentFills(t *testing.T) {
 		if got != whole {
 			t.Errorf("Comment(%q) is not the comments of its lines:\n%s\nwant\n%s", c.text, got, whole)
 		}
+	}
+}
+
+// TestJSDoc: text cannot close the comment it is written in, and reads the
+// same otherwise.
+func TestJSDoc(t *testing.T) {
+	t.Parallel()
+	if got, want := tslayout.JSDoc("a */ b /* c * / d"), `a *\/ b /* c * / d`; got != want {
+		t.Errorf("JSDoc = %q, want %q", got, want)
 	}
 }

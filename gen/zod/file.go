@@ -17,16 +17,15 @@ import (
 // file imports, and the named checks they use, which Decls declares once
 // before them.
 type File struct {
-	z       string
 	helpers map[string]bool
 	checks  []*model.Check
 	idents  map[*model.Check]string
 	taken   map[string]bool
 }
 
-// NewFile returns a File whose schemas name zod's namespace z ("z").
-func NewFile(z string) *File {
-	return &File{z: z, helpers: map[string]bool{}, idents: map[*model.Check]string{}, taken: map[string]bool{}}
+// NewFile returns a File whose schemas name zod's namespace z.
+func NewFile() *File {
+	return &File{helpers: map[string]bool{}, idents: map[*model.Check]string{}, taken: map[string]bool{}}
 }
 
 // Helpers returns the names of the helpers the renderings so far call,
@@ -50,7 +49,7 @@ func (f *File) Helpers() []string {
 func (f *File) Decls() string {
 	var b strings.Builder
 	for _, c := range f.checks {
-		doc := "#" + c.Name + ": " + jsdoc(c.Doc)
+		doc := "#" + c.Name + ": " + tslayout.JSDoc(c.Doc)
 		if one := "/** " + doc + " */"; tslayout.Fits("", one) && !strings.Contains(doc, "\n") {
 			b.WriteString(one + "\n")
 		} else {
@@ -130,7 +129,6 @@ func describe(indent, text, d string) string {
 }
 
 func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
-	z := f.z
 	switch t.Kind {
 	case model.String:
 		switch {
@@ -141,7 +139,7 @@ func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
 		case t.MaxLength != nil:
 			b.WriteString(f.helper("maxRunes", *t.MaxLength))
 		default:
-			b.WriteString(z + ".string()")
+			b.WriteString("z.string()")
 		}
 		for _, p := range t.Patterns {
 			fmt.Fprintf(b, ".regex(%s)", f.literal(p.Regexp))
@@ -150,7 +148,7 @@ func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
 			fmt.Fprintf(b, ".check(%s)", f.check(c))
 		}
 	case model.Number, model.Integer:
-		b.WriteString(z + ".number()")
+		b.WriteString("z.number()")
 		if t.Kind == model.Integer {
 			b.WriteString(".int()")
 		}
@@ -161,17 +159,13 @@ func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
 			b.WriteString(bound("lte", "lt", m))
 		}
 	case model.Boolean:
-		b.WriteString(z + ".boolean()")
+		b.WriteString("z.boolean()")
 	case model.Enum:
-		var vs []string
-		for _, v := range t.Enum {
-			vs = append(vs, tslayout.String(v))
-		}
-		b.WriteString(tslayout.Call(indent, z+".enum([", vs, "])"))
+		b.WriteString(tslayout.Call(indent, "z.enum([", tslayout.Strings(t.Enum), "])"))
 	case model.Literal:
-		fmt.Fprintf(b, "%s.literal(%s)", z, tslayout.String(t.Literal))
+		fmt.Fprintf(b, "z.literal(%s)", tslayout.String(t.Literal))
 	case model.Array:
-		b.WriteString(z + ".array(")
+		b.WriteString("z.array(")
 		f.expr(b, t.Items, indent)
 		b.WriteString(")")
 		var counts []string
@@ -185,7 +179,7 @@ func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
 			b.WriteString(".check(" + strings.Join(counts, ", ") + ")")
 		}
 	case model.Object:
-		b.WriteString(z + ".object(")
+		b.WriteString("z.object(")
 		f.shape(b, t, indent)
 		b.WriteString(")")
 	default:
@@ -229,9 +223,6 @@ func (f *File) check(c *model.Check) string {
 	f.checks = append(f.checks, c)
 	return id
 }
-
-// jsdoc keeps text from closing a /** */ comment.
-func jsdoc(s string) string { return strings.ReplaceAll(s, "*/", "*\\/") }
 
 // literal returns the regex literal of a pattern the loader accepted;
 // js.Check reports the (unexpected) patterns that do not translate, which

@@ -26,7 +26,7 @@ func TestFileRendersHelpers(t *testing.T) {
 		{Name: "max", TSName: "max", Type: str(nil, intp(5), a, b)},
 		{Name: "list", TSName: "list", Type: &model.Type{Kind: model.Array, Items: str(nil, nil), MaxItems: intp(3)}},
 	}}
-	f := zod.NewFile("z")
+	f := zod.NewFile()
 	shape := f.Shape(obj, "")
 	for _, want := range []string{
 		"both: runes(1, 100),",

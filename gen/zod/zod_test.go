@@ -21,7 +21,7 @@ func TestTypeScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zf := zod.NewFile("z")
+	zf := zod.NewFile()
 	var schemas string
 	for _, tool := range s.Tools {
 		schemas += "export const " + tool.GoName + " = z.object(" + zf.Shape(tool.Args, "") + ");\n"
