@@ -391,3 +391,51 @@ func checkKeys(t *testing.T, fs []Finding) {
 		}
 	}
 }
+
+// TestNumericBounds: a numeric argument's bounds compare as numbers (10 is
+// above 9, 1.0 is 1), an exclusive bound at the same value is the
+// stricter, and an integer that may now be a fraction is a loosened limit.
+func TestNumericBounds(t *testing.T) {
+	num := func(kind model.Kind, min, max *model.Bound) *model.Spec {
+		return spec(obj(fld("n", model.Required, &model.Type{Kind: kind, Minimum: min, Maximum: max})), nil, model.Available)
+	}
+	b := func(v string, exclusive bool) *model.Bound {
+		return &model.Bound{Value: json.Number(v), Exclusive: exclusive}
+	}
+	cases := []struct {
+		name     string
+		old, new *model.Spec
+		rules    []string
+		message  string
+	}{
+		{"gained lower", num(model.Number, nil, nil), num(model.Number, b("1", false), nil),
+			[]string{"ARG_LIMIT_TIGHTENED"}, "argument t.n gained lower bound >=1"},
+		{"lost upper", num(model.Number, nil, b("5", true)), num(model.Number, nil, nil),
+			[]string{"ARG_LIMIT_LOOSENED"}, "argument t.n lost upper bound <5"},
+		{"upper lowered, compared as numbers", num(model.Integer, nil, b("10", false)), num(model.Integer, nil, b("9", false)),
+			[]string{"ARG_LIMIT_TIGHTENED"}, "argument t.n's upper bound tightened from <=10 to <=9"},
+		{"lower lowered, compared as numbers", num(model.Integer, b("10", false), nil), num(model.Integer, b("9", false), nil),
+			[]string{"ARG_LIMIT_LOOSENED"}, "argument t.n's lower bound loosened from >=10 to >=9"},
+		{"upper made exclusive", num(model.Number, nil, b("10", false)), num(model.Number, nil, b("10", true)),
+			[]string{"ARG_LIMIT_TIGHTENED"}, "argument t.n's upper bound tightened from <=10 to <10"},
+		{"lower made inclusive", num(model.Number, b("0", true), nil), num(model.Number, b("0", false), nil),
+			[]string{"ARG_LIMIT_LOOSENED"}, "argument t.n's lower bound loosened from >0 to >=0"},
+		{"same value written otherwise", num(model.Number, b("1", false), b("1e2", false)), num(model.Number, b("1.0", false), b("100", false)),
+			nil, ""},
+		{"integer to number", num(model.Integer, nil, nil), num(model.Number, nil, nil),
+			[]string{"ARG_LIMIT_LOOSENED"}, "argument t.n now accepts non-integers"},
+		{"number to integer", num(model.Number, nil, nil), num(model.Integer, nil, nil),
+			[]string{"ARG_TYPE_CHANGED"}, "argument t.n changed type from number to integer"},
+	}
+	for _, c := range cases {
+		fs := Compare(c.old, c.new)
+		checkKeys(t, fs)
+		if got := rules(fs); !slices.Equal(got, c.rules) {
+			t.Errorf("%s: rules %v, want %v: %v", c.name, got, c.rules, fs)
+			continue
+		}
+		if len(fs) > 0 && fs[0].Message != c.message {
+			t.Errorf("%s: message %q, want %q", c.name, fs[0].Message, c.message)
+		}
+	}
+}
