@@ -137,7 +137,7 @@ func stale(root string, want map[string]bool, manifest map[string]string) ([]Cha
 			return err
 		}
 		if d.IsDir() {
-			if p != root && (d.Name() == "node_modules" || d.Name() == ".git" || strings.HasPrefix(d.Name(), tmpPrefix)) {
+			if p != root && (d.Name() == "node_modules" || d.Name() == ".git") {
 				return filepath.SkipDir
 			}
 			return nil

@@ -187,6 +187,27 @@ func TestLeftoverTempFilesAreRemoved(t *testing.T) {
 	}
 }
 
+// TestInstalledPackagesAreLeftAlone: a full run looks for stale files
+// only in the output tree itself: node_modules (the OpenCode tools'
+// installed packages) and a nested .git are not its to clean, even where
+// a file there carries agentc's header (a package built from generated
+// code, a checked-in copy).
+func TestInstalledPackagesAreLeftAlone(t *testing.T) {
+	root := t.TempDir()
+	files := withManifest(emit.File{Path: "opencode/tool/a.ts", Data: headed("a")})
+	gen(t, root, files)
+	for _, p := range []string{"opencode/node_modules/pkg/index.ts", ".git/objects/x.ts"} {
+		writeFile(t, filepath.Join(root, filepath.FromSlash(p)), string(headed("installed")))
+	}
+	if k := kinds(gen(t, root, files)); len(k) != 2 {
+		t.Errorf("planned %v, want only the generated files (unchanged)", k)
+	}
+	want := []string{".git/objects/x.ts", emit.ManifestName, "opencode/node_modules/pkg/index.ts", "opencode/tool/a.ts"}
+	if got := sortedKeys(tree(t, root)); !slices.Equal(got, want) {
+		t.Errorf("files after the run: %v, want %v", got, want)
+	}
+}
+
 func TestHandWrittenFileIsNeverOverwritten(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "ts", "models.ts"), "// my own models\n")
