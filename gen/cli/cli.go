@@ -63,7 +63,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "agentc help: unknown command %q\n", args[1])
 				return ExitUsage
 			}
-			newFlagSet(c, stdout).Usage()
+			newFlagSet(c, stdout, new(bool)).Usage()
 			return ExitOK
 		}
 		w := stdout
@@ -83,9 +83,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The flag package prints its usage text: asked for (-h), it goes to
 	// stdout; after a mistake, to stderr.
 	var flagOut bytes.Buffer
-	fs := newFlagSet(c, &flagOut)
 	e := &env{stdout: stdout, stderr: stderr}
-	fs.BoolVar(&e.json, "json", false, "print one JSON envelope on stdout; logs go to stderr")
+	fs := newFlagSet(c, &flagOut, &e.json)
 	positional, err := parseInterspersed(fs, args[1:])
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -136,9 +135,12 @@ func lookupCommand(name string) *command {
 	return nil
 }
 
-func newFlagSet(c *command, stderr io.Writer) *flag.FlagSet {
+// newFlagSet returns c's flags, with --json (every command's) set into
+// json; its usage text goes to w.
+func newFlagSet(c *command, w io.Writer, json *bool) *flag.FlagSet {
 	fs := flag.NewFlagSet("agentc "+c.name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(w)
+	fs.BoolVar(json, "json", false, "print one JSON envelope on stdout; logs go to stderr")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: agentc %s [flags] %s\n\n%s\n\n", c.name, c.args, c.summary)
 		if c.help != "" {

@@ -59,8 +59,7 @@ func schemaCommand() *command {
 func runSchemaCommands(e *env) error {
 	var cs []commandSchema
 	for _, c := range commands() {
-		fs := newFlagSet(c, nil)
-		fs.Bool("json", false, "print one JSON envelope on stdout; logs go to stderr")
+		fs := newFlagSet(c, nil, new(bool))
 		s := commandSchema{Name: c.name, Args: c.args, Summary: c.summary, Writes: c.writes, Flags: []flagSchema{}}
 		fs.VisitAll(func(f *flag.Flag) {
 			typ := "string"
