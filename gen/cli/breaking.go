@@ -305,13 +305,13 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		}
 	}
 	dir = path.Clean(strings.TrimSuffix(dir, "/"))
-	if _, err := git("rev-parse", "--verify", "--end-of-options", ref+"^{tree}"); err != nil {
+	if _, err := runIn("", "git", "rev-parse", "--verify", "--end-of-options", ref+"^{tree}"); err != nil {
 		if !hasPath {
 			return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
 		}
 		return nil, "", fmt.Errorf("--against %s: %q is not a git ref: %w", against, ref, err)
 	}
-	out, err := git("ls-tree", "--name-only", ref, "--", dir+"/")
+	out, err := runIn("", "git", "ls-tree", "--name-only", ref, "--", dir+"/")
 	if err != nil {
 		return nil, "", fmt.Errorf("--against %s: %w", against, err)
 	}
@@ -321,7 +321,7 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		if !strings.HasSuffix(base, ".cue") {
 			continue
 		}
-		b, err := git("show", ref+":./"+name)
+		b, err := runIn("", "git", "show", ref+":./"+name)
 		if err != nil {
 			return nil, "", fmt.Errorf("--against %s: %w", against, err)
 		}
@@ -335,7 +335,7 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		}
 		return nil, fmt.Sprintf("no .cue files in %s at %s", dir, ref), nil
 	}
-	if b, err := git("show", ref+":./"+dir+"/cue.mod/module.cue"); err == nil {
+	if b, err := runIn("", "git", "show", ref+":./"+dir+"/cue.mod/module.cue"); err == nil {
 		files["cue.mod/module.cue"] = b
 	}
 	// Positions in the baseline read ref:dir/file, never like the
@@ -355,13 +355,16 @@ func hasSpec(files map[string][]byte) bool {
 	return false
 }
 
-func git(args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
+// runIn runs a command (git, go) in dir ("" is the working directory) and
+// returns its stdout; its failure says what the command printed on stderr.
+func runIn(dir, name string, args ...string) ([]byte, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
@@ -173,7 +172,7 @@ func runInit(e *env, dir, specDir, out, version string) error {
 	}
 
 	sc := &scaffold{before: map[string][]byte{}}
-	if err := sc.run(e, dir, sdir, specDir, out, modPath, version, replace, mf); err != nil {
+	if err := sc.run(dir, sdir, specDir, out, modPath, version, replace, mf); err != nil {
 		sc.undo()
 		return err
 	}
@@ -184,7 +183,7 @@ func runInit(e *env, dir, specDir, out, version string) error {
 }
 
 // run does init's steps, stopping at the first that fails.
-func (sc *scaffold) run(e *env, dir, sdir, specDir, out, modPath, version, replace string, mf *modfile.File) error {
+func (sc *scaffold) run(dir, sdir, specDir, out, modPath, version, replace string, mf *modfile.File) error {
 
 	// The spec: the starter example and agentc's metaschema copy.
 	starter := spec.Starter()
@@ -235,11 +234,11 @@ package spec
 	}
 	sc.keep(strings.TrimSuffix(tmFile, ".mod") + ".sum")
 	if replace == "" {
-		if err := goCmd(e, dir, "get", "-modfile="+toolModfile, modulePath+"/cmd/agentc@"+version); err != nil {
+		if _, err := runIn(dir, "go", "get", "-modfile="+toolModfile, modulePath+"/cmd/agentc@"+version); err != nil {
 			return err
 		}
 	}
-	if err := goCmd(e, dir, "mod", "tidy", "-modfile="+toolModfile); err != nil {
+	if _, err := runIn(dir, "go", "mod", "tidy", "-modfile="+toolModfile); err != nil {
 		return err
 	}
 
@@ -264,7 +263,7 @@ package spec
 	if genErr != nil {
 		return genErr
 	}
-	if err := goCmd(e, dir, "mod", "tidy"); err != nil {
+	if _, err := runIn(dir, "go", "mod", "tidy"); err != nil {
 		return err
 	}
 
@@ -369,18 +368,6 @@ func appendOnce(sc *scaffold, file, marker, text string) error {
 		old = append(old, '\n')
 	}
 	return (write.OS{}).WriteAtomic(file, append(old, text...))
-}
-
-// goCmd runs the go command in dir; its output goes to stderr.
-func goCmd(e *env, dir string, args ...string) error {
-	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = e.stderr, &stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return nil
 }
 
 // localPath reports whether p is a non-empty relative slash path without
