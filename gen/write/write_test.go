@@ -211,6 +211,7 @@ func TestInstalledPackagesAreLeftAlone(t *testing.T) {
 func TestHandWrittenFileIsNeverOverwritten(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "ts", "models.ts"), "// my own models\n")
+	writeFile(t, filepath.Join(root, "z.json"), "{\"mine\": true}\n")
 	files := withManifest(
 		emit.File{Path: "a.ts", Data: headed("a")},
 		emit.File{Path: "ts/models.ts", Data: headed("models")},
@@ -225,11 +226,13 @@ func TestHandWrittenFileIsNeverOverwritten(t *testing.T) {
 	if !errors.As(err, &conflict) {
 		t.Fatalf("Apply = %v, want a *write.ConflictError", err)
 	}
-	if want := filepath.Join(root, "ts", "models.ts"); !strings.Contains(err.Error(), want) {
-		t.Errorf("error %q does not name %s", err, want)
+	// Every refused file is named, one a line.
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], filepath.Join(root, "ts", "models.ts")+": ") || !strings.HasPrefix(lines[1], filepath.Join(root, "z.json")+": ") {
+		t.Errorf("error %q does not name ts/models.ts and z.json, one a line", err)
 	}
 	got := tree(t, root)
-	if len(got) != 1 || got["ts/models.ts"] != "// my own models\n" {
+	if len(got) != 2 || got["ts/models.ts"] != "// my own models\n" || got["z.json"] != "{\"mine\": true}\n" {
 		t.Errorf("a refused run wrote files: %v", got)
 	}
 }
