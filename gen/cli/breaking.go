@@ -133,13 +133,9 @@ type unusedAcceptance struct {
 }
 
 func runBreaking(e *env, specDir, against, format string) error {
-	cur, err := loadSpec(specDir)
+	cur, err := loadSpec(specDir) // the built-in spec ("") always loads
 	if err != nil {
-		name := specDir
-		if name == "" {
-			name = load.DefaultDisplayDir + " (embedded)"
-		}
-		return e.cannotCompare(fmt.Sprintf("the spec %s does not load", name), true, format, err)
+		return e.cannotCompare(fmt.Sprintf("the spec %s does not load", specDir), true, format, err)
 	}
 	old, missing, err := loadAgainst(specDir, against)
 	if err != nil {
