@@ -160,11 +160,14 @@ func TestStaleFilesAreRemoved(t *testing.T) {
 	if strings.Contains(got[emit.ManifestName], "old") {
 		t.Errorf("the manifest still lists removed files:\n%s", got[emit.ManifestName])
 	}
-	// A directory left empty is removed.
-	gen(t, root, withManifest(emit.File{Path: "keep.ts", Data: headed("keep")}, emit.File{Path: "d/x.ts", Data: headed("x")}))
-	gen(t, root, withManifest(emit.File{Path: "keep.ts", Data: headed("keep")}))
-	if _, err := os.Stat(filepath.Join(root, "d")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("empty directory d was left behind: %v", err)
+	// A directory left empty is removed, however the root is spelled
+	// (--out ./generated, --out .).
+	for _, r := range []string{root, root + string(filepath.Separator) + "."} {
+		gen(t, r, withManifest(emit.File{Path: "keep.ts", Data: headed("keep")}, emit.File{Path: "d/e/x.ts", Data: headed("x")}))
+		gen(t, r, withManifest(emit.File{Path: "keep.ts", Data: headed("keep")}))
+		if _, err := os.Stat(filepath.Join(root, "d")); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("root %s: empty directories d/e were left behind: %v", r, err)
+		}
 	}
 }
 
