@@ -35,11 +35,11 @@ func checkCommand() *command {
 			fs.StringVar(&pattern, "handlers", "", "also check the hand-written gateway `packages` (a go package pattern, e.g. ./...) against the generated Handler interface")
 		},
 		run: func(e *env, args []string) error {
-			if err := sf.resolve(); err != nil {
-				return err
-			}
 			if len(args) > 0 {
 				return usagef("check takes no arguments (use --spec DIR, --out DIR, --handlers PATTERN)")
+			}
+			if err := sf.resolve(); err != nil {
+				return err
 			}
 			return runCheck(e, &sf, pattern)
 		},
