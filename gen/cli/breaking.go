@@ -300,7 +300,7 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 			dir = load.DefaultDisplayDir
 		}
 	}
-	dir = path.Clean(strings.TrimSuffix(dir, "/"))
+	dir = path.Clean(dir) // also drops a trailing slash
 	if _, err := runIn("", "git", "rev-parse", "--verify", "--end-of-options", ref+"^{tree}"); err != nil {
 		if !hasPath {
 			return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
