@@ -62,20 +62,20 @@ func breakingCommand() *command {
 			fs.StringVar(&against, "against", "", "the earlier spec: a directory, or git-ref[:path] (path defaults to the spec directory's)")
 			fs.StringVar(&errorFormat, "error-format", formatText, "how the report is written: "+formatText+" or "+formatGitHubActions)
 		},
-		run: func(e *env, args []string) error {
+		run: func(e *env, args []string) (any, error) {
 			switch {
 			case len(args) > 0:
-				return usagef("breaking takes no arguments, got %q", strings.Join(args, " "))
+				return nil, usagef("breaking takes no arguments, got %q", strings.Join(args, " "))
 			case against == "":
-				return usagef("--against is required: a spec directory, or git-ref[:path] such as origin/main:spec")
+				return nil, usagef("--against is required: a spec directory, or git-ref[:path] such as origin/main:spec")
 			case errorFormat != formatText && errorFormat != formatGitHubActions:
-				return usagef("--error-format must be %s or %s, not %q", formatText, formatGitHubActions, errorFormat)
+				return nil, usagef("--error-format must be %s or %s, not %q", formatText, formatGitHubActions, errorFormat)
 			case errorFormat != formatText && e.json:
-				return usagef("--json and --error-format %s both choose stdout's format; give one", errorFormat)
+				return nil, usagef("--json and --error-format %s both choose stdout's format; give one", errorFormat)
 			}
 			dir, err := resolveSpec(specDir, builtin)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			return runBreaking(e, dir, against, errorFormat)
 		},
@@ -132,14 +132,14 @@ type unusedAcceptance struct {
 	Message string    `json:"message"`
 }
 
-func runBreaking(e *env, specDir, against, format string) error {
+func runBreaking(e *env, specDir, against, format string) (any, error) {
 	cur, err := loadSpec(specDir) // the built-in spec ("") always loads
 	if err != nil {
-		return e.cannotCompare(fmt.Sprintf("the spec %s does not load", specDir), true, format, err)
+		return nil, e.cannotCompare(fmt.Sprintf("the spec %s does not load", specDir), true, format, err)
 	}
 	old, missing, err := loadAgainst(specDir, against)
 	if err != nil {
-		return e.cannotCompare(fmt.Sprintf("the baseline %s does not load", against), false, format, err)
+		return nil, e.cannotCompare(fmt.Sprintf("the baseline %s does not load", against), false, format, err)
 	}
 	rep := breakingReport{Against: against, Baseline: "found", Findings: []breaking.Finding{}, Unused: []unusedAcceptance{}}
 	if old == nil {
@@ -151,7 +151,7 @@ func runBreaking(e *env, specDir, against, format string) error {
 		if !e.json {
 			e.logf("agentc breaking: notice: %s", msg)
 		}
-		return ok(rep)
+		return rep, nil
 	}
 	rep.Findings = append(rep.Findings, breaking.Compare(old, cur)...)
 	for _, f := range rep.Findings {
@@ -182,12 +182,12 @@ func runBreaking(e *env, specDir, against, format string) error {
 		tail = fmt.Sprintf("; %d unused acceptance(s)", len(rep.Unused))
 	}
 	if rep.Breaking > 0 {
-		return &failure{code: "breaking", msg: fmt.Sprintf("%d breaking change(s), %s, against %s%s", rep.Breaking, counts, against, tail), details: rep}
+		return nil, &failure{code: "breaking", msg: fmt.Sprintf("%d breaking change(s), %s, against %s%s", rep.Breaking, counts, against, tail), details: rep}
 	}
 	if !e.json {
 		e.logf("agentc breaking: no breaking changes (%s) against %s%s", counts, against, tail)
 	}
-	return ok(rep)
+	return rep, nil
 }
 
 // printBreaking writes the report on stdout in the chosen format.

@@ -35,8 +35,9 @@ type env struct {
 
 type command struct {
 	name, args, summary string
-	run                 func(e *env, args []string) error
-	flags               func(fs *flag.FlagSet)
+	// run returns the data of the --json envelope of a success.
+	run   func(e *env, args []string) (any, error)
+	flags func(fs *flag.FlagSet)
 	// help says more, for 'agentc help <command>'.
 	help string
 	// writes is set on the commands that change files.
@@ -100,7 +101,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return ExitUsage
 	}
-	return e.finish(c.name, c.run(e, positional))
+	data, err := c.run(e, positional)
+	return e.finish(c.name, data, err)
 }
 
 // parseInterspersed parses flags wherever they stand among the arguments
@@ -171,14 +173,6 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
-// result is what a successful command hands back for --json.
-type result struct{ data any }
-
-func (r *result) Error() string { return "" }
-
-// ok returns the data for the --json envelope of a successful command.
-func ok(data any) error { return &result{data} }
-
 // envelope is seed 003's machine I/O contract.
 type envelope struct {
 	SchemaVersion string     `json:"schema_version"`
@@ -222,13 +216,11 @@ func findingsJSON(l diag.List) []findingJSON {
 }
 
 // finish prints the outcome and returns the exit code.
-func (e *env) finish(cmd string, err error) int {
-	var res *result
-	if err == nil || errors.As(err, &res) {
+func (e *env) finish(cmd string, data any, err error) int {
+	if err == nil {
 		if e.json {
-			var data any = struct{}{}
-			if res != nil && res.data != nil {
-				data = res.data
+			if data == nil {
+				data = struct{}{}
 			}
 			e.writeJSON(envelope{SchemaVersion: SchemaVersion, Success: true, Data: data})
 		}

@@ -91,13 +91,13 @@ func (v buildVersion) String() string {
 	return s
 }
 
-func runVersion(e *env, args []string) error {
+func runVersion(e *env, args []string) (any, error) {
 	if len(args) > 0 {
-		return usagef("version takes no arguments")
+		return nil, usagef("version takes no arguments")
 	}
 	v := readVersion()
 	if !e.json {
 		fmt.Fprintln(e.stdout, v)
 	}
-	return ok(v)
+	return v, nil
 }
