@@ -342,6 +342,18 @@ func TestAccept(t *testing.T) {
 		}
 	}
 
+	// Describe names what an acceptance accepts, as messages quote it.
+	for a, want := range map[*model.Acceptance]string{
+		{Rule: "ARG_REMOVED", Tool: "t", Field: "a"}:          `ARG_REMOVED for tool "t", field "a"`,
+		{Rule: "MODE_TOOL_DROPPED", Mode: "m", Tool: "t"}:     `MODE_TOOL_DROPPED for tool "t", mode "m"`,
+		{Rule: "AGENT_MODEL_REMOVED", Agent: "a", Model: "c"}: `AGENT_MODEL_REMOVED for model "c", agent "a"`,
+		{Rule: "SELECTION_CHANGED"}:                           "SELECTION_CHANGED",
+	} {
+		if got := Describe(a); got != want {
+			t.Errorf("Describe(%+v) = %q, want %q", *a, got, want)
+		}
+	}
+
 	// An acceptance whose change the baseline already has is unused.
 	n = accept(fresh(), &model.Acceptance{Rule: "ARG_REMOVED", Tool: "t", Field: "a"})
 	if u := Unused(n, Compare(fresh(), n)); len(u) != 1 {
@@ -494,6 +506,7 @@ func TestEveryRule(t *testing.T) {
 		{"ARG_DEFAULT_CHANGED", with(arg(fld("a", model.Optional, str()))), with(arg(defaulted(`"."`))), `argument t.a now defaults to "." when omitted`},
 		{"ARG_DEFAULT_CHANGED", with(arg(defaulted(`"."`))), with(arg(fld("a", model.Optional, str()))), `argument t.a no longer defaults to "."`},
 		{"ARG_TYPE_CHANGED", base(), with(argType(&model.Type{Kind: model.Array, Items: str()})), "argument t.a changed type from string to list of string"},
+		{"ARG_TYPE_CHANGED", with(argType(enum("x"))), with(argType(&model.Type{Kind: model.Integer})), "argument t.a changed type from enum to integer"},
 		{"ARG_LIMIT_TIGHTENED", with(argType(&model.Type{Kind: model.Array, Items: str()})), with(argType(&model.Type{Kind: model.Array, Items: str(), MinItems: ip(1)})),
 			"argument t.a's item count limits tightened from [none, none] to [1, none]"},
 		{"ARG_LIMIT_LOOSENED", with(argType(str(func(t *model.Type) { t.MinLength = ip(2) }))), base(), "argument t.a's length limits loosened from [2, none] to [none, none]"},
