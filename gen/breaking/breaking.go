@@ -73,17 +73,13 @@ var keyNames = []string{"tool", "field", "mode", "model", "agent"}
 
 // String names the keys of k: "tool", or "tool and field".
 func (k Key) String() string {
-	return strings.Join(k.names(), " and ")
-}
-
-func (k Key) names() []string {
 	var names []string
 	for i, name := range keyNames {
 		if k&(1<<i) != 0 {
 			names = append(names, name)
 		}
 	}
-	return names
+	return strings.Join(names, " and ")
 }
 
 // Rule is a kind of change.

@@ -101,14 +101,6 @@ func TestRules(t *testing.T) {
 	}
 }
 
-func TestDefaultChanged(t *testing.T) {
-	o := spec(obj(&model.Field{Name: "a", Presence: model.Defaulted, Default: json.RawMessage(`"."`), Type: str()}), nil, model.Available)
-	n := spec(obj(&model.Field{Name: "a", Presence: model.Defaulted, Default: json.RawMessage(`"/"`), Type: str()}), nil, model.Available)
-	if got := rules(Compare(o, n)); !slices.Equal(got, []string{"ARG_DEFAULT_CHANGED"}) {
-		t.Errorf("rules = %v", got)
-	}
-}
-
 func TestToolsModelsEnums(t *testing.T) {
 	o := spec(obj(fld("e", model.Required, &model.Type{Kind: model.Enum, Enum: []string{"x", "y"}})), nil, model.Available)
 	n := spec(obj(fld("e", model.Required, &model.Type{Kind: model.Enum, Enum: []string{"x", "z"}})), nil, model.Available)
@@ -350,6 +342,18 @@ func TestAccept(t *testing.T) {
 		}
 	}
 
+	// Describe names what an acceptance accepts, as messages quote it.
+	for a, want := range map[*model.Acceptance]string{
+		{Rule: "ARG_REMOVED", Tool: "t", Field: "a"}:          `ARG_REMOVED for tool "t", field "a"`,
+		{Rule: "MODE_TOOL_DROPPED", Mode: "m", Tool: "t"}:     `MODE_TOOL_DROPPED for tool "t", mode "m"`,
+		{Rule: "AGENT_MODEL_REMOVED", Agent: "a", Model: "c"}: `AGENT_MODEL_REMOVED for model "c", agent "a"`,
+		{Rule: "SELECTION_CHANGED"}:                           "SELECTION_CHANGED",
+	} {
+		if got := Describe(a); got != want {
+			t.Errorf("Describe(%+v) = %q, want %q", *a, got, want)
+		}
+	}
+
 	// An acceptance whose change the baseline already has is unused.
 	n = accept(fresh(), &model.Acceptance{Rule: "ARG_REMOVED", Tool: "t", Field: "a"})
 	if u := Unused(n, Compare(fresh(), n)); len(u) != 1 {
@@ -388,6 +392,180 @@ func checkKeys(t *testing.T, fs []Finding) {
 		r, _ := LookupRule(f.Rule)
 		if has := f.About.Keys(); has != r.Keys {
 			t.Errorf("%s names its subject by %s, want %s", f, has, r.Keys)
+		}
+	}
+}
+
+// TestNumericBounds: a numeric argument's bounds compare as numbers (10 is
+// above 9, 1.0 is 1), an exclusive bound at the same value is the
+// stricter, and an integer that may now be a fraction is a loosened limit.
+func TestNumericBounds(t *testing.T) {
+	num := func(kind model.Kind, min, max *model.Bound) *model.Spec {
+		return spec(obj(fld("n", model.Required, &model.Type{Kind: kind, Minimum: min, Maximum: max})), nil, model.Available)
+	}
+	b := func(v string, exclusive bool) *model.Bound {
+		return &model.Bound{Value: json.Number(v), Exclusive: exclusive}
+	}
+	cases := []struct {
+		name     string
+		old, new *model.Spec
+		rules    []string
+		message  string
+	}{
+		{"gained lower", num(model.Number, nil, nil), num(model.Number, b("1", false), nil),
+			[]string{"ARG_LIMIT_TIGHTENED"}, "argument t.n gained lower bound >=1"},
+		{"lost upper", num(model.Number, nil, b("5", true)), num(model.Number, nil, nil),
+			[]string{"ARG_LIMIT_LOOSENED"}, "argument t.n lost upper bound <5"},
+		{"upper lowered, compared as numbers", num(model.Integer, nil, b("10", false)), num(model.Integer, nil, b("9", false)),
+			[]string{"ARG_LIMIT_TIGHTENED"}, "argument t.n's upper bound tightened from <=10 to <=9"},
+		{"lower lowered, compared as numbers", num(model.Integer, b("10", false), nil), num(model.Integer, b("9", false), nil),
+			[]string{"ARG_LIMIT_LOOSENED"}, "argument t.n's lower bound loosened from >=10 to >=9"},
+		{"upper made exclusive", num(model.Number, nil, b("10", false)), num(model.Number, nil, b("10", true)),
+			[]string{"ARG_LIMIT_TIGHTENED"}, "argument t.n's upper bound tightened from <=10 to <10"},
+		{"lower made inclusive", num(model.Number, b("0", true), nil), num(model.Number, b("0", false), nil),
+			[]string{"ARG_LIMIT_LOOSENED"}, "argument t.n's lower bound loosened from >0 to >=0"},
+		{"same value written otherwise", num(model.Number, b("1", false), b("1e2", false)), num(model.Number, b("1.0", false), b("100", false)),
+			nil, ""},
+		{"integer to number", num(model.Integer, nil, nil), num(model.Number, nil, nil),
+			[]string{"ARG_LIMIT_LOOSENED"}, "argument t.n now accepts non-integers"},
+		{"number to integer", num(model.Number, nil, nil), num(model.Integer, nil, nil),
+			[]string{"ARG_TYPE_CHANGED"}, "argument t.n changed type from number to integer"},
+	}
+	for _, c := range cases {
+		fs := Compare(c.old, c.new)
+		checkKeys(t, fs)
+		if got := rules(fs); !slices.Equal(got, c.rules) {
+			t.Errorf("%s: rules %v, want %v: %v", c.name, got, c.rules, fs)
+			continue
+		}
+		if len(fs) > 0 && fs[0].Message != c.message {
+			t.Errorf("%s: message %q, want %q", c.name, fs[0].Message, c.message)
+		}
+	}
+}
+
+// TestEveryRule makes each rule's change, alone, to a one-tool spec and
+// expects exactly that rule, with its message; a rule added to Rules
+// without a case here fails the test.
+func TestEveryRule(t *testing.T) {
+	args := func() *model.Type { return obj(fld("a", model.Required, str())) }
+	res := func() *model.Type { return obj(fld("id", model.Required, str())) }
+	// base is the spec every case starts from, on both sides: tool t with
+	// argument a and result field id, in mode m; model c; agent a.
+	base := func() *model.Spec { return spec(args(), res(), model.Available) }
+	// with returns base changed by each edit.
+	with := func(edits ...func(*model.Spec)) *model.Spec {
+		s := base()
+		for _, e := range edits {
+			e(s)
+		}
+		return s
+	}
+	arg := func(f *model.Field) func(*model.Spec) { return func(s *model.Spec) { s.Tools[0].Args = obj(f) } }
+	argType := func(typ *model.Type) func(*model.Spec) { return arg(fld("a", model.Required, typ)) }
+	defaulted := func(v string) *model.Field {
+		return &model.Field{Name: "a", Presence: model.Defaulted, Default: json.RawMessage(v), Type: str()}
+	}
+	result := func(f *model.Field) func(*model.Spec) { return func(s *model.Spec) { s.Tools[0].Result = obj(f) } }
+	otherMode := func(s *model.Spec) { s.Modes = append(s.Modes, &model.Mode{Name: "n"}) }
+	otherModel := func(s *model.Spec) {
+		s.Models = append(s.Models, &model.Model{Canonical: "d", OpenCode: "p/d", API: "d-1"})
+	}
+	agentUsesIt := func(s *model.Spec) { s.Agents[0].Models = s.Models }
+	mcp := func(dir string) func(*model.Spec) {
+		return func(s *model.Spec) {
+			s.Codegen.MCP = &model.MCPCodegen{Dir: dir, Package: "contractmcp", CoreImport: "example.com/x/contract"}
+		}
+	}
+	enum := func(vs ...string) *model.Type { return &model.Type{Kind: model.Enum, Enum: vs} }
+	cases := []struct {
+		rule     string
+		old, new *model.Spec
+		message  string
+	}{
+		{"TOOL_REMOVED", base(), with(func(s *model.Spec) { s.Tools, s.Modes[0].Standings = nil, nil }), `tool "t" was removed`},
+		{"TOOL_ADDED", base(), with(func(s *model.Spec) { withTool(s, "u", nil, args(), model.Unavailable) }), `tool "u" was added`},
+		{"TOOL_ALIAS_REMOVED", with(func(s *model.Spec) { s.Tools[0].Aliases = []string{"x"} }), base(), `alias "x" of tool "t" was removed`},
+		{"TOOL_ALIAS_ADDED", base(), with(func(s *model.Spec) { s.Tools[0].Aliases = []string{"x"} }), `tool "t" gained alias "x"`},
+		{"TOOL_RENAMED", base(), with(func(s *model.Spec) { rename(s, "t", "u") }), `tool "t" was renamed to "u" and kept as its alias: calls by "t" still dispatch`},
+		{"TOOL_EXECUTION_CHANGED", base(), with(func(s *model.Spec) { s.Tools[0].Execution = model.Sandbox }),
+			`tool "t" now executes "sandbox": it runs in the sandbox (was "gateway": its sandbox stub calls the gateway back)`},
+		{"TOOL_DEPRECATED", base(), with(func(s *model.Spec) { s.Tools[0].Deprecated = "use u" }), `tool "t" is deprecated: use u`},
+		{"ARG_REMOVED", base(), with(func(s *model.Spec) { s.Tools[0].Args = obj() }), "argument t.a was removed"},
+		{"ARG_ADDED_OPTIONAL", base(), with(func(s *model.Spec) {
+			s.Tools[0].Args.Fields = append(s.Tools[0].Args.Fields, fld("b", model.Optional, str()))
+		}),
+			"optional argument t.b was added"},
+		{"ARG_ADDED_REQUIRED", base(), with(func(s *model.Spec) {
+			s.Tools[0].Args.Fields = append(s.Tools[0].Args.Fields, fld("b", model.Required, str()))
+		}),
+			"required argument t.b was added"},
+		{"ARG_NOW_REQUIRED", with(arg(fld("a", model.Optional, str()))), base(), "argument t.a is now required (was optional)"},
+		{"ARG_NOW_OPTIONAL", base(), with(arg(defaulted(`"x"`))), "argument t.a is now defaulted (was required)"},
+		{"ARG_DEFAULT_CHANGED", with(arg(defaulted(`"."`))), with(arg(defaulted(`"/"`))), `argument t.a's default changed from "." to "/"`},
+		{"ARG_DEFAULT_CHANGED", with(arg(fld("a", model.Optional, str()))), with(arg(defaulted(`"."`))), `argument t.a now defaults to "." when omitted`},
+		{"ARG_DEFAULT_CHANGED", with(arg(defaulted(`"."`))), with(arg(fld("a", model.Optional, str()))), `argument t.a no longer defaults to "."`},
+		{"ARG_TYPE_CHANGED", base(), with(argType(&model.Type{Kind: model.Array, Items: str()})), "argument t.a changed type from string to list of string"},
+		{"ARG_TYPE_CHANGED", with(argType(enum("x"))), with(argType(&model.Type{Kind: model.Integer})), "argument t.a changed type from enum to integer"},
+		{"ARG_LIMIT_TIGHTENED", with(argType(&model.Type{Kind: model.Array, Items: str()})), with(argType(&model.Type{Kind: model.Array, Items: str(), MinItems: ip(1)})),
+			"argument t.a's item count limits tightened from [none, none] to [1, none]"},
+		{"ARG_LIMIT_LOOSENED", with(argType(str(func(t *model.Type) { t.MinLength = ip(2) }))), base(), "argument t.a's length limits loosened from [2, none] to [none, none]"},
+		{"ARG_ENUM_VALUE_REMOVED", with(argType(enum("x", "y"))), with(argType(enum("x"))), `argument t.a no longer accepts "y"`},
+		{"ARG_ENUM_VALUE_ADDED", with(argType(enum("x"))), with(argType(enum("x", "y"))), `argument t.a now accepts "y"`},
+		{"ARG_PATTERN_CHANGED", base(), with(argType(str(func(t *model.Type) { t.Patterns = []model.Pattern{{Regexp: "^a"}} }))),
+			"argument t.a gained pattern ^a"},
+		{"ARG_PATTERN_REMOVED", with(argType(str(func(t *model.Type) {
+			t.Checks = []*model.Check{{Name: "Rel", Reject: []model.Pattern{{Regexp: `\.\.`}}, Match: []model.Pattern{{Regexp: "^[a-z]"}}}}
+		}))), base(), `argument t.a lost check #Rel !~\.\. =~^[a-z]`},
+		{"RESULT_FIELD_REMOVED", base(), with(func(s *model.Spec) { s.Tools[0].Result = obj() }), "result field t.id was removed"},
+		{"RESULT_FIELD_ADDED", with(func(s *model.Spec) { s.Tools[0].Result = obj() }), base(), "result field t.id was added"},
+		{"RESULT_FIELD_NOW_OPTIONAL", base(), with(result(fld("id", model.Optional, str()))), "result field t.id may now be absent"},
+		{"RESULT_TYPE_CHANGED", with(result(fld("id", model.Required, &model.Type{Kind: model.Integer}))), with(result(fld("id", model.Required, &model.Type{Kind: model.Number}))),
+			"result field t.id changed type from integer to number"},
+		{"RESULT_TYPE_CHANGED", with(result(fld("id", model.Required, enum("x")))), with(result(fld("id", model.Required, enum("x", "y")))),
+			`result field t.id may now be "y" (values were "x", now "x" | "y")`},
+		{"RESULT_REMOVED", base(), with(func(s *model.Spec) { s.Tools[0].Result = nil }), `tool "t" no longer declares result data`},
+		{"MODE_REMOVED", with(otherMode), base(), `mode "n" was removed`},
+		{"MODE_ADDED", base(), with(otherMode), `mode "n" was added`},
+		{"MODE_TOOL_DROPPED", base(), spec(args(), res(), model.Unavailable), `mode "m" no longer injects tool "t" (was available)`},
+		{"MODE_TOOL_ADDED", spec(args(), res(), model.Unavailable), base(), `mode "m" now injects tool "t" (available)`},
+		{"MODE_STANDING_LOWERED", spec(args(), res(), model.Mandatory), base(), `tool "t"'s standing in mode "m" lowered from mandatory to available`},
+		{"MODE_STANDING_RAISED", base(), spec(args(), res(), model.Mandatory), `tool "t"'s standing in mode "m" raised from available to mandatory`},
+		{"MODE_EXTENDS_CHANGED", with(otherMode), with(otherMode, func(s *model.Spec) { s.Modes[0].Extends = s.Modes[1] }), `mode "m" now extends "n" (was "")`},
+		{"SELECTION_CHANGED", base(), with(func(s *model.Spec) {
+			s.Selection.Rules = []*model.Rule{{When: []model.Condition{{Input: &model.SelectionInput{Name: "client"}, Value: "web"}}, Mode: s.Modes[0]}}
+		}), `mode selection changed from "default→m" to "client=web→m; default→m"`},
+		{"MODEL_REMOVED", with(otherModel), base(), `model "d" was removed`},
+		{"MODEL_ADDED", base(), with(otherModel), `model "d" was added`},
+		{"MODEL_ID_CHANGED", base(), with(func(s *model.Spec) { s.Models[0].OpenCode = "q/c" }), `model "c"'s OpenCode ID changed from "p/c" to "q/c"`},
+		{"AGENT_REMOVED", base(), with(func(s *model.Spec) { s.Agents = nil }), `agent "a" was removed`},
+		{"AGENT_MODEL_REMOVED", with(otherModel, agentUsesIt), with(otherModel), `agent "a" no longer supports model "d"`},
+		{"AGENT_DEFAULT_MODEL_CHANGED", with(otherModel, agentUsesIt), with(otherModel, agentUsesIt, func(s *model.Spec) { s.Agents[0].Default = s.Models[1] }),
+			`agent "a"'s default model changed from "c" to "d"`},
+		{"CALLBACK_PATH_CHANGED", base(), with(func(s *model.Spec) { s.Callback.Path = "/y/{sessionId}/{toolName}" }),
+			`callback route changed from "/x/{sessionId}/{toolName}" to "/y/{sessionId}/{toolName}"`},
+		{"MCP_SERVER_REMOVED", with(mcp("go/mcp")), base(), "the MCP server package go/mcp is no longer generated"},
+		{"MCP_SERVER_ADDED", base(), with(mcp("go/mcp")), "the gateway tools are now also served over MCP by package contractmcp (go/mcp)"},
+		{"MCP_PACKAGE_MOVED", with(mcp("go/mcp")), with(mcp("go/m")), "the MCP server package moved from contractmcp (go/mcp) to contractmcp (go/m)"},
+		{"MCP_SERVER_RENAMED", with(mcp("go/mcp")), with(mcp("go/mcp"), func(s *model.Spec) { s.Contract.Name = "d" }),
+			`the MCP server is now "d", not "": its tools reach the model as d_<tool>`},
+	}
+	tested := map[string]bool{}
+	for _, c := range cases {
+		tested[c.rule] = true
+		fs := Compare(c.old, c.new)
+		checkKeys(t, fs)
+		if len(fs) != 1 || fs[0].Rule != c.rule || fs[0].Message != c.message {
+			t.Errorf("%s: got %v, want only %s: %s", c.rule, fs, c.rule, c.message)
+			continue
+		}
+		if r := rule(c.rule); fs[0].Breaking != r.Breaking || fs[0].Category != r.Category {
+			t.Errorf("%s: breaking %v, category %s; the rule says %v, %s", c.rule, fs[0].Breaking, fs[0].Category, r.Breaking, r.Category)
+		}
+	}
+	for _, r := range Rules {
+		if !tested[r.ID] {
+			t.Errorf("rule %s has no case", r.ID)
 		}
 	}
 }

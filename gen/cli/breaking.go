@@ -62,20 +62,20 @@ func breakingCommand() *command {
 			fs.StringVar(&against, "against", "", "the earlier spec: a directory, or git-ref[:path] (path defaults to the spec directory's)")
 			fs.StringVar(&errorFormat, "error-format", formatText, "how the report is written: "+formatText+" or "+formatGitHubActions)
 		},
-		run: func(e *env, args []string) error {
+		run: func(e *env, args []string) (any, error) {
 			switch {
 			case len(args) > 0:
-				return usagef("breaking takes no arguments, got %q", strings.Join(args, " "))
+				return nil, usagef("breaking takes no arguments, got %q", strings.Join(args, " "))
 			case against == "":
-				return usagef("--against is required: a spec directory, or git-ref[:path] such as origin/main:spec")
+				return nil, usagef("--against is required: a spec directory, or git-ref[:path] such as origin/main:spec")
 			case errorFormat != formatText && errorFormat != formatGitHubActions:
-				return usagef("--error-format must be %s or %s, not %q", formatText, formatGitHubActions, errorFormat)
+				return nil, usagef("--error-format must be %s or %s, not %q", formatText, formatGitHubActions, errorFormat)
 			case errorFormat != formatText && e.json:
-				return usagef("--json and --error-format %s both choose stdout's format; give one", errorFormat)
+				return nil, usagef("--json and --error-format %s both choose stdout's format; give one", errorFormat)
 			}
 			dir, err := resolveSpec(specDir, builtin)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			return runBreaking(e, dir, against, errorFormat)
 		},
@@ -132,18 +132,14 @@ type unusedAcceptance struct {
 	Message string    `json:"message"`
 }
 
-func runBreaking(e *env, specDir, against, format string) error {
-	cur, err := loadSpec(specDir)
+func runBreaking(e *env, specDir, against, format string) (any, error) {
+	cur, err := loadSpec(specDir) // the built-in spec ("") always loads
 	if err != nil {
-		name := specDir
-		if name == "" {
-			name = load.DefaultDisplayDir + " (embedded)"
-		}
-		return e.cannotCompare(fmt.Sprintf("the spec %s does not load", name), true, format, err)
+		return nil, e.cannotCompare(fmt.Sprintf("the spec %s does not load", specDir), true, format, err)
 	}
 	old, missing, err := loadAgainst(specDir, against)
 	if err != nil {
-		return e.cannotCompare(fmt.Sprintf("the baseline %s does not load", against), false, format, err)
+		return nil, e.cannotCompare(fmt.Sprintf("the baseline %s does not load", against), false, format, err)
 	}
 	rep := breakingReport{Against: against, Baseline: "found", Findings: []breaking.Finding{}, Unused: []unusedAcceptance{}}
 	if old == nil {
@@ -155,7 +151,7 @@ func runBreaking(e *env, specDir, against, format string) error {
 		if !e.json {
 			e.logf("agentc breaking: notice: %s", msg)
 		}
-		return ok(rep)
+		return rep, nil
 	}
 	rep.Findings = append(rep.Findings, breaking.Compare(old, cur)...)
 	for _, f := range rep.Findings {
@@ -186,12 +182,12 @@ func runBreaking(e *env, specDir, against, format string) error {
 		tail = fmt.Sprintf("; %d unused acceptance(s)", len(rep.Unused))
 	}
 	if rep.Breaking > 0 {
-		return &failure{code: "breaking", msg: fmt.Sprintf("%d breaking change(s), %s, against %s%s", rep.Breaking, counts, against, tail), details: rep}
+		return nil, &failure{code: "breaking", msg: fmt.Sprintf("%d breaking change(s), %s, against %s%s", rep.Breaking, counts, against, tail), details: rep}
 	}
 	if !e.json {
 		e.logf("agentc breaking: no breaking changes (%s) against %s%s", counts, against, tail)
 	}
-	return ok(rep)
+	return rep, nil
 }
 
 // printBreaking writes the report on stdout in the chosen format.
@@ -304,14 +300,14 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 			dir = load.DefaultDisplayDir
 		}
 	}
-	dir = path.Clean(strings.TrimSuffix(dir, "/"))
-	if _, err := git("rev-parse", "--verify", "--end-of-options", ref+"^{tree}"); err != nil {
+	dir = path.Clean(dir) // also drops a trailing slash
+	if _, err := runIn("", "git", "rev-parse", "--verify", "--end-of-options", ref+"^{tree}"); err != nil {
 		if !hasPath {
 			return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
 		}
 		return nil, "", fmt.Errorf("--against %s: %q is not a git ref: %w", against, ref, err)
 	}
-	out, err := git("ls-tree", "--name-only", ref, "--", dir+"/")
+	out, err := runIn("", "git", "ls-tree", "--name-only", ref, "--", dir+"/")
 	if err != nil {
 		return nil, "", fmt.Errorf("--against %s: %w", against, err)
 	}
@@ -321,7 +317,7 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		if !strings.HasSuffix(base, ".cue") {
 			continue
 		}
-		b, err := git("show", ref+":./"+name)
+		b, err := runIn("", "git", "show", ref+":./"+name)
 		if err != nil {
 			return nil, "", fmt.Errorf("--against %s: %w", against, err)
 		}
@@ -335,7 +331,7 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		}
 		return nil, fmt.Sprintf("no .cue files in %s at %s", dir, ref), nil
 	}
-	if b, err := git("show", ref+":./"+dir+"/cue.mod/module.cue"); err == nil {
+	if b, err := runIn("", "git", "show", ref+":./"+dir+"/cue.mod/module.cue"); err == nil {
 		files["cue.mod/module.cue"] = b
 	}
 	// Positions in the baseline read ref:dir/file, never like the
@@ -355,13 +351,16 @@ func hasSpec(files map[string][]byte) bool {
 	return false
 }
 
-func git(args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
+// runIn runs a command (git, go) in dir ("" is the working directory) and
+// returns its stdout; its failure says what the command printed on stderr.
+func runIn(dir, name string, args ...string) ([]byte, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
 }

@@ -34,22 +34,22 @@ func checkCommand() *command {
 			sf.register(fs)
 			fs.StringVar(&pattern, "handlers", "", "also check the hand-written gateway `packages` (a go package pattern, e.g. ./...) against the generated Handler interface")
 		},
-		run: func(e *env, args []string) error {
-			if err := sf.resolve(); err != nil {
-				return err
-			}
+		run: func(e *env, args []string) (any, error) {
 			if len(args) > 0 {
-				return usagef("check takes no arguments (use --spec DIR, --out DIR, --handlers PATTERN)")
+				return nil, usagef("check takes no arguments (use --spec DIR, --out DIR, --handlers PATTERN)")
+			}
+			if err := sf.resolve(); err != nil {
+				return nil, err
 			}
 			return runCheck(e, &sf, pattern)
 		},
 	}
 }
 
-func runCheck(e *env, sf *specFlags, pattern string) error {
+func runCheck(e *env, sf *specFlags, pattern string) (any, error) {
 	g, err := sf.generate(e.warn)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	findings := drift(g.changes)
 	if !e.json {
@@ -75,11 +75,11 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 		// that a stale tree and the handler drift it hides are reported
 		// in one run.
 		if hopts.Overlay, err = goOverlay(g.out, g.files); err != nil {
-			return err
+			return nil, err
 		}
 		res, err := handlers.Check(hopts)
 		if err != nil {
-			return fmt.Errorf("--handlers %s: %w", pattern, err)
+			return nil, fmt.Errorf("--handlers %s: %w", pattern, err)
 		}
 		if !e.json {
 			diag.Print(e.stdout, res.Findings)
@@ -95,9 +95,9 @@ func runCheck(e *env, sf *specFlags, pattern string) error {
 		if len(findings) == 0 {
 			code = "handlers"
 		}
-		return &failure{code: code, msg: strings.Join(msgs, "; "), details: data}
+		return nil, &failure{code: code, msg: strings.Join(msgs, "; "), details: data}
 	}
-	return ok(data)
+	return data, nil
 }
 
 // goOverlay maps the absolute path of each generated Go file to its

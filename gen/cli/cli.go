@@ -35,8 +35,9 @@ type env struct {
 
 type command struct {
 	name, args, summary string
-	run                 func(e *env, args []string) error
-	flags               func(fs *flag.FlagSet)
+	// run returns the data of the --json envelope of a success.
+	run   func(e *env, args []string) (any, error)
+	flags func(fs *flag.FlagSet)
 	// help says more, for 'agentc help <command>'.
 	help string
 	// writes is set on the commands that change files.
@@ -63,7 +64,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "agentc help: unknown command %q\n", args[1])
 				return ExitUsage
 			}
-			newFlagSet(c, stdout).Usage()
+			newFlagSet(c, stdout, new(bool)).Usage()
 			return ExitOK
 		}
 		w := stdout
@@ -83,9 +84,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The flag package prints its usage text: asked for (-h), it goes to
 	// stdout; after a mistake, to stderr.
 	var flagOut bytes.Buffer
-	fs := newFlagSet(c, &flagOut)
 	e := &env{stdout: stdout, stderr: stderr}
-	fs.BoolVar(&e.json, "json", false, "print one JSON envelope on stdout; logs go to stderr")
+	fs := newFlagSet(c, &flagOut, &e.json)
 	positional, err := parseInterspersed(fs, args[1:])
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -101,7 +101,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return ExitUsage
 	}
-	return e.finish(c.name, c.run(e, positional))
+	data, err := c.run(e, positional)
+	return e.finish(c.name, data, err)
 }
 
 // parseInterspersed parses flags wherever they stand among the arguments
@@ -136,9 +137,12 @@ func lookupCommand(name string) *command {
 	return nil
 }
 
-func newFlagSet(c *command, stderr io.Writer) *flag.FlagSet {
+// newFlagSet returns c's flags, with --json (every command's) set into
+// json; its usage text goes to w.
+func newFlagSet(c *command, w io.Writer, json *bool) *flag.FlagSet {
 	fs := flag.NewFlagSet("agentc "+c.name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(w)
+	fs.BoolVar(json, "json", false, "print one JSON envelope on stdout; logs go to stderr")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: agentc %s [flags] %s\n\n%s\n\n", c.name, c.args, c.summary)
 		if c.help != "" {
@@ -168,14 +172,6 @@ type usageError struct{ msg string }
 func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
-
-// result is what a successful command hands back for --json.
-type result struct{ data any }
-
-func (r *result) Error() string { return "" }
-
-// ok returns the data for the --json envelope of a successful command.
-func ok(data any) error { return &result{data} }
 
 // envelope is seed 003's machine I/O contract.
 type envelope struct {
@@ -220,13 +216,11 @@ func findingsJSON(l diag.List) []findingJSON {
 }
 
 // finish prints the outcome and returns the exit code.
-func (e *env) finish(cmd string, err error) int {
-	var res *result
-	if err == nil || errors.As(err, &res) {
+func (e *env) finish(cmd string, data any, err error) int {
+	if err == nil {
 		if e.json {
-			var data any = struct{}{}
-			if res != nil && res.data != nil {
-				data = res.data
+			if data == nil {
+				data = struct{}{}
 			}
 			e.writeJSON(envelope{SchemaVersion: SchemaVersion, Success: true, Data: data})
 		}

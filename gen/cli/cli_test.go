@@ -216,6 +216,15 @@ func TestHelpGoesToStdout(t *testing.T) {
 			t.Errorf("agentc %s: exit %d, stdout %q, stderr %q; want exit 0 and the usage on stdout only", strings.Join(args, " "), code, stdout, stderr)
 		}
 	}
+	// 'agentc help <command>' and '<command> --help' print the same text,
+	// --json among the flags.
+	for _, c := range []string{"breaking", "check", "gen", "init", "schema", "version", "vet"} {
+		_, help, _ := run(t, "help", c)
+		_, flagHelp, _ := run(t, c, "--help")
+		if help != flagHelp || !strings.Contains(help, "-json") {
+			t.Errorf("agentc help %s:\n%s\nagentc %s --help:\n%s\nwant the same text, listing -json", c, help, c, flagHelp)
+		}
+	}
 	code, stdout, stderr := run(t, "gen", "--nope")
 	if code != cli.ExitUsage || stdout != "" || !strings.Contains(stderr, "usage: agentc gen") {
 		t.Errorf("agentc gen --nope: exit %d, stdout %q, stderr %q; want exit 2 and the usage on stderr only", code, stdout, stderr)

@@ -113,12 +113,12 @@ func genCommand() *command {
 			sf.register(fs)
 			fs.BoolVar(&watch, "watch", false, "after generating, regenerate on every save of a spec file until interrupted (needs --spec)")
 		},
-		run: func(e *env, args []string) error {
+		run: func(e *env, args []string) (any, error) {
 			if len(args) > 0 {
-				return usagef("gen takes no arguments (use --spec DIR)")
+				return nil, usagef("gen takes no arguments (use --spec DIR)")
 			}
 			if err := sf.resolve(); err != nil {
-				return err
+				return nil, err
 			}
 			if watch {
 				return runWatch(e, &sf)
@@ -128,15 +128,15 @@ func genCommand() *command {
 	}
 }
 
-func runGen(e *env, sf *specFlags) error {
+func runGen(e *env, sf *specFlags) (any, error) {
 	r, err := genOnce(sf, e.warn)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !e.json {
 		e.logf("%s", r)
 	}
-	return ok(map[string]any{"out": r.out, "written": nonNil(r.written), "removed": nonNil(r.removed), "unchanged": r.unchanged})
+	return map[string]any{"out": r.out, "written": nonNil(r.written), "removed": nonNil(r.removed), "unchanged": r.unchanged}, nil
 }
 
 // genResult is what one run of gen did.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
@@ -47,9 +46,9 @@ func initCommand() *command {
 			fs.StringVar(&out, "out", "generated", "output root for generated files, relative to the repository")
 			fs.StringVar(&version, "version", "", "agentc version to require in "+toolModfile+" (default: this agentc's, or the replaced module's)")
 		},
-		run: func(e *env, args []string) error {
+		run: func(e *env, args []string) (any, error) {
 			if len(args) > 1 {
-				return usagef("init takes at most one repository directory")
+				return nil, usagef("init takes at most one repository directory")
 			}
 			dir := "."
 			if len(args) == 1 {
@@ -65,13 +64,13 @@ func initCommand() *command {
 
 // runInitSchema writes agentc's metaschema into the spec directory dir, in
 // the package of the spec's files, replacing an older or edited copy.
-func runInitSchema(e *env, dir string) error {
+func runInitSchema(e *env, dir string) (any, error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return fmt.Errorf("init --schema: %s is not a spec directory", dir)
+		return nil, fmt.Errorf("init --schema: %s is not a spec directory", dir)
 	}
 	src, err := load.Dir(dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	file := filepath.Join(dir, spec.SchemaFile)
 	data := load.SchemaFor(src)
@@ -79,7 +78,7 @@ func runInitSchema(e *env, dir string) error {
 	changed := err != nil || !bytes.Equal(old, data)
 	if changed {
 		if err := (write.OS{}).WriteAtomic(file, data); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if !e.json {
@@ -89,7 +88,7 @@ func runInitSchema(e *env, dir string) error {
 			e.logf("agentc init: %s is already agentc's metaschema", file)
 		}
 	}
-	return ok(map[string]any{"schema": filepath.ToSlash(file), "written": changed})
+	return map[string]any{"schema": filepath.ToSlash(file), "written": changed}, nil
 }
 
 // scaffold is what init does, undone as a whole when a step fails: the
@@ -140,26 +139,26 @@ func (sc *scaffold) undo() {
 	}
 }
 
-func runInit(e *env, dir, specDir, out, version string) error {
+func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	if !localPath(specDir) || !localPath(out) {
-		return usagef("--spec-dir and --out must be relative paths inside the repository")
+		return nil, usagef("--spec-dir and --out must be relative paths inside the repository")
 	}
 	gomod := filepath.Join(dir, "go.mod")
 	mod, err := os.ReadFile(gomod)
 	if err != nil {
-		return fmt.Errorf("%s: %w (run go mod init first)", gomod, err)
+		return nil, fmt.Errorf("%s: %w (run go mod init first)", gomod, err)
 	}
 	mf, err := modfile.Parse(gomod, mod, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	modPath := mf.Module.Mod.Path
 	sdir := filepath.Join(dir, filepath.FromSlash(specDir))
 	if entries, err := os.ReadDir(sdir); err == nil && len(entries) > 0 {
-		return fmt.Errorf("%s already exists and is not empty; choose another --spec-dir", sdir)
+		return nil, fmt.Errorf("%s already exists and is not empty; choose another --spec-dir", sdir)
 	}
 	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(toolModfile))); err == nil {
-		return fmt.Errorf("%s already exists: agentc is set up in this module", filepath.Join(dir, toolModfile))
+		return nil, fmt.Errorf("%s already exists: agentc is set up in this module", filepath.Join(dir, toolModfile))
 	}
 	if version == "" {
 		version = readVersion().Version
@@ -173,18 +172,18 @@ func runInit(e *env, dir, specDir, out, version string) error {
 	}
 
 	sc := &scaffold{before: map[string][]byte{}}
-	if err := sc.run(e, dir, sdir, specDir, out, modPath, version, replace, mf); err != nil {
+	if err := sc.run(dir, sdir, specDir, out, modPath, version, replace, mf); err != nil {
 		sc.undo()
-		return err
+		return nil, err
 	}
 	if !e.json {
 		e.logf("agentc init: wrote %s/ (an example contract), %s, %s/, .gitattributes and a README section; edit the spec, then go generate ./...", specDir, toolModfile, out)
 	}
-	return ok(map[string]any{"spec": specDir, "out": out, "tool_modfile": toolModfile, "version": version})
+	return map[string]any{"spec": specDir, "out": out, "tool_modfile": toolModfile, "version": version}, nil
 }
 
 // run does init's steps, stopping at the first that fails.
-func (sc *scaffold) run(e *env, dir, sdir, specDir, out, modPath, version, replace string, mf *modfile.File) error {
+func (sc *scaffold) run(dir, sdir, specDir, out, modPath, version, replace string, mf *modfile.File) error {
 
 	// The spec: the starter example and agentc's metaschema copy.
 	starter := spec.Starter()
@@ -235,11 +234,11 @@ package spec
 	}
 	sc.keep(strings.TrimSuffix(tmFile, ".mod") + ".sum")
 	if replace == "" {
-		if err := goCmd(e, dir, "get", "-modfile="+toolModfile, modulePath+"/cmd/agentc@"+version); err != nil {
+		if _, err := runIn(dir, "go", "get", "-modfile="+toolModfile, modulePath+"/cmd/agentc@"+version); err != nil {
 			return err
 		}
 	}
-	if err := goCmd(e, dir, "mod", "tidy", "-modfile="+toolModfile); err != nil {
+	if _, err := runIn(dir, "go", "mod", "tidy", "-modfile="+toolModfile); err != nil {
 		return err
 	}
 
@@ -264,7 +263,7 @@ package spec
 	if genErr != nil {
 		return genErr
 	}
-	if err := goCmd(e, dir, "mod", "tidy"); err != nil {
+	if _, err := runIn(dir, "go", "mod", "tidy"); err != nil {
 		return err
 	}
 
@@ -369,18 +368,6 @@ func appendOnce(sc *scaffold, file, marker, text string) error {
 		old = append(old, '\n')
 	}
 	return (write.OS{}).WriteAtomic(file, append(old, text...))
-}
-
-// goCmd runs the go command in dir; its output goes to stderr.
-func goCmd(e *env, dir string, args ...string) error {
-	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = e.stderr, &stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return nil
 }
 
 // localPath reports whether p is a non-empty relative slash path without

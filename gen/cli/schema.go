@@ -38,29 +38,28 @@ func schemaCommand() *command {
 			fs.StringVar(&specDir, "spec", "", "spec directory for 'schema tool' (default: this repository's, found from the working directory up)")
 			fs.BoolVar(&builtin, "builtin", false, builtinDoc)
 		},
-		run: func(e *env, args []string) error {
+		run: func(e *env, args []string) (any, error) {
 			switch {
 			case len(args) == 0 || (len(args) == 1 && args[0] == "commands"):
 				return runSchemaCommands(e)
 			case len(args) == 2 && args[0] == "tool":
 				dir, err := resolveSpec(specDir, builtin)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				return runSchemaTool(e, dir, args[1])
 			}
-			return usagef("schema takes 'commands' or 'tool NAME', got %q", strings.Join(args, " "))
+			return nil, usagef("schema takes 'commands' or 'tool NAME', got %q", strings.Join(args, " "))
 		},
 	}
 }
 
 // runSchemaCommands describes every command: its flags, whether it writes
 // files, and the exit codes.
-func runSchemaCommands(e *env) error {
+func runSchemaCommands(e *env) (any, error) {
 	var cs []commandSchema
 	for _, c := range commands() {
-		fs := newFlagSet(c, nil)
-		fs.Bool("json", false, "print one JSON envelope on stdout; logs go to stderr")
+		fs := newFlagSet(c, nil, new(bool))
 		s := commandSchema{Name: c.name, Args: c.args, Summary: c.summary, Writes: c.writes, Flags: []flagSchema{}}
 		fs.VisitAll(func(f *flag.Flag) {
 			typ := "string"
@@ -78,13 +77,13 @@ func runSchemaCommands(e *env) error {
 	if !e.json {
 		e.writeJSON(data)
 	}
-	return ok(data)
+	return data, nil
 }
 
-func runSchemaTool(e *env, specDir, name string) error {
+func runSchemaTool(e *env, specDir, name string) (any, error) {
 	s, err := loadSpec(specDir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	t := s.Tool(name)
 	if t == nil {
@@ -92,14 +91,14 @@ func runSchemaTool(e *env, specDir, name string) error {
 		for _, t := range s.Tools {
 			names = append(names, t.Name)
 		}
-		return fmt.Errorf("no tool %q in %s (tools: %s)", name, s.Dir, strings.Join(names, ", "))
+		return nil, fmt.Errorf("no tool %q in %s (tools: %s)", name, s.Dir, strings.Join(names, ", "))
 	}
 	b, err := jsonschema.Schema(t)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !e.json {
 		e.stdout.Write(b)
 	}
-	return ok(map[string]any{"tool": t.Name, "schema": json.RawMessage(b)})
+	return map[string]any{"tool": t.Name, "schema": json.RawMessage(b)}, nil
 }

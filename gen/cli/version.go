@@ -40,12 +40,10 @@ func readVersion() buildVersion {
 		return v
 	}
 	v.Go = bi.GoVersion
+	// Main is the module of the main package, agentc's, however it was
+	// built (go install, go tool agentc, go run with agentc as a
+	// requirement): never among Deps.
 	mod := &bi.Main
-	for _, d := range bi.Deps {
-		if d.Path == modulePath {
-			mod = d // go tool agentc, or go run with agentc as a requirement
-		}
-	}
 	if mod.Version != "" {
 		v.Version = mod.Version
 	}
@@ -93,13 +91,13 @@ func (v buildVersion) String() string {
 	return s
 }
 
-func runVersion(e *env, args []string) error {
+func runVersion(e *env, args []string) (any, error) {
 	if len(args) > 0 {
-		return usagef("version takes no arguments")
+		return nil, usagef("version takes no arguments")
 	}
 	v := readVersion()
 	if !e.json {
 		fmt.Fprintln(e.stdout, v)
 	}
-	return ok(v)
+	return v, nil
 }

@@ -20,7 +20,7 @@ func vetCommand() *command {
 		args:    "[spec-dir]",
 		summary: "Check a spec (default: this repository's, found from the working directory up) and print its findings as file:line:col: message.",
 		flags:   func(fs *flag.FlagSet) { fs.BoolVar(&builtin, "builtin", false, builtinDoc) },
-		run: func(e *env, args []string) error {
+		run: func(e *env, args []string) (any, error) {
 			return runVet(e, args, builtin)
 		},
 	}
@@ -94,9 +94,9 @@ func specSource(dir string) (*load.Source, error) {
 	return load.Dir(dir)
 }
 
-func runVet(e *env, args []string, builtin bool) error {
+func runVet(e *env, args []string, builtin bool) (any, error) {
 	if len(args) > 1 {
-		return usagef("vet takes at most one spec directory, got %d arguments", len(args))
+		return nil, usagef("vet takes at most one spec directory, got %d arguments", len(args))
 	}
 	dir := ""
 	if len(args) == 1 {
@@ -104,16 +104,16 @@ func runVet(e *env, args []string, builtin bool) error {
 	}
 	dir, err := resolveSpec(dir, builtin)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	src, err := specSource(dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	e.warn(src)
 	s, err := loadChecked(src)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return ok(map[string]any{"spec": s.Dir, "tools": len(s.Tools), "modes": len(s.Modes), "models": len(s.Models)})
+	return map[string]any{"spec": s.Dir, "tools": len(s.Tools), "modes": len(s.Modes), "models": len(s.Models)}, nil
 }

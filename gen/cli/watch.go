@@ -25,16 +25,16 @@ const settle = 20 * time.Millisecond
 
 // runWatch is gen --watch: it generates, then regenerates after every save
 // of a spec file until SIGINT or SIGTERM, and then exits 0.
-func runWatch(e *env, sf *specFlags) error {
+func runWatch(e *env, sf *specFlags) (any, error) {
 	if sf.spec == "" {
-		return usagef("--watch needs a spec directory (the built-in spec never changes)")
+		return nil, usagef("--watch needs a spec directory (the built-in spec never changes)")
 	}
 	if e.json {
-		return usagef("--watch prints a line per regeneration for people; it does not take --json")
+		return nil, usagef("--watch prints a line per regeneration for people; it does not take --json")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return watch(ctx, e, sf)
+	return nil, watch(ctx, e, sf)
 }
 
 // watch generates once, then again whenever a .cue file in the spec

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,6 +122,29 @@ func TestWatch(t *testing.T) {
 		t.Fatalf("after the repair: %q", l)
 	}
 	sameAsOneShot(t, dir, out)
+
+	// A save gen refuses for a reason other than findings (the output root
+	// is another contract's) is reported as a one-shot gen reports it,
+	// nothing is written, and watch goes on.
+	contract := filepath.Join(dir, "contract.cue")
+	corig, err := os.ReadFile(contract)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := readTree(t, out)
+	writeSpecFile(t, contract, bytes.Replace(corig, []byte(`name:     "proliferate"`), []byte(`name:     "other"`), 1))
+	l = sink.await(t, `waiting for the next save`)
+	if !containsMatch(l, `^agentc gen: .*out was generated from agent contract "proliferate" .*, not "other"`) {
+		t.Fatalf("the refused save was not reported:\n%s", strings.Join(l, "\n"))
+	}
+	if after := readTree(t, out); !maps.Equal(after, before) {
+		t.Fatal("the refused save changed the output")
+	}
+	writeSpecFile(t, contract, corig)
+	l = sink.await(t, `written|finding`)
+	if !regexp.MustCompile(`: 0 written, [1-9][0-9]* unchanged, 0 removed$`).MatchString(l[len(l)-1]) {
+		t.Fatalf("after the contract's name came back: %q, want nothing written", l)
+	}
 
 	// A file that is not part of the spec is ignored.
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hi"), 0o644); err != nil {

@@ -243,11 +243,27 @@ func TestCompileError(t *testing.T) {
 	}
 }
 
-func TestOutsideModule(t *testing.T) {
+// TestCannotLocate: what keeps the check from starting is an error that
+// says why — the generated package outside the module of the packages
+// matched, a pattern that matches nothing, a package directory that is not
+// there — never a pass.
+func TestCannotLocate(t *testing.T) {
 	dir := writeModule(t)
 	_, err := Check(Options{Patterns: []string{"./good"}, Dir: dir, GenDir: t.TempDir(), Spec: testSpec()})
 	if err == nil || !strings.Contains(err.Error(), "is not inside the module") {
 		t.Errorf("err = %v, want not inside the module", err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for pattern, want := range map[string]string{
+		"./empty/...": "./empty/... matched no packages",
+		"./missing":   "missing: directory not found",
+	} {
+		res, err := Check(Options{Patterns: []string{pattern}, Dir: dir, GenDir: "gen/go/contract", Spec: testSpec()})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, %v; want an error saying %q", pattern, res, err, want)
+		}
 	}
 }
 

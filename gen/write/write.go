@@ -137,7 +137,7 @@ func stale(root string, want map[string]bool, manifest map[string]string) ([]Cha
 			return err
 		}
 		if d.IsDir() {
-			if p != root && (d.Name() == "node_modules" || d.Name() == ".git" || strings.HasPrefix(d.Name(), tmpPrefix)) {
+			if p != root && (d.Name() == "node_modules" || d.Name() == ".git") {
 				return filepath.SkipDir
 			}
 			return nil
@@ -273,12 +273,15 @@ func Apply(fsys FS, root string, changes []Change) error {
 			}
 		}
 	}
+	// Every removed path is clean and below root, so climbing from its
+	// directory reaches root, spelled as Join spells it.
+	root = filepath.Clean(root)
 	for _, c := range removes {
 		p := filepath.Join(root, filepath.FromSlash(c.Path))
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", p, err)
 		}
-		for dir := filepath.Dir(p); dir != root && strings.HasPrefix(dir, root); dir = filepath.Dir(dir) {
+		for dir := filepath.Dir(p); dir != root; dir = filepath.Dir(dir) {
 			if os.Remove(dir) != nil { // fails unless empty
 				break
 			}

@@ -160,11 +160,14 @@ func TestStaleFilesAreRemoved(t *testing.T) {
 	if strings.Contains(got[emit.ManifestName], "old") {
 		t.Errorf("the manifest still lists removed files:\n%s", got[emit.ManifestName])
 	}
-	// A directory left empty is removed.
-	gen(t, root, withManifest(emit.File{Path: "keep.ts", Data: headed("keep")}, emit.File{Path: "d/x.ts", Data: headed("x")}))
-	gen(t, root, withManifest(emit.File{Path: "keep.ts", Data: headed("keep")}))
-	if _, err := os.Stat(filepath.Join(root, "d")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("empty directory d was left behind: %v", err)
+	// A directory left empty is removed, however the root is spelled
+	// (--out ./generated, --out .).
+	for _, r := range []string{root, root + string(filepath.Separator) + "."} {
+		gen(t, r, withManifest(emit.File{Path: "keep.ts", Data: headed("keep")}, emit.File{Path: "d/e/x.ts", Data: headed("x")}))
+		gen(t, r, withManifest(emit.File{Path: "keep.ts", Data: headed("keep")}))
+		if _, err := os.Stat(filepath.Join(root, "d")); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("root %s: empty directories d/e were left behind: %v", r, err)
+		}
 	}
 }
 
@@ -187,9 +190,31 @@ func TestLeftoverTempFilesAreRemoved(t *testing.T) {
 	}
 }
 
+// TestInstalledPackagesAreLeftAlone: a full run looks for stale files
+// only in the output tree itself: node_modules (the OpenCode tools'
+// installed packages) and a nested .git are not its to clean, even where
+// a file there carries agentc's header (a package built from generated
+// code, a checked-in copy).
+func TestInstalledPackagesAreLeftAlone(t *testing.T) {
+	root := t.TempDir()
+	files := withManifest(emit.File{Path: "opencode/tool/a.ts", Data: headed("a")})
+	gen(t, root, files)
+	for _, p := range []string{"opencode/node_modules/pkg/index.ts", ".git/objects/x.ts"} {
+		writeFile(t, filepath.Join(root, filepath.FromSlash(p)), string(headed("installed")))
+	}
+	if k := kinds(gen(t, root, files)); len(k) != 2 {
+		t.Errorf("planned %v, want only the generated files (unchanged)", k)
+	}
+	want := []string{".git/objects/x.ts", emit.ManifestName, "opencode/node_modules/pkg/index.ts", "opencode/tool/a.ts"}
+	if got := sortedKeys(tree(t, root)); !slices.Equal(got, want) {
+		t.Errorf("files after the run: %v, want %v", got, want)
+	}
+}
+
 func TestHandWrittenFileIsNeverOverwritten(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "ts", "models.ts"), "// my own models\n")
+	writeFile(t, filepath.Join(root, "z.json"), "{\"mine\": true}\n")
 	files := withManifest(
 		emit.File{Path: "a.ts", Data: headed("a")},
 		emit.File{Path: "ts/models.ts", Data: headed("models")},
@@ -204,11 +229,13 @@ func TestHandWrittenFileIsNeverOverwritten(t *testing.T) {
 	if !errors.As(err, &conflict) {
 		t.Fatalf("Apply = %v, want a *write.ConflictError", err)
 	}
-	if want := filepath.Join(root, "ts", "models.ts"); !strings.Contains(err.Error(), want) {
-		t.Errorf("error %q does not name %s", err, want)
+	// Every refused file is named, one a line.
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], filepath.Join(root, "ts", "models.ts")+": ") || !strings.HasPrefix(lines[1], filepath.Join(root, "z.json")+": ") {
+		t.Errorf("error %q does not name ts/models.ts and z.json, one a line", err)
 	}
 	got := tree(t, root)
-	if len(got) != 1 || got["ts/models.ts"] != "// my own models\n" {
+	if len(got) != 2 || got["ts/models.ts"] != "// my own models\n" || got["z.json"] != "{\"mine\": true}\n" {
 		t.Errorf("a refused run wrote files: %v", got)
 	}
 }
