@@ -18,7 +18,7 @@ import (
 // post sends a Messages API request and returns the answer.
 func post(t *testing.T, s *fakemodel.Server, body string) *http.Response {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, s.BaseURL()+"/messages", strings.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, s.URL+"/v1/messages", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,6 @@ type Server struct {
 	// line.
 	StartupTime time.Duration
 
-	client   *http.Client
 	output   *procout.SyncBuffer
 	registry *tripwire
 }
@@ -127,7 +126,6 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	s := &Server{
 		Dir:      dir,
 		Home:     home,
-		client:   &http.Client{},
 		registry: registry,
 	}
 	env := environment(home, registry.url(), opts.Env)
@@ -249,7 +247,7 @@ func (s *Server) GetJSON(ctx context.Context, path string, out any) error {
 		return fmt.Errorf("GET %s: %w", path, err)
 	}
 	req.Header.Set("Accept", "application/json")
-	resp, err := s.client.Do(req)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return fmt.Errorf("GET %s: %w", path, err)
 	}
@@ -266,7 +264,7 @@ func (s *Server) GetJSON(ctx context.Context, path string, out any) error {
 		return fmt.Errorf("GET %s: %s: %s%s", path, resp.Status, bytes.TrimSpace(body), hint)
 	}
 	if err := json.Unmarshal(body, out); err != nil {
-		return fmt.Errorf("GET %s: decoding %q: %w", path, truncate(body, 200), err)
+		return fmt.Errorf("GET %s: decoding %.200q: %w", path, body, err)
 	}
 	return nil
 }
@@ -334,7 +332,7 @@ func prepare(dir, home, nodeModules string, config []byte) error {
 
 	if config != nil {
 		if !json.Valid(config) {
-			return fmt.Errorf("the opencode.json body (Options.Config) is not valid JSON: %q", truncate(config, 200))
+			return fmt.Errorf("the opencode.json body (Options.Config) is not valid JSON: %.200q", config)
 		}
 		if err := os.WriteFile(filepath.Join(dir, "opencode.json"), config, 0o644); err != nil {
 			return err
@@ -470,12 +468,4 @@ func (w *tripwire) url() string { return "http://" + w.l.Addr().String() + "/" }
 func (w *tripwire) close() {
 	w.l.Close()
 	w.done.Wait()
-}
-
-// truncate shortens b for an error message.
-func truncate(b []byte, n int) string {
-	if len(b) <= n {
-		return string(b)
-	}
-	return string(b[:n]) + "…"
 }

@@ -75,10 +75,6 @@ type Server struct {
 	Port int
 	// DataDir is the cluster's data directory.
 	DataDir string
-	// Version is the server's major version, like "15".
-	Version string
-	// InitTime is how long initdb took.
-	InitTime time.Duration
 	// StartupTime is how long the last start took, from exec to ready.
 	StartupTime time.Duration
 
@@ -111,7 +107,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	if err := supported(); err != nil {
 		skipOrFail(t, os.Getenv("CI"), err.Error())
 	}
-	s := &Server{Host: "127.0.0.1", bin: bin, Version: filepath.Base(filepath.Dir(bin)), maxConns: DefaultMaxConnections}
+	s := &Server{Host: "127.0.0.1", bin: bin, maxConns: DefaultMaxConnections}
 	for _, o := range opts {
 		o(s)
 	}
@@ -124,11 +120,9 @@ func Start(t testing.TB, opts ...Option) *Server {
 	s.runAs = cred
 	s.DataDir = filepath.Join(dir, "data")
 
-	began := time.Now()
 	if out, err := s.initdb(); err != nil {
 		t.Fatalf("pgtest: initdb: %v\n%s", err, out)
 	}
-	s.InitTime = time.Since(began)
 
 	port, err := procout.FreePort()
 	if err != nil {
@@ -144,7 +138,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 			t.Errorf("pgtest: %v", err)
 		}
 		if t.Failed() {
-			t.Logf("pgtest: server log:\n%s", s.Output())
+			t.Logf("pgtest: server log:\n%s", s.output)
 		}
 	})
 	return s
@@ -176,19 +170,10 @@ func (s *Server) Restart(t testing.TB) {
 	}
 }
 
-// Output returns what the server and initdb have printed so far.
-func (s *Server) Output() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.output.String()
-}
-
 // initdb creates the cluster.
 func (s *Server) initdb() (string, error) {
 	out := &procout.SyncBuffer{}
-	s.mu.Lock()
 	s.output = out
-	s.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(s.bin, "initdb"),
@@ -215,9 +200,6 @@ func (s *Server) initdb() (string, error) {
 func (s *Server) start() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cmd != nil {
-		return errors.New("the server is already running")
-	}
 	ready := make(chan string, 1)
 	watch := &procout.LineWatcher{W: s.output, Marker: readyMarker, Found: ready}
 	cmd := exec.Command(filepath.Join(s.bin, "postgres"),
