@@ -138,8 +138,7 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 		if err == nil {
 			return s
 		}
-		var busy *portBusyError
-		if errors.As(err, &busy) && i < attempts {
+		if errors.Is(err, errPortBusy) && i < attempts {
 			t.Logf("opencodetest: %v; retrying", err)
 			continue
 		}
@@ -148,15 +147,8 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	}
 }
 
-// portBusyError reports that the server exited and its port is in use.
-type portBusyError struct {
-	port int
-	err  error
-}
-
-func (e *portBusyError) Error() string {
-	return fmt.Sprintf("opencode serve exited (%v) and port %d is taken", e.err, e.port)
-}
+// errPortBusy marks a server that exited because its port was taken.
+var errPortBusy = errors.New("port taken")
 
 // start execs one server and waits for it to listen. On success it registers
 // the cleanup that stops it; on failure it returns the server's output.
@@ -206,7 +198,7 @@ func (s *Server) start(t testing.TB, bin string, env []string) (string, error) {
 			err = errors.New("exit status 0")
 		}
 		if portTaken(port) {
-			return output.String(), &portBusyError{port: port, err: err}
+			return output.String(), fmt.Errorf("opencode serve exited (%v) and its %w: %d", err, errPortBusy, port)
 		}
 		return output.String(), fmt.Errorf("opencode serve exited before listening: %w", err)
 	case <-timer.C:
