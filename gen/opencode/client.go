@@ -339,9 +339,6 @@ func (c *Client) CreateSession(ctx context.Context, title string) (string, error
 // (POST /session/:id/prompt_async, 204); the answer comes on the event
 // stream.
 func (c *Client) PromptAsync(ctx context.Context, sessionID string, p Prompt) error {
-	if p.Parts == nil {
-		p.Parts = []PromptPart{}
-	}
 	return c.do(ctx, http.MethodPost, "/session/"+url.PathEscape(sessionID)+"/prompt_async", p, nil)
 }
 

@@ -770,3 +770,45 @@ func TestPingAndRefusedStream(t *testing.T) {
 		t.Errorf("refused event stream: err = %v, want an HTTPError 401 of GET /event", err)
 	}
 }
+
+// TestRequestShapesEveryPrompt: ExecuteStreaming continues the session
+// ExecuteRequest.SessionID names, and every prompt it sends, the first and
+// the next, carries the request's model, agent, system prompt, variant and
+// tools.
+func TestRequestShapesEveryPrompt(t *testing.T) {
+	f := newFakeServer(t, "ses_new")
+	c := newClient(t, f.URL, opencode.Config{})
+	req := &opencode.ExecuteRequest{
+		SessionID: "ses_old",
+		Message:   "first",
+		Model:     &opencode.Model{ProviderID: "p", ModelID: "m"},
+		Agent:     "plan",
+		System:    "Be brief.",
+		Variant:   "high",
+		Tools:     map[string]bool{"*": false, "echo": true},
+	}
+	ex, err := c.ExecuteStreaming(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	if id := ex.RuntimeSessionID(); id != "ses_old" {
+		t.Errorf("session %q, want the request's ses_old", id)
+	}
+	if err := ex.SendMessage("second"); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.prompts) != 2 {
+		t.Fatalf("%d prompts, want 2", len(f.prompts))
+	}
+	for i, text := range []string{"first", "second"} {
+		p := f.prompts[i]
+		got := fmt.Sprintf("%v %s %s %s %v %v", *p.Model, p.Agent, p.System, p.Variant, p.Tools, p.Parts)
+		want := fmt.Sprintf("{p m} plan Be brief. high map[*:false echo:true] [{text %s}]", text)
+		if got != want {
+			t.Errorf("prompt %d: %s, want %s", i+1, got, want)
+		}
+	}
+}

@@ -142,6 +142,36 @@ func TestNormalize(t *testing.T) {
 			"completion/assistant/APIError: down (error)",
 		},
 	}, {
+		// A message list that cannot be read is reported on Errors and
+		// the turn goes on.
+		name: "list unreadable",
+		events: []string{
+			ev("message.updated", userMsg),
+			ev("session.status", busy),
+			ev("message.updated", assistantMsg(false)),
+			ev("session.idle", ""),
+			ev("message.part.updated", textPart("prt_t", "msg_2", "answer", ended)),
+			ev("message.updated", assistantMsg(true)),
+		},
+		messages: `not json`,
+		want: []string{
+			"message/assistant/answer",
+			"completion/assistant/answer",
+		},
+	}, {
+		// An error with a name only is that name.
+		name: "error without a message",
+		events: []string{
+			ev("message.updated", userMsg),
+			ev("session.status", busy),
+			ev("session.error", `,"error":{"name":"ContextOverflowError"}`),
+			ev("session.idle", ""),
+		},
+		want: []string{
+			"error//ContextOverflowError",
+			"completion/assistant/ContextOverflowError (error)",
+		},
+	}, {
 		// A session.error without details still fails the turn.
 		name: "error without details",
 		events: []string{
