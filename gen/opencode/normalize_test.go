@@ -219,3 +219,18 @@ func TestNormalize(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamEventString: the one-line form for logs names the kind and the
+// fields that are set, quoted, and leaves out the rest.
+func TestStreamEventString(t *testing.T) {
+	e := &opencode.StreamEvent{Type: opencode.EventToolResult, Role: "assistant", ToolName: "echo", ToolID: "toolu_1",
+		ToolInput: []byte(`{"text":"hi"}`), ToolStatus: "error", ToolOutput: "Tool execution aborted", IsError: true}
+	want := `tool_result role="assistant" tool="echo" id="toolu_1" input="{\"text\":\"hi\"}" status="error" output="Tool execution aborted"`
+	if got := e.String(); got != want {
+		t.Errorf("String() =\n%s\nwant\n%s", got, want)
+	}
+	p := &opencode.StreamEvent{Type: opencode.EventMessage, Text: "He", Partial: true}
+	if got, want := p.String(), `message text="He" partial`; got != want {
+		t.Errorf("String() = %s, want %s", got, want)
+	}
+}
