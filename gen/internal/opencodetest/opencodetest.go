@@ -159,52 +159,32 @@ func (s *Server) start(t testing.TB, bin string, env []string) (string, error) {
 		return "", err
 	}
 	output := &procout.SyncBuffer{}
-	listening := make(chan string, 1)
-	watch := &procout.LineWatcher{W: output, Marker: listeningMarker, Found: listening}
-
 	// --print-logs puts OpenCode's log on stderr, so a failing test shows
 	// what the "Check server logs" of a 500 answer refers to.
 	cmd := exec.Command(bin, "serve", "--print-logs", "--hostname", "127.0.0.1", "--port", strconv.Itoa(port))
 	cmd.Dir = s.Dir
 	cmd.Env = env
-	cmd.Stdout = watch
-	cmd.Stderr = &procout.LineWatcher{W: output, Marker: listeningMarker, Found: listening}
 	cmd.WaitDelay = stopGrace
 	setProcessGroup(cmd)
 
 	began := time.Now()
-	if err := cmd.Start(); err != nil {
-		return "", fmt.Errorf("starting %s: %w", bin, err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	timer := time.NewTimer(startTimeout)
-	defer timer.Stop()
-	select {
-	case u := <-listening:
-		s.URL = strings.TrimRight(u, "/")
-		s.StartupTime = time.Since(began)
-		s.output = output
-		t.Cleanup(func() {
-			stop(cmd, exited)
-			if t.Failed() {
-				t.Logf("opencodetest: output of opencode serve in %s:\n%s", s.Dir, output.String())
-			}
-		})
-		return "", nil
-	case err := <-exited:
-		if err == nil {
-			err = errors.New("exit status 0")
-		}
+	u, exited, err := procout.Start(cmd, output, listeningMarker, startTimeout, func() { killGroup(cmd) })
+	if err != nil {
 		if portTaken(port) {
-			return output.String(), fmt.Errorf("opencode serve exited (%v) and its %w: %d", err, errPortBusy, port)
+			return output.String(), fmt.Errorf("opencode serve %v, and its %w: %d", err, errPortBusy, port)
 		}
-		return output.String(), fmt.Errorf("opencode serve exited before listening: %w", err)
-	case <-timer.C:
-		stop(cmd, exited)
-		return output.String(), fmt.Errorf("opencode serve did not print %q within %v", strings.TrimSpace(listeningMarker), startTimeout)
+		return output.String(), fmt.Errorf("opencode serve: %w", err)
 	}
+	s.URL = strings.TrimRight(u, "/")
+	s.StartupTime = time.Since(began)
+	s.output = output
+	t.Cleanup(func() {
+		stop(cmd, exited)
+		if t.Failed() {
+			t.Logf("opencodetest: output of opencode serve in %s:\n%s", s.Dir, output.String())
+		}
+	})
+	return "", nil
 }
 
 // stop ends the server's process group: SIGTERM, then SIGKILL after

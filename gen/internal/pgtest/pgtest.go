@@ -83,7 +83,7 @@ type Server struct {
 	runAs    *credential
 	mu       sync.Mutex
 	cmd      *exec.Cmd
-	exited   chan error
+	exited   <-chan error
 	output   *procout.SyncBuffer
 }
 
@@ -200,8 +200,6 @@ func (s *Server) initdb() (string, error) {
 func (s *Server) start() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ready := make(chan string, 1)
-	watch := &procout.LineWatcher{W: s.output, Marker: readyMarker, Found: ready}
 	cmd := exec.Command(filepath.Join(s.bin, "postgres"),
 		"-D", s.DataDir,
 		"-p", strconv.Itoa(s.Port),
@@ -215,35 +213,18 @@ func (s *Server) start() error {
 		"-c", "max_connections="+strconv.Itoa(s.maxConns),
 	)
 	cmd.Env = environment()
-	cmd.Stdout, cmd.Stderr = watch, watch
 	cmd.WaitDelay = time.Second
 	s.runAs.apply(cmd)
 	configureProcess(cmd)
 
 	began := time.Now()
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("starting postgres: %w", err)
+	_, exited, err := procout.Start(cmd, s.output, readyMarker, startTimeout, func() { cmd.Process.Kill() })
+	if err != nil {
+		return fmt.Errorf("postgres: %v (is port %d taken?); log:\n%s", err, s.Port, s.output)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	timer := time.NewTimer(startTimeout)
-	defer timer.Stop()
-	select {
-	case <-ready:
-		s.StartupTime = time.Since(began)
-		s.cmd, s.exited = cmd, exited
-		return nil
-	case err := <-exited:
-		if err == nil {
-			err = errors.New("exit status 0")
-		}
-		return fmt.Errorf("postgres exited before it was ready (%v); port %d may be taken; log:\n%s", err, s.Port, s.output.String())
-	case <-timer.C:
-		cmd.Process.Kill()
-		<-exited
-		return fmt.Errorf("postgres was not ready within %v; log:\n%s", startTimeout, s.output.String())
-	}
+	s.StartupTime = time.Since(began)
+	s.cmd, s.exited = cmd, exited
+	return nil
 }
 
 // stop ends the server: SIGINT (fast shutdown), then SIGKILL after
