@@ -36,11 +36,11 @@ func (b *SyncBuffer) String() string {
 	return b.buf.String()
 }
 
-// LineWatcher copies output to W and sends, without blocking, what follows
+// lineWatcher copies output to W and sends, without blocking, what follows
 // Marker on each complete line that contains it (trimmed) to Found. Found
 // should be buffered: only the first signal matters to a caller waiting
 // for readiness.
-type LineWatcher struct {
+type lineWatcher struct {
 	W      io.Writer
 	Marker string
 	Found  chan<- string
@@ -48,7 +48,7 @@ type LineWatcher struct {
 }
 
 // Write scans p for complete lines and passes it on to W.
-func (lw *LineWatcher) Write(p []byte) (int, error) {
+func (lw *lineWatcher) Write(p []byte) (int, error) {
 	lw.line = append(lw.line, p...)
 	for {
 		i := bytes.IndexByte(lw.line, '\n')
@@ -76,7 +76,7 @@ func Start(cmd *exec.Cmd, out io.Writer, marker string, timeout time.Duration, k
 	found := make(chan string, 1)
 	// One writer for both streams: exec then copies them through one pipe
 	// and one goroutine, so a line is never split between two watchers.
-	watch := &LineWatcher{W: out, Marker: marker, Found: found}
+	watch := &lineWatcher{W: out, Marker: marker, Found: found}
 	cmd.Stdout, cmd.Stderr = watch, watch
 	if err := cmd.Start(); err != nil {
 		return "", nil, err

@@ -10,7 +10,7 @@ import (
 func TestLineWatcher(t *testing.T) {
 	var out SyncBuffer
 	found := make(chan string, 1)
-	w := &LineWatcher{W: &out, Marker: "listening on ", Found: found}
+	w := &lineWatcher{W: &out, Marker: "listening on ", Found: found}
 	for _, chunk := range []string{"starting\nserver listen", "ing on http://127.0.0.1:9\r", "\nmore\n"} {
 		if _, err := w.Write([]byte(chunk)); err != nil {
 			t.Fatal(err)
