@@ -719,10 +719,12 @@ func TestBasicAuthAndDirectory(t *testing.T) {
 func TestCancel(t *testing.T) {
 	f := newFakeServer(t, "ses_x")
 	c := newClient(t, f.URL, opencode.Config{AbortTimeout: 200 * time.Millisecond})
-	if _, err := c.Execute(context.Background(), &opencode.ExecuteRequest{}); err == nil || !strings.Contains(err.Error(), "needs a message") {
-		t.Errorf("Execute without a message: err = %v", err)
+	for _, req := range []*opencode.ExecuteRequest{nil, {}} {
+		if _, err := c.Execute(context.Background(), req); err == nil || !strings.Contains(err.Error(), "needs a message") {
+			t.Errorf("Execute(%v): err = %v, want it to need a message", req, err)
+		}
 	}
-	ex, err := c.ExecuteStreaming(context.Background(), &opencode.ExecuteRequest{})
+	ex, err := c.ExecuteStreaming(context.Background(), nil) // a nil request is an empty one
 	if err != nil {
 		t.Fatal(err)
 	}
