@@ -207,9 +207,5 @@ func (m *Module) TSC(node, tsc string, dirs map[string][]string) (Findings, erro
 // pinned toolchain, nodetool.Dir), for tsc and for node running the
 // generated modules.
 func (m *Module) LinkNodeModules(nodeModules string) error {
-	link := filepath.Join(m.Dir, "node_modules")
-	if _, err := os.Lstat(link); err == nil {
-		return nil
-	}
-	return os.Symlink(nodeModules, link)
+	return os.Symlink(nodeModules, filepath.Join(m.Dir, "node_modules"))
 }
