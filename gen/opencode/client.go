@@ -28,13 +28,10 @@ type Config struct {
 	// every request, selecting the project instance of a server that
 	// serves several; "" means the server's working directory.
 	Directory string
-	// Username and Password, when Password is set, are sent as HTTP basic
-	// authentication (opencode serve with OPENCODE_SERVER_PASSWORD; its
-	// default username is "opencode", used when Username is "").
-	Username, Password string
-	// Transport carries the requests; nil means a private clone of
-	// http.DefaultTransport, whose idle connections Close closes.
-	Transport http.RoundTripper
+	// Password, when set, is sent as HTTP basic authentication with
+	// OpenCode's username "opencode" (opencode serve with
+	// OPENCODE_SERVER_PASSWORD).
+	Password string
 	// RequestTimeout bounds each request other than the event stream; zero
 	// means DefaultRequestTimeout.
 	RequestTimeout time.Duration
@@ -213,13 +210,9 @@ func (s *ToolState) Done() bool {
 // Client talks to one opencode serve over HTTP and server-sent events. It
 // implements Runtime. It is safe for concurrent use.
 type Client struct {
-	base      *url.URL
-	cfg       Config
-	http      *http.Client
-	transport *http.Transport // non-nil when the client owns it
-	// debug, when set (by tests, before the first Start), is told the
-	// executors' readers' decisions.
-	debug func(format string, args ...any)
+	base *url.URL
+	cfg  Config
+	http *http.Client
 }
 
 // New returns a client for the server at cfg.BaseURL. It makes no request.
@@ -240,16 +233,11 @@ func New(cfg Config) (*Client, error) {
 	if cfg.EventBuffer <= 0 {
 		cfg.EventBuffer = 256
 	}
-	c := &Client{base: u, cfg: cfg}
-	rt := cfg.Transport
-	if rt == nil {
-		c.transport = http.DefaultTransport.(*http.Transport).Clone()
-		rt = c.transport
-	}
-	// No client timeout: the event stream lasts as long as its context;
-	// the other requests get RequestTimeout through their context.
-	c.http = &http.Client{Transport: rt}
-	return c, nil
+	// A private transport, whose idle connections Close closes. No client
+	// timeout: the event stream lasts as long as its context; the other
+	// requests get RequestTimeout through their context.
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	return &Client{base: u, cfg: cfg, http: &http.Client{Transport: transport}}, nil
 }
 
 // newRequest builds a request of path with the configured directory,
@@ -276,11 +264,7 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body any) 
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if c.cfg.Password != "" {
-		user := c.cfg.Username
-		if user == "" {
-			user = "opencode"
-		}
-		req.SetBasicAuth(user, c.cfg.Password)
+		req.SetBasicAuth("opencode", c.cfg.Password)
 	}
 	return req, nil
 }
@@ -355,9 +339,6 @@ func (c *Client) CreateSession(ctx context.Context, title string) (string, error
 // (POST /session/:id/prompt_async, 204); the answer comes on the event
 // stream.
 func (c *Client) PromptAsync(ctx context.Context, sessionID string, p Prompt) error {
-	if p.Parts == nil {
-		p.Parts = []PromptPart{}
-	}
 	return c.do(ctx, http.MethodPost, "/session/"+url.PathEscape(sessionID)+"/prompt_async", p, nil)
 }
 
@@ -365,11 +346,7 @@ func (c *Client) PromptAsync(ctx context.Context, sessionID string, p Prompt) er
 // running tool ends with the error "Tool execution aborted" and the
 // assistant message with MessageAbortedError.
 func (c *Client) Abort(ctx context.Context, sessionID string) error {
-	var ok bool
-	if err := c.do(ctx, http.MethodPost, "/session/"+url.PathEscape(sessionID)+"/abort", nil, &ok); err != nil {
-		return err
-	}
-	return nil
+	return c.do(ctx, http.MethodPost, "/session/"+url.PathEscape(sessionID)+"/abort", nil, nil)
 }
 
 // Messages lists the session's messages with their parts, oldest first
@@ -382,12 +359,10 @@ func (c *Client) Messages(ctx context.Context, sessionID string) ([]Message, err
 	return msgs, nil
 }
 
-// Close closes the idle connections of the client's own transport. The
+// Close closes the idle connections of the client's transport. The
 // executors it started keep working until they are closed.
 func (c *Client) Close() error {
-	if c.transport != nil {
-		c.transport.CloseIdleConnections()
-	}
+	c.http.CloseIdleConnections()
 	return nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -194,20 +193,6 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	recordEvents(t, ctx, srv.URL)
-	var debugMu sync.Mutex
-	var debugLines []string
-	opencode.SetDebug(client, func(format string, args ...any) {
-		debugMu.Lock()
-		defer debugMu.Unlock()
-		debugLines = append(debugLines, time.Now().Format("15:04:05.000 ")+fmt.Sprintf(format, args...))
-	})
-	t.Cleanup(func() {
-		if t.Failed() {
-			debugMu.Lock()
-			defer debugMu.Unlock()
-			t.Logf("executor decisions:\n%s", strings.Join(debugLines, "\n"))
-		}
-	})
 
 	providerID, modelID := cfgOpts.Model()
 	req := &opencode.ExecuteRequest{

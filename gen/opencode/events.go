@@ -118,12 +118,6 @@ func (e *StreamEvent) String() string {
 	return b.String()
 }
 
-// rawEvent is one event of GET /event.
-type rawEvent struct {
-	Type       string          `json:"type"`
-	Properties json.RawMessage `json:"properties"`
-}
-
 // signal tells the executor what an event means for the turn.
 type signal int
 
@@ -175,20 +169,27 @@ func newNormalizer(sessionID string) *normalizer {
 // handle normalises one raw event. Events of other sessions and of no
 // session yield nothing.
 func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
-	var ev rawEvent
+	var ev struct {
+		Type       string          `json:"type"`
+		Properties json.RawMessage `json:"properties"`
+	}
 	if err := json.Unmarshal(data, &ev); err != nil {
 		return nil, sigNone, fmt.Errorf("opencode: decoding an event %q: %w", truncate(data, 200), err)
 	}
 	var props struct {
-		SessionID string         `json:"sessionID"`
-		Info      *MessageInfo   `json:"info"`
-		Part      *Part          `json:"part"`
-		MessageID string         `json:"messageID"`
-		PartID    string         `json:"partID"`
-		Field     string         `json:"field"`
-		Delta     string         `json:"delta"`
-		Status    *sessionStatus `json:"status"`
-		Error     *MessageError  `json:"error"`
+		SessionID string       `json:"sessionID"`
+		Info      *MessageInfo `json:"info"`
+		Part      *Part        `json:"part"`
+		MessageID string       `json:"messageID"`
+		PartID    string       `json:"partID"`
+		Field     string       `json:"field"`
+		Delta     string       `json:"delta"`
+		Status    *struct {
+			Type    string `json:"type"`
+			Attempt int    `json:"attempt"`
+			Message string `json:"message"`
+		} `json:"status"`
+		Error *MessageError `json:"error"`
 	}
 	switch ev.Type {
 	case EventSessionStatus, EventSessionIdle, EventSessionError,
@@ -269,13 +270,6 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		return n.part(props.Part, mk), sigNone, nil
 	}
 	return nil, sigNone, nil
-}
-
-// sessionStatus is a session.status event's status.
-type sessionStatus struct {
-	Type    string `json:"type"`
-	Attempt int    `json:"attempt"`
-	Message string `json:"message"`
 }
 
 // role returns a message's role; a message not seen yet is the

@@ -56,14 +56,9 @@ type Executor struct {
 
 // ExecuteStreaming opens the server's event stream, creates a session (or
 // takes req.SessionID), and sends req.Message when it is not empty. The
-// executor runs until Close or until ctx ends. Its first event is a system
-// event naming the session.
+// executor, an *Executor, runs until Close or until ctx ends. Its first
+// event is a system event naming the session.
 func (c *Client) ExecuteStreaming(ctx context.Context, req *ExecuteRequest) (StreamingExecutor, error) {
-	return c.Start(ctx, req)
-}
-
-// Start is ExecuteStreaming returning the concrete *Executor.
-func (c *Client) Start(ctx context.Context, req *ExecuteRequest) (*Executor, error) {
 	if req == nil {
 		req = &ExecuteRequest{}
 	}
@@ -171,12 +166,6 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 			e.report(err)
 			continue
 		}
-		if debug := e.c.debug; debug != nil {
-			e.mu.Lock()
-			debug("event %.120s → %d events, signal %d; pending %d active %v idle %v; settled by events %v (user %s, assistant %+v, unresolved %v)",
-				data, len(out), sig, e.pending, e.active, e.idle, n.settledByEvents(), n.lastUser, n.lastAssistant, n.unresolved)
-			e.mu.Unlock()
-		}
 		if !e.send(out) {
 			e.exit(nil)
 			return
@@ -217,9 +206,6 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 				continue
 			}
 			out, ok := n.settle(msgs)
-			if debug := e.c.debug; debug != nil {
-				debug("message list of %d messages: settled %v", len(msgs), ok)
-			}
 			if !ok {
 				continue
 			}

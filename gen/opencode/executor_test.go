@@ -712,3 +712,105 @@ func TestBasicAuthAndDirectory(t *testing.T) {
 		t.Errorf("request: auth %q %q %v, query %q", user, pass, ok, got.URL.RawQuery)
 	}
 }
+
+// TestCancel: Cancel without a running turn aborts and returns at once;
+// with one it waits at most AbortTimeout for the turn to settle; after
+// Close it refuses. Execute refuses a request without a message.
+func TestCancel(t *testing.T) {
+	f := newFakeServer(t, "ses_x")
+	c := newClient(t, f.URL, opencode.Config{AbortTimeout: 200 * time.Millisecond})
+	for _, req := range []*opencode.ExecuteRequest{nil, {}} {
+		if _, err := c.Execute(context.Background(), req); err == nil || !strings.Contains(err.Error(), "needs a message") {
+			t.Errorf("Execute(%v): err = %v, want it to need a message", req, err)
+		}
+	}
+	ex, err := c.ExecuteStreaming(context.Background(), nil) // a nil request is an empty one
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ex.Cancel(); err != nil {
+		t.Errorf("Cancel with no turn running: %v", err)
+	}
+	<-f.aborted
+	if err := ex.SendMessage("never answered"); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	if err := ex.Cancel(); err == nil || !strings.Contains(err.Error(), "did not settle within 200ms") {
+		t.Errorf("Cancel of a turn that never settles: err = %v", err)
+	}
+	if d := time.Since(began); d < 200*time.Millisecond {
+		t.Errorf("Cancel returned after %v, before AbortTimeout", d)
+	}
+	ex.Close()
+	if err := ex.Cancel(); !errors.Is(err, opencode.ErrClosed) {
+		t.Errorf("Cancel after Close: err = %v, want ErrClosed", err)
+	}
+	if err := ex.SendMessage("late"); !errors.Is(err, opencode.ErrClosed) {
+		t.Errorf("SendMessage after Close: err = %v, want ErrClosed", err)
+	}
+}
+
+// TestPingAndRefusedStream: Ping fails when the server says it is not
+// healthy; a refused event stream (a wrong password) is an HTTPError.
+func TestPingAndRefusedStream(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/event" {
+			http.Error(w, "Unauthorized", http.StatusUnauthorized)
+			return
+		}
+		fmt.Fprint(w, `{"healthy":false}`)
+	}))
+	defer srv.Close()
+	c := newClient(t, srv.URL, opencode.Config{})
+	if err := c.Ping(context.Background()); err == nil || !strings.Contains(err.Error(), "not healthy") {
+		t.Errorf("Ping of an unhealthy server: err = %v", err)
+	}
+	_, err := c.ExecuteStreaming(context.Background(), &opencode.ExecuteRequest{})
+	var he *opencode.HTTPError
+	if !errors.As(err, &he) || he.StatusCode != http.StatusUnauthorized || he.Path != "/event" {
+		t.Errorf("refused event stream: err = %v, want an HTTPError 401 of GET /event", err)
+	}
+}
+
+// TestRequestShapesEveryPrompt: ExecuteStreaming continues the session
+// ExecuteRequest.SessionID names, and every prompt it sends, the first and
+// the next, carries the request's model, agent, system prompt, variant and
+// tools.
+func TestRequestShapesEveryPrompt(t *testing.T) {
+	f := newFakeServer(t, "ses_new")
+	c := newClient(t, f.URL, opencode.Config{})
+	req := &opencode.ExecuteRequest{
+		SessionID: "ses_old",
+		Message:   "first",
+		Model:     &opencode.Model{ProviderID: "p", ModelID: "m"},
+		Agent:     "plan",
+		System:    "Be brief.",
+		Variant:   "high",
+		Tools:     map[string]bool{"*": false, "echo": true},
+	}
+	ex, err := c.ExecuteStreaming(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	if id := ex.RuntimeSessionID(); id != "ses_old" {
+		t.Errorf("session %q, want the request's ses_old", id)
+	}
+	if err := ex.SendMessage("second"); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.prompts) != 2 {
+		t.Fatalf("%d prompts, want 2", len(f.prompts))
+	}
+	for i, text := range []string{"first", "second"} {
+		p := f.prompts[i]
+		got := fmt.Sprintf("%v %s %s %s %v %v", *p.Model, p.Agent, p.System, p.Variant, p.Tools, p.Parts)
+		want := fmt.Sprintf("{p m} plan Be brief. high map[*:false echo:true] [{text %s}]", text)
+		if got != want {
+			t.Errorf("prompt %d: %s, want %s", i+1, got, want)
+		}
+	}
+}

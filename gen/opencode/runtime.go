@@ -123,12 +123,12 @@ func (c *Client) Execute(ctx context.Context, request *ExecuteRequest) (*Execute
 	if request == nil || request.Message == "" {
 		return nil, errors.New("opencode: Execute needs a message")
 	}
-	e, err := c.Start(ctx, request)
+	e, err := c.ExecuteStreaming(ctx, request)
 	if err != nil {
 		return nil, err
 	}
 	defer e.Close()
-	resp := &ExecuteResponse{SessionID: e.sessionID}
+	resp := &ExecuteResponse{SessionID: e.RuntimeSessionID()}
 	for ev := range e.Events() {
 		resp.Events = append(resp.Events, ev)
 		if ev.Type == EventCompletion {
@@ -141,12 +141,12 @@ func (c *Client) Execute(ctx context.Context, request *ExecuteRequest) (*Execute
 	if ctx.Err() != nil {
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.AbortTimeout)
 		defer cancel()
-		if aerr := c.Abort(actx, e.sessionID); aerr != nil {
-			err = errors.Join(err, fmt.Errorf("opencode: aborting session %s after the context ended: %w", e.sessionID, aerr))
+		if aerr := c.Abort(actx, resp.SessionID); aerr != nil {
+			err = errors.Join(err, fmt.Errorf("opencode: aborting session %s after the context ended: %w", resp.SessionID, aerr))
 		}
 	}
 	if err == nil {
-		err = fmt.Errorf("opencode: session %s ended without a completion", e.sessionID)
+		err = fmt.Errorf("opencode: session %s ended without a completion", resp.SessionID)
 	}
 	return resp, err
 }

@@ -124,10 +124,6 @@ func New(t testing.TB, turns ...Turn) *Server {
 	return s
 }
 
-// BaseURL is the API's base URL for the provider's baseURL option:
-// URL + "/v1".
-func (s *Server) BaseURL() string { return s.URL + "/v1" }
-
 // Add appends turns to the script.
 func (s *Server) Add(turns ...Turn) {
 	s.mu.Lock()
@@ -345,7 +341,7 @@ func (o ConfigOptions) Model() (providerID, modelID string) {
 
 // Config returns an opencode.json that makes this server OpenCode's only
 // provider, as its model and small model (so the title request comes here
-// too): the built-in @ai-sdk/anthropic package with baseURL BaseURL(), a
+// too): the built-in @ai-sdk/anthropic package with baseURL URL + "/v1", a
 // model with tool_call, autoupdate off, sharing disabled, no snapshots, and
 // every permission allowed. Pass it as opencodetest.Options.Config.
 func (s *Server) Config(opts ConfigOptions) []byte {
@@ -372,7 +368,7 @@ func (s *Server) Config(opts ConfigOptions) []byte {
 			providerID: map[string]any{
 				"name":    "agentc fakemodel",
 				"npm":     "@ai-sdk/anthropic",
-				"options": map[string]string{"baseURL": s.BaseURL(), "apiKey": "fakemodel-key"},
+				"options": map[string]string{"baseURL": s.URL + "/v1", "apiKey": "fakemodel-key"},
 				"models":  map[string]any{modelID: model},
 			},
 		},

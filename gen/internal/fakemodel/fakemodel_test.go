@@ -18,7 +18,7 @@ import (
 // post sends a Messages API request and returns the answer.
 func post(t *testing.T, s *fakemodel.Server, body string) *http.Response {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, s.BaseURL()+"/messages", strings.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, s.URL+"/v1/messages", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,9 +268,36 @@ func TestUnmatchedFailsTheTest(t *testing.T) {
 	}
 	bad, _ := http.Post(s.URL+"/v1/other", "application/json", strings.NewReader("{}"))
 	bad.Body.Close()
+	if resp := post(t, s, "not json"); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("an undecodable request: answer %d", resp.StatusCode)
+	}
+	if got := s.String(); !strings.Contains(got, "3 requests") || !strings.Contains(got, "request 2 POST /v1/other") {
+		t.Errorf("String() = %s", got)
+	}
 	rec.end()
-	if len(rec.errors) != 2 || !strings.Contains(rec.errors[0], "tools [echo]") || !strings.Contains(rec.errors[1], "/v1/other") {
+	if len(rec.errors) != 3 || !strings.Contains(rec.errors[0], "tools [echo]") || !strings.Contains(rec.errors[1], "/v1/other") ||
+		!strings.Contains(rec.errors[2], "undecodable") {
 		t.Errorf("errors at the end = %q", rec.errors)
+	}
+}
+
+// TestShortBlocks: a one-byte text arrives in one delta, and a call
+// without input sends {}.
+func TestShortBlocks(t *testing.T) {
+	s := fakemodel.New(t, fakemodel.Turn{Reply: fakemodel.Reply{fakemodel.Text("k"), fakemodel.CallTool("", "echo", nil)}})
+	var text []string
+	var input string
+	for _, e := range readStream(t, post(t, s, withTools)) {
+		if d, ok := e.data["delta"].(map[string]any); ok && e.name == "content_block_delta" {
+			if d["type"] == "text_delta" {
+				text = append(text, d["text"].(string))
+			} else {
+				input += d["partial_json"].(string)
+			}
+		}
+	}
+	if !slices.Equal(text, []string{"k"}) || input != "{}" {
+		t.Errorf("text deltas %q, input %q", text, input)
 	}
 }
 

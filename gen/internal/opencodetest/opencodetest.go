@@ -80,7 +80,6 @@ type Server struct {
 	// line.
 	StartupTime time.Duration
 
-	client   *http.Client
 	output   *procout.SyncBuffer
 	registry *tripwire
 }
@@ -127,7 +126,6 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	s := &Server{
 		Dir:      dir,
 		Home:     home,
-		client:   &http.Client{},
 		registry: registry,
 	}
 	env := environment(home, registry.url(), opts.Env)
@@ -140,8 +138,7 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 		if err == nil {
 			return s
 		}
-		var busy *portBusyError
-		if errors.As(err, &busy) && i < attempts {
+		if errors.Is(err, errPortBusy) && i < attempts {
 			t.Logf("opencodetest: %v; retrying", err)
 			continue
 		}
@@ -150,15 +147,8 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	}
 }
 
-// portBusyError reports that the server exited and its port is in use.
-type portBusyError struct {
-	port int
-	err  error
-}
-
-func (e *portBusyError) Error() string {
-	return fmt.Sprintf("opencode serve exited (%v) and port %d is taken", e.err, e.port)
-}
+// errPortBusy marks a server that exited because its port was taken.
+var errPortBusy = errors.New("port taken")
 
 // start execs one server and waits for it to listen. On success it registers
 // the cleanup that stops it; on failure it returns the server's output.
@@ -169,52 +159,32 @@ func (s *Server) start(t testing.TB, bin string, env []string) (string, error) {
 		return "", err
 	}
 	output := &procout.SyncBuffer{}
-	listening := make(chan string, 1)
-	watch := &procout.LineWatcher{W: output, Marker: listeningMarker, Found: listening}
-
 	// --print-logs puts OpenCode's log on stderr, so a failing test shows
 	// what the "Check server logs" of a 500 answer refers to.
 	cmd := exec.Command(bin, "serve", "--print-logs", "--hostname", "127.0.0.1", "--port", strconv.Itoa(port))
 	cmd.Dir = s.Dir
 	cmd.Env = env
-	cmd.Stdout = watch
-	cmd.Stderr = &procout.LineWatcher{W: output, Marker: listeningMarker, Found: listening}
 	cmd.WaitDelay = stopGrace
 	setProcessGroup(cmd)
 
 	began := time.Now()
-	if err := cmd.Start(); err != nil {
-		return "", fmt.Errorf("starting %s: %w", bin, err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	timer := time.NewTimer(startTimeout)
-	defer timer.Stop()
-	select {
-	case u := <-listening:
-		s.URL = strings.TrimRight(u, "/")
-		s.StartupTime = time.Since(began)
-		s.output = output
-		t.Cleanup(func() {
-			stop(cmd, exited)
-			if t.Failed() {
-				t.Logf("opencodetest: output of opencode serve in %s:\n%s", s.Dir, output.String())
-			}
-		})
-		return "", nil
-	case err := <-exited:
-		if err == nil {
-			err = errors.New("exit status 0")
-		}
+	u, exited, err := procout.Start(cmd, output, listeningMarker, startTimeout, func() { killGroup(cmd) })
+	if err != nil {
 		if portTaken(port) {
-			return output.String(), &portBusyError{port: port, err: err}
+			return output.String(), fmt.Errorf("opencode serve %v, and its %w: %d", err, errPortBusy, port)
 		}
-		return output.String(), fmt.Errorf("opencode serve exited before listening: %w", err)
-	case <-timer.C:
-		stop(cmd, exited)
-		return output.String(), fmt.Errorf("opencode serve did not print %q within %v", strings.TrimSpace(listeningMarker), startTimeout)
+		return output.String(), fmt.Errorf("opencode serve: %w", err)
 	}
+	s.URL = strings.TrimRight(u, "/")
+	s.StartupTime = time.Since(began)
+	s.output = output
+	t.Cleanup(func() {
+		stop(cmd, exited)
+		if t.Failed() {
+			t.Logf("opencodetest: output of opencode serve in %s:\n%s", s.Dir, output.String())
+		}
+	})
+	return "", nil
 }
 
 // stop ends the server's process group: SIGTERM, then SIGKILL after
@@ -249,7 +219,7 @@ func (s *Server) GetJSON(ctx context.Context, path string, out any) error {
 		return fmt.Errorf("GET %s: %w", path, err)
 	}
 	req.Header.Set("Accept", "application/json")
-	resp, err := s.client.Do(req)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return fmt.Errorf("GET %s: %w", path, err)
 	}
@@ -266,7 +236,7 @@ func (s *Server) GetJSON(ctx context.Context, path string, out any) error {
 		return fmt.Errorf("GET %s: %s: %s%s", path, resp.Status, bytes.TrimSpace(body), hint)
 	}
 	if err := json.Unmarshal(body, out); err != nil {
-		return fmt.Errorf("GET %s: decoding %q: %w", path, truncate(body, 200), err)
+		return fmt.Errorf("GET %s: decoding %.200q: %w", path, body, err)
 	}
 	return nil
 }
@@ -334,7 +304,7 @@ func prepare(dir, home, nodeModules string, config []byte) error {
 
 	if config != nil {
 		if !json.Valid(config) {
-			return fmt.Errorf("the opencode.json body (Options.Config) is not valid JSON: %q", truncate(config, 200))
+			return fmt.Errorf("the opencode.json body (Options.Config) is not valid JSON: %.200q", config)
 		}
 		if err := os.WriteFile(filepath.Join(dir, "opencode.json"), config, 0o644); err != nil {
 			return err
@@ -470,12 +440,4 @@ func (w *tripwire) url() string { return "http://" + w.l.Addr().String() + "/" }
 func (w *tripwire) close() {
 	w.l.Close()
 	w.done.Wait()
-}
-
-// truncate shortens b for an error message.
-func truncate(b []byte, n int) string {
-	if len(b) <= n {
-		return string(b)
-	}
-	return string(b[:n]) + "…"
 }

@@ -75,10 +75,6 @@ type Server struct {
 	Port int
 	// DataDir is the cluster's data directory.
 	DataDir string
-	// Version is the server's major version, like "15".
-	Version string
-	// InitTime is how long initdb took.
-	InitTime time.Duration
 	// StartupTime is how long the last start took, from exec to ready.
 	StartupTime time.Duration
 
@@ -87,7 +83,7 @@ type Server struct {
 	runAs    *credential
 	mu       sync.Mutex
 	cmd      *exec.Cmd
-	exited   chan error
+	exited   <-chan error
 	output   *procout.SyncBuffer
 }
 
@@ -111,7 +107,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	if err := supported(); err != nil {
 		skipOrFail(t, os.Getenv("CI"), err.Error())
 	}
-	s := &Server{Host: "127.0.0.1", bin: bin, Version: filepath.Base(filepath.Dir(bin)), maxConns: DefaultMaxConnections}
+	s := &Server{Host: "127.0.0.1", bin: bin, maxConns: DefaultMaxConnections}
 	for _, o := range opts {
 		o(s)
 	}
@@ -124,11 +120,9 @@ func Start(t testing.TB, opts ...Option) *Server {
 	s.runAs = cred
 	s.DataDir = filepath.Join(dir, "data")
 
-	began := time.Now()
 	if out, err := s.initdb(); err != nil {
 		t.Fatalf("pgtest: initdb: %v\n%s", err, out)
 	}
-	s.InitTime = time.Since(began)
 
 	port, err := procout.FreePort()
 	if err != nil {
@@ -144,7 +138,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 			t.Errorf("pgtest: %v", err)
 		}
 		if t.Failed() {
-			t.Logf("pgtest: server log:\n%s", s.Output())
+			t.Logf("pgtest: server log:\n%s", s.output)
 		}
 	})
 	return s
@@ -176,19 +170,10 @@ func (s *Server) Restart(t testing.TB) {
 	}
 }
 
-// Output returns what the server and initdb have printed so far.
-func (s *Server) Output() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.output.String()
-}
-
 // initdb creates the cluster.
 func (s *Server) initdb() (string, error) {
 	out := &procout.SyncBuffer{}
-	s.mu.Lock()
 	s.output = out
-	s.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(s.bin, "initdb"),
@@ -215,11 +200,6 @@ func (s *Server) initdb() (string, error) {
 func (s *Server) start() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cmd != nil {
-		return errors.New("the server is already running")
-	}
-	ready := make(chan string, 1)
-	watch := &procout.LineWatcher{W: s.output, Marker: readyMarker, Found: ready}
 	cmd := exec.Command(filepath.Join(s.bin, "postgres"),
 		"-D", s.DataDir,
 		"-p", strconv.Itoa(s.Port),
@@ -233,35 +213,18 @@ func (s *Server) start() error {
 		"-c", "max_connections="+strconv.Itoa(s.maxConns),
 	)
 	cmd.Env = environment()
-	cmd.Stdout, cmd.Stderr = watch, watch
 	cmd.WaitDelay = time.Second
 	s.runAs.apply(cmd)
 	configureProcess(cmd)
 
 	began := time.Now()
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("starting postgres: %w", err)
+	_, exited, err := procout.Start(cmd, s.output, readyMarker, startTimeout, func() { cmd.Process.Kill() })
+	if err != nil {
+		return fmt.Errorf("postgres: %v (is port %d taken?); log:\n%s", err, s.Port, s.output)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	timer := time.NewTimer(startTimeout)
-	defer timer.Stop()
-	select {
-	case <-ready:
-		s.StartupTime = time.Since(began)
-		s.cmd, s.exited = cmd, exited
-		return nil
-	case err := <-exited:
-		if err == nil {
-			err = errors.New("exit status 0")
-		}
-		return fmt.Errorf("postgres exited before it was ready (%v); port %d may be taken; log:\n%s", err, s.Port, s.output.String())
-	case <-timer.C:
-		cmd.Process.Kill()
-		<-exited
-		return fmt.Errorf("postgres was not ready within %v; log:\n%s", startTimeout, s.output.String())
-	}
+	s.StartupTime = time.Since(began)
+	s.cmd, s.exited = cmd, exited
+	return nil
 }
 
 // stop ends the server: SIGINT (fast shutdown), then SIGKILL after

@@ -59,7 +59,7 @@ func TestBinDirMissing(t *testing.T) {
 
 func TestBinDirPicksNewest(t *testing.T) {
 	root := t.TempDir()
-	for _, v := range []string{"9", "15", "13", "16"} {
+	for _, v := range []string{"9", "15", "13", "16", "17"} {
 		dir := filepath.Join(root, v, "bin")
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -67,8 +67,12 @@ func TestBinDirPicksNewest(t *testing.T) {
 		if v == "16" {
 			continue // incomplete: no binaries
 		}
+		mode := os.FileMode(0o755)
+		if v == "17" {
+			mode = 0o644 // not executable
+		}
 		for _, name := range []string{"initdb", "postgres"} {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), mode); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -1,16 +1,19 @@
 // Package procout is the plumbing the test harnesses share for servers
 // they start as child processes (opencode serve, postgres): a buffer of
-// the process's output safe for concurrent use, a writer that signals the
-// line saying the server is ready, and a free loopback port.
+// the process's output safe for concurrent use, a start that waits for
+// the line saying the server is ready, and a free loopback port.
 package procout
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net"
+	"os/exec"
 	"strings"
 	"sync"
+	"time"
 )
 
 // SyncBuffer is a bytes.Buffer safe for concurrent writers and readers.
@@ -33,11 +36,11 @@ func (b *SyncBuffer) String() string {
 	return b.buf.String()
 }
 
-// LineWatcher copies output to W and sends, without blocking, what follows
+// lineWatcher copies output to W and sends, without blocking, what follows
 // Marker on each complete line that contains it (trimmed) to Found. Found
 // should be buffered: only the first signal matters to a caller waiting
 // for readiness.
-type LineWatcher struct {
+type lineWatcher struct {
 	W      io.Writer
 	Marker string
 	Found  chan<- string
@@ -45,7 +48,7 @@ type LineWatcher struct {
 }
 
 // Write scans p for complete lines and passes it on to W.
-func (lw *LineWatcher) Write(p []byte) (int, error) {
+func (lw *lineWatcher) Write(p []byte) (int, error) {
 	lw.line = append(lw.line, p...)
 	for {
 		i := bytes.IndexByte(lw.line, '\n')
@@ -62,6 +65,39 @@ func (lw *LineWatcher) Write(p []byte) (int, error) {
 		}
 	}
 	return lw.W.Write(p)
+}
+
+// Start starts cmd with its stdout and stderr copied to out and waits, at
+// most timeout, for a line holding marker. It returns what follows the
+// marker on that line, and a channel that delivers cmd.Wait's result.
+// When the process exits first, or the time is up (kill must then end
+// the process), it returns an error.
+func Start(cmd *exec.Cmd, out io.Writer, marker string, timeout time.Duration, kill func()) (string, <-chan error, error) {
+	found := make(chan string, 1)
+	// One writer for both streams: exec then copies them through one pipe
+	// and one goroutine, so a line is never split between two watchers.
+	watch := &lineWatcher{W: out, Marker: marker, Found: found}
+	cmd.Stdout, cmd.Stderr = watch, watch
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case rest := <-found:
+		return rest, exited, nil
+	case err := <-exited:
+		if err == nil {
+			err = errors.New("exit status 0")
+		}
+		return "", nil, fmt.Errorf("exited before it was ready (%w)", err)
+	case <-timer.C:
+		kill()
+		<-exited
+		return "", nil, fmt.Errorf("no line with %q within %v", strings.TrimSpace(marker), timeout)
+	}
 }
 
 // FreePort asks the kernel for an unused loopback port.

@@ -1,13 +1,16 @@
 package procout
 
 import (
+	"os/exec"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestLineWatcher(t *testing.T) {
 	var out SyncBuffer
 	found := make(chan string, 1)
-	w := &LineWatcher{W: &out, Marker: "listening on ", Found: found}
+	w := &lineWatcher{W: &out, Marker: "listening on ", Found: found}
 	for _, chunk := range []string{"starting\nserver listen", "ing on http://127.0.0.1:9\r", "\nmore\n"} {
 		if _, err := w.Write([]byte(chunk)); err != nil {
 			t.Fatal(err)
@@ -30,5 +33,37 @@ func TestFreePort(t *testing.T) {
 	p, err := FreePort()
 	if err != nil || p <= 0 {
 		t.Fatalf("FreePort() = %d, %v", p, err)
+	}
+}
+
+// TestStart: Start returns what follows the marker once a line holds it,
+// an error when the process exits first, and after the timeout it kills
+// the process and says so.
+func TestStart(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	var out SyncBuffer
+	cmd := exec.Command("sh", "-c", "echo starting; echo ready at 127.0.0.1:9 >&2; exec sleep 5")
+	rest, exited, err := Start(cmd, &out, "ready at ", 10*time.Second, func() {})
+	if err != nil || rest != "127.0.0.1:9" {
+		t.Fatalf("Start = %q, %v; want the address after the marker", rest, err)
+	}
+	cmd.Process.Kill()
+	<-exited
+	if !strings.Contains(out.String(), "starting\n") {
+		t.Errorf("output %q lacks stdout", out.String())
+	}
+
+	_, _, err = Start(exec.Command("sh", "-c", "exit 3"), &out, "ready at ", 10*time.Second, func() {})
+	if err == nil || !strings.Contains(err.Error(), "exited before it was ready (exit status 3)") {
+		t.Errorf("a process that exits: err = %v", err)
+	}
+
+	cmd = exec.Command("sh", "-c", "exec sleep 30")
+	killed := false
+	_, _, err = Start(cmd, &out, "ready at ", 100*time.Millisecond, func() { killed = true; cmd.Process.Kill() })
+	if err == nil || !killed || !strings.Contains(err.Error(), `no line with "ready at" within 100ms`) {
+		t.Errorf("a process that never gets ready: killed %v, err = %v", killed, err)
 	}
 }

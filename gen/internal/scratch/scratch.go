@@ -133,19 +133,15 @@ func goEnv() []string {
 	return append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOPROXY=off", "GOTOOLCHAIN=local")
 }
 
-// GoVet runs `go vet` on the packages of the named trees (every tree when
-// none is named) and returns what it reports. The error is for a go vet
-// that failed without naming any file. It is safe to call from any
-// goroutine.
-func (m *Module) GoVet(trees ...string) (Findings, error) {
-	if len(trees) == 0 {
-		trees = m.trees
-	}
-	if len(trees) == 0 {
+// GoVet runs `go vet` on the packages of every tree and returns what it
+// reports. The error is for a go vet that failed without naming any file.
+// It is safe to call from any goroutine.
+func (m *Module) GoVet() (Findings, error) {
+	if len(m.trees) == 0 {
 		return Findings{}, nil
 	}
 	args := []string{"vet"}
-	for _, name := range trees {
+	for _, name := range m.trees {
 		args = append(args, "./"+name+"/...")
 	}
 	cmd := exec.Command("go", args...)
@@ -211,9 +207,5 @@ func (m *Module) TSC(node, tsc string, dirs map[string][]string) (Findings, erro
 // pinned toolchain, nodetool.Dir), for tsc and for node running the
 // generated modules.
 func (m *Module) LinkNodeModules(nodeModules string) error {
-	link := filepath.Join(m.Dir, "node_modules")
-	if _, err := os.Lstat(link); err == nil {
-		return nil
-	}
-	return os.Symlink(nodeModules, link)
+	return os.Symlink(nodeModules, filepath.Join(m.Dir, "node_modules"))
 }
