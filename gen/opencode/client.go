@@ -28,10 +28,14 @@ type Config struct {
 	// every request, selecting the project instance of a server that
 	// serves several; "" means the server's working directory.
 	Directory string
-	// Password, when set, is sent as HTTP basic authentication with
-	// OpenCode's username "opencode" (opencode serve with
-	// OPENCODE_SERVER_PASSWORD).
-	Password string
+	// Username and Password, when Password is set, are sent as HTTP basic
+	// authentication (opencode serve with OPENCODE_SERVER_PASSWORD; its
+	// username, OPENCODE_SERVER_USERNAME, is "opencode" when Username is "").
+	Username, Password string
+	// Transport carries the requests (one that traces or proxies them);
+	// nil means a private clone of http.DefaultTransport, whose idle
+	// connections Close closes.
+	Transport http.RoundTripper
 	// RequestTimeout bounds each request other than the event stream; zero
 	// means DefaultRequestTimeout.
 	RequestTimeout time.Duration
@@ -233,11 +237,13 @@ func New(cfg Config) (*Client, error) {
 	if cfg.EventBuffer <= 0 {
 		cfg.EventBuffer = 256
 	}
-	// A private transport, whose idle connections Close closes. No client
-	// timeout: the event stream lasts as long as its context; the other
-	// requests get RequestTimeout through their context.
-	transport := http.DefaultTransport.(*http.Transport).Clone()
-	return &Client{base: u, cfg: cfg, http: &http.Client{Transport: transport}}, nil
+	rt := cfg.Transport
+	if rt == nil {
+		rt = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	// No client timeout: the event stream lasts as long as its context;
+	// the other requests get RequestTimeout through their context.
+	return &Client{base: u, cfg: cfg, http: &http.Client{Transport: rt}}, nil
 }
 
 // newRequest builds a request of path with the configured directory,
@@ -264,7 +270,11 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body any) 
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if c.cfg.Password != "" {
-		req.SetBasicAuth("opencode", c.cfg.Password)
+		user := c.cfg.Username
+		if user == "" {
+			user = "opencode"
+		}
+		req.SetBasicAuth(user, c.cfg.Password)
 	}
 	return req, nil
 }
@@ -362,7 +372,9 @@ func (c *Client) Messages(ctx context.Context, sessionID string) ([]Message, err
 // Close closes the idle connections of the client's transport. The
 // executors it started keep working until they are closed.
 func (c *Client) Close() error {
-	c.http.CloseIdleConnections()
+	if c.cfg.Transport == nil { // the client's own
+		c.http.CloseIdleConnections()
+	}
 	return nil
 }
 

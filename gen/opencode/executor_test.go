@@ -711,7 +711,25 @@ func TestBasicAuthAndDirectory(t *testing.T) {
 	if !ok || user != "opencode" || pass != "secret" || got.URL.Query().Get("directory") != "/repo" {
 		t.Errorf("request: auth %q %q %v, query %q", user, pass, ok, got.URL.RawQuery)
 	}
+
+	// A server with its own username, through the caller's transport.
+	var carried int
+	rt := roundTripper(func(r *http.Request) (*http.Response, error) {
+		carried++
+		return http.DefaultTransport.RoundTrip(r)
+	})
+	c = newClient(t, srv.URL, opencode.Config{Username: "ci", Password: "secret", Transport: rt})
+	if err := c.Ping(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if user, pass, ok := got.BasicAuth(); !ok || user != "ci" || pass != "secret" || carried != 1 {
+		t.Errorf("request: auth %q %q %v, %d carried by the transport, want user ci and 1", user, pass, ok, carried)
+	}
 }
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestCancel: Cancel without a running turn aborts and returns at once;
 // with one it waits at most AbortTimeout for the turn to settle; after
