@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -333,8 +334,12 @@ func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
 		// String constraints on an enum, written before it or after: CUE
 		// applied them to its values, so the field allows the values that
 		// meet them (strings.MinRunes(4) & ("calm" | "hi") is "calm").
+		vals := t.Enum
+		if t.Kind == model.Literal {
+			vals = []string{t.Literal}
+		}
 		if !w.unified(v, t) {
-			w.errorv(v, "unsupported", "no value of the enum meets the field's other constraints")
+			w.errorv(v, "unsupported", "no value of %s meets the field's other constraints, so CUE leaves the field none", quoteList(vals))
 		}
 		t.MinLength, t.MaxLength, t.Patterns, t.Checks = nil, nil, nil, nil
 		return
@@ -350,6 +355,15 @@ func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
 			w.errorv(v, "text", "the value %q holds U+FEFF (a byte order mark), which no value may hold: generated Go shows values in comments, where Go refuses it", s)
 		}
 	}
+}
+
+// quoteList writes values as a disjunction of them: "a" | "b".
+func quoteList(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, " | ")
 }
 
 // stringKind reports whether values of kind k are strings, which string
