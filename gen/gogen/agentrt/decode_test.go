@@ -45,20 +45,20 @@ func TestReadStringReplacement(t *testing.T) {
 func TestSkipDeep(t *testing.T) {
 	in := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
 	d := Decoder{data: []byte(in)}
-	if k := d.Skip(); k != kindArray || d.err != nil || d.pos != len(in) {
+	if k := d.skip(); k != kindArray || d.err != nil || d.pos != len(in) {
 		t.Errorf("skip = %q, err %v, pos %d", k, d.err, d.pos)
 	}
 	d = Decoder{data: []byte(`{"a":[1,{"b":2]}`)}
-	if d.Skip(); d.err == nil {
+	if d.skip(); d.err == nil {
 		t.Error("skip accepted a mismatched bracket")
 	}
 }
 
 func TestAppendJSString(t *testing.T) {
-	got := string(AppendJSString(nil, "a\"\\\b\f\n\r\t\x01<>&\u2028é"))
+	got := string(appendJSString(nil, "a\"\\\b\f\n\r\t\x01<>&\u2028é"))
 	want := `"a\"\\\b\f\n\r\t\u0001<>&` + "\u2028é\""
 	if got != want {
-		t.Errorf("AppendJSString = %s, want %s", got, want)
+		t.Errorf("appendJSString = %s, want %s", got, want)
 	}
 }
 
@@ -109,19 +109,19 @@ func TestDeepPath(t *testing.T) {
 	var want []any
 	for i := range 2*inlinePath + 3 {
 		if i%2 == 0 {
-			d.Push(strconv.Itoa(i))
+			d.push(pathElem{key: strconv.Itoa(i), index: -1})
 			want = append(want, strconv.Itoa(i))
 		} else {
-			d.PushIndex(i)
+			d.push(pathElem{index: i})
 			want = append(want, i)
 		}
 	}
-	d.Add(Issue{Code: "custom", Message: "deep"})
+	d.add(Issue{Code: "custom", Message: "deep"})
 	for range 3 {
-		d.Pop()
+		d.pop()
 	}
-	d.Push("again")
-	d.Add(Issue{Code: "custom", Message: "again"})
+	d.push(pathElem{key: "again", index: -1})
+	d.add(Issue{Code: "custom", Message: "again"})
 	got := d.issues
 	if len(got) != 2 || fmt.Sprint(got[0].Path) != fmt.Sprint(want) {
 		t.Fatalf("deep issue path %v, want %v", got[0].Path, want)
