@@ -190,19 +190,6 @@ func decodeEnvelope(data []byte, maxDepth int) (envelope, error) {
 	return e, nil
 }
 
-// digestObject returns the canonical digest (see canonizer) of data, one
-// JSON object nested at most maxDepth deep; ok is false for anything else.
-func digestObject(data []byte, maxDepth int) (sum [sha256.Size]byte, ok bool) {
-	d := Decoder{data: data}
-	if d.peek() != '{' {
-		return sum, false
-	}
-	c := canonizer{d: &d, maxDepth: maxDepth}
-	sum = c.object()
-	d.end()
-	return sum, !c.tooDeep && d.err == nil
-}
-
 // canonizer writes a canonical encoding of a JSON value: two JSON texts
 // get the same encoding exactly when JSON.parse reads them (after the
 // bytes are decoded as UTF-8, invalid sequences as U+FFFD) as deep-equal
