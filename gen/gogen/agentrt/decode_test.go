@@ -1,6 +1,7 @@
 package agentrt
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -160,5 +161,37 @@ func TestIssuesError(t *testing.T) {
 		if got := tc.issues.Error(); got != tc.want {
 			t.Errorf("Issues.Error() = %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// TestOpt: an Opt field tagged omitzero is left out when absent and
+// written when present, even as its zero value; unmarshalling sets it
+// present, and an absent key leaves it absent, as generated types rely on
+// for their results and for a gateway that reads arguments back with
+// encoding/json.
+func TestOpt(t *testing.T) {
+	type fields struct {
+		N Opt[int]    `json:"n,omitzero"`
+		S Opt[string] `json:"s,omitzero"`
+	}
+	for _, c := range []struct {
+		v    fields
+		want string
+	}{
+		{fields{}, `{}`},
+		{fields{N: Some(0)}, `{"n":0}`},
+		{fields{N: Some(2), S: Some("")}, `{"n":2,"s":""}`},
+	} {
+		b, err := json.Marshal(c.v)
+		if err != nil || string(b) != c.want {
+			t.Errorf("Marshal(%+v) = %s, %v; want %s", c.v, b, err, c.want)
+		}
+		var back fields
+		if err := json.Unmarshal(b, &back); err != nil || back != c.v {
+			t.Errorf("Unmarshal(%s) = %+v, %v; want %+v", b, back, err, c.v)
+		}
+	}
+	if b, err := json.Marshal(Opt[int]{}); err != nil || string(b) != "null" {
+		t.Errorf("Marshal of an absent Opt alone = %s, %v; want null", b, err)
 	}
 }
