@@ -395,20 +395,15 @@ func (d *Decoder) at(is Issue) Issue {
 // add records an issue at the current path.
 func (d *Decoder) add(is Issue) { d.issues = append(d.issues, d.at(is)) }
 
-// typeIssue records zod's invalid_type issue for a value of kind got.
-func (d *Decoder) typeIssue(expected, got string) {
-	d.add(Issue{
-		Code:     "invalid_type",
-		Expected: expected,
-		Message:  "Invalid input: expected " + expected + ", received " + got,
-	})
-}
-
-// wrongType skips the value at pos and records invalid_type for it.
+// wrongType skips the value at pos and records zod's invalid_type issue
+// for it.
 func (d *Decoder) wrongType(expected string) {
-	k := d.skip()
-	if d.err == nil {
-		d.typeIssue(expected, k)
+	if got := d.skip(); d.err == nil {
+		d.add(Issue{
+			Code:     "invalid_type",
+			Expected: expected,
+			Message:  "Invalid input: expected " + expected + ", received " + got,
+		})
 	}
 }
 
