@@ -238,6 +238,30 @@ func TestRouteStoreFailures(t *testing.T) {
 	}
 }
 
+// corruptStore replays, for every call, a stored result whose data is not
+// JSON (a custom Store whose record was damaged).
+type corruptStore struct{}
+
+func (corruptStore) Claim(context.Context, agentrt.Invocation) (agentrt.Result, bool, error) {
+	return agentrt.Result{Success: true, Result: "done", Data: []byte("{not json")}, true, nil
+}
+
+func (corruptStore) Complete(context.Context, agentrt.Invocation, agentrt.Result) error { return nil }
+
+// TestRouteUnencodableResult: a result the route cannot encode is answered
+// 200 {success: false} saying so, not a broken body, and the event says
+// the answer failed.
+func TestRouteUnencodableResult(t *testing.T) {
+	route, ev := newRoute(t, newEchoer(), corruptStore{})
+	a := serve(route, request{path: "/cb/s-full/tools/echo", token: "sbx", body: `{"tool_call_id":"u1","args":{"text":"x"}}`})
+	if a.status != 200 || a.success || !strings.HasPrefix(a.result, "the gateway could not encode the result: ") || a.replay != "true" {
+		t.Errorf("answer %+v", a)
+	}
+	if e := ev.last(); e.Outcome != "replayed" || e.Success {
+		t.Errorf("event %+v", e)
+	}
+}
+
 // TestNewRoute: the route needs a handler, an authenticator, the sessions
 // and a callback path with both placeholders.
 func TestNewRoute(t *testing.T) {
