@@ -2,6 +2,7 @@ package agentrt
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -193,5 +194,58 @@ func TestOpt(t *testing.T) {
 	}
 	if b, err := json.Marshal(Opt[int]{}); err != nil || string(b) != "null" {
 		t.Errorf("Marshal of an absent Opt alone = %s, %v; want null", b, err)
+	}
+}
+
+// TestNumberChecks: a number field's checks as the generated decoders call
+// them (Num, then Int, then the bounds) record zod 4's issues, written as
+// zod's JSON.stringify writes them, and stop at a syntax error.
+func TestNumberChecks(t *testing.T) {
+	// decode runs the checks of an int field >=1 and <10 on in.
+	decode := func(in string) error {
+		var d Decoder
+		d.Reset([]byte(in))
+		var f float64
+		if d.Num(&f) && d.Int(f) {
+			d.Gte(f, 1, "1")
+			d.Lt(f, 10, "10")
+		}
+		return d.End()
+	}
+	for _, c := range []struct{ in, want string }{
+		{`5`, ``},
+		{`1`, ``},
+		{`0`, `[{"origin":"number","code":"too_small","minimum":1,"inclusive":true,"path":[],"message":"Too small: expected number to be >=1"}]`},
+		{`10`, `[{"origin":"number","code":"too_big","maximum":10,"inclusive":false,"path":[],"message":"Too big: expected number to be <10"}]`},
+		{`1.5`, `[{"expected":"int","format":"safeint","code":"invalid_type","path":[],"message":"Invalid input: expected int, received number"}]`},
+		{`1e300`, `[{"code":"too_big","maximum":9007199254740991,"note":"Integers must be within the safe integer range.","origin":"int","path":[],"message":"Too big: expected int to be <9007199254740991"},` +
+			`{"origin":"number","code":"too_big","maximum":10,"inclusive":false,"path":[],"message":"Too big: expected number to be <10"}]`},
+		{`-1e300`, `[{"code":"too_small","minimum":-9007199254740991,"note":"Integers must be within the safe integer range.","origin":"int","path":[],"message":"Too small: expected int to be >-9007199254740991"},` +
+			`{"origin":"number","code":"too_small","minimum":1,"inclusive":true,"path":[],"message":"Too small: expected number to be >=1"}]`},
+		{`1e400`, `[{"expected":"number","code":"invalid_type","received":"Infinity","path":[],"message":"Invalid input: expected number, received number"}]`},
+		{`"5"`, `[{"expected":"number","code":"invalid_type","path":[],"message":"Invalid input: expected number, received string"}]`},
+	} {
+		err := decode(c.in)
+		var got []byte
+		if issues, ok := err.(Issues); ok {
+			got, _ = issues.MarshalJSON()
+		} else if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if string(got) != c.want {
+			t.Errorf("%s: issues\n%s\nwant\n%s", c.in, got, c.want)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{`1 2`, "invalid JSON at offset 2: unexpected data after the value"},
+		{`1.`, "invalid JSON at offset 2: invalid number"},
+		{`-`, "invalid JSON at offset 1: invalid number"},
+		{`1e+`, "invalid JSON at offset 3: invalid number"},
+	} {
+		var syntax *SyntaxError
+		if err := decode(c.in); !errors.As(err, &syntax) || err.Error() != c.want {
+			t.Errorf("%s: %v, want the syntax error %q", c.in, err, c.want)
+		}
 	}
 }
