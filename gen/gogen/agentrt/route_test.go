@@ -118,6 +118,8 @@ func TestRouteAnswers(t *testing.T) {
 		want answer
 	}{
 		{"another path", request{path: "/cb/s-full/tools/echo/", token: "sbx"}, answer{status: 404, code: "not_found"}},
+		{"an empty session", request{path: "/cb//tools/echo", token: "sbx"}, answer{status: 404, code: "not_found"}},
+		{"another literal segment", request{path: "/cb/s-full/tool/echo", token: "sbx"}, answer{status: 404, code: "not_found"}},
 		{"another method", request{method: "GET", path: echo, token: "sbx"}, answer{status: 405, code: "method_not_allowed", allow: "POST"}},
 		{"no token", request{path: echo}, answer{status: 401, code: "unauthorized", challenge: `Bearer realm="agentc-callback"`}},
 		{"another source", request{path: echo, token: "api"}, answer{status: 403, code: "forbidden"}},
