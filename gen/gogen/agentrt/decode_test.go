@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 )
 
 func TestScanPlain(t *testing.T) {
@@ -247,5 +249,64 @@ func TestNumberChecks(t *testing.T) {
 		if err := decode(c.in); !errors.As(err, &syntax) || err.Error() != c.want {
 			t.Errorf("%s: %v, want the syntax error %q", c.in, err, c.want)
 		}
+	}
+}
+
+// TestEnumAndEmptyObject: an enum matches a value however it is escaped
+// and holds values' own element; another string or another type is zod's
+// invalid_value. An object of no fields strips every key and refuses
+// another type with invalid_type.
+func TestEnumAndEmptyObject(t *testing.T) {
+	values := []string{"a", "é"}
+	const msg = `Invalid option: expected one of "a"|"é"`
+	for _, c := range []struct{ in, want, issues string }{
+		{`"a"`, "a", ``},
+		{`"\u00e9"`, "é", ``},
+		{`"b"`, "", `[{"code":"invalid_value","values":["a","é"],"path":[],"message":"` + strings.ReplaceAll(msg, `"`, `\"`) + `"}]`},
+		{`["a"]`, "", `[{"code":"invalid_value","values":["a","é"],"path":[],"message":"` + strings.ReplaceAll(msg, `"`, `\"`) + `"}]`},
+	} {
+		var d Decoder
+		d.Reset([]byte(c.in))
+		var v string
+		ok := d.Enum(&v, values, msg)
+		var got []byte
+		if issues, isIssues := d.End().(Issues); isIssues {
+			got, _ = issues.MarshalJSON()
+		}
+		if ok != (c.want != "") || v != c.want || string(got) != c.issues {
+			t.Errorf("Enum(%s) = %v, %q, issues %s; want %q, issues %s", c.in, ok, v, got, c.want, c.issues)
+		}
+		if c.want != "" && unsafe.StringData(v) != unsafe.StringData(values[slices.Index(values, c.want)]) {
+			t.Errorf("Enum(%s) holds a copy, not values' element", c.in)
+		}
+	}
+	var d Decoder
+	d.Reset([]byte(`"\u00`))
+	var v string
+	if d.Enum(&v, values, msg) || d.End() == nil {
+		t.Error("Enum of a broken string: no syntax error")
+	}
+	for _, c := range []struct{ in, issues string }{
+		{` { "a" : [1, {"b": null}], "c": "d" } `, ``},
+		{`{}`, ``},
+		{`[]`, `[{"expected":"object","code":"invalid_type","path":[],"message":"Invalid input: expected object, received array"}]`},
+	} {
+		var d Decoder
+		d.Reset([]byte(c.in))
+		d.EmptyObject()
+		err := d.End()
+		var got []byte
+		if issues, isIssues := err.(Issues); isIssues {
+			got, _ = issues.MarshalJSON()
+		} else if err != nil {
+			t.Errorf("EmptyObject(%s): %v", c.in, err)
+		}
+		if string(got) != c.issues {
+			t.Errorf("EmptyObject(%s): issues %s, want %s", c.in, got, c.issues)
+		}
+	}
+	d.Reset([]byte(`{"a":}`))
+	if d.EmptyObject(); d.End() == nil {
+		t.Error("EmptyObject of a broken member: no syntax error")
 	}
 }
