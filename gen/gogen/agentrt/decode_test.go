@@ -239,6 +239,17 @@ func TestNumberChecks(t *testing.T) {
 			t.Errorf("%s: issues\n%s\nwant\n%s", c.in, got, c.want)
 		}
 	}
+	// The other two bounds: exclusive minimum, inclusive maximum.
+	var d Decoder
+	d.Gt(2, 1, "1")
+	d.Lte(2, 2, "2")
+	d.Gt(1, 1, "1")
+	d.Lte(3, 2, "2")
+	got, _ := d.End().(Issues).MarshalJSON()
+	if want := `[{"origin":"number","code":"too_small","minimum":1,"inclusive":false,"path":[],"message":"Too small: expected number to be >1"},` +
+		`{"origin":"number","code":"too_big","maximum":2,"inclusive":true,"path":[],"message":"Too big: expected number to be <=2"}]`; string(got) != want {
+		t.Errorf("Gt and Lte: issues\n%s\nwant\n%s", got, want)
+	}
 	for _, c := range []struct{ in, want string }{
 		{`1 2`, "invalid JSON at offset 2: unexpected data after the value"},
 		{`1.`, "invalid JSON at offset 2: invalid number"},
