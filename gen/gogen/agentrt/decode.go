@@ -89,7 +89,7 @@ func (is Issue) appendJSON(b []byte) []byte {
 	}
 	str := func(k, v string) {
 		key(k)
-		b = append(AppendJSString(b, v), ',')
+		b = append(appendJSString(b, v), ',')
 	}
 	num := func(k string, v json.Number) {
 		key(k)
@@ -131,7 +131,7 @@ func (is Issue) appendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = AppendJSString(b, v)
+			b = appendJSString(b, v)
 		}
 		b = append(b, "],"...)
 	case "invalid_format":
@@ -152,11 +152,11 @@ func (is Issue) appendJSON(b []byte) []byte {
 		case int:
 			b = strconv.AppendInt(b, int64(p), 10)
 		case string:
-			b = AppendJSString(b, p)
+			b = appendJSString(b, p)
 		}
 	}
 	b = append(b, `],"message":`...)
-	b = AppendJSString(b, is.Message)
+	b = appendJSString(b, is.Message)
 	return append(b, '}')
 }
 
@@ -222,9 +222,9 @@ func (e *SyntaxError) Error() string {
 	return "invalid JSON at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
 }
 
-// AppendJSString appends s as JSON.stringify quotes it: only '"', '\\' and
+// appendJSString appends s as JSON.stringify quotes it: only '"', '\\' and
 // control characters are escaped (\b \f \n \r \t, others as \u00xx).
-func AppendJSString(b []byte, s string) []byte {
+func appendJSString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
@@ -360,12 +360,7 @@ func (d *Decoder) end() {
 	}
 }
 
-// Push enters the member key of the current object.
-func (d *Decoder) Push(key string) { d.push(pathElem{key: key, index: -1}) }
-
-// PushIndex enters the element i of the current array.
-func (d *Decoder) PushIndex(i int) { d.push(pathElem{index: i}) }
-
+// push enters the member or element e of the current object or array.
 func (d *Decoder) push(e pathElem) {
 	if d.depth < len(d.path) {
 		d.path[d.depth] = e
@@ -375,8 +370,8 @@ func (d *Decoder) push(e pathElem) {
 	d.depth++
 }
 
-// Pop leaves the member or element last entered.
-func (d *Decoder) Pop() { d.depth-- }
+// pop leaves the member or element last entered.
+func (d *Decoder) pop() { d.depth-- }
 
 // at returns is with its Path set to the current path.
 func (d *Decoder) at(is Issue) Issue {
@@ -397,30 +392,25 @@ func (d *Decoder) at(is Issue) Issue {
 	return is
 }
 
-// Add records an issue at the current path.
-func (d *Decoder) Add(is Issue) { d.issues = append(d.issues, d.at(is)) }
+// add records an issue at the current path.
+func (d *Decoder) add(is Issue) { d.issues = append(d.issues, d.at(is)) }
 
-// typeIssue records zod's invalid_type issue for a value of kind got.
-func (d *Decoder) typeIssue(expected, got string) {
-	d.Add(Issue{
-		Code:     "invalid_type",
-		Expected: expected,
-		Message:  "Invalid input: expected " + expected + ", received " + got,
-	})
-}
-
-// wrongType skips the value at pos and records invalid_type for it.
+// wrongType skips the value at pos and records zod's invalid_type issue
+// for it.
 func (d *Decoder) wrongType(expected string) {
-	k := d.Skip()
-	if d.err == nil {
-		d.typeIssue(expected, k)
+	if got := d.skip(); d.err == nil {
+		d.add(Issue{
+			Code:     "invalid_type",
+			Expected: expected,
+			Message:  "Invalid input: expected " + expected + ", received " + got,
+		})
 	}
 }
 
-// Skip validates and skips one value, returning its kind. Nesting is
+// skip validates and skips one value, returning its kind. Nesting is
 // tracked in a bit stack, not recursion, so any depth JSON.parse accepts
 // is accepted here.
-func (d *Decoder) Skip() string {
+func (d *Decoder) skip() string {
 	var small [4]uint64
 	stack := small[:0] // bit i set: level i is an object
 	depth := 0
@@ -445,7 +435,7 @@ func (d *Decoder) Skip() string {
 				break
 			}
 			if c == '{' {
-				d.Key()
+				d.key()
 				if d.err != nil {
 					return kindNone
 				}
@@ -479,7 +469,7 @@ func (d *Decoder) Skip() string {
 			case ',':
 				d.pos++
 				if obj {
-					d.Key()
+					d.key()
 				}
 			case '}':
 				if !obj {
@@ -633,7 +623,7 @@ func (d *Decoder) Num(v *float64) bool {
 		return false
 	}
 	if math.IsInf(f, 0) {
-		d.Add(Issue{
+		d.add(Issue{
 			Code:     "invalid_type",
 			Expected: "number",
 			Received: "Infinity",
@@ -664,7 +654,7 @@ func (d *Decoder) Lt(f, max float64, js string) { d.bound(f < max, "<", js) }
 // bound records, unless ok, the issue of a number outside the bound js.
 func (d *Decoder) bound(ok bool, op, js string) {
 	if !ok {
-		d.Add(sizeIssue(op, js, "number", "number to be "+op+js))
+		d.add(sizeIssue(op, js, "number", "number to be "+op+js))
 	}
 }
 
@@ -685,7 +675,7 @@ func sizeIssue(op, bound, origin, expected string) Issue {
 // bound checks are then skipped); a range issue for an unsafe integer.
 func (d *Decoder) Int(f float64) bool {
 	if f != math.Trunc(f) {
-		d.Add(Issue{
+		d.add(Issue{
 			Code:     "invalid_type",
 			Expected: "int",
 			Format:   "safeint",
@@ -703,7 +693,7 @@ func (d *Decoder) Int(f float64) bool {
 		return true
 	}
 	is.Note = "Integers must be within the safe integer range."
-	d.Add(is)
+	d.add(is)
 	return true
 }
 
@@ -754,28 +744,16 @@ func (d *Decoder) Enum(v *string, values []string, message string) bool {
 				return true
 			}
 		}
-	} else if d.Skip(); d.err != nil {
+	} else if d.skip(); d.err != nil {
 		return false
 	}
-	d.Add(Issue{Code: "invalid_value", Values: values, Message: message})
+	d.add(Issue{Code: "invalid_value", Values: values, Message: message})
 	return false
 }
 
-// ArrayStart expects '[' and reports whether the array has elements; when
-// the value is not an array it records invalid_type and returns ok false.
-func (d *Decoder) ArrayStart() (more, ok bool) { return d.open('[', "array") }
-
-// ArrayNext consumes ',' (true) or ']' (false).
-func (d *Decoder) ArrayNext() bool { return d.next(']') }
-
-// ObjectStart expects '{' and reports whether the object has members.
-func (d *Decoder) ObjectStart() (more, ok bool) { return d.open('{', "object") }
-
-// ObjectNext consumes ',' (true) or '}' (false).
-func (d *Decoder) ObjectNext() bool { return d.next('}') }
-
 // open enters a container that starts with c ('[' or '{') and reports
-// whether it has elements; ok is false for a value of another kind.
+// whether it has elements; when the value is of another kind it records
+// invalid_type (expected kind) and returns ok false.
 func (d *Decoder) open(c byte, kind string) (more, ok bool) {
 	if d.peek() != c {
 		d.wrongType(kind)
@@ -806,15 +784,15 @@ func (d *Decoder) next(end byte) bool {
 // EmptyObject decodes an object whose schema has no fields: every key is
 // unknown and stripped, as zod does.
 func (d *Decoder) EmptyObject() {
-	more, ok := d.ObjectStart()
+	more, ok := d.open('{', kindObject)
 	for ok && more && d.err == nil {
-		if d.Key(); d.err != nil {
+		if d.key(); d.err != nil {
 			return
 		}
-		if d.Skip(); d.err != nil {
+		if d.skip(); d.err != nil {
 			return
 		}
-		more = d.ObjectNext()
+		more = d.next('}')
 	}
 }
 
@@ -830,7 +808,7 @@ func (d *Decoder) EmptyObject() {
 // defaults are then not applied. field must reset the field it decodes,
 // which a repeated key has set before.
 func (d *Decoder) Object(keys []string, missing []Issue, field func(i int)) (seen uint64, ok bool) {
-	more, ok := d.ObjectStart()
+	more, ok := d.open('{', kindObject)
 	if !ok {
 		return 0, false
 	}
@@ -838,7 +816,7 @@ func (d *Decoder) Object(keys []string, missing []Issue, field func(i int)) (see
 	depth := d.depth // where the members' keys are in their issues' paths
 	next := 0
 	for more {
-		key := d.Key()
+		key := d.key()
 		if d.err != nil {
 			return seen, false
 		}
@@ -847,20 +825,20 @@ func (d *Decoder) Object(keys []string, missing []Issue, field func(i int)) (see
 		switch {
 		case i < 0:
 			// Unknown keys are stripped, as zod does.
-			d.Skip()
+			d.skip()
 		case seen&(1<<i) != 0:
 			d.dropIssues(start, depth, keys[i])
 			fallthrough
 		default:
 			seen |= 1 << i
-			d.Push(keys[i])
+			d.push(pathElem{key: keys[i], index: -1})
 			field(i)
-			d.Pop()
+			d.pop()
 		}
 		if d.err != nil {
 			return seen, false
 		}
-		more = d.ObjectNext()
+		more = d.next('}')
 	}
 	if d.err != nil {
 		return seen, false
@@ -906,9 +884,9 @@ func (d *Decoder) fieldOrder(start, depth int, seen uint64, keys []string, missi
 	for i, key := range keys {
 		if seen&(1<<i) == 0 {
 			if missing[i].Code != "" {
-				d.Push(key)
+				d.push(pathElem{key: key, index: -1})
 				out = append(out, d.at(missing[i]))
-				d.Pop()
+				d.pop()
 			}
 			continue
 		}
@@ -937,7 +915,7 @@ func missingAny(seen uint64, missing []Issue) bool {
 // array (invalid_type) or decoding stopped at a syntax error: the array's
 // own checks (MinItems, MaxItems) then do not run.
 func Array[T any](d *Decoder, s *[]T, elem func(e *T)) (n int, ok bool) {
-	more, ok := d.ArrayStart()
+	more, ok := d.open('[', kindArray)
 	if !ok {
 		return 0, false
 	}
@@ -947,13 +925,13 @@ func Array[T any](d *Decoder, s *[]T, elem func(e *T)) (n int, ok bool) {
 	for ; more; n++ {
 		var zero T
 		*s = append(*s, zero)
-		d.PushIndex(n)
+		d.push(pathElem{index: n})
 		elem(&(*s)[n]) // in place: a pointer to a local would escape
-		d.Pop()
+		d.pop()
 		if d.err != nil {
 			return n + 1, false
 		}
-		more = d.ArrayNext()
+		more = d.next(']')
 	}
 	return n, d.err == nil
 }
@@ -962,7 +940,7 @@ func Array[T any](d *Decoder, s *[]T, elem func(e *T)) (n int, ok bool) {
 func (d *Decoder) MinItems(n, min int) {
 	if n < min {
 		m := strconv.Itoa(min)
-		d.Add(sizeIssue(">=", m, "array", "array to have >="+m+" items"))
+		d.add(sizeIssue(">=", m, "array", "array to have >="+m+" items"))
 	}
 }
 
@@ -970,13 +948,13 @@ func (d *Decoder) MinItems(n, min int) {
 func (d *Decoder) MaxItems(n, max int) {
 	if n > max {
 		m := strconv.Itoa(max)
-		d.Add(sizeIssue("<=", m, "array", "array to have <="+m+" items"))
+		d.add(sizeIssue("<=", m, "array", "array to have <="+m+" items"))
 	}
 }
 
-// Key reads a member's key and the ':' after it. The bytes are valid until
+// key reads a member's key and the ':' after it. The bytes are valid until
 // the next call; keys compare by their decoded text.
-func (d *Decoder) Key() []byte {
+func (d *Decoder) key() []byte {
 	if d.peek() != '"' {
 		d.fail("expected a string key")
 		return nil
@@ -1256,7 +1234,7 @@ func (d *Decoder) MinRunes(s string, min int) {
 		return
 	}
 	m := strconv.Itoa(min)
-	d.Add(sizeIssue(">=", m, "string", "string to have >="+m+" characters"))
+	d.add(sizeIssue(">=", m, "string", "string to have >="+m+" characters"))
 }
 
 // MaxRunes checks strings.MaxRunes(max): zod's too_big.
@@ -1265,7 +1243,7 @@ func (d *Decoder) MaxRunes(s string, max int) {
 		return
 	}
 	m := strconv.Itoa(max)
-	d.Add(sizeIssue("<=", m, "string", "string to have <="+m+" characters"))
+	d.add(sizeIssue("<=", m, "string", "string to have <="+m+" characters"))
 }
 
 // Pattern checks =~ re; literal is the ECMAScript regex zod reports
@@ -1274,7 +1252,7 @@ func (d *Decoder) Pattern(s string, re *regexp.Regexp, literal string) {
 	if re.MatchString(s) {
 		return
 	}
-	d.Add(Issue{
+	d.add(Issue{
 		Code:    "invalid_format",
 		Format:  "regex",
 		Message: "Invalid string: must match pattern " + literal,
@@ -1302,6 +1280,6 @@ func (d *Decoder) Check(s string, c *NamedCheck) {
 		ok = ok && re.MatchString(s)
 	}
 	if !ok {
-		d.Add(Issue{Code: "custom", Message: c.Message})
+		d.add(Issue{Code: "custom", Message: c.Message})
 	}
 }

@@ -181,7 +181,7 @@ func TestObjectResults(t *testing.T) {
 	} {
 		var d Decoder
 		d.Reset([]byte(tc.in))
-		seen, ok := d.Object(keysOuter, missingOuter, func(int) { d.Skip() })
+		seen, ok := d.Object(keysOuter, missingOuter, func(int) { d.skip() })
 		if seen != tc.seen || ok != tc.ok {
 			t.Errorf("%s: Object = %#x, %v; want %#x, %v", tc.in, seen, ok, tc.seen, tc.ok)
 		}
@@ -204,7 +204,7 @@ func TestObject64(t *testing.T) {
 	} {
 		var d Decoder
 		d.Reset([]byte(tc.in))
-		d.Object(keys, missing, func(int) { d.Skip() })
+		d.Object(keys, missing, func(int) { d.skip() })
 		var got []string
 		for _, is := range d.issues {
 			got = append(got, issueText(is))

@@ -1,12 +1,16 @@
 package agentrt
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 )
 
 func TestScanPlain(t *testing.T) {
@@ -45,20 +49,20 @@ func TestReadStringReplacement(t *testing.T) {
 func TestSkipDeep(t *testing.T) {
 	in := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
 	d := Decoder{data: []byte(in)}
-	if k := d.Skip(); k != kindArray || d.err != nil || d.pos != len(in) {
+	if k := d.skip(); k != kindArray || d.err != nil || d.pos != len(in) {
 		t.Errorf("skip = %q, err %v, pos %d", k, d.err, d.pos)
 	}
 	d = Decoder{data: []byte(`{"a":[1,{"b":2]}`)}
-	if d.Skip(); d.err == nil {
+	if d.skip(); d.err == nil {
 		t.Error("skip accepted a mismatched bracket")
 	}
 }
 
 func TestAppendJSString(t *testing.T) {
-	got := string(AppendJSString(nil, "a\"\\\b\f\n\r\t\x01<>&\u2028é"))
+	got := string(appendJSString(nil, "a\"\\\b\f\n\r\t\x01<>&\u2028é"))
 	want := `"a\"\\\b\f\n\r\t\u0001<>&` + "\u2028é\""
 	if got != want {
-		t.Errorf("AppendJSString = %s, want %s", got, want)
+		t.Errorf("appendJSString = %s, want %s", got, want)
 	}
 }
 
@@ -109,19 +113,19 @@ func TestDeepPath(t *testing.T) {
 	var want []any
 	for i := range 2*inlinePath + 3 {
 		if i%2 == 0 {
-			d.Push(strconv.Itoa(i))
+			d.push(pathElem{key: strconv.Itoa(i), index: -1})
 			want = append(want, strconv.Itoa(i))
 		} else {
-			d.PushIndex(i)
+			d.push(pathElem{index: i})
 			want = append(want, i)
 		}
 	}
-	d.Add(Issue{Code: "custom", Message: "deep"})
+	d.add(Issue{Code: "custom", Message: "deep"})
 	for range 3 {
-		d.Pop()
+		d.pop()
 	}
-	d.Push("again")
-	d.Add(Issue{Code: "custom", Message: "again"})
+	d.push(pathElem{key: "again", index: -1})
+	d.add(Issue{Code: "custom", Message: "again"})
 	got := d.issues
 	if len(got) != 2 || fmt.Sprint(got[0].Path) != fmt.Sprint(want) {
 		t.Fatalf("deep issue path %v, want %v", got[0].Path, want)
@@ -160,5 +164,160 @@ func TestIssuesError(t *testing.T) {
 		if got := tc.issues.Error(); got != tc.want {
 			t.Errorf("Issues.Error() = %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// TestOpt: an Opt field tagged omitzero is left out when absent and
+// written when present, even as its zero value; unmarshalling sets it
+// present, and an absent key leaves it absent, as generated types rely on
+// for their results and for a gateway that reads arguments back with
+// encoding/json.
+func TestOpt(t *testing.T) {
+	type fields struct {
+		N Opt[int]    `json:"n,omitzero"`
+		S Opt[string] `json:"s,omitzero"`
+	}
+	for _, c := range []struct {
+		v    fields
+		want string
+	}{
+		{fields{}, `{}`},
+		{fields{N: Some(0)}, `{"n":0}`},
+		{fields{N: Some(2), S: Some("")}, `{"n":2,"s":""}`},
+	} {
+		b, err := json.Marshal(c.v)
+		if err != nil || string(b) != c.want {
+			t.Errorf("Marshal(%+v) = %s, %v; want %s", c.v, b, err, c.want)
+		}
+		var back fields
+		if err := json.Unmarshal(b, &back); err != nil || back != c.v {
+			t.Errorf("Unmarshal(%s) = %+v, %v; want %+v", b, back, err, c.v)
+		}
+	}
+	if b, err := json.Marshal(Opt[int]{}); err != nil || string(b) != "null" {
+		t.Errorf("Marshal of an absent Opt alone = %s, %v; want null", b, err)
+	}
+}
+
+// TestNumberChecks: a number field's checks as the generated decoders call
+// them (Num, then Int, then the bounds) record zod 4's issues, written as
+// zod's JSON.stringify writes them, and stop at a syntax error.
+func TestNumberChecks(t *testing.T) {
+	// decode runs the checks of an int field >=1 and <10 on in.
+	decode := func(in string) error {
+		var d Decoder
+		d.Reset([]byte(in))
+		var f float64
+		if d.Num(&f) && d.Int(f) {
+			d.Gte(f, 1, "1")
+			d.Lt(f, 10, "10")
+		}
+		return d.End()
+	}
+	for _, c := range []struct{ in, want string }{
+		{`5`, ``},
+		{`1`, ``},
+		{`0`, `[{"origin":"number","code":"too_small","minimum":1,"inclusive":true,"path":[],"message":"Too small: expected number to be >=1"}]`},
+		{`10`, `[{"origin":"number","code":"too_big","maximum":10,"inclusive":false,"path":[],"message":"Too big: expected number to be <10"}]`},
+		{`1.5`, `[{"expected":"int","format":"safeint","code":"invalid_type","path":[],"message":"Invalid input: expected int, received number"}]`},
+		{`1e300`, `[{"code":"too_big","maximum":9007199254740991,"note":"Integers must be within the safe integer range.","origin":"int","path":[],"message":"Too big: expected int to be <9007199254740991"},` +
+			`{"origin":"number","code":"too_big","maximum":10,"inclusive":false,"path":[],"message":"Too big: expected number to be <10"}]`},
+		{`-1e300`, `[{"code":"too_small","minimum":-9007199254740991,"note":"Integers must be within the safe integer range.","origin":"int","path":[],"message":"Too small: expected int to be >-9007199254740991"},` +
+			`{"origin":"number","code":"too_small","minimum":1,"inclusive":true,"path":[],"message":"Too small: expected number to be >=1"}]`},
+		{`1e400`, `[{"expected":"number","code":"invalid_type","received":"Infinity","path":[],"message":"Invalid input: expected number, received number"}]`},
+		{`"5"`, `[{"expected":"number","code":"invalid_type","path":[],"message":"Invalid input: expected number, received string"}]`},
+	} {
+		err := decode(c.in)
+		var got []byte
+		if issues, ok := err.(Issues); ok {
+			got, _ = issues.MarshalJSON()
+		} else if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if string(got) != c.want {
+			t.Errorf("%s: issues\n%s\nwant\n%s", c.in, got, c.want)
+		}
+	}
+	// The other two bounds: exclusive minimum, inclusive maximum.
+	var d Decoder
+	d.Gt(2, 1, "1")
+	d.Lte(2, 2, "2")
+	d.Gt(1, 1, "1")
+	d.Lte(3, 2, "2")
+	got, _ := d.End().(Issues).MarshalJSON()
+	if want := `[{"origin":"number","code":"too_small","minimum":1,"inclusive":false,"path":[],"message":"Too small: expected number to be >1"},` +
+		`{"origin":"number","code":"too_big","maximum":2,"inclusive":true,"path":[],"message":"Too big: expected number to be <=2"}]`; string(got) != want {
+		t.Errorf("Gt and Lte: issues\n%s\nwant\n%s", got, want)
+	}
+	for _, c := range []struct{ in, want string }{
+		{`1 2`, "invalid JSON at offset 2: unexpected data after the value"},
+		{`1.`, "invalid JSON at offset 2: invalid number"},
+		{`-`, "invalid JSON at offset 1: invalid number"},
+		{`1e+`, "invalid JSON at offset 3: invalid number"},
+	} {
+		var syntax *SyntaxError
+		if err := decode(c.in); !errors.As(err, &syntax) || err.Error() != c.want {
+			t.Errorf("%s: %v, want the syntax error %q", c.in, err, c.want)
+		}
+	}
+}
+
+// TestEnumAndEmptyObject: an enum matches a value however it is escaped
+// and holds values' own element; another string or another type is zod's
+// invalid_value. An object of no fields strips every key and refuses
+// another type with invalid_type.
+func TestEnumAndEmptyObject(t *testing.T) {
+	values := []string{"a", "é"}
+	const msg = `Invalid option: expected one of "a"|"é"`
+	for _, c := range []struct{ in, want, issues string }{
+		{`"a"`, "a", ``},
+		{`"\u00e9"`, "é", ``},
+		{`"b"`, "", `[{"code":"invalid_value","values":["a","é"],"path":[],"message":"` + strings.ReplaceAll(msg, `"`, `\"`) + `"}]`},
+		{`["a"]`, "", `[{"code":"invalid_value","values":["a","é"],"path":[],"message":"` + strings.ReplaceAll(msg, `"`, `\"`) + `"}]`},
+	} {
+		var d Decoder
+		d.Reset([]byte(c.in))
+		var v string
+		ok := d.Enum(&v, values, msg)
+		var got []byte
+		if issues, isIssues := d.End().(Issues); isIssues {
+			got, _ = issues.MarshalJSON()
+		}
+		if ok != (c.want != "") || v != c.want || string(got) != c.issues {
+			t.Errorf("Enum(%s) = %v, %q, issues %s; want %q, issues %s", c.in, ok, v, got, c.want, c.issues)
+		}
+		if c.want != "" && unsafe.StringData(v) != unsafe.StringData(values[slices.Index(values, c.want)]) {
+			t.Errorf("Enum(%s) holds a copy, not values' element", c.in)
+		}
+	}
+	var d Decoder
+	d.Reset([]byte(`"\u00`))
+	var v string
+	if d.Enum(&v, values, msg) || d.End() == nil {
+		t.Error("Enum of a broken string: no syntax error")
+	}
+	for _, c := range []struct{ in, issues string }{
+		{` { "a" : [1, {"b": null}], "c": "d" } `, ``},
+		{`{}`, ``},
+		{`[]`, `[{"expected":"object","code":"invalid_type","path":[],"message":"Invalid input: expected object, received array"}]`},
+	} {
+		var d Decoder
+		d.Reset([]byte(c.in))
+		d.EmptyObject()
+		err := d.End()
+		var got []byte
+		if issues, isIssues := err.(Issues); isIssues {
+			got, _ = issues.MarshalJSON()
+		} else if err != nil {
+			t.Errorf("EmptyObject(%s): %v", c.in, err)
+		}
+		if string(got) != c.issues {
+			t.Errorf("EmptyObject(%s): issues %s, want %s", c.in, got, c.issues)
+		}
+	}
+	d.Reset([]byte(`{"a":}`))
+	if d.EmptyObject(); d.End() == nil {
+		t.Error("EmptyObject of a broken member: no syntax error")
 	}
 }

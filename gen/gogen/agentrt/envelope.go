@@ -146,24 +146,24 @@ func decodeEnvelope(data []byte, maxDepth int) (envelope, error) {
 	d := Decoder{data: data}
 	e := envelope{idKind: kindUndefined, argsKind: kindUndefined}
 	if d.peek() != '{' {
-		e.kind = d.Skip()
+		e.kind = d.skip()
 	} else {
 		e.kind = kindObject
-		more, _ := d.ObjectStart()
+		more, _ := d.open('{', kindObject)
 		for more && d.err == nil {
-			switch string(d.Key()) {
+			switch string(d.key()) {
 			case "tool_call_id":
 				e.id = ""
 				if d.peek() == '"' {
 					e.idKind = kindString
 					e.id, _ = d.readStringAs(true, strLoneSurrogates|strInvalidBytes)
 				} else {
-					e.idKind = d.Skip()
+					e.idKind = d.skip()
 				}
 			case "args":
 				e.args = nil
 				if d.peek() != '{' {
-					e.argsKind = d.Skip()
+					e.argsKind = d.skip()
 					break
 				}
 				e.argsKind = kindObject
@@ -176,10 +176,10 @@ func decodeEnvelope(data []byte, maxDepth int) (envelope, error) {
 				}
 				e.args = data[start:d.pos]
 			default:
-				d.Skip()
+				d.skip()
 			}
 			if d.err == nil {
-				more = d.ObjectNext()
+				more = d.next('}')
 			}
 		}
 	}
@@ -188,19 +188,6 @@ func decodeEnvelope(data []byte, maxDepth int) (envelope, error) {
 		return envelope{}, d.err
 	}
 	return e, nil
-}
-
-// digestObject returns the canonical digest (see canonizer) of data, one
-// JSON object nested at most maxDepth deep; ok is false for anything else.
-func digestObject(data []byte, maxDepth int) (sum [sha256.Size]byte, ok bool) {
-	d := Decoder{data: data}
-	if d.peek() != '{' {
-		return sum, false
-	}
-	c := canonizer{d: &d, maxDepth: maxDepth}
-	sum = c.object()
-	d.end()
-	return sum, !c.tooDeep && d.err == nil
 }
 
 // canonizer writes a canonical encoding of a JSON value: two JSON texts
@@ -254,18 +241,18 @@ func (c *canonizer) value(depth int) []byte {
 			return nil
 		}
 		if ch == '[' {
-			more, _ := d.ArrayStart()
+			more, _ := d.open('[', kindArray)
 			c.buf = append(c.buf, '[')
 			for more && d.err == nil && !c.tooDeep {
 				c.value(depth + 1)
 				if d.err == nil && !c.tooDeep {
-					more = d.ArrayNext()
+					more = d.next(']')
 				}
 			}
 			c.buf = append(c.buf, ']')
 			return c.buf[start:]
 		}
-		more, _ := d.ObjectStart()
+		more, _ := d.open('{', kindObject)
 		first := len(c.members)
 		for more && d.err == nil && !c.tooDeep {
 			m := canonMember{key: len(c.buf)}
@@ -283,7 +270,7 @@ func (c *canonizer) value(depth int) []byte {
 			m.end = len(c.buf)
 			c.members = append(c.members, m)
 			if d.err == nil && !c.tooDeep {
-				more = d.ObjectNext()
+				more = d.next('}')
 			}
 		}
 		if d.err != nil || c.tooDeep {

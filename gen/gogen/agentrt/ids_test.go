@@ -83,3 +83,48 @@ func TestJSString(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteLimits: each limit the README lists is answered 400 (413 for
+// the body) with a message naming what is wrong, before Sessions or the
+// Store is asked anything: the session of the body cases is unknown, which
+// would be a 404 if it were looked up first, and no store attempt is
+// counted. A rejected id is clipped in the event.
+func TestRouteLimits(t *testing.T) {
+	h := newEchoer()
+	route, ev := newRoute(t, h, nil)
+	const unknown = "/cb/s-none/tools/echo"
+	deep := strings.Repeat("[", agentrt.MaxArgsDepth) + strings.Repeat("]", agentrt.MaxArgsDepth)
+	long := strings.Repeat("a", agentrt.MaxToolCallIDLength+1)
+	for _, c := range []struct {
+		req        request
+		status     int
+		code, want string
+	}{
+		{request{path: "/cb/" + strings.Repeat("s", agentrt.MaxSessionIDLength+1) + "/tools/echo"},
+			400, "invalid_session_id", "longer than 512 bytes (MaxSessionIDLength)"},
+		{request{path: "/cb/s%01x/tools/echo"}, 400, "invalid_session_id", "must not hold control characters"},
+		{request{path: unknown, fingerprint: strings.Repeat("f", agentrt.MaxFingerprintLength+1)},
+			400, "invalid_fingerprint", "longer than 128 bytes (MaxFingerprintLength)"},
+		{request{path: unknown, fingerprint: "a\x7fb"}, 400, "invalid_fingerprint", "must be printable ASCII"},
+		{request{path: unknown, body: `{"tool_call_id":"` + long + `","args":{}}`}, 400, "invalid_body", "longer than 512 bytes (MaxToolCallIDLength)"},
+		{request{path: unknown, body: `{"tool_call_id":"a\u007f","args":{}}`}, 400, "invalid_body", "must not hold control characters"},
+		{request{path: unknown, body: `{"tool_call_id":1,"args":{}}`}, 400, "invalid_body", "tool_call_id must be a string"},
+		{request{path: unknown, body: `{"tool_call_id":"a","args":[]}`}, 400, "invalid_body", "args must be a JSON object"},
+		{request{path: unknown, body: `{"tool_call_id":"a","args":{"x":` + deep + `}}`}, 400, "invalid_body", "deeper than 512 objects and arrays (MaxArgsDepth)"},
+		{request{path: unknown, body: `{"tool_call_id":"a",`}, 400, "invalid_body", "the body is not valid JSON"},
+		{request{path: unknown, body: `{"tool_call_id":"` + strings.Repeat("a", agentrt.DefaultMaxBodyBytes) + `"}`},
+			413, "body_too_large", "exceeds 1048576 bytes"},
+	} {
+		c.req.token = "sbx"
+		a := serve(route, c.req)
+		if a.status != c.status || a.code != c.code || !strings.Contains(a.errorText, c.want) {
+			t.Errorf("%.80s: %d %s %q, want %d %s %q", c.req.path+" "+c.req.body, a.status, a.code, a.errorText, c.status, c.code, c.want)
+		}
+		if e := ev.last(); e.StoreAttempts != 0 || len(e.ToolCallID) > 80 || len(e.SessionID) > 80 {
+			t.Errorf("%.80s: event %.300v", c.req.path+" "+c.req.body, e)
+		}
+	}
+	if n := h.count("a"); n != 0 {
+		t.Errorf("refused calls executed %d times", n)
+	}
+}

@@ -265,18 +265,17 @@ func (s *PromptService[M, P]) mode(req PromptRequest) (M, error) {
 	return m, nil
 }
 
-// jsonKind names the JSON kind of the Go type (of PromptRequest's fields)
-// that encoding/json names.
+// jsonKind names the JSON kind of the Go type that encoding/json names:
+// one of PromptRequest's fields, each a string, a slice, or a map or
+// struct.
 func jsonKind(goType string) string {
 	switch {
 	case goType == "string":
 		return "a string"
-	case strings.HasPrefix(goType, "map["), strings.Contains(goType, "Prompt"):
-		return "an object"
 	case strings.HasPrefix(goType, "[]"):
 		return "an array"
 	}
-	return goType
+	return "an object"
 }
 
 // Resolve answers a request from the spec: the system prompt (the mode's,

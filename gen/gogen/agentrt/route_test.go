@@ -118,6 +118,8 @@ func TestRouteAnswers(t *testing.T) {
 		want answer
 	}{
 		{"another path", request{path: "/cb/s-full/tools/echo/", token: "sbx"}, answer{status: 404, code: "not_found"}},
+		{"an empty session", request{path: "/cb//tools/echo", token: "sbx"}, answer{status: 404, code: "not_found"}},
+		{"another literal segment", request{path: "/cb/s-full/tool/echo", token: "sbx"}, answer{status: 404, code: "not_found"}},
 		{"another method", request{method: "GET", path: echo, token: "sbx"}, answer{status: 405, code: "method_not_allowed", allow: "POST"}},
 		{"no token", request{path: echo}, answer{status: 401, code: "unauthorized", challenge: `Bearer realm="agentc-callback"`}},
 		{"another source", request{path: echo, token: "api"}, answer{status: 403, code: "forbidden"}},
@@ -235,6 +237,30 @@ func TestRouteStoreFailures(t *testing.T) {
 	a = serve(route, request{path: "/cb/s-full/tools/echo", token: "sbx", body: `{"tool_call_id":"f2","args":{"text":"x"}}`})
 	if a.status != 200 || !a.success || ev.last().Outcome != "executed" || !errors.Is(ev.last().StoreErr, errStore) {
 		t.Errorf("complete failed: %+v, event %+v", a, ev.last())
+	}
+}
+
+// corruptStore replays, for every call, a stored result whose data is not
+// JSON (a custom Store whose record was damaged).
+type corruptStore struct{}
+
+func (corruptStore) Claim(context.Context, agentrt.Invocation) (agentrt.Result, bool, error) {
+	return agentrt.Result{Success: true, Result: "done", Data: []byte("{not json")}, true, nil
+}
+
+func (corruptStore) Complete(context.Context, agentrt.Invocation, agentrt.Result) error { return nil }
+
+// TestRouteUnencodableResult: a result the route cannot encode is answered
+// 200 {success: false} saying so, not a broken body, and the event says
+// the answer failed.
+func TestRouteUnencodableResult(t *testing.T) {
+	route, ev := newRoute(t, newEchoer(), corruptStore{})
+	a := serve(route, request{path: "/cb/s-full/tools/echo", token: "sbx", body: `{"tool_call_id":"u1","args":{"text":"x"}}`})
+	if a.status != 200 || a.success || !strings.HasPrefix(a.result, "the gateway could not encode the result: ") || a.replay != "true" {
+		t.Errorf("answer %+v", a)
+	}
+	if e := ev.last(); e.Outcome != "replayed" || e.Success {
+		t.Errorf("event %+v", e)
 	}
 }
 

@@ -199,3 +199,43 @@ func TestSQLStorePurge(t *testing.T) {
 	store.Complete(ctx, running, agentrt.Result{Success: true, Result: "r"})
 	claim("old-done") // executes again
 }
+
+// TestSQLStoreInterrupted: a call whose executing gateway stopped renewing
+// its lease is answered, once the lease has run out, {success: false}
+// saying it was interrupted — never executed again — and the row says so;
+// a call whose gateway still holds its lease is waited for; a reused id
+// with another hash is ErrConflict.
+func TestSQLStoreInterrupted(t *testing.T) {
+	srv := pgtest.Start(t)
+	store, db := openStore(t, srv)
+	ctx := context.Background()
+	for _, row := range []struct{ id, lease string }{{"dead", "-1 second"}, {"alive", "1 hour"}} {
+		if _, err := db.Exec(`INSERT INTO session_tool_invocations
+	(id, session_id, organization_id, tool_name, tool_call_id, request_hash, status, lease_owner, lease_until)
+	VALUES (gen_random_uuid(), 's', 'org', 'save_snapshot', $1, 'h', 'running', 'gw-other/1', now() + CAST($2 AS interval))`,
+			row.id, row.lease); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inv := func(id, hash string) agentrt.Invocation {
+		return agentrt.Invocation{SessionID: "s", OrganizationID: "org", Tool: "save_snapshot", ToolCallID: id, RequestHash: hash}
+	}
+	for range 2 { // the first marks the row, the second reads it
+		res, done, err := store.Claim(ctx, inv("dead", "h"))
+		if err != nil || !done || res.Success || !strings.HasPrefix(res.Result, "save_snapshot was interrupted") {
+			t.Fatalf("Claim of an interrupted call = %+v, %v, %v", res, done, err)
+		}
+	}
+	var status string
+	if err := db.QueryRow(`SELECT status FROM session_tool_invocations WHERE tool_call_id = 'dead'`).Scan(&status); err != nil || status != agentrt.StatusInterrupted {
+		t.Errorf("the interrupted call's row: %q, %v", status, err)
+	}
+	if _, _, err := store.Claim(ctx, inv("dead", "other")); err != agentrt.ErrConflict {
+		t.Errorf("Claim with another hash: %v, want ErrConflict", err)
+	}
+	wait, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if _, done, err := store.Claim(wait, inv("alive", "h")); err != context.DeadlineExceeded || done {
+		t.Errorf("Claim of a call another gateway executes = %v, %v; want it to wait until the deadline", done, err)
+	}
+}

@@ -18,11 +18,15 @@ import (
 // once. Args that are not one JSON object nested at most MaxArgsDepth deep
 // are hashed as their bytes.
 func RequestHash(tool string, args []byte) string {
-	sum, ok := digestObject(args, MaxArgsDepth)
-	if !ok {
-		sum = sha256.Sum256(args)
+	d := Decoder{data: args}
+	if d.peek() == '{' {
+		c := canonizer{d: &d, maxDepth: MaxArgsDepth}
+		sum := c.object()
+		if d.end(); !c.tooDeep && d.err == nil {
+			return requestHash(tool, sum)
+		}
 	}
-	return requestHash(tool, sum)
+	return requestHash(tool, sha256.Sum256(args))
 }
 
 // A Refusal is why a transport refuses a request before any tool runs: the
