@@ -156,10 +156,10 @@ func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 	}
 	for i, fd := range fields {
 		if fd.Presence == model.Defaulted {
-			src.text(`	if seen&%#x == 0 {
+			src.text(`	if seen&%s == 0 {
 		v.%s = %s
 	}
-`, uint64(1)<<i, fd.GoName, g.defaultValue(src, fd.Type, fd.Default))
+`, fmt.Sprintf("%#x", uint64(1)<<i), fd.GoName, g.defaultValue(src, fd.Type, fd.Default))
 		}
 	}
 	src.text("}\n")
@@ -204,14 +204,6 @@ func (src *goSource) lineComment(text string) {
 		return
 	}
 	src.text("// %s\n", text)
-}
-
-// fields writes a composite literal's fields (name, Go text), one
-// "name: value," a line, sorted by name, laid out as gofmt
-// lays them out (keyedRows).
-func (src *goSource) fields(kv ...[2]string) {
-	slices.SortFunc(kv, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
-	keyedRows(&src.Buffer, src.depth, kv, ",")
 }
 
 // article puts "a" or "an" before a type name, by its first letter.
@@ -390,7 +382,8 @@ func valueMessage(values []string) string {
 var expected = map[model.Kind]string{model.String: "string", model.Number: "number", model.Integer: "number", model.Boolean: "boolean", model.Array: "array", model.Object: "object"}
 
 // missingIssue writes the fields of the issue zod reports for an absent
-// required field of type t (it validates undefined).
+// required field of type t (it validates undefined), sorted by name, as
+// gofmt lays them out.
 func (g *generator) missingIssue(src *goSource, t *model.Type) {
 	switch t.Kind {
 	case model.Enum, model.Literal:
@@ -398,19 +391,19 @@ func (g *generator) missingIssue(src *goSource, t *model.Type) {
 		if t.Kind == model.Literal {
 			vals = []string{t.Literal}
 		}
-		src.fields(
-			[2]string{"Code", `"invalid_value"`},
-			[2]string{"Values", "[]string{" + quoteJoin(vals) + "}"},
-			[2]string{"Message", strconv.Quote(valueMessage(vals))},
-		)
+		keyedRows(&src.Buffer, src.depth, [][2]string{
+			{"Code", `"invalid_value"`},
+			{"Message", strconv.Quote(valueMessage(vals))},
+			{"Values", "[]string{" + quoteJoin(vals) + "}"},
+		}, ",")
 		return
 	}
 	expected := expected[t.Kind]
-	src.fields(
-		[2]string{"Code", `"invalid_type"`},
-		[2]string{"Expected", strconv.Quote(expected)},
-		[2]string{"Message", strconv.Quote("Invalid input: expected " + expected + ", received undefined")},
-	)
+	keyedRows(&src.Buffer, src.depth, [][2]string{
+		{"Code", `"invalid_type"`},
+		{"Expected", strconv.Quote(expected)},
+		{"Message", strconv.Quote("Invalid input: expected " + expected + ", received undefined")},
+	}, ",")
 }
 
 // quoteJoin is vals quoted and comma-separated, as in a composite literal.

@@ -159,10 +159,9 @@ func (src *goSource) tabs(n int) {
 // would, each line at the writer's indentation plus its own (a line left
 // empty stays empty): a template reads as the code it writes. The verbs
 // are the few the generator uses, each with an optional argument index
-// ("%[2]s"): %s (a string), %q (a string, quoted), %d (an int, int64 or
-// uint64), %#x (an unsigned number in hexadecimal, with 0x), %t (a bool),
-// and %% ("%"). Unlike fmt's, they box nothing and build no string: the
-// text goes straight into the source.
+// ("%[2]s"): %s (a string), %q (a string, quoted), %d (an int) and %%
+// ("%"). Unlike fmt's, they box nothing and build no string: the text
+// goes straight into the source.
 func (src *goSource) text(format string, args ...any) {
 	bol := true // at the beginning of a line
 	arg := 0
@@ -174,10 +173,6 @@ func (src *goSource) text(format string, args ...any) {
 		}
 		src.put(format[:i], &bol)
 		format = format[i+1:]
-		sharp := false
-		if format != "" && format[0] == '#' {
-			sharp, format = true, format[1:]
-		}
 		if format != "" && format[0] == '[' {
 			if end := strings.IndexByte(format, ']'); end > 0 {
 				if n, err := strconv.Atoi(format[1:end]); err == nil {
@@ -195,62 +190,39 @@ func (src *goSource) text(format string, args ...any) {
 			src.put("%", &bol)
 			continue
 		}
-		if arg < 0 || arg >= len(args) {
-			src.put("%!"+string(verb)+"(MISSING)", &bol)
-			continue
+		var a any // nil, a missing argument
+		if arg >= 0 && arg < len(args) {
+			a = args[arg]
 		}
-		src.verb(verb, sharp, args[arg], &bol)
+		src.verb(verb, a, &bol)
 		arg++
 	}
 }
 
 // verb writes one argument of text.
-func (src *goSource) verb(verb byte, sharp bool, a any, bol *bool) {
-	if verb == 's' || verb == 'q' {
-		s, ok := a.(string)
-		switch {
-		case !ok:
-		case verb == 's':
-			src.put(s, bol)
-			return
-		default:
-			src.indent(bol)
-			src.Write(strconv.AppendQuote(src.AvailableBuffer(), s))
-			return
-		}
-	}
-	var n uint64
-	neg := false
+func (src *goSource) verb(verb byte, a any, bol *bool) {
 	switch v := a.(type) {
-	case int:
-		n, neg = uint64(v), v < 0
-	case int64:
-		n, neg = uint64(v), v < 0
-	case uint64:
-		n = v
-	case bool:
-		if verb == 't' {
-			src.put(strconv.FormatBool(v), bol)
+	case string:
+		if verb == 's' {
+			src.put(v, bol)
 			return
 		}
-		verb = '?'
-	default:
-		verb = '?'
+		if verb == 'q' {
+			src.indent(bol)
+			src.Write(strconv.AppendQuote(src.AvailableBuffer(), v))
+			return
+		}
+	case int:
+		if verb == 'd' {
+			src.indent(bol)
+			src.Write(strconv.AppendInt(src.AvailableBuffer(), int64(v), 10))
+			return
+		}
 	}
+	// A verb or argument the generator does not use: visible in the
+	// output, as fmt shows one.
 	src.indent(bol)
-	switch {
-	case verb == 'd' && neg:
-		src.Write(strconv.AppendInt(src.AvailableBuffer(), int64(n), 10))
-	case verb == 'd':
-		src.Write(strconv.AppendUint(src.AvailableBuffer(), n, 10))
-	case verb == 'x' && sharp && !neg:
-		src.WriteString("0x")
-		src.Write(strconv.AppendUint(src.AvailableBuffer(), n, 16))
-	default:
-		// A verb or argument the generator does not use: visible in
-		// the output, as fmt shows one.
-		src.WriteString("%!" + string(verb) + "(BADARG)")
-	}
+	src.WriteString("%!" + string(verb) + "(BADARG)")
 }
 
 // indent writes the writer's indentation if at the beginning of a line.
@@ -282,13 +254,8 @@ func (src *goSource) put(s string, bol *bool) {
 
 // pad writes n spaces.
 func pad(b *bytes.Buffer, n int) {
-	const spaces = "                                                                "
-	for n > len(spaces) {
-		b.WriteString(spaces)
-		n -= len(spaces)
-	}
-	if n > 0 {
-		b.WriteString(spaces[:n])
+	for range n {
+		b.WriteByte(' ')
 	}
 }
 

@@ -78,8 +78,8 @@ const (
 		if len(t.Aliases) > 0 {
 			src.text("\t\tAliases:     []string{%s},\n", quoteJoin(t.Aliases))
 		}
-		src.text("\t\tFileName:    %s,\n\t\tGateway:     %t,\n\t\tFingerprint: %s,\n\t},\n",
-			strconv.Quote(t.FileName), t.Execution.GatewayExecuted(), strconv.Quote(t.Fingerprint))
+		src.text("\t\tFileName:    %s,\n\t\tGateway:     %s,\n\t\tFingerprint: %s,\n\t},\n",
+			strconv.Quote(t.FileName), strconv.FormatBool(t.Execution.GatewayExecuted()), strconv.Quote(t.Fingerprint))
 	}
 	src.WriteString("}\n\n")
 	src.doc("Name returns the tool's name, as the model calls it.")
