@@ -143,18 +143,11 @@ func (g *generator) modes(src *goSource) {
 	src.WriteString("type Standing string\n\n")
 	src.doc("The standings, strongest first.")
 	src.WriteString("const (\n")
-	// The constants' types aligned, as gofmt aligns them (the names are
-	// ASCII: the standings are model's).
-	width := 0
+	var standings [][2]string
 	for _, st := range model.Standings {
-		width = max(width, len(names.GoEnumValue(string(st))))
+		standings = append(standings, [2]string{"Standing" + names.GoEnumValue(string(st)), "Standing = " + strconv.Quote(string(st))})
 	}
-	for _, st := range model.Standings {
-		v := names.GoEnumValue(string(st))
-		src.text("\tStanding%s", v)
-		pad(&src.Buffer, width+1-len(v))
-		src.text("Standing = %q\n", string(st))
-	}
+	src.specs(standings)
 	src.WriteString(")\n\n")
 	src.doc("Injected reports whether a tool with this standing is present in the mode.")
 	src.WriteString(`func (s Standing) Injected() bool {

@@ -40,7 +40,7 @@ func (g *generator) decoders(src *goSource) {
 		src.WriteString("var (\n")
 		var rows [][2]string
 		for _, key := range g.valuesOrder {
-			rows = append(rows, [2]string{g.values[key], "[]string{" + quoteJoin(strings.Split(key, "\x00")) + "}"})
+			rows = append(rows, [2]string{g.values[key], "= []string{" + quoteJoin(strings.Split(key, "\x00")) + "}"})
 		}
 		src.specs(rows)
 		src.WriteString(")\n")
@@ -51,7 +51,7 @@ func (g *generator) decoders(src *goSource) {
 		src.WriteString("var (\n")
 		var rows [][2]string
 		for _, re := range g.patternOrder {
-			rows = append(rows, [2]string{g.patterns[re], src.use("regexp") + ".MustCompile(" + strconv.Quote(re) + ")"})
+			rows = append(rows, [2]string{g.patterns[re], "= " + src.use("regexp") + ".MustCompile(" + strconv.Quote(re) + ")"})
 		}
 		src.specs(rows)
 		src.WriteString(")\n")

@@ -24,13 +24,10 @@ func (g *generator) render(p part) ([]byte, error) {
 	}
 	var paths []string
 	for _, d := range src.decls {
-		for _, path := range d.imports {
-			if !slices.Contains(paths, path) {
-				paths = append(paths, path)
-			}
-		}
+		paths = append(paths, d.imports...)
 	}
 	slices.Sort(paths)
+	paths = slices.Compact(paths)
 	head, err := g.head(p.name == "tools.go", paths)
 	if err != nil {
 		return nil, err

@@ -68,12 +68,7 @@ type decl struct {
 // in the whole file, as gofmt formats top-level declarations
 // independently.
 func (src *goSource) add() {
-	d := decl{text: src.Bytes()[src.start:]}
-	for _, path := range src.uses {
-		if !slices.Contains(d.imports, path) {
-			d.imports = append(d.imports, path)
-		}
-	}
+	d := decl{text: src.Bytes()[src.start:], imports: slices.Compact(slices.Sorted(slices.Values(src.uses)))}
 	if src.odd {
 		text, err := formatDecl(d.text, src.flat)
 		if err != nil && src.err == nil {
@@ -303,8 +298,9 @@ func keyedSection(b *bytes.Buffer, indent int, rows [][2]string, suffix string) 
 	}
 }
 
-// specs writes the specs of a var block, name = value, one a line, one
-// tab in, the = aligned as gofmt aligns them.
+// specs writes the specs of a var or const block, a name and the rest of
+// the spec ("= value", "Type = value"), one a line, one tab in, the rest
+// aligned as gofmt aligns it.
 func (src *goSource) specs(rows [][2]string) {
 	width := 0
 	for _, r := range rows {
@@ -313,6 +309,6 @@ func (src *goSource) specs(rows [][2]string) {
 	for _, r := range rows {
 		src.text("\t%s", r[0])
 		pad(&src.Buffer, width+1-utf8.RuneCountInString(r[0]))
-		src.text("= %s\n", r[1])
+		src.text("%s\n", r[1])
 	}
 }

@@ -103,7 +103,7 @@ func TestKeyedRows(t *testing.T) {
 func TestSpecs(t *testing.T) {
 	var rows [][2]string
 	for i := range 12 {
-		rows = append(rows, [2]string{fmt.Sprintf("values%d", i), fmt.Sprintf(`[]string{"v%d"}`, i)})
+		rows = append(rows, [2]string{fmt.Sprintf("values%d", i), fmt.Sprintf(`= []string{"v%d"}`, i)})
 	}
 	var src goSource
 	src.WriteString("package p\n\nvar (\n")
