@@ -125,65 +125,28 @@ const (
 	src.add()
 
 	// Types.
-	done := map[*model.Type]bool{}
 	for _, t := range s.Tools {
-		g.typesUnit(src, t.Args, fmt.Sprintf("%s are the arguments of tool %q.", t.Args.GoName, t.Name), done)
+		g.typesUnit(src, t.Args, fmt.Sprintf("%s are the arguments of tool %q.", t.Args.GoName, t.Name))
 		if t.Result != nil {
-			g.typesUnit(src, t.Result, fmt.Sprintf("%s is the result data of tool %q.", t.Result.GoName, t.Name), done)
+			g.typesUnit(src, t.Result, fmt.Sprintf("%s is the result data of tool %q.", t.Result.GoName, t.Name))
 		}
 	}
 }
 
-// typesUnit is objectTypes as a unit (see unit), when none of the types it
-// declares was declared already: its text is then a function of t and
-// where.
-func (g *generator) typesUnit(src *goSource, t *model.Type, where string, done map[*model.Type]bool) {
-	build := func() {
-		if g.objectTypes(src, t, where, done) {
-			src.add()
-		}
-	}
-	if g.memo == nil {
-		build()
-		return
-	}
-	var declares []*model.Type
-	var reach func(x *model.Type)
-	reach = func(x *model.Type) {
-		switch x.Kind {
-		case model.Object:
-			declares = append(declares, x)
-			for _, fd := range x.Fields {
-				reach(fd.Type)
-			}
-		case model.Array:
-			reach(x.Items)
-		case model.Enum:
-			declares = append(declares, x)
-		}
-	}
-	reach(t)
-	for _, x := range declares {
-		if done[x] {
-			build()
-			return
-		}
-	}
-	g.unit(src, func(h *unitHash) { h.str("types"); h.str(where); h.of(t) }, build)
-	for _, x := range declares {
-		done[x] = true
-	}
+// typesUnit is objectTypes as a unit (see unit): its text is a function
+// of t and where. No type is reached twice (a tree of types whose names
+// Check claims once each), so none was declared by another unit.
+func (g *generator) typesUnit(src *goSource, t *model.Type, where string) {
+	g.unit(src, func(h *unitHash) { h.str("types"); h.str(where); h.of(t) }, func() {
+		g.objectTypes(src, t, where)
+		src.add()
+	})
 }
 
 // objectTypes writes t's struct and the types below it, each declaration
 // after a blank line but the first; where is the first sentence of its doc
-// comment, saying where the object appears. It reports whether it wrote
-// anything (types declared already are not).
-func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done map[*model.Type]bool) bool {
-	if done[t] {
-		return false
-	}
-	done[t] = true
+// comment, saying where the object appears.
+func (g *generator) objectTypes(src *goSource, t *model.Type, where string) {
 	if src.Len() > src.start {
 		src.WriteByte('\n')
 	}
@@ -235,14 +198,10 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 	walk = func(x *model.Type, where string) {
 		switch x.Kind {
 		case model.Object:
-			g.objectTypes(src, x, x.GoName+" is "+where+".", done)
+			g.objectTypes(src, x, x.GoName+" is "+where+".")
 		case model.Array:
 			walk(x.Items, "one item of "+strings.TrimPrefix(where, "the value of "))
 		case model.Enum:
-			if done[x] {
-				return
-			}
-			done[x] = true
 			name := g.enumNames[x]
 			src.WriteByte('\n')
 			src.doc(name + " is one of: " + quoteJoin(x.Enum) + ".")
@@ -258,7 +217,6 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 	for _, fd := range t.Fields {
 		walk(fd.Type, "the value of "+t.GoName+"."+fd.GoName)
 	}
-	return true
 }
 
 // limits states a type's constraints for a doc comment.
