@@ -49,34 +49,28 @@ func (g *generator) dispatch(src *goSource) {
 	}
 	src.Grow(256 * len(gateway)) // a method of some 200 bytes a tool, made room for once
 	src.doc("Handler executes the gateway's tools: one method per gateway-executed tool.")
-	if len(gateway) == 0 {
-		src.WriteString("type Handler interface{}\n")
-	} else {
-		src.WriteString("type Handler interface {\n")
-	}
-	for _, t := range gateway {
-		text := fmt.Sprintf("%s executes %q with validated arguments.", t.GoName, t.Name)
-		if t.Deprecated != "" {
-			text += "\n\nDeprecated: " + t.Deprecated
+	src.typeDecl("Handler", "interface", len(gateway), func() {
+		for _, t := range gateway {
+			text := fmt.Sprintf("%s executes %q with validated arguments.", t.GoName, t.Name)
+			if t.Deprecated != "" {
+				text += "\n\nDeprecated: " + t.Deprecated
+			}
+			src.comment(1, text)
+			result := "NoData"
+			if t.Result != nil {
+				result = t.Result.GoName
+			}
+			// The method on one line is 57 characters besides these names; past
+			// the line limit, one parameter per line.
+			open, sep, end := "(", ", ", ""
+			if 1+57+len(t.GoName)+len(t.Args.GoName)+len(result) > maxLine {
+				open, sep, end = "(\n\t\t", ",\n\t\t", ",\n\t"
+			}
+			src.text("\t%s%sctx ", t.GoName, open)
+			src.qual("context", "Context")
+			src.text("%scall Call%sargs %s%s) (Output[%s], error)\n", sep, sep, t.Args.GoName, end, result)
 		}
-		src.comment(1, text)
-		result := "NoData"
-		if t.Result != nil {
-			result = t.Result.GoName
-		}
-		// The method on one line is 57 characters besides these names; past
-		// the line limit, one parameter per line.
-		open, sep, end := "(", ", ", ""
-		if 1+57+len(t.GoName)+len(t.Args.GoName)+len(result) > maxLine {
-			open, sep, end = "(\n\t\t", ",\n\t\t", ",\n\t"
-		}
-		src.text("\t%s%sctx ", t.GoName, open)
-		src.qual("context", "Context")
-		src.text("%scall Call%sargs %s%s) (Output[%s], error)\n", sep, sep, t.Args.GoName, end, result)
-	}
-	if len(gateway) > 0 {
-		src.WriteString("}\n")
-	}
+	})
 	src.add()
 
 	src.Grow(256 * len(gateway)) // a case of some 240 bytes a tool
@@ -286,16 +280,13 @@ func (m Mode) info() *modeInfo {
 
 	// Selection.
 	src.doc("Session holds the session attributes that select its mode.")
-	if len(s.Selection.Inputs) == 0 {
-		src.WriteString("type Session struct{}\n\n")
-	} else {
-		src.WriteString("type Session struct {\n")
+	src.typeDecl("Session", "struct", len(s.Selection.Inputs), func() {
 		for _, in := range s.Selection.Inputs {
 			src.comment(1, fmt.Sprintf("%s is %q: %s", in.GoName, in.Name, in.Doc))
 			src.text("\t%s string `json:%q`\n", in.GoName, in.Name) // the name is an identifier
 		}
-		src.WriteString("}\n\n")
-	}
+	})
+	src.WriteByte('\n')
 	var rules []string
 	for _, r := range s.Selection.Rules {
 		var cs []string
@@ -509,16 +500,12 @@ func textLines(text string) []string {
 func (g *generator) prompts(src *goSource) {
 	s := g.s
 	src.doc("PromptParams fills the prompts' {{placeholders}}.")
-	if len(s.PromptParams) == 0 {
-		src.WriteString("type PromptParams struct{}\n")
-	} else {
-		src.WriteString("type PromptParams struct {\n")
+	src.typeDecl("PromptParams", "struct", len(s.PromptParams), func() {
 		for _, p := range s.PromptParams {
 			src.comment(1, fmt.Sprintf("%s fills {{%s}}: %s", p.GoName, p.Name, p.Doc))
 			src.text("\t%s string\n", p.GoName)
 		}
-		src.WriteString("}\n")
-	}
+	})
 	src.add()
 	for _, m := range s.Modes {
 		text := fmt.Sprintf("%sPrompt returns the %s mode's system prompt.", m.GoName, m.Name)

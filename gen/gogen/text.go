@@ -143,6 +143,19 @@ func (src *goSource) indented(n int, write func()) {
 	src.depth -= n
 }
 
+// typeDecl writes type name kind {…}, a struct or interface type of n
+// members that body writes, or type name kind{} when n is 0, as gofmt
+// writes an empty one.
+func (src *goSource) typeDecl(name, kind string, n int, body func()) {
+	if n == 0 {
+		src.text("type %s %s{}\n", name, kind)
+		return
+	}
+	src.text("type %s %s {\n", name, kind)
+	body()
+	src.WriteString("}\n")
+}
+
 // tabs writes n tabs.
 func (src *goSource) tabs(n int) {
 	for range n {

@@ -155,45 +155,30 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string) {
 		text += "\n\n" + t.Doc
 	}
 	src.doc(text)
-	if len(t.Fields) == 0 {
-		src.text("type %s struct{}\n", t.GoName)
-	} else {
-		src.text("type %s struct {\n", t.GoName)
-	}
-	for _, fd := range t.Fields {
-		text := fd.Doc()
-		if text == "" {
-			text = fd.GoName + " is the " + strconv.Quote(fd.Name) + " field of " + t.GoName + "."
+	src.typeDecl(t.GoName, "struct", len(t.Fields), func() {
+		for _, fd := range t.Fields {
+			text := fd.Doc()
+			if text == "" {
+				text = fd.GoName + " is the " + strconv.Quote(fd.Name) + " field of " + t.GoName + "."
+			}
+			typ, options := g.goTypeText(fd.Type), ""
+			switch fd.Presence {
+			case model.Optional:
+				text += "\n\nOptional: Set is false when the key is absent."
+				typ, options = "Opt["+typ+"]", ",omitzero"
+			case model.Defaulted:
+				text += "\n\nDefault: " + string(fd.Default) + " (when the key is absent)."
+			}
+			if l := limits(fd.Type); l != "" {
+				text += "\n\n" + l
+			}
+			// Each field follows its doc comment: gofmt aligns no columns.
+			src.comment(1, text)
+			src.text("\t%s %s ", fd.GoName, typ)
+			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, options))
+			src.WriteByte('\n')
 		}
-		var presence string
-		switch fd.Presence {
-		case model.Optional:
-			presence = "\n\nOptional: Set is false when the key is absent."
-		case model.Defaulted:
-			presence = "\n\nDefault: " + string(fd.Default) + " (when the key is absent)."
-		}
-		var lim string
-		if l := limits(fd.Type); l != "" {
-			lim = "\n\n" + l
-		}
-		// Each field follows its doc comment: gofmt aligns no columns.
-		src.comment(1, text+presence+lim)
-		src.text("\t%s ", fd.GoName)
-		if fd.Presence == model.Optional {
-			src.WriteString("Opt[")
-			src.WriteString(g.goTypeText(fd.Type))
-			src.WriteString("] ")
-			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, ",omitzero"))
-		} else {
-			src.WriteString(g.goTypeText(fd.Type))
-			src.WriteByte(' ')
-			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, ""))
-		}
-		src.WriteByte('\n')
-	}
-	if len(t.Fields) > 0 {
-		src.WriteString("}\n")
-	}
+	})
 	var walk func(x *model.Type, where string)
 	walk = func(x *model.Type, where string) {
 		switch x.Kind {
