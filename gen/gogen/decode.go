@@ -177,7 +177,14 @@ func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 	src.text("var missing%s = []Issue{\n", name)
 	src.indented(1, func() {
 		for _, fd := range fields {
-			src.lineComment(fd.Name + ": " + presenceNames[fd.Presence])
+			// "// name: presence", or the text as it is when it starts a
+			// comment (a field named "//x"). It is one line of no control
+			// character: Check refuses a name a struct tag cannot carry.
+			if c := fd.Name + ": " + presenceNames[fd.Presence]; strings.HasPrefix(c, "//") {
+				src.text("%s\n", c)
+			} else {
+				src.text("// %s\n", c)
+			}
 			if fd.Presence != model.Required {
 				src.text("{},\n")
 				continue
@@ -193,18 +200,6 @@ func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 
 // presenceNames name the presences in the missing tables' comments.
 var presenceNames = map[model.Presence]string{model.Required: "required", model.Defaulted: "defaulted", model.Optional: "optional"}
-
-// lineComment writes text as a comment line: "// text", or the text as it
-// is when it starts a comment (a field named "//x"). The text is one line
-// of no control character: it names a field, and Check refuses a field
-// name that a struct tag cannot carry.
-func (src *goSource) lineComment(text string) {
-	if strings.HasPrefix(text, "//") {
-		src.text("%s\n", text)
-		return
-	}
-	src.text("// %s\n", text)
-}
 
 // article puts "a" or "an" before a type name, by its first letter.
 func article(name string) string {
@@ -272,12 +267,11 @@ func (g *generator) value(src *goSource, t *model.Type, dst string) {
 		// The runtime decodes the list (agentrt.Array) and calls back for
 		// each element's value, in place.
 		checks := t.MinItems != nil || t.MaxItems != nil
-		src.tabs(src.depth)
+		lhs := ""
 		if checks {
-			src.WriteString("n, ok := ")
+			lhs = "n, ok := "
 		}
-		src.qual(g.runtime, "Array")
-		src.WriteString("(d, " + ptr + ", func(e *" + g.goTypeText(t.Items) + ") {\n")
+		src.text("%s%s.Array(d, %s, func(e *%s) {\n", lhs, src.use(g.runtime), ptr, g.goTypeText(t.Items))
 		src.indented(1, func() { g.value(src, t.Items, "*e") })
 		src.text("})\n")
 		if checks {
