@@ -23,9 +23,7 @@ func (g *generator) aliases(src *goSource, as ...alias) {
 			src.WriteByte('\n')
 		}
 		src.doc(a.doc)
-		src.text("type %s = ", a.name)
-		src.qual(g.runtime, a.target)
-		src.WriteByte('\n')
+		src.text("type %s = %s.%s\n", a.name, src.use(g.runtime), a.target)
 	}
 	src.add()
 }
@@ -66,9 +64,8 @@ func (g *generator) dispatch(src *goSource) {
 			if 1+57+len(t.GoName)+len(t.Args.GoName)+len(result) > maxLine {
 				open, sep, end = "(\n\t\t", ",\n\t\t", ",\n\t"
 			}
-			src.text("\t%s%sctx ", t.GoName, open)
-			src.qual("context", "Context")
-			src.text("%scall Call%sargs %s%s) (Output[%s], error)\n", sep, sep, t.Args.GoName, end, result)
+			src.text("\t%s%sctx %s.Context%scall Call%[4]sargs %s%s) (Output[%s], error)\n",
+				t.GoName, open, src.use("context"), sep, t.Args.GoName, end, result)
 		}
 	})
 	src.add()
@@ -79,45 +76,33 @@ func (g *generator) dispatch(src *goSource) {
 		"validates the JSON arguments (on failure \"Invalid arguments: \" and zod's issues as\n" +
 		"\"<path>: <message>\" joined by \", \", the text the OpenCode stub gives), calls the\n" +
 		"handler, and turns its error or panic into a failed result that names the tool.")
-	src.WriteString("func Dispatch(ctx ")
-	src.qual("context", "Context")
-	src.WriteString(`, h Handler, call Call, args []byte) (res Result) {
+	rt := src.use(g.runtime)
+	src.text(`func Dispatch(ctx %s.Context, h Handler, call Call, args []byte) (res Result) {
 	tool, ok := LookupTool(call.Tool)
 	if !ok {
-		return `)
-	src.qual(g.runtime, "Failed")
-	src.WriteString(`("Unknown tool: " + call.Tool)
+		return %[2]s.Failed("Unknown tool: " + call.Tool)
 	}
 	if !call.Mode.Has(tool) {
-		return `)
-	src.qual(g.runtime, "NotInMode")
-	src.WriteString(`(tool.Name(), call.Mode)
+		return %[2]s.NotInMode(tool.Name(), call.Mode)
 	}
-	defer `)
-	src.qual(g.runtime, "Recover")
-	src.WriteString(`(tool.Name(), &res)
+	defer %[2]s.Recover(tool.Name(), &res)
 	switch tool {
-`)
+`, src.use("context"), rt)
 	for _, t := range gateway {
-		src.text(`	case Tool%s:
-		a, err := Decode%s(args)
+		src.text(`	case Tool%[1]s:
+		a, err := Decode%[2]s(args)
 		if err != nil {
-			return `, t.GoName, t.Args.GoName)
-		src.qual(g.runtime, "InvalidArguments")
-		src.text(`(tool.Name(), tool.Fingerprint(), call.Fingerprint, err)
+			return %[3]s.InvalidArguments(tool.Name(), tool.Fingerprint(), call.Fingerprint, err)
 		}
-		out, err := h.%s(ctx, call, a)
-		return `, t.GoName)
-		src.qual(g.runtime, "Reply")
-		src.WriteString("(tool.Name(), out, err)\n")
+		out, err := h.%[1]s(ctx, call, a)
+		return %[3]s.Reply(tool.Name(), out, err)
+`, t.GoName, t.Args.GoName, rt)
 	}
-	src.WriteString(`	default:
-		return `)
-	src.qual(g.runtime, "Failed")
-	src.WriteString(`("Tool " + tool.Name() + " runs in the sandbox, not on the gateway")
+	src.text(`	default:
+		return %s.Failed("Tool " + tool.Name() + " runs in the sandbox, not on the gateway")
 	}
 }
-`)
+`, rt)
 	src.add()
 }
 
@@ -215,16 +200,14 @@ func (m Mode) info() *modeInfo {
 	}
 	src.text("func Modes() []Mode {\n\treturn []Mode{%s}\n}\n\n", strings.Join(ms, ", "))
 	src.doc("ParseMode returns the named mode, or an error for an unknown name.")
-	src.WriteString(`func ParseMode(name string) (Mode, error) {
+	src.text(`func ParseMode(name string) (Mode, error) {
 	if m := Mode(name); m.info() != nil {
 		return m, nil
 	}
-	return "", `)
-	src.qual("fmt", "Errorf")
-	src.WriteString(`("unknown mode %q", name)
+	return "", %s.Errorf("unknown mode %%q", name)
 }
 
-`)
+`, src.use("fmt"))
 	src.doc("Valid reports whether m is one of the contract's modes.")
 	src.WriteString("func (m Mode) Valid() bool {\n\treturn m.info() != nil\n}\n\n")
 	src.doc("Goal returns the mode's one-line purpose.")

@@ -73,9 +73,7 @@ func (g *generator) decoders(src *goSource) {
 			rows = append(rows, [2]string{ps.key, "[]*" + src.use("regexp") + ".Regexp{" + strings.Join(vars, ", ") + "}"})
 		}
 		src.doc(fmt.Sprintf("%s is the named check #%s: %s", g.checkVars[c], c.Name, strings.Join(strings.Fields(c.Doc), " ")))
-		src.text("var %s = &", g.checkVars[c])
-		src.qual(g.runtime, "NamedCheck")
-		src.WriteString("{\n")
+		src.text("var %s = &%s.NamedCheck{\n", g.checkVars[c], src.use(g.runtime))
 		keyedRows(&src.Buffer, 1, rows, ",")
 		src.WriteString("}\n")
 		src.add()

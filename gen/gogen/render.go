@@ -78,7 +78,7 @@ func (g *generator) head(withDoc bool, paths []string) ([]byte, error) {
 }
 
 // importLine is the import of the package at path: the runtime's under
-// its name (qual names a package by its path's last element), as a
+// its name (use names a package by its path's last element), as a
 // package outside the standard library is imported; the standard
 // library's as they are.
 func (g *generator) importLine(path string) string {

@@ -43,7 +43,7 @@ type goSource struct {
 	// code for a doc comment and formats it as one.
 	flat bool
 	// uses are the import paths of the packages the declaration being
-	// written names (qual).
+	// written names (use).
 	uses []string
 	// start is where the declaration being written starts.
 	start int
@@ -121,16 +121,9 @@ func (src *goSource) next() {
 // leadingTabs are a line's indentation.
 var leadingTabs = regexp.MustCompile(`\n\t+`)
 
-// qual writes path.name, an identifier of the package at path, which the
-// file imports under its own name (see importLine).
-func (src *goSource) qual(path, name string) {
-	src.WriteString(src.use(path))
-	src.WriteByte('.')
-	src.WriteString(name)
-}
-
 // use records that the declaration being written names the package at
-// path, and returns the name the file imports it under.
+// path, and returns the name the file imports it under (see importLine),
+// which the declaration qualifies the package's identifiers with.
 func (src *goSource) use(path string) string {
 	src.uses = append(src.uses, path)
 	return pathpkg.Base(path)

@@ -55,24 +55,19 @@ func (g *generator) tools(src *goSource) {
 	src.WriteString("\t_ = x[len(toolTable)-numTools]\n}\n\n")
 
 	// The runtime's version guard, in the manner of protobuf's.
-	src.WriteString(`// An "overflows" compiler error here means that the runtime (package agentrt) does
+	rt := src.use(g.runtime)
+	src.text(`// An "overflows" compiler error here means that the runtime (package agentrt) does
 // not serve the API this package was generated against: generate the package and
 // its runtime with the same agentc.
 const (
-	_ = `)
-	src.qual(g.runtime, "EnforceVersion")
-	src.text("(%d - ", RuntimeVersion)
-	src.qual(g.runtime, "MinVersion")
-	src.WriteString(")\n\t_ = ")
-	src.qual(g.runtime, "EnforceVersion")
-	src.WriteString("(")
-	src.qual(g.runtime, "MaxVersion")
-	src.text(" - %d)\n)\n\n", RuntimeVersion)
+	_ = %[1]s.EnforceVersion(%[2]d - %[1]s.MinVersion)
+	_ = %[1]s.EnforceVersion(%[1]s.MaxVersion - %[2]d)
+)
+
+`, rt, RuntimeVersion)
 
 	src.doc("toolTable holds each tool's facts, indexed by Tool.")
-	src.WriteString("var toolTable = [...]")
-	src.qual(g.runtime, "ToolDesc")
-	src.WriteString("{\n")
+	src.text("var toolTable = [...]%s.ToolDesc{\n", rt)
 	for _, t := range s.Tools {
 		src.text("\tTool%s: {\n\t\tName:        %s,\n", t.GoName, strconv.Quote(t.Name))
 		if len(t.Aliases) > 0 {
@@ -85,13 +80,16 @@ const (
 	src.doc("Name returns the tool's name, as the model calls it.")
 	src.WriteString("func (t Tool) Name() string {\n\treturn toolTable[t].Name\n}\n\n")
 	src.doc("String returns the tool's name.")
-	src.WriteString("func (t Tool) String() string {\n\tif t < 0 || t >= numTools {\n\t\treturn \"Tool(\" + ")
-	src.qual("strconv", "Itoa")
-	src.WriteString("(int(t)) + \")\"\n\t}\n\treturn toolTable[t].Name\n}\n\n")
+	src.text(`func (t Tool) String() string {
+	if t < 0 || t >= numTools {
+		return "Tool(" + %s.Itoa(int(t)) + ")"
+	}
+	return toolTable[t].Name
+}
+
+`, src.use("strconv"))
 	src.doc("Aliases returns the other names the gateway accepts for the tool.")
-	src.WriteString("func (t Tool) Aliases() []string {\n\treturn ")
-	src.qual("slices", "Clone")
-	src.WriteString("(toolTable[t].Aliases)\n}\n\n")
+	src.text("func (t Tool) Aliases() []string {\n\treturn %s.Clone(toolTable[t].Aliases)\n}\n\n", src.use("slices"))
 	src.doc("FileName returns the base name of the tool's OpenCode files (OpenCode's tool id).")
 	src.WriteString("func (t Tool) FileName() string {\n\treturn toolTable[t].FileName\n}\n\n")
 	src.doc("GatewayExecuted reports whether the gateway runs the tool (Handler has a method for it).")
@@ -115,13 +113,9 @@ const (
 	}
 	src.WriteString("\t}\n\treturn -1, false\n}\n\n")
 	src.doc("Opt is a value that may be absent: the Go form of an optional field (see agentrt.Opt).")
-	src.WriteString("type Opt[T any] = ")
-	src.qual(g.runtime, "Opt")
-	src.WriteString("[T]\n\n")
+	src.text("type Opt[T any] = %s.Opt[T]\n\n", rt)
 	src.doc("Some returns a present Opt holding v.")
-	src.WriteString("func Some[T any](v T) Opt[T] {\n\treturn ")
-	src.qual(g.runtime, "Some")
-	src.WriteString("(v)\n}\n")
+	src.text("func Some[T any](v T) Opt[T] {\n\treturn %s.Some(v)\n}\n", rt)
 	src.add()
 
 	// Types.
