@@ -121,13 +121,12 @@ func (g *generator) modes(src *goSource) {
 	src.doc("Standing is a tool's standing in a mode, strongest first.")
 	src.WriteString("type Standing string\n\n")
 	src.doc("The standings, strongest first.")
-	src.WriteString("const (\n")
 	var standings [][2]string
 	for _, st := range model.Standings {
 		standings = append(standings, [2]string{"Standing" + names.GoEnumValue(string(st)), "Standing = " + strconv.Quote(string(st))})
 	}
-	src.specs(standings)
-	src.WriteString(")\n\n")
+	src.specs("const", standings)
+	src.WriteByte('\n')
 	src.doc("Injected reports whether a tool with this standing is present in the mode.")
 	src.WriteString(`func (s Standing) Injected() bool {
 	return s != "" && s != StandingUnavailable

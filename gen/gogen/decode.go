@@ -37,24 +37,20 @@ func (g *generator) decoders(src *goSource) {
 	}
 	if len(g.valuesOrder) > 0 {
 		src.doc("The accepted values of enums and literals, in the spec's order (zod's \"values\").")
-		src.WriteString("var (\n")
 		var rows [][2]string
 		for _, key := range g.valuesOrder {
 			rows = append(rows, [2]string{g.values[key], "= []string{" + quoteJoin(strings.Split(key, "\x00")) + "}"})
 		}
-		src.specs(rows)
-		src.WriteString(")\n")
+		src.specs("var", rows)
 		src.add()
 	}
 	if len(g.patternOrder) > 0 {
 		src.doc("The spec's patterns (RE2), as Go, CUE and the translated ECMAScript regexes read them alike.")
-		src.WriteString("var (\n")
 		var rows [][2]string
 		for _, re := range g.patternOrder {
 			rows = append(rows, [2]string{g.patterns[re], "= " + src.use("regexp") + ".MustCompile(" + strconv.Quote(re) + ")"})
 		}
-		src.specs(rows)
-		src.WriteString(")\n")
+		src.specs("var", rows)
 		src.add()
 	}
 	for _, c := range g.checkOrder {

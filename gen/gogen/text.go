@@ -304,10 +304,11 @@ func keyedSection(b *bytes.Buffer, indent int, rows [][2]string, suffix string) 
 	}
 }
 
-// specs writes the specs of a var or const block, a name and the rest of
-// the spec ("= value", "Type = value"), one a line, one tab in, the rest
-// aligned as gofmt aligns it.
-func (src *goSource) specs(rows [][2]string) {
+// specs writes a var or const block (keyword): its specs, a name and the
+// rest of the spec ("= value", "Type = value"), one a line, one tab in,
+// the rest aligned as gofmt aligns it.
+func (src *goSource) specs(keyword string, rows [][2]string) {
+	src.text("%s (\n", keyword)
 	width := 0
 	for _, r := range rows {
 		width = max(width, utf8.RuneCountInString(r[0]))
@@ -317,4 +318,5 @@ func (src *goSource) specs(rows [][2]string) {
 		pad(&src.Buffer, width+1-utf8.RuneCountInString(r[0]))
 		src.text("%s\n", r[1])
 	}
+	src.WriteString(")\n")
 }

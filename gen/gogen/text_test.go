@@ -106,9 +106,8 @@ func TestSpecs(t *testing.T) {
 		rows = append(rows, [2]string{fmt.Sprintf("values%d", i), fmt.Sprintf(`= []string{"v%d"}`, i)})
 	}
 	var src goSource
-	src.WriteString("package p\n\nvar (\n")
-	src.specs(rows)
-	src.WriteString(")\n")
+	src.WriteString("package p\n\n")
+	src.specs("var", rows)
 	want, err := format.Source(src.Bytes())
 	if err != nil {
 		t.Fatal(err)
