@@ -142,3 +142,21 @@ func TestTextBadVerb(t *testing.T) {
 		}
 	}
 }
+
+// TestOddDeclError: an odd declaration go/format cannot parse (a
+// generator's bug) is the writer's error, with the text it was given,
+// and the declarations after it are still written.
+func TestOddDeclError(t *testing.T) {
+	var src goSource
+	src.odd = true
+	src.WriteString("func broken( {\n")
+	src.add()
+	src.WriteString("var fine = 1\n")
+	src.add()
+	if src.err == nil || !strings.Contains(src.err.Error(), "func broken( {") {
+		t.Fatalf("err = %v, want go/format's error with the declaration's text", src.err)
+	}
+	if len(src.decls) != 2 || string(src.decls[1].text) != "var fine = 1\n" {
+		t.Errorf("decls after the error: %d, want 2, the second var fine = 1", len(src.decls))
+	}
+}
