@@ -14,9 +14,6 @@ import (
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
-// FileName is the reference's name under codegen.docs.dir.
-const FileName = "contract.md"
-
 // Emitter writes {codegen.docs.dir}/contract.md.
 var Emitter = &emit.Emitter{
 	Name: "docs",
@@ -56,7 +53,7 @@ func run(p *emit.Pass) ([]emit.File, error) {
 	models(&b, s)
 	callback(&b, s)
 	mcpSection(&b, s)
-	return []emit.File{{Path: path.Join(s.Codegen.DocsDir, FileName), Data: b.Bytes()}}, nil
+	return []emit.File{{Path: path.Join(s.Codegen.DocsDir, "contract.md"), Data: b.Bytes()}}, nil
 }
 
 func tool(b *bytes.Buffer, s *model.Spec, t *model.Tool) {
@@ -144,10 +141,10 @@ func limits(t *model.Type) string {
 		l = append(l, "check "+c.Name+": "+c.Message)
 	}
 	if m := t.Minimum; m != nil {
-		l = append(l, pick(m.Exclusive, "> ", "≥ ")+string(m.Value))
+		l = append(l, map[bool]string{true: "> ", false: "≥ "}[m.Exclusive]+string(m.Value))
 	}
 	if m := t.Maximum; m != nil {
-		l = append(l, pick(m.Exclusive, "< ", "≤ ")+string(m.Value))
+		l = append(l, map[bool]string{true: "< ", false: "≤ "}[m.Exclusive]+string(m.Value))
 	}
 	if t.MinItems != nil {
 		l = append(l, fmt.Sprintf("≥ %d items", *t.MinItems))
@@ -161,14 +158,6 @@ func limits(t *model.Type) string {
 		}
 	}
 	return strings.Join(l, "; ")
-}
-
-// pick returns a when cond holds, else b.
-func pick(cond bool, a, b string) string {
-	if cond {
-		return a
-	}
-	return b
 }
 
 func modes(b *bytes.Buffer, s *model.Spec) {

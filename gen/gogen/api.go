@@ -23,9 +23,7 @@ func (g *generator) aliases(src *goSource, as ...alias) {
 			src.WriteByte('\n')
 		}
 		src.doc(a.doc)
-		src.text("type %s = ", a.name)
-		src.qual(g.runtime, a.target)
-		src.WriteByte('\n')
+		src.text("type %s = %s.%s\n", a.name, src.use(g.runtime), a.target)
 	}
 	src.add()
 }
@@ -49,34 +47,27 @@ func (g *generator) dispatch(src *goSource) {
 	}
 	src.Grow(256 * len(gateway)) // a method of some 200 bytes a tool, made room for once
 	src.doc("Handler executes the gateway's tools: one method per gateway-executed tool.")
-	if len(gateway) == 0 {
-		src.WriteString("type Handler interface{}\n")
-	} else {
-		src.WriteString("type Handler interface {\n")
-	}
-	for _, t := range gateway {
-		text := fmt.Sprintf("%s executes %q with validated arguments.", t.GoName, t.Name)
-		if t.Deprecated != "" {
-			text += "\n\nDeprecated: " + t.Deprecated
+	src.typeDecl("Handler", "interface", len(gateway), func() {
+		for _, t := range gateway {
+			text := fmt.Sprintf("%s executes %q with validated arguments.", t.GoName, t.Name)
+			if t.Deprecated != "" {
+				text += "\n\nDeprecated: " + t.Deprecated
+			}
+			src.comment(1, text)
+			result := "NoData"
+			if t.Result != nil {
+				result = t.Result.GoName
+			}
+			// The method on one line is 57 characters besides these names; past
+			// the line limit, one parameter per line.
+			open, sep, end := "(", ", ", ""
+			if 1+57+len(t.GoName)+len(t.Args.GoName)+len(result) > maxLine {
+				open, sep, end = "(\n\t\t", ",\n\t\t", ",\n\t"
+			}
+			src.text("\t%s%sctx %s.Context%scall Call%[4]sargs %s%s) (Output[%s], error)\n",
+				t.GoName, open, src.use("context"), sep, t.Args.GoName, end, result)
 		}
-		src.comment(1, text)
-		result := "NoData"
-		if t.Result != nil {
-			result = t.Result.GoName
-		}
-		// The method on one line is 57 characters besides these names; past
-		// the line limit, one parameter per line.
-		open, sep, end := "(", ", ", ""
-		if 1+57+len(t.GoName)+len(t.Args.GoName)+len(result) > maxLine {
-			open, sep, end = "(\n\t\t", ",\n\t\t", ",\n\t"
-		}
-		src.text("\t%s%sctx ", t.GoName, open)
-		src.qual("context", "Context")
-		src.text("%scall Call%sargs %s%s) (Output[%s], error)\n", sep, sep, t.Args.GoName, end, result)
-	}
-	if len(gateway) > 0 {
-		src.WriteString("}\n")
-	}
+	})
 	src.add()
 
 	src.Grow(256 * len(gateway)) // a case of some 240 bytes a tool
@@ -85,45 +76,33 @@ func (g *generator) dispatch(src *goSource) {
 		"validates the JSON arguments (on failure \"Invalid arguments: \" and zod's issues as\n" +
 		"\"<path>: <message>\" joined by \", \", the text the OpenCode stub gives), calls the\n" +
 		"handler, and turns its error or panic into a failed result that names the tool.")
-	src.WriteString("func Dispatch(ctx ")
-	src.qual("context", "Context")
-	src.WriteString(`, h Handler, call Call, args []byte) (res Result) {
+	rt := src.use(g.runtime)
+	src.text(`func Dispatch(ctx %s.Context, h Handler, call Call, args []byte) (res Result) {
 	tool, ok := LookupTool(call.Tool)
 	if !ok {
-		return `)
-	src.qual(g.runtime, "Failed")
-	src.WriteString(`("Unknown tool: " + call.Tool)
+		return %[2]s.Failed("Unknown tool: " + call.Tool)
 	}
 	if !call.Mode.Has(tool) {
-		return `)
-	src.qual(g.runtime, "NotInMode")
-	src.WriteString(`(tool.Name(), call.Mode)
+		return %[2]s.NotInMode(tool.Name(), call.Mode)
 	}
-	defer `)
-	src.qual(g.runtime, "Recover")
-	src.WriteString(`(tool.Name(), &res)
+	defer %[2]s.Recover(tool.Name(), &res)
 	switch tool {
-`)
+`, src.use("context"), rt)
 	for _, t := range gateway {
-		src.text(`	case Tool%s:
-		a, err := Decode%s(args)
+		src.text(`	case Tool%[1]s:
+		a, err := Decode%[2]s(args)
 		if err != nil {
-			return `, t.GoName, t.Args.GoName)
-		src.qual(g.runtime, "InvalidArguments")
-		src.text(`(tool.Name(), tool.Fingerprint(), call.Fingerprint, err)
+			return %[3]s.InvalidArguments(tool.Name(), tool.Fingerprint(), call.Fingerprint, err)
 		}
-		out, err := h.%s(ctx, call, a)
-		return `, t.GoName)
-		src.qual(g.runtime, "Reply")
-		src.WriteString("(tool.Name(), out, err)\n")
+		out, err := h.%[1]s(ctx, call, a)
+		return %[3]s.Reply(tool.Name(), out, err)
+`, t.GoName, t.Args.GoName, rt)
 	}
-	src.WriteString(`	default:
-		return `)
-	src.qual(g.runtime, "Failed")
-	src.WriteString(`("Tool " + tool.Name() + " runs in the sandbox, not on the gateway")
+	src.text(`	default:
+		return %s.Failed("Tool " + tool.Name() + " runs in the sandbox, not on the gateway")
 	}
 }
-`)
+`, rt)
 	src.add()
 }
 
@@ -142,20 +121,12 @@ func (g *generator) modes(src *goSource) {
 	src.doc("Standing is a tool's standing in a mode, strongest first.")
 	src.WriteString("type Standing string\n\n")
 	src.doc("The standings, strongest first.")
-	src.WriteString("const (\n")
-	// The constants' types aligned, as gofmt aligns them (the names are
-	// ASCII: the standings are model's).
-	width := 0
+	var standings [][2]string
 	for _, st := range model.Standings {
-		width = max(width, len(names.GoEnumValue(string(st))))
+		standings = append(standings, [2]string{"Standing" + names.GoEnumValue(string(st)), "Standing = " + strconv.Quote(string(st))})
 	}
-	for _, st := range model.Standings {
-		v := names.GoEnumValue(string(st))
-		src.text("\tStanding%s", v)
-		pad(&src.Buffer, width+1-len(v))
-		src.text("Standing = %q\n", string(st))
-	}
-	src.WriteString(")\n\n")
+	src.specs("const", standings)
+	src.WriteByte('\n')
 	src.doc("Injected reports whether a tool with this standing is present in the mode.")
 	src.WriteString(`func (s Standing) Injected() bool {
 	return s != "" && s != StandingUnavailable
@@ -228,16 +199,14 @@ func (m Mode) info() *modeInfo {
 	}
 	src.text("func Modes() []Mode {\n\treturn []Mode{%s}\n}\n\n", strings.Join(ms, ", "))
 	src.doc("ParseMode returns the named mode, or an error for an unknown name.")
-	src.WriteString(`func ParseMode(name string) (Mode, error) {
+	src.text(`func ParseMode(name string) (Mode, error) {
 	if m := Mode(name); m.info() != nil {
 		return m, nil
 	}
-	return "", `)
-	src.qual("fmt", "Errorf")
-	src.WriteString(`("unknown mode %q", name)
+	return "", %s.Errorf("unknown mode %%q", name)
 }
 
-`)
+`, src.use("fmt"))
 	src.doc("Valid reports whether m is one of the contract's modes.")
 	src.WriteString("func (m Mode) Valid() bool {\n\treturn m.info() != nil\n}\n\n")
 	src.doc("Goal returns the mode's one-line purpose.")
@@ -293,16 +262,13 @@ func (m Mode) info() *modeInfo {
 
 	// Selection.
 	src.doc("Session holds the session attributes that select its mode.")
-	if len(s.Selection.Inputs) == 0 {
-		src.WriteString("type Session struct{}\n\n")
-	} else {
-		src.WriteString("type Session struct {\n")
+	src.typeDecl("Session", "struct", len(s.Selection.Inputs), func() {
 		for _, in := range s.Selection.Inputs {
 			src.comment(1, fmt.Sprintf("%s is %q: %s", in.GoName, in.Name, in.Doc))
 			src.text("\t%s string `json:%q`\n", in.GoName, in.Name) // the name is an identifier
 		}
-		src.WriteString("}\n\n")
-	}
+	})
+	src.WriteByte('\n')
 	var rules []string
 	for _, r := range s.Selection.Rules {
 		var cs []string
@@ -516,16 +482,12 @@ func textLines(text string) []string {
 func (g *generator) prompts(src *goSource) {
 	s := g.s
 	src.doc("PromptParams fills the prompts' {{placeholders}}.")
-	if len(s.PromptParams) == 0 {
-		src.WriteString("type PromptParams struct{}\n")
-	} else {
-		src.WriteString("type PromptParams struct {\n")
+	src.typeDecl("PromptParams", "struct", len(s.PromptParams), func() {
 		for _, p := range s.PromptParams {
 			src.comment(1, fmt.Sprintf("%s fills {{%s}}: %s", p.GoName, p.Name, p.Doc))
 			src.text("\t%s string\n", p.GoName)
 		}
-		src.WriteString("}\n")
-	}
+	})
 	src.add()
 	for _, m := range s.Modes {
 		text := fmt.Sprintf("%sPrompt returns the %s mode's system prompt.", m.GoName, m.Name)

@@ -64,9 +64,10 @@ func (src *goSource) comment(indent int, text string) {
 // go/printer's formatDocComment does, and trims trailing white space. The
 // package's comments are written so, whatever declaration they are in.
 func (src *goSource) lines(indent int, c string) {
-	if !src.plain(c) {
-		// Left to go/format, unindented (see flat).
-		src.flat = true
+	if !plainText(c) {
+		// gofmt's treatment of what plainText refuses is not reproduced
+		// here: left to go/format, unindented (see flat).
+		src.odd, src.flat = true, true
 		src.WriteString(c)
 		src.WriteByte('\n')
 		return
@@ -179,17 +180,6 @@ func (c *canonicalScan) line(l string) bool {
 
 // end reports whether the text, read to its end, is canonical.
 func (c *canonicalScan) end() bool { return c.lines > 0 && !c.prevBlank }
-
-// plain reports whether comment text c holds only printable characters,
-// spaces and tabs (gofmt's treatment of anything else is not reproduced
-// here), and marks src odd if not.
-func (src *goSource) plain(c string) bool {
-	ok := plainText(c)
-	if !ok {
-		src.odd = true
-	}
-	return ok
-}
 
 // plainText reports whether text holds only valid UTF-8, printable
 // characters, spaces, tabs and line breaks.

@@ -37,24 +37,20 @@ func (g *generator) decoders(src *goSource) {
 	}
 	if len(g.valuesOrder) > 0 {
 		src.doc("The accepted values of enums and literals, in the spec's order (zod's \"values\").")
-		src.WriteString("var (\n")
 		var rows [][2]string
 		for _, key := range g.valuesOrder {
-			rows = append(rows, [2]string{g.values[key], "[]string{" + quoteJoin(strings.Split(key, "\x00")) + "}"})
+			rows = append(rows, [2]string{g.values[key], "= []string{" + quoteJoin(strings.Split(key, "\x00")) + "}"})
 		}
-		src.specs(rows)
-		src.WriteString(")\n")
+		src.specs("var", rows)
 		src.add()
 	}
 	if len(g.patternOrder) > 0 {
 		src.doc("The spec's patterns (RE2), as Go, CUE and the translated ECMAScript regexes read them alike.")
-		src.WriteString("var (\n")
 		var rows [][2]string
 		for _, re := range g.patternOrder {
-			rows = append(rows, [2]string{g.patterns[re], src.use("regexp") + ".MustCompile(" + strconv.Quote(re) + ")"})
+			rows = append(rows, [2]string{g.patterns[re], "= " + src.use("regexp") + ".MustCompile(" + strconv.Quote(re) + ")"})
 		}
-		src.specs(rows)
-		src.WriteString(")\n")
+		src.specs("var", rows)
 		src.add()
 	}
 	for _, c := range g.checkOrder {
@@ -73,9 +69,7 @@ func (g *generator) decoders(src *goSource) {
 			rows = append(rows, [2]string{ps.key, "[]*" + src.use("regexp") + ".Regexp{" + strings.Join(vars, ", ") + "}"})
 		}
 		src.doc(fmt.Sprintf("%s is the named check #%s: %s", g.checkVars[c], c.Name, strings.Join(strings.Fields(c.Doc), " ")))
-		src.text("var %s = &", g.checkVars[c])
-		src.qual(g.runtime, "NamedCheck")
-		src.WriteString("{\n")
+		src.text("var %s = &%s.NamedCheck{\n", g.checkVars[c], src.use(g.runtime))
 		keyedRows(&src.Buffer, 1, rows, ",")
 		src.WriteString("}\n")
 		src.add()
@@ -156,10 +150,10 @@ func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 	}
 	for i, fd := range fields {
 		if fd.Presence == model.Defaulted {
-			src.text(`	if seen&%#x == 0 {
+			src.text(`	if seen&%s == 0 {
 		v.%s = %s
 	}
-`, uint64(1)<<i, fd.GoName, g.defaultValue(src, fd.Type, fd.Default))
+`, fmt.Sprintf("%#x", uint64(1)<<i), fd.GoName, g.defaultValue(src, fd.Type, fd.Default))
 		}
 	}
 	src.text("}\n")
@@ -177,7 +171,14 @@ func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 	src.text("var missing%s = []Issue{\n", name)
 	src.indented(1, func() {
 		for _, fd := range fields {
-			src.lineComment(fd.Name + ": " + presenceNames[fd.Presence])
+			// "// name: presence", or the text as it is when it starts a
+			// comment (a field named "//x"). It is one line of no control
+			// character: Check refuses a name a struct tag cannot carry.
+			if c := fd.Name + ": " + presenceNames[fd.Presence]; strings.HasPrefix(c, "//") {
+				src.text("%s\n", c)
+			} else {
+				src.text("// %s\n", c)
+			}
 			if fd.Presence != model.Required {
 				src.text("{},\n")
 				continue
@@ -193,26 +194,6 @@ func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 
 // presenceNames name the presences in the missing tables' comments.
 var presenceNames = map[model.Presence]string{model.Required: "required", model.Defaulted: "defaulted", model.Optional: "optional"}
-
-// lineComment writes text as a comment line: "// text", or the text as it
-// is when it starts a comment (a field named "//x"). The text is one line
-// of no control character: it names a field, and Check refuses a field
-// name that a struct tag cannot carry.
-func (src *goSource) lineComment(text string) {
-	if strings.HasPrefix(text, "//") {
-		src.text("%s\n", text)
-		return
-	}
-	src.text("// %s\n", text)
-}
-
-// fields writes a composite literal's fields (name, Go text), one
-// "name: value," a line, sorted by name, laid out as gofmt
-// lays them out (keyedRows).
-func (src *goSource) fields(kv ...[2]string) {
-	slices.SortFunc(kv, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
-	keyedRows(&src.Buffer, src.depth, kv, ",")
-}
 
 // article puts "a" or "an" before a type name, by its first letter.
 func article(name string) string {
@@ -280,12 +261,11 @@ func (g *generator) value(src *goSource, t *model.Type, dst string) {
 		// The runtime decodes the list (agentrt.Array) and calls back for
 		// each element's value, in place.
 		checks := t.MinItems != nil || t.MaxItems != nil
-		src.tabs(src.depth)
+		lhs := ""
 		if checks {
-			src.WriteString("n, ok := ")
+			lhs = "n, ok := "
 		}
-		src.qual(g.runtime, "Array")
-		src.WriteString("(d, " + ptr + ", func(e *" + g.goTypeText(t.Items) + ") {\n")
+		src.text("%s%s.Array(d, %s, func(e *%s) {\n", lhs, src.use(g.runtime), ptr, g.goTypeText(t.Items))
 		src.indented(1, func() { g.value(src, t.Items, "*e") })
 		src.text("})\n")
 		if checks {
@@ -390,7 +370,8 @@ func valueMessage(values []string) string {
 var expected = map[model.Kind]string{model.String: "string", model.Number: "number", model.Integer: "number", model.Boolean: "boolean", model.Array: "array", model.Object: "object"}
 
 // missingIssue writes the fields of the issue zod reports for an absent
-// required field of type t (it validates undefined).
+// required field of type t (it validates undefined), sorted by name, as
+// gofmt lays them out.
 func (g *generator) missingIssue(src *goSource, t *model.Type) {
 	switch t.Kind {
 	case model.Enum, model.Literal:
@@ -398,19 +379,19 @@ func (g *generator) missingIssue(src *goSource, t *model.Type) {
 		if t.Kind == model.Literal {
 			vals = []string{t.Literal}
 		}
-		src.fields(
-			[2]string{"Code", `"invalid_value"`},
-			[2]string{"Values", "[]string{" + quoteJoin(vals) + "}"},
-			[2]string{"Message", strconv.Quote(valueMessage(vals))},
-		)
+		keyedRows(&src.Buffer, src.depth, [][2]string{
+			{"Code", `"invalid_value"`},
+			{"Message", strconv.Quote(valueMessage(vals))},
+			{"Values", "[]string{" + quoteJoin(vals) + "}"},
+		}, ",")
 		return
 	}
 	expected := expected[t.Kind]
-	src.fields(
-		[2]string{"Code", `"invalid_type"`},
-		[2]string{"Expected", strconv.Quote(expected)},
-		[2]string{"Message", strconv.Quote("Invalid input: expected " + expected + ", received undefined")},
-	)
+	keyedRows(&src.Buffer, src.depth, [][2]string{
+		{"Code", `"invalid_type"`},
+		{"Expected", strconv.Quote(expected)},
+		{"Message", strconv.Quote("Invalid input: expected " + expected + ", received undefined")},
+	}, ",")
 }
 
 // quoteJoin is vals quoted and comma-separated, as in a composite literal.

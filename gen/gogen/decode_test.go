@@ -17,7 +17,8 @@ import (
 var updateDecode = flag.Bool("update-decode", false, "rewrite testdata/decodetext/decode.go.golden")
 
 // decodeTextSpec loads testdata/decodetext: the layouts the decoders are
-// written in (defaults of every kind, object defaults gofmt lays out over
+// written in (defaults of every kind, lists of strings, enums and objects
+// among them, object defaults gofmt lays out over
 // several lines, a call too long for a line, nested lists, field
 // names a // comment cannot hold as they are).
 func decodeTextSpec(t *testing.T) *model.Spec {

@@ -43,7 +43,7 @@ type goSource struct {
 	// code for a doc comment and formats it as one.
 	flat bool
 	// uses are the import paths of the packages the declaration being
-	// written names (qual).
+	// written names (use).
 	uses []string
 	// start is where the declaration being written starts.
 	start int
@@ -68,12 +68,7 @@ type decl struct {
 // in the whole file, as gofmt formats top-level declarations
 // independently.
 func (src *goSource) add() {
-	d := decl{text: src.Bytes()[src.start:]}
-	for _, path := range src.uses {
-		if !slices.Contains(d.imports, path) {
-			d.imports = append(d.imports, path)
-		}
-	}
+	d := decl{text: src.Bytes()[src.start:], imports: slices.Compact(slices.Sorted(slices.Values(src.uses)))}
 	if src.odd {
 		text, err := formatDecl(d.text, src.flat)
 		if err != nil && src.err == nil {
@@ -126,16 +121,9 @@ func (src *goSource) next() {
 // leadingTabs are a line's indentation.
 var leadingTabs = regexp.MustCompile(`\n\t+`)
 
-// qual writes path.name, an identifier of the package at path, which the
-// file imports under its own name (see importLine).
-func (src *goSource) qual(path, name string) {
-	src.WriteString(src.use(path))
-	src.WriteByte('.')
-	src.WriteString(name)
-}
-
 // use records that the declaration being written names the package at
-// path, and returns the name the file imports it under.
+// path, and returns the name the file imports it under (see importLine),
+// which the declaration qualifies the package's identifiers with.
 func (src *goSource) use(path string) string {
 	src.uses = append(src.uses, path)
 	return pathpkg.Base(path)
@@ -146,6 +134,19 @@ func (src *goSource) indented(n int, write func()) {
 	src.depth += n
 	write()
 	src.depth -= n
+}
+
+// typeDecl writes type name kind {…}, a struct or interface type of n
+// members that body writes, or type name kind{} when n is 0, as gofmt
+// writes an empty one.
+func (src *goSource) typeDecl(name, kind string, n int, body func()) {
+	if n == 0 {
+		src.text("type %s %s{}\n", name, kind)
+		return
+	}
+	src.text("type %s %s {\n", name, kind)
+	body()
+	src.WriteString("}\n")
 }
 
 // tabs writes n tabs.
@@ -159,10 +160,9 @@ func (src *goSource) tabs(n int) {
 // would, each line at the writer's indentation plus its own (a line left
 // empty stays empty): a template reads as the code it writes. The verbs
 // are the few the generator uses, each with an optional argument index
-// ("%[2]s"): %s (a string), %q (a string, quoted), %d (an int, int64 or
-// uint64), %#x (an unsigned number in hexadecimal, with 0x), %t (a bool),
-// and %% ("%"). Unlike fmt's, they box nothing and build no string: the
-// text goes straight into the source.
+// ("%[2]s"): %s (a string), %q (a string, quoted), %d (an int) and %%
+// ("%"). Unlike fmt's, they box nothing and build no string: the text
+// goes straight into the source.
 func (src *goSource) text(format string, args ...any) {
 	bol := true // at the beginning of a line
 	arg := 0
@@ -174,10 +174,6 @@ func (src *goSource) text(format string, args ...any) {
 		}
 		src.put(format[:i], &bol)
 		format = format[i+1:]
-		sharp := false
-		if format != "" && format[0] == '#' {
-			sharp, format = true, format[1:]
-		}
 		if format != "" && format[0] == '[' {
 			if end := strings.IndexByte(format, ']'); end > 0 {
 				if n, err := strconv.Atoi(format[1:end]); err == nil {
@@ -195,62 +191,39 @@ func (src *goSource) text(format string, args ...any) {
 			src.put("%", &bol)
 			continue
 		}
-		if arg < 0 || arg >= len(args) {
-			src.put("%!"+string(verb)+"(MISSING)", &bol)
-			continue
+		var a any // nil, a missing argument
+		if arg >= 0 && arg < len(args) {
+			a = args[arg]
 		}
-		src.verb(verb, sharp, args[arg], &bol)
+		src.verb(verb, a, &bol)
 		arg++
 	}
 }
 
 // verb writes one argument of text.
-func (src *goSource) verb(verb byte, sharp bool, a any, bol *bool) {
-	if verb == 's' || verb == 'q' {
-		s, ok := a.(string)
-		switch {
-		case !ok:
-		case verb == 's':
-			src.put(s, bol)
-			return
-		default:
-			src.indent(bol)
-			src.Write(strconv.AppendQuote(src.AvailableBuffer(), s))
-			return
-		}
-	}
-	var n uint64
-	neg := false
+func (src *goSource) verb(verb byte, a any, bol *bool) {
 	switch v := a.(type) {
-	case int:
-		n, neg = uint64(v), v < 0
-	case int64:
-		n, neg = uint64(v), v < 0
-	case uint64:
-		n = v
-	case bool:
-		if verb == 't' {
-			src.put(strconv.FormatBool(v), bol)
+	case string:
+		if verb == 's' {
+			src.put(v, bol)
 			return
 		}
-		verb = '?'
-	default:
-		verb = '?'
+		if verb == 'q' {
+			src.indent(bol)
+			src.Write(strconv.AppendQuote(src.AvailableBuffer(), v))
+			return
+		}
+	case int:
+		if verb == 'd' {
+			src.indent(bol)
+			src.Write(strconv.AppendInt(src.AvailableBuffer(), int64(v), 10))
+			return
+		}
 	}
+	// A verb or argument the generator does not use: visible in the
+	// output, as fmt shows one.
 	src.indent(bol)
-	switch {
-	case verb == 'd' && neg:
-		src.Write(strconv.AppendInt(src.AvailableBuffer(), int64(n), 10))
-	case verb == 'd':
-		src.Write(strconv.AppendUint(src.AvailableBuffer(), n, 10))
-	case verb == 'x' && sharp && !neg:
-		src.WriteString("0x")
-		src.Write(strconv.AppendUint(src.AvailableBuffer(), n, 16))
-	default:
-		// A verb or argument the generator does not use: visible in
-		// the output, as fmt shows one.
-		src.WriteString("%!" + string(verb) + "(BADARG)")
-	}
+	src.WriteString("%!" + string(verb) + "(BADARG)")
 }
 
 // indent writes the writer's indentation if at the beginning of a line.
@@ -282,13 +255,8 @@ func (src *goSource) put(s string, bol *bool) {
 
 // pad writes n spaces.
 func pad(b *bytes.Buffer, n int) {
-	const spaces = "                                                                "
-	for n > len(spaces) {
-		b.WriteString(spaces)
-		n -= len(spaces)
-	}
-	if n > 0 {
-		b.WriteString(spaces[:n])
+	for range n {
+		b.WriteByte(' ')
 	}
 }
 
@@ -336,9 +304,11 @@ func keyedSection(b *bytes.Buffer, indent int, rows [][2]string, suffix string) 
 	}
 }
 
-// specs writes the specs of a var block, name = value, one a line, one
-// tab in, the = aligned as gofmt aligns them.
-func (src *goSource) specs(rows [][2]string) {
+// specs writes a var or const block (keyword): its specs, a name and the
+// rest of the spec ("= value", "Type = value"), one a line, one tab in,
+// the rest aligned as gofmt aligns it.
+func (src *goSource) specs(keyword string, rows [][2]string) {
+	src.text("%s (\n", keyword)
 	width := 0
 	for _, r := range rows {
 		width = max(width, utf8.RuneCountInString(r[0]))
@@ -346,6 +316,7 @@ func (src *goSource) specs(rows [][2]string) {
 	for _, r := range rows {
 		src.text("\t%s", r[0])
 		pad(&src.Buffer, width+1-utf8.RuneCountInString(r[0]))
-		src.text("= %s\n", r[1])
+		src.text("%s\n", r[1])
 	}
+	src.WriteString(")\n")
 }

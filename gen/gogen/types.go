@@ -55,43 +55,41 @@ func (g *generator) tools(src *goSource) {
 	src.WriteString("\t_ = x[len(toolTable)-numTools]\n}\n\n")
 
 	// The runtime's version guard, in the manner of protobuf's.
-	src.WriteString(`// An "overflows" compiler error here means that the runtime (package agentrt) does
+	rt := src.use(g.runtime)
+	src.text(`// An "overflows" compiler error here means that the runtime (package agentrt) does
 // not serve the API this package was generated against: generate the package and
 // its runtime with the same agentc.
 const (
-	_ = `)
-	src.qual(g.runtime, "EnforceVersion")
-	src.text("(%d - ", RuntimeVersion)
-	src.qual(g.runtime, "MinVersion")
-	src.WriteString(")\n\t_ = ")
-	src.qual(g.runtime, "EnforceVersion")
-	src.WriteString("(")
-	src.qual(g.runtime, "MaxVersion")
-	src.text(" - %d)\n)\n\n", RuntimeVersion)
+	_ = %[1]s.EnforceVersion(%[2]d - %[1]s.MinVersion)
+	_ = %[1]s.EnforceVersion(%[1]s.MaxVersion - %[2]d)
+)
+
+`, rt, RuntimeVersion)
 
 	src.doc("toolTable holds each tool's facts, indexed by Tool.")
-	src.WriteString("var toolTable = [...]")
-	src.qual(g.runtime, "ToolDesc")
-	src.WriteString("{\n")
+	src.text("var toolTable = [...]%s.ToolDesc{\n", rt)
 	for _, t := range s.Tools {
 		src.text("\tTool%s: {\n\t\tName:        %s,\n", t.GoName, strconv.Quote(t.Name))
 		if len(t.Aliases) > 0 {
 			src.text("\t\tAliases:     []string{%s},\n", quoteJoin(t.Aliases))
 		}
-		src.text("\t\tFileName:    %s,\n\t\tGateway:     %t,\n\t\tFingerprint: %s,\n\t},\n",
-			strconv.Quote(t.FileName), t.Execution.GatewayExecuted(), strconv.Quote(t.Fingerprint))
+		src.text("\t\tFileName:    %s,\n\t\tGateway:     %s,\n\t\tFingerprint: %s,\n\t},\n",
+			strconv.Quote(t.FileName), strconv.FormatBool(t.Execution.GatewayExecuted()), strconv.Quote(t.Fingerprint))
 	}
 	src.WriteString("}\n\n")
 	src.doc("Name returns the tool's name, as the model calls it.")
 	src.WriteString("func (t Tool) Name() string {\n\treturn toolTable[t].Name\n}\n\n")
 	src.doc("String returns the tool's name.")
-	src.WriteString("func (t Tool) String() string {\n\tif t < 0 || t >= numTools {\n\t\treturn \"Tool(\" + ")
-	src.qual("strconv", "Itoa")
-	src.WriteString("(int(t)) + \")\"\n\t}\n\treturn toolTable[t].Name\n}\n\n")
+	src.text(`func (t Tool) String() string {
+	if t < 0 || t >= numTools {
+		return "Tool(" + %s.Itoa(int(t)) + ")"
+	}
+	return toolTable[t].Name
+}
+
+`, src.use("strconv"))
 	src.doc("Aliases returns the other names the gateway accepts for the tool.")
-	src.WriteString("func (t Tool) Aliases() []string {\n\treturn ")
-	src.qual("slices", "Clone")
-	src.WriteString("(toolTable[t].Aliases)\n}\n\n")
+	src.text("func (t Tool) Aliases() []string {\n\treturn %s.Clone(toolTable[t].Aliases)\n}\n\n", src.use("slices"))
 	src.doc("FileName returns the base name of the tool's OpenCode files (OpenCode's tool id).")
 	src.WriteString("func (t Tool) FileName() string {\n\treturn toolTable[t].FileName\n}\n\n")
 	src.doc("GatewayExecuted reports whether the gateway runs the tool (Handler has a method for it).")
@@ -115,75 +113,34 @@ const (
 	}
 	src.WriteString("\t}\n\treturn -1, false\n}\n\n")
 	src.doc("Opt is a value that may be absent: the Go form of an optional field (see agentrt.Opt).")
-	src.WriteString("type Opt[T any] = ")
-	src.qual(g.runtime, "Opt")
-	src.WriteString("[T]\n\n")
+	src.text("type Opt[T any] = %s.Opt[T]\n\n", rt)
 	src.doc("Some returns a present Opt holding v.")
-	src.WriteString("func Some[T any](v T) Opt[T] {\n\treturn ")
-	src.qual(g.runtime, "Some")
-	src.WriteString("(v)\n}\n")
+	src.text("func Some[T any](v T) Opt[T] {\n\treturn %s.Some(v)\n}\n", rt)
 	src.add()
 
 	// Types.
-	done := map[*model.Type]bool{}
 	for _, t := range s.Tools {
-		g.typesUnit(src, t.Args, fmt.Sprintf("%s are the arguments of tool %q.", t.Args.GoName, t.Name), done)
+		g.typesUnit(src, t.Args, fmt.Sprintf("%s are the arguments of tool %q.", t.Args.GoName, t.Name))
 		if t.Result != nil {
-			g.typesUnit(src, t.Result, fmt.Sprintf("%s is the result data of tool %q.", t.Result.GoName, t.Name), done)
+			g.typesUnit(src, t.Result, fmt.Sprintf("%s is the result data of tool %q.", t.Result.GoName, t.Name))
 		}
 	}
 }
 
-// typesUnit is objectTypes as a unit (see unit), when none of the types it
-// declares was declared already: its text is then a function of t and
-// where.
-func (g *generator) typesUnit(src *goSource, t *model.Type, where string, done map[*model.Type]bool) {
-	build := func() {
-		if g.objectTypes(src, t, where, done) {
-			src.add()
-		}
-	}
-	if g.memo == nil {
-		build()
-		return
-	}
-	var declares []*model.Type
-	var reach func(x *model.Type)
-	reach = func(x *model.Type) {
-		switch x.Kind {
-		case model.Object:
-			declares = append(declares, x)
-			for _, fd := range x.Fields {
-				reach(fd.Type)
-			}
-		case model.Array:
-			reach(x.Items)
-		case model.Enum:
-			declares = append(declares, x)
-		}
-	}
-	reach(t)
-	for _, x := range declares {
-		if done[x] {
-			build()
-			return
-		}
-	}
-	g.unit(src, func(h *unitHash) { h.str("types"); h.str(where); h.of(t) }, build)
-	for _, x := range declares {
-		done[x] = true
-	}
+// typesUnit is objectTypes as a unit (see unit): its text is a function
+// of t and where. No type is reached twice (a tree of types whose names
+// Check claims once each), so none was declared by another unit.
+func (g *generator) typesUnit(src *goSource, t *model.Type, where string) {
+	g.unit(src, func(h *unitHash) { h.str("types"); h.str(where); h.of(t) }, func() {
+		g.objectTypes(src, t, where)
+		src.add()
+	})
 }
 
 // objectTypes writes t's struct and the types below it, each declaration
 // after a blank line but the first; where is the first sentence of its doc
-// comment, saying where the object appears. It reports whether it wrote
-// anything (types declared already are not).
-func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done map[*model.Type]bool) bool {
-	if done[t] {
-		return false
-	}
-	done[t] = true
+// comment, saying where the object appears.
+func (g *generator) objectTypes(src *goSource, t *model.Type, where string) {
 	if src.Len() > src.start {
 		src.WriteByte('\n')
 	}
@@ -192,57 +149,38 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 		text += "\n\n" + t.Doc
 	}
 	src.doc(text)
-	if len(t.Fields) == 0 {
-		src.text("type %s struct{}\n", t.GoName)
-	} else {
-		src.text("type %s struct {\n", t.GoName)
-	}
-	for _, fd := range t.Fields {
-		text := fd.Doc()
-		if text == "" {
-			text = fd.GoName + " is the " + strconv.Quote(fd.Name) + " field of " + t.GoName + "."
+	src.typeDecl(t.GoName, "struct", len(t.Fields), func() {
+		for _, fd := range t.Fields {
+			text := fd.Doc()
+			if text == "" {
+				text = fd.GoName + " is the " + strconv.Quote(fd.Name) + " field of " + t.GoName + "."
+			}
+			typ, options := g.goTypeText(fd.Type), ""
+			switch fd.Presence {
+			case model.Optional:
+				text += "\n\nOptional: Set is false when the key is absent."
+				typ, options = "Opt["+typ+"]", ",omitzero"
+			case model.Defaulted:
+				text += "\n\nDefault: " + string(fd.Default) + " (when the key is absent)."
+			}
+			if l := limits(fd.Type); l != "" {
+				text += "\n\n" + l
+			}
+			// Each field follows its doc comment: gofmt aligns no columns.
+			src.comment(1, text)
+			src.text("\t%s %s ", fd.GoName, typ)
+			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, options))
+			src.WriteByte('\n')
 		}
-		var presence string
-		switch fd.Presence {
-		case model.Optional:
-			presence = "\n\nOptional: Set is false when the key is absent."
-		case model.Defaulted:
-			presence = "\n\nDefault: " + string(fd.Default) + " (when the key is absent)."
-		}
-		var lim string
-		if l := limits(fd.Type); l != "" {
-			lim = "\n\n" + l
-		}
-		// Each field follows its doc comment: gofmt aligns no columns.
-		src.comment(1, text+presence+lim)
-		src.text("\t%s ", fd.GoName)
-		if fd.Presence == model.Optional {
-			src.WriteString("Opt[")
-			src.WriteString(g.goTypeText(fd.Type))
-			src.WriteString("] ")
-			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, ",omitzero"))
-		} else {
-			src.WriteString(g.goTypeText(fd.Type))
-			src.WriteByte(' ')
-			src.Write(appendStructTag(src.AvailableBuffer(), fd.Name, ""))
-		}
-		src.WriteByte('\n')
-	}
-	if len(t.Fields) > 0 {
-		src.WriteString("}\n")
-	}
+	})
 	var walk func(x *model.Type, where string)
 	walk = func(x *model.Type, where string) {
 		switch x.Kind {
 		case model.Object:
-			g.objectTypes(src, x, x.GoName+" is "+where+".", done)
+			g.objectTypes(src, x, x.GoName+" is "+where+".")
 		case model.Array:
 			walk(x.Items, "one item of "+strings.TrimPrefix(where, "the value of "))
 		case model.Enum:
-			if done[x] {
-				return
-			}
-			done[x] = true
 			name := g.enumNames[x]
 			src.WriteByte('\n')
 			src.doc(name + " is one of: " + quoteJoin(x.Enum) + ".")
@@ -258,7 +196,6 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string, done
 	for _, fd := range t.Fields {
 		walk(fd.Type, "the value of "+t.GoName+"."+fd.GoName)
 	}
-	return true
 }
 
 // limits states a type's constraints for a doc comment.

@@ -299,3 +299,21 @@ func TestTransports(t *testing.T) {
 		}
 	}
 }
+
+// TestParsePos: a go/packages error's position is file:line:col, a bare
+// file, or none ("" or "-"); a file is shown relative to the checker's
+// directory when that is shorter, as the go command shows it.
+func TestParsePos(t *testing.T) {
+	c := &checker{dir: "/w/mod"}
+	for s, want := range map[string]model.Pos{
+		"/w/mod/a/b.go:3:14": {File: "a/b.go", Line: 3, Col: 14},
+		"/w/mod/a/b.go":      {File: "a/b.go"},
+		"/other/x.go:1:2":    {File: "/other/x.go", Line: 1, Col: 2},
+		"":                   {},
+		"-":                  {},
+	} {
+		if got := c.parsePos(s); got != want {
+			t.Errorf("parsePos(%q) = %+v, want %+v", s, got, want)
+		}
+	}
+}
