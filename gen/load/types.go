@@ -342,7 +342,6 @@ func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
 			w.errorv(v, "unsupported", "no value of %s meets the field's other constraints, so CUE leaves the field none", quoteList(vals))
 		}
 		t.MinLength, t.MaxLength, t.Patterns, t.Checks = nil, nil, nil, nil
-		return
 	}
 	if t.MinLength != nil && t.MaxLength != nil && *t.MinLength > *t.MaxLength {
 		w.errorv(v, "unsupported", "minimum length %d exceeds maximum length %d", *t.MinLength, *t.MaxLength)
