@@ -330,14 +330,17 @@ function log(message: string): void {
 /** ask posts the request to the service; it never throws and never takes much longer than TIMEOUT_MS. */
 export async function ask(baseURL: string, req: PromptRequest): Promise<{ answer: PromptAnswer; served: boolean }> {
   const began = Date.now()
+  const signal = AbortSignal.timeout(TIMEOUT_MS)
   try {
     const res = await fetch(baseURL.replace(/\/+$/, "") + PROXY_PATH, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(req),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal,
     })
     const text = await res.text()
+    // A body cut off by the timeout may read as a short text: say timeout.
+    signal.throwIfAborted()
     if (!res.ok) throw new Error("HTTP " + res.status + ": " + text.slice(0, 200))
     let body: unknown
     try {
