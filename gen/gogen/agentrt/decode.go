@@ -298,8 +298,6 @@ type Decoder struct {
 	path   [inlinePath]pathElem
 	// deep holds the steps of the path beyond inlinePath.
 	deep []pathElem
-	// keyBuf holds a key that needed unescaping.
-	keyBuf [64]byte
 }
 
 // Reset starts decoding data, forgetting any earlier document.
@@ -435,14 +433,14 @@ func (d *Decoder) skip() string {
 				break
 			}
 			if c == '{' {
-				d.key()
+				d.key(strSkip)
 				if d.err != nil {
 					return kindNone
 				}
 			}
 			continue
 		case '"':
-			d.readStringAs(false, 0)
+			d.readString(strSkip)
 		case 't':
 			d.literal("true")
 		case 'f':
@@ -469,7 +467,7 @@ func (d *Decoder) skip() string {
 			case ',':
 				d.pos++
 				if obj {
-					d.key()
+					d.key(strSkip)
 				}
 			case '}':
 				if !obj {
@@ -719,23 +717,18 @@ func (d *Decoder) Str(v *string) bool {
 		d.wrongType("string")
 		return false
 	}
-	s, ok := d.readString()
-	*v = s
+	s, ok := d.readString(0)
+	*v = string(s)
 	return ok
 }
 
 // Enum decodes a string that must be one of values (zod reports a value of
-// another type as invalid_value too). A plain string is compared in place,
-// without allocating; *v then holds the matching element of values.
+// another type as invalid_value too). The string is compared without
+// allocating; *v then holds the matching element of values.
 func (d *Decoder) Enum(v *string, values []string, message string) bool {
 	if d.peek() == '"' {
-		var text []byte
-		start := d.pos + 1
-		if p := scanPlain(d.data, start); p < len(d.data) && d.data[p] == '"' {
-			d.pos, text = p+1, d.data[start:p]
-		} else if s, ok := d.readString(); ok {
-			text = []byte(s)
-		} else {
+		text, ok := d.readString(0)
+		if !ok {
 			return false
 		}
 		for _, x := range values {
@@ -786,7 +779,7 @@ func (d *Decoder) next(end byte) bool {
 func (d *Decoder) EmptyObject() {
 	more, ok := d.open('{', kindObject)
 	for ok && more && d.err == nil {
-		if d.key(); d.err != nil {
+		if d.key(strSkip); d.err != nil {
 			return
 		}
 		if d.skip(); d.err != nil {
@@ -816,7 +809,7 @@ func (d *Decoder) Object(keys []string, missing []Issue, field func(i int)) (see
 	depth := d.depth // where the members' keys are in their issues' paths
 	next := 0
 	for more {
-		key := d.key()
+		key := d.key(0)
 		if d.err != nil {
 			return seen, false
 		}
@@ -952,35 +945,18 @@ func (d *Decoder) MaxItems(n, max int) {
 	}
 }
 
-// key reads a member's key and the ':' after it. The bytes are valid until
-// the next call; keys compare by their decoded text.
-func (d *Decoder) key() []byte {
+// key reads a member's key, in readString's mode, and the ':' after it.
+// Keys compare by their decoded text.
+func (d *Decoder) key(mode int) []byte {
 	if d.peek() != '"' {
 		d.fail("expected a string key")
 		return nil
 	}
-	start := d.pos + 1
-	for p := start; p < len(d.data); p++ {
-		c := d.data[p]
-		if c == '"' {
-			d.pos = p + 1
-			d.colon()
-			return d.data[start:p]
-		}
-		if c == '\\' || c < 0x20 || c >= 0x80 {
-			break
-		}
+	k, ok := d.readString(mode)
+	if ok {
+		d.colon()
 	}
-	s, ok := d.readString()
-	if !ok {
-		return nil
-	}
-	d.colon()
-	if len(s) <= len(d.keyBuf) {
-		n := copy(d.keyBuf[:], s)
-		return d.keyBuf[:n]
-	}
-	return []byte(s)
+	return k
 }
 
 func (d *Decoder) colon() {
@@ -991,16 +967,8 @@ func (d *Decoder) colon() {
 	d.pos++
 }
 
-// readString decodes the string at pos (which holds '"'). Escaped UTF-16
-// surrogate pairs combine; a lone surrogate and each maximal invalid UTF-8
-// subsequence become U+FFFD (as a WHATWG UTF-8 decoder would read the
-// bytes).
-func (d *Decoder) readString() (string, bool) {
-	return d.readStringAs(true, 0)
-}
-
-// Modes of readStringAs, for comparing strings as JavaScript does rather
-// than reading them as a Go handler does.
+// Modes of readString. The first two are for comparing strings as
+// JavaScript does rather than reading them as a Go handler does.
 const (
 	// strLoneSurrogates keeps a lone surrogate escape ("\ud800") as its
 	// three WTF-8 bytes (ED A0 80) instead of U+FFFD, so that two strings
@@ -1011,14 +979,21 @@ const (
 	// U+FFFD. With strLoneSurrogates, utf8.ValidString then fails for a
 	// string that is not a sequence of Unicode scalar values.
 	strInvalidBytes
+	// strSkip only scans the string: its text is not built.
+	strSkip
 )
 
-// readStringAs scans the string at pos, in the modes above; it builds the
-// Go value only when want.
-func (d *Decoder) readStringAs(want bool, mode int) (string, bool) {
+// readString decodes the string at pos (which holds '"'), in the modes
+// above. Escaped UTF-16 surrogate pairs combine; a lone surrogate and each
+// maximal invalid UTF-8 subsequence become U+FFFD (as a WHATWG UTF-8
+// decoder would read the bytes). The text of a string of valid UTF-8
+// without escapes is data's own bytes, so that reading it does not
+// allocate; ok is false after a syntax error.
+func (d *Decoder) readString(mode int) (text []byte, ok bool) {
 	start := d.pos + 1
 	p := start
 	data := d.data
+	want := mode&strSkip == 0
 	// Fast path: valid UTF-8 without escapes, scanned eight bytes at a time.
 	for {
 		p = scanPlain(data, p)
@@ -1028,10 +1003,7 @@ func (d *Decoder) readStringAs(want bool, mode int) (string, bool) {
 		c := data[p]
 		if c == '"' {
 			d.pos = p + 1
-			if !want {
-				return "", true
-			}
-			return string(data[start:p]), true
+			return data[start:p], true
 		}
 		if c == '\\' || c < 0x20 {
 			break
@@ -1052,16 +1024,16 @@ func (d *Decoder) readStringAs(want bool, mode int) (string, bool) {
 		switch {
 		case c == '"':
 			d.pos = p + 1
-			return string(buf), true
+			return buf, true
 		case c < 0x20:
 			d.pos = p
 			d.fail("control character in string")
-			return "", false
+			return nil, false
 		case c == '\\':
 			if p+1 >= len(data) {
 				d.pos = p
 				d.fail("unterminated escape")
-				return "", false
+				return nil, false
 			}
 			e := data[p+1]
 			p += 2
@@ -1084,7 +1056,7 @@ func (d *Decoder) readStringAs(want bool, mode int) (string, bool) {
 				if !ok {
 					d.pos = p
 					d.fail("invalid \\u escape")
-					return "", false
+					return nil, false
 				}
 				p += 4
 				r = rune(u)
@@ -1106,7 +1078,7 @@ func (d *Decoder) readStringAs(want bool, mode int) (string, bool) {
 			default:
 				d.pos = p - 1
 				d.fail("invalid escape")
-				return "", false
+				return nil, false
 			}
 			if want {
 				buf = utf8.AppendRune(buf, r)
@@ -1136,7 +1108,7 @@ func (d *Decoder) readStringAs(want bool, mode int) (string, bool) {
 	}
 	d.pos = p
 	d.fail("unterminated string")
-	return "", false
+	return nil, false
 }
 
 // scanPlain returns the index of the first byte at or after p that ends

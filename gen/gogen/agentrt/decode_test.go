@@ -39,7 +39,8 @@ func TestReadStringReplacement(t *testing.T) {
 		{`"\u00e9\n\/"`, "é\n/"},
 	} {
 		d := Decoder{data: []byte(tc.in)}
-		got, ok := d.readString()
+		text, ok := d.readString(0)
+		got := string(text)
 		if !ok || got != tc.want || !utf8.ValidString(got) {
 			t.Errorf("readString(%q) = %q, %v; want %q", tc.in, got, ok, tc.want)
 		}

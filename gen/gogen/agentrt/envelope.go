@@ -151,12 +151,13 @@ func decodeEnvelope(data []byte, maxDepth int) (envelope, error) {
 		e.kind = kindObject
 		more, _ := d.open('{', kindObject)
 		for more && d.err == nil {
-			switch string(d.key()) {
+			switch string(d.key(0)) {
 			case "tool_call_id":
 				e.id = ""
 				if d.peek() == '"' {
 					e.idKind = kindString
-					e.id, _ = d.readStringAs(true, strLoneSurrogates|strInvalidBytes)
+					id, _ := d.readString(strLoneSurrogates | strInvalidBytes)
+					e.id = string(id)
 				} else {
 					e.idKind = d.skip()
 				}
@@ -256,12 +257,7 @@ func (c *canonizer) value(depth int) []byte {
 		first := len(c.members)
 		for more && d.err == nil && !c.tooDeep {
 			m := canonMember{key: len(c.buf)}
-			if d.peek() != '"' {
-				d.fail("expected a string key")
-				return nil
-			}
-			c.str()
-			d.colon()
+			c.str(d.key(strLoneSurrogates))
 			if d.err != nil {
 				return nil
 			}
@@ -295,7 +291,8 @@ func (c *canonizer) value(depth int) []byte {
 		c.buf = append(c.buf[:start], '{')
 		c.buf = c.h.Sum(c.buf)
 	case '"':
-		c.str()
+		s, _ := d.readString(strLoneSurrogates)
+		c.str(s)
 	case 't':
 		d.literal("true")
 		c.buf = append(c.buf, ch)
@@ -322,18 +319,9 @@ func (c *canonizer) value(depth int) []byte {
 	return c.buf[start:]
 }
 
-// str appends the encoding of the string at pos: its length, then its
-// text with lone surrogates kept (strLoneSurrogates).
-func (c *canonizer) str() {
-	d := c.d
-	start := d.pos + 1
-	if p := scanPlain(d.data, start); p < len(d.data) && d.data[p] == '"' {
-		d.pos = p + 1
-		c.buf = binary.AppendUvarint(append(c.buf, '"'), uint64(p-start))
-		c.buf = append(c.buf, d.data[start:p]...)
-		return
-	}
-	s, _ := d.readStringAs(true, strLoneSurrogates)
+// str appends the encoding of a string's text, read with lone surrogates
+// kept (strLoneSurrogates): its length, then the text.
+func (c *canonizer) str(s []byte) {
 	c.buf = binary.AppendUvarint(append(c.buf, '"'), uint64(len(s)))
 	c.buf = append(c.buf, s...)
 }

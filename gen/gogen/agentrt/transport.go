@@ -108,8 +108,9 @@ func JSString(raw []byte) (s string, ok bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
-	if s, ok = d.readStringAs(true, strLoneSurrogates|strInvalidBytes); !ok || d.pos != len(raw) {
+	text, ok := d.readString(strLoneSurrogates | strInvalidBytes)
+	if !ok || d.pos != len(raw) {
 		return "", false
 	}
-	return s, true
+	return string(text), true
 }
