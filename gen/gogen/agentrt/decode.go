@@ -327,22 +327,14 @@ func (d *Decoder) fail(msg string) {
 	d.pos = len(d.data)
 }
 
-func (d *Decoder) ws() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
-	}
-}
-
 // peek skips whitespace and returns the next byte (0 at the end).
 func (d *Decoder) peek() byte {
-	d.ws()
-	if d.pos < len(d.data) {
-		return d.data[d.pos]
+	for ; d.pos < len(d.data); d.pos++ {
+		switch c := d.data[d.pos]; c {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return c
+		}
 	}
 	return 0
 }
@@ -352,8 +344,7 @@ func (d *Decoder) end() {
 	if d.err != nil {
 		return
 	}
-	d.ws()
-	if d.pos != len(d.data) {
+	if d.peek(); d.pos != len(d.data) {
 		d.fail("unexpected data after the value")
 	}
 }
@@ -463,31 +454,16 @@ func (d *Decoder) skip() string {
 				return kindOf(first)
 			}
 			obj := stack[(depth-1)/64]&(1<<((depth-1)%64)) != 0
-			switch d.peek() {
-			case ',':
-				d.pos++
-				if obj {
-					d.key(strSkip)
-				}
-			case '}':
-				if !obj {
-					d.fail("'}' closes an array")
-					return kindNone
-				}
-				d.pos++
-				depth--
+			end := byte(']')
+			if obj {
+				end = '}'
+			}
+			if !d.next(end) {
+				depth-- // closed, or a syntax error ends the loop
 				continue
-			case ']':
-				if obj {
-					d.fail("']' closes an object")
-					return kindNone
-				}
-				d.pos++
-				depth--
-				continue
-			default:
-				d.fail("expected ',' or the end of a container")
-				return kindNone
+			}
+			if obj {
+				d.key(strSkip)
 			}
 			break
 		}
@@ -521,50 +497,39 @@ func (d *Decoder) literal(lit string) {
 // numberEnd scans a JSON number at pos (RFC 8259 grammar, as JSON.parse)
 // and returns its start.
 func (d *Decoder) numberEnd() int {
-	start := d.pos
-	p := d.pos
-	data := d.data
+	start, p, data := d.pos, d.pos, d.data
+	// digits moves p past a run of digits and reports whether there was one.
+	digits := func() bool {
+		from := p
+		for p < len(data) && data[p] >= '0' && data[p] <= '9' {
+			p++
+		}
+		return p > from
+	}
 	if p < len(data) && data[p] == '-' {
 		p++
 	}
-	switch {
-	case p < len(data) && data[p] == '0':
+	ok := p < len(data) && data[p] == '0' // a leading 0 is the whole integer part
+	if ok {
 		p++
-	case p < len(data) && data[p] >= '1' && data[p] <= '9':
-		for p < len(data) && data[p] >= '0' && data[p] <= '9' {
-			p++
-		}
-	default:
-		d.pos = p
-		d.fail("invalid number")
-		return start
+	} else {
+		ok = digits()
 	}
-	if p < len(data) && data[p] == '.' {
+	if ok && p < len(data) && data[p] == '.' {
 		p++
-		if p >= len(data) || data[p] < '0' || data[p] > '9' {
-			d.pos = p
-			d.fail("invalid number")
-			return start
-		}
-		for p < len(data) && data[p] >= '0' && data[p] <= '9' {
-			p++
-		}
+		ok = digits()
 	}
-	if p < len(data) && (data[p] == 'e' || data[p] == 'E') {
+	if ok && p < len(data) && (data[p] == 'e' || data[p] == 'E') {
 		p++
 		if p < len(data) && (data[p] == '+' || data[p] == '-') {
 			p++
 		}
-		if p >= len(data) || data[p] < '0' || data[p] > '9' {
-			d.pos = p
-			d.fail("invalid number")
-			return start
-		}
-		for p < len(data) && data[p] >= '0' && data[p] <= '9' {
-			p++
-		}
+		ok = digits()
 	}
 	d.pos = p
+	if !ok {
+		d.fail("invalid number")
+	}
 	return start
 }
 
@@ -776,18 +741,7 @@ func (d *Decoder) next(end byte) bool {
 
 // EmptyObject decodes an object whose schema has no fields: every key is
 // unknown and stripped, as zod does.
-func (d *Decoder) EmptyObject() {
-	more, ok := d.open('{', kindObject)
-	for ok && more && d.err == nil {
-		if d.key(strSkip); d.err != nil {
-			return
-		}
-		if d.skip(); d.err != nil {
-			return
-		}
-		more = d.next('}')
-	}
-}
+func (d *Decoder) EmptyObject() { d.Object(nil, nil, nil) }
 
 // Object decodes an object of the fields keys (at most 64), in the order
 // zod checks them, at the current path; field decodes the value of field

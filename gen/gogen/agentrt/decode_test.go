@@ -54,8 +54,8 @@ func TestSkipDeep(t *testing.T) {
 		t.Errorf("skip = %q, err %v, pos %d", k, d.err, d.pos)
 	}
 	d = Decoder{data: []byte(`{"a":[1,{"b":2]}`)}
-	if d.skip(); d.err == nil {
-		t.Error("skip accepted a mismatched bracket")
+	if d.skip(); d.err == nil || d.err.Error() != "invalid JSON at offset 14: expected ',' or '}'" {
+		t.Errorf("skip of a mismatched bracket: %v", d.err)
 	}
 }
 
