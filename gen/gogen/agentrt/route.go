@@ -221,14 +221,10 @@ func (rt *Route[H, M]) match(escapedPath string) (session, tool string, ok bool)
 }
 
 // routeCall is what ServeHTTP learned about one request, for its log record
-// and CallEvent.
+// and CallEvent: the event but for its duration and store counts.
 type routeCall struct {
-	session, tool, toolCallID string
-	outcome                   string
-	status                    int
-	success                   bool
-	replay                    bool
-	store                     *StoreCounter
+	CallEvent
+	store *StoreCounter
 }
 
 // CallEvent describes one request to the route, for RouteConfig.Observe:
@@ -271,7 +267,7 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() { rt.log(r.Context(), c, time.Since(start)) }()
 
 	session, toolName, ok := rt.match(r.URL.EscapedPath())
-	c.session, c.tool = session, toolName
+	c.SessionID, c.Tool = session, toolName
 	if !ok {
 		rt.fail(w, c, http.StatusNotFound, "not_found", "no callback route at "+r.URL.Path)
 		return
@@ -291,7 +287,7 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if msg := CheckSessionID(session); msg != "" {
-		c.session = clip(session)
+		c.SessionID = clip(session)
 		rt.fail(w, c, http.StatusBadRequest, "invalid_session_id", msg)
 		return
 	}
@@ -330,7 +326,7 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	toolCallID, args, argsSum, msg := parseCallbackBody(body)
-	c.toolCallID = toolCallID
+	c.ToolCallID = toolCallID
 	if msg != "" {
 		rt.fail(w, c, http.StatusBadRequest, "invalid_body", msg)
 		return
@@ -354,7 +350,7 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !rt.c.Injects(mode, ti) {
 		// Not executed, not recorded: the mode gate is a pure function of
 		// the session, and a forged call should not consume the id.
-		c.outcome = "rejected"
+		c.Outcome = "rejected"
 		rt.reply(w, c, rt.c.Dispatch(r.Context(), rt.cfg.Handler, call, args), false)
 		return
 	}
@@ -383,7 +379,7 @@ func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *routeC
 			"tool_call_id "+inv.ToolCallID+" was already used for another call (a different tool or different arguments)")
 		return
 	case err != nil && r.Context().Err() != nil:
-		c.outcome, c.status = "client_gone", 499
+		c.Outcome, c.Status = "client_gone", 499
 		return
 	case err != nil:
 		counter.Note(err)
@@ -392,7 +388,7 @@ func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *routeC
 		rt.fail(w, c, http.StatusServiceUnavailable, "store_failed", "the gateway could not record the call; retry it")
 		return
 	case done:
-		c.outcome, c.replay = "replayed", true
+		c.Outcome, c.Replay = "replayed", true
 		rt.reply(w, c, prev, true)
 		return
 	}
@@ -409,22 +405,22 @@ func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *routeC
 		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: recording the result failed",
 			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
 	}
-	c.outcome = res.Outcome()
+	c.Outcome = res.Outcome()
 	rt.reply(w, c, res, false)
 }
 
 // fail answers a request the route refuses, noting it for the log.
 func (rt *Route[H, M]) fail(w http.ResponseWriter, c *routeCall, status int, code, msg string) {
-	c.status, c.outcome = status, code
+	c.Status, c.Outcome = status, code
 	WriteError(w, status, code, msg)
 }
 
 func (rt *Route[H, M]) reply(w http.ResponseWriter, c *routeCall, res Result, replay bool) {
-	c.status, c.success = http.StatusOK, res.Success
+	c.Status, c.Success = http.StatusOK, res.Success
 	b, err := json.Marshal(res)
 	if err != nil {
 		b, _ = json.Marshal(Result{Result: "the gateway could not encode the result: " + err.Error()})
-		c.success = false
+		c.Success = false
 	}
 	if replay {
 		w.Header().Set(ReplayHeader, "true")
@@ -436,26 +432,23 @@ func (rt *Route[H, M]) reply(w http.ResponseWriter, c *routeCall, res Result, re
 func (rt *Route[H, M]) log(ctx context.Context, c *routeCall, d time.Duration) {
 	level := slog.LevelInfo
 	switch {
-	case c.status >= 500 && c.status != 499:
+	case c.Status >= 500:
 		level = slog.LevelError
-	case c.status >= 400:
+	case c.Status >= 400:
 		level = slog.LevelWarn
 	}
 	rt.cfg.Logger.LogAttrs(ctx, level, "agentc tool callback",
-		slog.String("tool", c.tool),
-		slog.String("tool_call_id", c.toolCallID),
-		slog.String("session_id", c.session),
-		slog.Int("status", c.status),
-		slog.String("outcome", c.outcome),
-		slog.Bool("success", c.success),
+		slog.String("tool", c.Tool),
+		slog.String("tool_call_id", c.ToolCallID),
+		slog.String("session_id", c.SessionID),
+		slog.Int("status", c.Status),
+		slog.String("outcome", c.Outcome),
+		slog.Bool("success", c.Success),
 		slog.Duration("duration", d),
 	)
 	if rt.cfg.Observe != nil {
-		ev := CallEvent{
-			Tool: c.tool, SessionID: c.session, ToolCallID: c.toolCallID,
-			Outcome: c.outcome, Status: c.status, Success: c.success, Replay: c.replay,
-			Duration: d,
-		}
+		ev := c.CallEvent
+		ev.Duration = d
 		if c.store != nil {
 			ev.StoreAttempts, ev.StoreErr = c.store.Attempts(), c.store.Err()
 		}
