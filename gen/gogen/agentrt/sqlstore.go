@@ -24,10 +24,6 @@ import (
 // unique constraint on (session_id, tool_call_id).
 const InvocationsTable = "session_tool_invocations"
 
-// SchemaVersionsTable records, per table, the newest InvocationsMigrations
-// version applied (SQLStore.CreateTable keeps it).
-const SchemaVersionsTable = "agentc_schema_versions"
-
 // InvocationsMigration is one version of InvocationsTable's schema: the
 // statements that bring the table from the version before to Version.
 type InvocationsMigration struct {
@@ -76,27 +72,35 @@ var InvocationsMigrations = []InvocationsMigration{
 
 // InvocationsMigrationSQL returns the SQL that brings InvocationsTable
 // from version from (0: no table) to the newest, recording the version in
-// SchemaVersionsTable as SQLStore.CreateTable does, as one transaction.
+// agentc_schema_versions as SQLStore.CreateTable does, as one transaction.
 func InvocationsMigrationSQL(from int) string {
-	var b strings.Builder
-	b.WriteString("BEGIN;\n" + schemaVersionsDDL + ";\n")
+	return "BEGIN;\n" + schemaVersionsDDL + ";\n" + strings.Join(migration(from), ";\n") + ";\nCOMMIT;\n"
+}
+
+// migration returns the statements that bring InvocationsTable from
+// version from to the newest, each version's first headed by a comment
+// saying what it changes, and then the one that records the newest
+// version in agentc_schema_versions.
+func migration(from int) []string {
+	var stmts []string
 	last := from
 	for _, m := range InvocationsMigrations {
 		if m.Version <= from {
 			continue
 		}
-		fmt.Fprintf(&b, "-- version %d: %s\n", m.Version, m.Why)
+		head := fmt.Sprintf("-- version %d: %s\n", m.Version, m.Why)
 		for _, stmt := range m.Statements {
-			b.WriteString(stmt + ";\n")
+			stmts = append(stmts, head+stmt)
+			head = ""
 		}
 		last = m.Version
 	}
-	fmt.Fprintf(&b, "INSERT INTO %s (table_name, version) VALUES ('%s', %d)\n"+
-		"\tON CONFLICT (table_name) DO UPDATE SET version = EXCLUDED.version, applied_at = now();\nCOMMIT;\n",
-		SchemaVersionsTable, InvocationsTable, last)
-	return b.String()
+	return append(stmts, fmt.Sprintf("INSERT INTO agentc_schema_versions (table_name, version) VALUES ('%s', %d)\n"+
+		"\tON CONFLICT (table_name) DO UPDATE SET version = EXCLUDED.version, applied_at = now()", InvocationsTable, last))
 }
 
+// schemaVersionsDDL creates the table that records, per table, the newest
+// InvocationsMigrations version applied.
 const schemaVersionsDDL = `CREATE TABLE IF NOT EXISTS agentc_schema_versions (
 	table_name text PRIMARY KEY,
 	version integer NOT NULL,
@@ -187,7 +191,7 @@ func NewSQLStore(db *sql.DB) *SQLStore { return &SQLStore{DB: db} }
 // CreateTable creates InvocationsTable or migrates it to the newest of
 // InvocationsMigrations, in one transaction under an advisory lock (so
 // gateways starting together migrate once), and records the version in
-// SchemaVersionsTable. On a large table, an index a migration creates
+// agentc_schema_versions. On a large table, an index a migration creates
 // locks writes while it builds: print InvocationsMigrationSQL and build it
 // CONCURRENTLY by hand first.
 func (s *SQLStore) CreateTable(ctx context.Context) error {
@@ -209,25 +213,13 @@ func (s *SQLStore) CreateTable(ctx context.Context) error {
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return wrap(err)
 	}
-	last := version
-	for _, m := range InvocationsMigrations {
-		if m.Version <= version {
-			continue
-		}
-		for _, stmt := range m.Statements {
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return wrap(fmt.Errorf("version %d: %w", m.Version, err))
-			}
-		}
-		last = m.Version
-	}
-	if last == version {
+	if version >= InvocationsMigrations[len(InvocationsMigrations)-1].Version {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO agentc_schema_versions (table_name, version) VALUES ($1, $2)
-	ON CONFLICT (table_name) DO UPDATE SET version = EXCLUDED.version, applied_at = now()`,
-		InvocationsTable, last); err != nil {
-		return wrap(err)
+	for _, stmt := range migration(version) {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return wrap(fmt.Errorf("running %q: %w", stmt, err))
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return wrap(err)
