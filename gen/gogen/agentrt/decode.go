@@ -126,14 +126,7 @@ func (is Issue) appendJSON(b []byte) []byte {
 	case "invalid_value":
 		str("code", is.Code)
 		key("values")
-		b = append(b, '[')
-		for i, v := range is.Values {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSString(b, v)
-		}
-		b = append(b, "],"...)
+		b = append(appendList(b, is.Values, appendJSString), ',')
 	case "invalid_format":
 		str("origin", is.Origin)
 		str("code", is.Code)
@@ -143,19 +136,14 @@ func (is Issue) appendJSON(b []byte) []byte {
 		str("code", is.Code)
 	}
 	key("path")
-	b = append(b, '[')
-	for i, p := range is.Path {
-		if i > 0 {
-			b = append(b, ',')
+	b = appendList(b, is.Path, func(b []byte, p any) []byte {
+		if i, ok := p.(int); ok {
+			return strconv.AppendInt(b, int64(i), 10)
 		}
-		switch p := p.(type) {
-		case int:
-			b = strconv.AppendInt(b, int64(p), 10)
-		case string:
-			b = appendJSString(b, p)
-		}
-	}
-	b = append(b, `],"message":`...)
+		name, _ := p.(string)
+		return appendJSString(b, name)
+	})
+	b = append(b, `,"message":`...)
 	b = appendJSString(b, is.Message)
 	return append(b, '}')
 }
@@ -198,14 +186,20 @@ func (l Issues) Error() string {
 
 // MarshalJSON writes the list as zod's JSON.stringify(error.issues) does.
 func (l Issues) MarshalJSON() ([]byte, error) {
-	b := []byte{'['}
-	for i, is := range l {
+	return appendList(nil, l, func(b []byte, is Issue) []byte { return is.appendJSON(b) }), nil
+}
+
+// appendList appends the JSON array of l's elements, each appended by
+// elem.
+func appendList[T any](b []byte, l []T, elem func([]byte, T) []byte) []byte {
+	b = append(b, '[')
+	for i, v := range l {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = is.appendJSON(b)
+		b = elem(b, v)
 	}
-	return append(b, ']'), nil
+	return append(b, ']')
 }
 
 // SyntaxError is the error a decoder returns for input that is not JSON
@@ -540,36 +534,9 @@ func (d *Decoder) number() (f float64, ok bool) {
 	if d.err != nil {
 		return 0, false
 	}
-	text := d.data[start:d.pos]
-	// Fast path: up to 15 digits, no fraction or exponent, is exact.
-	if n := len(text); n <= 15 {
-		neg := text[0] == '-'
-		digits := text
-		if neg {
-			digits = text[1:]
-		}
-		var v int64
-		plain := true
-		for _, c := range digits {
-			if c < '0' || c > '9' {
-				plain = false
-				break
-			}
-			v = v*10 + int64(c-'0')
-		}
-		if plain {
-			f = float64(v)
-			if neg {
-				f = -f
-			}
-			return f, true
-		}
-	}
-	f, err := strconv.ParseFloat(string(text), 64)
-	if err != nil && !math.IsInf(f, 0) {
-		d.fail("invalid number")
-		return 0, false
-	}
+	// JSON's number grammar is a subset of ParseFloat's: its only error is
+	// ErrRange, which comes with the ±Inf JavaScript reads.
+	f, _ = strconv.ParseFloat(string(d.data[start:d.pos]), 64)
 	return f, true
 }
 

@@ -168,6 +168,20 @@ func TestIssuesError(t *testing.T) {
 	}
 }
 
+// TestIssueJSON: an issue alone is written as zod's JSON.stringify writes
+// it, its path's keys quoted and indices bare, and a list of issues is
+// the array of them.
+func TestIssueJSON(t *testing.T) {
+	is := Issue{Code: "custom", Path: []any{"commands", 0, `na"me`}, Message: "bad"}
+	want := `{"code":"custom","path":["commands",0,"na\"me"],"message":"bad"}`
+	if b, err := json.Marshal(is); err != nil || string(b) != want {
+		t.Errorf("Marshal(%+v) = %s, %v; want %s", is, b, err, want)
+	}
+	if b, _ := (Issues{is, is}).MarshalJSON(); string(b) != "["+want+","+want+"]" {
+		t.Errorf("Issues.MarshalJSON = %s", b)
+	}
+}
+
 // TestOpt: an Opt field tagged omitzero is left out when absent and
 // written when present, even as its zero value; unmarshalling sets it
 // present, and an absent key leaves it absent, as generated types rely on
