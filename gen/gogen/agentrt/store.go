@@ -3,6 +3,7 @@ package agentrt
 import (
 	"context"
 	"errors"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -215,9 +216,7 @@ func (s *MemoryStore) sweepLocked(now time.Time) {
 	// it holds a quarter of its peak.
 	if s.peak > shrinkMin && len(s.calls) < s.peak/4 {
 		m := make(map[invocationKey]*storeCall, 2*len(s.calls))
-		for k, c := range s.calls {
-			m[k] = c
-		}
+		maps.Copy(m, s.calls)
 		s.calls, s.peak = m, len(m)
 	}
 }
