@@ -37,12 +37,35 @@ func TestReadStringReplacement(t *testing.T) {
 		{`"\ud83d\ude00"`, "😀"},
 		{`"\ude00\ud83d"`, "\uFFFD\uFFFD"},
 		{`"\u00e9\n\/"`, "é\n/"},
+		{"\"\xC3(\"", "\uFFFD("},
+		{"\"\xE1\x80\"", "\uFFFD"},
+		{"\"\xED\xA0\x80\"", "\uFFFD\uFFFD\uFFFD"}, // an encoded surrogate
+		{"\"\xF1\x80\x80\"", "\uFFFD"},
+		{"\"\xF4\x90\x80\x80\"", "\uFFFD\uFFFD\uFFFD\uFFFD"}, // beyond U+10FFFF
 	} {
 		d := Decoder{data: []byte(tc.in)}
 		text, ok := d.readString(0)
 		got := string(text)
 		if !ok || got != tc.want || !utf8.ValidString(got) {
 			t.Errorf("readString(%q) = %q, %v; want %q", tc.in, got, ok, tc.want)
+		}
+	}
+}
+
+// TestReadStringErrors: a string that JSON.parse refuses is a syntax
+// error at the offending byte.
+func TestReadStringErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"\"a\x01\"", "invalid JSON at offset 2: control character in string"},
+		{`"a\`, "invalid JSON at offset 2: unterminated escape"},
+		{`"\u12G4"`, "invalid JSON at offset 3: invalid \\u escape"},
+		{`"\u12"`, "invalid JSON at offset 3: invalid \\u escape"},
+		{`"\x"`, "invalid JSON at offset 2: invalid escape"},
+		{`"abc`, "invalid JSON at offset 4: unterminated string"},
+	} {
+		d := Decoder{data: []byte(tc.in)}
+		if _, ok := d.readString(0); ok || d.err == nil || d.err.Error() != tc.want {
+			t.Errorf("readString(%q): ok %v, error %v; want %q", tc.in, ok, d.err, tc.want)
 		}
 	}
 }
