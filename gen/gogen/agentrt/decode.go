@@ -655,8 +655,9 @@ func (d *Decoder) Str(v *string) bool {
 }
 
 // Enum decodes a string that must be one of values (zod reports a value of
-// another type as invalid_value too). The string is compared without
-// allocating; *v then holds the matching element of values.
+// another type as invalid_value too). A string without escapes is
+// compared in place, without allocating; *v then holds the matching
+// element of values.
 func (d *Decoder) Enum(v *string, values []string, message string) bool {
 	if d.peek() == '"' {
 		text, ok := d.readString(0)
