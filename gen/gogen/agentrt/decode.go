@@ -629,18 +629,14 @@ func (d *Decoder) Int(f float64) bool {
 
 // Bool decodes a boolean field.
 func (d *Decoder) Bool(v *bool) bool {
-	switch d.peek() {
-	case 't':
-		d.literal("true")
-		*v = true
-		return d.err == nil
-	case 'f':
-		d.literal("false")
-		*v = false
-		return d.err == nil
+	c := d.peek()
+	if c != 't' && c != 'f' {
+		d.wrongType("boolean")
+		return false
 	}
-	d.wrongType("boolean")
-	return false
+	*v = c == 't'
+	d.literal(strconv.FormatBool(*v))
+	return d.err == nil
 }
 
 // Str decodes a string field.
