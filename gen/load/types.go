@@ -365,13 +365,10 @@ func quoteList(vals []string) string {
 	return strings.Join(q, " | ")
 }
 
-// stringKind reports whether values of kind k are strings, which string
-// constraints apply to.
-func stringKind(k model.Kind) bool {
-	return k == model.String || k == model.Enum || k == model.Literal
-}
-
-// walk applies v, a part of field's schema, to t.
+// walk applies v, a part of field's schema, to t. A constraint for
+// another kind of value than the field's (int & =~"^1", [...string] &
+// strings.MinRunes(1), a named check on an int) never reaches it: CUE
+// refuses the field as a conflict of types when it evaluates the spec.
 func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int) {
 	if depth > 64 {
 		w.errorv(v, "unsupported", "constraint nested too deeply")
@@ -411,10 +408,6 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 	case cue.CallOp:
 		w.call(v, args, t)
 	case cue.RegexMatchOp:
-		if !stringKind(t.Kind) {
-			w.errorv(v, "unsupported", "=~ applies to strings only")
-			return
-		}
 		re, err := args[0].String()
 		if err != nil {
 			w.errorv(v, "unsupported", "=~ needs a literal pattern")
@@ -557,10 +550,6 @@ func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 	}
 	switch fn {
 	case "strings.MinRunes", "strings.MaxRunes":
-		if !stringKind(t.Kind) {
-			w.errorv(v, "unsupported", "%s applies to strings only", fn)
-			return
-		}
 		if n, ok := intArg(); ok {
 			if fn == "strings.MinRunes" {
 				t.MinLength = tighterMin(t.MinLength, n)
@@ -569,10 +558,6 @@ func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 			}
 		}
 	case "list.MinItems", "list.MaxItems":
-		if t.Kind != model.Array {
-			w.errorv(v, "unsupported", "%s applies to lists only", fn)
-			return
-		}
 		if n, ok := intArg(); ok {
 			if fn == "list.MinItems" {
 				t.MinItems = tighterMin(t.MinItems, n)
@@ -636,11 +621,9 @@ func (w *typeWalker) bound(v cue.Value, op cue.Op, args []cue.Value, t *model.Ty
 		w.errorv(v, "unsupported", "bounds need a number literal")
 		return
 	}
-	b, err := args[0].MarshalJSON()
-	if err != nil {
-		w.errorv(v, "unsupported", "bound: %v", err)
-		return
-	}
+	// A concrete number, which CUE writes as JSON without fail: the field
+	// is a number, so CUE refused a bound of another kind (int & >"a").
+	b, _ := args[0].MarshalJSON()
 	bd := &model.Bound{Value: json.Number(b), Exclusive: op == cue.GreaterThanOp || op == cue.LessThanOp}
 	switch op {
 	case cue.GreaterThanEqualOp, cue.GreaterThanOp:
@@ -666,10 +649,6 @@ func boundString(b *model.Bound, dir string) string {
 
 // check records a named check: a definition carrying @check("message").
 func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *model.Type) {
-	if !stringKind(t.Kind) {
-		w.l.errorf(def, "unsupported", "named checks apply to strings only")
-		return
-	}
 	key := path.String()
 	c, ok := w.checks[key]
 	if !ok {
