@@ -146,15 +146,12 @@ func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
 }
 
 // labelName returns the name a plain label declares: an identifier or a
-// string literal.
+// string literal (Unquote refuses a literal of another kind).
 func labelName(l ast.Label) (string, bool) {
 	switch l := l.(type) {
 	case *ast.Ident:
 		return l.Name, true
 	case *ast.BasicLit:
-		if l.Kind != token.STRING {
-			return "", false
-		}
 		s, err := literal.Unquote(l.Value)
 		return s, err == nil
 	}
