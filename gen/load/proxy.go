@@ -55,45 +55,34 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 // agentPrompts resolves each mode's per-agent texts, inheriting the parent
 // mode's text for the same agent as the prompt itself is inherited.
 func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params []string) {
-	own := map[*model.Mode]map[string]cue.Value{}
+	own := map[*model.Mode]map[string]string{} // each mode's own texts, by agent
 	for _, m := range s.Modes {
-		own[m] = map[string]cue.Value{}
+		own[m] = map[string]string{}
 		for name, av := range l.named(lookup(root, cue.Str("modes"), cue.Str(m.Name), cue.Str("agents")), true) {
 			pv := lookup(av, cue.Str("prompt"))
 			if !l.knownAgent(s, av, name, fmt.Sprintf("mode %q has a prompt for", m.Name)) {
 				continue
 			}
-			own[m][name] = pv
 			text := strings.TrimSpace(l.text(pv))
-			l.checkTemplate(pv, text, params, fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name))
-			l.checkMentions(pv, text, []*model.Mode{m}, fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name))
+			own[m][name] = text
+			what := fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name)
+			l.checkTemplate(pv, text, params, what)
+			l.checkMentions(pv, text, []*model.Mode{m}, what)
 		}
 	}
 	for _, m := range s.Modes {
-		// m and the modes it extends, nearest first, however long the
-		// chain; a cycle (reported) ends it.
-		var lineage []*model.Mode
+		// The texts of m and the modes it extends, by agent, the farthest
+		// mode's first, however long the chain; a cycle (reported) ends it.
+		texts := map[string][]string{}
 		seen := map[*model.Mode]bool{}
 		for x := m; x != nil && !seen[x]; x = x.Extends {
 			seen[x] = true
-			lineage = append(lineage, x)
-		}
-		agents := map[string]bool{}
-		for _, x := range lineage {
-			for a := range own[x] {
-				agents[a] = true
+			for a, text := range own[x] {
+				texts[a] = append([]string{text}, texts[a]...)
 			}
 		}
-		for _, a := range slices.Sorted(maps.Keys(agents)) {
-			ap := &model.AgentPrompt{Agent: a}
-			var parts []string
-			for _, x := range lineage {
-				if v, ok := own[x][a]; ok {
-					parts = append([]string{strings.TrimSpace(str(v))}, parts...)
-				}
-			}
-			ap.Prompt = strings.Join(parts, "\n\n")
-			m.AgentPrompts = append(m.AgentPrompts, ap)
+		for _, a := range slices.Sorted(maps.Keys(texts)) {
+			m.AgentPrompts = append(m.AgentPrompts, &model.AgentPrompt{Agent: a, Prompt: strings.Join(texts[a], "\n\n")})
 		}
 	}
 }
