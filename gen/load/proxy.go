@@ -20,22 +20,13 @@ import (
 // both.
 func (l *loader) proxy(root cue.Value, s *model.Spec) {
 	pv := lookup(root, cue.Str("proxy"))
-	var p struct {
-		Path      string `json:"path"`
-		TimeoutMS int    `json:"timeout_ms"`
-		Env       struct {
-			URL    string `json:"url"`
-			Mode   string `json:"mode"`
-			Params string `json:"params"`
-		} `json:"env"`
-		Agents []string `json:"agents"`
-	}
-	if !l.decode(pv, &p) {
-		return
-	}
-	s.Proxy = model.Proxy{Path: p.Path, TimeoutMS: p.TimeoutMS, EnvURL: p.Env.URL, EnvMode: p.Env.Mode, EnvParams: p.Env.Params}
+	at := func(field string) cue.Value { return pv.LookupPath(cue.ParsePath(field)) }
+	s.Proxy = model.Proxy{Path: str(at("path")), TimeoutMS: l.integer(at("timeout_ms")), EnvURL: str(at("env.url")),
+		EnvMode: str(at("env.mode")), EnvParams: str(at("env.params"))}
+	var agents []string
+	l.decode(at("agents"), &agents)
 	seen := map[string]bool{}
-	for i, a := range p.Agents {
+	for i, a := range agents {
 		if seen[a] {
 			l.errorf(lookup(pv, cue.Str("agents"), cue.Index(i)), "duplicate-agent", "proxy.agents lists %q twice", a)
 			continue
@@ -217,9 +208,7 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params []string) {
 		}
 		for name, vv := range l.named(lookup(ev, cue.Str("variants")), true) {
 			v := &model.Variant{Name: name}
-			if w, err := lookup(vv, cue.Str("weight")).Int64(); err == nil {
-				v.Weight = int(w)
-			}
+			v.Weight = l.integer(lookup(vv, cue.Str("weight")))
 			pv := lookup(vv, cue.Str("prompt"))
 			v.Prompt = strings.TrimSpace(l.text(pv))
 			what := fmt.Sprintf("prompt of variant %q of experiment %q", v.Name, e.Name)
