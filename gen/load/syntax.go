@@ -72,8 +72,7 @@ func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIn
 			}
 			if len(parts) > 0 {
 				doc := strings.Join(parts, "\n")
-				x.docs[fd.Label.Pos()] = doc
-				x.docs[fd.Pos()] = doc
+				x.docs[fd.Label.Pos()] = doc // the field's position too
 				if fd.Value != nil {
 					x.docs[fd.Value.Pos()] = doc
 				}

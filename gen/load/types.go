@@ -47,11 +47,9 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 		w.errorv(v, "unsupported", "a disjunction of structs is not supported: an object has one set of fields; %s", supported)
 		return t
 	}
-	it, err := v.Fields(cue.Optional(true), cue.Patterns(true), cue.Hidden(true))
-	if err != nil {
-		w.errorv(v, "unsupported", "%v", err)
-		return t
-	}
+	// With hidden fields asked for, Fields lists what it finds and reports
+	// no error.
+	it, _ := v.Fields(cue.Optional(true), cue.Patterns(true), cue.Hidden(true))
 	goNames := map[string]*model.Field{}
 	for it.Next() {
 		if f := w.field(it.Selector(), it.Value(), goNames, childGo); f != nil {
@@ -198,8 +196,10 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 		t := &model.Type{Kind: model.Array, Pos: pos}
 		lv := v
 		if verr != nil {
+			// The list among the leaves, not a validator written before
+			// it (list.MinItems(1) & [...string]).
 			for _, lf := range leaves {
-				if lf.IncompleteKind() == cue.ListKind {
+				if op, _ := w.l.expr(lf); lf.IncompleteKind() == cue.ListKind && op != cue.CallOp {
 					lv = lf
 					break
 				}
