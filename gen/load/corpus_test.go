@@ -360,3 +360,20 @@ func setCodes(comment []byte, line string) []byte {
 	}
 	return []byte(strings.Join(out, "\n") + "\n")
 }
+
+// TestNoSpecFiles: a spec directory without .cue files of the author's (a
+// module file and agentc's metaschema copy are not a spec) is one finding
+// at the directory.
+func TestNoSpecFiles(t *testing.T) {
+	t.Parallel()
+	for name, files := range map[string]map[string][]byte{
+		"empty":       {},
+		"module only": {"cue.mod/module.cue": []byte("module: \"example.com/spec\"\nlanguage: version: \"v0.17.0\"\n")},
+		"schema copy": {"agentc_schema.cue": []byte("package agentc\n")},
+	} {
+		_, err := load.Load(load.Bytes(displayDir, files))
+		if got, want := findings(err), []string{"spec: no .cue files in the spec directory"}; !slices.Equal(got, want) {
+			t.Errorf("%s: findings = %q, want %q", name, got, want)
+		}
+	}
+}
