@@ -171,12 +171,7 @@ func localPath(p string) bool {
 	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
 		return false
 	}
-	for _, seg := range strings.Split(p, "/") {
-		if seg == ".." {
-			return false
-		}
-	}
-	return true
+	return !slices.Contains(strings.Split(p, "/"), "..")
 }
 
 func (l *loader) tools(root cue.Value, s *model.Spec) {
@@ -216,9 +211,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 			}
 			t.Result = w.object(r, t.GoName+"Result", t.GoName+"Result")
 		}
-		if t.Summary != "" {
-			l.summary(sm, t)
-		}
+		l.summary(sm, t)
 		t.Fingerprint = fingerprint(t)
 		s.Tools = append(s.Tools, t)
 		// What Expr made for this tool's values is not asked for again:
@@ -908,14 +901,6 @@ func modelIDs(s *model.Spec) []string {
 		out = append(out, m.Canonical)
 	}
 	return out
-}
-
-func standingList() string {
-	var ss []string
-	for _, s := range model.Standings {
-		ss = append(ss, string(s))
-	}
-	return strings.Join(ss, ", ")
 }
 
 // suggest returns `; did you mean "x"?` for the closest known name, or "".

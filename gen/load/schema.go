@@ -328,7 +328,7 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
 	// A mode's tool standing has its own finding code.
 	if p := head.path; len(p) == 4 && p[0] == "modes" && p[2] == "tools" {
 		return &diag.Error{Pos: pos, Code: "unknown-standing", Msg: fmt.Sprintf("unknown standing %s for tool %q in mode %q (want one of %s)%s",
-			bad, unquote(p[3]), unquote(p[1]), standingList(), hint)}, n
+			bad, unquote(p[3]), unquote(p[1]), strings.Join(plain, ", "), hint)}, n
 	}
 	return &diag.Error{Pos: pos, Code: "schema", Msg: fmt.Sprintf("%s: %s is not one of %s%s",
 		strings.Join(head.path, "."), bad, strings.Join(lits, ", "), hint)}, n

@@ -154,12 +154,7 @@ func (w *typeWalker) generalDisjunct(v, d cue.Value) (cue.Value, bool) {
 // subsumesAll reports whether every one of args is an instance of a, as
 // CUE's Subsume says.
 func subsumesAll(a cue.Value, args []cue.Value) bool {
-	for _, b := range args {
-		if a.Subsume(b, cue.Final()) != nil {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(args, func(b cue.Value) bool { return a.Subsume(b, cue.Final()) != nil })
 }
 
 // typ converts any schema value of the field named field; an object type
@@ -210,7 +205,7 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 			w.errorv(v, "unsupported", "only open lists [...T] are supported, not fixed-length lists")
 			return t
 		}
-		if prefixLen(lv) > 0 {
+		if hasPrefix(lv) {
 			w.errorv(v, "unsupported", "list prefixes ([a, ...T]) are not supported; use [...T]")
 		}
 		t.Items = w.typ(elem, base, names.Singular(field))
@@ -718,19 +713,12 @@ func (w *typeWalker) checkBody(v cue.Value, c *model.Check, depth int) {
 	}
 }
 
-// prefixLen returns the number of elements before the "..." of an open
-// list ([a, ...T] has 1). Len is not concrete for an open list, so the
-// elements are counted.
-func prefixLen(v cue.Value) int {
+// hasPrefix reports whether the open list v has elements before its "..."
+// ([a, ...T]). Len is not concrete for an open list, so its elements are
+// listed.
+func hasPrefix(v cue.Value) bool {
 	it, err := v.List()
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for it.Next() {
-		n++
-	}
-	return n
+	return err == nil && it.Next()
 }
 
 // openListDefault reports whether d is only the closed form of a list with
