@@ -377,3 +377,25 @@ func TestNoSpecFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckBuildsOnDefinition: a named check that builds on another
+// definition rejects what that definition rejects, as CUE does
+// (accepted/check_builds_on_definition).
+func TestCheckBuildsOnDefinition(t *testing.T) {
+	t.Parallel()
+	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["check_builds_on_definition"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range s.Checks {
+		if c.Name == "Name" {
+			for _, p := range c.Reject {
+				got = append(got, p.Regexp)
+			}
+		}
+	}
+	if want := []string{"^$", "/"}; !slices.Equal(got, want) {
+		t.Errorf("#Name rejects %q, want %q", got, want)
+	}
+}

@@ -678,6 +678,14 @@ func (w *typeWalker) checkBody(v cue.Value, c *model.Check, depth int) {
 		return
 	}
 	op, args := w.l.expr(v)
+	if op == cue.SelectorOp {
+		// A definition the check builds on (#Check: #Base & !~"/"): its
+		// patterns are the check's too.
+		if root, path := v.ReferencePath(); root.Exists() {
+			w.checkBody(root.LookupPath(path), c, depth+1)
+			return
+		}
+	}
 	switch op {
 	case cue.AndOp:
 		for _, a := range args {
