@@ -24,7 +24,7 @@ type Error struct {
 
 // Error formats e as file:line:col: message.
 func (e *Error) Error() string {
-	if !e.Pos.IsValid() && e.Pos.File == "" {
+	if e.Pos.File == "" {
 		return e.Msg
 	}
 	return e.Pos.String() + ": " + e.Msg
@@ -75,8 +75,8 @@ func (l List) Error() string {
 	return b.String()
 }
 
-// Errors returns the findings in err: a List's, a single *Error, or one
-// position-less finding carrying err's text.
+// Errors returns the findings in err: a List's, or one position-less
+// finding carrying err's text.
 func Errors(err error) List {
 	if err == nil {
 		return nil
@@ -84,10 +84,6 @@ func Errors(err error) List {
 	var l List
 	if errors.As(err, &l) {
 		return l
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return List{e}
 	}
 	return List{{Code: "error", Msg: err.Error()}}
 }

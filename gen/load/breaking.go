@@ -26,20 +26,9 @@ func (l *loader) breaking(root cue.Value, s *model.Spec) {
 	it, _ := lookup(bv, cue.Str("accept")).List()
 	for it.Next() {
 		av := it.Value()
-		var raw struct {
-			Rule   string `json:"rule"`
-			Tool   string `json:"tool"`
-			Field  string `json:"field"`
-			Mode   string `json:"mode"`
-			Model  string `json:"model"`
-			Agent  string `json:"agent"`
-			Reason string `json:"reason"`
-		}
-		if !l.decode(av, &raw) {
-			continue
-		}
-		a := &model.Acceptance{Rule: raw.Rule, Tool: raw.Tool, Field: raw.Field, Mode: raw.Mode, Model: raw.Model,
-			Agent: raw.Agent, Reason: strings.TrimSpace(raw.Reason), Pos: l.vpos(av)}
+		field := func(k string) string { return str(lookup(av, cue.Str(k))) }
+		a := &model.Acceptance{Rule: field("rule"), Tool: field("tool"), Field: field("field"), Mode: field("mode"), Model: field("model"),
+			Agent: field("agent"), Reason: strings.TrimSpace(field("reason")), Pos: l.vpos(av)}
 		if k, msg := breaking.CheckAcceptance(a); msg != "" {
 			at := lookup(av, cue.Str("rule"))
 			switch {

@@ -86,12 +86,21 @@ func str(v cue.Value) string {
 	return s
 }
 
-func (l *loader) decode(v cue.Value, x any) bool {
+// decode decodes v, a list of the spec's, into x.
+func (l *loader) decode(v cue.Value, x any) {
 	if err := v.Decode(x); err != nil {
 		l.cueErr(v, err)
-		return false
 	}
-	return true
+}
+
+// integer returns the int v; one that a 64-bit int cannot hold (CUE's int
+// has no bound) is a finding at v.
+func (l *loader) integer(v cue.Value) int {
+	n, err := v.Int64()
+	if err != nil {
+		l.errorf(v, "integer", "%s: %v is beyond the range of a 64-bit integer", v.Path(), v)
+	}
+	return int(n)
 }
 
 func (l *loader) contract(root cue.Value, s *model.Spec) {
@@ -111,56 +120,37 @@ func (l *loader) contract(root cue.Value, s *model.Spec) {
 }
 
 func (l *loader) codegen(root cue.Value, s *model.Spec) {
-	var c struct {
-		Out string `json:"out"`
-		Go  struct {
-			Dir     string `json:"dir"`
-			Package string `json:"package"`
-			Import  string `json:"import"`
-			Runtime string `json:"runtime"`
-		} `json:"go"`
-		OpenCode   struct{ Dir string } `json:"opencode"`
-		TS         struct{ Dir string } `json:"ts"`
-		JSONSchema struct{ Dir string } `json:"jsonschema"`
-		Docs       struct{ Dir string } `json:"docs"`
-		MCP        *struct {
-			Dir        string `json:"dir"`
-			Package    string `json:"package"`
-			CoreImport string `json:"core_import"`
-			Runtime    string `json:"runtime"`
-		} `json:"mcp"`
-	}
 	v := lookup(root, cue.Str("codegen"))
-	if !l.decode(v, &c) {
-		return
-	}
-	s.Codegen = model.Codegen{Out: c.Out, GoDir: c.Go.Dir, GoPackage: c.Go.Package, OpenCodeDir: c.OpenCode.Dir,
-		TSDir: c.TS.Dir, JSONSchemaDir: c.JSONSchema.Dir, DocsDir: c.Docs.Dir, GoImport: c.Go.Import, GoRuntime: c.Go.Runtime}
-	for _, d := range []struct{ field, dir string }{{"out", c.Out}, {"go.dir", c.Go.Dir}, {"opencode.dir", c.OpenCode.Dir},
-		{"ts.dir", c.TS.Dir}, {"jsonschema.dir", c.JSONSchema.Dir}, {"docs.dir", c.Docs.Dir}} {
-		if !localPath(d.dir) {
-			l.errorf(v.LookupPath(cue.ParsePath(d.field)), "codegen", "codegen.%s %q must be a relative path inside the output tree (no '..', no leading '/')", d.field, d.dir)
+	at := func(field string) cue.Value { return v.LookupPath(cue.ParsePath(field)) }
+	c := &s.Codegen
+	*c = model.Codegen{Out: str(at("out")), GoDir: str(at("go.dir")), GoPackage: str(at("go.package")),
+		GoImport: str(at("go.import")), GoRuntime: str(at("go.runtime")), OpenCodeDir: str(at("opencode.dir")),
+		TSDir: str(at("ts.dir")), JSONSchemaDir: str(at("jsonschema.dir")), DocsDir: str(at("docs.dir"))}
+	for _, field := range []string{"out", "go.dir", "opencode.dir", "ts.dir", "jsonschema.dir", "docs.dir"} {
+		if dir := str(at(field)); !localPath(dir) {
+			l.errorf(at(field), "codegen", "codegen.%s %q must be a relative path inside the output tree (no '..', no leading '/')", field, dir)
 		}
 	}
-	l.goPackage(v.LookupPath(cue.ParsePath("go.package")), "go.package", c.Go.Package)
-	if m := c.MCP; m != nil {
-		mv := v.LookupPath(cue.ParsePath("mcp"))
+	l.goPackage(at("go.package"), "go.package", c.GoPackage)
+	if mv := at("mcp"); mv.Exists() {
+		m := &model.MCPCodegen{Dir: str(at("mcp.dir")), Package: str(at("mcp.package")), CoreImport: str(at("mcp.core_import")),
+			Runtime: str(at("mcp.runtime")), Pos: l.vpos(mv)}
 		// Each says the core package's import path when the other does not
 		// (core_import alone is how specs said it before go.import).
 		if m.CoreImport == "" {
-			m.CoreImport = c.Go.Import
-		} else if s.Codegen.GoImport == "" {
-			s.Codegen.GoImport = m.CoreImport
+			m.CoreImport = c.GoImport
+		} else if c.GoImport == "" {
+			c.GoImport = m.CoreImport
 		}
-		s.Codegen.MCP = &model.MCPCodegen{Dir: m.Dir, Package: m.Package, CoreImport: m.CoreImport, Runtime: m.Runtime, Pos: l.vpos(mv)}
+		c.MCP = m
 		switch {
 		case !localPath(m.Dir):
-			l.errorf(mv.LookupPath(cue.ParsePath("dir")), "codegen", "codegen.mcp.dir %q must be a relative path inside the output tree (no '..', no leading '/')", m.Dir)
-		case strings.EqualFold(path.Clean(m.Dir), path.Clean(c.Go.Dir)):
+			l.errorf(at("mcp.dir"), "codegen", "codegen.mcp.dir %q must be a relative path inside the output tree (no '..', no leading '/')", m.Dir)
+		case strings.EqualFold(path.Clean(m.Dir), path.Clean(c.GoDir)):
 			// Ignoring case, as a macOS or Windows checkout does.
-			l.errorf(mv.LookupPath(cue.ParsePath("dir")), "codegen", "codegen.mcp.dir %q must differ from codegen.go.dir %q, even ignoring case: the MCP package is a package of its own", m.Dir, c.Go.Dir)
+			l.errorf(at("mcp.dir"), "codegen", "codegen.mcp.dir %q must differ from codegen.go.dir %q, even ignoring case: the MCP package is a package of its own", m.Dir, c.GoDir)
 		}
-		l.goPackage(mv.LookupPath(cue.ParsePath("package")), "mcp.package", m.Package)
+		l.goPackage(at("mcp.package"), "mcp.package", m.Package)
 	}
 }
 
@@ -181,12 +171,7 @@ func localPath(p string) bool {
 	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
 		return false
 	}
-	for _, seg := range strings.Split(p, "/") {
-		if seg == ".." {
-			return false
-		}
-	}
-	return true
+	return !slices.Contains(strings.Split(p, "/"), "..")
 }
 
 func (l *loader) tools(root cue.Value, s *model.Spec) {
@@ -226,9 +211,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 			}
 			t.Result = w.object(r, t.GoName+"Result", t.GoName+"Result")
 		}
-		if t.Summary != "" {
-			l.summary(sm, t)
-		}
+		l.summary(sm, t)
 		t.Fingerprint = fingerprint(t)
 		s.Tools = append(s.Tools, t)
 		// What Expr made for this tool's values is not asked for again:
@@ -796,28 +779,16 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 }
 
 func (l *loader) callback(root cue.Value, s *model.Spec) {
-	var c struct {
-		Path          string   `json:"path"`
-		MaxRetries    int      `json:"max_retries"`
-		BackoffBaseMS int      `json:"backoff_base_ms"`
-		TimeoutMS     int      `json:"timeout_ms"`
-		RetentionMS   int      `json:"retention_ms"`
-		RetryOn       []string `json:"retry_on"`
-		Env           struct {
-			GatewayURL string `json:"gateway_url"`
-			SessionID  string `json:"session_id"`
-			AuthToken  string `json:"auth_token"`
-		} `json:"env"`
-	}
 	v := lookup(root, cue.Str("callback"))
-	if !l.decode(v, &c) {
-		return
-	}
-	s.Callback = model.Callback{Path: c.Path, MaxRetries: c.MaxRetries, BackoffBaseMS: c.BackoffBaseMS, TimeoutMS: c.TimeoutMS,
-		RetentionMS: c.RetentionMS, RetryOn: c.RetryOn, EnvGatewayURL: c.Env.GatewayURL, EnvSessionID: c.Env.SessionID, EnvAuthToken: c.Env.AuthToken}
+	at := func(field string) cue.Value { return v.LookupPath(cue.ParsePath(field)) }
+	c := &s.Callback
+	*c = model.Callback{Path: str(at("path")), MaxRetries: l.integer(at("max_retries")), BackoffBaseMS: l.integer(at("backoff_base_ms")),
+		TimeoutMS: l.integer(at("timeout_ms")), RetentionMS: l.integer(at("retention_ms")),
+		EnvGatewayURL: str(at("env.gateway_url")), EnvSessionID: str(at("env.session_id")), EnvAuthToken: str(at("env.auth_token"))}
+	l.decode(at("retry_on"), &c.RetryOn)
 	for _, p := range []string{"{sessionId}", "{toolName}"} {
 		if strings.Count(c.Path, p) != 1 {
-			l.errorf(lookup(v, cue.Str("path")), "callback", "callback.path must contain %s exactly once", p)
+			l.errorf(at("path"), "callback", "callback.path must contain %s exactly once", p)
 		}
 	}
 	l.envNames(v, "callback")
@@ -836,22 +807,16 @@ func (l *loader) envNames(v cue.Value, section string) {
 
 func (l *loader) opencode(root cue.Value, s *model.Spec) {
 	v := lookup(root, cue.Str("opencode"))
-	var o struct {
-		ToolDir       string   `json:"tool_dir"`
-		ConfigPaths   []string `json:"config_paths"`
-		PluginPackage string   `json:"plugin_package"`
-		PluginVersion string   `json:"plugin_version"`
-	}
-	if !l.decode(v, &o) {
-		return
-	}
-	s.OpenCode = model.OpenCode{ToolDir: o.ToolDir, ConfigPaths: o.ConfigPaths, PluginPackage: o.PluginPackage, PluginVersion: o.PluginVersion}
+	o := &s.OpenCode
+	*o = model.OpenCode{ToolDir: str(lookup(v, cue.Str("tool_dir"))), PluginPackage: str(lookup(v, cue.Str("plugin_package"))),
+		PluginVersion: str(lookup(v, cue.Str("plugin_version")))}
+	l.decode(lookup(v, cue.Str("config_paths")), &o.ConfigPaths)
 	if !localPath(o.ToolDir) {
 		l.errorf(lookup(v, cue.Str("tool_dir")), "opencode", "opencode.tool_dir %q must be relative to the repository root", o.ToolDir)
 	}
 	cv := lookup(v, cue.Str("config"))
 	if b, ok := l.concreteJSON(cv, "opencode"); ok {
-		s.OpenCode.Config = b
+		o.Config = b
 	}
 	if lookup(cv, cue.Str("model")).Exists() {
 		l.errorf(lookup(cv, cue.Str("model")), "opencode", "opencode.config must not set \"model\": it comes from the agent's default model")
@@ -936,14 +901,6 @@ func modelIDs(s *model.Spec) []string {
 		out = append(out, m.Canonical)
 	}
 	return out
-}
-
-func standingList() string {
-	var ss []string
-	for _, s := range model.Standings {
-		ss = append(ss, string(s))
-	}
-	return strings.Join(ss, ", ")
 }
 
 // suggest returns `; did you mean "x"?` for the closest known name, or "".

@@ -119,8 +119,9 @@ func TestBase(t *testing.T) {
 }
 
 // TestLongExtendsChain: a mode at the end of a chain of 70 inherits the
-// prompt and the agent prompt of the chain's first mode (the walk up the
-// chain has no depth limit).
+// prompt and the agent prompts of the chain's modes, the first mode's
+// first (the walk up the chain has no depth limit), for every agent any
+// of them has a prompt for.
 func TestLongExtendsChain(t *testing.T) {
 	t.Parallel()
 	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["extends_chain_long"]))
@@ -134,8 +135,16 @@ func TestLongExtendsChain(t *testing.T) {
 	if !strings.HasPrefix(last.Prompt, "When you are stuck, call ask_user.\n\nLink 1.") || !strings.HasSuffix(last.Prompt, "Link 69.") {
 		t.Errorf("chain69's prompt = %.60q…, want chain0's prompt, then each link's", last.Prompt)
 	}
-	if len(last.AgentPrompts) != 1 || last.AgentPrompts[0].Agent != "plan" || last.AgentPrompts[0].Prompt != "Plan before you call ask_user." {
-		t.Errorf("chain69's agent prompts = %+v, want chain0's for plan", last.AgentPrompts)
+	var got []model.AgentPrompt
+	for _, ap := range last.AgentPrompts {
+		got = append(got, *ap)
+	}
+	want := []model.AgentPrompt{
+		{Agent: "build", Prompt: "Build in small steps."},
+		{Agent: "plan", Prompt: "Plan before you call ask_user.\n\nThen plan again."},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("chain69's agent prompts differ (-want +got):\n%s", diff)
 	}
 }
 
@@ -350,4 +359,43 @@ func setCodes(comment []byte, line string) []byte {
 		out = append(out, line)
 	}
 	return []byte(strings.Join(out, "\n") + "\n")
+}
+
+// TestNoSpecFiles: a spec directory without .cue files of the author's (a
+// module file and agentc's metaschema copy are not a spec) is one finding
+// at the directory.
+func TestNoSpecFiles(t *testing.T) {
+	t.Parallel()
+	for name, files := range map[string]map[string][]byte{
+		"empty":       {},
+		"module only": {"cue.mod/module.cue": []byte("module: \"example.com/spec\"\nlanguage: version: \"v0.17.0\"\n")},
+		"schema copy": {"agentc_schema.cue": []byte("package agentc\n")},
+	} {
+		_, err := load.Load(load.Bytes(displayDir, files))
+		if got, want := findings(err), []string{"spec: no .cue files in the spec directory"}; !slices.Equal(got, want) {
+			t.Errorf("%s: findings = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestCheckBuildsOnDefinition: a named check that builds on another
+// definition rejects what that definition rejects, as CUE does
+// (accepted/check_builds_on_definition).
+func TestCheckBuildsOnDefinition(t *testing.T) {
+	t.Parallel()
+	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["check_builds_on_definition"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range s.Checks {
+		if c.Name == "Name" {
+			for _, p := range c.Reject {
+				got = append(got, p.Regexp)
+			}
+		}
+	}
+	if want := []string{"^$", "/"}; !slices.Equal(got, want) {
+		t.Errorf("#Name rejects %q, want %q", got, want)
+	}
 }

@@ -1,7 +1,6 @@
 package load
 
 import (
-	"encoding/json"
 	"path"
 	"slices"
 	"strings"
@@ -58,25 +57,18 @@ func (l *loader) openCodeAgent(root cue.Value, s *model.Spec) {
 // takes (mcpgen.ServerName). Only with codegen.mcp set: without it nothing
 // is added.
 func (l *loader) openCodeMCP(root cue.Value, s *model.Spec) {
-	if s.Codegen.MCP == nil {
-		return
-	}
-	var cfg struct {
-		MCP json.RawMessage `json:"mcp"`
-	}
-	if json.Unmarshal(s.OpenCode.Config, &cfg) != nil || cfg.MCP == nil {
-		return
-	}
 	servers := lookup(root, cue.Str("opencode"), cue.Str("config"), cue.Str("mcp"))
-	var entries map[string]json.RawMessage
-	if json.Unmarshal(cfg.MCP, &entries) != nil || entries == nil {
+	if s.Codegen.MCP == nil || !servers.Exists() {
+		return
+	}
+	if servers.Kind() != cue.StructKind {
 		l.errorf(servers, "codegen", "opencode.config.mcp must be an object of MCP servers: "+
 			"with codegen.mcp set, agentc adds the gateway's server to it")
 		return
 	}
 	name := s.Contract.Name
-	if _, ok := entries[name]; ok {
-		l.errorf(lookup(servers, cue.Str(name)), "codegen", "opencode.config.mcp already has a server %q: "+
+	if taken := lookup(servers, cue.Str(name)); taken.Exists() {
+		l.errorf(taken, "codegen", "opencode.config.mcp already has a server %q: "+
 			"with codegen.mcp set, the gateway's MCP server takes the contract's name; rename this one", name)
 	}
 }

@@ -20,22 +20,13 @@ import (
 // both.
 func (l *loader) proxy(root cue.Value, s *model.Spec) {
 	pv := lookup(root, cue.Str("proxy"))
-	var p struct {
-		Path      string `json:"path"`
-		TimeoutMS int    `json:"timeout_ms"`
-		Env       struct {
-			URL    string `json:"url"`
-			Mode   string `json:"mode"`
-			Params string `json:"params"`
-		} `json:"env"`
-		Agents []string `json:"agents"`
-	}
-	if !l.decode(pv, &p) {
-		return
-	}
-	s.Proxy = model.Proxy{Path: p.Path, TimeoutMS: p.TimeoutMS, EnvURL: p.Env.URL, EnvMode: p.Env.Mode, EnvParams: p.Env.Params}
+	at := func(field string) cue.Value { return pv.LookupPath(cue.ParsePath(field)) }
+	s.Proxy = model.Proxy{Path: str(at("path")), TimeoutMS: l.integer(at("timeout_ms")), EnvURL: str(at("env.url")),
+		EnvMode: str(at("env.mode")), EnvParams: str(at("env.params"))}
+	var agents []string
+	l.decode(at("agents"), &agents)
 	seen := map[string]bool{}
-	for i, a := range p.Agents {
+	for i, a := range agents {
 		if seen[a] {
 			l.errorf(lookup(pv, cue.Str("agents"), cue.Index(i)), "duplicate-agent", "proxy.agents lists %q twice", a)
 			continue
@@ -55,45 +46,34 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 // agentPrompts resolves each mode's per-agent texts, inheriting the parent
 // mode's text for the same agent as the prompt itself is inherited.
 func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params []string) {
-	own := map[*model.Mode]map[string]cue.Value{}
+	own := map[*model.Mode]map[string]string{} // each mode's own texts, by agent
 	for _, m := range s.Modes {
-		own[m] = map[string]cue.Value{}
+		own[m] = map[string]string{}
 		for name, av := range l.named(lookup(root, cue.Str("modes"), cue.Str(m.Name), cue.Str("agents")), true) {
 			pv := lookup(av, cue.Str("prompt"))
 			if !l.knownAgent(s, av, name, fmt.Sprintf("mode %q has a prompt for", m.Name)) {
 				continue
 			}
-			own[m][name] = pv
 			text := strings.TrimSpace(l.text(pv))
-			l.checkTemplate(pv, text, params, fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name))
-			l.checkMentions(pv, text, []*model.Mode{m}, fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name))
+			own[m][name] = text
+			what := fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name)
+			l.checkTemplate(pv, text, params, what)
+			l.checkMentions(pv, text, []*model.Mode{m}, what)
 		}
 	}
 	for _, m := range s.Modes {
-		// m and the modes it extends, nearest first, however long the
-		// chain; a cycle (reported) ends it.
-		var lineage []*model.Mode
+		// The texts of m and the modes it extends, by agent, the farthest
+		// mode's first, however long the chain; a cycle (reported) ends it.
+		texts := map[string][]string{}
 		seen := map[*model.Mode]bool{}
 		for x := m; x != nil && !seen[x]; x = x.Extends {
 			seen[x] = true
-			lineage = append(lineage, x)
-		}
-		agents := map[string]bool{}
-		for _, x := range lineage {
-			for a := range own[x] {
-				agents[a] = true
+			for a, text := range own[x] {
+				texts[a] = append([]string{text}, texts[a]...)
 			}
 		}
-		for _, a := range slices.Sorted(maps.Keys(agents)) {
-			ap := &model.AgentPrompt{Agent: a}
-			var parts []string
-			for _, x := range lineage {
-				if v, ok := own[x][a]; ok {
-					parts = append([]string{strings.TrimSpace(str(v))}, parts...)
-				}
-			}
-			ap.Prompt = strings.Join(parts, "\n\n")
-			m.AgentPrompts = append(m.AgentPrompts, ap)
+		for _, a := range slices.Sorted(maps.Keys(texts)) {
+			m.AgentPrompts = append(m.AgentPrompts, &model.AgentPrompt{Agent: a, Prompt: strings.Join(texts[a], "\n\n")})
 		}
 	}
 }
@@ -228,9 +208,7 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params []string) {
 		}
 		for name, vv := range l.named(lookup(ev, cue.Str("variants")), true) {
 			v := &model.Variant{Name: name}
-			if w, err := lookup(vv, cue.Str("weight")).Int64(); err == nil {
-				v.Weight = int(w)
-			}
+			v.Weight = l.integer(lookup(vv, cue.Str("weight")))
 			pv := lookup(vv, cue.Str("prompt"))
 			v.Prompt = strings.TrimSpace(l.text(pv))
 			what := fmt.Sprintf("prompt of variant %q of experiment %q", v.Name, e.Name)

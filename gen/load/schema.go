@@ -83,10 +83,7 @@ func (l *loader) requiredBelow(d cue.Value, path []string, a *anchor, errs *diag
 		return n > 0 || d.IncompleteKind() == cue.StructKind
 	case cue.ListKind:
 		if d.IsConcrete() {
-			it, err := d.List()
-			if err != nil {
-				return true
-			}
+			it, _ := d.List() // a concrete list, which List takes without error
 			for i := 0; it.Next(); i++ {
 				l.required(it.Value(), append(slices.Clip(path), strconv.Itoa(i)), a, errs)
 			}
@@ -111,15 +108,13 @@ func (l *loader) requiredLeaf(v, d cue.Value, path []string, up *anchor, errs *d
 	if it, err := up.v.Fields(); err == nil {
 		name := unquote(path[len(path)-1])
 		var others []string
-		at := map[string]cue.Value{}
 		for it.Next() {
 			if n := it.Selector().Unquoted(); n != name {
 				others = append(others, n)
-				at[n] = it.Value()
 			}
 		}
 		if k := closest(name, others); k != "" {
-			if p := l.vpos(at[k]); inSpec(p) {
+			if p := l.vpos(lookup(up.v, cue.Str(k))); inSpec(p) {
 				errs.Add(p, "schema", "%s; is %q a misspelling of it?", msg, k)
 				return
 			}
@@ -303,7 +298,6 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
 	}
 	var alts []alt
 	var bad string
-	pos := head.pos
 	for _, e := range rest[:n] {
 		if e.format != "conflicting values %s and %s" || len(e.args) != 2 || !slices.Equal(e.path, head.path) {
 			return nil, 0
@@ -314,13 +308,13 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
 		} else if b != bad {
 			return nil, 0
 		}
-		if !pos.IsValid() || pos.Line == 0 {
-			pos = e.pos
-		}
 		alts = append(alts, alt{a, e.alt})
 	}
-	if e := rest[0]; e.pos.IsValid() {
-		pos = e.pos
+	// At the offending value, which each conflict names (the same value,
+	// so each has its position or none does).
+	pos := head.pos
+	if p := rest[0].pos; p.IsValid() {
+		pos = p
 	}
 	slices.SortStableFunc(alts, func(x, y alt) int {
 		return cmp.Or(cmp.Compare(x.pos.Line(), y.pos.Line()), cmp.Compare(x.pos.Column(), y.pos.Column()))
@@ -334,7 +328,7 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
 	// A mode's tool standing has its own finding code.
 	if p := head.path; len(p) == 4 && p[0] == "modes" && p[2] == "tools" {
 		return &diag.Error{Pos: pos, Code: "unknown-standing", Msg: fmt.Sprintf("unknown standing %s for tool %q in mode %q (want one of %s)%s",
-			bad, unquote(p[3]), unquote(p[1]), standingList(), hint)}, n
+			bad, unquote(p[3]), unquote(p[1]), strings.Join(plain, ", "), hint)}, n
 	}
 	return &diag.Error{Pos: pos, Code: "schema", Msg: fmt.Sprintf("%s: %s is not one of %s%s",
 		strings.Join(head.path, "."), bad, strings.Join(lits, ", "), hint)}, n

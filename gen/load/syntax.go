@@ -72,8 +72,7 @@ func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIn
 			}
 			if len(parts) > 0 {
 				doc := strings.Join(parts, "\n")
-				x.docs[fd.Label.Pos()] = doc
-				x.docs[fd.Pos()] = doc
+				x.docs[fd.Label.Pos()] = doc // the field's position too
 				if fd.Value != nil {
 					x.docs[fd.Value.Pos()] = doc
 				}
@@ -146,15 +145,12 @@ func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
 }
 
 // labelName returns the name a plain label declares: an identifier or a
-// string literal.
+// string literal (Unquote refuses a literal of another kind).
 func labelName(l ast.Label) (string, bool) {
 	switch l := l.(type) {
 	case *ast.Ident:
 		return l.Name, true
 	case *ast.BasicLit:
-		if l.Kind != token.STRING {
-			return "", false
-		}
 		s, err := literal.Unquote(l.Value)
 		return s, err == nil
 	}

@@ -47,11 +47,9 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 		w.errorv(v, "unsupported", "a disjunction of structs is not supported: an object has one set of fields; %s", supported)
 		return t
 	}
-	it, err := v.Fields(cue.Optional(true), cue.Patterns(true), cue.Hidden(true))
-	if err != nil {
-		w.errorv(v, "unsupported", "%v", err)
-		return t
-	}
+	// With hidden fields asked for, Fields lists what it finds and reports
+	// no error.
+	it, _ := v.Fields(cue.Optional(true), cue.Patterns(true), cue.Hidden(true))
 	goNames := map[string]*model.Field{}
 	for it.Next() {
 		if f := w.field(it.Selector(), it.Value(), goNames, childGo); f != nil {
@@ -156,12 +154,7 @@ func (w *typeWalker) generalDisjunct(v, d cue.Value) (cue.Value, bool) {
 // subsumesAll reports whether every one of args is an instance of a, as
 // CUE's Subsume says.
 func subsumesAll(a cue.Value, args []cue.Value) bool {
-	for _, b := range args {
-		if a.Subsume(b, cue.Final()) != nil {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(args, func(b cue.Value) bool { return a.Subsume(b, cue.Final()) != nil })
 }
 
 // typ converts any schema value of the field named field; an object type
@@ -198,8 +191,10 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 		t := &model.Type{Kind: model.Array, Pos: pos}
 		lv := v
 		if verr != nil {
+			// The list among the leaves, not a validator written before
+			// it (list.MinItems(1) & [...string]).
 			for _, lf := range leaves {
-				if lf.IncompleteKind() == cue.ListKind {
+				if op, _ := w.l.expr(lf); lf.IncompleteKind() == cue.ListKind && op != cue.CallOp {
 					lv = lf
 					break
 				}
@@ -210,7 +205,7 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 			w.errorv(v, "unsupported", "only open lists [...T] are supported, not fixed-length lists")
 			return t
 		}
-		if prefixLen(lv) > 0 {
+		if hasPrefix(lv) {
 			w.errorv(v, "unsupported", "list prefixes ([a, ...T]) are not supported; use [...T]")
 		}
 		t.Items = w.typ(elem, base, names.Singular(field))
@@ -365,13 +360,10 @@ func quoteList(vals []string) string {
 	return strings.Join(q, " | ")
 }
 
-// stringKind reports whether values of kind k are strings, which string
-// constraints apply to.
-func stringKind(k model.Kind) bool {
-	return k == model.String || k == model.Enum || k == model.Literal
-}
-
-// walk applies v, a part of field's schema, to t.
+// walk applies v, a part of field's schema, to t. A constraint for
+// another kind of value than the field's (int & =~"^1", [...string] &
+// strings.MinRunes(1), a named check on an int) never reaches it: CUE
+// refuses the field as a conflict of types when it evaluates the spec.
 func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int) {
 	if depth > 64 {
 		w.errorv(v, "unsupported", "constraint nested too deeply")
@@ -411,10 +403,6 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 	case cue.CallOp:
 		w.call(v, args, t)
 	case cue.RegexMatchOp:
-		if !stringKind(t.Kind) {
-			w.errorv(v, "unsupported", "=~ applies to strings only")
-			return
-		}
 		re, err := args[0].String()
 		if err != nil {
 			w.errorv(v, "unsupported", "=~ needs a literal pattern")
@@ -557,10 +545,6 @@ func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 	}
 	switch fn {
 	case "strings.MinRunes", "strings.MaxRunes":
-		if !stringKind(t.Kind) {
-			w.errorv(v, "unsupported", "%s applies to strings only", fn)
-			return
-		}
 		if n, ok := intArg(); ok {
 			if fn == "strings.MinRunes" {
 				t.MinLength = tighterMin(t.MinLength, n)
@@ -569,10 +553,6 @@ func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 			}
 		}
 	case "list.MinItems", "list.MaxItems":
-		if t.Kind != model.Array {
-			w.errorv(v, "unsupported", "%s applies to lists only", fn)
-			return
-		}
 		if n, ok := intArg(); ok {
 			if fn == "list.MinItems" {
 				t.MinItems = tighterMin(t.MinItems, n)
@@ -636,11 +616,9 @@ func (w *typeWalker) bound(v cue.Value, op cue.Op, args []cue.Value, t *model.Ty
 		w.errorv(v, "unsupported", "bounds need a number literal")
 		return
 	}
-	b, err := args[0].MarshalJSON()
-	if err != nil {
-		w.errorv(v, "unsupported", "bound: %v", err)
-		return
-	}
+	// A concrete number, which CUE writes as JSON without fail: the field
+	// is a number, so CUE refused a bound of another kind (int & >"a").
+	b, _ := args[0].MarshalJSON()
 	bd := &model.Bound{Value: json.Number(b), Exclusive: op == cue.GreaterThanOp || op == cue.LessThanOp}
 	switch op {
 	case cue.GreaterThanEqualOp, cue.GreaterThanOp:
@@ -666,10 +644,6 @@ func boundString(b *model.Bound, dir string) string {
 
 // check records a named check: a definition carrying @check("message").
 func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *model.Type) {
-	if !stringKind(t.Kind) {
-		w.l.errorf(def, "unsupported", "named checks apply to strings only")
-		return
-	}
 	key := path.String()
 	c, ok := w.checks[key]
 	if !ok {
@@ -704,6 +678,14 @@ func (w *typeWalker) checkBody(v cue.Value, c *model.Check, depth int) {
 		return
 	}
 	op, args := w.l.expr(v)
+	if op == cue.SelectorOp {
+		// A definition the check builds on (#Check: #Base & !~"/"): its
+		// patterns are the check's too.
+		if root, path := v.ReferencePath(); root.Exists() {
+			w.checkBody(root.LookupPath(path), c, depth+1)
+			return
+		}
+	}
 	switch op {
 	case cue.AndOp:
 		for _, a := range args {
@@ -739,19 +721,12 @@ func (w *typeWalker) checkBody(v cue.Value, c *model.Check, depth int) {
 	}
 }
 
-// prefixLen returns the number of elements before the "..." of an open
-// list ([a, ...T] has 1). Len is not concrete for an open list, so the
-// elements are counted.
-func prefixLen(v cue.Value) int {
+// hasPrefix reports whether the open list v has elements before its "..."
+// ([a, ...T]). Len is not concrete for an open list, so its elements are
+// listed.
+func hasPrefix(v cue.Value) bool {
 	it, err := v.List()
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for it.Next() {
-		n++
-	}
-	return n
+	return err == nil && it.Next()
 }
 
 // openListDefault reports whether d is only the closed form of a list with

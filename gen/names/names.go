@@ -6,6 +6,8 @@ package names
 import (
 	"encoding/json"
 	"fmt"
+	"go/token"
+	"go/types"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -208,18 +210,6 @@ func Singular(s string) string {
 	return s + "Item"
 }
 
-// goReserved are Go keywords and predeclared identifiers.
-var goReserved = setOf(
-	"break", "case", "chan", "const", "continue", "default", "defer", "else",
-	"fallthrough", "for", "func", "go", "goto", "if", "import", "interface",
-	"map", "package", "range", "return", "select", "struct", "switch", "type", "var",
-	"any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex",
-	"complex64", "complex128", "copy", "delete", "error", "false", "float32", "float64",
-	"imag", "int", "int8", "int16", "int32", "int64", "iota", "len", "make", "max",
-	"min", "new", "nil", "panic", "print", "println", "real", "recover", "rune",
-	"string", "true", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
-)
-
 // tsReserved are ECMAScript/TypeScript reserved words (and a few globals the
 // generated modules use) that a binding name must not take.
 var tsReserved = setOf(
@@ -240,8 +230,9 @@ func setOf(ss ...string) map[string]bool {
 	return m
 }
 
-// IsGoReserved reports whether id is a Go keyword or predeclared identifier.
-func IsGoReserved(id string) bool { return goReserved[id] }
+// IsGoReserved reports whether id is a Go keyword or predeclared identifier
+// (of the Go that builds agentc, as go/token and go/types know them).
+func IsGoReserved(id string) bool { return token.IsKeyword(id) || types.Universe.Lookup(id) != nil }
 
 // GoEnumValue returns the suffix that names an enum value's Go constant
 // (appended to the enum's type name): each run of ASCII letters and digits

@@ -65,3 +65,17 @@ func TestTSProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestIsGoReserved: Go's keywords and predeclared identifiers are reserved
+// (a package named so could not be imported by name); other names are not.
+func TestIsGoReserved(t *testing.T) {
+	for name, want := range map[string]bool{
+		"type": true, "package": true, "string": true, "iota": true, "nil": true,
+		"any": true, "clear": true, "min": true, "error": true,
+		"contract": false, "main": false, "unsafe": false, "String": false, "": false,
+	} {
+		if got := IsGoReserved(name); got != want {
+			t.Errorf("IsGoReserved(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
