@@ -133,7 +133,7 @@ type unusedAcceptance struct {
 }
 
 func runBreaking(e *env, specDir, against, format string) (any, error) {
-	cur, err := loadSpec(specDir) // the built-in spec ("") always loads
+	cur, err := loadSpec(specDir, nil) // the built-in spec ("") always loads
 	if err != nil {
 		return nil, e.cannotCompare(fmt.Sprintf("the spec %s does not load", specDir), true, format, err)
 	}

@@ -67,14 +67,7 @@ type generation struct {
 // generate reads the spec, hands its files to warn (if not nil), loads it,
 // runs the emitters and compares their files with the output root.
 func (f *specFlags) generate(warn func(*load.Source)) (*generation, error) {
-	src, err := specSource(f.spec)
-	if err != nil {
-		return nil, err
-	}
-	if warn != nil {
-		warn(src)
-	}
-	s, err := loadChecked(src)
+	s, err := loadSpec(f.spec, warn)
 	if err != nil {
 		return nil, err
 	}
