@@ -151,6 +151,12 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	return g.write()
+}
+
+// write carries out g's changes, unless the output root holds another
+// contract's files.
+func (g *generation) write() (*genResult, error) {
 	if err := sameContract(g.out, g.changes); err != nil {
 		return nil, err
 	}

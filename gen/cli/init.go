@@ -115,8 +115,8 @@ func (sc *scaffold) create(file string, data []byte) error {
 	return f.Close()
 }
 
-// keep remembers file's contents before a step (a go command, an append)
-// may change it.
+// keep remembers file's contents (nil if it does not exist) before a step
+// (a go command, gen, an append) may change it.
 func (sc *scaffold) keep(file string) {
 	if _, ok := sc.before[file]; !ok {
 		sc.before[file], _ = os.ReadFile(file)
@@ -248,20 +248,17 @@ package spec
 	sc.keep(filepath.Join(dir, "go.mod"))
 	sc.keep(filepath.Join(dir, "go.sum"))
 	outDir := filepath.Join(dir, filepath.FromSlash(out))
-	if err := walkFiles(outDir, sc.keep); err != nil {
-		return err
-	}
-	_, genErr := genOnce(&specFlags{spec: sdir, out: outDir}, nil)
-	err = walkFiles(outDir, func(file string) {
-		if _, ok := sc.before[file]; !ok {
-			sc.before[file] = nil // gen created it
-		}
-	})
+	g, err := (&specFlags{spec: sdir, out: outDir}).generate(nil)
 	if err != nil {
 		return err
 	}
-	if genErr != nil {
-		return genErr
+	for _, c := range g.changes {
+		if c.Kind != write.Unchanged {
+			sc.keep(filepath.Join(outDir, filepath.FromSlash(c.Path)))
+		}
+	}
+	if _, err := g.write(); err != nil {
+		return err
 	}
 	if _, err := runIn(dir, "go", "mod", "tidy"); err != nil {
 		return err
@@ -338,20 +335,6 @@ func relOut(specDir, out string) string {
 		return out
 	}
 	return filepath.ToSlash(rel)
-}
-
-// walkFiles calls fn for each file under dir; a missing dir has none.
-func walkFiles(dir string, fn func(file string)) error {
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			fn(p)
-		}
-		return err
-	})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	return err
 }
 
 // appendOnce appends text to file unless the file already holds marker.
