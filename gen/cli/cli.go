@@ -35,7 +35,9 @@ type env struct {
 
 type command struct {
 	name, args, summary string
-	// run returns the data of the --json envelope of a success.
+	// run returns the data of the --json envelope of a success, which
+	// seed 003 says always carries data (gen --watch, which returns none,
+	// refuses --json).
 	run   func(e *env, args []string) (any, error)
 	flags func(fs *flag.FlagSet)
 	// help says more, for 'agentc help <command>'.
@@ -219,9 +221,6 @@ func findingsJSON(l diag.List) []findingJSON {
 func (e *env) finish(cmd string, data any, err error) int {
 	if err == nil {
 		if e.json {
-			if data == nil {
-				data = struct{}{}
-			}
 			e.writeJSON(envelope{SchemaVersion: SchemaVersion, Success: true, Data: data})
 		}
 		return ExitOK
