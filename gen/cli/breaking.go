@@ -268,11 +268,8 @@ func (e *env) cannotCompare(what string, inReview bool, format string, err error
 			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(pos, title), escapeData(msg))
 		}
 	}
-	switch {
-	case !isList:
+	if !isList || e.json {
 		return &incomparable{err: err}
-	case e.json:
-		return &incomparable{err: fmt.Errorf("%s: %w", what, err)}
 	}
 	fmt.Fprintf(e.stderr, "agentc breaking: cannot compare: %s:\n", what)
 	diag.Print(e.stderr, l)
@@ -301,15 +298,14 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		}
 	}
 	dir = path.Clean(dir) // also drops a trailing slash
-	if _, err := runIn("", "git", "rev-parse", "--verify", "--end-of-options", ref+"^{tree}"); err != nil {
-		if !hasPath {
-			return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
-		}
+	// ls-tree fails when ref names no tree (or outside a repository); a
+	// path the tree lacks lists nothing.
+	out, err := runIn("", "git", "ls-tree", "--name-only", "--end-of-options", ref, "--", dir+"/")
+	switch {
+	case err != nil && !hasPath:
+		return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
+	case err != nil:
 		return nil, "", fmt.Errorf("--against %s: %q is not a git ref: %w", against, ref, err)
-	}
-	out, err := runIn("", "git", "ls-tree", "--name-only", ref, "--", dir+"/")
-	if err != nil {
-		return nil, "", fmt.Errorf("--against %s: %w", against, err)
 	}
 	files := map[string][]byte{}
 	for _, name := range strings.Fields(string(out)) {
