@@ -19,6 +19,7 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -42,19 +43,17 @@ const (
 
 // Options says what to check.
 type Options struct {
-	// Patterns are the package patterns of the hand-written code ("./...").
+	// Patterns are the package patterns of the hand-written code ("./..."),
+	// resolved in the working directory, which positions are relative to.
 	Patterns []string
-	// Dir is the directory patterns are resolved in and positions are
-	// made relative to; "" means the current directory.
-	Dir string
-	// GenDir is the directory of the generated Go package (relative to Dir
-	// or absolute): <out>/<codegen.go.dir>.
+	// GenDir is the directory of the generated Go package (relative to the
+	// working directory or absolute): <out>/<codegen.go.dir>.
 	GenDir string
 	// Spec is the spec the generated package comes from (required); it
 	// names the tools.
 	Spec *model.Spec
 	// MCPDir, when not empty, is the directory of the generated MCP package
-	// (<out>/<codegen.mcp.dir>), relative to Dir or absolute: it is
+	// (<out>/<codegen.mcp.dir>), relative or absolute as GenDir: it is
 	// generated code, never a hand-written handler, and a package that
 	// calls its New serves the handlers over MCP.
 	MCPDir string
@@ -93,7 +92,7 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedModule |
 // error only when the packages cannot be loaded or located at all; every
 // problem in the code is a finding.
 func Check(opts Options) (*Result, error) {
-	dir, err := filepath.Abs(opts.Dir) // "" is the working directory
+	dir, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
