@@ -100,12 +100,8 @@ func ruleTable() string {
 	return b.String()
 }
 
-// incomparable is a failure to compare the specs (ExitIncomparable);
-// printed says its findings are printed already (human mode).
-type incomparable struct {
-	err     error
-	printed bool
-}
+// incomparable is a failure to compare the specs (ExitIncomparable).
+type incomparable struct{ err error }
 
 func (e *incomparable) Error() string { return "cannot compare: " + e.err.Error() }
 func (e *incomparable) Unwrap() error { return e.err }
@@ -248,10 +244,9 @@ func escapeProperty(s string) string {
 }
 
 // cannotCompare returns the failure to compare for err. A spec's findings
-// are printed here in human mode, under what failed to load; with
-// github-actions, each is an error annotation too (at its position when
-// the spec is the one under review: the baseline's files are not the pull
-// request's).
+// follow what failed to load, a line each; with github-actions, each is an
+// error annotation too (at its position when the spec is the one under
+// review: the baseline's files are not the pull request's).
 func (e *env) cannotCompare(what string, inReview bool, format string, err error) error {
 	var l diag.List
 	isList := errors.As(err, &l)
@@ -268,12 +263,10 @@ func (e *env) cannotCompare(what string, inReview bool, format string, err error
 			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(pos, title), escapeData(msg))
 		}
 	}
-	if !isList || e.json {
-		return &incomparable{err: err}
+	if isList {
+		err = fmt.Errorf("%s:\n%w", what, err)
 	}
-	fmt.Fprintf(e.stderr, "agentc breaking: cannot compare: %s:\n", what)
-	diag.Print(e.stderr, l)
-	return &incomparable{err: err, printed: true}
+	return &incomparable{err: err}
 }
 
 // loadAgainst loads the earlier spec from a directory or from git. When the

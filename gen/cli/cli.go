@@ -253,10 +253,9 @@ func (e *env) finish(cmd string, data any, err error) int {
 		return code
 	}
 	switch {
-	case ic != nil && ic.printed:
 	case code == ExitUsage:
 		fmt.Fprintf(e.stderr, "agentc %s: %v\nRun 'agentc help %s' for usage.\n", cmd, err, cmd)
-	case found:
+	case found && ic == nil: // breaking's findings in a spec go with what failed to load
 		diag.Print(e.stdout, l)
 	default:
 		fmt.Fprintf(e.stderr, "agentc %s: %v\n", cmd, err)
