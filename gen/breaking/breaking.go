@@ -756,12 +756,11 @@ func (c *cmpr) modes() {
 			if nt == nil {
 				continue // TOOL_REMOVED says it, once
 			}
-			ns := nm.Standing(nt.Name)
 			tat := About{Mode: om.Name, Tool: nt.Name}
-			pos := nm.Pos
+			ns, pos := model.Unavailable, nm.Pos
 			for _, x := range nm.Standings {
 				if x.Tool == nt {
-					pos = x.Pos
+					ns, pos = x.Standing, x.Pos
 				}
 			}
 			switch {
