@@ -100,12 +100,6 @@ func ruleTable() string {
 	return b.String()
 }
 
-// incomparable is a failure to compare the specs (ExitIncomparable).
-type incomparable struct{ err error }
-
-func (e *incomparable) Error() string { return "cannot compare: " + e.err.Error() }
-func (e *incomparable) Unwrap() error { return e.err }
-
 // breakingReport is the --json data.
 type breakingReport struct {
 	Against string `json:"against"`
@@ -178,7 +172,7 @@ func runBreaking(e *env, specDir, against, format string) (any, error) {
 		tail = fmt.Sprintf("; %d unused acceptance(s)", len(rep.Unused))
 	}
 	if rep.Breaking > 0 {
-		return nil, &failure{code: "breaking", msg: fmt.Sprintf("%d breaking change(s), %s, against %s%s", rep.Breaking, counts, against, tail), details: rep}
+		return nil, &failure{code: "breaking", exit: ExitFindings, msg: fmt.Sprintf("%d breaking change(s), %s, against %s%s", rep.Breaking, counts, against, tail), details: rep}
 	}
 	if !e.json {
 		e.logf("agentc breaking: no breaking changes (%s) against %s%s", counts, against, tail)
@@ -243,7 +237,7 @@ func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// cannotCompare returns the failure to compare for err. A spec's findings
+// cannotCompare returns the failure to compare for err (ExitIncomparable). A spec's findings
 // follow what failed to load, a line each; with github-actions, each is an
 // error annotation too (at its position when the spec is the one under
 // review: the baseline's files are not the pull request's).
@@ -266,7 +260,7 @@ func (e *env) cannotCompare(what string, inReview bool, format string, err error
 	if isList {
 		err = fmt.Errorf("%s:\n%w", what, err)
 	}
-	return &incomparable{err: err}
+	return &failure{code: "incomparable", exit: ExitIncomparable, msg: "cannot compare: " + err.Error(), err: err}
 }
 
 // loadAgainst loads the earlier spec from a directory or from git. When the

@@ -95,7 +95,7 @@ func runCheck(e *env, sf *specFlags, pattern string) (any, error) {
 		if len(findings) == 0 {
 			code = "handlers"
 		}
-		return nil, &failure{code: code, msg: strings.Join(msgs, "; "), details: data}
+		return nil, &failure{code: code, exit: ExitFindings, msg: strings.Join(msgs, "; "), details: data}
 	}
 	return data, nil
 }

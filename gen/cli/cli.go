@@ -168,12 +168,10 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun 'agentc help <command>' for a command's flags. Exit status: 0 ok, 1 findings or failure, 2 usage; breaking: 3 could not compare.")
 }
 
-// usageError is a command-line mistake (exit 2).
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+// usagef returns a command-line mistake (exit 2).
+func usagef(format string, args ...any) error {
+	return &failure{code: "usage", exit: ExitUsage, msg: fmt.Sprintf(format, args...)}
+}
 
 // envelope is seed 003's machine I/O contract.
 type envelope struct {
@@ -191,15 +189,20 @@ type errorBody struct {
 	Details any `json:"details,omitempty"`
 }
 
-// failure is a command failure with a code and a structured report for
-// --json (check's drift, breaking's changes); in human mode the command
-// has printed the report, and finish prints the message.
+// failure is a command failure with the code of its --json error, its
+// exit status, and either a structured report for --json (check's drift,
+// breaking's changes; in human mode the command has printed the report,
+// and finish prints the message) or the error it wraps (the findings of a
+// spec breaking cannot compare, which its message holds too).
 type failure struct {
 	code, msg string
+	exit      int
 	details   any
+	err       error
 }
 
 func (f *failure) Error() string { return f.msg }
+func (f *failure) Unwrap() error { return f.err }
 
 type findingJSON struct {
 	File    string `json:"file,omitempty"`
@@ -226,28 +229,23 @@ func (e *env) finish(cmd string, data any, err error) int {
 		return ExitOK
 	}
 	code, kind := ExitFindings, "failure"
-	var ue *usageError
-	var ic *incomparable
 	var fl *failure
 	var l diag.List
 	found := errors.As(err, &l)
 	switch {
-	case errors.As(err, &ue):
-		code, kind = ExitUsage, "usage"
-	case errors.As(err, &ic):
-		code, kind = ExitIncomparable, "incomparable"
 	case errors.As(err, &fl):
-		kind = fl.code
+		code, kind = fl.exit, fl.code
 	case found:
 		kind = "findings"
 	}
 	if e.json {
 		body := &errorBody{Code: kind, Message: err.Error()}
-		if fl != nil {
-			body.Details = fl.details
-		} else if found {
+		if found {
 			body.Message = fmt.Sprintf("%d finding(s)", len(l))
 			body.Findings = findingsJSON(l)
+		}
+		if fl != nil {
+			body.Details = fl.details
 		}
 		e.writeJSON(envelope{SchemaVersion: SchemaVersion, Success: false, Error: body})
 		return code
@@ -255,7 +253,7 @@ func (e *env) finish(cmd string, data any, err error) int {
 	switch {
 	case code == ExitUsage:
 		fmt.Fprintf(e.stderr, "agentc %s: %v\nRun 'agentc help %s' for usage.\n", cmd, err, cmd)
-	case found && ic == nil: // breaking's findings in a spec go with what failed to load
+	case found && fl == nil:
 		diag.Print(e.stdout, l)
 	default:
 		fmt.Fprintf(e.stderr, "agentc %s: %v\n", cmd, err)
