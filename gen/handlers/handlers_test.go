@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
@@ -165,7 +166,7 @@ func writeModule(t *testing.T) {
 
 func testSpec() *model.Spec {
 	return &model.Spec{
-		Codegen: model.Codegen{GoPackage: "contract"},
+		Codegen: model.Codegen{GoPackage: "contract", GoDir: "go/contract", MCP: &model.MCPCodegen{Dir: "go/contractmcp"}},
 		Tools: []*model.Tool{
 			{Name: "automation.complete", GoName: "AutomationComplete", Execution: model.Gateway},
 			{Name: "request_env_variables", GoName: "RequestEnvVariables", Execution: model.Sandbox},
@@ -176,7 +177,7 @@ func testSpec() *model.Spec {
 
 func check(t *testing.T, patterns ...string) *Result {
 	t.Helper()
-	res, err := Check(Options{Patterns: patterns, GenDir: "gen/go/contract", MCPDir: "gen/go/contractmcp", Spec: testSpec()})
+	res, err := Check(Options{Patterns: patterns, Out: "gen", Spec: testSpec()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,13 +245,37 @@ func TestCompileError(t *testing.T) {
 	}
 }
 
+// TestFilesStandIn: the generated files passed in Files stand in for the
+// tree on disk, as agentc check passes what it just generated: a Handler
+// regenerated with a method for a new tool finds the handler that lacks
+// it, though the package on disk has no such method. The spec given does
+// not know the tool, so the message names the method.
+func TestFilesStandIn(t *testing.T) {
+	writeModule(t)
+	b, err := os.ReadFile(filepath.Join("gen", "go", "contract", "dispatch.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	regen := strings.Replace(string(b), "type Handler interface {\n",
+		"type Handler interface {\n\tVerify(ctx context.Context, call Call, args SaveSnapshotArgs) (Output[NoData], error)\n", 1)
+	res, err := Check(Options{Patterns: []string{"./good"}, Out: "gen", Spec: testSpec(),
+		Files: []emit.File{{Path: "go/contract/dispatch.go", Data: []byte(regen)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`handler-missing good/good.go:11:6: type Gateway has no handler for tool "Verify": add the method Verify(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (contract.Output[contract.NoData], error)`}
+	if diff := cmp.Diff(want, lines(res)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
 // TestCannotLocate: what keeps the check from starting is an error that
 // says why — the generated package outside the module of the packages
 // matched, a pattern that matches nothing, a package directory that is not
 // there — never a pass.
 func TestCannotLocate(t *testing.T) {
 	writeModule(t)
-	_, err := Check(Options{Patterns: []string{"./good"}, GenDir: t.TempDir(), Spec: testSpec()})
+	_, err := Check(Options{Patterns: []string{"./good"}, Out: t.TempDir(), Spec: testSpec()})
 	if err == nil || !strings.Contains(err.Error(), "is not inside the module") {
 		t.Errorf("err = %v, want not inside the module", err)
 	}
@@ -261,7 +286,7 @@ func TestCannotLocate(t *testing.T) {
 		"./empty/...": "./empty/... matched no packages",
 		"./missing":   "missing: directory not found",
 	} {
-		res, err := Check(Options{Patterns: []string{pattern}, GenDir: "gen/go/contract", Spec: testSpec()})
+		res, err := Check(Options{Patterns: []string{pattern}, Out: "gen", Spec: testSpec()})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, %v; want an error saying %q", pattern, res, err, want)
 		}
@@ -282,7 +307,7 @@ func TestTransports(t *testing.T) {
 		{[]string{"./gen/...", "./good"}, []string{"example.com/gw/good.Gateway"}, nil},
 	}
 	for _, c := range cases {
-		res, err := Check(Options{Patterns: c.patterns, GenDir: "gen/go/contract", MCPDir: "gen/go/contractmcp", Spec: testSpec()})
+		res, err := Check(Options{Patterns: c.patterns, Out: "gen", Spec: testSpec()})
 		if err != nil {
 			t.Fatal(err)
 		}
