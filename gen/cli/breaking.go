@@ -237,10 +237,11 @@ func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// cannotCompare returns the failure to compare for err (ExitIncomparable). A spec's findings
-// follow what failed to load, a line each; with github-actions, each is an
-// error annotation too (at its position when the spec is the one under
-// review: the baseline's files are not the pull request's).
+// cannotCompare returns the failure to compare for err (ExitIncomparable).
+// A spec's findings follow what failed to load, a line each; with
+// github-actions, each is an error annotation too (at its position when
+// the spec is the one under review: the baseline's files are not the pull
+// request's).
 func (e *env) cannotCompare(what string, inReview bool, format string, err error) error {
 	var l diag.List
 	isList := errors.As(err, &l)

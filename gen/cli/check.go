@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
@@ -97,7 +98,6 @@ func drift(changes []write.Change) []driftFinding {
 		}
 	}
 	findings := []driftFinding{}
-	var manifestFinding *driftFinding
 	for _, c := range changes {
 		if c.Kind == write.Unchanged {
 			continue
@@ -115,16 +115,12 @@ func drift(changes []write.Change) []driftFinding {
 		default:
 			f.Kind, f.Help = "stale", "the spec changed since this file was generated; run agentc gen"
 		}
-		if c.Path == emit.ManifestName {
-			manifestFinding = &f
-			continue
-		}
 		findings = append(findings, f)
 	}
 	// The manifest lists every file's sum, so it changes whenever another
 	// file does; report it only when it is the only difference.
-	if len(findings) == 0 && manifestFinding != nil {
-		findings = append(findings, *manifestFinding)
+	if len(findings) > 1 {
+		findings = slices.DeleteFunc(findings, func(f driftFinding) bool { return f.Path == emit.ManifestName })
 	}
 	return findings
 }

@@ -253,7 +253,7 @@ func (e *env) finish(cmd string, data any, err error) int {
 	switch {
 	case code == ExitUsage:
 		fmt.Fprintf(e.stderr, "agentc %s: %v\nRun 'agentc help %s' for usage.\n", cmd, err, cmd)
-	case found && fl == nil:
+	case found && fl == nil: // a failure's message holds the findings it wraps
 		diag.Print(e.stdout, l)
 	default:
 		fmt.Fprintf(e.stderr, "agentc %s: %v\n", cmd, err)
