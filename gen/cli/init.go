@@ -264,9 +264,11 @@ package spec
 		return err
 	}
 
-	// .gitattributes: reviews fold the generated files.
-	if err := appendOnce(sc, filepath.Join(dir, ".gitattributes"), "linguist-generated",
-		fmt.Sprintf("%s/** linguist-generated=true\n%s linguist-generated=true\n", out, strings.TrimSuffix(toolModfile, ".mod")+".sum")); err != nil {
+	// .gitattributes: reviews fold the generated files. The module may
+	// mark files of its own so already.
+	attr := out + "/** linguist-generated=true"
+	if err := appendOnce(sc, filepath.Join(dir, ".gitattributes"), attr,
+		attr+"\n"+strings.TrimSuffix(toolModfile, ".mod")+".sum linguist-generated=true\n"); err != nil {
 		return err
 	}
 	// README: how to regenerate, and the CI gates.
