@@ -287,8 +287,10 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 	}
 	dir = path.Clean(dir) // also drops a trailing slash
 	// ls-tree fails when ref names no tree (or outside a repository); a
-	// path the tree lacks lists nothing.
-	out, err := runIn("", "git", "ls-tree", "--name-only", "--end-of-options", ref, "--", dir+"/")
+	// path the tree lacks lists nothing. -z lists names as they are:
+	// without it git quotes a name that is not ASCII, and a space would
+	// split one.
+	out, err := runIn("", "git", "ls-tree", "-z", "--name-only", "--end-of-options", ref, "--", dir+"/")
 	switch {
 	case err != nil && !hasPath:
 		return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
@@ -296,7 +298,7 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		return nil, "", fmt.Errorf("--against %s: %q is not a git ref: %w", against, ref, err)
 	}
 	files := map[string][]byte{}
-	for _, name := range strings.Fields(string(out)) {
+	for name := range strings.SplitSeq(strings.TrimSuffix(string(out), "\x00"), "\x00") {
 		base := path.Base(name)
 		if !strings.HasSuffix(base, ".cue") {
 			continue
