@@ -160,7 +160,7 @@ func (g *generation) write() (*genResult, error) {
 	if err := sameContract(g.out, g.changes); err != nil {
 		return nil, err
 	}
-	if err := write.Apply(write.OS{}, g.out, g.changes); err != nil {
+	if err := write.Apply(write.WriteAtomic, g.out, g.changes); err != nil {
 		return nil, err
 	}
 	r := &genResult{out: g.out}

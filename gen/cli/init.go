@@ -77,7 +77,7 @@ func runInitSchema(e *env, dir string) (any, error) {
 	old, err := os.ReadFile(file)
 	changed := err != nil || !bytes.Equal(old, data)
 	if changed {
-		if err := (write.OS{}).WriteAtomic(file, data); err != nil {
+		if err := write.WriteAtomic(file, data); err != nil {
 			return nil, err
 		}
 	}
@@ -352,7 +352,7 @@ func appendOnce(sc *scaffold, file, marker, text string) error {
 	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
 		old = append(old, '\n')
 	}
-	return (write.OS{}).WriteAtomic(file, append(old, text...))
+	return write.WriteAtomic(file, append(old, text...))
 }
 
 // localPath reports whether p is a non-empty relative slash path without

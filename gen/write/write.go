@@ -177,22 +177,12 @@ func owned(path string, data []byte, manifest map[string]string) bool {
 	return ok
 }
 
-// FS writes Apply's files, so that tests can inject failures part-way
-// through a run.
-type FS interface {
-	// WriteAtomic replaces path's content with data, atomically.
-	WriteAtomic(path string, data []byte) error
-}
-
-// OS is the real file system.
-type OS struct{}
-
 // WriteAtomic writes data to a temporary file in path's directory and
 // renames it over path, so a reader, or an interrupted agentc, sees the old
 // file or the new one, never a mix. It does not fsync: that would guard
 // against a power loss, not an interruption, and costs more than the rest
 // of a large run.
-func (OS) WriteAtomic(path string, data []byte) (err error) {
+func WriteAtomic(path string, data []byte) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), tmpPrefix+"*")
 	if err != nil {
 		return err
@@ -217,12 +207,14 @@ func (OS) WriteAtomic(path string, data []byte) (err error) {
 }
 
 // Apply carries out a plan under root. It refuses to start if the plan has
-// a conflict, and names each conflicting file, one a line. Each file is written atomically. The manifest is written
-// first listing both the new files and the ones about to be removed, and
-// again at the end without the removed ones, so that after an interrupted
-// run every file on disk is still recognisably agentc's. Empty directories
-// left by removals are removed too.
-func Apply(fsys FS, root string, changes []Change) error {
+// a conflict, and names each conflicting file, one a line. Each file is
+// written with writeAtomic (WriteAtomic; tests inject failures part-way
+// through a run). The manifest is written first listing both the new files
+// and the ones about to be removed, and again at the end without the
+// removed ones, so that after an interrupted run every file on disk is
+// still recognisably agentc's. Empty directories left by removals are
+// removed too.
+func Apply(writeAtomic func(path string, data []byte) error, root string, changes []Change) error {
 	var conflicts []error
 	var manifest *Change
 	var removes []Change
@@ -245,13 +237,13 @@ func Apply(fsys FS, root string, changes []Change) error {
 		for _, c := range removes {
 			interim = fmt.Appendf(interim, "%s  %s\n", emit.Sum(c.Old), c.Path)
 		}
-		if err := writeFile(fsys, root, manifest.Path, interim); err != nil {
+		if err := writeFile(writeAtomic, root, manifest.Path, interim); err != nil {
 			return err
 		}
 	}
 	for _, c := range changes {
 		if (c.Kind == Create || c.Kind == Update) && c.Path != emit.ManifestName {
-			if err := writeFile(fsys, root, c.Path, c.New); err != nil {
+			if err := writeFile(writeAtomic, root, c.Path, c.New); err != nil {
 				return err
 			}
 		}
@@ -271,17 +263,17 @@ func Apply(fsys FS, root string, changes []Change) error {
 		}
 	}
 	if manifest != nil && len(removes) > 0 {
-		return writeFile(fsys, root, manifest.Path, manifest.New)
+		return writeFile(writeAtomic, root, manifest.Path, manifest.New)
 	}
 	return nil
 }
 
-func writeFile(fsys FS, root, rel string, data []byte) error {
+func writeFile(writeAtomic func(path string, data []byte) error, root, rel string, data []byte) error {
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("writing %s: %w", p, err)
 	}
-	if err := fsys.WriteAtomic(p, data); err != nil {
+	if err := writeAtomic(p, data); err != nil {
 		return fmt.Errorf("writing %s: %w", p, err)
 	}
 	return nil
