@@ -59,16 +59,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
 		args = append([]string{"version"}, args[1:]...)
 	}
+	if len(args) > 1 && args[0] == "help" { // what '<command> --help' prints
+		args = []string{args[1], "--help"}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		if len(args) > 1 {
-			c := lookupCommand(args[1])
-			if c == nil {
-				fmt.Fprintf(stderr, "agentc help: unknown command %q\n", args[1])
-				return ExitUsage
-			}
-			newFlagSet(c, stdout, new(bool)).Usage()
-			return ExitOK
-		}
 		w := stdout
 		code := ExitOK
 		if len(args) == 0 {
