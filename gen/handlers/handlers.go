@@ -179,10 +179,13 @@ func (c *checker) run(pkgs []*packages.Package) {
 		c.compileErrors(pkgs)
 		return
 	}
-	handlerObj, _ := gen.Scope().Lookup("Handler").(*types.TypeName)
+	// handler stays an untyped nil when there is none: a nil *TypeName in
+	// it would have c.pos call a method on nil.
+	handler := gen.Scope().Lookup("Handler")
+	handlerObj, _ := handler.(*types.TypeName)
 	callObj, _ := gen.Scope().Lookup("Call").(*types.TypeName)
 	if handlerObj == nil || callObj == nil || !types.IsInterface(handlerObj.Type()) {
-		c.res.Findings.Add(c.pos(handlerObj), CodeNone, "%s has no Handler interface; regenerate it with agentc gen", c.res.GenPath)
+		c.res.Findings.Add(c.pos(handler), CodeNone, "%s has no Handler interface; regenerate it with agentc gen", c.res.GenPath)
 		return
 	}
 	iface := handlerObj.Type().Underlying().(*types.Interface)

@@ -267,6 +267,19 @@ func TestFilesStandIn(t *testing.T) {
 	if diff := cmp.Diff(want, lines(res)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
+
+	// A generated package without a Handler interface (hand-edited, or
+	// from an older agentc, as check --only docs --handlers reads it from
+	// disk) is to be regenerated, not checked against; it panicked.
+	broken := strings.Replace(string(b), "type Handler interface", "type Handlers interface", 1)
+	res, err = Check(Options{Patterns: []string{"./good"}, Out: "gen", Spec: testSpec(),
+		Files: []emit.File{{Path: "go/contract/dispatch.go", Data: []byte(broken)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lines(res); len(got) != 1 || got[0] != "handler-none example.com/gw/gen/go/contract has no Handler interface; regenerate it with agentc gen" {
+		t.Errorf("findings = %q, want one saying the generated package has no Handler interface", got)
+	}
 }
 
 // TestCannotLocate: what keeps the check from starting is an error that
