@@ -293,24 +293,18 @@ func Compare(old, new *model.Spec) []Finding {
 		return cmp.Or(cmp.Compare(a.Subject, b.Subject), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Message, b.Message))
 	})
 	for i, f := range c.out {
-		if a := accepting(new.Breaking.Accept, f); a != nil {
+		if j := slices.IndexFunc(new.Breaking.Accept, func(a *model.Acceptance) bool { return accepts(a, f) }); j >= 0 {
+			a := new.Breaking.Accept[j]
 			c.out[i].Accepted, c.out[i].Reason, c.out[i].AcceptedAt = true, a.Reason, a.Pos
 		}
 	}
 	return c.out
 }
 
-// accepting returns the first acceptance that accepts f, or nil.
-func accepting(accept []*model.Acceptance, f Finding) *model.Acceptance {
-	if !f.Breaking {
-		return nil
-	}
-	for _, a := range accept {
-		if a.Rule == f.Rule && AboutOf(a) == f.About {
-			return a
-		}
-	}
-	return nil
+// accepts reports whether a accepts f: a breaking finding under a's rule,
+// about a's subject.
+func accepts(a *model.Acceptance, f Finding) bool {
+	return f.Breaking && f.Rule == a.Rule && f.About == AboutOf(a)
 }
 
 // Unused returns the acceptances of new (new.Breaking) that accept none of
@@ -319,7 +313,7 @@ func accepting(accept []*model.Acceptance, f Finding) *model.Acceptance {
 func Unused(new *model.Spec, fs []Finding) []*model.Acceptance {
 	var out []*model.Acceptance
 	for _, a := range new.Breaking.Accept {
-		if !slices.ContainsFunc(fs, func(f Finding) bool { return f.Breaking && f.Rule == a.Rule && f.About == AboutOf(a) }) {
+		if !slices.ContainsFunc(fs, func(f Finding) bool { return accepts(a, f) }) {
 			out = append(out, a)
 		}
 	}
@@ -762,12 +756,11 @@ func (c *cmpr) modes() {
 			if nt == nil {
 				continue // TOOL_REMOVED says it, once
 			}
-			ns := nm.Standing(nt.Name)
 			tat := About{Mode: om.Name, Tool: nt.Name}
-			pos := nm.Pos
+			ns, pos := model.Unavailable, nm.Pos
 			for _, x := range nm.Standings {
 				if x.Tool == nt {
-					pos = x.Pos
+					ns, pos = x.Standing, x.Pos
 				}
 			}
 			switch {

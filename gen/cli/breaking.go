@@ -100,16 +100,6 @@ func ruleTable() string {
 	return b.String()
 }
 
-// incomparable is a failure to compare the specs (ExitIncomparable);
-// printed says its findings are printed already (human mode).
-type incomparable struct {
-	err     error
-	printed bool
-}
-
-func (e *incomparable) Error() string { return "cannot compare: " + e.err.Error() }
-func (e *incomparable) Unwrap() error { return e.err }
-
 // breakingReport is the --json data.
 type breakingReport struct {
 	Against string `json:"against"`
@@ -133,7 +123,7 @@ type unusedAcceptance struct {
 }
 
 func runBreaking(e *env, specDir, against, format string) (any, error) {
-	cur, err := loadSpec(specDir) // the built-in spec ("") always loads
+	cur, err := loadSpec(specDir, nil) // the built-in spec ("") always loads
 	if err != nil {
 		return nil, e.cannotCompare(fmt.Sprintf("the spec %s does not load", specDir), true, format, err)
 	}
@@ -182,7 +172,7 @@ func runBreaking(e *env, specDir, against, format string) (any, error) {
 		tail = fmt.Sprintf("; %d unused acceptance(s)", len(rep.Unused))
 	}
 	if rep.Breaking > 0 {
-		return nil, &failure{code: "breaking", msg: fmt.Sprintf("%d breaking change(s), %s, against %s%s", rep.Breaking, counts, against, tail), details: rep}
+		return nil, &failure{code: "breaking", exit: ExitFindings, msg: fmt.Sprintf("%d breaking change(s), %s, against %s%s", rep.Breaking, counts, against, tail), details: rep}
 	}
 	if !e.json {
 		e.logf("agentc breaking: no breaking changes (%s) against %s%s", counts, against, tail)
@@ -247,8 +237,8 @@ func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// cannotCompare returns the failure to compare for err. A spec's findings
-// are printed here in human mode, under what failed to load; with
+// cannotCompare returns the failure to compare for err (ExitIncomparable).
+// A spec's findings follow what failed to load, a line each; with
 // github-actions, each is an error annotation too (at its position when
 // the spec is the one under review: the baseline's files are not the pull
 // request's).
@@ -268,15 +258,10 @@ func (e *env) cannotCompare(what string, inReview bool, format string, err error
 			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(pos, title), escapeData(msg))
 		}
 	}
-	switch {
-	case !isList:
-		return &incomparable{err: err}
-	case e.json:
-		return &incomparable{err: fmt.Errorf("%s: %w", what, err)}
+	if isList {
+		err = fmt.Errorf("%s:\n%w", what, err)
 	}
-	fmt.Fprintf(e.stderr, "agentc breaking: cannot compare: %s:\n", what)
-	diag.Print(e.stderr, l)
-	return &incomparable{err: err, printed: true}
+	return &failure{code: "incomparable", exit: ExitIncomparable, msg: "cannot compare: " + err.Error(), err: err}
 }
 
 // loadAgainst loads the earlier spec from a directory or from git. When the
@@ -301,18 +286,19 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		}
 	}
 	dir = path.Clean(dir) // also drops a trailing slash
-	if _, err := runIn("", "git", "rev-parse", "--verify", "--end-of-options", ref+"^{tree}"); err != nil {
-		if !hasPath {
-			return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
-		}
+	// ls-tree fails when ref names no tree (or outside a repository); a
+	// path the tree lacks lists nothing. -z lists names as they are:
+	// without it git quotes a name that is not ASCII, and a space would
+	// split one.
+	out, err := runIn("", "git", "ls-tree", "-z", "--name-only", "--end-of-options", ref, "--", dir+"/")
+	switch {
+	case err != nil && !hasPath:
+		return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
+	case err != nil:
 		return nil, "", fmt.Errorf("--against %s: %q is not a git ref: %w", against, ref, err)
 	}
-	out, err := runIn("", "git", "ls-tree", "--name-only", ref, "--", dir+"/")
-	if err != nil {
-		return nil, "", fmt.Errorf("--against %s: %w", against, err)
-	}
 	files := map[string][]byte{}
-	for _, name := range strings.Fields(string(out)) {
+	for name := range strings.SplitSeq(strings.TrimSuffix(string(out), "\x00"), "\x00") {
 		base := path.Base(name)
 		if !strings.HasSuffix(base, ".cue") {
 			continue

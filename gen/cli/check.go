@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"path"
-	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
@@ -63,21 +63,10 @@ func runCheck(e *env, sf *specFlags, pattern string) (any, error) {
 		msgs = append(msgs, fmt.Sprintf("%d of %d generated files in %s differ from the spec", len(findings), len(g.files), g.out))
 	}
 	if pattern != "" {
-		hopts := handlers.Options{
-			Patterns: strings.Fields(pattern),
-			GenDir:   filepath.Join(filepath.FromSlash(g.out), filepath.FromSlash(g.spec.Codegen.GoDir)),
-			Spec:     g.spec,
-		}
-		if g.spec.Codegen.MCP != nil {
-			hopts.MCPDir = filepath.Join(filepath.FromSlash(g.out), filepath.FromSlash(g.spec.Codegen.MCP.Dir))
-		}
 		// The handlers are checked against the regenerated contract, so
 		// that a stale tree and the handler drift it hides are reported
 		// in one run.
-		if hopts.Overlay, err = goOverlay(g.out, g.files); err != nil {
-			return nil, err
-		}
-		res, err := handlers.Check(hopts)
+		res, err := handlers.Check(handlers.Options{Patterns: strings.Fields(pattern), Spec: g.spec, Out: g.out, Files: g.files})
 		if err != nil {
 			return nil, fmt.Errorf("--handlers %s: %w", pattern, err)
 		}
@@ -95,25 +84,9 @@ func runCheck(e *env, sf *specFlags, pattern string) (any, error) {
 		if len(findings) == 0 {
 			code = "handlers"
 		}
-		return nil, &failure{code: code, msg: strings.Join(msgs, "; "), details: data}
+		return nil, &failure{code: code, exit: ExitFindings, msg: strings.Join(msgs, "; "), details: data}
 	}
 	return data, nil
-}
-
-// goOverlay maps the absolute path of each generated Go file to its
-// contents.
-func goOverlay(out string, files []emit.File) (map[string][]byte, error) {
-	root, err := filepath.Abs(out)
-	if err != nil {
-		return nil, err
-	}
-	overlay := map[string][]byte{}
-	for _, f := range files {
-		if strings.HasSuffix(f.Path, ".go") {
-			overlay[filepath.Join(root, filepath.FromSlash(f.Path))] = f.Data
-		}
-	}
-	return overlay, nil
 }
 
 // drift returns the findings of a plan of the generated files.
@@ -125,7 +98,6 @@ func drift(changes []write.Change) []driftFinding {
 		}
 	}
 	findings := []driftFinding{}
-	var manifestFinding *driftFinding
 	for _, c := range changes {
 		if c.Kind == write.Unchanged {
 			continue
@@ -143,16 +115,12 @@ func drift(changes []write.Change) []driftFinding {
 		default:
 			f.Kind, f.Help = "stale", "the spec changed since this file was generated; run agentc gen"
 		}
-		if c.Path == emit.ManifestName {
-			manifestFinding = &f
-			continue
-		}
 		findings = append(findings, f)
 	}
 	// The manifest lists every file's sum, so it changes whenever another
 	// file does; report it only when it is the only difference.
-	if len(findings) == 0 && manifestFinding != nil {
-		findings = append(findings, *manifestFinding)
+	if len(findings) > 1 {
+		findings = slices.DeleteFunc(findings, func(f driftFinding) bool { return f.Path == emit.ManifestName })
 	}
 	return findings
 }

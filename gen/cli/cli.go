@@ -35,7 +35,9 @@ type env struct {
 
 type command struct {
 	name, args, summary string
-	// run returns the data of the --json envelope of a success.
+	// run returns the data of the --json envelope of a success, which
+	// seed 003 says always carries data (gen --watch, which returns none,
+	// refuses --json).
 	run   func(e *env, args []string) (any, error)
 	flags func(fs *flag.FlagSet)
 	// help says more, for 'agentc help <command>'.
@@ -57,16 +59,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
 		args = append([]string{"version"}, args[1:]...)
 	}
+	if len(args) > 1 && args[0] == "help" { // what '<command> --help' prints
+		args = []string{args[1], "--help"}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		if len(args) > 1 {
-			c := lookupCommand(args[1])
-			if c == nil {
-				fmt.Fprintf(stderr, "agentc help: unknown command %q\n", args[1])
-				return ExitUsage
-			}
-			newFlagSet(c, stdout, new(bool)).Usage()
-			return ExitOK
-		}
 		w := stdout
 		code := ExitOK
 		if len(args) == 0 {
@@ -166,12 +162,10 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun 'agentc help <command>' for a command's flags. Exit status: 0 ok, 1 findings or failure, 2 usage; breaking: 3 could not compare.")
 }
 
-// usageError is a command-line mistake (exit 2).
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+// usagef returns a command-line mistake (exit 2).
+func usagef(format string, args ...any) error {
+	return &failure{code: "usage", exit: ExitUsage, msg: fmt.Sprintf(format, args...)}
+}
 
 // envelope is seed 003's machine I/O contract.
 type envelope struct {
@@ -189,15 +183,20 @@ type errorBody struct {
 	Details any `json:"details,omitempty"`
 }
 
-// failure is a command failure with a code and a structured report for
-// --json (check's drift, breaking's changes); in human mode the command
-// has printed the report, and finish prints the message.
+// failure is a command failure with the code of its --json error, its
+// exit status, and either a structured report for --json (check's drift,
+// breaking's changes; in human mode the command has printed the report,
+// and finish prints the message) or the error it wraps (the findings of a
+// spec breaking cannot compare, which its message holds too).
 type failure struct {
 	code, msg string
+	exit      int
 	details   any
+	err       error
 }
 
 func (f *failure) Error() string { return f.msg }
+func (f *failure) Unwrap() error { return f.err }
 
 type findingJSON struct {
 	File    string `json:"file,omitempty"`
@@ -219,45 +218,36 @@ func findingsJSON(l diag.List) []findingJSON {
 func (e *env) finish(cmd string, data any, err error) int {
 	if err == nil {
 		if e.json {
-			if data == nil {
-				data = struct{}{}
-			}
 			e.writeJSON(envelope{SchemaVersion: SchemaVersion, Success: true, Data: data})
 		}
 		return ExitOK
 	}
 	code, kind := ExitFindings, "failure"
-	var ue *usageError
-	var ic *incomparable
 	var fl *failure
 	var l diag.List
 	found := errors.As(err, &l)
 	switch {
-	case errors.As(err, &ue):
-		code, kind = ExitUsage, "usage"
-	case errors.As(err, &ic):
-		code, kind = ExitIncomparable, "incomparable"
 	case errors.As(err, &fl):
-		kind = fl.code
+		code, kind = fl.exit, fl.code
 	case found:
 		kind = "findings"
 	}
 	if e.json {
 		body := &errorBody{Code: kind, Message: err.Error()}
-		if fl != nil {
-			body.Details = fl.details
-		} else if found {
+		if found {
 			body.Message = fmt.Sprintf("%d finding(s)", len(l))
 			body.Findings = findingsJSON(l)
+		}
+		if fl != nil {
+			body.Details = fl.details
 		}
 		e.writeJSON(envelope{SchemaVersion: SchemaVersion, Success: false, Error: body})
 		return code
 	}
 	switch {
-	case ic != nil && ic.printed:
 	case code == ExitUsage:
 		fmt.Fprintf(e.stderr, "agentc %s: %v\nRun 'agentc help %s' for usage.\n", cmd, err, cmd)
-	case found:
+	case found && fl == nil: // a failure's message holds the findings it wraps
 		diag.Print(e.stdout, l)
 	default:
 		fmt.Fprintf(e.stderr, "agentc %s: %v\n", cmd, err)

@@ -72,10 +72,10 @@ func isSpecDir(dir string) bool {
 }
 
 // relTo returns target relative to base, so that positions in messages
-// read as the user would type them ("../spec/tools.cue:3:1").
+// read as the user would type them ("../spec/tools.cue:3:1"). Both are
+// absolute and on one volume (target is base or below one of its parents),
+// where Rel never fails.
 func relTo(base, target string) string {
-	if rel, err := filepath.Rel(base, target); err == nil {
-		return rel
-	}
-	return target
+	rel, _ := filepath.Rel(base, target)
+	return rel
 }

@@ -67,14 +67,7 @@ type generation struct {
 // generate reads the spec, hands its files to warn (if not nil), loads it,
 // runs the emitters and compares their files with the output root.
 func (f *specFlags) generate(warn func(*load.Source)) (*generation, error) {
-	src, err := specSource(f.spec)
-	if err != nil {
-		return nil, err
-	}
-	if warn != nil {
-		warn(src)
-	}
-	s, err := loadChecked(src)
+	s, err := loadSpec(f.spec, warn)
 	if err != nil {
 		return nil, err
 	}
@@ -158,10 +151,16 @@ func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	return g.write()
+}
+
+// write carries out g's changes, unless the output root holds another
+// contract's files.
+func (g *generation) write() (*genResult, error) {
 	if err := sameContract(g.out, g.changes); err != nil {
 		return nil, err
 	}
-	if err := write.Apply(write.OS{}, g.out, g.changes); err != nil {
+	if err := write.Apply(write.WriteAtomic, g.out, g.changes); err != nil {
 		return nil, err
 	}
 	r := &genResult{out: g.out}

@@ -77,7 +77,7 @@ func runInitSchema(e *env, dir string) (any, error) {
 	old, err := os.ReadFile(file)
 	changed := err != nil || !bytes.Equal(old, data)
 	if changed {
-		if err := (write.OS{}).WriteAtomic(file, data); err != nil {
+		if err := write.WriteAtomic(file, data); err != nil {
 			return nil, err
 		}
 	}
@@ -115,8 +115,8 @@ func (sc *scaffold) create(file string, data []byte) error {
 	return f.Close()
 }
 
-// keep remembers file's contents before a step (a go command, an append)
-// may change it.
+// keep remembers file's contents (nil if it does not exist) before a step
+// (a go command, gen, an append) may change it.
 func (sc *scaffold) keep(file string) {
 	if _, ok := sc.before[file]; !ok {
 		sc.before[file], _ = os.ReadFile(file)
@@ -248,28 +248,27 @@ package spec
 	sc.keep(filepath.Join(dir, "go.mod"))
 	sc.keep(filepath.Join(dir, "go.sum"))
 	outDir := filepath.Join(dir, filepath.FromSlash(out))
-	if err := walkFiles(outDir, sc.keep); err != nil {
-		return err
-	}
-	_, genErr := genOnce(&specFlags{spec: sdir, out: outDir}, nil)
-	err = walkFiles(outDir, func(file string) {
-		if _, ok := sc.before[file]; !ok {
-			sc.before[file] = nil // gen created it
-		}
-	})
+	g, err := (&specFlags{spec: sdir, out: outDir}).generate(nil)
 	if err != nil {
 		return err
 	}
-	if genErr != nil {
-		return genErr
+	for _, c := range g.changes {
+		if c.Kind != write.Unchanged {
+			sc.keep(filepath.Join(outDir, filepath.FromSlash(c.Path)))
+		}
+	}
+	if _, err := g.write(); err != nil {
+		return err
 	}
 	if _, err := runIn(dir, "go", "mod", "tidy"); err != nil {
 		return err
 	}
 
-	// .gitattributes: reviews fold the generated files.
-	if err := appendOnce(sc, filepath.Join(dir, ".gitattributes"), "linguist-generated",
-		fmt.Sprintf("%s/** linguist-generated=true\n%s linguist-generated=true\n", out, strings.TrimSuffix(toolModfile, ".mod")+".sum")); err != nil {
+	// .gitattributes: reviews fold the generated files. The module may
+	// mark files of its own so already.
+	attr := out + "/** linguist-generated=true"
+	if err := appendOnce(sc, filepath.Join(dir, ".gitattributes"), attr,
+		attr+"\n"+strings.TrimSuffix(toolModfile, ".mod")+".sum linguist-generated=true\n"); err != nil {
 		return err
 	}
 	// README: how to regenerate, and the CI gates.
@@ -340,20 +339,6 @@ func relOut(specDir, out string) string {
 	return filepath.ToSlash(rel)
 }
 
-// walkFiles calls fn for each file under dir; a missing dir has none.
-func walkFiles(dir string, fn func(file string)) error {
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			fn(p)
-		}
-		return err
-	})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	return err
-}
-
 // appendOnce appends text to file unless the file already holds marker.
 func appendOnce(sc *scaffold, file, marker, text string) error {
 	old, err := os.ReadFile(file)
@@ -367,7 +352,7 @@ func appendOnce(sc *scaffold, file, marker, text string) error {
 	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
 		old = append(old, '\n')
 	}
-	return (write.OS{}).WriteAtomic(file, append(old, text...))
+	return write.WriteAtomic(file, append(old, text...))
 }
 
 // localPath reports whether p is a non-empty relative slash path without

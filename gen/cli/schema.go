@@ -81,7 +81,7 @@ func runSchemaCommands(e *env) (any, error) {
 }
 
 func runSchemaTool(e *env, specDir, name string) (any, error) {
-	s, err := loadSpec(specDir)
+	s, err := loadSpec(specDir, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -54,20 +54,18 @@ func codegenOut(specDir, out string) string {
 	return filepath.Join(specDir, "..", out)
 }
 
-// loadSpec loads the spec in dir, or the embedded default when dir is "",
-// and checks it as vet does.
-func loadSpec(dir string) (*model.Spec, error) {
+// loadSpec reads the spec's files in dir (the embedded default's when dir
+// is ""), hands them to warn (if not nil), loads the spec and runs every
+// emitter's check on the model: what vet reports, and what gen must not
+// generate from. The checks run on a spec the loader accepted.
+func loadSpec(dir string, warn func(*load.Source)) (*model.Spec, error) {
 	src, err := specSource(dir)
 	if err != nil {
 		return nil, err
 	}
-	return loadChecked(src)
-}
-
-// loadChecked loads the spec read into src and runs every emitter's check
-// on the model: what vet reports, and what gen must not generate from. The
-// checks run on a spec the loader accepted.
-func loadChecked(src *load.Source) (*model.Spec, error) {
+	if warn != nil {
+		warn(src)
+	}
 	s, err := load.Load(src)
 	if err != nil {
 		return nil, err
@@ -106,12 +104,7 @@ func runVet(e *env, args []string, builtin bool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := specSource(dir)
-	if err != nil {
-		return nil, err
-	}
-	e.warn(src)
-	s, err := loadChecked(src)
+	s, err := loadSpec(dir, e.warn)
 	if err != nil {
 		return nil, err
 	}

@@ -118,15 +118,14 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 
 // specEvent reports whether ev changes what the spec loads: a .cue file in
 // the spec directory, or cue.mod/module.cue, written, created, removed or
-// renamed (a change of mode alone changes nothing).
+// renamed (a change of mode alone changes nothing). The events name files
+// in the watched directories, dir and its cue.mod, both absolute, so Rel
+// never fails.
 func specEvent(dir string, ev fsnotify.Event) bool {
 	if ev.Op == fsnotify.Chmod {
 		return false
 	}
-	rel, err := filepath.Rel(dir, ev.Name)
-	if err != nil {
-		return false
-	}
+	rel, _ := filepath.Rel(dir, ev.Name)
 	rel = filepath.ToSlash(rel)
 	return (!strings.Contains(rel, "/") && strings.HasSuffix(rel, ".cue")) || rel == "cue.mod/module.cue"
 }

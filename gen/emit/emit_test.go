@@ -62,8 +62,8 @@ func TestGenerate(t *testing.T) {
 	}
 }
 
-// TestGenerateOnly: Only runs the named emitters and rejects a name the
-// list does not hold; a run of none writes no manifest.
+// TestGenerateOnly: Only runs the named emitters; a run of none writes no
+// manifest.
 func TestGenerateOnly(t *testing.T) {
 	t.Parallel()
 	list := []*emit.Emitter{fast, slow(false)}
@@ -77,9 +77,6 @@ func TestGenerateOnly(t *testing.T) {
 	}
 	if strings.Join(paths, " ") != "agentc-manifest.txt slow.json" {
 		t.Errorf("Only slow generated %v", paths)
-	}
-	if _, err := emit.Generate(&model.Spec{}, list, emit.Options{Only: []string{"go"}}); err == nil || !strings.Contains(err.Error(), `unknown emitter "go"`) {
-		t.Errorf("Only an emitter the list lacks: %v", err)
 	}
 	if files, err := emit.Generate(&model.Spec{}, nil, emit.Options{}); err != nil || len(files) != 0 {
 		t.Errorf("no emitters: %d files, %v", len(files), err)

