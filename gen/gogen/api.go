@@ -2,7 +2,6 @@ package gogen
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -435,28 +434,18 @@ func (g *generator) models(src *goSource) {
 	src.add()
 }
 
-var placeholder = regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
-
 // template is a prompt template as a Go string expression over p: string
 // literals, one per line of the text, and p's fields, joined by +, one
 // part a line, the lines after the first indented by indent tabs.
 func (g *generator) template(text string, indent int) string {
-	params := map[string]*model.PromptParam{}
-	for _, p := range g.s.PromptParams {
-		params[p.Name] = p
-	}
 	var parts []string
-	last := 0
-	for _, m := range placeholder.FindAllStringSubmatchIndex(text, -1) {
-		p := params[text[m[2]:m[3]]]
-		if p == nil {
-			continue // the loader reports unknown placeholders
+	for _, p := range g.s.Template(text) {
+		if p.Param != nil {
+			parts = append(parts, "p."+p.Param.GoName)
+		} else {
+			parts = append(parts, textLines(p.Text)...)
 		}
-		parts = append(parts, textLines(text[last:m[0]])...)
-		parts = append(parts, "p."+p.GoName)
-		last = m[1]
 	}
-	parts = append(parts, textLines(text[last:])...)
 	if len(parts) == 0 {
 		return `""`
 	}
