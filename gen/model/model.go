@@ -348,9 +348,6 @@ type Field struct {
 	Pos    Pos
 }
 
-// Doc returns the field's description.
-func (f *Field) Doc() string { return f.Type.Doc }
-
 // Standing is a tool's standing in a mode.
 type Standing string
 
@@ -426,17 +423,6 @@ func (m *Mode) Standing(tool string) Standing {
 		}
 	}
 	return Unavailable
-}
-
-// Injected returns the tools injected in m, sorted by name.
-func (m *Mode) Injected() []*Tool {
-	var out []*Tool
-	for _, ts := range m.Standings {
-		if ts.Standing.Injected() {
-			out = append(out, ts.Tool)
-		}
-	}
-	return out
 }
 
 // Selection chooses a session's mode.
