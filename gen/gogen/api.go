@@ -2,7 +2,6 @@ package gogen
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -157,15 +156,9 @@ func (g *generator) modes(src *goSource) {
 			src.text("\t\textends:     Mode%s,\n", m.Extends.GoName)
 		}
 		src.text("\t\tsourceEdits: %s,\n\t\tstandings: [numTools]Standing{\n", strconv.Quote(m.SourceEdits))
-		standing := make(map[string]model.Standing, len(m.Standings))
-		for _, ts := range slices.Backward(m.Standings) {
-			standing[ts.Tool.Name] = ts.Standing // the first, as m.Standing finds it
-		}
-		for i, t := range s.Tools {
-			st, ok := standing[t.Name]
-			if !ok {
-				st = model.Unavailable
-			}
+		// m.Standings has one entry per tool, sorted by name as s.Tools is.
+		for i, ts := range m.Standings {
+			st := ts.Standing
 			if standingConst[st] == "" {
 				standingConst[st] = "Standing" + names.GoEnumValue(string(st))
 			}
