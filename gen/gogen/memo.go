@@ -18,8 +18,6 @@ import (
 // either way.
 type renders struct {
 	units map[[sha256.Size]byte][]decl
-	// built counts the units the run wrote, for tests.
-	built int
 }
 
 // memo is one Emit's use of its session's memory: what it found there,
@@ -27,7 +25,6 @@ type renders struct {
 type memo struct {
 	store      *emit.Memo
 	prev, next map[[sha256.Size]byte][]decl
-	built      int
 	key        unitHash // the key being written, its buffer reused
 }
 
@@ -48,7 +45,7 @@ func (m *memo) finish() {
 	if m == nil {
 		return
 	}
-	m.store.Keep(&renders{units: m.next, built: m.built})
+	m.store.Keep(&renders{units: m.next})
 }
 
 // unit adds to src the declarations build writes to it, or, when the
@@ -79,7 +76,6 @@ func (g *generator) unit(src *goSource, key func(h *unitHash), build func()) {
 	}
 	start := len(src.decls)
 	build()
-	g.memo.built++
 	g.memo.next[sum] = ownDecls(src.decls[start:])
 }
 
