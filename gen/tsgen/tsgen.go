@@ -63,13 +63,12 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 		add(path.Join(opencodelayout.ToolSubdir, t.FileName+".ts"), toolModule(s, t))
 		add(path.Join(opencodelayout.ToolSubdir, t.FileName+".txt"), []byte(opencodelayout.ToolDescription(t)+"\n"))
 	}
-	pkg, err := jsonwrite.Marshal(map[string]any{
+	// package.json and the manifests hold strings and booleans only, which
+	// always encode.
+	pkg, _ := jsonwrite.Marshal(map[string]any{
 		"private":      true,
 		"dependencies": map[string]string{s.OpenCode.PluginPackage: s.OpenCode.PluginVersion},
 	})
-	if err != nil {
-		return nil, err
-	}
 	add(path.Join(opencodelayout.ToolSubdir, "package.json"), pkg)
 	add(opencodelayout.RuntimeFile, runtimeModule(s))
 	cfg, err := opencodelayout.Config(s)
@@ -82,10 +81,7 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	}
 	add(opencodelayout.ConfigFile, data)
 	for _, m := range s.Modes {
-		data, err := jsonwrite.Marshal(opencodelayout.Inject(s, m))
-		if err != nil {
-			return nil, err
-		}
+		data, _ := jsonwrite.Marshal(opencodelayout.Inject(s, m))
 		add(path.Join(opencodelayout.InjectSubdir, m.Name+".json"), data)
 	}
 	return files, nil
