@@ -287,11 +287,10 @@ func (g *generator) models(src *goSource) {
 	s := g.s
 	src.doc("ModelID is a canonical model ID (as stored in the database).")
 	src.WriteString("type ModelID string\n\n")
-	src.WriteString("const (")
-	for i, m := range s.Models {
-		if i == 0 {
-			src.WriteByte('\n')
-		}
+	// The loader admits no spec without a model or an agent, nor an agent
+	// without a default model: the lists below are never empty.
+	src.WriteString("const (\n")
+	for _, m := range s.Models {
 		src.comment(1, fmt.Sprintf("Model%s is %s.", m.GoName, m.Display))
 		src.text("\tModel%s ModelID = %q\n", m.GoName, m.Canonical)
 	}
@@ -310,11 +309,8 @@ func (g *generator) models(src *goSource) {
 
 `)
 	src.doc("modelTable holds every model, sorted by canonical ID.")
-	src.WriteString("var modelTable = [...]Model{")
-	for i, m := range s.Models {
-		if i == 0 {
-			src.WriteByte('\n')
-		}
+	src.WriteString("var modelTable = [...]Model{\n")
+	for _, m := range s.Models {
 		src.WriteString("\t{\n")
 		keyedRows(&src.Buffer, 2, [][2]string{
 			{"ID", "Model" + m.GoName},
@@ -391,12 +387,9 @@ func (g *generator) models(src *goSource) {
 	src.WriteByte('\n')
 
 	src.doc("AgentType is an agent type.")
-	src.WriteString("type AgentType string\n\nconst (")
+	src.WriteString("type AgentType string\n\nconst (\n")
 	var all []string
-	for i, a := range s.Agents {
-		if i == 0 {
-			src.WriteByte('\n')
-		}
+	for _, a := range s.Agents {
 		src.lines(1, fmt.Sprintf("// Agent%s is the %q agent type.", a.GoName, a.Name))
 		src.text("\tAgent%s AgentType = %q\n", a.GoName, a.Name)
 		all = append(all, "Agent"+a.GoName)
@@ -417,11 +410,7 @@ func (g *generator) models(src *goSource) {
 	src.doc("DefaultModel returns the model a session of the agent type uses when it names none.")
 	src.WriteString("func (a AgentType) DefaultModel() (ModelID, error) {\n\tswitch a {\n")
 	for _, a := range s.Agents {
-		def := `""`
-		if a.Default != nil {
-			def = "Model" + a.Default.GoName
-		}
-		src.text("\tcase Agent%s:\n\t\treturn %s, nil\n", a.GoName, def)
+		src.text("\tcase Agent%s:\n\t\treturn Model%s, nil\n", a.GoName, a.Default.GoName)
 	}
 	src.text("\t}\n\treturn \"\", %s.Errorf(\"unknown agent type %%q\", a)\n}\n", src.use("fmt"))
 	src.add()

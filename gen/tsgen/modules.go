@@ -25,14 +25,11 @@ func emitTS(p *emit.Pass) ([]emit.File, error) {
 	}, nil
 }
 
-// union declares a string-literal union type, one member per line when
-// it does not fit on one.
+// union declares a string-literal union type of vs, never empty (the
+// loader admits no spec without a tool, a mode, a model or an agent), one
+// member per line when it does not fit on one.
 func union(name string, vs []string) string {
-	prefix := "export type " + name + " = "
-	if len(vs) == 0 {
-		return prefix + "never"
-	}
-	return tslayout.Union("", prefix, tslayout.Strings(vs))
+	return tslayout.Union("", "export type "+name+" = ", tslayout.Strings(vs))
 }
 
 // list renders an array of string literals after head (which ends before
@@ -220,11 +217,7 @@ func modelsModule(s *model.Spec) []byte {
 		for _, m := range a.Models {
 			ms = append(ms, m.Canonical)
 		}
-		def := ""
-		if a.Default != nil {
-			def = a.Default.Canonical
-		}
-		b.WriteString(entry("  ", tslayout.String(a.Name), list("    ", "models: ", ms), "defaultModel: "+tslayout.String(def)))
+		b.WriteString(entry("  ", tslayout.String(a.Name), list("    ", "models: ", ms), "defaultModel: "+tslayout.String(a.Default.Canonical)))
 	}
 	b.WriteString("}\n\n")
 	b.Write(modelsCode)
