@@ -2,8 +2,6 @@ package gogen
 
 import (
 	"fmt"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -158,15 +156,9 @@ func (g *generator) modes(src *goSource) {
 			src.text("\t\textends:     Mode%s,\n", m.Extends.GoName)
 		}
 		src.text("\t\tsourceEdits: %s,\n\t\tstandings: [numTools]Standing{\n", strconv.Quote(m.SourceEdits))
-		standing := make(map[string]model.Standing, len(m.Standings))
-		for _, ts := range slices.Backward(m.Standings) {
-			standing[ts.Tool.Name] = ts.Standing // the first, as m.Standing finds it
-		}
-		for i, t := range s.Tools {
-			st, ok := standing[t.Name]
-			if !ok {
-				st = model.Unavailable
-			}
+		// m.Standings has one entry per tool, sorted by name as s.Tools is.
+		for i, ts := range m.Standings {
+			st := ts.Standing
 			if standingConst[st] == "" {
 				standingConst[st] = "Standing" + names.GoEnumValue(string(st))
 			}
@@ -295,11 +287,10 @@ func (g *generator) models(src *goSource) {
 	s := g.s
 	src.doc("ModelID is a canonical model ID (as stored in the database).")
 	src.WriteString("type ModelID string\n\n")
-	src.WriteString("const (")
-	for i, m := range s.Models {
-		if i == 0 {
-			src.WriteByte('\n')
-		}
+	// The loader admits no spec without a model or an agent, nor an agent
+	// without a default model: the lists below are never empty.
+	src.WriteString("const (\n")
+	for _, m := range s.Models {
 		src.comment(1, fmt.Sprintf("Model%s is %s.", m.GoName, m.Display))
 		src.text("\tModel%s ModelID = %q\n", m.GoName, m.Canonical)
 	}
@@ -318,11 +309,8 @@ func (g *generator) models(src *goSource) {
 
 `)
 	src.doc("modelTable holds every model, sorted by canonical ID.")
-	src.WriteString("var modelTable = [...]Model{")
-	for i, m := range s.Models {
-		if i == 0 {
-			src.WriteByte('\n')
-		}
+	src.WriteString("var modelTable = [...]Model{\n")
+	for _, m := range s.Models {
 		src.WriteString("\t{\n")
 		keyedRows(&src.Buffer, 2, [][2]string{
 			{"ID", "Model" + m.GoName},
@@ -399,12 +387,9 @@ func (g *generator) models(src *goSource) {
 	src.WriteByte('\n')
 
 	src.doc("AgentType is an agent type.")
-	src.WriteString("type AgentType string\n\nconst (")
+	src.WriteString("type AgentType string\n\nconst (\n")
 	var all []string
-	for i, a := range s.Agents {
-		if i == 0 {
-			src.WriteByte('\n')
-		}
+	for _, a := range s.Agents {
 		src.lines(1, fmt.Sprintf("// Agent%s is the %q agent type.", a.GoName, a.Name))
 		src.text("\tAgent%s AgentType = %q\n", a.GoName, a.Name)
 		all = append(all, "Agent"+a.GoName)
@@ -425,38 +410,24 @@ func (g *generator) models(src *goSource) {
 	src.doc("DefaultModel returns the model a session of the agent type uses when it names none.")
 	src.WriteString("func (a AgentType) DefaultModel() (ModelID, error) {\n\tswitch a {\n")
 	for _, a := range s.Agents {
-		def := `""`
-		if a.Default != nil {
-			def = "Model" + a.Default.GoName
-		}
-		src.text("\tcase Agent%s:\n\t\treturn %s, nil\n", a.GoName, def)
+		src.text("\tcase Agent%s:\n\t\treturn Model%s, nil\n", a.GoName, a.Default.GoName)
 	}
 	src.text("\t}\n\treturn \"\", %s.Errorf(\"unknown agent type %%q\", a)\n}\n", src.use("fmt"))
 	src.add()
 }
 
-var placeholder = regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
-
 // template is a prompt template as a Go string expression over p: string
 // literals, one per line of the text, and p's fields, joined by +, one
 // part a line, the lines after the first indented by indent tabs.
 func (g *generator) template(text string, indent int) string {
-	params := map[string]*model.PromptParam{}
-	for _, p := range g.s.PromptParams {
-		params[p.Name] = p
-	}
 	var parts []string
-	last := 0
-	for _, m := range placeholder.FindAllStringSubmatchIndex(text, -1) {
-		p := params[text[m[2]:m[3]]]
-		if p == nil {
-			continue // the loader reports unknown placeholders
+	for _, p := range g.s.Template(text) {
+		if p.Param != nil {
+			parts = append(parts, "p."+p.Param.GoName)
+		} else {
+			parts = append(parts, textLines(p.Text)...)
 		}
-		parts = append(parts, textLines(text[last:m[0]])...)
-		parts = append(parts, "p."+p.GoName)
-		last = m[1]
 	}
-	parts = append(parts, textLines(text[last:])...)
 	if len(parts) == 0 {
 		return `""`
 	}

@@ -16,10 +16,11 @@ import (
 )
 
 // TestRenderIsGofmt: every Go file Emit writes, for each test spec, a
-// synthetic one and one emptied of what may come in lists (models, an
-// agent's models, prompt parameters, critical instructions), is what
-// go/format makes of it: the text written as gofmt formats it is, and so
-// are the odd declarations go/format laid out alone.
+// synthetic one and one emptied of what may be absent (prompt parameters,
+// critical instructions; the loader admits no spec without a model, nor an
+// agent without a default model), is what go/format makes of it: the text
+// written as gofmt formats it is, and so are the odd declarations
+// go/format laid out alone.
 func TestRenderIsGofmt(t *testing.T) {
 	t.Parallel()
 	specs := []*model.Spec{decodeTextSpec(t)}
@@ -28,10 +29,7 @@ func TestRenderIsGofmt(t *testing.T) {
 	}
 	empty := testspecs.Load(t, "")
 	empty.Contract.Name = "emptied"
-	empty.Models, empty.PromptParams = nil, nil
-	for _, a := range empty.Agents {
-		a.Models, a.Default = nil, nil
-	}
+	empty.PromptParams = nil
 	for _, m := range empty.Modes {
 		m.Critical = ""
 	}

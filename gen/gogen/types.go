@@ -151,7 +151,7 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string) {
 	src.doc(text)
 	src.typeDecl(t.GoName, "struct", len(t.Fields), func() {
 		for _, fd := range t.Fields {
-			text := fd.Doc()
+			text := fd.Type.Doc
 			if text == "" {
 				text = fd.GoName + " is the " + strconv.Quote(fd.Name) + " field of " + t.GoName + "."
 			}

@@ -40,9 +40,7 @@ func RegexSource(re string) (string, error) {
 		return "", fmt.Errorf("pattern %q: %w", re, err)
 	}
 	var b strings.Builder
-	if err := writeRegex(&b, r, false); err != nil {
-		return "", fmt.Errorf("pattern %q: %w", re, err)
-	}
+	writeRegex(&b, r, false)
 	return b.String(), nil
 }
 
@@ -57,9 +55,10 @@ func RegexLiteral(re string) (string, error) {
 	return "/" + src + "/u", nil
 }
 
-// writeRegex writes r; atom says r's text must form one atom (it is the
-// operand of a quantifier).
-func writeRegex(b *strings.Builder, r *syntax.Regexp, atom bool) error {
+// writeRegex writes r, a tree syntax.Parse made, each of whose operators
+// (every exported syntax.Op) has a case here; atom says r's text must form
+// one atom (it is the operand of a quantifier).
+func writeRegex(b *strings.Builder, r *syntax.Regexp, atom bool) {
 	open := func(need bool) func() {
 		if !need {
 			return func() {}
@@ -103,15 +102,11 @@ func writeRegex(b *strings.Builder, r *syntax.Regexp, atom bool) error {
 		closeG()
 	case syntax.OpCapture:
 		b.WriteString("(?:")
-		if err := writeRegex(b, r.Sub[0], false); err != nil {
-			return err
-		}
+		writeRegex(b, r.Sub[0], false)
 		b.WriteString(")")
 	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
 		closeG := open(atom)
-		if err := writeRegex(b, r.Sub[0], true); err != nil {
-			return err
-		}
+		writeRegex(b, r.Sub[0], true)
 		switch r.Op {
 		case syntax.OpStar:
 			b.WriteString("*")
@@ -136,9 +131,7 @@ func writeRegex(b *strings.Builder, r *syntax.Regexp, atom bool) error {
 	case syntax.OpConcat:
 		closeG := open(atom && len(r.Sub) != 1)
 		for _, s := range r.Sub {
-			if err := writeRegex(b, s, s.Op == syntax.OpAlternate); err != nil {
-				return err
-			}
+			writeRegex(b, s, s.Op == syntax.OpAlternate)
 		}
 		closeG()
 	case syntax.OpAlternate:
@@ -147,15 +140,10 @@ func writeRegex(b *strings.Builder, r *syntax.Regexp, atom bool) error {
 			if i > 0 {
 				b.WriteString("|")
 			}
-			if err := writeRegex(b, s, false); err != nil {
-				return err
-			}
+			writeRegex(b, s, false)
 		}
 		closeG()
-	default:
-		return fmt.Errorf("regexp operator %v has no ECMAScript translation", r.Op)
 	}
-	return nil
 }
 
 // foldOrbit returns the ranges of c's simple case-folding orbit (as RE2's

@@ -92,10 +92,7 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 	files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, opencodelayout.MCPConfigFile), Data: cfg})
 	gateway := gatewayFiles(s)
 	for _, mode := range s.Modes {
-		data, err := jsonwrite.Marshal(inject(s, mode, gateway))
-		if err != nil {
-			return nil, err
-		}
+		data, _ := jsonwrite.Marshal(inject(s, mode, gateway)) // strings only: it always encodes
 		files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, opencodelayout.MCPInjectSubdir, mode.Name+".json"), Data: data})
 	}
 	return files, nil

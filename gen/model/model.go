@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -346,9 +348,6 @@ type Field struct {
 	Pos    Pos
 }
 
-// Doc returns the field's description.
-func (f *Field) Doc() string { return f.Type.Doc }
-
 // Standing is a tool's standing in a mode.
 type Standing string
 
@@ -426,17 +425,6 @@ func (m *Mode) Standing(tool string) Standing {
 	return Unavailable
 }
 
-// Injected returns the tools injected in m, sorted by name.
-func (m *Mode) Injected() []*Tool {
-	var out []*Tool
-	for _, ts := range m.Standings {
-		if ts.Standing.Injected() {
-			out = append(out, ts.Tool)
-		}
-	}
-	return out
-}
-
 // Selection chooses a session's mode.
 type Selection struct {
 	// Inputs are the session attributes the rules read, sorted by Name.
@@ -475,6 +463,42 @@ type PromptParam struct {
 	GoName string
 	TSName string
 	Doc    string
+}
+
+// TemplatePart is a piece of a prompt template: literal Text, or the
+// prompt parameter Param that a {{name}} placeholder names.
+type TemplatePart struct {
+	Text  string
+	Param *PromptParam
+}
+
+// placeholder is a {{name}} placeholder of a template.
+var placeholder = regexp.MustCompile(`\{\{([^{}]*)\}\}`)
+
+// Template splits a prompt template (a mode's prompt or critical text, a
+// mode's text for an agent, a variant's prompt) into its literal text and
+// the prompt parameters its placeholders name, in order. A literal part
+// is never empty but for the one part of an empty template. The loader
+// reports a placeholder that names no prompt parameter; were one left, it
+// would stay literal text.
+func (s *Spec) Template(text string) []TemplatePart {
+	var parts []TemplatePart
+	last := 0
+	for _, m := range placeholder.FindAllStringSubmatchIndex(text, -1) {
+		i := slices.IndexFunc(s.PromptParams, func(p *PromptParam) bool { return p.Name == text[m[2]:m[3]] })
+		if i < 0 {
+			continue
+		}
+		if m[0] > last {
+			parts = append(parts, TemplatePart{Text: text[last:m[0]]})
+		}
+		parts = append(parts, TemplatePart{Param: s.PromptParams[i]})
+		last = m[1]
+	}
+	if last < len(text) || len(parts) == 0 {
+		parts = append(parts, TemplatePart{Text: text[last:]})
+	}
+	return parts
 }
 
 // Agent is an agent type and the models it supports.

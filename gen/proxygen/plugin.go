@@ -36,22 +36,23 @@ func tsParams(p model.Params) string {
 	return "{ " + strings.Join(fields, ", ") + " }"
 }
 
-// tsFunc lays out the parts of a template's concatenation as a prompt
-// function after head ("coding: ", at indent) and before tail: `(p) => …`
-// on one line when it fits, else its parts one per line. One without
+// tsFunc lays out prompt template text as a prompt function after head
+// ("coding: ", at indent) and before tail: `(p) => …` on one line when it
+// fits, else the parts of its concatenation one per line. One without
 // placeholders takes no parameter (tsc --noUnusedParameters).
-func tsFunc(indent, head, text string, parts []string, tail string) string {
+func tsFunc(s *model.Spec, indent, head, text, tail string) string {
 	arrow := "() => "
-	if placeholder.MatchString(text) {
+	parts := template(s, text, tslayout.String, func(p *model.PromptParam) string {
 		arrow = "(p) => "
-	}
+		return "p." + p.TSName
+	})
 	return tslayout.Concat(indent, head+arrow, parts, tail)
 }
 
 func jsList(vs []string) string { return "[" + strings.Join(tslayout.Strings(vs), ", ") + "]" }
 
 // Plugin returns the OpenCode plugin module of s.
-func Plugin(s *model.Spec) ([]byte, error) {
+func Plugin(s *model.Spec) []byte {
 	var b bytes.Buffer
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("// %s\n// %s\n", emit.Header, emit.SourceLine(s))
@@ -86,11 +87,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 	}{{"MODE_PROMPTS", func(m *model.Mode) string { return m.Prompt }}, {"CRITICAL", func(m *model.Mode) string { return m.Critical }}} {
 		w("\nconst %s: Record<ModeName, (p: PromptParams) => string> = {\n", table.name)
 		for _, m := range s.Modes {
-			e, err := tsTemplate(s, table.text(m))
-			if err != nil {
-				return nil, err
-			}
-			w("  %s\n", tsFunc("  ", m.Name+": ", table.text(m), e, ","))
+			w("  %s\n", tsFunc(s, "  ", m.Name+": ", table.text(m), ","))
 		}
 		w("}\n")
 	}
@@ -98,11 +95,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 	for _, m := range s.Modes {
 		var prompts []string
 		for _, a := range m.AgentPrompts {
-			e, err := tsTemplate(s, a.Prompt)
-			if err != nil {
-				return nil, err
-			}
-			prompts = append(prompts, tsFunc("    ", tslayout.String(a.Agent)+": ", a.Prompt, e, ""))
+			prompts = append(prompts, tsFunc(s, "    ", tslayout.String(a.Agent)+": ", a.Prompt, ""))
 		}
 		w("  %s\n", tslayout.Call("  ", m.Name+": { ", prompts, " },"))
 	}
@@ -132,11 +125,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 		for _, v := range e.Variants {
 			prompt := "prompt: undefined"
 			if v.Prompt != "" {
-				x, err := tsTemplate(s, v.Prompt)
-				if err != nil {
-					return nil, err
-				}
-				prompt = tsFunc("        ", "prompt: ", v.Prompt, x, "")
+				prompt = tsFunc(s, "        ", "prompt: ", v.Prompt, "")
 			}
 			fields := []string{"name: " + tslayout.String(v.Name), fmt.Sprintf("weight: %d", v.Weight), prompt, "params: " + tsParams(v.Params)}
 			w("      %s\n", tslayout.Call("      ", "{ ", fields, " },"))
@@ -154,7 +143,7 @@ func Plugin(s *model.Spec) ([]byte, error) {
 	w("]\n\nfunction promptParams(%s: Record<string, string>): PromptParams {\n  return %s\n}\n",
 		param, tslayout.Call("  ", "{ ", values, " }"))
 	b.WriteString(strings.NewReplacer("PLUGIN_ID", tslayout.String(pluginID), "BLANK", js.Blank()).Replace(pluginCode))
-	return b.Bytes(), nil
+	return b.Bytes()
 }
 
 const pluginDoc = `

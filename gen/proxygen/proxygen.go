@@ -29,16 +29,13 @@
 package proxygen
 
 import (
-	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/opencodelayout"
-	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
 // Emitter writes the plugin (opencodelayout.PluginFile under
@@ -58,47 +55,29 @@ const pluginID = "agentc-prompt-proxy"
 
 func run(p *emit.Pass) ([]emit.File, error) {
 	s := p.Spec
-	ts, err := Plugin(s)
-	if err != nil {
-		return nil, err
-	}
 	src, err := service(s)
 	if err != nil {
 		return nil, err
 	}
 	return []emit.File{
-		{Path: path.Join(s.Codegen.OpenCodeDir, opencodelayout.PluginFile), Data: ts},
+		{Path: path.Join(s.Codegen.OpenCodeDir, opencodelayout.PluginFile), Data: Plugin(s)},
 		{Path: path.Join(s.Codegen.GoDir, goFile), Data: src},
 	}, nil
 }
 
-var placeholder = regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
-
 // template renders a prompt template as the parts of a concatenation in
 // either language: lit quotes a literal piece, param names a prompt
 // parameter's value.
-func template(s *model.Spec, text string, lit func(string) string, param func(*model.PromptParam) string) ([]string, error) {
+func template(s *model.Spec, text string, lit func(string) string, param func(*model.PromptParam) string) []string {
 	var parts []string
-	last := 0
-	for _, m := range placeholder.FindAllStringSubmatchIndex(text, -1) {
-		i := slices.IndexFunc(s.PromptParams, func(p *model.PromptParam) bool { return p.Name == text[m[2]:m[3]] })
-		if i < 0 {
-			return nil, fmt.Errorf("proxy: placeholder %s names no prompt parameter", text[m[0]:m[1]])
+	for _, p := range s.Template(text) {
+		if p.Param != nil {
+			parts = append(parts, param(p.Param))
+		} else {
+			parts = append(parts, lit(p.Text))
 		}
-		if m[0] > last {
-			parts = append(parts, lit(text[last:m[0]]))
-		}
-		parts = append(parts, param(s.PromptParams[i]))
-		last = m[1]
 	}
-	if last < len(text) || len(parts) == 0 {
-		parts = append(parts, lit(text[last:]))
-	}
-	return parts, nil
-}
-
-func tsTemplate(s *model.Spec, text string) ([]string, error) {
-	return template(s, text, tslayout.String, func(p *model.PromptParam) string { return "p." + p.TSName })
+	return parts
 }
 
 func float(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

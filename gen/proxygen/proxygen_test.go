@@ -111,10 +111,7 @@ func TestPluginTypeChecks(t *testing.T) {
 		if dir != "" && len(s.PromptParams) > 0 {
 			t.Fatal("the bare spec has prompt parameters")
 		}
-		src, err := proxygen.Plugin(s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		src := proxygen.Plugin(s)
 		write(t, filepath.Join(root, testspecs.Name(dir), "agentc-prompt-proxy.ts"), src)
 	}
 	write(t, filepath.Join(root, "tsconfig.json"), []byte(scratch.TSConfig(`"**/*.ts"`)))
@@ -228,10 +225,7 @@ func TestAllocationGoAndTS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := proxygen.Plugin(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := proxygen.Plugin(s)
 	const n = 20000
 	ids := make([]string, n)
 	for i := range ids {
@@ -418,10 +412,7 @@ func TestPluginKeepsOwnKeys(t *testing.T) {
 	if !slices.ContainsFunc(s.PromptParams, func(p *model.PromptParam) bool { return p.Name == "toString" }) {
 		t.Fatal("the coverage spec has no prompt parameter toString")
 	}
-	src, err := proxygen.Plugin(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := proxygen.Plugin(s)
 	root := t.TempDir()
 	write(t, filepath.Join(root, "agentc-prompt-proxy.ts"), src)
 	write(t, filepath.Join(root, "driver.mjs"), []byte(driver))

@@ -33,12 +33,9 @@ func goParams(p model.Params) string {
 func modeConst(m *model.Mode) string { return "Mode" + m.GoName }
 
 // goPrompt renders a prompt template as a func(PromptParams) string.
-func goPrompt(s *model.Spec, text string) (string, error) {
-	parts, err := template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + p.GoName })
-	if err != nil {
-		return "", err
-	}
-	return "func(p PromptParams) string { return " + strings.Join(parts, " + ") + " }", nil
+func goPrompt(s *model.Spec, text string) string {
+	parts := template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + p.GoName })
+	return "func(p PromptParams) string { return " + strings.Join(parts, " + ") + " }"
 }
 
 // list writes a descriptor field holding a slice literal of elems, unless
@@ -75,11 +72,7 @@ func service(s *model.Spec) ([]byte, error) {
 	for _, m := range s.Modes {
 		var texts []string
 		for _, a := range m.AgentPrompts {
-			prompt, err := goPrompt(s, a.Prompt)
-			if err != nil {
-				return nil, err
-			}
-			texts = append(texts, strconv.Quote(a.Agent)+": "+prompt)
+			texts = append(texts, strconv.Quote(a.Agent)+": "+goPrompt(s, a.Prompt))
 		}
 		if len(texts) > 0 {
 			agents = append(agents, modeConst(m)+": {\n"+strings.Join(texts, ",\n")+",\n}")
@@ -121,11 +114,7 @@ func service(s *model.Spec) ([]byte, error) {
 		for _, v := range e.Variants {
 			vf := []string{"Name: " + strconv.Quote(v.Name), "Weight: " + strconv.Itoa(v.Weight)}
 			if v.Prompt != "" {
-				prompt, err := goPrompt(s, v.Prompt)
-				if err != nil {
-					return nil, err
-				}
-				vf = append(vf, "Prompt: "+prompt)
+				vf = append(vf, "Prompt: "+goPrompt(s, v.Prompt))
 			}
 			if !v.Params.IsZero() {
 				vf = append(vf, "Params: "+goParams(v.Params))

@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
@@ -18,26 +17,19 @@ import (
 // models.ts and prompts.ts under codegen.ts.dir.
 func emitTS(p *emit.Pass) ([]emit.File, error) {
 	s := p.Spec
-	prompts, err := promptsModule(s)
-	if err != nil {
-		return nil, err
-	}
 	dir := s.Codegen.TSDir
 	return []emit.File{
 		{Path: path.Join(dir, "models.ts"), Data: modelsModule(s)},
 		{Path: path.Join(dir, "modes.ts"), Data: modesModule(s)},
-		{Path: path.Join(dir, "prompts.ts"), Data: prompts},
+		{Path: path.Join(dir, "prompts.ts"), Data: promptsModule(s)},
 	}, nil
 }
 
-// union declares a string-literal union type, one member per line when
-// it does not fit on one.
+// union declares a string-literal union type of vs, never empty (the
+// loader admits no spec without a tool, a mode, a model or an agent), one
+// member per line when it does not fit on one.
 func union(name string, vs []string) string {
-	prefix := "export type " + name + " = "
-	if len(vs) == 0 {
-		return prefix + "never"
-	}
-	return tslayout.Union("", prefix, tslayout.Strings(vs))
+	return tslayout.Union("", "export type "+name+" = ", tslayout.Strings(vs))
 }
 
 // list renders an array of string literals after head (which ends before
@@ -225,11 +217,7 @@ func modelsModule(s *model.Spec) []byte {
 		for _, m := range a.Models {
 			ms = append(ms, m.Canonical)
 		}
-		def := ""
-		if a.Default != nil {
-			def = a.Default.Canonical
-		}
-		b.WriteString(entry("  ", tslayout.String(a.Name), list("    ", "models: ", ms), "defaultModel: "+tslayout.String(def)))
+		b.WriteString(entry("  ", tslayout.String(a.Name), list("    ", "models: ", ms), "defaultModel: "+tslayout.String(a.Default.Canonical)))
 	}
 	b.WriteString("}\n\n")
 	b.Write(modelsCode)
@@ -238,20 +226,21 @@ func modelsModule(s *model.Spec) []byte {
 
 // templateExpr renders a prompt template as a TypeScript expression over
 // `params`: literal text and {{param}} placeholders joined with +.
-func templateExpr(s *model.Spec, tmpl string) (string, error) {
-	parts, err := expand(tmpl, tslayout.Pieces, func(count bool, name, whole string) (string, error) {
-		i := slices.IndexFunc(s.PromptParams, func(p *model.PromptParam) bool { return p.Name == name })
-		if i < 0 || count {
-			return "", fmt.Errorf("prompt placeholder %s names no prompt parameter", whole)
+func templateExpr(s *model.Spec, tmpl string) string {
+	var parts []string
+	for _, p := range s.Template(tmpl) {
+		if p.Param != nil {
+			parts = append(parts, "params."+p.Param.TSName)
+		} else {
+			parts = append(parts, tslayout.Pieces(p.Text)...)
 		}
-		return "params." + s.PromptParams[i].TSName, nil
-	})
-	return strings.Join(parts, " +\n    "), err
+	}
+	return strings.Join(parts, " +\n    ")
 }
 
 func promptFunc(m *model.Mode) string { return m.TSName + "Prompt" }
 
-func promptsModule(s *model.Spec) ([]byte, error) {
+func promptsModule(s *model.Spec) []byte {
 	var b bytes.Buffer
 	b.WriteString(header(s))
 	b.WriteString("\n// System prompt builders, one per mode. A mode that extends another appends\n// its own text to the parent's prompt.\n\n")
@@ -265,19 +254,11 @@ func promptsModule(s *model.Spec) ([]byte, error) {
 	b.WriteString("}\n\n")
 	for _, m := range s.Modes {
 		var body string
-		if m.Extends != nil && m.Prompt == m.Extends.Prompt+"\n\n"+m.OwnPrompt {
-			own, err := templateExpr(s, m.OwnPrompt)
-			if err != nil {
-				return nil, fmt.Errorf("mode %s: %w", m.Name, err)
-			}
-			body = fmt.Sprintf("%s(params) +\n    \"\\n\\n\" +\n    %s", promptFunc(m.Extends), own)
+		if m.Extends != nil {
+			body = fmt.Sprintf("%s(params) +\n    \"\\n\\n\" +\n    %s", promptFunc(m.Extends), templateExpr(s, m.OwnPrompt))
 			doc(&b, "", fmt.Sprintf("%s returns the %s mode's system prompt: the %s prompt followed by\nthe %s mode's own text. Goal: %s.", promptFunc(m), m.Name, m.Extends.Name, m.Name, m.Goal))
 		} else {
-			full, err := templateExpr(s, m.Prompt)
-			if err != nil {
-				return nil, fmt.Errorf("mode %s: %w", m.Name, err)
-			}
-			body = full
+			body = templateExpr(s, m.Prompt)
 			doc(&b, "", fmt.Sprintf("%s returns the %s mode's system prompt. Goal: %s.", promptFunc(m), m.Name, m.Goal))
 		}
 		param := "params"
@@ -291,11 +272,7 @@ func promptsModule(s *model.Spec) ([]byte, error) {
 	for _, m := range s.Modes {
 		expr := `""`
 		if m.Critical != "" {
-			e, err := templateExpr(s, m.Critical)
-			if err != nil {
-				return nil, fmt.Errorf("mode %s critical: %w", m.Name, err)
-			}
-			expr = e
+			expr = templateExpr(s, m.Critical)
 		}
 		fmt.Fprintf(&cases, "    case %s:\n      return (\n        %s\n      )\n", tslayout.String(m.Name), strings.ReplaceAll(expr, "\n    ", "\n        "))
 	}
@@ -315,5 +292,5 @@ func promptsModule(s *model.Spec) ([]byte, error) {
 		fmt.Fprintf(&b, "    case %s:\n      return %s(params)\n", tslayout.String(m.Name), promptFunc(m))
 	}
 	b.WriteString("  }\n}\n")
-	return b.Bytes(), nil
+	return b.Bytes()
 }

@@ -110,8 +110,10 @@ func checkMode(t *testing.T, g *generated, m *model.Mode) []string {
 	for _, tl := range g.spec.Tools {
 		ours[tl.FileName] = tl
 	}
-	for _, tl := range m.Injected() {
-		want = append(want, tl.FileName)
+	for _, ts := range m.Standings {
+		if ts.Standing.Injected() {
+			want = append(want, ts.Tool.FileName)
+		}
 	}
 	for _, id := range ids {
 		if ours[id] != nil {

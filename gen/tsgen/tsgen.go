@@ -60,20 +60,15 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	files := make([]emit.File, 0, 2*len(s.Tools)+3+len(s.Modes))
 	add := func(p string, data []byte) { files = append(files, emit.File{Path: path.Join(dir, p), Data: data}) }
 	for _, t := range s.Tools {
-		src, err := toolModule(s, t)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
-		}
-		add(path.Join(opencodelayout.ToolSubdir, t.FileName+".ts"), src)
+		add(path.Join(opencodelayout.ToolSubdir, t.FileName+".ts"), toolModule(s, t))
 		add(path.Join(opencodelayout.ToolSubdir, t.FileName+".txt"), []byte(opencodelayout.ToolDescription(t)+"\n"))
 	}
-	pkg, err := jsonwrite.Marshal(map[string]any{
+	// package.json and the manifests hold strings and booleans only, which
+	// always encode.
+	pkg, _ := jsonwrite.Marshal(map[string]any{
 		"private":      true,
 		"dependencies": map[string]string{s.OpenCode.PluginPackage: s.OpenCode.PluginVersion},
 	})
-	if err != nil {
-		return nil, err
-	}
 	add(path.Join(opencodelayout.ToolSubdir, "package.json"), pkg)
 	add(opencodelayout.RuntimeFile, runtimeModule(s))
 	cfg, err := opencodelayout.Config(s)
@@ -86,17 +81,14 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	}
 	add(opencodelayout.ConfigFile, data)
 	for _, m := range s.Modes {
-		data, err := jsonwrite.Marshal(opencodelayout.Inject(s, m))
-		if err != nil {
-			return nil, err
-		}
+		data, _ := jsonwrite.Marshal(opencodelayout.Inject(s, m))
 		add(path.Join(opencodelayout.InjectSubdir, m.Name+".json"), data)
 	}
 	return files, nil
 }
 
 // toolModule returns the .ts module of t.
-func toolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
+func toolModule(s *model.Spec, t *model.Tool) []byte {
 	var b bytes.Buffer
 	b.Grow(3072 + 2*len(t.Description))
 	zf := zod.NewFile()
@@ -143,10 +135,7 @@ func toolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 		b.WriteString("    if (!res.success) {\n      throw new Error(res.result)\n    }\n")
 		b.WriteString("    return res.result\n")
 	case model.Sandbox:
-		expr, uses, err := summaryExpr(t)
-		if err != nil {
-			return nil, err
-		}
+		expr, uses := summaryExpr(t)
 		b.WriteString("  async execute(input) {\n")
 		if uses {
 			fmt.Fprintf(&b, "    const parsed = %s\n", parse)
@@ -161,10 +150,10 @@ func toolModule(s *model.Spec, t *model.Tool) ([]byte, error) {
 		b.WriteString("    // replaces this output with the real result.\n")
 		fmt.Fprintf(&b, "    return %s\n", tslayout.String(t.Name+" was submitted to the platform."))
 	default:
-		return nil, fmt.Errorf("unknown execution %q", t.Execution)
+		panic("tsgen: unknown execution " + string(t.Execution)) // the loader admits no other
 	}
 	b.WriteString("  },\n})\n")
-	return b.Bytes(), nil
+	return b.Bytes()
 }
 
 func executionDoc(e model.Execution) string {
@@ -181,58 +170,39 @@ func executionDoc(e model.Execution) string {
 
 var placeholder = regexp.MustCompile(`\{\{(count:)?([^{}]*)\}\}`)
 
-// expand splits text at its placeholders ({{name}}, {{count:name}}) into
-// the parts of a TypeScript concatenation: lit quotes a run of literal
-// text, param makes the expression of a placeholder (whole, as written).
-func expand(text string, lit func(string) []string, param func(count bool, name, whole string) (string, error)) ([]string, error) {
-	var parts []string
-	rest := text
-	for {
-		loc := placeholder.FindStringSubmatchIndex(rest)
-		if loc == nil {
-			break
-		}
-		if loc[0] > 0 {
-			parts = append(parts, lit(rest[:loc[0]])...)
-		}
-		p, err := param(loc[2] >= 0, rest[loc[4]:loc[5]], rest[loc[0]:loc[1]])
-		if err != nil {
-			return nil, err
-		}
-		parts = append(parts, p)
-		rest = rest[loc[1]:]
-	}
-	if rest != "" || len(parts) == 0 {
-		parts = append(parts, lit(rest)...)
-	}
-	return parts, nil
-}
-
-// summaryExpr turns a sandbox tool's summary template into a TypeScript
-// expression over `parsed`: {{field}} is the argument's value and
-// {{count:field}} the length of a list argument (0 when absent).
-func summaryExpr(t *model.Tool) ([]string, bool, error) {
-	uses := false
-	parts, err := expand(t.Summary, func(s string) []string { return []string{tslayout.String(s)} }, func(count bool, name, whole string) (string, error) {
-		i := slices.IndexFunc(t.Args.Fields, func(f *model.Field) bool { return f.Name == name })
+// summaryExpr turns a sandbox tool's summary template into the parts of a
+// TypeScript concatenation over `parsed`: {{field}} is the argument's
+// value and {{count:field}} the length of a list argument (0 when
+// absent); uses reports whether a part reads `parsed`. The loader checked
+// that each placeholder names a top-level argument, a list for count;
+// were one left that does not, it would stay literal text.
+func summaryExpr(t *model.Tool) (parts []string, uses bool) {
+	last := 0
+	for _, m := range placeholder.FindAllStringSubmatchIndex(t.Summary, -1) {
+		i := slices.IndexFunc(t.Args.Fields, func(f *model.Field) bool { return f.Name == t.Summary[m[4]:m[5]] })
 		if i < 0 {
-			return "", fmt.Errorf("summary: %s names no top-level argument", whole)
+			continue
 		}
-		f := t.Args.Fields[i]
-		uses = true
+		if m[0] > last {
+			parts = append(parts, tslayout.String(t.Summary[last:m[0]]))
+		}
+		f, count := t.Args.Fields[i], m[2] >= 0
 		switch {
-		case count && f.Type.Kind != model.Array:
-			return "", fmt.Errorf("summary: {{count:%s}} needs a list argument, %s is %s", name, name, f.Type.Kind)
 		case count && f.Presence == model.Optional:
-			return "String((" + accessOf(f) + " ?? []).length)", nil
+			parts = append(parts, "String(("+accessOf(f)+" ?? []).length)")
 		case count:
-			return "String(" + accessOf(f) + ".length)", nil
+			parts = append(parts, "String("+accessOf(f)+".length)")
 		case f.Presence == model.Optional:
-			return "String(" + accessOf(f) + " ?? \"\")", nil
+			parts = append(parts, "String("+accessOf(f)+" ?? \"\")")
+		default:
+			parts = append(parts, "String("+accessOf(f)+")")
 		}
-		return "String(" + accessOf(f) + ")", nil
-	})
-	return parts, uses, err
+		last, uses = m[1], true
+	}
+	if last < len(t.Summary) || len(parts) == 0 {
+		parts = append(parts, tslayout.String(t.Summary[last:]))
+	}
+	return parts, uses
 }
 
 func accessOf(f *model.Field) string {
