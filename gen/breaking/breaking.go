@@ -563,7 +563,7 @@ func (c *cmpr) typ(args bool, at About, o, n *model.Type, pos, oldPos model.Pos)
 		// surprise a consumer that switches on the old ones.
 		for _, v := range nv {
 			if !slices.Contains(ov, v) {
-				c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s may now be %q (values were %s, now %s)", p, v, quoteAll(ov), quoteAll(nv))
+				c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s may now be %q (values were %s, now %s)", p, v, model.Disjunction(ov), model.Disjunction(nv))
 			}
 		}
 		return
@@ -723,14 +723,6 @@ func jsonEqual(a, b json.RawMessage) bool {
 	xb, _ := json.Marshal(x)
 	yb, _ := json.Marshal(y)
 	return string(xb) == string(yb)
-}
-
-func quoteAll(vs []string) string {
-	q := make([]string, len(vs))
-	for i, v := range vs {
-		q[i] = fmt.Sprintf("%q", v)
-	}
-	return strings.Join(q, " | ")
 }
 
 func (c *cmpr) modes() {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -367,7 +366,7 @@ func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
 			vals = []string{t.Literal}
 		}
 		if !w.unified(v, t) {
-			w.errorv(v, "unsupported", "no value of %s meets the field's other constraints, so CUE leaves the field none", quoteList(vals))
+			w.errorv(v, "unsupported", "no value of %s meets the field's other constraints, so CUE leaves the field none", model.Disjunction(vals))
 		}
 		t.MinLength, t.MaxLength, t.Patterns, t.Checks = nil, nil, nil, nil
 	}
@@ -382,15 +381,6 @@ func (w *typeWalker) constraints(v cue.Value, t *model.Type) {
 			w.errorv(v, "text", "the value %q holds U+FEFF (a byte order mark), which no value may hold: generated Go shows values in comments, where Go refuses it", s)
 		}
 	}
-}
-
-// quoteList writes values as a disjunction of them: "a" | "b".
-func quoteList(vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = strconv.Quote(v)
-	}
-	return strings.Join(q, " | ")
 }
 
 // walk applies v, a part of field's schema, to t. A constraint for

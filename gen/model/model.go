@@ -12,6 +12,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -285,6 +286,16 @@ func (t *Type) Description() string {
 		parts = append(parts, c.Doc)
 	}
 	return strings.Join(parts, " ")
+}
+
+// Disjunction writes string values as CUE writes a disjunction of them:
+// "a" | "b".
+func Disjunction(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, " | ")
 }
 
 // Pattern is a regular expression a string must match.
