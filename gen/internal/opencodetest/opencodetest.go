@@ -26,7 +26,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -123,68 +122,38 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	}
 	t.Cleanup(registry.close)
 
-	s := &Server{
-		Dir:      dir,
-		Home:     home,
-		registry: registry,
-	}
-	env := environment(home, registry.url(), opts.Env)
-
-	// The port is chosen here and could be taken before opencode binds it;
-	// when that is why the server exited, try again with another port.
-	const attempts = 3
-	for i := 1; ; i++ {
-		out, err := s.start(t, bin, env)
-		if err == nil {
-			return s
-		}
-		if errors.Is(err, errPortBusy) && i < attempts {
-			t.Logf("opencodetest: %v; retrying", err)
-			continue
-		}
-		t.Fatalf("opencodetest: %v\n--- opencode output ---\n%s", err, out)
-		return nil
-	}
-}
-
-// errPortBusy marks a server that exited because its port was taken.
-var errPortBusy = errors.New("port taken")
-
-// start execs one server and waits for it to listen. On success it registers
-// the cleanup that stops it; on failure it returns the server's output.
-func (s *Server) start(t testing.TB, bin string, env []string) (string, error) {
-	t.Helper()
-	port, err := procout.FreePort()
-	if err != nil {
-		return "", err
-	}
 	output := &procout.SyncBuffer{}
-	// --print-logs puts OpenCode's log on stderr, so a failing test shows
-	// what the "Check server logs" of a 500 answer refers to.
-	cmd := exec.Command(bin, "serve", "--print-logs", "--hostname", "127.0.0.1", "--port", strconv.Itoa(port))
-	cmd.Dir = s.Dir
-	cmd.Env = env
+	// Port 0 lets opencode bind the port itself (4096 when it is free,
+	// else one the kernel picks), so no other process can take the port
+	// between choosing and binding it; the URL is read from the listening
+	// line. --print-logs puts OpenCode's log on stderr, so a failing test
+	// shows what the "Check server logs" of a 500 answer refers to.
+	cmd := exec.Command(bin, "serve", "--print-logs", "--hostname", "127.0.0.1", "--port", "0")
+	cmd.Dir = dir
+	cmd.Env = environment(home, registry.url(), opts.Env)
 	cmd.WaitDelay = stopGrace
 	setProcessGroup(cmd)
 
 	began := time.Now()
 	u, exited, err := procout.Start(cmd, output, listeningMarker, startTimeout, func() { killGroup(cmd) })
 	if err != nil {
-		if portTaken(port) {
-			return output.String(), fmt.Errorf("opencode serve %v, and its %w: %d", err, errPortBusy, port)
-		}
-		return output.String(), fmt.Errorf("opencode serve: %w", err)
+		t.Fatalf("opencodetest: opencode serve: %v\n--- opencode output ---\n%s", err, output)
 	}
-	s.URL = strings.TrimRight(u, "/")
-	s.StartupTime = time.Since(began)
-	s.output = output
+	s := &Server{
+		URL:         strings.TrimRight(u, "/"),
+		Dir:         dir,
+		Home:        home,
+		StartupTime: time.Since(began),
+		output:      output,
+		registry:    registry,
+	}
 	t.Cleanup(func() {
 		stop(cmd, exited)
 		if t.Failed() {
-			t.Logf("opencodetest: output of opencode serve in %s:\n%s", s.Dir, output.String())
+			t.Logf("opencodetest: output of opencode serve in %s:\n%s", dir, output)
 		}
 	})
-	return "", nil
+	return s
 }
 
 // stop ends the server's process group: SIGTERM, then SIGKILL after
@@ -393,16 +362,6 @@ func environment(home, registry string, extra []string) []string {
 		"npm_config_fetch_retries=0",
 	)
 	return append(env, extra...)
-}
-
-// portTaken reports whether something listens on the loopback port.
-func portTaken(port int) bool {
-	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
-	if err != nil {
-		return true
-	}
-	l.Close()
-	return false
 }
 
 // tripwire is the dead npm registry: a loopback listener that counts and
