@@ -271,11 +271,9 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
 		return
 	}
-	c := &caller[M]{session: session, claims: claims, mode: mode}
-	if r.Body != nil {
-		c.body = &bodyCopy{rc: r.Body}
-		r.Body = c.body
-	}
+	// A server request's Body is never nil (net/http).
+	c := &caller[M]{session: session, claims: claims, mode: mode, body: &bodyCopy{rc: r.Body}}
+	r.Body = c.body
 	s.http.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
 }
 
@@ -310,11 +308,9 @@ func loopback(hostport string) bool {
 
 // serverFor returns the MCP server of the request's mode: one per mode,
 // holding exactly the gateway tools the mode injects, built on first use.
+// Only ServeHTTP hands requests to the transport, each with its caller.
 func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
-	c, _ := r.Context().Value(callerKey{}).(*caller[M])
-	if c == nil {
-		return nil
-	}
+	c := r.Context().Value(callerKey{}).(*caller[M])
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if srv, ok := s.modes[c.mode]; ok {
@@ -367,10 +363,9 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		ctx, counted := agentrt.CountStore(ctx)
-		c, _ := ctx.Value(callerKey{}).(*caller[M])
-		if c == nil {
-			return nil, errors.New("agentc mcp: the request reached the tool without its session")
-		}
+		// The stateless transport connects a session per request with the
+		// request's context, which carries the caller ServeHTTP added.
+		c := ctx.Value(callerKey{}).(*caller[M])
 		args := []byte(req.Params.Arguments)
 		if len(args) == 0 {
 			args = []byte("{}")
@@ -380,7 +375,7 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 		var toolCallID string
 		if meta, present := req.Params.Meta[ToolCallIDMeta]; present {
 			id, isString := meta.(string)
-			if strings.ContainsRune(id, utf8.RuneError) && c.body != nil {
+			if strings.ContainsRune(id, utf8.RuneError) {
 				id = rawMetaString(c.body.buf.Bytes(), ToolCallIDMeta, id)
 			}
 			msg := "tool_call_id must be a string"
