@@ -29,6 +29,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -44,7 +45,7 @@ const listeningMarker = "opencode server listening on "
 // takes about 1 s on a quiet machine; the margin is for loaded CI runners.
 const startTimeout = 60 * time.Second
 
-// stopGrace is how long the server gets to exit after SIGTERM before the
+// stopGrace is how long the server gets to exit after SIGTERM before its
 // process group is killed.
 const stopGrace = 5 * time.Second
 
@@ -132,10 +133,9 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	cmd.Dir = dir
 	cmd.Env = environment(home, registry.url(), opts.Env)
 	cmd.WaitDelay = stopGrace
-	setProcessGroup(cmd)
 
 	began := time.Now()
-	u, exited, err := procout.Start(cmd, output, listeningMarker, startTimeout, func() { killGroup(cmd) })
+	u, proc, err := procout.Start(cmd, output, listeningMarker, startTimeout)
 	if err != nil {
 		t.Fatalf("opencodetest: opencode serve: %v\n--- opencode output ---\n%s", err, output)
 	}
@@ -148,25 +148,12 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 		registry:    registry,
 	}
 	t.Cleanup(func() {
-		stop(cmd, exited)
+		proc.Stop(syscall.SIGTERM, stopGrace)
 		if t.Failed() {
 			t.Logf("opencodetest: output of opencode serve in %s:\n%s", dir, output)
 		}
 	})
 	return s
-}
-
-// stop ends the server's process group: SIGTERM, then SIGKILL after
-// stopGrace. exited delivers cmd.Wait's result.
-func stop(cmd *exec.Cmd, exited <-chan error) {
-	terminateGroup(cmd)
-	select {
-	case <-exited:
-		return
-	case <-time.After(stopGrace):
-	}
-	killGroup(cmd)
-	<-exited
 }
 
 // Output returns what the server has printed on stdout and stderr so far.

@@ -32,6 +32,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -82,8 +83,7 @@ type Server struct {
 	maxConns int
 	runAs    *credential
 	mu       sync.Mutex
-	cmd      *exec.Cmd
-	exited   <-chan error
+	proc     *procout.Process
 	output   *procout.SyncBuffer
 }
 
@@ -218,12 +218,12 @@ func (s *Server) start() error {
 	configureProcess(cmd)
 
 	began := time.Now()
-	_, exited, err := procout.Start(cmd, s.output, readyMarker, startTimeout, func() { cmd.Process.Kill() })
+	_, proc, err := procout.Start(cmd, s.output, readyMarker, startTimeout)
 	if err != nil {
 		return fmt.Errorf("postgres: %v (is port %d taken?); log:\n%s", err, s.Port, s.output)
 	}
 	s.StartupTime = time.Since(began)
-	s.cmd, s.exited = cmd, exited
+	s.proc = proc
 	return nil
 }
 
@@ -232,22 +232,15 @@ func (s *Server) start() error {
 func (s *Server) stop() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cmd == nil {
+	if s.proc == nil {
 		return nil
 	}
-	cmd, exited := s.cmd, s.exited
-	s.cmd, s.exited = nil, nil
-	if err := interrupt(cmd); err != nil {
+	proc := s.proc
+	s.proc = nil
+	if err := proc.Stop(syscall.SIGINT, stopTimeout); err != nil {
 		return fmt.Errorf("stopping postgres: %w", err)
 	}
-	select {
-	case <-exited:
-		return nil
-	case <-time.After(stopTimeout):
-	}
-	cmd.Process.Kill()
-	<-exited
-	return fmt.Errorf("postgres did not shut down within %v and was killed", stopTimeout)
+	return nil
 }
 
 // binDir finds the directory holding initdb and postgres: override when

@@ -17,5 +17,3 @@ func supported() error {
 func (c *credential) apply(cmd *exec.Cmd) {}
 
 func configureProcess(cmd *exec.Cmd) {}
-
-func interrupt(cmd *exec.Cmd) error { return cmd.Process.Kill() }
