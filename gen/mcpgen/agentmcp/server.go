@@ -328,7 +328,9 @@ func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
 		srv.AddTool(&mcp.Tool{
 			Name:        s.c.Tools[t.Tool].Name,
 			Description: t.Description,
-			InputSchema: t.inputSchema(),
+			// Indented as generated: encoding/json compacts a RawMessage
+			// when the SDK answers tools/list.
+			InputSchema: json.RawMessage(t.Schema),
 		}, s.handler(t.Tool))
 	}
 	if len(refused) > 0 {
@@ -521,15 +523,4 @@ func (s *Server[H, M]) observe(ctx context.Context, ev agentrt.CallEvent) {
 	if s.cfg.Observe != nil {
 		s.cfg.Observe(ctx, ev)
 	}
-}
-
-// inputSchema is the tool's JSON Schema as tools/list serves it: compact.
-func (t Tool) inputSchema() json.RawMessage {
-	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(t.Schema)); err != nil {
-		// Not reached: agentc generates the schema from encoding/json's
-		// output. The SDK reports invalid JSON when it serves the tool.
-		return json.RawMessage(t.Schema)
-	}
-	return b.Bytes()
 }
