@@ -42,10 +42,6 @@ import (
 // BinGlob is where Debian's postgresql package puts the server binaries.
 const BinGlob = "/usr/lib/postgresql/*/bin"
 
-// BinDirEnv names an environment variable that, when set, is the directory
-// holding initdb and postgres, instead of the newest match of BinGlob.
-const BinDirEnv = "PGTEST_BINDIR"
-
 // Superuser is the cluster's superuser; it needs no password from loopback.
 const Superuser = "postgres"
 
@@ -103,7 +99,7 @@ func MaxConnections(n int) Option { return func(s *Server) { s.maxConns = n } }
 // for it and stops the server when the test ends.
 func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
-	bin := binDir(t, BinGlob, os.Getenv(BinDirEnv), os.Getenv("CI"))
+	bin := binDir(t, BinGlob, os.Getenv("CI"))
 	if err := supported(); err != nil {
 		skipOrFail(t, os.Getenv("CI"), err.Error())
 	}
@@ -243,17 +239,11 @@ func (s *Server) stop() error {
 	return nil
 }
 
-// binDir finds the directory holding initdb and postgres: override when
-// set, else the newest version matching glob. It skips the test when there
-// is none, or fails it when ci is set.
-func binDir(t testing.TB, glob, override, ci string) string {
+// binDir finds the directory holding initdb and postgres: the newest
+// version matching glob. It skips the test when there is none, or fails it
+// when ci is set.
+func binDir(t testing.TB, glob, ci string) string {
 	t.Helper()
-	if override != "" {
-		if err := hasBinaries(override); err != nil {
-			t.Fatalf("pgtest: %s=%s: %v", BinDirEnv, override, err)
-		}
-		return override
-	}
 	dirs, _ := filepath.Glob(glob)
 	sort.Slice(dirs, func(i, j int) bool { return versionOf(dirs[i]) > versionOf(dirs[j]) })
 	var errs []error
