@@ -171,15 +171,26 @@ func (r *Request) LastMessage() *Message {
 
 // ToolResults returns every tool_result block of the conversation, oldest
 // first.
-func (r *Request) ToolResults() []ToolResult {
+func (r *Request) ToolResults() []ToolResult { return r.toolResults(0) }
+
+// LastToolResults returns the tool_result blocks of the last message, which
+// are the results of the model's previous turn.
+func (r *Request) LastToolResults() []ToolResult {
+	return r.toolResults(len(r.Messages.Messages) - 1)
+}
+
+// toolResults returns the tool_result blocks of the messages from the
+// index from on, each with the tool_use block of its call, which may be
+// earlier.
+func (r *Request) toolResults(from int) []ToolResult {
 	uses := map[string]ContentBlock{}
 	var out []ToolResult
-	for _, m := range r.Messages.Messages {
+	for i, m := range r.Messages.Messages {
 		for _, b := range m.Content {
-			switch b.Type {
-			case "tool_use":
+			switch {
+			case b.Type == "tool_use":
 				uses[b.ID] = b
-			case "tool_result":
+			case b.Type == "tool_result" && i >= from:
 				use := uses[b.ToolUseID]
 				out = append(out, ToolResult{
 					ToolUseID: b.ToolUseID,
@@ -189,28 +200,6 @@ func (r *Request) ToolResults() []ToolResult {
 					IsError:   b.IsError,
 				})
 			}
-		}
-	}
-	return out
-}
-
-// LastToolResults returns the tool_result blocks of the last message, which
-// are the results of the model's previous turn.
-func (r *Request) LastToolResults() []ToolResult {
-	m := r.LastMessage()
-	if m == nil {
-		return nil
-	}
-	ids := map[string]bool{}
-	for _, b := range m.Content {
-		if b.Type == "tool_result" {
-			ids[b.ToolUseID] = true
-		}
-	}
-	var out []ToolResult
-	for _, tr := range r.ToolResults() {
-		if ids[tr.ToolUseID] {
-			out = append(out, tr)
 		}
 	}
 	return out
