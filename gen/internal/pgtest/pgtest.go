@@ -100,9 +100,6 @@ func MaxConnections(n int) Option { return func(s *Server) { s.maxConns = n } }
 func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	bin := binDir(t, BinGlob, os.Getenv("CI"))
-	if err := supported(); err != nil {
-		skipOrFail(t, os.Getenv("CI"), err.Error())
-	}
 	s := &Server{Host: "127.0.0.1", bin: bin, maxConns: DefaultMaxConnections}
 	for _, o := range opts {
 		o(s)

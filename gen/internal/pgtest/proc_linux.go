@@ -5,9 +5,6 @@ import (
 	"syscall"
 )
 
-// supported reports whether pgtest runs here.
-func supported() error { return nil }
-
 // apply makes cmd run as the credential's user.
 func (c *credential) apply(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
