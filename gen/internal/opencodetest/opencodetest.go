@@ -229,10 +229,7 @@ func prepare(dir, home, nodeModules string, config []byte) error {
 	if err != nil {
 		return err
 	}
-	lock, err := minimalLock(version)
-	if err != nil {
-		return err
-	}
+	lock := minimalLock(version)
 
 	project := filepath.Join(dir, ".opencode")
 	if err := os.MkdirAll(project, 0o755); err != nil {
@@ -290,7 +287,7 @@ func pluginVersion(nodeModules string) (string, error) {
 
 // minimalLock is a package-lock.json that lists only the plugin, which is
 // all OpenCode checks before deciding not to install it.
-func minimalLock(version string) ([]byte, error) {
+func minimalLock(version string) []byte {
 	lock := map[string]any{
 		"lockfileVersion": 3,
 		"requires":        true,
@@ -301,11 +298,9 @@ func minimalLock(version string) ([]byte, error) {
 			"node_modules/" + pluginPackage: map[string]string{"version": version},
 		},
 	}
-	data, err := json.MarshalIndent(lock, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encoding the lock file: %w", err)
-	}
-	return append(data, '\n'), nil
+	// Maps of strings, a number and a bool always encode.
+	data, _ := json.MarshalIndent(lock, "", "  ")
+	return append(data, '\n')
 }
 
 // writeIfAbsent writes data to path unless a file is already there.
