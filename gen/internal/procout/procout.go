@@ -1,7 +1,8 @@
 // Package procout is the plumbing the test harnesses share for servers
 // they start as child processes (opencode serve, postgres): a buffer of
 // the process's output safe for concurrent use, a start that waits for
-// the line saying the server is ready, and a free loopback port.
+// the line saying the server is ready, a stop that ends the server's
+// process group, and a free loopback port.
 package procout
 
 import (
