@@ -41,8 +41,6 @@ type MessagesRequest struct {
 	Tools []Tool `json:"tools"`
 	// Temperature is nil when the client did not send one.
 	Temperature *float64 `json:"temperature"`
-	// Stream reports whether the client asked for server-sent events.
-	Stream bool `json:"stream"`
 }
 
 // Message is one entry of the conversation.
@@ -74,8 +72,6 @@ type ContentBlock struct {
 	ID string `json:"id,omitempty"`
 	// Name is a tool_use block's tool name.
 	Name string `json:"name,omitempty"`
-	// Input is a tool_use block's arguments.
-	Input json.RawMessage `json:"input,omitempty"`
 	// ToolUseID is the call id a tool_result block answers.
 	ToolUseID string `json:"tool_use_id,omitempty"`
 	// Content is a tool_result block's content.
@@ -127,8 +123,6 @@ type ToolResult struct {
 	// ToolName is the called tool's name, "" when no earlier tool_use block
 	// has the id.
 	ToolName string
-	// Input is the arguments of the call, as the model sent them.
-	Input json.RawMessage
 	// Text is the result's text content.
 	Text string
 	// IsError reports whether the result is an error.
@@ -195,7 +189,6 @@ func (r *Request) toolResults(from int) []ToolResult {
 				out = append(out, ToolResult{
 					ToolUseID: b.ToolUseID,
 					ToolName:  use.Name,
-					Input:     use.Input,
 					Text:      b.Content.Text(),
 					IsError:   b.IsError,
 				})
