@@ -184,7 +184,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		PartID    string       `json:"partID"`
 		Field     string       `json:"field"`
 		Delta     string       `json:"delta"`
-		Status    *struct {
+		Status    struct {
 			Type    string `json:"type"`
 			Attempt int    `json:"attempt"`
 			Message string `json:"message"`
@@ -209,9 +209,6 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 
 	switch ev.Type {
 	case EventSessionStatus:
-		if props.Status == nil {
-			return nil, sigNone, nil
-		}
 		switch props.Status.Type {
 		case "busy":
 			return nil, sigActive, nil

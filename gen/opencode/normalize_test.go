@@ -51,12 +51,15 @@ func TestNormalize(t *testing.T) {
 	}{{
 		// Only the user's and the model's own finished text shows:
 		// reasoning pieces, synthetic, ignored and empty parts, and
-		// pieces or updates after a part ended do not.
+		// pieces or updates after a part ended do not; nor does a
+		// session.status without a status or of another kind.
 		name: "text parts",
 		events: []string{
 			ev("message.updated", userMsg),
 			ev("message.part.updated", textPart("prt_u", "msg_1", "go", "")),
 			ev("message.part.updated", textPart("prt_s", "msg_1", "added by OpenCode", `,"synthetic":true`)),
+			ev("session.status", ""),
+			ev("session.status", `,"status":{"type":"compacting"}`),
 			ev("session.status", busy),
 			ev("message.updated", assistantMsg(false)),
 			ev("message.part.updated", `,"part":{"id":"prt_r","messageID":"msg_2","type":"reasoning","text":""}`),

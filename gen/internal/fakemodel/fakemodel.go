@@ -295,14 +295,11 @@ func toolInput(in any) string {
 // arrives in more than one delta as from the real API; short strings stay
 // whole.
 func split(s string) []string {
-	if len(s) < 2 {
-		return []string{s}
-	}
 	mid := len(s) / 2
 	for mid < len(s) && !utf8.RuneStart(s[mid]) {
 		mid++
 	}
-	if mid == len(s) {
+	if mid == 0 || mid == len(s) {
 		return []string{s}
 	}
 	return []string{s[:mid], s[mid:]}
@@ -329,14 +326,7 @@ const DefaultModelID = "fake-claude"
 // Model returns the provider and model ids opts selects, for the model
 // field of a prompt.
 func (o ConfigOptions) Model() (providerID, modelID string) {
-	providerID, modelID = o.ProviderID, o.ModelID
-	if providerID == "" {
-		providerID = DefaultProviderID
-	}
-	if modelID == "" {
-		modelID = DefaultModelID
-	}
-	return providerID, modelID
+	return cmp.Or(o.ProviderID, DefaultProviderID), cmp.Or(o.ModelID, DefaultModelID)
 }
 
 // Config returns an opencode.json that makes this server OpenCode's only

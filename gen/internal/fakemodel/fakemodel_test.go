@@ -124,7 +124,7 @@ func TestStreamToolUse(t *testing.T) {
 	r := s.ByTurn("call")
 	if r == nil || r.Seq != 1 || r.SystemText() != "You are a test." || !fakemodel.LastUserTextContains("echo hi")(r) ||
 		r.Tool("echo") == nil || string(r.Tool("echo").InputSchema) != `{"type":"object","properties":{"text":{"type":"string"}}}` ||
-		!r.Messages.Stream || r.Messages.Model != "fake-claude" {
+		r.Messages.Model != "fake-claude" {
 		t.Errorf("recorded request = %+v", r)
 	}
 }
@@ -167,14 +167,14 @@ func TestMatchingAndDecoding(t *testing.T) {
 		fakemodel.Turn{Name: "after lookup", Match: fakemodel.AfterToolResult("lookup"), Respond: func(r *fakemodel.Request) fakemodel.Reply {
 			var parts []string
 			for _, tr := range r.LastToolResults() {
-				parts = append(parts, fmt.Sprintf("%s(%s)=%q err=%v", tr.ToolName, tr.Input, tr.Text, tr.IsError))
+				parts = append(parts, fmt.Sprintf("%s=%q err=%v", tr.ToolName, tr.Text, tr.IsError))
 			}
 			return fakemodel.Say(strings.Join(parts, "; "))
 		}},
 		fakemodel.Turn{Name: "second time", Match: fakemodel.AfterToolResult("lookup"), Reply: fakemodel.Say("second")},
 	)
 	for i, want := range []string{
-		`lookup({})="not found" err=true; echo({"text":"b"})="echo: b" err=false`,
+		`lookup="not found" err=true; echo="echo: b" err=false`,
 		"second",
 	} {
 		if got := streamedText(t, post(t, s, conversation)); got != want {

@@ -41,8 +41,6 @@ type MessagesRequest struct {
 	Tools []Tool `json:"tools"`
 	// Temperature is nil when the client did not send one.
 	Temperature *float64 `json:"temperature"`
-	// Stream reports whether the client asked for server-sent events.
-	Stream bool `json:"stream"`
 }
 
 // Message is one entry of the conversation.
@@ -74,8 +72,6 @@ type ContentBlock struct {
 	ID string `json:"id,omitempty"`
 	// Name is a tool_use block's tool name.
 	Name string `json:"name,omitempty"`
-	// Input is a tool_use block's arguments.
-	Input json.RawMessage `json:"input,omitempty"`
 	// ToolUseID is the call id a tool_result block answers.
 	ToolUseID string `json:"tool_use_id,omitempty"`
 	// Content is a tool_result block's content.
@@ -127,8 +123,6 @@ type ToolResult struct {
 	// ToolName is the called tool's name, "" when no earlier tool_use block
 	// has the id.
 	ToolName string
-	// Input is the arguments of the call, as the model sent them.
-	Input json.RawMessage
 	// Text is the result's text content.
 	Text string
 	// IsError reports whether the result is an error.
@@ -171,46 +165,34 @@ func (r *Request) LastMessage() *Message {
 
 // ToolResults returns every tool_result block of the conversation, oldest
 // first.
-func (r *Request) ToolResults() []ToolResult {
-	uses := map[string]ContentBlock{}
-	var out []ToolResult
-	for _, m := range r.Messages.Messages {
-		for _, b := range m.Content {
-			switch b.Type {
-			case "tool_use":
-				uses[b.ID] = b
-			case "tool_result":
-				use := uses[b.ToolUseID]
-				out = append(out, ToolResult{
-					ToolUseID: b.ToolUseID,
-					ToolName:  use.Name,
-					Input:     use.Input,
-					Text:      b.Content.Text(),
-					IsError:   b.IsError,
-				})
-			}
-		}
-	}
-	return out
-}
+func (r *Request) ToolResults() []ToolResult { return r.toolResults(0) }
 
 // LastToolResults returns the tool_result blocks of the last message, which
 // are the results of the model's previous turn.
 func (r *Request) LastToolResults() []ToolResult {
-	m := r.LastMessage()
-	if m == nil {
-		return nil
-	}
-	ids := map[string]bool{}
-	for _, b := range m.Content {
-		if b.Type == "tool_result" {
-			ids[b.ToolUseID] = true
-		}
-	}
+	return r.toolResults(len(r.Messages.Messages) - 1)
+}
+
+// toolResults returns the tool_result blocks of the messages from the
+// index from on, each with the tool_use block of its call, which may be
+// earlier.
+func (r *Request) toolResults(from int) []ToolResult {
+	uses := map[string]ContentBlock{}
 	var out []ToolResult
-	for _, tr := range r.ToolResults() {
-		if ids[tr.ToolUseID] {
-			out = append(out, tr)
+	for i, m := range r.Messages.Messages {
+		for _, b := range m.Content {
+			switch {
+			case b.Type == "tool_use":
+				uses[b.ID] = b
+			case b.Type == "tool_result" && i >= from:
+				use := uses[b.ToolUseID]
+				out = append(out, ToolResult{
+					ToolUseID: b.ToolUseID,
+					ToolName:  use.Name,
+					Text:      b.Content.Text(),
+					IsError:   b.IsError,
+				})
+			}
 		}
 	}
 	return out

@@ -32,11 +32,20 @@ const installHint = "run `make npm` (npm ci --no-audit --no-fund in " + NPMDir +
 // the working directory. It fails the test when there is none.
 func ModuleRoot(t testing.TB) string {
 	t.Helper()
-	root, err := moduleRoot()
+	wd, err := os.Getwd()
 	if err != nil {
-		t.Fatalf("nodetool: %v", err)
+		t.Fatalf("nodetool: finding the module root: %v", err)
 	}
-	return root
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("nodetool: finding the module root: %v", err)
+		}
+		if filepath.Dir(dir) == dir {
+			t.Fatalf("nodetool: no go.mod in %s or any parent directory", wd)
+		}
+	}
 }
 
 // Dir returns the absolute path of gen/testdata/npm/node_modules.
@@ -170,24 +179,4 @@ func checkNative(path string) error {
 		return fmt.Errorf("%s is a script, not the native binary", path)
 	}
 	return nil
-}
-
-// moduleRoot walks up from the working directory to the first go.mod.
-func moduleRoot() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("finding the module root: %w", err)
-	}
-	for dir := wd; ; {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("finding the module root: %w", err)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod in %s or any parent directory", wd)
-		}
-		dir = parent
-	}
 }

@@ -181,3 +181,22 @@ func TestDirMissing(t *testing.T) {
 		t.Errorf("installed: got %q skipped=%v failed=%v (%s), want %q", got, r.skipped, r.failed, r.msg, nm)
 	}
 }
+
+// TestModuleRoot: from a package directory ModuleRoot finds the go.mod
+// above it; outside any module it fails the test.
+func TestModuleRoot(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(ModuleRoot(t), "gen", "internal", "nodetool", "nodetool.go")); err != nil {
+		t.Errorf("ModuleRoot is not agentc's root: %v", err)
+	}
+	t.Chdir(t.TempDir())
+	r := &recorder{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ModuleRoot(r)
+	}()
+	<-done
+	if !r.failed || !strings.Contains(r.msg, "no go.mod in") {
+		t.Errorf("outside a module: failed=%v msg=%q, want a failure", r.failed, r.msg)
+	}
+}

@@ -26,10 +26,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -45,7 +45,7 @@ const listeningMarker = "opencode server listening on "
 // takes about 1 s on a quiet machine; the margin is for loaded CI runners.
 const startTimeout = 60 * time.Second
 
-// stopGrace is how long the server gets to exit after SIGTERM before the
+// stopGrace is how long the server gets to exit after SIGTERM before its
 // process group is killed.
 const stopGrace = 5 * time.Second
 
@@ -123,81 +123,37 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	}
 	t.Cleanup(registry.close)
 
-	s := &Server{
-		Dir:      dir,
-		Home:     home,
-		registry: registry,
-	}
-	env := environment(home, registry.url(), opts.Env)
-
-	// The port is chosen here and could be taken before opencode binds it;
-	// when that is why the server exited, try again with another port.
-	const attempts = 3
-	for i := 1; ; i++ {
-		out, err := s.start(t, bin, env)
-		if err == nil {
-			return s
-		}
-		if errors.Is(err, errPortBusy) && i < attempts {
-			t.Logf("opencodetest: %v; retrying", err)
-			continue
-		}
-		t.Fatalf("opencodetest: %v\n--- opencode output ---\n%s", err, out)
-		return nil
-	}
-}
-
-// errPortBusy marks a server that exited because its port was taken.
-var errPortBusy = errors.New("port taken")
-
-// start execs one server and waits for it to listen. On success it registers
-// the cleanup that stops it; on failure it returns the server's output.
-func (s *Server) start(t testing.TB, bin string, env []string) (string, error) {
-	t.Helper()
-	port, err := procout.FreePort()
-	if err != nil {
-		return "", err
-	}
 	output := &procout.SyncBuffer{}
-	// --print-logs puts OpenCode's log on stderr, so a failing test shows
-	// what the "Check server logs" of a 500 answer refers to.
-	cmd := exec.Command(bin, "serve", "--print-logs", "--hostname", "127.0.0.1", "--port", strconv.Itoa(port))
-	cmd.Dir = s.Dir
-	cmd.Env = env
+	// Port 0 lets opencode bind the port itself (4096 when it is free,
+	// else one the kernel picks), so no other process can take the port
+	// between choosing and binding it; the URL is read from the listening
+	// line. --print-logs puts OpenCode's log on stderr, so a failing test
+	// shows what the "Check server logs" of a 500 answer refers to.
+	cmd := exec.Command(bin, "serve", "--print-logs", "--hostname", "127.0.0.1", "--port", "0")
+	cmd.Dir = dir
+	cmd.Env = environment(home, registry.url(), opts.Env)
 	cmd.WaitDelay = stopGrace
-	setProcessGroup(cmd)
 
 	began := time.Now()
-	u, exited, err := procout.Start(cmd, output, listeningMarker, startTimeout, func() { killGroup(cmd) })
+	u, proc, err := procout.Start(cmd, output, listeningMarker, startTimeout)
 	if err != nil {
-		if portTaken(port) {
-			return output.String(), fmt.Errorf("opencode serve %v, and its %w: %d", err, errPortBusy, port)
-		}
-		return output.String(), fmt.Errorf("opencode serve: %w", err)
+		t.Fatalf("opencodetest: opencode serve: %v\n--- opencode output ---\n%s", err, output)
 	}
-	s.URL = strings.TrimRight(u, "/")
-	s.StartupTime = time.Since(began)
-	s.output = output
+	s := &Server{
+		URL:         strings.TrimRight(u, "/"),
+		Dir:         dir,
+		Home:        home,
+		StartupTime: time.Since(began),
+		output:      output,
+		registry:    registry,
+	}
 	t.Cleanup(func() {
-		stop(cmd, exited)
+		proc.Stop(syscall.SIGTERM, stopGrace)
 		if t.Failed() {
-			t.Logf("opencodetest: output of opencode serve in %s:\n%s", s.Dir, output.String())
+			t.Logf("opencodetest: output of opencode serve in %s:\n%s", dir, output)
 		}
 	})
-	return "", nil
-}
-
-// stop ends the server's process group: SIGTERM, then SIGKILL after
-// stopGrace. exited delivers cmd.Wait's result.
-func stop(cmd *exec.Cmd, exited <-chan error) {
-	terminateGroup(cmd)
-	select {
-	case <-exited:
-		return
-	case <-time.After(stopGrace):
-	}
-	killGroup(cmd)
-	<-exited
+	return s
 }
 
 // Output returns what the server has printed on stdout and stderr so far.
@@ -273,10 +229,7 @@ func prepare(dir, home, nodeModules string, config []byte) error {
 	if err != nil {
 		return err
 	}
-	lock, err := minimalLock(version)
-	if err != nil {
-		return err
-	}
+	lock := minimalLock(version)
 
 	project := filepath.Join(dir, ".opencode")
 	if err := os.MkdirAll(project, 0o755); err != nil {
@@ -334,7 +287,7 @@ func pluginVersion(nodeModules string) (string, error) {
 
 // minimalLock is a package-lock.json that lists only the plugin, which is
 // all OpenCode checks before deciding not to install it.
-func minimalLock(version string) ([]byte, error) {
+func minimalLock(version string) []byte {
 	lock := map[string]any{
 		"lockfileVersion": 3,
 		"requires":        true,
@@ -345,11 +298,9 @@ func minimalLock(version string) ([]byte, error) {
 			"node_modules/" + pluginPackage: map[string]string{"version": version},
 		},
 	}
-	data, err := json.MarshalIndent(lock, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encoding the lock file: %w", err)
-	}
-	return append(data, '\n'), nil
+	// Maps of strings, a number and a bool always encode.
+	data, _ := json.MarshalIndent(lock, "", "  ")
+	return append(data, '\n')
 }
 
 // writeIfAbsent writes data to path unless a file is already there.
@@ -393,16 +344,6 @@ func environment(home, registry string, extra []string) []string {
 		"npm_config_fetch_retries=0",
 	)
 	return append(env, extra...)
-}
-
-// portTaken reports whether something listens on the loopback port.
-func portTaken(port int) bool {
-	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
-	if err != nil {
-		return true
-	}
-	l.Close()
-	return false
 }
 
 // tripwire is the dead npm registry: a loopback listener that counts and

@@ -95,3 +95,24 @@ func TestCustomToolIsLoaded(t *testing.T) {
 		t.Errorf("OpenCode installed into its global config directory: %d entries", len(entries))
 	}
 }
+
+// TestServersSideBySide: servers started at once get ports of their own
+// (opencode binds port 0 itself: 4096 for the first, another for the rest)
+// and each answers at the URL Start read from its listening line.
+func TestServersSideBySide(t *testing.T) {
+	a := opencodetest.Start(t, t.TempDir(), opencodetest.Options{})
+	b := opencodetest.Start(t, t.TempDir(), opencodetest.Options{})
+	if a.URL == b.URL {
+		t.Fatalf("both servers at %s", a.URL)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for _, s := range []*opencodetest.Server{a, b} {
+		var h struct {
+			Healthy bool `json:"healthy"`
+		}
+		if err := s.GetJSON(ctx, "/global/health", &h); err != nil || !h.Healthy {
+			t.Errorf("%s: healthy %v, %v", s.URL, h.Healthy, err)
+		}
+	}
+}

@@ -32,6 +32,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -40,10 +41,6 @@ import (
 
 // BinGlob is where Debian's postgresql package puts the server binaries.
 const BinGlob = "/usr/lib/postgresql/*/bin"
-
-// BinDirEnv names an environment variable that, when set, is the directory
-// holding initdb and postgres, instead of the newest match of BinGlob.
-const BinDirEnv = "PGTEST_BINDIR"
 
 // Superuser is the cluster's superuser; it needs no password from loopback.
 const Superuser = "postgres"
@@ -82,8 +79,7 @@ type Server struct {
 	maxConns int
 	runAs    *credential
 	mu       sync.Mutex
-	cmd      *exec.Cmd
-	exited   <-chan error
+	proc     *procout.Process
 	output   *procout.SyncBuffer
 }
 
@@ -103,10 +99,7 @@ func MaxConnections(n int) Option { return func(s *Server) { s.maxConns = n } }
 // for it and stops the server when the test ends.
 func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
-	bin := binDir(t, BinGlob, os.Getenv(BinDirEnv), os.Getenv("CI"))
-	if err := supported(); err != nil {
-		skipOrFail(t, os.Getenv("CI"), err.Error())
-	}
+	bin := binDir(t, BinGlob, os.Getenv("CI"))
 	s := &Server{Host: "127.0.0.1", bin: bin, maxConns: DefaultMaxConnections}
 	for _, o := range opts {
 		o(s)
@@ -218,12 +211,12 @@ func (s *Server) start() error {
 	configureProcess(cmd)
 
 	began := time.Now()
-	_, exited, err := procout.Start(cmd, s.output, readyMarker, startTimeout, func() { cmd.Process.Kill() })
+	_, proc, err := procout.Start(cmd, s.output, readyMarker, startTimeout)
 	if err != nil {
 		return fmt.Errorf("postgres: %v (is port %d taken?); log:\n%s", err, s.Port, s.output)
 	}
 	s.StartupTime = time.Since(began)
-	s.cmd, s.exited = cmd, exited
+	s.proc = proc
 	return nil
 }
 
@@ -232,35 +225,22 @@ func (s *Server) start() error {
 func (s *Server) stop() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cmd == nil {
+	if s.proc == nil {
 		return nil
 	}
-	cmd, exited := s.cmd, s.exited
-	s.cmd, s.exited = nil, nil
-	if err := interrupt(cmd); err != nil {
+	proc := s.proc
+	s.proc = nil
+	if err := proc.Stop(syscall.SIGINT, stopTimeout); err != nil {
 		return fmt.Errorf("stopping postgres: %w", err)
 	}
-	select {
-	case <-exited:
-		return nil
-	case <-time.After(stopTimeout):
-	}
-	cmd.Process.Kill()
-	<-exited
-	return fmt.Errorf("postgres did not shut down within %v and was killed", stopTimeout)
+	return nil
 }
 
-// binDir finds the directory holding initdb and postgres: override when
-// set, else the newest version matching glob. It skips the test when there
-// is none, or fails it when ci is set.
-func binDir(t testing.TB, glob, override, ci string) string {
+// binDir finds the directory holding initdb and postgres: the newest
+// version matching glob. It skips the test when there is none, or fails it
+// when ci is set.
+func binDir(t testing.TB, glob, ci string) string {
 	t.Helper()
-	if override != "" {
-		if err := hasBinaries(override); err != nil {
-			t.Fatalf("pgtest: %s=%s: %v", BinDirEnv, override, err)
-		}
-		return override
-	}
 	dirs, _ := filepath.Glob(glob)
 	sort.Slice(dirs, func(i, j int) bool { return versionOf(dirs[i]) > versionOf(dirs[j]) })
 	var errs []error

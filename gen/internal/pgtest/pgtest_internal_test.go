@@ -29,13 +29,13 @@ func (r *recorder) Fatalf(format string, args ...any) {
 	runtime.Goexit()
 }
 
-func callBinDir(glob, override, ci string) (*recorder, string) {
+func callBinDir(glob, ci string) (*recorder, string) {
 	r := &recorder{}
 	var got string
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		got = binDir(r, glob, override, ci)
+		got = binDir(r, glob, ci)
 	}()
 	<-done
 	return r, got
@@ -43,17 +43,13 @@ func callBinDir(glob, override, ci string) (*recorder, string) {
 
 func TestBinDirMissing(t *testing.T) {
 	glob := filepath.Join(t.TempDir(), "*", "bin")
-	r, _ := callBinDir(glob, "", "")
+	r, _ := callBinDir(glob, "")
 	if !r.skipped || r.failed || !strings.Contains(r.msg, "make postgres") {
 		t.Errorf("without CI: skipped=%v failed=%v msg=%q, want a skip naming make postgres", r.skipped, r.failed, r.msg)
 	}
-	r, _ = callBinDir(glob, "", "true")
+	r, _ = callBinDir(glob, "true")
 	if r.skipped || !r.failed || !strings.Contains(r.msg, "CI=") {
 		t.Errorf("with CI: skipped=%v failed=%v msg=%q, want a failure", r.skipped, r.failed, r.msg)
-	}
-	r, _ = callBinDir(glob, t.TempDir(), "")
-	if !r.failed {
-		t.Errorf("a %s without binaries: skipped=%v msg=%q, want a failure", BinDirEnv, r.skipped, r.msg)
 	}
 }
 
@@ -77,7 +73,7 @@ func TestBinDirPicksNewest(t *testing.T) {
 			}
 		}
 	}
-	r, got := callBinDir(filepath.Join(root, "*", "bin"), "", "true")
+	r, got := callBinDir(filepath.Join(root, "*", "bin"), "true")
 	if r.skipped || r.failed {
 		t.Fatalf("binDir: %s", r.msg)
 	}

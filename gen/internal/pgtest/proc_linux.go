@@ -1,13 +1,9 @@
 package pgtest
 
 import (
-	"os"
 	"os/exec"
 	"syscall"
 )
-
-// supported reports whether pgtest runs here.
-func supported() error { return nil }
 
 // apply makes cmd run as the credential's user.
 func (c *credential) apply(cmd *exec.Cmd) {
@@ -19,19 +15,12 @@ func (c *credential) apply(cmd *exec.Cmd) {
 	}
 }
 
-// configureProcess puts the server in its own process group, away from the
-// terminal's signals, and has the kernel send it SIGQUIT (immediate
+// configureProcess has the kernel send the server SIGQUIT (immediate
 // shutdown, which also ends its children) if the test process dies
 // without stopping it.
 func configureProcess(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	cmd.SysProcAttr.Setpgid = true
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGQUIT
-}
-
-// interrupt asks the server for a fast shutdown.
-func interrupt(cmd *exec.Cmd) error {
-	return cmd.Process.Signal(os.Interrupt)
 }

@@ -1,7 +1,8 @@
 // Package procout is the plumbing the test harnesses share for servers
 // they start as child processes (opencode serve, postgres): a buffer of
 // the process's output safe for concurrent use, a start that waits for
-// the line saying the server is ready, and a free loopback port.
+// the line saying the server is ready, a stop that ends the server's
+// process group, and a free loopback port.
 package procout
 
 import (
@@ -13,6 +14,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -67,37 +69,60 @@ func (lw *lineWatcher) Write(p []byte) (int, error) {
 	return lw.W.Write(p)
 }
 
-// Start starts cmd with its stdout and stderr copied to out and waits, at
-// most timeout, for a line holding marker. It returns what follows the
-// marker on that line, and a channel that delivers cmd.Wait's result.
-// When the process exits first, or the time is up (kill must then end
-// the process), it returns an error.
-func Start(cmd *exec.Cmd, out io.Writer, marker string, timeout time.Duration, kill func()) (string, <-chan error, error) {
+// Process is a server process that Start started.
+type Process struct {
+	cmd    *exec.Cmd
+	exited chan error
+}
+
+// Start starts cmd in a process group of its own where the platform has
+// them, so that stopping it also ends whatever it spawned (shells of a
+// tool, server backends), with its stdout and stderr copied to out, and
+// waits, at most timeout, for a line holding marker. It returns what
+// follows the marker on that line. When the process exits first, or the
+// time is up (its group is then killed), it returns an error.
+func Start(cmd *exec.Cmd, out io.Writer, marker string, timeout time.Duration) (string, *Process, error) {
 	found := make(chan string, 1)
 	// One writer for both streams: exec then copies them through one pipe
 	// and one goroutine, so a line is never split between two watchers.
 	watch := &lineWatcher{W: out, Marker: marker, Found: found}
 	cmd.Stdout, cmd.Stderr = watch, watch
+	setGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return "", nil, err
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	p := &Process{cmd: cmd, exited: make(chan error, 1)}
+	go func() { p.exited <- cmd.Wait() }()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
 	case rest := <-found:
-		return rest, exited, nil
-	case err := <-exited:
+		return rest, p, nil
+	case err := <-p.exited:
 		if err == nil {
 			err = errors.New("exit status 0")
 		}
 		return "", nil, fmt.Errorf("exited before it was ready (%w)", err)
 	case <-timer.C:
-		kill()
-		<-exited
+		killGroup(cmd)
+		<-p.exited
 		return "", nil, fmt.Errorf("no line with %q within %v", strings.TrimSpace(marker), timeout)
 	}
+}
+
+// Stop sends sig to the process group (where the platform has none, it
+// kills the process) and waits, at most grace, for the process to exit;
+// then it kills the group and reports that it had to.
+func (p *Process) Stop(sig syscall.Signal, grace time.Duration) error {
+	signalGroup(p.cmd, sig)
+	select {
+	case <-p.exited:
+		return nil
+	case <-time.After(grace):
+	}
+	killGroup(p.cmd)
+	<-p.exited
+	return fmt.Errorf("it did not exit within %v of %v and was killed", grace, sig)
 }
 
 // FreePort asks the kernel for an unused loopback port.

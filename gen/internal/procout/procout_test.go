@@ -3,6 +3,7 @@ package procout
 import (
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -45,25 +46,25 @@ func TestStart(t *testing.T) {
 	}
 	var out SyncBuffer
 	cmd := exec.Command("sh", "-c", "echo starting; echo ready at 127.0.0.1:9 >&2; exec sleep 5")
-	rest, exited, err := Start(cmd, &out, "ready at ", 10*time.Second, func() {})
+	rest, proc, err := Start(cmd, &out, "ready at ", 10*time.Second)
 	if err != nil || rest != "127.0.0.1:9" {
 		t.Fatalf("Start = %q, %v; want the address after the marker", rest, err)
 	}
-	cmd.Process.Kill()
-	<-exited
+	if err := proc.Stop(syscall.SIGTERM, 10*time.Second); err != nil {
+		t.Errorf("Stop of a process that ends on SIGTERM: %v", err)
+	}
 	if !strings.Contains(out.String(), "starting\n") {
 		t.Errorf("output %q lacks stdout", out.String())
 	}
 
-	_, _, err = Start(exec.Command("sh", "-c", "exit 3"), &out, "ready at ", 10*time.Second, func() {})
+	_, _, err = Start(exec.Command("sh", "-c", "exit 3"), &out, "ready at ", 10*time.Second)
 	if err == nil || !strings.Contains(err.Error(), "exited before it was ready (exit status 3)") {
 		t.Errorf("a process that exits: err = %v", err)
 	}
 
-	cmd = exec.Command("sh", "-c", "exec sleep 30")
-	killed := false
-	_, _, err = Start(cmd, &out, "ready at ", 100*time.Millisecond, func() { killed = true; cmd.Process.Kill() })
-	if err == nil || !killed || !strings.Contains(err.Error(), `no line with "ready at" within 100ms`) {
-		t.Errorf("a process that never gets ready: killed %v, err = %v", killed, err)
+	began := time.Now()
+	_, _, err = Start(exec.Command("sh", "-c", "exec sleep 30"), &out, "ready at ", 100*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), `no line with "ready at" within 100ms`) || time.Since(began) > 10*time.Second {
+		t.Errorf("a process that never gets ready: err = %v after %v", err, time.Since(began))
 	}
 }

@@ -145,15 +145,21 @@ func (m *Module) GoVet() (Findings, error) {
 		args = append(args, "./"+name+"/...")
 	}
 	cmd := exec.Command("go", args...)
-	cmd.Dir = m.Dir
 	cmd.Env = goEnv()
+	return m.findings("go vet", cmd)
+}
+
+// findings runs cmd, a compiler, in the module and returns its error lines
+// by tree. The error is for a run that failed without naming any file.
+func (m *Module) findings(name string, cmd *exec.Cmd) (Findings, error) {
+	cmd.Dir = m.Dir
 	out, err := cmd.CombinedOutput()
 	if err == nil {
 		return Findings{}, nil // what it printed are notes
 	}
 	f := m.attribute(out)
 	if len(f) == 0 {
-		return nil, fmt.Errorf("go vet: %v", err)
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return f, nil
 }
@@ -190,17 +196,7 @@ func (m *Module) TSC(node, tsc string, dirs map[string][]string) (Findings, erro
 	if err := os.WriteFile(filepath.Join(m.Dir, "tsconfig.json"), []byte(config), 0o644); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(node, tsc, "--noEmit", "--pretty", "false", "-p", m.Dir)
-	cmd.Dir = m.Dir
-	out, err := cmd.CombinedOutput()
-	if err == nil {
-		return Findings{}, nil
-	}
-	f := m.attribute(out)
-	if len(f) == 0 {
-		return nil, fmt.Errorf("tsc: %v", err)
-	}
-	return f, nil
+	return m.findings("tsc", exec.Command(node, tsc, "--noEmit", "--pretty", "false", "-p", m.Dir))
 }
 
 // LinkNodeModules links node_modules at the root to nodeModules (the

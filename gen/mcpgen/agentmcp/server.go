@@ -271,11 +271,9 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
 		return
 	}
-	c := &caller[M]{session: session, claims: claims, mode: mode}
-	if r.Body != nil {
-		c.body = &bodyCopy{rc: r.Body}
-		r.Body = c.body
-	}
+	// A server request's Body is never nil (net/http).
+	c := &caller[M]{session: session, claims: claims, mode: mode, body: &bodyCopy{rc: r.Body}}
+	r.Body = c.body
 	s.http.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
 }
 
@@ -310,11 +308,9 @@ func loopback(hostport string) bool {
 
 // serverFor returns the MCP server of the request's mode: one per mode,
 // holding exactly the gateway tools the mode injects, built on first use.
+// Only ServeHTTP hands requests to the transport, each with its caller.
 func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
-	c, _ := r.Context().Value(callerKey{}).(*caller[M])
-	if c == nil {
-		return nil
-	}
+	c := r.Context().Value(callerKey{}).(*caller[M])
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if srv, ok := s.modes[c.mode]; ok {
@@ -332,7 +328,9 @@ func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
 		srv.AddTool(&mcp.Tool{
 			Name:        s.c.Tools[t.Tool].Name,
 			Description: t.Description,
-			InputSchema: t.inputSchema(),
+			// Indented as generated: encoding/json compacts a RawMessage
+			// when the SDK answers tools/list.
+			InputSchema: json.RawMessage(t.Schema),
 		}, s.handler(t.Tool))
 	}
 	if len(refused) > 0 {
@@ -367,10 +365,9 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		ctx, counted := agentrt.CountStore(ctx)
-		c, _ := ctx.Value(callerKey{}).(*caller[M])
-		if c == nil {
-			return nil, errors.New("agentc mcp: the request reached the tool without its session")
-		}
+		// The stateless transport connects a session per request with the
+		// request's context, which carries the caller ServeHTTP added.
+		c := ctx.Value(callerKey{}).(*caller[M])
 		args := []byte(req.Params.Arguments)
 		if len(args) == 0 {
 			args = []byte("{}")
@@ -380,7 +377,7 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 		var toolCallID string
 		if meta, present := req.Params.Meta[ToolCallIDMeta]; present {
 			id, isString := meta.(string)
-			if strings.ContainsRune(id, utf8.RuneError) && c.body != nil {
+			if strings.ContainsRune(id, utf8.RuneError) {
 				id = rawMetaString(c.body.buf.Bytes(), ToolCallIDMeta, id)
 			}
 			msg := "tool_call_id must be a string"
@@ -526,15 +523,4 @@ func (s *Server[H, M]) observe(ctx context.Context, ev agentrt.CallEvent) {
 	if s.cfg.Observe != nil {
 		s.cfg.Observe(ctx, ev)
 	}
-}
-
-// inputSchema is the tool's JSON Schema as tools/list serves it: compact.
-func (t Tool) inputSchema() json.RawMessage {
-	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(t.Schema)); err != nil {
-		// Not reached: agentc generates the schema from encoding/json's
-		// output. The SDK reports invalid JSON when it serves the tool.
-		return json.RawMessage(t.Schema)
-	}
-	return b.Bytes()
 }

@@ -1,0 +1,116 @@
+package agentmcp_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
+	"github.com/agentc-dev/agentc/gen/mcpgen/agentmcp"
+)
+
+// failingStore refuses every call, as a database that is down does.
+type failingStore struct{}
+
+func (failingStore) Claim(context.Context, agentrt.Invocation) (agentrt.Result, bool, error) {
+	return agentrt.Result{}, false, errors.New("database down")
+}
+
+func (failingStore) Complete(context.Context, agentrt.Invocation, agentrt.Result) error {
+	return errors.New("database down")
+}
+
+// rpc posts one JSON-RPC message to the server and returns the answer.
+func rpc(t *testing.T, url, msg string) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url+agentmcp.Path, strings.NewReader(msg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set(agentmcp.SessionHeader, "s1")
+	req.Header.Set("Authorization", "Bearer t")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %d %s", msg, res.StatusCode, b)
+	}
+	return string(b)
+}
+
+// TestListAndCall: tools/list serves the indented schema compact; a
+// tools/call without arguments reaches Dispatch with {}; one whose
+// tool_call_id the Store cannot record is a JSON-RPC error, observed as
+// store_failed, and executes nothing.
+func TestListAndCall(t *testing.T) {
+	c := oneTool
+	executed := 0
+	c.Dispatch = func(ctx context.Context, h noHandler, call agentrt.Call[string], args []byte) agentrt.Result {
+		executed++
+		return agentrt.Result{Success: true, Result: "args " + string(args)}
+	}
+	var outcomes []string
+	s, err := agentmcp.New(&c, []agentmcp.Tool{{Tool: 0, Description: "echoes", Schema: "{\n  \"type\": \"object\"\n}"}},
+		agentmcp.Config[noHandler, string]{
+			Handler: noHandler{},
+			Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+				return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+			}),
+			Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { return "m", nil }),
+			Store:    failingStore{},
+			Observe:  func(ctx context.Context, ev agentrt.CallEvent) { outcomes = append(outcomes, ev.Outcome) },
+			Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+
+	if got := rpc(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`); !strings.Contains(got, `"inputSchema":{"type":"object"}`) {
+		t.Errorf("tools/list: %s, want the schema compact", got)
+	}
+	if got := rpc(t, srv.URL, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}`); !strings.Contains(got, `"text":"args {}"`) || executed != 1 {
+		t.Errorf("tools/call without arguments: %s (executed %d)", got, executed)
+	}
+	got := rpc(t, srv.URL, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"`+agentmcp.ToolCallIDMeta+`":"call-1"}}}`)
+	if !strings.Contains(got, `"error"`) || !strings.Contains(got, "could not record the call") || executed != 1 {
+		t.Errorf("tools/call with a store that is down: %s (executed %d)", got, executed)
+	}
+	if want := []string{"executed", "store_failed"}; strings.Join(outcomes, " ") != strings.Join(want, " ") {
+		t.Errorf("observed outcomes %q, want %q", outcomes, want)
+	}
+}
+
+// TestNewRefuses: New needs Handler, Auth and Sessions, and lists only
+// gateway-executed tools of the contract.
+func TestNewRefuses(t *testing.T) {
+	cfg := agentmcp.Config[noHandler, string]{Handler: noHandler{},
+		Auth: agentrt.AuthenticatorFunc(nil), Sessions: agentrt.SessionsFunc[string](nil)}
+	if _, err := agentmcp.New(&oneTool, nil, agentmcp.Config[noHandler, string]{Handler: noHandler{}}); err == nil ||
+		!strings.Contains(err.Error(), "are required") {
+		t.Errorf("without Auth and Sessions: %v", err)
+	}
+	sandbox := oneTool
+	sandbox.Tools = []agentrt.ToolDesc{{Name: "run", Gateway: false}}
+	for name, c := range map[string]*agentrt.Contract[noHandler, string]{"out of range": &oneTool, "a sandbox tool": &sandbox} {
+		tool := 0
+		if c == &oneTool {
+			tool = 1
+		}
+		if _, err := agentmcp.New(c, []agentmcp.Tool{{Tool: tool}}, cfg); err == nil ||
+			!strings.Contains(err.Error(), "is not a gateway-executed tool") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
