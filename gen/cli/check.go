@@ -74,7 +74,7 @@ func runCheck(e *env, sf *specFlags, pattern string) (any, error) {
 			diag.Print(e.stdout, res.Findings)
 		}
 		data["handlers"] = map[string]any{"package": res.GenPath, "mcp_package": res.MCPPath, "transports": nonNil(res.Transports),
-			"types": nonNil(res.Types), "findings": findingsJSON(res.Findings)}
+			"types": nonNil(res.Types), "findings": nonNil(res.Findings)}
 		if len(res.Findings) > 0 {
 			msgs = append(msgs, fmt.Sprintf("%d handler finding(s) against %s.Handler", len(res.Findings), res.GenPath))
 		}

@@ -176,9 +176,9 @@ type envelope struct {
 }
 
 type errorBody struct {
-	Code     string        `json:"code"`
-	Message  string        `json:"message"`
-	Findings []findingJSON `json:"findings,omitempty"`
+	Code     string    `json:"code"`
+	Message  string    `json:"message"`
+	Findings diag.List `json:"findings,omitempty"`
 	// Details carries a command's structured report (check, breaking).
 	Details any `json:"details,omitempty"`
 }
@@ -197,22 +197,6 @@ type failure struct {
 
 func (f *failure) Error() string { return f.msg }
 func (f *failure) Unwrap() error { return f.err }
-
-type findingJSON struct {
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
-	Col     int    `json:"col,omitempty"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-func findingsJSON(l diag.List) []findingJSON {
-	out := []findingJSON{}
-	for _, f := range l {
-		out = append(out, findingJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Msg})
-	}
-	return out
-}
 
 // finish prints the outcome and returns the exit code.
 func (e *env) finish(cmd string, data any, err error) int {
@@ -236,7 +220,7 @@ func (e *env) finish(cmd string, data any, err error) int {
 		body := &errorBody{Code: kind, Message: err.Error()}
 		if found {
 			body.Message = fmt.Sprintf("%d finding(s)", len(l))
-			body.Findings = findingsJSON(l)
+			body.Findings = l
 		}
 		if fl != nil {
 			body.Details = fl.details

@@ -195,9 +195,9 @@ func sameContract(out string, changes []write.Change) error {
 	return nil
 }
 
-func nonNil(s []string) []string {
+func nonNil[S ~[]E, E any](s S) S {
 	if s == nil {
-		return []string{}
+		return S{}
 	}
 	return s
 }

@@ -13,9 +13,11 @@ import (
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
-// Error is one finding at a position.
+// Error is one finding at a position. Its JSON is a finding of the
+// --json envelope: file, line and col (absent without a position), code
+// and message.
 type Error struct {
-	Pos model.Pos `json:"pos"`
+	model.Pos
 	// Code names the class of finding (e.g. "duplicate-tool"); stable, for
 	// tools and tests.
 	Code string `json:"code"`
