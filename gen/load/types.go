@@ -348,7 +348,11 @@ func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
 			*out = append(*out, v)
 		}
 	default:
-		if v.Err() == nil {
+		if pkg, path := v.ReferencePath(); op == cue.SelectorOp && pkg.Exists() {
+			// A reference (#Slug): the leaves of what it refers to, which
+			// an error in one of its operands leaves without a kind.
+			w.leaves(pkg.LookupPath(path), out, depth+1)
+		} else if v.Err() == nil {
 			*out = append(*out, v)
 		}
 	}
