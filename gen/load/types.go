@@ -347,12 +347,16 @@ func (w *typeWalker) leaves(v cue.Value, out *[]cue.Value, depth int) {
 		if k := args[0].IncompleteKind(); k != cue.BottomKind {
 			*out = append(*out, v)
 		}
-	default:
-		if pkg, path := v.ReferencePath(); op == cue.SelectorOp && pkg.Exists() {
-			// A reference (#Slug): the leaves of what it refers to, which
-			// an error in one of its operands leaves without a kind.
+	case cue.SelectorOp:
+		// A reference (#Slug): the leaves of what it refers to, which an
+		// error in one of its operands leaves without a kind.
+		if pkg, path := v.ReferencePath(); pkg.Exists() {
 			w.leaves(pkg.LookupPath(path), out, depth+1)
-		} else if v.Err() == nil {
+			return
+		}
+		fallthrough
+	default:
+		if v.Err() == nil {
 			*out = append(*out, v)
 		}
 	}
