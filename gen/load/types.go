@@ -36,18 +36,18 @@ type typeWalker struct {
 // types below it are named childGo + the field's name.
 func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 	t := &model.Type{Kind: model.Object, GoName: goName, Pos: w.l.vpos(v)}
-	w.objectValidators(v, 0)
-	if v.IncompleteKind() == cue.BottomKind {
-		// A validator fails the object while it is incomplete ({…} &
-		// struct.MinFields(1)): its fields are those of the struct among
-		// the leaves.
-		var leaves []cue.Value
-		w.leaves(v, &leaves, 0)
-		for _, lf := range leaves {
-			if op, _ := w.l.expr(lf); op != cue.CallOp {
-				v = lf
-				break
-			}
+	// A validator among v's operands (struct.MaxFields(3) & {…}, or in a
+	// definition v refers to) would be dropped: generated validators check
+	// an object's fields. When it fails the object while incomplete ({…} &
+	// struct.MinFields(1)), the fields are those of the struct among them.
+	incomplete := v.IncompleteKind() == cue.BottomKind
+	var leaves []cue.Value
+	w.leaves(v, &leaves, 0)
+	for _, lf := range leaves {
+		if op, args := w.l.expr(lf); op == cue.CallOp {
+			w.errorv(lf, "unsupported", "%s on an object is not supported: the generated validators check an object's fields, not their count; %s", w.funcName(args[0]), supported)
+		} else if incomplete {
+			v, incomplete = lf, false
 		}
 	}
 	if v.IncompleteKind() != cue.StructKind {
@@ -70,29 +70,6 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 		}
 	}
 	return t
-}
-
-// objectValidators reports the validators among v's conjuncts, and those
-// of the definitions it refers to (struct.MaxFields(3) & {…}): generated
-// validators check an object's fields, so such a constraint would be
-// dropped.
-func (w *typeWalker) objectValidators(v cue.Value, depth int) {
-	if depth > 16 {
-		return
-	}
-	op, args := w.l.expr(v)
-	switch op {
-	case cue.AndOp:
-		for _, a := range args {
-			w.objectValidators(a, depth+1)
-		}
-	case cue.CallOp:
-		w.errorv(v, "unsupported", "%s on an object is not supported: the generated validators check an object's fields, not their count; %s", w.funcName(args[0]), supported)
-	case cue.SelectorOp:
-		if pkg, path := v.ReferencePath(); pkg.Exists() && len(path.Selectors()) > 0 {
-			w.objectValidators(pkg.LookupPath(path), depth+1)
-		}
-	}
 }
 
 // field converts the field sel of an object schema, its value fv, or
