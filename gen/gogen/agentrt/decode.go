@@ -268,8 +268,6 @@ const (
 	kindString = "string"
 	kindArray  = "array"
 	kindObject = "object"
-	// kindUndefined is an absent field.
-	kindUndefined = "undefined"
 )
 
 // pathElem is one step of the current path: a key, or an index when key
