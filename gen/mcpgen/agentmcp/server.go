@@ -512,10 +512,10 @@ func rawMetaString(body []byte, key, decoded string) string {
 	if json.Unmarshal(raw, &same) != nil || same != decoded {
 		return decoded
 	}
-	if s, ok := agentrt.JSString(raw); ok {
-		return s
-	}
-	return decoded
+	// raw is then exactly one JSON string (encoding/json trims the space
+	// around a RawMessage), which JSString reads.
+	s, _ := agentrt.JSString(raw)
+	return s
 }
 
 // observe hands ev to Config.Observe, if set.
