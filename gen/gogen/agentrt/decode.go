@@ -416,10 +416,7 @@ func (d *Decoder) skip() string {
 				break
 			}
 			if c == '{' {
-				d.key(strSkip)
-				if d.err != nil {
-					return kindNone
-				}
+				d.key(strSkip) // a syntax error: the value below is at the end, and returns
 			}
 			continue
 		case '"':
@@ -744,10 +741,7 @@ func (d *Decoder) Object(keys []string, missing []Issue, field func(i int)) (see
 			field(i)
 			d.pop()
 		}
-		if d.err != nil {
-			return seen, false
-		}
-		more = d.next('}')
+		more = d.next('}') // false after a syntax error
 	}
 	if d.err != nil {
 		return seen, false
@@ -837,10 +831,7 @@ func Array[T any](d *Decoder, s *[]T, elem func(e *T)) (n int, ok bool) {
 		d.push(pathElem{index: n})
 		elem(&(*s)[n]) // in place: a pointer to a local would escape
 		d.pop()
-		if d.err != nil {
-			return n + 1, false
-		}
-		more = d.next(']')
+		more = d.next(']') // false after a syntax error
 	}
 	return n, d.err == nil
 }

@@ -95,7 +95,7 @@ func parseCallbackBody(body []byte) (toolCallID string, args []byte, argsSum [sh
 	} else {
 		d.skip()
 	}
-	for more && d.err == nil {
+	for more {
 		switch string(d.key(0)) {
 		case "tool_call_id":
 			toolCallID, idIsString = "", d.peek() == '"'
@@ -120,9 +120,7 @@ func parseCallbackBody(body []byte) (toolCallID string, args []byte, argsSum [sh
 		default:
 			d.skip()
 		}
-		if d.err == nil {
-			more = d.next('}')
-		}
+		more = d.next('}') // false after a syntax error
 	}
 	d.end()
 	switch {
@@ -169,8 +167,8 @@ func requestHash(tool string, argsSum [sha256.Size]byte) string {
 // at any nesting.
 type canonizer struct {
 	d *Decoder
-	// tooDeep is set, and decoding stops, at an object or array nested
-	// deeper than MaxArgsDepth.
+	// tooDeep is set, and decoding stops with a syntax error, at an
+	// object or array nested deeper than MaxArgsDepth.
 	tooDeep bool
 	// buf holds the encoding of the values being read; members the spans
 	// of the open objects' members in buf, innermost last.
@@ -187,15 +185,15 @@ type canonMember struct{ key, val, end int }
 // canonical encoding is sorted and deduplicated members, hashed.
 func (c *canonizer) object() (digest [sha256.Size]byte) {
 	c.value(0)
-	if !c.tooDeep && c.d.err == nil {
+	if c.d.err == nil {
 		copy(digest[:], c.buf[1:]) // '{' and the digest
 	}
 	return digest
 }
 
 // value appends the encoding of the value at pos, at the given nesting
-// depth, to buf. After a syntax error (d.err) or with tooDeep, what it
-// appended is not an encoding.
+// depth, to buf. After a syntax error (d.err), what it appended is not an
+// encoding; d.next then ends every open container's loop.
 func (c *canonizer) value(depth int) {
 	d := c.d
 	start := len(c.buf)
@@ -203,35 +201,31 @@ func (c *canonizer) value(depth int) {
 	case '{', '[':
 		if depth >= MaxArgsDepth {
 			c.tooDeep = true
-			d.pos = len(d.data)
+			d.fail("args nested too deep")
 			return
 		}
 		if ch == '[' {
 			more, _ := d.open('[', kindArray)
 			c.buf = append(c.buf, '[')
-			for more && d.err == nil && !c.tooDeep {
+			for more {
 				c.value(depth + 1)
-				if d.err == nil && !c.tooDeep {
-					more = d.next(']')
-				}
+				more = d.next(']')
 			}
 			c.buf = append(c.buf, ']')
 			return
 		}
 		more, _ := d.open('{', kindObject)
 		first := len(c.members)
-		for more && d.err == nil && !c.tooDeep {
+		for more {
 			m := canonMember{key: len(c.buf)}
 			c.str(d.key(strLoneSurrogates))
 			m.val = len(c.buf)
 			c.value(depth + 1)
 			m.end = len(c.buf)
 			c.members = append(c.members, m)
-			if d.err == nil && !c.tooDeep {
-				more = d.next('}')
-			}
+			more = d.next('}')
 		}
-		if d.err != nil || c.tooDeep {
+		if d.err != nil {
 			return
 		}
 		ms := c.members[first:]

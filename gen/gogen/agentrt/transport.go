@@ -22,7 +22,7 @@ func RequestHash(tool string, args []byte) string {
 	if d.peek() == '{' {
 		c := canonizer{d: &d}
 		sum := c.object()
-		if d.end(); !c.tooDeep && d.err == nil {
+		if d.end(); d.err == nil {
 			return requestHash(tool, sum)
 		}
 	}
