@@ -3,6 +3,7 @@ package agentrt
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/bits"
 	"regexp"
@@ -169,12 +170,7 @@ func (l Issues) Error() string {
 			if j > 0 {
 				b.WriteByte('.')
 			}
-			switch p := p.(type) {
-			case string:
-				b.WriteString(p)
-			case int:
-				b.WriteString(strconv.Itoa(p))
-			}
+			fmt.Fprint(&b, p) // a key as it is, an index in decimal
 		}
 		if len(is.Path) > 0 {
 			b.WriteString(": ")
