@@ -1074,25 +1074,13 @@ func invalidLen(b []byte) int {
 	return n
 }
 
+// hex4 reads the four hexadecimal digits of a \u escape at b[p:].
 func hex4(b []byte, p int) (uint16, bool) {
 	if p+4 > len(b) {
 		return 0, false
 	}
-	var v uint16
-	for _, c := range b[p : p+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		v = v<<4 | uint16(c)
-	}
-	return v, true
+	v, err := strconv.ParseUint(string(b[p:p+4]), 16, 16) // no sign, no prefix, no '_' in base 16
+	return uint16(v), err == nil
 }
 
 // The string constraints, each one call in the generated decoders, in the

@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -46,11 +47,8 @@ func checkID(what, id string, max int, limit string) string {
 		return fmt.Sprintf("%s is longer than %d bytes (%s)", what, max, limit)
 	case !utf8.ValidString(id):
 		return what + " must be Unicode text: it holds a lone surrogate (\\ud800-\\udfff) or invalid UTF-8"
-	}
-	for i := 0; i < len(id); i++ {
-		if c := id[i]; c < 0x20 || c == 0x7f {
-			return what + " must not hold control characters (U+0000-U+001F, U+007F)"
-		}
+	case strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return what + " must not hold control characters (U+0000-U+001F, U+007F)"
 	}
 	return ""
 }
@@ -62,10 +60,8 @@ func checkFingerprint(fp string) string {
 		return fmt.Sprintf("the %s header is longer than %d bytes (MaxFingerprintLength)",
 			FingerprintHeader, MaxFingerprintLength)
 	}
-	for i := 0; i < len(fp); i++ {
-		if c := fp[i]; c <= 0x20 || c >= 0x7f {
-			return fmt.Sprintf("the %s header must be printable ASCII", FingerprintHeader)
-		}
+	if strings.ContainsFunc(fp, func(r rune) bool { return r <= 0x20 || r >= 0x7f }) { // U+FFFD for invalid UTF-8
+		return fmt.Sprintf("the %s header must be printable ASCII", FingerprintHeader)
 	}
 	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"log/slog"
 	"maps"
@@ -160,12 +161,9 @@ func (r PromptResponse) ExperimentID() string {
 // AllocationHash is the 32-bit FNV-1a hash of s's bytes: the experiment
 // allocation hash, the same in the generated OpenCode plugin.
 func AllocationHash(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h ^= uint32(s[i])
-		h *= 16777619
-	}
-	return h
+	h := fnv.New32a()
+	io.WriteString(h, s)
+	return h.Sum32()
 }
 
 // Allocate returns the session's variant of the named experiment: the
