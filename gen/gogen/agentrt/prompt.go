@@ -189,15 +189,15 @@ func (e *Experiment[M, P]) allocate(sessionID string) *Variant[P] {
 	if total == 0 {
 		return nil
 	}
+	// point < total, which is at most the weights' sum (less when the sum
+	// wraps around), so some variant's cumulative range holds it.
 	point := AllocationHash(e.Name+":"+sessionID) % total
-	for i := range e.Variants {
-		v := &e.Variants[i]
-		if point < v.Weight {
-			return v
-		}
-		point -= v.Weight
+	i := 0
+	for point >= e.Variants[i].Weight {
+		point -= e.Variants[i].Weight
+		i++
 	}
-	return nil
+	return &e.Variants[i]
 }
 
 // PromptRequestError is a request the prompt service cannot answer.
