@@ -3,6 +3,7 @@ package agentrt
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/bits"
 	"regexp"
@@ -169,12 +170,7 @@ func (l Issues) Error() string {
 			if j > 0 {
 				b.WriteByte('.')
 			}
-			switch p := p.(type) {
-			case string:
-				b.WriteString(p)
-			case int:
-				b.WriteString(strconv.Itoa(p))
-			}
+			fmt.Fprint(&b, p) // a key as it is, an index in decimal
 		}
 		if len(is.Path) > 0 {
 			b.WriteString(": ")
@@ -268,8 +264,6 @@ const (
 	kindString = "string"
 	kindArray  = "array"
 	kindObject = "object"
-	// kindUndefined is an absent field.
-	kindUndefined = "undefined"
 )
 
 // pathElem is one step of the current path: a key, or an index when key
@@ -418,10 +412,7 @@ func (d *Decoder) skip() string {
 				break
 			}
 			if c == '{' {
-				d.key(strSkip)
-				if d.err != nil {
-					return kindNone
-				}
+				d.key(strSkip) // a syntax error: the value below is at the end, and returns
 			}
 			continue
 		case '"':
@@ -746,10 +737,7 @@ func (d *Decoder) Object(keys []string, missing []Issue, field func(i int)) (see
 			field(i)
 			d.pop()
 		}
-		if d.err != nil {
-			return seen, false
-		}
-		more = d.next('}')
+		more = d.next('}') // false after a syntax error
 	}
 	if d.err != nil {
 		return seen, false
@@ -839,10 +827,7 @@ func Array[T any](d *Decoder, s *[]T, elem func(e *T)) (n int, ok bool) {
 		d.push(pathElem{index: n})
 		elem(&(*s)[n]) // in place: a pointer to a local would escape
 		d.pop()
-		if d.err != nil {
-			return n + 1, false
-		}
-		more = d.next(']')
+		more = d.next(']') // false after a syntax error
 	}
 	return n, d.err == nil
 }
@@ -1089,25 +1074,13 @@ func invalidLen(b []byte) int {
 	return n
 }
 
+// hex4 reads the four hexadecimal digits of a \u escape at b[p:].
 func hex4(b []byte, p int) (uint16, bool) {
 	if p+4 > len(b) {
 		return 0, false
 	}
-	var v uint16
-	for _, c := range b[p : p+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		v = v<<4 | uint16(c)
-	}
-	return v, true
+	v, err := strconv.ParseUint(string(b[p:p+4]), 16, 16) // no sign, no prefix, no '_' in base 16
+	return uint16(v), err == nil
 }
 
 // The string constraints, each one call in the generated decoders, in the

@@ -151,7 +151,7 @@ func TestObject(t *testing.T) {
 func TestObjectSyntaxError(t *testing.T) {
 	for _, in := range []string{
 		`{"a":"x",}`, `{"a" 1}`, `{"a":"x"`, `{"b":1,"a":tru}`, `{"zz":[1,}`, `{"c":[{"x":"p"},]}`,
-		`{"c":[{"y":["a" "b"]}],"d":true}`, `{"c":[{"x":1]`, `{1:2}`, `{"a":"x"} {}`,
+		`{"c":[{"y":["a" "b"]}],"d":true}`, `{"c":[{"x":1]`, `{1:2}`, `{"a":"x"} {}`, `{"zz":{1:2}}`, `{"zz":[x]}`,
 	} {
 		var d Decoder
 		var v outer

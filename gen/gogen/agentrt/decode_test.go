@@ -128,6 +128,29 @@ func TestStringConstraints(t *testing.T) {
 	}
 }
 
+// TestNamedCheck: a named check fails, with its one custom issue, when
+// any of its !~ patterns matches or any of its =~ patterns does not.
+func TestNamedCheck(t *testing.T) {
+	c := &NamedCheck{Message: "a relative path",
+		Reject: []*regexp.Regexp{regexp.MustCompile(`^/`), regexp.MustCompile(`\.\.`)},
+		Match:  []*regexp.Regexp{regexp.MustCompile(`^[a-z]`), regexp.MustCompile(`[a-z]$`)}}
+	for s, ok := range map[string]bool{"src/app": true, "/src": false, "a/../b": false, "1src": false, "src/": false, "": false} {
+		var d Decoder
+		d.Check(s, c)
+		var got []string
+		for _, is := range d.issues {
+			got = append(got, is.Code+": "+is.Message)
+		}
+		want := []string{"custom: a relative path"}
+		if ok {
+			want = nil
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: issues %q, want %q", s, got, want)
+		}
+	}
+}
+
 // TestDeepPath: a path deeper than the Decoder holds in itself continues
 // in a slice, and an issue at any depth carries the whole path; leaving a
 // deep path and entering another reuses the slice.
@@ -202,6 +225,13 @@ func TestIssueJSON(t *testing.T) {
 	}
 	if b, _ := (Issues{is, is}).MarshalJSON(); string(b) != "["+want+","+want+"]" {
 		t.Errorf("Issues.MarshalJSON = %s", b)
+	}
+	// zod's key order for a failed pattern.
+	var d Decoder
+	d.Pattern("b", regexp.MustCompile(`^a`), "/^a/u")
+	want = `{"origin":"string","code":"invalid_format","format":"regex","pattern":"/^a/u","path":[],"message":"Invalid string: must match pattern /^a/u"}`
+	if b, err := json.Marshal(d.issues[0]); err != nil || string(b) != want {
+		t.Errorf("Marshal of a pattern's issue = %s, %v; want %s", b, err, want)
 	}
 }
 
@@ -329,11 +359,14 @@ func TestEnumAndEmptyObject(t *testing.T) {
 			t.Errorf("Enum(%s) holds a copy, not values' element", c.in)
 		}
 	}
-	var d Decoder
-	d.Reset([]byte(`"\u00`))
-	var v string
-	if d.Enum(&v, values, msg) || d.End() == nil {
-		t.Error("Enum of a broken string: no syntax error")
+	for _, in := range []string{`"\u00`, `[1,}`} {
+		var d Decoder
+		d.Reset([]byte(in))
+		var v string
+		var syntax *SyntaxError
+		if d.Enum(&v, values, msg) || !errors.As(d.End(), &syntax) {
+			t.Errorf("Enum(%s): no syntax error (issues %v)", in, d.issues)
+		}
 	}
 	for _, c := range []struct{ in, issues string }{
 		{` { "a" : [1, {"b": null}], "c": "d" } `, ``},
@@ -354,6 +387,7 @@ func TestEnumAndEmptyObject(t *testing.T) {
 			t.Errorf("EmptyObject(%s): issues %s, want %s", c.in, got, c.issues)
 		}
 	}
+	var d Decoder
 	d.Reset([]byte(`{"a":}`))
 	if d.EmptyObject(); d.End() == nil {
 		t.Error("EmptyObject of a broken member: no syntax error")

@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -46,11 +47,8 @@ func checkID(what, id string, max int, limit string) string {
 		return fmt.Sprintf("%s is longer than %d bytes (%s)", what, max, limit)
 	case !utf8.ValidString(id):
 		return what + " must be Unicode text: it holds a lone surrogate (\\ud800-\\udfff) or invalid UTF-8"
-	}
-	for i := 0; i < len(id); i++ {
-		if c := id[i]; c < 0x20 || c == 0x7f {
-			return what + " must not hold control characters (U+0000-U+001F, U+007F)"
-		}
+	case strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return what + " must not hold control characters (U+0000-U+001F, U+007F)"
 	}
 	return ""
 }
@@ -62,10 +60,8 @@ func checkFingerprint(fp string) string {
 		return fmt.Sprintf("the %s header is longer than %d bytes (MaxFingerprintLength)",
 			FingerprintHeader, MaxFingerprintLength)
 	}
-	for i := 0; i < len(fp); i++ {
-		if c := fp[i]; c <= 0x20 || c >= 0x7f {
-			return fmt.Sprintf("the %s header must be printable ASCII", FingerprintHeader)
-		}
+	if strings.ContainsFunc(fp, func(r rune) bool { return r <= 0x20 || r >= 0x7f }) { // U+FFFD for invalid UTF-8
+		return fmt.Sprintf("the %s header must be printable ASCII", FingerprintHeader)
 	}
 	return ""
 }
@@ -79,29 +75,65 @@ func clip(s string) string {
 	return strconv.QuoteToASCII(s)
 }
 
-// parseCallbackBody checks the body {tool_call_id, args}, read as
-// JSON.parse reads it (keys case-sensitive, the last of a repeated key
-// counting, other keys ignored), and returns tool_call_id, the text of
-// args and args' canonical digest — or a message saying what is wrong.
+// parseCallbackBody reads the body {tool_call_id, args} in one pass, as
+// JSON.parse reads it: keys are case-sensitive (after their escapes are
+// decoded), the last of a repeated key counts, and other keys are ignored.
+// It returns tool_call_id, the text of args and args' canonical digest
+// (see canonizer) — or a message saying what is wrong. The id is read with
+// a lone surrogate escape kept as its WTF-8 bytes and invalid UTF-8 as it
+// is, so that CheckToolCallID refuses both.
 func parseCallbackBody(body []byte) (toolCallID string, args []byte, argsSum [sha256.Size]byte, msg string) {
-	e, err := decodeEnvelope(body, MaxArgsDepth)
+	d := Decoder{data: body}
+	isObject := d.peek() == '{'
+	more, idIsString := false, false
+	if isObject {
+		more, _ = d.open('{', kindObject)
+	} else {
+		d.skip()
+	}
+	for more {
+		switch string(d.key(0)) {
+		case "tool_call_id":
+			toolCallID, idIsString = "", d.peek() == '"'
+			if idIsString {
+				id, _ := d.readString(strLoneSurrogates | strInvalidBytes)
+				toolCallID = string(id)
+			} else {
+				d.skip()
+			}
+		case "args":
+			args = nil
+			if d.peek() != '{' {
+				d.skip()
+				break
+			}
+			start := d.pos
+			c := canonizer{d: &d}
+			if argsSum = c.object(); c.tooDeep {
+				return "", nil, argsSum, fmt.Sprintf("args nests deeper than %d objects and arrays (MaxArgsDepth)", MaxArgsDepth)
+			}
+			args = body[start:d.pos]
+		default:
+			d.skip()
+		}
+		more = d.next('}') // false after a syntax error
+	}
+	d.end()
 	switch {
-	case err != nil:
-		return "", nil, argsSum, "the body is not valid JSON: " + err.Error()
-	case e.kind != kindObject:
+	case d.err != nil:
+		return "", nil, argsSum, "the body is not valid JSON: " + d.err.Error()
+	case !isObject:
 		return "", nil, argsSum, "the body must be a JSON object {tool_call_id, args}"
-	case e.tooDeep:
-		return "", nil, argsSum, fmt.Sprintf("args nests deeper than %d objects and arrays (MaxArgsDepth)", MaxArgsDepth)
-	case e.idKind != kindString:
+	case !idIsString:
 		return "", nil, argsSum, "tool_call_id must be a string"
 	}
-	if msg := CheckToolCallID(e.id); msg != "" {
-		return clip(e.id), nil, argsSum, msg
+	if msg := CheckToolCallID(toolCallID); msg != "" {
+		return clip(toolCallID), nil, argsSum, msg
 	}
-	if e.argsKind != kindObject {
-		return e.id, nil, argsSum, "args must be a JSON object"
+	if args == nil {
+		return toolCallID, nil, argsSum, "args must be a JSON object"
 	}
-	return e.id, e.args, e.argsSum, ""
+	return toolCallID, args, argsSum, ""
 }
 
 // requestHash identifies a call's content, so that a tool_call_id reused
@@ -119,78 +151,6 @@ func requestHash(tool string, argsSum [sha256.Size]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// envelope is a gateway callback's body, {tool_call_id, args}, read as
-// JSON.parse reads it: keys are case-sensitive (after their escapes are
-// decoded), the last of a repeated key counts, and other keys are ignored.
-type envelope struct {
-	// kind is the body's kind; the other fields are set for an object.
-	kind string
-	// idKind and argsKind are the kinds of the two members' values,
-	// kindUndefined when absent.
-	idKind, argsKind string
-	// id is tool_call_id's text, with a lone surrogate escape kept as its
-	// WTF-8 bytes and invalid UTF-8 as it is (utf8.ValidString fails for
-	// both).
-	id string
-	// args is the text of args when it is an object; argsSum its
-	// canonical digest (see canonizer).
-	args    []byte
-	argsSum [sha256.Size]byte
-	// tooDeep reports an args object nested more than maxDepth levels.
-	tooDeep bool
-}
-
-// decodeEnvelope reads a callback body in one pass. It returns a
-// *SyntaxError for input that is not JSON.
-func decodeEnvelope(data []byte, maxDepth int) (envelope, error) {
-	d := Decoder{data: data}
-	e := envelope{idKind: kindUndefined, argsKind: kindUndefined}
-	if d.peek() != '{' {
-		e.kind = d.skip()
-	} else {
-		e.kind = kindObject
-		more, _ := d.open('{', kindObject)
-		for more && d.err == nil {
-			switch string(d.key(0)) {
-			case "tool_call_id":
-				e.id = ""
-				if d.peek() == '"' {
-					e.idKind = kindString
-					id, _ := d.readString(strLoneSurrogates | strInvalidBytes)
-					e.id = string(id)
-				} else {
-					e.idKind = d.skip()
-				}
-			case "args":
-				e.args = nil
-				if d.peek() != '{' {
-					e.argsKind = d.skip()
-					break
-				}
-				e.argsKind = kindObject
-				start := d.pos
-				c := canonizer{d: &d, maxDepth: maxDepth}
-				e.argsSum = c.object()
-				if c.tooDeep {
-					e.tooDeep = true
-					return e, nil
-				}
-				e.args = data[start:d.pos]
-			default:
-				d.skip()
-			}
-			if d.err == nil {
-				more = d.next('}')
-			}
-		}
-	}
-	d.end()
-	if d.err != nil {
-		return envelope{}, d.err
-	}
-	return e, nil
-}
-
 // canonizer writes a canonical encoding of a JSON value: two JSON texts
 // get the same encoding exactly when JSON.parse reads them (after the
 // bytes are decoded as UTF-8, invalid sequences as U+FFFD) as deep-equal
@@ -202,10 +162,9 @@ func decodeEnvelope(data []byte, maxDepth int) (envelope, error) {
 // SHA-256 digest of its sorted members, so the work is linear in the input
 // at any nesting.
 type canonizer struct {
-	d        *Decoder
-	maxDepth int
-	// tooDeep is set, and decoding stops, at an object or array nested
-	// deeper than maxDepth.
+	d *Decoder
+	// tooDeep is set, and decoding stops with a syntax error, at an
+	// object or array nested deeper than MaxArgsDepth.
 	tooDeep bool
 	// buf holds the encoding of the values being read; members the spans
 	// of the open objects' members in buf, innermost last.
@@ -218,59 +177,52 @@ type canonizer struct {
 // buf[key:val], then its value up to end.
 type canonMember struct{ key, val, end int }
 
-// object reads an object's digest: its canonical encoding is sorted and
-// deduplicated members, hashed.
+// object reads the digest of the object at pos (which holds '{'): its
+// canonical encoding is sorted and deduplicated members, hashed.
 func (c *canonizer) object() (digest [sha256.Size]byte) {
-	v := c.value(0)
-	if c.tooDeep || c.d.err != nil || len(v) != 1+sha256.Size {
-		return digest
+	c.value(0)
+	if c.d.err == nil {
+		copy(digest[:], c.buf[1:]) // '{' and the digest
 	}
-	copy(digest[:], v[1:])
 	return digest
 }
 
-// value appends the encoding of the value at pos to buf (at the given
-// nesting depth) and returns it.
-func (c *canonizer) value(depth int) []byte {
+// value appends the encoding of the value at pos, at the given nesting
+// depth, to buf. After a syntax error (d.err), what it appended is not an
+// encoding; d.next then ends every open container's loop.
+func (c *canonizer) value(depth int) {
 	d := c.d
 	start := len(c.buf)
 	switch ch := d.peek(); ch {
 	case '{', '[':
-		if depth >= c.maxDepth {
+		if depth >= MaxArgsDepth {
 			c.tooDeep = true
-			d.pos = len(d.data)
-			return nil
+			d.fail("args nested too deep")
+			return
 		}
 		if ch == '[' {
 			more, _ := d.open('[', kindArray)
 			c.buf = append(c.buf, '[')
-			for more && d.err == nil && !c.tooDeep {
+			for more {
 				c.value(depth + 1)
-				if d.err == nil && !c.tooDeep {
-					more = d.next(']')
-				}
+				more = d.next(']')
 			}
 			c.buf = append(c.buf, ']')
-			return c.buf[start:]
+			return
 		}
 		more, _ := d.open('{', kindObject)
 		first := len(c.members)
-		for more && d.err == nil && !c.tooDeep {
+		for more {
 			m := canonMember{key: len(c.buf)}
 			c.str(d.key(strLoneSurrogates))
-			if d.err != nil {
-				return nil
-			}
 			m.val = len(c.buf)
 			c.value(depth + 1)
 			m.end = len(c.buf)
 			c.members = append(c.members, m)
-			if d.err == nil && !c.tooDeep {
-				more = d.next('}')
-			}
+			more = d.next('}')
 		}
-		if d.err != nil || c.tooDeep {
-			return nil
+		if d.err != nil {
+			return
 		}
 		ms := c.members[first:]
 		buf := c.buf
@@ -305,18 +257,14 @@ func (c *canonizer) value(depth int) []byte {
 	default:
 		if ch != '-' && (ch < '0' || ch > '9') {
 			d.fail("unexpected character")
-			return nil
+			return
 		}
-		f, ok := d.number()
-		if !ok {
-			return nil
-		}
+		f, _ := d.number()
 		if f == 0 {
 			f = 0 // -0 is 0
 		}
 		c.buf = binary.BigEndian.AppendUint64(append(c.buf, '0'), math.Float64bits(f))
 	}
-	return c.buf[start:]
 }
 
 // str appends the encoding of a string's text, read with lone surrogates

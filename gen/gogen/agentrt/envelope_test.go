@@ -11,14 +11,14 @@ import (
 	"unicode/utf8"
 )
 
-// argsSum returns the canonical digest of the args of {"args": args}.
+// argsSum returns the canonical digest of args in a callback's body.
 func argsSum(t *testing.T, args string) [32]byte {
 	t.Helper()
-	e, err := decodeEnvelope([]byte(`{"args":`+args+`}`), 64)
-	if err != nil || e.argsKind != kindObject || e.tooDeep {
-		t.Fatalf("decodeEnvelope(args %s) = %+v, %v", args, e, err)
+	_, got, sum, msg := parseCallbackBody([]byte(`{"tool_call_id":"a","args":` + args + `}`))
+	if msg != "" || string(got) != strings.TrimSpace(args) {
+		t.Fatalf("parseCallbackBody(args %s) = args %s, %q", args, got, msg)
 	}
-	return e.argsSum
+	return sum
 }
 
 // TestCanonicalArgs: args that JSON.parse reads as deep-equal JavaScript
@@ -69,48 +69,47 @@ func TestCanonicalArgs(t *testing.T) {
 	}
 }
 
-// TestDecodeEnvelope: keys are case-sensitive and decoded, the last of a
-// repeated key counts, ids keep lone surrogates and invalid UTF-8 apart,
-// and nesting beyond the limit is reported.
-func TestDecodeEnvelope(t *testing.T) {
+// TestParseCallbackBody: keys are case-sensitive and decoded, the last of
+// a repeated key counts, an id holding a lone surrogate or invalid UTF-8
+// is refused, nesting beyond MaxArgsDepth is reported, and a number that
+// breaks JSON's grammar inside args is a syntax error.
+func TestParseCallbackBody(t *testing.T) {
+	const notJSON, noID, noArgs = "the body is not valid JSON: ", "tool_call_id must be a string", "args must be a JSON object"
+	// objects is n objects nested in one another.
+	objects := func(n int) string { return strings.Repeat(`{"b":`, n) + `1` + strings.Repeat(`}`, n) }
 	for _, tc := range []struct {
-		in               string
-		kind, idKind, id string
-		argsKind, args   string
-		tooDeep          bool
+		in, id, args, msg string
 	}{
-		{in: `{"tool_call_id":"a","args":{"x":1}}`, kind: kindObject, idKind: kindString, id: "a", argsKind: kindObject, args: `{"x":1}`},
-		{in: `{"TOOL_CALL_ID":"a","ARGS":{}}`, kind: kindObject, idKind: kindUndefined, argsKind: kindUndefined},
-		{in: `{"Tool_Call_Id":"a","args":{}}`, kind: kindObject, idKind: kindUndefined, argsKind: kindObject, args: `{}`},
-		{in: `{"tool\u005fcall_id":"a","args":{}}`, kind: kindObject, idKind: kindString, id: "a", argsKind: kindObject, args: `{}`},
-		{in: `{"tool_call_id":"a","args":{"v":1},"tool_call_id":"b","args":{"v":2}}`, kind: kindObject, idKind: kindString, id: "b", argsKind: kindObject, args: `{"v":2}`},
-		{in: `{"tool_call_id":"a","tool_call_id":7,"args":{},"args":[]}`, kind: kindObject, idKind: kindNumber, argsKind: kindArray},
-		{in: `{"tool_call_id":"\ud800-x","args":{}}`, kind: kindObject, idKind: kindString, id: "\xed\xa0\x80-x", argsKind: kindObject, args: `{}`},
-		{in: `{"tool_call_id":"\udbff-x","args":{}}`, kind: kindObject, idKind: kindString, id: "\xed\xaf\xbf-x", argsKind: kindObject, args: `{}`},
-		{in: "{\"tool_call_id\":\"\xff-x\",\"args\":{}}", kind: kindObject, idKind: kindString, id: "\xff-x", argsKind: kindObject, args: `{}`},
-		{in: `{"tool_call_id":"\ud83d\ude00","other":[[[{}]]],"args":{}}`, kind: kindObject, idKind: kindString, id: "😀", argsKind: kindObject, args: `{}`},
-		{in: ` [1] `, kind: kindArray, idKind: kindUndefined, argsKind: kindUndefined},
-		{in: `{"args":` + strings.Repeat(`{"a":`, 8) + `1` + strings.Repeat(`}`, 8) + `}`, kind: kindObject, idKind: kindUndefined, argsKind: kindObject, args: strings.Repeat(`{"a":`, 8) + `1` + strings.Repeat(`}`, 8)},
-		{in: `{"args":` + strings.Repeat(`{"a":`, 9) + `1` + strings.Repeat(`}`, 9) + `}`, kind: kindObject, idKind: kindUndefined, argsKind: kindObject, tooDeep: true},
-		{in: `{"args":{"a":` + strings.Repeat(`[`, 8) + strings.Repeat(`]`, 8) + `}}`, kind: kindObject, idKind: kindUndefined, argsKind: kindObject, tooDeep: true},
+		{in: `{"tool_call_id":"a","args":{"x":1}}`, id: "a", args: `{"x":1}`},
+		{in: `{"TOOL_CALL_ID":"a","args":{}}`, msg: noID},
+		{in: `{"tool_call_id":"a","ARGS":{}}`, id: "a", msg: noArgs},
+		{in: `{"tool\u005fcall_id":"a","\u0061rgs":{}}`, id: "a", args: `{}`},
+		{in: `{"tool_call_id":"a","args":{"v":1},"tool_call_id":"b","args":{"v":2}}`, id: "b", args: `{"v":2}`},
+		{in: `{"tool_call_id":"a","tool_call_id":7,"args":{}}`, msg: noID},
+		{in: `{"tool_call_id":"a","args":{},"args":[]}`, id: "a", msg: noArgs},
+		{in: `{"tool_call_id":"\ud83d\ude00","other":[[[{}]]],"args":{}}`, id: "😀", args: `{}`},
+		{in: `{"tool_call_id":"\ud800-x","args":{}}`, id: `"\xed\xa0\x80-x"`, msg: "tool_call_id must be Unicode text"},
+		{in: "{\"tool_call_id\":\"\xff-x\",\"args\":{}}", id: `"\xff-x"`, msg: "tool_call_id must be Unicode text"},
+		{in: ` [1] `, msg: "the body must be a JSON object"},
+		{in: `{"tool_call_id":"a","args":` + objects(MaxArgsDepth) + `}`, id: "a", args: objects(MaxArgsDepth)},
+		{in: `{"tool_call_id":"a","args":` + objects(MaxArgsDepth+1) + `}`, msg: "args nests deeper than 512"},
+		{in: `{"tool_call_id":"a","args":{"a":` + strings.Repeat(`[`, MaxArgsDepth) + strings.Repeat(`]`, MaxArgsDepth) + `}}`,
+			msg: "args nests deeper than 512"},
 	} {
-		e, err := decodeEnvelope([]byte(tc.in), 8)
-		if err != nil {
-			t.Errorf("%s: %v", tc.in, err)
-			continue
-		}
-		if e.kind != tc.kind || e.idKind != tc.idKind || e.id != tc.id || e.argsKind != tc.argsKind || string(e.args) != tc.args || e.tooDeep != tc.tooDeep {
-			t.Errorf("%s: got %+v", tc.in, e)
+		id, args, _, msg := parseCallbackBody([]byte(tc.in))
+		if id != tc.id || string(args) != tc.args || !strings.HasPrefix(msg, tc.msg) || (tc.msg == "") != (msg == "") {
+			t.Errorf("%.80s: got id %q, args %.40s, %q", tc.in, id, args, msg)
 		}
 	}
-	for _, in := range []string{``, `{`, `{"args":{}`, `{"args":{}}x`, `{"tool_call_id":"a,"args":{}}`, `{"args":{"a":01}}`, `{"args":{"a" 1}}`, `{"args":{1:1}}`} {
-		if _, err := decodeEnvelope([]byte(in), 8); err == nil {
-			t.Errorf("%q: no syntax error", in)
+	for _, in := range []string{``, `{`, `{"args":{}`, `{"args":{}}x`, `{"tool_call_id":"a,"args":{}}`, `{"args":{"a":01}}`,
+		`{"args":{"a" 1}}`, `{"args":{1:1}}`, `{"args":{"a":-}}`, `{"args":{"a":1.}}`, `{"args":{"a":1e+}}`} {
+		if _, _, _, msg := parseCallbackBody([]byte(in)); !strings.HasPrefix(msg, notJSON) {
+			t.Errorf("%q: %q, want a syntax error", in, msg)
 		}
 	}
 }
 
-// BenchmarkEnvelope measures decodeEnvelope (one pass: the envelope, the
+// BenchmarkEnvelope measures parseCallbackBody (one pass: the envelope, the
 // id and the canonical digest of args) against what the route did before
 // with encoding/json (Unmarshal into RawMessages, the id, Compact of
 // args, SHA-256), on the same body in one run, and reports the ratio
@@ -131,8 +130,8 @@ func BenchmarkEnvelope(b *testing.B) {
 		sha256.Sum256(buf.Bytes())
 	}
 	cur := func() {
-		if e, err := decodeEnvelope(body, 512); err != nil || e.argsKind != kindObject {
-			b.Fatal("decodeEnvelope failed")
+		if _, args, _, msg := parseCallbackBody(body); msg != "" || args == nil {
+			b.Fatal("parseCallbackBody failed:", msg)
 		}
 	}
 	var tOld, tCur time.Duration
@@ -157,45 +156,48 @@ func BenchmarkEnvelope(b *testing.B) {
 
 var surrogateEscape = regexp.MustCompile(`\\u[dD][89a-fA-F]`)
 
-// FuzzEnvelope: decodeEnvelope never panics, accepts exactly the JSON
-// that encoding/json accepts, and gives args the digest of their
-// re-encoding by encoding/json (a map: keys sorted, the last repeated key
-// kept; numbers as doubles; escapes rewritten) — except where encoding/json
-// reads a string otherwise than JSON.parse: a lone surrogate escape, and
-// invalid UTF-8 (one U+FFFD per byte, where a UTF-8 decoder makes one per
-// maximal subpart).
+// FuzzEnvelope: parseCallbackBody never panics and accepts exactly the
+// JSON that encoding/json accepts; and a JSON object, as args, has the
+// digest of its re-encoding by encoding/json (a map: keys sorted, the last
+// repeated key kept; numbers as doubles; escapes rewritten) — except where
+// encoding/json reads a string otherwise than JSON.parse: a lone surrogate
+// escape, and invalid UTF-8 (one U+FFFD per byte, where a UTF-8 decoder
+// makes one per maximal subpart).
 func FuzzEnvelope(f *testing.F) {
 	for _, s := range []string{
 		`{"tool_call_id":"a","args":{"b":1,"a":[1.0,{"y":null,"x":"\u00e9"}]}}`,
-		`{"args":{"a":1,"a":2,"b":{"c":-0,"d":1e400}}}`,
-		`{"args":{"k":"\ud83d\ude00","l":"<&>","m":[[],{}],"n":true,"o":false}}`,
-		"{\"args\":{\"\xff\":\"\xe0\x80\"}}",
+		`{"a":1,"a":2,"b":{"c":-0,"d":1e400}}`,
+		`{"k":"\ud83d\ude00","l":"<&>","m":[[],{}],"n":true,"o":false}`,
+		"{\"\xff\":\"\xe0\x80\"}",
 		`{"TOOL_CALL_ID":1,"args":[]}`, `[1,2]`, `"x"`, `{"args":{"a":}}`,
 	} {
 		f.Add([]byte(s))
 	}
+	// sum is the digest of args, false when the route refuses them.
+	sum := func(args []byte) ([32]byte, bool) {
+		_, _, s, msg := parseCallbackBody(append(append([]byte(`{"tool_call_id":"a","args":`), args...), '}'))
+		return s, msg == ""
+	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		e, err := decodeEnvelope(body, 64)
-		if e.tooDeep {
-			return
+		_, _, _, msg := parseCallbackBody(body)
+		notJSON := strings.HasPrefix(msg, "the body is not valid JSON")
+		if notJSON == json.Valid(body) && !strings.HasPrefix(msg, "args nests deeper") {
+			t.Fatalf("parseCallbackBody: %q, json.Valid %v", msg, json.Valid(body))
 		}
-		if (err == nil) != json.Valid(body) {
-			t.Fatalf("decodeEnvelope error %v, json.Valid %v", err, json.Valid(body))
-		}
-		if err != nil || e.argsKind != kindObject || surrogateEscape.Match(body) || !utf8.Valid(body) {
+		digest, ok := sum(body)
+		if !ok || surrogateEscape.Match(body) || !utf8.Valid(body) {
 			return
 		}
 		var v any
-		if err := json.Unmarshal(e.args, &v); err != nil {
+		if err := json.Unmarshal(body, &v); err != nil {
 			return // a number beyond the double range
 		}
 		again, err := json.Marshal(v)
 		if err != nil {
 			return // an infinite number
 		}
-		e2, err := decodeEnvelope(append(append([]byte(`{"args":`), again...), '}'), 64)
-		if err != nil || e2.argsSum != e.argsSum {
-			t.Fatalf("args %s and their re-encoding %s have different digests (%v)", e.args, again, err)
+		if d2, ok := sum(again); !ok || d2 != digest {
+			t.Fatalf("args %s and their re-encoding %s have different digests", body, again)
 		}
 	})
 }

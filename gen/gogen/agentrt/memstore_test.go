@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,6 +77,24 @@ func TestMemoryStoreCap(t *testing.T) {
 	}
 	if res, done, _ := s.Claim(ctx, memInv("inflight")); !done || res.Result != "late" {
 		t.Errorf("the call in flight once complete: %v %v", res, done)
+	}
+}
+
+// TestMemoryStoreCompletesClaimsOnly: Complete refuses a call that was
+// not claimed, and a claimed call completed already, leaving the recorded
+// result as it was.
+func TestMemoryStoreCompletesClaimsOnly(t *testing.T) {
+	s := &agentrt.MemoryStore{}
+	ctx := context.Background()
+	if err := s.Complete(ctx, memInv("never"), agentrt.Result{}); err == nil || !strings.Contains(err.Error(), "not claimed") {
+		t.Errorf("completing a call never claimed: %v", err)
+	}
+	runMem(t, s, "once")
+	if err := s.Complete(ctx, memInv("once"), agentrt.Result{Result: "again"}); err == nil {
+		t.Error("completing a call twice: no error")
+	}
+	if res, done, err := s.Claim(ctx, memInv("once")); err != nil || !done || res.Result != "once" {
+		t.Errorf("after the second Complete: %+v, %v, %v; want the first result", res, done, err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"log/slog"
 	"maps"
@@ -160,12 +161,9 @@ func (r PromptResponse) ExperimentID() string {
 // AllocationHash is the 32-bit FNV-1a hash of s's bytes: the experiment
 // allocation hash, the same in the generated OpenCode plugin.
 func AllocationHash(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h ^= uint32(s[i])
-		h *= 16777619
-	}
-	return h
+	h := fnv.New32a()
+	io.WriteString(h, s)
+	return h.Sum32()
 }
 
 // Allocate returns the session's variant of the named experiment: the
@@ -191,15 +189,15 @@ func (e *Experiment[M, P]) allocate(sessionID string) *Variant[P] {
 	if total == 0 {
 		return nil
 	}
+	// point < total, which is at most the weights' sum (less when the sum
+	// wraps around), so some variant's cumulative range holds it.
 	point := AllocationHash(e.Name+":"+sessionID) % total
-	for i := range e.Variants {
-		v := &e.Variants[i]
-		if point < v.Weight {
-			return v
-		}
-		point -= v.Weight
+	i := 0
+	for point >= e.Variants[i].Weight {
+		point -= e.Variants[i].Weight
+		i++
 	}
-	return nil
+	return &e.Variants[i]
 }
 
 // PromptRequestError is a request the prompt service cannot answer.

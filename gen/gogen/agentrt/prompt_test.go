@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -289,5 +291,39 @@ func TestServe(t *testing.T) {
 	}
 	if !slices.Equal(records, wantRecords) {
 		t.Errorf("log records\n%+v\nwant\n%+v", records, wantRecords)
+	}
+}
+
+// TestServeFailures: a system prompt the service cannot build is answered
+// 400 with its error, and parameters that do not encode as JSON (a NaN
+// top_p) 500 with a JSON error, never a broken body.
+func TestServeFailures(t *testing.T) {
+	s := promptService
+	s.System = func(m mode, p promptParams, custom string) (string, error) {
+		if m == modeBare {
+			return "", errors.New("no prompt for bare sessions")
+		}
+		return promptService.System(m, p, custom)
+	}
+	s.Layers = append(slices.Clip(promptService.Layers),
+		agentrt.ParamLayer[mode]{Model: "p/nan", Params: agentrt.SamplingParams{TopP: agentrt.Float(math.NaN())}})
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, c := range []struct {
+		body   string
+		status int
+		code   string
+		msg    string
+	}{
+		{`{"sessionID":"s","metadata":{"mode":"bare"}}`, http.StatusBadRequest, "bad_request", "no prompt for bare sessions"},
+		{`{"sessionID":"s","metadata":{"model":"p/nan"}}`, http.StatusInternalServerError, "internal", "encoding the answer failed"},
+	} {
+		rec := httptest.NewRecorder()
+		s.Serve(rec, httptest.NewRequest(http.MethodPost, "/prompt", strings.NewReader(c.body)), logger)
+		var out struct {
+			Error struct{ Code, Message string }
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || rec.Code != c.status || out.Error.Code != c.code || out.Error.Message != c.msg {
+			t.Errorf("%s: %d %s; want %d %s %q", c.body, rec.Code, rec.Body, c.status, c.code, c.msg)
+		}
 	}
 }

@@ -220,13 +220,6 @@ func (rt *Route[H, M]) match(escapedPath string) (session, tool string, ok bool)
 	return session, tool, true
 }
 
-// routeCall is what ServeHTTP learned about one request, for its log record
-// and CallEvent: the event but for its duration and store counts.
-type routeCall struct {
-	CallEvent
-	store *StoreCounter
-}
-
 // CallEvent describes one request to the route, for RouteConfig.Observe:
 // what a gateway turns into metrics or trace spans (see the README for a
 // Prometheus adaptor).
@@ -263,7 +256,7 @@ type CallEvent struct {
 // ServeHTTP serves one callback.
 func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	c := &routeCall{}
+	c := &CallEvent{} // what ServeHTTP learns, for the log record and Observe
 	defer func() { rt.log(r.Context(), c, time.Since(start)) }()
 
 	session, toolName, ok := rt.match(r.URL.EscapedPath())
@@ -368,10 +361,10 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // execute serves a call that passed every check: it claims the call in the
 // Store, and either answers the stored result of an earlier execution or
 // executes the call, records its result and answers it.
-func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *routeCall, inv Invocation,
+func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *CallEvent, inv Invocation,
 	call Call[M], args []byte) {
 	ctx, counter := CountStore(r.Context())
-	c.store = counter
+	defer func() { c.StoreAttempts, c.StoreErr = counter.Attempts(), counter.Err() }()
 	prev, done, err := rt.cfg.Store.Claim(ctx, inv)
 	switch {
 	case errors.Is(err, ErrConflict):
@@ -410,12 +403,12 @@ func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *routeC
 }
 
 // fail answers a request the route refuses, noting it for the log.
-func (rt *Route[H, M]) fail(w http.ResponseWriter, c *routeCall, status int, code, msg string) {
+func (rt *Route[H, M]) fail(w http.ResponseWriter, c *CallEvent, status int, code, msg string) {
 	c.Status, c.Outcome = status, code
 	WriteError(w, status, code, msg)
 }
 
-func (rt *Route[H, M]) reply(w http.ResponseWriter, c *routeCall, res Result, replay bool) {
+func (rt *Route[H, M]) reply(w http.ResponseWriter, c *CallEvent, res Result, replay bool) {
 	c.Status, c.Success = http.StatusOK, res.Success
 	b, err := json.Marshal(res)
 	if err != nil {
@@ -429,7 +422,7 @@ func (rt *Route[H, M]) reply(w http.ResponseWriter, c *routeCall, res Result, re
 }
 
 // log writes the call's record: Info for 200, Warn for 4xx, Error for 5xx.
-func (rt *Route[H, M]) log(ctx context.Context, c *routeCall, d time.Duration) {
+func (rt *Route[H, M]) log(ctx context.Context, c *CallEvent, d time.Duration) {
 	level := slog.LevelInfo
 	switch {
 	case c.Status >= 500:
@@ -447,11 +440,7 @@ func (rt *Route[H, M]) log(ctx context.Context, c *routeCall, d time.Duration) {
 		slog.Duration("duration", d),
 	)
 	if rt.cfg.Observe != nil {
-		ev := c.CallEvent
-		ev.Duration = d
-		if c.store != nil {
-			ev.StoreAttempts, ev.StoreErr = c.store.Attempts(), c.store.Err()
-		}
-		rt.cfg.Observe(ctx, ev)
+		c.Duration = d
+		rt.cfg.Observe(ctx, *c)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
@@ -122,6 +123,8 @@ func TestRouteAnswers(t *testing.T) {
 		{"another literal segment", request{path: "/cb/s-full/tool/echo", token: "sbx"}, answer{status: 404, code: "not_found"}},
 		{"another method", request{method: "GET", path: echo, token: "sbx"}, answer{status: 405, code: "method_not_allowed", allow: "POST"}},
 		{"no token", request{path: echo}, answer{status: 401, code: "unauthorized", challenge: `Bearer realm="agentc-callback"`}},
+		{"an invalid token", request{path: echo, token: "forged"},
+			answer{status: 401, code: "unauthorized", challenge: `Bearer realm="agentc-callback", error="invalid_token"`}},
 		{"another source", request{path: echo, token: "api"}, answer{status: 403, code: "forbidden"}},
 		{"another session's token", request{path: echo, token: "sbx.s-bare"}, answer{status: 403, code: "forbidden"}},
 		{"unknown tool", request{path: "/cb/s-full/tools/nope", token: "sbx"}, answer{status: 404, code: "unknown_tool"}},
@@ -237,6 +240,57 @@ func TestRouteStoreFailures(t *testing.T) {
 	a = serve(route, request{path: "/cb/s-full/tools/echo", token: "sbx", body: `{"tool_call_id":"f2","args":{"text":"x"}}`})
 	if a.status != 200 || !a.success || ev.last().Outcome != "executed" || !errors.Is(ev.last().StoreErr, errStore) {
 		t.Errorf("complete failed: %+v, event %+v", a, ev.last())
+	}
+}
+
+// stallingStore's Claim waits until its caller gives up, as a store that
+// does not answer does.
+type stallingStore struct{ agentrt.MemoryStore }
+
+func (*stallingStore) Claim(ctx context.Context, inv agentrt.Invocation) (agentrt.Result, bool, error) {
+	<-ctx.Done()
+	return agentrt.Result{}, false, ctx.Err()
+}
+
+// TestRouteClientGone: a caller that leaves while the store keeps it
+// waiting is answered nothing, executes nothing, and is observed as
+// client_gone with status 499, not as a store failure.
+func TestRouteClientGone(t *testing.T) {
+	h := newEchoer()
+	route, ev := newRoute(t, h, &stallingStore{})
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/cb/s-full/tools/echo",
+		strings.NewReader(`{"tool_call_id":"g1","args":{"text":"x"}}`))
+	req.Header.Set("Authorization", "Bearer sbx")
+	w := httptest.NewRecorder()
+	cancel() // gone before the store answers
+	route.ServeHTTP(w, req)
+	if w.Body.Len() != 0 || h.count("g1") != 0 {
+		t.Errorf("answered %q, executed %d times; want nothing", w.Body, h.count("g1"))
+	}
+	if e := ev.last(); e.Outcome != "client_gone" || e.Status != 499 || e.StoreErr != nil {
+		t.Errorf("event %+v", e)
+	}
+}
+
+// TestRouteRefusalTexts: an unknown tool named by a stub (it sent a
+// fingerprint) is answered with the advice to regenerate the sandbox's
+// tool files, and a body that cannot be read is a 400 saying why.
+func TestRouteRefusalTexts(t *testing.T) {
+	route, _ := newRoute(t, newEchoer(), nil)
+	const advice = "the sandbox's tool files do not match the gateway's contract"
+	for fp, want := range map[string]bool{"": false, "e1": true} {
+		a := serve(route, request{path: "/cb/s-full/tools/nope", token: "sbx", fingerprint: fp})
+		if a.code != "unknown_tool" || !strings.HasPrefix(a.errorText, "unknown tool nope") || strings.Contains(a.errorText, advice) != want {
+			t.Errorf("fingerprint %q: %+v", fp, a)
+		}
+	}
+	req := httptest.NewRequest(http.MethodPost, "/cb/s-full/tools/echo", iotest.ErrReader(errors.New("connection reset")))
+	req.Header.Set("Authorization", "Bearer sbx")
+	w := httptest.NewRecorder()
+	route.ServeHTTP(w, req)
+	if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), `"reading the request body: connection reset"`) {
+		t.Errorf("a body that cannot be read: %d %s", w.Code, w.Body)
 	}
 }
 

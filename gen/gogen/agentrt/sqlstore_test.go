@@ -197,6 +197,9 @@ func TestSQLStorePurge(t *testing.T) {
 		t.Errorf("after Purge: %v", left)
 	}
 	store.Complete(ctx, running, agentrt.Result{Success: true, Result: "r"})
+	if err := store.Complete(ctx, running, agentrt.Result{Result: "again"}); err == nil || !strings.Contains(err.Error(), "not claimed") {
+		t.Errorf("completing a call twice: %v", err)
+	}
 	claim("old-done") // executes again
 }
 

@@ -20,9 +20,9 @@ import (
 func RequestHash(tool string, args []byte) string {
 	d := Decoder{data: args}
 	if d.peek() == '{' {
-		c := canonizer{d: &d, maxDepth: MaxArgsDepth}
+		c := canonizer{d: &d}
 		sum := c.object()
-		if d.end(); !c.tooDeep && d.err == nil {
+		if d.end(); d.err == nil {
 			return requestHash(tool, sum)
 		}
 	}

@@ -114,3 +114,40 @@ func TestNewRefuses(t *testing.T) {
 		}
 	}
 }
+
+// unrecordingStore claims calls in memory but cannot record a result, as
+// a database that went down during the execution.
+type unrecordingStore struct{ agentrt.MemoryStore }
+
+func (*unrecordingStore) Complete(context.Context, agentrt.Invocation, agentrt.Result) error {
+	return errors.New("database down")
+}
+
+// TestUnrecordedResult: a result the store cannot record is answered all
+// the same, and the call's event carries the store's error.
+func TestUnrecordedResult(t *testing.T) {
+	var events []agentrt.CallEvent
+	s, err := agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Description: "echoes", Schema: `{"type":"object"}`}},
+		agentmcp.Config[noHandler, string]{
+			Handler: noHandler{},
+			Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+				return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+			}),
+			Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { return "m", nil }),
+			Store:    &unrecordingStore{},
+			Observe:  func(ctx context.Context, ev agentrt.CallEvent) { events = append(events, ev) },
+			Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	got := rpc(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"`+agentmcp.ToolCallIDMeta+`":"u1"}}}`)
+	if !strings.Contains(got, `"text":"echoed"`) || strings.Contains(got, `"isError":true`) {
+		t.Errorf("tools/call whose result the store cannot record: %s", got)
+	}
+	if len(events) != 1 || events[0].Outcome != "executed" || !events[0].Success || events[0].StoreErr == nil {
+		t.Errorf("observed %+v", events)
+	}
+}

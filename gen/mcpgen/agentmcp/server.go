@@ -221,7 +221,9 @@ type caller[M ~string] struct {
 	session string
 	claims  agentrt.Claims
 	mode    M
-	body    *bodyCopy
+	// body keeps what the transport reads of the request's body (at most
+	// its MaxRequestBodyBytes), for rawMetaString.
+	body bytes.Buffer
 }
 
 type callerKey struct{}
@@ -271,9 +273,12 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
 		return
 	}
+	c := &caller[M]{session: session, claims: claims, mode: mode}
 	// A server request's Body is never nil (net/http).
-	c := &caller[M]{session: session, claims: claims, mode: mode, body: &bodyCopy{rc: r.Body}}
-	r.Body = c.body
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.TeeReader(r.Body, &c.body), r.Body}
 	s.http.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
 }
 
@@ -378,7 +383,7 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 		if meta, present := req.Params.Meta[ToolCallIDMeta]; present {
 			id, isString := meta.(string)
 			if strings.ContainsRune(id, utf8.RuneError) {
-				id = rawMetaString(c.body.buf.Bytes(), ToolCallIDMeta, id)
+				id = rawMetaString(c.body.Bytes(), ToolCallIDMeta, id)
 			}
 			msg := "tool_call_id must be a string"
 			if isString {
@@ -474,21 +479,6 @@ func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], ti int, call a
 	return res, res.Outcome(), nil
 }
 
-// bodyCopy keeps what the transport reads of a request's body (at most its
-// MaxRequestBodyBytes), for rawMetaString.
-type bodyCopy struct {
-	rc  io.ReadCloser
-	buf bytes.Buffer
-}
-
-func (b *bodyCopy) Read(p []byte) (int, error) {
-	n, err := b.rc.Read(p)
-	b.buf.Write(p[:n])
-	return n, err
-}
-
-func (b *bodyCopy) Close() error { return b.rc.Close() }
-
 // rawMetaString returns the string under key in the _meta of body, a
 // tools/call message, as the JavaScript string it is, given decoded: the
 // SDK's decoding of it. The SDK's decoder turns a lone surrogate escape
@@ -512,10 +502,10 @@ func rawMetaString(body []byte, key, decoded string) string {
 	if json.Unmarshal(raw, &same) != nil || same != decoded {
 		return decoded
 	}
-	if s, ok := agentrt.JSString(raw); ok {
-		return s
-	}
-	return decoded
+	// raw is then exactly one JSON string (encoding/json trims the space
+	// around a RawMessage), which JSString reads.
+	s, _ := agentrt.JSString(raw)
+	return s
 }
 
 // observe hands ev to Config.Observe, if set.
