@@ -150,10 +150,11 @@ func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 	}
 	for i, fd := range fields {
 		if fd.Presence == model.Defaulted {
+			v, _ := g.goValue(src, fd.Type, fd.Default) // Check refuses a default Go cannot hold
 			src.text(`	if seen&%s == 0 {
 		v.%s = %s
 	}
-`, fmt.Sprintf("%#x", uint64(1)<<i), fd.GoName, g.defaultValue(src, fd.Type, fd.Default))
+`, fmt.Sprintf("%#x", uint64(1)<<i), fd.GoName, v)
 		}
 	}
 	src.text("}\n")
@@ -421,20 +422,10 @@ func (g *generator) zero(t *model.Type) string {
 	return g.goTypeText(t) + "{}"
 }
 
-// defaultValue is the Go expression of the JSON value raw as type t (a
-// default). An object literal of two or more fields is written one field
-// a line, unaligned, for gofmt to lay out (src is then odd); so
-// is a default that does not decode (the loader encodes every default as
-// its type).
-func (g *generator) defaultValue(src *goSource, t *model.Type, raw json.RawMessage) string {
-	v, err := g.goValue(src, t, raw)
-	if err != nil {
-		src.odd = true
-		return fmt.Sprintf("/* bad default: %v */", err)
-	}
-	return v
-}
-
+// goValue is the Go expression of the JSON value raw as type t (a
+// default), or an error for a value Go cannot hold (an integer beyond
+// int64). An object literal of two or more fields is written one field a
+// line, unaligned, for gofmt to lay out (src is then odd).
 func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (string, error) {
 	switch t.Kind {
 	case model.String, model.Literal:
@@ -446,9 +437,10 @@ func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (
 		err := json.Unmarshal(raw, &s)
 		return g.enumNames[t] + names.GoEnumValue(s), err
 	case model.Number:
-		var v float64
-		err := json.Unmarshal(raw, &v)
-		return floatLit(v), err
+		// A number beyond float64 is the one that fails: js.Check refuses
+		// it, at the same field.
+		v, _ := strconv.ParseFloat(string(raw), 64)
+		return floatLit(v), nil
 	case model.Integer:
 		var v int64
 		err := json.Unmarshal(raw, &v)
