@@ -2,7 +2,8 @@ package zod
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,14 +31,7 @@ func NewFile() *File {
 
 // Helpers returns the names of the helpers the renderings so far call,
 // sorted.
-func (f *File) Helpers() []string {
-	var hs []string
-	for h := range f.helpers {
-		hs = append(hs, h)
-	}
-	sort.Strings(hs)
-	return hs
-}
+func (f *File) Helpers() []string { return slices.Sorted(maps.Keys(f.helpers)) }
 
 // Decls returns the declarations of the named checks the renderings so far
 // use, one const each in order of first use, each after its doc comment:
