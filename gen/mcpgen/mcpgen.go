@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/internal/gocopy"
 	"github.com/agentc-dev/agentc/gen/jsonwrite"
@@ -36,9 +37,23 @@ import (
 
 // Emitter is emitter "mcp".
 var Emitter = &emit.Emitter{
-	Name: "mcp",
-	Doc:  "MCP server package for the gateway tools (Go SDK), OpenCode's MCP-mode config and injection manifests (when codegen.mcp is set)",
-	Run:  Emit,
+	Name:  "mcp",
+	Doc:   "MCP server package for the gateway tools (Go SDK), OpenCode's MCP-mode config and injection manifests (when codegen.mcp is set)",
+	Check: Check,
+	Run:   Emit,
+}
+
+// Check reports, at codegen.mcp, a spec that asks for the MCP package but
+// gives no import path of the core package it imports: codegen.go.runtime
+// alone lets the core package import its runtime, and says nothing of
+// where the core package is. Emit fails on the same finding.
+func Check(s *model.Spec) diag.List {
+	var l diag.List
+	if m := s.Codegen.MCP; m != nil && m.CoreImport == "" {
+		l.Add(m.Pos, "codegen", "set codegen.go.import (or codegen.mcp.core_import), the import path of the package in %s, "+
+			"which the MCP package imports", s.Codegen.GoDir)
+	}
+	return l
 }
 
 // runtimeFS holds the MCP server's runtime package, which Emit copies
@@ -68,9 +83,8 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 	if m == nil {
 		return nil, nil
 	}
-	if m.CoreImport == "" {
-		return nil, fmt.Errorf("mcp: set codegen.go.import (or codegen.mcp.core_import), the import path of the package in %s, "+
-			"which the MCP package imports", s.Codegen.GoDir)
+	if err := Check(s).Err(); err != nil {
+		return nil, err
 	}
 	tools, err := toolsFile(p, m)
 	if err != nil {

@@ -8,7 +8,9 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -352,5 +354,41 @@ func TestNoGatewayToolVets(t *testing.T) {
 	}
 	for _, lines := range findings {
 		t.Errorf("go vet:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// TestCheckCoreImport: a spec that sets codegen.mcp and codegen.go.runtime
+// but neither codegen.go.import nor codegen.mcp.core_import loads, and
+// the emitters' checks, which vet runs, find at codegen.mcp what Emit
+// fails on: the MCP package has no import path for the core package.
+func TestCheckCoreImport(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../spec/starter")); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "contract.cue")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const goImport = "\tgo: import: \"example.com/agent/generated/go/contract\"\n"
+	if !bytes.Contains(src, []byte(goImport)) {
+		t.Fatalf("the starter spec no longer says %q", goImport)
+	}
+	src = bytes.Replace(src, []byte(goImport), []byte("\tgo: runtime: \"example.com/rt/agentrt\"\n"), 1)
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := testspecs.Load(t, dir)
+	findings := emit.Check(s, emitters.All())
+	if len(findings) != 1 || findings[0].Pos != s.Codegen.MCP.Pos || !strings.Contains(findings[0].Msg, "codegen.mcp.core_import") {
+		t.Fatalf("checks = %v, want one finding at codegen.mcp (%s)", findings, s.Codegen.MCP.Pos)
+	}
+	if _, err := mcpgen.Emit(&emit.Pass{Spec: s}); err == nil || err.Error() != findings[0].Error() {
+		t.Errorf("Emit error %v, want the finding %v", err, findings[0])
+	}
+	s.Codegen.MCP.CoreImport = "example.com/agent/generated/go/contract"
+	if findings := mcpgen.Check(s); len(findings) > 0 {
+		t.Errorf("with a core import: Check = %v, want nothing", findings)
 	}
 }
