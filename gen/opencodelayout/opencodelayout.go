@@ -129,7 +129,8 @@ func defaultAgent(s *model.Spec) (*model.Agent, error) {
 
 // Config returns opencode.json as a JSON object (numbers as json.Number):
 // the spec's opencode.config plus "model", the OpenCode ID of the default
-// agent's default model (the loader admits no agent without one).
+// agent's default model (the loader admits no agent without one, and no
+// opencode.config that sets "model" itself).
 func Config(s *model.Spec) (map[string]any, error) {
 	var cfg map[string]any
 	d := json.NewDecoder(bytes.NewReader(s.OpenCode.Config))
@@ -143,9 +144,6 @@ func Config(s *model.Spec) (map[string]any, error) {
 	a, err := defaultAgent(s)
 	if err != nil {
 		return nil, err
-	}
-	if _, ok := cfg["model"]; ok {
-		return nil, fmt.Errorf("opencode.config sets \"model\"; it comes from agent %s's default model", a.Name)
 	}
 	cfg["model"] = a.Default.OpenCode
 	return cfg, nil
