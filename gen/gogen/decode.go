@@ -305,8 +305,7 @@ func (g *generator) stringChecks(src *goSource, t *model.Type, s string) {
 		src.text("d.MaxRunes(%s, %d)\n", s, *t.MaxLength)
 	}
 	for _, p := range t.Patterns {
-		lit, _ := js.RegexLiteral(p.Regexp) // vet rejects a pattern without one
-		src.text("d.Pattern(%s, %s, %q)\n", s, g.patterns[p.Regexp], lit)
+		src.text("d.Pattern(%s, %s, %q)\n", s, g.patterns[p.Regexp], js.RegexLiteral(p.Regexp))
 	}
 	for _, c := range t.Checks {
 		src.text("d.Check(%s, %s)\n", s, g.checkVars[c])

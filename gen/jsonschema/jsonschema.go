@@ -146,11 +146,7 @@ func node(t *model.Type) (map[string]any, error) {
 		// and every line terminator already).
 		var srcs []string
 		for _, p := range t.Patterns {
-			src, err := js.RegexSource(p.Regexp)
-			if err != nil {
-				return nil, err
-			}
-			srcs = append(srcs, src)
+			srcs = append(srcs, js.RegexSource(p.Regexp))
 		}
 		switch len(srcs) {
 		case 0:

@@ -59,7 +59,7 @@ func (f *File) Decls() string {
 			}
 			var lits []string
 			for _, p := range part.ps {
-				lits = append(lits, f.literal(p.Regexp))
+				lits = append(lits, js.RegexLiteral(p.Regexp))
 			}
 			rule = append(rule, part.key+": "+tslayout.Call("  ", "[", lits, "]"))
 		}
@@ -136,7 +136,7 @@ func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
 			b.WriteString("z.string()")
 		}
 		for _, p := range t.Patterns {
-			fmt.Fprintf(b, ".regex(%s)", f.literal(p.Regexp))
+			fmt.Fprintf(b, ".regex(%s)", js.RegexLiteral(p.Regexp))
 		}
 		for _, c := range t.Checks {
 			fmt.Fprintf(b, ".check(%s)", f.check(c))
@@ -216,15 +216,4 @@ func (f *File) check(c *model.Check) string {
 	f.helpers["named"] = true
 	f.checks = append(f.checks, c)
 	return id
-}
-
-// literal returns the regex literal of a pattern the loader accepted;
-// js.Check reports the (unexpected) patterns that do not translate, which
-// match nothing here.
-func (f *File) literal(re string) string {
-	lit, err := js.RegexLiteral(re)
-	if err != nil {
-		return "/(?!)/u"
-	}
-	return lit
 }
