@@ -202,13 +202,11 @@ func New(cfg Config) (*Server, error) {
 	return b.Bytes(), nil
 }
 
-// textLines quotes text as Go literals joined with +, one per line of the
-// text, each line's "\n" ending its literal.
+// textLines quotes text, which does not end in a line break (a tool's
+// description, which ToolDescription trims), as Go literals joined with
+// +, one per line of the text, each line's "\n" ending its literal.
 func textLines(text string) string {
 	lines := strings.SplitAfter(text, "\n")
-	if len(lines) > 1 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
 	quoted := make([]string, len(lines))
 	for i, l := range lines {
 		quoted[i] = strconv.Quote(l)
