@@ -18,15 +18,12 @@ import (
 	"github.com/agentc-dev/agentc/gen/names"
 )
 
-// Number returns the text JavaScript gives the double nearest to n
-// (Number.prototype.toString, which JSON.stringify and zod's messages use):
-// "1e+21", "0.1", "100", "-5e-7". It returns n unchanged if n is not a
-// number.
+// Number returns the text JavaScript gives the double nearest to n, a
+// JSON number (Number.prototype.toString, which JSON.stringify and zod's
+// messages use): "1e+21", "0.1", "100", "-5e-7", and "Infinity" beyond a
+// double's range, where ParseFloat's only error leaves f infinite.
 func Number(n json.Number) string {
-	f, err := strconv.ParseFloat(string(n), 64)
-	if err != nil && !math.IsInf(f, 0) {
-		return string(n)
-	}
+	f, _ := strconv.ParseFloat(string(n), 64)
 	return FormatNumber(f)
 }
 

@@ -134,6 +134,18 @@ func TestFormatNumber(t *testing.T) {
 	}
 }
 
+// TestNumber: a spec's number as written is JavaScript's text of its
+// double, and a number beyond a double's range is Infinity, as JSON.parse
+// reads it.
+func TestNumber(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[json.Number]string{"1.50": "1.5", "1E21": "1e+21", "-0.0000005": "-5e-7", "1e400": "Infinity", "-1e400": "-Infinity"} {
+		if got := js.Number(n); got != want {
+			t.Errorf("Number(%s) = %s, want %s", n, got, want)
+		}
+	}
+}
+
 // TestCheck: each construct JavaScript cannot read as Go does is reported
 // once, at its own position and under its code; a spec without one is
 // reported nothing.
