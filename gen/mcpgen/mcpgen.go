@@ -104,9 +104,8 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 		return nil, err
 	}
 	files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, opencodelayout.MCPConfigFile), Data: cfg})
-	gateway := gatewayFiles(s)
 	for _, mode := range s.Modes {
-		data, _ := jsonwrite.Marshal(inject(s, mode, gateway)) // strings only: it always encodes
+		data, _ := jsonwrite.Marshal(opencodelayout.Inject(s, mode, true)) // strings only: it always encodes
 		files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, opencodelayout.MCPInjectSubdir, mode.Name+".json"), Data: data})
 	}
 	return files, nil
@@ -264,40 +263,4 @@ func Config(s *model.Spec) ([]byte, error) {
 	}
 	cfg["mcp"] = servers
 	return jsonwrite.Marshal(cfg)
-}
-
-// gatewayFiles are the sandbox paths of the gateway tools' files.
-func gatewayFiles(s *model.Spec) map[string]bool {
-	gateway := map[string]bool{}
-	for _, t := range s.Tools {
-		if t.Execution.GatewayExecuted() {
-			for _, ext := range []string{".ts", ".txt"} {
-				gateway[path.Join(s.OpenCode.ToolDir, t.FileName+ext)] = true
-			}
-		}
-	}
-	return gateway
-}
-
-// inject returns mode m's injection manifest for the MCP transport: the
-// callback manifest (opencodelayout.Inject) without the gateway tools'
-// files (gateway, gatewayFiles), which it removes instead, and with the
-// MCP-mode config in place of opencode.json. The gateway tools stay listed
-// in Tools: the mode has them, through MCP.
-func inject(s *model.Spec, m *model.Mode, gateway map[string]bool) opencodelayout.Injection {
-	inj := opencodelayout.Inject(s, m)
-	write := inj.Write[:0:0]
-	for _, f := range inj.Write {
-		switch {
-		case gateway[f.Path]:
-			inj.Remove = append(inj.Remove, f.Path)
-		case f.Source == opencodelayout.ConfigFile:
-			write = append(write, opencodelayout.InjectFile{Path: f.Path, Source: opencodelayout.MCPConfigFile})
-		default:
-			write = append(write, f)
-		}
-	}
-	inj.Write = write
-	slices.Sort(inj.Remove)
-	return inj
 }

@@ -77,7 +77,7 @@ func TestEmit(t *testing.T) {
 		} else if err := json.Unmarshal(files[i].Data, &inj); err != nil {
 			t.Fatal(err)
 		}
-		cb := opencodelayout.Inject(s, m)
+		cb := opencodelayout.Inject(s, m, false)
 		var written []string
 		for _, w := range inj.Write {
 			written = append(written, w.Path)

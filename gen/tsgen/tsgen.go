@@ -78,7 +78,7 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	data, _ := jsonwrite.Marshal(cfg)
 	add(opencodelayout.ConfigFile, data)
 	for _, m := range s.Modes {
-		data, _ := jsonwrite.Marshal(opencodelayout.Inject(s, m))
+		data, _ := jsonwrite.Marshal(opencodelayout.Inject(s, m, false))
 		add(path.Join(opencodelayout.InjectSubdir, m.Name+".json"), data)
 	}
 	return files, nil
