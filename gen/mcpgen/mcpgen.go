@@ -232,9 +232,10 @@ func writeRawString(b *bytes.Buffer, s []byte) {
 }
 
 // Config returns the MCP-mode opencode.json: the callback mode's config
-// plus a remote MCP server entry for the gateway, whose URL, token and
-// session OpenCode reads from the same environment variables the callback
-// stubs read.
+// plus a remote MCP server entry for the gateway, under the contract's
+// name (OpenCode shows its tools to the model as <name>_<tool>), whose
+// URL, token and session OpenCode reads from the same environment
+// variables the callback stubs read.
 func Config(s *model.Spec) ([]byte, error) {
 	cfg, err := opencodelayout.Config(s)
 	if err != nil {
@@ -247,7 +248,7 @@ func Config(s *model.Spec) ([]byte, error) {
 		}
 		servers = map[string]any{}
 	}
-	name := opencodelayout.MCPServerName(s)
+	name := s.Contract.Name
 	if _, ok := servers[name]; ok {
 		return nil, fmt.Errorf("mcp: opencode.config already has an mcp server %q; the gateway's entry takes the contract's name", name)
 	}

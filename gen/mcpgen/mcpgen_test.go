@@ -116,7 +116,7 @@ func TestEmit(t *testing.T) {
 	if err := json.Unmarshal(cfg, &parsed); err != nil {
 		t.Fatal(err)
 	}
-	e := parsed.MCP[opencodelayout.MCPServerName(s)]
+	e := parsed.MCP[s.Contract.Name]
 	if e.Type != "remote" || e.URL != "{env:"+s.Callback.EnvGatewayURL+"}"+opencodelayout.MCPPath ||
 		e.Headers[opencodelayout.MCPSessionHeader] != "{env:"+s.Callback.EnvSessionID+"}" || e.Headers["Authorization"] != "Bearer {env:"+s.Callback.EnvAuthToken+"}" {
 		t.Errorf("MCP entry %+v", e)
@@ -124,7 +124,7 @@ func TestEmit(t *testing.T) {
 
 	// A spec whose opencode.config already has a server of that name.
 	clash, _ := load.Load(load.Default())
-	clash.OpenCode.Config = []byte(`{"mcp":{"` + opencodelayout.MCPServerName(clash) + `":{"type":"local","command":["x"]}}}`)
+	clash.OpenCode.Config = []byte(`{"mcp":{"` + clash.Contract.Name + `":{"type":"local","command":["x"]}}}`)
 	if _, err := mcpgen.Emit(&emit.Pass{Spec: clash}); err == nil || !strings.Contains(err.Error(), "already has an mcp server") {
 		t.Errorf("an mcp entry clashing with the gateway's: %v", err)
 	}

@@ -50,11 +50,6 @@ const (
 	MCPToolCallIDMeta = "dev.agentc/tool_call_id"
 )
 
-// MCPServerName is the key of the gateway's entry in OpenCode's "mcp"
-// config: the contract's name. OpenCode shows the tools to the model as
-// <MCPServerName>_<tool>.
-func MCPServerName(s *model.Spec) string { return s.Contract.Name }
-
 // Injection is a mode's injection manifest: what a sandbox provider writes
 // and removes so that the sandbox holds exactly the mode's tools.
 type Injection struct {
