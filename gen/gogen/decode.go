@@ -353,17 +353,7 @@ func valueMessage(values []string) string {
 	if len(values) == 1 {
 		return `Invalid input: expected "` + values[0] + `"`
 	}
-	var b strings.Builder
-	b.WriteString("Invalid option: expected one of ")
-	for i, v := range values {
-		if i > 0 {
-			b.WriteByte('|')
-		}
-		b.WriteByte('"')
-		b.WriteString(v)
-		b.WriteByte('"')
-	}
-	return b.String()
+	return `Invalid option: expected one of "` + strings.Join(values, `"|"`) + `"`
 }
 
 // expected names the JSON type of a kind as zod's invalid_type issue does.
