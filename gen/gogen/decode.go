@@ -242,7 +242,7 @@ func (g *generator) value(src *goSource, t *model.Type, dst string) {
 		src.text("d.Bool(%s)\n", ptr)
 	case model.Number:
 		// Num sets the number only when it is one (finite).
-		if !hasNumberChecks(t) {
+		if t.Minimum == nil && t.Maximum == nil {
 			src.text("d.Num(%s)\n", ptr)
 			return
 		}
@@ -289,10 +289,6 @@ func (g *generator) value(src *goSource, t *model.Type, dst string) {
 func hasStringChecks(t *model.Type) bool {
 	return t.MinLength != nil || t.MaxLength != nil || len(t.Patterns) > 0 || len(t.Checks) > 0
 }
-
-// hasNumberChecks reports whether a number of type t is checked after it
-// is read.
-func hasNumberChecks(t *model.Type) bool { return t.Minimum != nil || t.Maximum != nil }
 
 // stringChecks checks the string in s (an expression) against t's
 // constraints, one runtime call each, in the order the zod schema runs its
