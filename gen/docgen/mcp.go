@@ -32,7 +32,7 @@ func mcpSection(b *bytes.Buffer, s *model.Spec) {
 	b.WriteString("- A result's text is the callback's `result`, `isError` is `!success`, and `structuredContent` is the callback's answer `{success, result, data?}`; invalid arguments are an `isError` result `Invalid arguments: …`, the same text as the callback's.\n")
 	fmt.Fprintf(b, "- A call that carries `_meta[%q]` is executed once per session and id, across both transports (the same store key and request hash as the callback's `tool_call_id`); a call without one has no identity a retry could repeat, and executes.\n", opencodelayout.MCPToolCallIDMeta)
 	fmt.Fprintf(b, "- OpenCode in MCP mode: `%s` adds the remote server `%s` to `opencode.json` (its tools reach the model as `%s_<tool>`), and `%s/<mode>.json` installs only the sandbox tools' files.\n\n",
-		path.Join(s.Codegen.OpenCodeDir, opencodelayout.MCPConfigFile), opencodelayout.MCPServerName(s), opencodelayout.MCPServerName(s), path.Join(s.Codegen.OpenCodeDir, opencodelayout.MCPInjectSubdir))
+		path.Join(s.Codegen.OpenCodeDir, opencodelayout.MCPConfigFile), s.Contract.Name, s.Contract.Name, path.Join(s.Codegen.OpenCodeDir, opencodelayout.MCPInjectSubdir))
 	fmt.Fprintf(b, "```go\nroute, err := %[1]s.NewRoute(%[1]s.RouteConfig{Handler: h, Auth: auth, Sessions: sessions, Store: store})\n", s.Codegen.GoPackage)
 	fmt.Fprintf(b, "mcpServer, err := %[1]s.New(%[1]s.Config{Handler: h, Auth: auth, Sessions: sessions, Store: store})\n", m.Package)
 	b.WriteString("mux.Handle(route.Pattern(), route)         // the callback route\nmux.Handle(mcpServer.Pattern(), mcpServer) // MCP, beside it\n```\n")

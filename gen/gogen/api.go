@@ -438,13 +438,8 @@ func (g *generator) template(text string, indent int) string {
 // a prompt reads line by line as the spec writes it.
 func textLines(text string) []string {
 	var out []string
-	for text != "" {
-		i := strings.IndexByte(text, '\n') + 1
-		if i == 0 {
-			i = len(text)
-		}
-		out = append(out, strconv.Quote(text[:i]))
-		text = text[i:]
+	for line := range strings.Lines(text) {
+		out = append(out, strconv.Quote(line))
 	}
 	return out
 }

@@ -49,13 +49,7 @@ func (src *goSource) doc(text string) { src.comment(0, text) }
 // comment writes text as comment lines at the given tab indentation (a
 // field's or a constant's doc comment): the lines commentText makes of it,
 // as lines writes them.
-func (src *goSource) comment(indent int, text string) {
-	text = strings.TrimSpace(text)
-	if plainText(text) && src.canonicalLines(indent, text, false) {
-		return
-	}
-	src.lines(indent, commentText(text))
-}
+func (src *goSource) comment(indent int, text string) { src.lines(indent, commentText(text)) }
 
 // lines writes the // comment lines c at the given tab indentation, as
 // gofmt formats them unindented before a line of code: gofmt takes such a
@@ -72,7 +66,7 @@ func (src *goSource) lines(indent int, c string) {
 		src.WriteByte('\n')
 		return
 	}
-	if src.canonicalLines(indent, c, true) {
+	if src.canonicalLines(indent, c) {
 		return
 	}
 	var in strings.Builder
@@ -90,36 +84,25 @@ func (src *goSource) lines(indent int, c string) {
 // uncomment is the text of a // comment line: without "//" and a space.
 func uncomment(line string) string { return strings.TrimPrefix(strings.TrimPrefix(line, "//"), " ") }
 
-// canonicalLines writes a comment in one pass when its text is in
-// go/doc/comment's canonical form (see canonicalScan) and holds no '[', as
-// gofmt keeps it; it writes nothing and returns false otherwise. It is how
-// almost every comment is written. The comment is text's // lines
-// (commented), or else the lines commentText makes of text: text, trimmed
-// of white space, in lines wrapped at commentWidth and trimmed of trailing
-// spaces.
-func (src *goSource) canonicalLines(indent int, text string, commented bool) bool {
-	if strings.IndexByte(text, '[') >= 0 {
+// canonicalLines writes the // comment lines c in one pass when their
+// text is in go/doc/comment's canonical form (see canonicalScan) and holds
+// no '[', as gofmt keeps it; it writes nothing and returns false
+// otherwise. It is how almost every comment is written.
+func (src *goSource) canonicalLines(indent int, c string) bool {
+	if strings.IndexByte(c, '[') >= 0 {
 		return false
 	}
 	mark := src.Len()
 	var scan canonicalScan
-	for rest, more := text, true; more; {
+	for rest, more := c, true; more; {
 		var line string
 		line, rest, more = strings.Cut(rest, "\n")
-		for last := false; !last; {
-			var l string
-			if commented {
-				l, last = uncomment(line), true
-			} else {
-				l, line, last = wrapCut(line, commentWidth)
-				l = strings.TrimRight(l, " ")
-			}
-			if !scan.line(l) {
-				src.Truncate(mark)
-				return false
-			}
-			src.writeCommentLine(indent, l)
+		l := uncomment(line)
+		if !scan.line(l) {
+			src.Truncate(mark)
+			return false
 		}
+		src.writeCommentLine(indent, l)
 	}
 	if !scan.end() {
 		src.Truncate(mark)

@@ -50,7 +50,7 @@ func TestCommentIsGofmt(t *testing.T) {
 			}
 		}
 		var probe goSource
-		if trimmed := strings.TrimSpace(text); plainText(trimmed) && probe.canonicalLines(0, trimmed, false) {
+		if plainText(c) && probe.canonicalLines(0, c) {
 			fast++
 		}
 	}
@@ -124,7 +124,7 @@ func TestCommentLines(t *testing.T) {
 		}
 		if !strings.ContainsAny(text, "\x01\xff") {
 			var probe goSource
-			if probe.canonicalLines(0, c, true) {
+			if probe.canonicalLines(0, c) {
 				shortcut++
 			} else {
 				parsed++

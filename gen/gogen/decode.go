@@ -150,10 +150,11 @@ func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 	}
 	for i, fd := range fields {
 		if fd.Presence == model.Defaulted {
+			v, _ := g.goValue(src, fd.Type, fd.Default) // Check refuses a default Go cannot hold
 			src.text(`	if seen&%s == 0 {
 		v.%s = %s
 	}
-`, fmt.Sprintf("%#x", uint64(1)<<i), fd.GoName, g.defaultValue(src, fd.Type, fd.Default))
+`, fmt.Sprintf("%#x", uint64(1)<<i), fd.GoName, v)
 		}
 	}
 	src.text("}\n")
@@ -241,7 +242,7 @@ func (g *generator) value(src *goSource, t *model.Type, dst string) {
 		src.text("d.Bool(%s)\n", ptr)
 	case model.Number:
 		// Num sets the number only when it is one (finite).
-		if !hasNumberChecks(t) {
+		if t.Minimum == nil && t.Maximum == nil {
 			src.text("d.Num(%s)\n", ptr)
 			return
 		}
@@ -289,10 +290,6 @@ func hasStringChecks(t *model.Type) bool {
 	return t.MinLength != nil || t.MaxLength != nil || len(t.Patterns) > 0 || len(t.Checks) > 0
 }
 
-// hasNumberChecks reports whether a number of type t is checked after it
-// is read.
-func hasNumberChecks(t *model.Type) bool { return t.Minimum != nil || t.Maximum != nil }
-
 // stringChecks checks the string in s (an expression) against t's
 // constraints, one runtime call each, in the order the zod schema runs its
 // checks: strings.MinRunes, strings.MaxRunes, =~ patterns, named checks.
@@ -304,8 +301,7 @@ func (g *generator) stringChecks(src *goSource, t *model.Type, s string) {
 		src.text("d.MaxRunes(%s, %d)\n", s, *t.MaxLength)
 	}
 	for _, p := range t.Patterns {
-		lit, _ := js.RegexLiteral(p.Regexp) // vet rejects a pattern without one
-		src.text("d.Pattern(%s, %s, %q)\n", s, g.patterns[p.Regexp], lit)
+		src.text("d.Pattern(%s, %s, %q)\n", s, g.patterns[p.Regexp], js.RegexLiteral(p.Regexp))
 	}
 	for _, c := range t.Checks {
 		src.text("d.Check(%s, %s)\n", s, g.checkVars[c])
@@ -353,17 +349,7 @@ func valueMessage(values []string) string {
 	if len(values) == 1 {
 		return `Invalid input: expected "` + values[0] + `"`
 	}
-	var b strings.Builder
-	b.WriteString("Invalid option: expected one of ")
-	for i, v := range values {
-		if i > 0 {
-			b.WriteByte('|')
-		}
-		b.WriteByte('"')
-		b.WriteString(v)
-		b.WriteByte('"')
-	}
-	return b.String()
+	return `Invalid option: expected one of "` + strings.Join(values, `"|"`) + `"`
 }
 
 // expected names the JSON type of a kind as zod's invalid_type issue does.
@@ -421,20 +407,10 @@ func (g *generator) zero(t *model.Type) string {
 	return g.goTypeText(t) + "{}"
 }
 
-// defaultValue is the Go expression of the JSON value raw as type t (a
-// default). An object literal of two or more fields is written one field
-// a line, unaligned, for gofmt to lay out (src is then odd); so
-// is a default that does not decode (the loader encodes every default as
-// its type).
-func (g *generator) defaultValue(src *goSource, t *model.Type, raw json.RawMessage) string {
-	v, err := g.goValue(src, t, raw)
-	if err != nil {
-		src.odd = true
-		return fmt.Sprintf("/* bad default: %v */", err)
-	}
-	return v
-}
-
+// goValue is the Go expression of the JSON value raw as type t (a
+// default), or an error for a value Go cannot hold (an integer beyond
+// int64). An object literal of two or more fields is written one field a
+// line, unaligned, for gofmt to lay out (src is then odd).
 func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (string, error) {
 	switch t.Kind {
 	case model.String, model.Literal:
@@ -446,9 +422,10 @@ func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (
 		err := json.Unmarshal(raw, &s)
 		return g.enumNames[t] + names.GoEnumValue(s), err
 	case model.Number:
-		var v float64
-		err := json.Unmarshal(raw, &v)
-		return floatLit(v), err
+		// A number beyond float64 is the one that fails: js.Check refuses
+		// it, at the same field.
+		v, _ := strconv.ParseFloat(string(raw), 64)
+		return floatLit(v), nil
 	case model.Integer:
 		var v int64
 		err := json.Unmarshal(raw, &v)

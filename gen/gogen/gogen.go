@@ -145,7 +145,8 @@ type generator struct {
 
 // Check reports, each at its position in the spec, what the Go package
 // cannot declare: identifiers that clash, objects with more fields than a
-// decoder tracks, field names its struct tags cannot carry. Emit fails on the same findings; vet runs Check so that
+// decoder tracks, field names its struct tags cannot carry, defaults Go
+// cannot hold. Emit fails on the same findings; vet runs Check so that
 // it finds them first.
 func Check(s *model.Spec) diag.List {
 	_, errs := newGenerator(s)
@@ -241,6 +242,14 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 					errs.Add(f.Pos, "go-limit", "%s field name %q cannot be the JSON name of a Go struct tag (encoding/json "+
 						"admits letters, digits, spaces and !#$%%&()*+-./:;<=>?@[]^_{|}~, and no empty name), so %s; "+
 						"rename the field", what, f.Name, then)
+				}
+				// The decoder assigns a default as a Go value of the
+				// field's type.
+				if args && f.Presence == model.Defaulted {
+					if _, err := g.goValue(&goSource{}, f.Type, f.Default); err != nil {
+						errs.Add(f.Pos, "go-limit", "the default of %q is no Go value of the field's type (%v); "+
+							"use a default within int64", f.Name, err)
+					}
 				}
 				walk(f.Type, t.GoName, f.GoName, args)
 			}

@@ -51,6 +51,49 @@ func TestObjectPrototypeField(t *testing.T) {
 	}
 }
 
+// TestDefaultBeyondInt64: an int default Go's int64 cannot hold, at the
+// top of a field or inside an object's default, is Check's finding at the
+// field, and Emit fails on it (it wrote a decoder that did not compile);
+// the largest int64 is a default like any other.
+func TestDefaultBeyondInt64(t *testing.T) {
+	for _, tc := range []struct {
+		typ     *model.Type
+		def     string
+		refused bool
+	}{
+		{&model.Type{Kind: model.Integer}, "100000000000000000000000", true},
+		{&model.Type{Kind: model.Integer}, "-9223372036854775809", true},
+		{&model.Type{Kind: model.Integer}, "9223372036854775807", false},
+		{&model.Type{Kind: model.Array, Items: &model.Type{Kind: model.Integer}}, "[1, 1e30]", true},
+		{&model.Type{Kind: model.Object, GoName: "BigDefault", Fields: []*model.Field{
+			{Name: "n", GoName: "N", TSName: "n", Presence: model.Required, Type: &model.Type{Kind: model.Integer}},
+		}}, `{"n": 100000000000000000000000}`, true},
+	} {
+		s, err := load.Load(load.Default())
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := model.Pos{File: "tools.cue", Line: 99, Col: 3}
+		args := s.Tools[0].Args
+		args.Fields = append(args.Fields, &model.Field{Name: "big", GoName: "Big", TSName: "big", Presence: model.Defaulted,
+			Default: json.RawMessage(tc.def), Type: tc.typ, Pos: at})
+		findings := gogen.Check(s)
+		_, emitErr := gogen.Emit(&emit.Pass{Spec: s})
+		if !tc.refused {
+			if len(findings) > 0 || emitErr != nil {
+				t.Errorf("default %s: Check = %v, Emit error %v; want neither", tc.def, findings, emitErr)
+			}
+			continue
+		}
+		if len(findings) != 1 || findings[0].Pos != at || findings[0].Code != "go-limit" || !strings.Contains(findings[0].Msg, "int64") {
+			t.Errorf("default %s: Check = %v, want one go-limit finding at %s", tc.def, findings, at)
+		}
+		if emitErr == nil || !strings.Contains(emitErr.Error(), `the default of "big"`) {
+			t.Errorf("default %s: Emit error %v, want the finding", tc.def, emitErr)
+		}
+	}
+}
+
 type fakeHandler struct {
 	err   error
 	panic bool

@@ -16,15 +16,13 @@ import (
 // writes again only the units an edit changed. A unit's text is a
 // function of its key alone (see unitHash), so the output is the same
 // either way.
-type renders struct {
-	units map[[sha256.Size]byte][]decl
-}
+type renders map[[sha256.Size]byte][]decl
 
 // memo is one Emit's use of its session's memory: what it found there,
 // and what it wrote or reused (the next run's memory).
 type memo struct {
 	store      *emit.Memo
-	prev, next map[[sha256.Size]byte][]decl
+	prev, next renders
 	key        unitHash // the key being written, its buffer reused
 }
 
@@ -33,10 +31,8 @@ func startMemo(store *emit.Memo) *memo {
 	if store == nil {
 		return nil
 	}
-	m := &memo{store: store, next: map[[sha256.Size]byte][]decl{}}
-	if last, ok := store.Last().(*renders); ok {
-		m.prev = last.units
-	}
+	m := &memo{store: store, next: renders{}}
+	m.prev, _ = store.Last().(renders)
 	return m
 }
 
@@ -45,7 +41,7 @@ func (m *memo) finish() {
 	if m == nil {
 		return
 	}
-	m.store.Keep(&renders{units: m.next})
+	m.store.Keep(m.next)
 }
 
 // unit adds to src the declarations build writes to it, or, when the

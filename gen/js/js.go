@@ -18,15 +18,12 @@ import (
 	"github.com/agentc-dev/agentc/gen/names"
 )
 
-// Number returns the text JavaScript gives the double nearest to n
-// (Number.prototype.toString, which JSON.stringify and zod's messages use):
-// "1e+21", "0.1", "100", "-5e-7". It returns n unchanged if n is not a
-// number.
+// Number returns the text JavaScript gives the double nearest to n, a
+// JSON number (Number.prototype.toString, which JSON.stringify and zod's
+// messages use): "1e+21", "0.1", "100", "-5e-7", and "Infinity" beyond a
+// double's range, where ParseFloat's only error leaves f infinite.
 func Number(n json.Number) string {
-	f, err := strconv.ParseFloat(string(n), 64)
-	if err != nil && !math.IsInf(f, 0) {
-		return string(n)
-	}
+	f, _ := strconv.ParseFloat(string(n), 64)
 	return FormatNumber(f)
 }
 
@@ -72,22 +69,16 @@ func FormatNumber(f float64) string {
 }
 
 // Check finds, each at its position, what JavaScript would not read as Go
-// and CUE do, so that vet rejects it before an emitter writes it: a pattern
-// with no ECMAScript translation (RegexSource), a bound or default beyond
-// the range of a JavaScript number (zod and JSON Schema would read
-// Infinity), and an argument or result field named like a property every
-// JavaScript object inherits (zod would read the inherited value when the
-// key is absent).
+// and CUE do, so that vet rejects it before an emitter writes it: a bound
+// or default beyond the range of a JavaScript number (zod and JSON Schema
+// would read Infinity), and an argument or result field named like a
+// property every JavaScript object inherits (zod would read the inherited
+// value when the key is absent).
 func Check(s *model.Spec) diag.List {
 	var l diag.List
 	for _, t := range s.Tools {
 		checkType(&l, t.Args)
 		checkType(&l, t.Result)
-	}
-	for _, c := range s.Checks {
-		for _, p := range append(append([]model.Pattern(nil), c.Reject...), c.Match...) {
-			translatable(&l, p, "check "+c.Name+": ")
-		}
 	}
 	return l
 }
@@ -96,9 +87,6 @@ func Check(s *model.Spec) diag.List {
 func checkType(l *diag.List, t *model.Type) {
 	if t == nil {
 		return
-	}
-	for _, p := range t.Patterns {
-		translatable(l, p, "")
 	}
 	for _, b := range []*model.Bound{t.Minimum, t.Maximum} {
 		if b != nil && !finite(string(b.Value)) {
@@ -120,13 +108,6 @@ func checkType(l *diag.List, t *model.Type) {
 		checkType(l, f.Type)
 	}
 	checkType(l, t.Items)
-}
-
-// translatable reports a pattern that has no ECMAScript translation.
-func translatable(l *diag.List, p model.Pattern, where string) {
-	if _, err := RegexSource(p.Regexp); err != nil {
-		l.Add(p.Pos, "regexp", "%s%v; JavaScript could not check it as Go and CUE do", where, err)
-	}
 }
 
 // finite reports whether a JSON number is a finite float64, as JavaScript

@@ -34,26 +34,24 @@ import (
 // U+FFFD also contains U+D800–U+DFFF, and no class contains a surrogate
 // otherwise. A string then matches in Go exactly when it matches in
 // JavaScript.
-func RegexSource(re string) (string, error) {
+//
+// Every pattern translates: the loader admits only patterns that
+// regexp.Compile accepts, which parses them as here (syntax.Perl) and
+// fails on nothing else.
+func RegexSource(re string) string {
 	r, err := syntax.Parse(re, syntax.Perl)
 	if err != nil {
-		return "", fmt.Errorf("pattern %q: %w", re, err)
+		panic(fmt.Sprintf("js: pattern %q, which the loader admits no model with: %v", re, err))
 	}
 	var b strings.Builder
 	writeRegex(&b, r, false)
-	return b.String(), nil
+	return b.String()
 }
 
 // RegexLiteral returns the ECMAScript regex literal for an RE2 pattern:
 // "/" + RegexSource(re) + "/u". It is also the text zod reports as an
 // issue's "pattern" (RegExp.prototype.toString).
-func RegexLiteral(re string) (string, error) {
-	src, err := RegexSource(re)
-	if err != nil {
-		return "", err
-	}
-	return "/" + src + "/u", nil
-}
+func RegexLiteral(re string) string { return "/" + RegexSource(re) + "/u" }
 
 // writeRegex writes r, a tree syntax.Parse made, each of whose operators
 // (every exported syntax.Op) has a case here; atom says r's text must form

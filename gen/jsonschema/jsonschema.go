@@ -29,12 +29,12 @@ const draft = "https://json-schema.org/draft/2020-12/schema"
 const maxSafeInteger = 9007199254740991
 
 // Schema returns the canonical JSON Schema of t's arguments: the document
-// built as maps, encoded by jsonwrite.Marshal (keys sorted).
+// built as maps, encoded by jsonwrite.Marshal (keys sorted). Its one
+// failure is a number beyond a double's range (a bound or in a default),
+// which it holds as Infinity, a number JSON has not; js.Check reports
+// each at its place.
 func Schema(t *model.Tool) ([]byte, error) {
-	root, err := object(t.Args)
-	if err != nil {
-		return nil, err
-	}
+	root := object(t.Args)
 	root["$schema"] = draft
 	return jsonwrite.Marshal(root)
 }
@@ -62,57 +62,38 @@ func decode(data []byte) (any, error) {
 	if d.More() {
 		return nil, fmt.Errorf("trailing data after the JSON value")
 	}
-	return normalize(v)
+	return normalize(v), nil
 }
 
 // normalize rewrites every number as JavaScript would print it, so that a
 // spec's "1.0" and JSON.stringify's "1" agree.
-func normalize(v any) (any, error) {
+func normalize(v any) any {
 	switch v := v.(type) {
 	case json.Number:
-		f, err := strconv.ParseFloat(string(v), 64)
-		if err != nil {
-			return nil, err
-		}
-		return json.Number(js.FormatNumber(f)), nil
+		return json.Number(js.Number(v))
 	case map[string]any:
 		for k, e := range v {
-			n, err := normalize(e)
-			if err != nil {
-				return nil, err
-			}
-			v[k] = n
+			v[k] = normalize(e)
 		}
 	case []any:
 		for i, e := range v {
-			n, err := normalize(e)
-			if err != nil {
-				return nil, err
-			}
-			v[i] = n
+			v[i] = normalize(e)
 		}
 	}
-	return v, nil
+	return v
 }
 
 // object renders an object type: properties, and required listing the
 // fields without a default or "?", in the order zod's shape, a JavaScript
 // object, holds them (js.KeyOrder: array-index keys first, ascending).
-func object(t *model.Type) (map[string]any, error) {
+func object(t *model.Type) map[string]any {
 	props := map[string]any{}
 	var required []string
 	for _, f := range js.KeyOrder(t.Fields, func(f *model.Field) string { return f.Name }) {
-		p, err := node(f.Type)
-		if err != nil {
-			return nil, fmt.Errorf("field %s: %w", f.Name, err)
-		}
+		p := node(f.Type)
 		switch f.Presence {
 		case model.Defaulted:
-			def, err := decode(f.Default)
-			if err != nil {
-				return nil, fmt.Errorf("field %s: default %s: %w", f.Name, f.Default, err)
-			}
-			p["default"] = def
+			p["default"], _ = decode(f.Default) // one JSON value: the loader wrote it
 		case model.Required:
 			required = append(required, f.Name)
 		}
@@ -125,11 +106,11 @@ func object(t *model.Type) (map[string]any, error) {
 	if len(required) > 0 {
 		out["required"] = required
 	}
-	return out, nil
+	return out
 }
 
 // node renders a type (without its field's presence and description).
-func node(t *model.Type) (map[string]any, error) {
+func node(t *model.Type) map[string]any {
 	switch t.Kind {
 	case model.String:
 		out := map[string]any{"type": "string"}
@@ -146,11 +127,7 @@ func node(t *model.Type) (map[string]any, error) {
 		// and every line terminator already).
 		var srcs []string
 		for _, p := range t.Patterns {
-			src, err := js.RegexSource(p.Regexp)
-			if err != nil {
-				return nil, err
-			}
-			srcs = append(srcs, src)
+			srcs = append(srcs, js.RegexSource(p.Regexp))
 		}
 		switch len(srcs) {
 		case 0:
@@ -163,37 +140,33 @@ func node(t *model.Type) (map[string]any, error) {
 			}
 			out["allOf"] = all
 		}
-		return out, nil
+		return out
 	case model.Number, model.Integer:
 		return number(t)
 	case model.Boolean:
-		return map[string]any{"type": "boolean"}, nil
+		return map[string]any{"type": "boolean"}
 	case model.Enum:
-		return map[string]any{"type": "string", "enum": t.Enum}, nil
+		return map[string]any{"type": "string", "enum": t.Enum}
 	case model.Literal:
-		return map[string]any{"type": "string", "const": t.Literal}, nil
+		return map[string]any{"type": "string", "const": t.Literal}
 	case model.Array:
-		items, err := node(t.Items)
-		if err != nil {
-			return nil, err
-		}
-		out := map[string]any{"type": "array", "items": items}
+		out := map[string]any{"type": "array", "items": node(t.Items)}
 		if t.MinItems != nil {
 			out["minItems"] = *t.MinItems
 		}
 		if t.MaxItems != nil {
 			out["maxItems"] = *t.MaxItems
 		}
-		return out, nil
+		return out
 	case model.Object:
 		return object(t)
 	}
-	return nil, fmt.Errorf("unsupported kind %q", t.Kind)
+	panic("jsonschema: unknown kind " + string(t.Kind)) // the loader admits no other kind
 }
 
 // number follows zod's bag for .int(), .gt/.gte and .lt/.lte: .int() sets
 // minimum and maximum to ±MAX_SAFE_INTEGER, which bound then tightens.
-func number(t *model.Type) (map[string]any, error) {
+func number(t *model.Type) map[string]any {
 	out := map[string]any{"type": "number"}
 	var lo, hi *float64
 	if t.Kind == model.Integer {
@@ -201,13 +174,9 @@ func number(t *model.Type) (map[string]any, error) {
 		l, h := float64(-maxSafeInteger), float64(maxSafeInteger)
 		lo, hi = &l, &h
 	}
-	if err := bound(out, "minimum", "exclusiveMinimum", lo, t.Minimum, func(x, y float64) bool { return x > y }); err != nil {
-		return nil, err
-	}
-	if err := bound(out, "maximum", "exclusiveMaximum", hi, t.Maximum, func(x, y float64) bool { return x < y }); err != nil {
-		return nil, err
-	}
-	return out, nil
+	bound(out, "minimum", "exclusiveMinimum", lo, t.Minimum, func(x, y float64) bool { return x > y })
+	bound(out, "maximum", "exclusiveMaximum", hi, t.Maximum, func(x, y float64) bool { return x < y })
+	return out
 }
 
 // bound writes one side's bound: incl is the inclusive bound .int() set
@@ -215,13 +184,10 @@ func number(t *model.Type) (map[string]any, error) {
 // y on this side. An inclusive bound replaces incl only when it is tighter;
 // toJSONSchema then keeps, of an inclusive and an exclusive bound, the
 // tighter one (the exclusive one when they are equal).
-func bound(out map[string]any, inclKey, exclKey string, incl *float64, b *model.Bound, tighter func(x, y float64) bool) error {
+func bound(out map[string]any, inclKey, exclKey string, incl *float64, b *model.Bound, tighter func(x, y float64) bool) {
 	var excl *float64
 	if b != nil {
-		v, err := strconv.ParseFloat(string(b.Value), 64)
-		if err != nil {
-			return fmt.Errorf("%s %s: %w", inclKey, b.Value, err)
-		}
+		v, _ := strconv.ParseFloat(string(b.Value), 64) // a JSON number: infinite beyond a double's range
 		switch {
 		case b.Exclusive:
 			excl = &v
@@ -235,5 +201,4 @@ func bound(out map[string]any, inclKey, exclKey string, incl *float64, b *model.
 	case incl != nil:
 		out[inclKey] = json.Number(js.FormatNumber(*incl))
 	}
-	return nil
 }

@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/internal/gocopy"
 	"github.com/agentc-dev/agentc/gen/jsonwrite"
@@ -36,9 +37,23 @@ import (
 
 // Emitter is emitter "mcp".
 var Emitter = &emit.Emitter{
-	Name: "mcp",
-	Doc:  "MCP server package for the gateway tools (Go SDK), OpenCode's MCP-mode config and injection manifests (when codegen.mcp is set)",
-	Run:  Emit,
+	Name:  "mcp",
+	Doc:   "MCP server package for the gateway tools (Go SDK), OpenCode's MCP-mode config and injection manifests (when codegen.mcp is set)",
+	Check: Check,
+	Run:   Emit,
+}
+
+// Check reports, at codegen.mcp, a spec that asks for the MCP package but
+// gives no import path of the core package it imports: codegen.go.runtime
+// alone lets the core package import its runtime, and says nothing of
+// where the core package is. Emit fails on the same finding.
+func Check(s *model.Spec) diag.List {
+	var l diag.List
+	if m := s.Codegen.MCP; m != nil && m.CoreImport == "" {
+		l.Add(m.Pos, "codegen", "set codegen.go.import (or codegen.mcp.core_import), the import path of the package in %s, "+
+			"which the MCP package imports", s.Codegen.GoDir)
+	}
+	return l
 }
 
 // runtimeFS holds the MCP server's runtime package, which Emit copies
@@ -68,9 +83,8 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 	if m == nil {
 		return nil, nil
 	}
-	if m.CoreImport == "" {
-		return nil, fmt.Errorf("mcp: set codegen.go.import (or codegen.mcp.core_import), the import path of the package in %s, "+
-			"which the MCP package imports", s.Codegen.GoDir)
+	if err := Check(s).Err(); err != nil {
+		return nil, err
 	}
 	tools, err := toolsFile(p, m)
 	if err != nil {
@@ -90,9 +104,8 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 		return nil, err
 	}
 	files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, opencodelayout.MCPConfigFile), Data: cfg})
-	gateway := gatewayFiles(s)
 	for _, mode := range s.Modes {
-		data, _ := jsonwrite.Marshal(inject(s, mode, gateway)) // strings only: it always encodes
+		data, _ := jsonwrite.Marshal(opencodelayout.Inject(s, mode, true)) // strings only: it always encodes
 		files = append(files, emit.File{Path: path.Join(s.Codegen.OpenCodeDir, opencodelayout.MCPInjectSubdir, mode.Name+".json"), Data: data})
 	}
 	return files, nil
@@ -188,13 +201,11 @@ func New(cfg Config) (*Server, error) {
 	return b.Bytes(), nil
 }
 
-// textLines quotes text as Go literals joined with +, one per line of the
-// text, each line's "\n" ending its literal.
+// textLines quotes text, which does not end in a line break (a tool's
+// description, which ToolDescription trims), as Go literals joined with
+// +, one per line of the text, each line's "\n" ending its literal.
 func textLines(text string) string {
 	lines := strings.SplitAfter(text, "\n")
-	if len(lines) > 1 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
 	quoted := make([]string, len(lines))
 	for i, l := range lines {
 		quoted[i] = strconv.Quote(l)
@@ -221,9 +232,10 @@ func writeRawString(b *bytes.Buffer, s []byte) {
 }
 
 // Config returns the MCP-mode opencode.json: the callback mode's config
-// plus a remote MCP server entry for the gateway, whose URL, token and
-// session OpenCode reads from the same environment variables the callback
-// stubs read.
+// plus a remote MCP server entry for the gateway, under the contract's
+// name (OpenCode shows its tools to the model as <name>_<tool>), whose
+// URL, token and session OpenCode reads from the same environment
+// variables the callback stubs read.
 func Config(s *model.Spec) ([]byte, error) {
 	cfg, err := opencodelayout.Config(s)
 	if err != nil {
@@ -236,7 +248,7 @@ func Config(s *model.Spec) ([]byte, error) {
 		}
 		servers = map[string]any{}
 	}
-	name := opencodelayout.MCPServerName(s)
+	name := s.Contract.Name
 	if _, ok := servers[name]; ok {
 		return nil, fmt.Errorf("mcp: opencode.config already has an mcp server %q; the gateway's entry takes the contract's name", name)
 	}
@@ -252,40 +264,4 @@ func Config(s *model.Spec) ([]byte, error) {
 	}
 	cfg["mcp"] = servers
 	return jsonwrite.Marshal(cfg)
-}
-
-// gatewayFiles are the sandbox paths of the gateway tools' files.
-func gatewayFiles(s *model.Spec) map[string]bool {
-	gateway := map[string]bool{}
-	for _, t := range s.Tools {
-		if t.Execution.GatewayExecuted() {
-			for _, ext := range []string{".ts", ".txt"} {
-				gateway[path.Join(s.OpenCode.ToolDir, t.FileName+ext)] = true
-			}
-		}
-	}
-	return gateway
-}
-
-// inject returns mode m's injection manifest for the MCP transport: the
-// callback manifest (opencodelayout.Inject) without the gateway tools'
-// files (gateway, gatewayFiles), which it removes instead, and with the
-// MCP-mode config in place of opencode.json. The gateway tools stay listed
-// in Tools: the mode has them, through MCP.
-func inject(s *model.Spec, m *model.Mode, gateway map[string]bool) opencodelayout.Injection {
-	inj := opencodelayout.Inject(s, m)
-	write := inj.Write[:0:0]
-	for _, f := range inj.Write {
-		switch {
-		case gateway[f.Path]:
-			inj.Remove = append(inj.Remove, f.Path)
-		case f.Source == opencodelayout.ConfigFile:
-			write = append(write, opencodelayout.InjectFile{Path: f.Path, Source: opencodelayout.MCPConfigFile})
-		default:
-			write = append(write, f)
-		}
-	}
-	inj.Write = write
-	slices.Sort(inj.Remove)
-	return inj
 }

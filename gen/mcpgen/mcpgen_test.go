@@ -8,7 +8,9 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,7 +77,7 @@ func TestEmit(t *testing.T) {
 		} else if err := json.Unmarshal(files[i].Data, &inj); err != nil {
 			t.Fatal(err)
 		}
-		cb := opencodelayout.Inject(s, m)
+		cb := opencodelayout.Inject(s, m, false)
 		var written []string
 		for _, w := range inj.Write {
 			written = append(written, w.Path)
@@ -114,7 +116,7 @@ func TestEmit(t *testing.T) {
 	if err := json.Unmarshal(cfg, &parsed); err != nil {
 		t.Fatal(err)
 	}
-	e := parsed.MCP[opencodelayout.MCPServerName(s)]
+	e := parsed.MCP[s.Contract.Name]
 	if e.Type != "remote" || e.URL != "{env:"+s.Callback.EnvGatewayURL+"}"+opencodelayout.MCPPath ||
 		e.Headers[opencodelayout.MCPSessionHeader] != "{env:"+s.Callback.EnvSessionID+"}" || e.Headers["Authorization"] != "Bearer {env:"+s.Callback.EnvAuthToken+"}" {
 		t.Errorf("MCP entry %+v", e)
@@ -122,7 +124,7 @@ func TestEmit(t *testing.T) {
 
 	// A spec whose opencode.config already has a server of that name.
 	clash, _ := load.Load(load.Default())
-	clash.OpenCode.Config = []byte(`{"mcp":{"` + opencodelayout.MCPServerName(clash) + `":{"type":"local","command":["x"]}}}`)
+	clash.OpenCode.Config = []byte(`{"mcp":{"` + clash.Contract.Name + `":{"type":"local","command":["x"]}}}`)
 	if _, err := mcpgen.Emit(&emit.Pass{Spec: clash}); err == nil || !strings.Contains(err.Error(), "already has an mcp server") {
 		t.Errorf("an mcp entry clashing with the gateway's: %v", err)
 	}
@@ -352,5 +354,41 @@ func TestNoGatewayToolVets(t *testing.T) {
 	}
 	for _, lines := range findings {
 		t.Errorf("go vet:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// TestCheckCoreImport: a spec that sets codegen.mcp and codegen.go.runtime
+// but neither codegen.go.import nor codegen.mcp.core_import loads, and
+// the emitters' checks, which vet runs, find at codegen.mcp what Emit
+// fails on: the MCP package has no import path for the core package.
+func TestCheckCoreImport(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../spec/starter")); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "contract.cue")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const goImport = "\tgo: import: \"example.com/agent/generated/go/contract\"\n"
+	if !bytes.Contains(src, []byte(goImport)) {
+		t.Fatalf("the starter spec no longer says %q", goImport)
+	}
+	src = bytes.Replace(src, []byte(goImport), []byte("\tgo: runtime: \"example.com/rt/agentrt\"\n"), 1)
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := testspecs.Load(t, dir)
+	findings := emit.Check(s, emitters.All())
+	if len(findings) != 1 || findings[0].Pos != s.Codegen.MCP.Pos || !strings.Contains(findings[0].Msg, "codegen.mcp.core_import") {
+		t.Fatalf("checks = %v, want one finding at codegen.mcp (%s)", findings, s.Codegen.MCP.Pos)
+	}
+	if _, err := mcpgen.Emit(&emit.Pass{Spec: s}); err == nil || err.Error() != findings[0].Error() {
+		t.Errorf("Emit error %v, want the finding %v", err, findings[0])
+	}
+	s.Codegen.MCP.CoreImport = "example.com/agent/generated/go/contract"
+	if findings := mcpgen.Check(s); len(findings) > 0 {
+		t.Errorf("with a core import: Check = %v, want nothing", findings)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/model"
@@ -49,11 +50,6 @@ const (
 	MCPToolCallIDMeta = "dev.agentc/tool_call_id"
 )
 
-// MCPServerName is the key of the gateway's entry in OpenCode's "mcp"
-// config: the contract's name. OpenCode shows the tools to the model as
-// <MCPServerName>_<tool>.
-func MCPServerName(s *model.Spec) string { return s.Contract.Name }
-
 // Injection is a mode's injection manifest: what a sandbox provider writes
 // and removes so that the sandbox holds exactly the mode's tools.
 type Injection struct {
@@ -80,8 +76,12 @@ type InjectFile struct {
 	Source string `json:"source"`
 }
 
-// Inject returns mode m's injection manifest.
-func Inject(s *model.Spec, m *model.Mode) Injection {
+// Inject returns mode m's injection manifest for the callback transport,
+// or, with mcp, for the MCP transport (emitter "mcp"): the gateway tools'
+// files are then removed too, as their calls go through MCP (the tools
+// stay listed in Tools: the mode has them), the MCP-mode config is
+// installed in place of opencode.json, and Remove is sorted.
+func Inject(s *model.Spec, m *model.Mode, mcp bool) Injection {
 	toolDir := s.OpenCode.ToolDir
 	inj := Injection{Mode: m.Name, Tools: []string{}, Write: []InjectFile{}, Remove: []string{}}
 	for _, ts := range m.Standings {
@@ -89,7 +89,7 @@ func Inject(s *model.Spec, m *model.Mode) Injection {
 		for _, ext := range []string{".ts", ".txt"} {
 			src := path.Join(ToolSubdir, t.FileName+ext)
 			dst := path.Join(toolDir, t.FileName+ext)
-			if ts.Standing.Injected() {
+			if ts.Standing.Injected() && !(mcp && t.Execution.GatewayExecuted()) {
 				inj.Write = append(inj.Write, InjectFile{Path: dst, Source: src})
 			} else {
 				inj.Remove = append(inj.Remove, dst)
@@ -107,8 +107,13 @@ func Inject(s *model.Spec, m *model.Mode) Injection {
 		InjectFile{Path: path.Join(path.Dir(toolDir), PluginFile), Source: PluginFile},
 	)
 	inj.Env = map[string]string{s.Proxy.EnvMode: m.Name}
+	config := ConfigFile
+	if mcp {
+		config = MCPConfigFile
+		slices.Sort(inj.Remove)
+	}
 	for _, p := range s.OpenCode.ConfigPaths {
-		inj.Write = append(inj.Write, InjectFile{Path: p, Source: ConfigFile})
+		inj.Write = append(inj.Write, InjectFile{Path: p, Source: config})
 	}
 	return inj
 }
@@ -129,23 +134,18 @@ func defaultAgent(s *model.Spec) (*model.Agent, error) {
 
 // Config returns opencode.json as a JSON object (numbers as json.Number):
 // the spec's opencode.config plus "model", the OpenCode ID of the default
-// agent's default model (the loader admits no agent without one).
+// agent's default model (the loader admits no agent without one, and no
+// opencode.config that sets "model" itself).
 func Config(s *model.Spec) (map[string]any, error) {
-	var cfg map[string]any
+	cfg := map[string]any{}
 	d := json.NewDecoder(bytes.NewReader(s.OpenCode.Config))
 	d.UseNumber()
-	if err := d.Decode(&cfg); err != nil {
-		return nil, fmt.Errorf("opencode.config: %w", err)
-	}
-	if cfg == nil {
-		cfg = map[string]any{}
-	}
+	// A JSON object: the loader writes opencode.config, a struct ({...} in
+	// the metaschema), as canonical JSON.
+	_ = d.Decode(&cfg)
 	a, err := defaultAgent(s)
 	if err != nil {
 		return nil, err
-	}
-	if _, ok := cfg["model"]; ok {
-		return nil, fmt.Errorf("opencode.config sets \"model\"; it comes from agent %s's default model", a.Name)
 	}
 	cfg["model"] = a.Default.OpenCode
 	return cfg, nil

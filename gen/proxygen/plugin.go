@@ -4,6 +4,8 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
@@ -23,7 +25,7 @@ func tsParams(p model.Params) string {
 	}
 	if len(p.Options) > 0 {
 		var opts []string
-		for _, k := range optionKeys(p) {
+		for _, k := range slices.Sorted(maps.Keys(p.Options)) {
 			// JSON.parse keeps an option (or a key below one) called
 			// __proto__; an object literal must say so.
 			opts = append(opts, js.Key(k)+": "+js.Literal(p.Options[k]))

@@ -30,7 +30,6 @@ package proxygen
 
 import (
 	"path"
-	"slices"
 	"strconv"
 
 	"github.com/agentc-dev/agentc/gen/emit"
@@ -81,16 +80,6 @@ func template(s *model.Spec, text string, lit func(string) string, param func(*m
 }
 
 func float(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
-
-// optionKeys returns a layer's option keys, sorted.
-func optionKeys(p model.Params) []string {
-	var keys []string
-	for k := range p.Options {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
 
 // layer is one entry of the flattened parameter layers, in precedence
 // order: defaults, models, modes, models and modes.

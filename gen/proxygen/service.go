@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,7 +24,7 @@ func goParams(p model.Params) string {
 	}
 	if len(p.Options) > 0 {
 		var opts []string
-		for _, k := range optionKeys(p) {
+		for _, k := range slices.Sorted(maps.Keys(p.Options)) {
 			opts = append(opts, strconv.Quote(k)+": json.RawMessage("+strconv.Quote(string(p.Options[k]))+"),\n")
 		}
 		fields = append(fields, "Options: map[string]json.RawMessage{\n"+strings.Join(opts, "")+"}")

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/tslayout"
 	"github.com/agentc-dev/agentc/gen/zod"
@@ -69,11 +70,6 @@ export const FINGERPRINT_HEADER = %[8]s
 //go:embed runtime.ts
 var runtimeCode []byte
 
-// fingerprintHeader is the header in which the callback helper sends the
-// calling stub's schema fingerprint (model.Tool.Fingerprint); the generated
-// Go route (package gogen, same constant) compares it with its own.
-const fingerprintHeader = "X-Agentc-Tool-Fingerprint"
-
 // runtimeModule renders the shared runtime with the spec's callback settings.
 func runtimeModule(s *model.Spec) []byte {
 	cb := s.Callback
@@ -85,6 +81,6 @@ func runtimeModule(s *model.Spec) []byte {
 	out := fmt.Appendf(nil, runtimeTS, header(s), tslayout.String(cb.Path), cb.MaxRetries, cb.BackoffBaseMS, cb.TimeoutMS,
 		tslayout.Call("", "export const RETRY_ON: readonly string[] = [", tslayout.Strings(cb.RetryOn), "]"),
 		tslayout.Call("", "export const ENV = { ", env, " } as const"),
-		tslayout.String(fingerprintHeader), tslayout.String(s.OpenCode.PluginPackage), zod.Helpers)
+		tslayout.String(agentrt.FingerprintHeader), tslayout.String(s.OpenCode.PluginPackage), zod.Helpers)
 	return append(out, runtimeCode...)
 }

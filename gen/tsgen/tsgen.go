@@ -63,8 +63,8 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 		add(path.Join(opencodelayout.ToolSubdir, t.FileName+".ts"), toolModule(s, t))
 		add(path.Join(opencodelayout.ToolSubdir, t.FileName+".txt"), []byte(opencodelayout.ToolDescription(t)+"\n"))
 	}
-	// package.json and the manifests hold strings and booleans only, which
-	// always encode.
+	// package.json and the manifests hold strings and booleans only, and
+	// opencode.json decoded JSON: they always encode.
 	pkg, _ := jsonwrite.Marshal(map[string]any{
 		"private":      true,
 		"dependencies": map[string]string{s.OpenCode.PluginPackage: s.OpenCode.PluginVersion},
@@ -75,13 +75,10 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := jsonwrite.Marshal(cfg)
-	if err != nil {
-		return nil, err
-	}
+	data, _ := jsonwrite.Marshal(cfg)
 	add(opencodelayout.ConfigFile, data)
 	for _, m := range s.Modes {
-		data, _ := jsonwrite.Marshal(opencodelayout.Inject(s, m))
+		data, _ := jsonwrite.Marshal(opencodelayout.Inject(s, m, false))
 		add(path.Join(opencodelayout.InjectSubdir, m.Name+".json"), data)
 	}
 	return files, nil

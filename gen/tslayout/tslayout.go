@@ -51,14 +51,8 @@ func Strings(vs []string) []string {
 // text per line of code. A string without line breaks is one piece.
 func Pieces(s string) []string {
 	var out []string
-	for s != "" {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 || i == len(s)-1 {
-			out = append(out, String(s))
-			break
-		}
-		out = append(out, String(s[:i+1]))
-		s = s[i+1:]
+	for line := range strings.Lines(s) {
+		out = append(out, String(line))
 	}
 	if len(out) == 0 {
 		out = append(out, String(""))

@@ -2,7 +2,8 @@ package zod
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,14 +31,7 @@ func NewFile() *File {
 
 // Helpers returns the names of the helpers the renderings so far call,
 // sorted.
-func (f *File) Helpers() []string {
-	var hs []string
-	for h := range f.helpers {
-		hs = append(hs, h)
-	}
-	sort.Strings(hs)
-	return hs
-}
+func (f *File) Helpers() []string { return slices.Sorted(maps.Keys(f.helpers)) }
 
 // Decls returns the declarations of the named checks the renderings so far
 // use, one const each in order of first use, each after its doc comment:
@@ -65,7 +59,7 @@ func (f *File) Decls() string {
 			}
 			var lits []string
 			for _, p := range part.ps {
-				lits = append(lits, f.literal(p.Regexp))
+				lits = append(lits, js.RegexLiteral(p.Regexp))
 			}
 			rule = append(rule, part.key+": "+tslayout.Call("  ", "[", lits, "]"))
 		}
@@ -142,7 +136,7 @@ func (f *File) expr(b *strings.Builder, t *model.Type, indent string) {
 			b.WriteString("z.string()")
 		}
 		for _, p := range t.Patterns {
-			fmt.Fprintf(b, ".regex(%s)", f.literal(p.Regexp))
+			fmt.Fprintf(b, ".regex(%s)", js.RegexLiteral(p.Regexp))
 		}
 		for _, c := range t.Checks {
 			fmt.Fprintf(b, ".check(%s)", f.check(c))
@@ -222,15 +216,4 @@ func (f *File) check(c *model.Check) string {
 	f.helpers["named"] = true
 	f.checks = append(f.checks, c)
 	return id
-}
-
-// literal returns the regex literal of a pattern the loader accepted;
-// js.Check reports the (unexpected) patterns that do not translate, which
-// match nothing here.
-func (f *File) literal(re string) string {
-	lit, err := js.RegexLiteral(re)
-	if err != nil {
-		return "/(?!)/u"
-	}
-	return lit
 }
