@@ -54,8 +54,8 @@ func (l *loader) openCodeAgent(root cue.Value, s *model.Spec) {
 // openCodeMCP reports an opencode.config "mcp" that the MCP emitter cannot
 // add the gateway's server to: one that is not an object, or one that
 // already has an entry under the contract's name, which the gateway's entry
-// takes (the MCP server is named after the contract). Only with codegen.mcp set: without it nothing
-// is added.
+// takes (the MCP server is named after the contract). Only with
+// codegen.mcp set: without it nothing is added.
 func (l *loader) openCodeMCP(root cue.Value, s *model.Spec) {
 	servers := lookup(root, cue.Str("opencode"), cue.Str("config"), cue.Str("mcp"))
 	if s.Codegen.MCP == nil || !servers.Exists() {
