@@ -71,8 +71,6 @@ type Options struct {
 type Server struct {
 	// URL is the base URL the server printed, like http://127.0.0.1:41234.
 	URL string
-	// Dir is the repository directory the server was started in.
-	Dir string
 	// Home is the scratch HOME of the server; OpenCode keeps its config,
 	// data, logs and caches under it.
 	Home string
@@ -141,7 +139,6 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	}
 	s := &Server{
 		URL:         strings.TrimRight(u, "/"),
-		Dir:         dir,
 		Home:        home,
 		StartupTime: time.Since(began),
 		output:      output,
