@@ -208,7 +208,6 @@ func (s *Server) start() error {
 	cmd.Env = environment()
 	cmd.WaitDelay = time.Second
 	s.runAs.apply(cmd)
-	configureProcess(cmd)
 
 	began := time.Now()
 	_, proc, err := procout.Start(cmd, s.output, readyMarker, startTimeout)
@@ -253,17 +252,11 @@ func binDir(t testing.TB, glob, ci string) string {
 	}
 	msg := fmt.Sprintf("PostgreSQL's server binaries are not installed (nothing usable in %s: %v); %s",
 		glob, errors.Join(errs...), installHint)
-	skipOrFail(t, ci, msg)
-	return ""
-}
-
-// skipOrFail skips the test, or fails it when ci is set.
-func skipOrFail(t testing.TB, ci, msg string) {
-	t.Helper()
 	if ci == "" {
 		t.Skipf("pgtest: %s", msg)
 	}
 	t.Fatalf("pgtest: CI=%q: %s", ci, msg)
+	return ""
 }
 
 // versionOf is the major version in a path like
