@@ -260,13 +260,12 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		e.MessageID, e.PartID = props.MessageID, props.PartID
 		return []*StreamEvent{e}, sigNone, nil
 
-	case EventMessagePartUpdated:
+	default: // EventMessagePartUpdated, the last kind the filter above keeps
 		if props.Part == nil {
 			return nil, sigNone, nil
 		}
 		return n.part(props.Part, mk), sigNone, nil
 	}
-	return nil, sigNone, nil
 }
 
 // role returns a message's role; a message not seen yet is the

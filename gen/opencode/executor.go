@@ -271,7 +271,8 @@ func (e *Executor) report(err error) {
 }
 
 // exit records why the stream ended: Close is a clean end, a context that
-// ended or a broken or finished stream is a failure.
+// ended or a broken or finished stream is a failure. err is the stream's
+// error; it is nil only when the context ended.
 func (e *Executor) exit(err error) {
 	e.mu.Lock()
 	closing := e.closing
@@ -283,10 +284,8 @@ func (e *Executor) exit(err error) {
 		err = fmt.Errorf("opencode: session %s: %w", e.sessionID, context.Cause(e.ctx))
 	case errors.Is(err, io.EOF):
 		err = fmt.Errorf("opencode: session %s: the server ended the event stream", e.sessionID)
-	case err != nil:
-		err = fmt.Errorf("opencode: session %s: reading the event stream: %w", e.sessionID, err)
 	default:
-		return
+		err = fmt.Errorf("opencode: session %s: reading the event stream: %w", e.sessionID, err)
 	}
 	e.report(err)
 	e.mu.Lock()
