@@ -149,8 +149,8 @@ func TestEndToEnd(t *testing.T) {
 			Name:  "call echo",
 			Match: fakemodel.All(fakemodel.OffersTool("echo"), fakemodel.LastUserTextContains("please echo hi")),
 			Reply: fakemodel.Reply{
-				fakemodel.Text("Let me echo that."),
-				fakemodel.CallTool("toolu_echo_1", "echo", map[string]any{"text": "hi"}),
+				{Text: "Let me echo that."},
+				{ToolID: "toolu_echo_1", ToolName: "echo", Input: map[string]any{"text": "hi"}},
 			},
 		},
 		fakemodel.Turn{

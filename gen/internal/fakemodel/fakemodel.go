@@ -67,20 +67,14 @@ type Block struct {
 	Input any
 }
 
-// Text is a text block.
-func Text(s string) Block { return Block{Text: s} }
-
-// CallTool is a tool_use block calling name with input marshalled to JSON.
-// An empty id is generated.
-func CallTool(id, name string, input any) Block {
-	return Block{ToolID: id, ToolName: name, Input: input}
-}
-
 // Say is a reply of one text block that ends the turn.
-func Say(text string) Reply { return Reply{Text(text)} }
+func Say(text string) Reply { return Reply{{Text: text}} }
 
-// Call is a reply of one tool call.
-func Call(id, name string, input any) Reply { return Reply{CallTool(id, name, input)} }
+// Call is a reply of one tool call: of name, with input marshalled to JSON
+// as its arguments; an empty id is generated.
+func Call(id, name string, input any) Reply {
+	return Reply{{ToolID: id, ToolName: name, Input: input}}
+}
 
 // Server is a running scripted model.
 type Server struct {

@@ -76,8 +76,8 @@ const withTools = `{"model":"fake-claude","max_tokens":100,"stream":true,
 
 func TestStreamToolUse(t *testing.T) {
 	s := fakemodel.New(t, fakemodel.Turn{Name: "call", Reply: fakemodel.Reply{
-		fakemodel.Text("Calling — ok."),
-		fakemodel.CallTool("toolu_x", "echo", map[string]any{"text": "hi ünïcode"}),
+		{Text: "Calling — ok."},
+		{ToolID: "toolu_x", ToolName: "echo", Input: map[string]any{"text": "hi ünïcode"}},
 	}})
 	evs := readStream(t, post(t, s, withTools))
 	var names []string
@@ -284,7 +284,7 @@ func TestUnmatchedFailsTheTest(t *testing.T) {
 // TestShortBlocks: a one-byte text arrives in one delta, and a call
 // without input sends {}.
 func TestShortBlocks(t *testing.T) {
-	s := fakemodel.New(t, fakemodel.Turn{Reply: fakemodel.Reply{fakemodel.Text("k"), fakemodel.CallTool("", "echo", nil)}})
+	s := fakemodel.New(t, fakemodel.Turn{Reply: fakemodel.Reply{{Text: "k"}, {ToolName: "echo"}}})
 	var text []string
 	var input string
 	for _, e := range readStream(t, post(t, s, withTools)) {
