@@ -232,13 +232,8 @@ func prepare(dir, home, nodeModules string, config []byte) error {
 	if err := os.MkdirAll(project, 0o755); err != nil {
 		return err
 	}
-	link := filepath.Join(project, "node_modules")
-	if _, err := os.Lstat(link); errors.Is(err, fs.ErrNotExist) {
-		if err := os.Symlink(nodeModules, link); err != nil {
-			return fmt.Errorf("linking the toolchain into the project: %w", err)
-		}
-	} else if err != nil {
-		return err
+	if err := os.Symlink(nodeModules, filepath.Join(project, "node_modules")); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("linking the toolchain into the project: %w", err)
 	}
 	if err := writeIfAbsent(filepath.Join(project, "package-lock.json"), lock); err != nil {
 		return err
