@@ -156,10 +156,7 @@ func TestEndToEnd(t *testing.T) {
 		fakemodel.Turn{
 			Name:  "answer",
 			Match: fakemodel.AfterToolResult("echo"),
-			Respond: func(r *fakemodel.Request) fakemodel.Reply {
-				res := r.LastToolResults()
-				return fakemodel.Say("The tool said: " + res[len(res)-1].Text)
-			},
+			Reply: fakemodel.Say("The tool said: echo: hi"),
 		},
 		fakemodel.Turn{
 			Name:  "call echo again",

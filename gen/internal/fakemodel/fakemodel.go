@@ -42,10 +42,8 @@ type Turn struct {
 	// Request.HasTools, so that a bare turn never answers the title
 	// request.
 	Match Matcher
-	// Reply is the answer, unless Respond is set.
+	// Reply is the answer.
 	Reply Reply
-	// Respond, when set, computes the answer from the request.
-	Respond func(*Request) Reply
 }
 
 // Reply is what the model answers: content blocks, streamed in order. Its
@@ -209,11 +207,6 @@ func (s *Server) pick(req *Request) (Reply, bool) {
 		}
 		tn.used = true
 		req.Turn = tn.Name
-		if tn.Respond != nil {
-			// Respond runs under the lock so answers are computed in
-			// arrival order; it must not call the Server.
-			return tn.Respond(req), true
-		}
 		return tn.Reply, true
 	}
 	if !req.HasTools() {
