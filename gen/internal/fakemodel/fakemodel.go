@@ -87,7 +87,6 @@ type Server struct {
 	turns     []turn
 	requests  []*Request
 	unmatched []*Request
-	title     string
 }
 
 type turn struct {
@@ -101,7 +100,7 @@ type turn struct {
 // (see Unused).
 func New(t testing.TB, turns ...Turn) *Server {
 	t.Helper()
-	s := &Server{t: t, title: "Scripted session"}
+	s := &Server{t: t}
 	s.Add(turns...)
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
@@ -129,13 +128,6 @@ func (s *Server) Add(turns ...Turn) {
 		}
 		s.turns = append(s.turns, turn{Turn: tn})
 	}
-}
-
-// SetTitle changes the text of the built-in answer to the title request.
-func (s *Server) SetTitle(title string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.title = title
 }
 
 // Answered returns the requests a script turn answered (not the title
@@ -211,7 +203,7 @@ func (s *Server) pick(req *Request) (Reply, bool) {
 	}
 	if !req.HasTools() {
 		req.Turn = TitleTurn
-		return Say(s.title), true
+		return Say("Scripted session"), true
 	}
 	s.unmatched = append(s.unmatched, req)
 	return nil, false

@@ -215,10 +215,10 @@ func streamedText(t *testing.T, resp *http.Response) string {
 
 func TestTitleRequest(t *testing.T) {
 	s := fakemodel.New(t, fakemodel.Turn{Name: "step", Reply: fakemodel.Say("step answer")})
-	s.SetTitle("A title")
 	noTools := `{"model":"m","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"Generate a title"}]}`
-	// A bare turn (Match nil) does not take a request without tools.
-	if got := streamedText(t, post(t, s, noTools)); got != "A title" {
+	// A bare turn (Match nil) does not take a request without tools: the
+	// built-in answer does, with some text.
+	if got := streamedText(t, post(t, s, noTools)); got == "" || got == "step answer" {
 		t.Errorf("title answer = %q", got)
 	}
 	if got := streamedText(t, post(t, s, withTools)); got != "step answer" {
