@@ -96,12 +96,19 @@ type turn struct {
 
 // New starts a scripted model on 127.0.0.1 with the given turns and stops it
 // when the test ends. At the end it fails the test for every request with
-// tools that no turn answered; turns left unused are the test's business
-// (see Unused).
+// tools that no turn answered; turns left unused are the test's business.
 func New(t testing.TB, turns ...Turn) *Server {
 	t.Helper()
 	s := &Server{t: t}
-	s.Add(turns...)
+	for i, tn := range turns {
+		if tn.Name == "" {
+			tn.Name = fmt.Sprintf("turn %d", i+1)
+		}
+		if tn.Match == nil {
+			tn.Match = (*Request).HasTools
+		}
+		s.turns = append(s.turns, turn{Turn: tn})
+	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	t.Cleanup(func() {
@@ -113,21 +120,6 @@ func New(t testing.TB, turns ...Turn) *Server {
 		}
 	})
 	return s
-}
-
-// Add appends turns to the script.
-func (s *Server) Add(turns ...Turn) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, tn := range turns {
-		if tn.Name == "" {
-			tn.Name = fmt.Sprintf("turn %d", len(s.turns)+1)
-		}
-		if tn.Match == nil {
-			tn.Match = (*Request).HasTools
-		}
-		s.turns = append(s.turns, turn{Turn: tn})
-	}
 }
 
 // Answered returns the requests a script turn answered (not the title
