@@ -31,7 +31,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -78,7 +77,6 @@ type Server struct {
 	bin      string
 	maxConns int
 	runAs    *credential
-	mu       sync.Mutex
 	proc     *procout.Process
 	output   *procout.SyncBuffer
 }
@@ -191,8 +189,6 @@ func (s *Server) initdb() (string, error) {
 
 // start runs postgres and waits until it accepts connections.
 func (s *Server) start() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	cmd := exec.Command(filepath.Join(s.bin, "postgres"),
 		"-D", s.DataDir,
 		"-p", strconv.Itoa(s.Port),
@@ -222,8 +218,6 @@ func (s *Server) start() error {
 // stop ends the server: SIGINT (fast shutdown), then SIGKILL after
 // stopTimeout.
 func (s *Server) stop() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.proc == nil {
 		return nil
 	}
