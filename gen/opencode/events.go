@@ -136,11 +136,10 @@ const (
 type normalizer struct {
 	sessionID string
 
-	roles     map[string]string // message id → role
-	partTypes map[string]string // part id → type
-	textDone  map[string]bool   // text parts emitted complete
-	called    map[string]bool   // tool parts with a tool_call emitted
-	resulted  map[string]bool   // tool parts with a tool_result emitted
+	roles     map[string]string          // message id → role
+	partTypes map[string]string          // part id → type
+	textDone  map[string]bool            // text parts emitted complete
+	tools     map[string]StreamEventType // tool part → its last tool_call or tool_result emitted
 
 	// The state of the current turn as the events tell it: the newest user
 	// message, the newest assistant message, the tool parts not yet done,
@@ -158,8 +157,7 @@ func newNormalizer(sessionID string) *normalizer {
 		roles:     map[string]string{},
 		partTypes: map[string]string{},
 		textDone:  map[string]bool{},
-		called:    map[string]bool{},
-		resulted:  map[string]bool{},
+		tools:     map[string]StreamEventType{},
 
 		unresolved: map[string]bool{},
 		texts:      map[string][]string{},
@@ -312,22 +310,22 @@ func (n *normalizer) part(p *Part, mk func(StreamEventType) *StreamEvent) []*Str
 func (n *normalizer) tool(p *Part, mk func(StreamEventType) *StreamEvent) []*StreamEvent {
 	if p.State.Done() {
 		delete(n.unresolved, p.ID)
-	} else if !n.resulted[p.ID] {
+	} else if n.tools[p.ID] != EventToolResult {
 		n.unresolved[p.ID] = true
 	}
 	if p.State == nil || p.State.Status == ToolPending {
 		return nil
 	}
 	var out []*StreamEvent
-	if !n.called[p.ID] {
-		n.called[p.ID] = true
+	if n.tools[p.ID] == "" {
+		n.tools[p.ID] = EventToolCall
 		e := mk(EventToolCall)
 		fillTool(e, p)
 		e.ToolStatus = ToolRunning
 		out = append(out, e)
 	}
-	if p.State.Done() && !n.resulted[p.ID] {
-		n.resulted[p.ID] = true
+	if p.State.Done() && n.tools[p.ID] != EventToolResult {
+		n.tools[p.ID] = EventToolResult
 		e := mk(EventToolResult)
 		fillTool(e, p)
 		if p.State.Status == ToolError {
