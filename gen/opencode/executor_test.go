@@ -589,6 +589,18 @@ func TestServerEndsStream(t *testing.T) {
 	if err := ex.SendMessage("hi"); !errors.Is(err, opencode.ErrClosed) {
 		t.Errorf("SendMessage after the end = %v, want ErrClosed", err)
 	}
+
+	// Execute, whose turn the dropped stream leaves without a completion,
+	// returns why the executor ended.
+	g := newFakeServer(t, "ses_y")
+	g.stream = func(w io.Writer, flush func(), r *http.Request) {
+		wait(t, r, g.prompted, "prompt")
+		panic(http.ErrAbortHandler)
+	}
+	resp, err := newClient(t, g.URL, opencode.Config{}).Execute(context.Background(), &opencode.ExecuteRequest{Message: "hi"})
+	if resp == nil || err == nil || !strings.Contains(err.Error(), "session ses_y: ") || !strings.Contains(err.Error(), "event stream") {
+		t.Errorf("Execute = %v, %v; want the session's event stream error", resp, err)
+	}
 }
 
 func TestNoFirstEvent(t *testing.T) {
