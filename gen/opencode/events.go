@@ -392,13 +392,13 @@ func (n *normalizer) complete(a *MessageInfo, text string) *StreamEvent {
 
 // settle decides from the session's messages (GET /session/:id/message)
 // whether the turn is over, for when the events do not show it: the last
-// user message has an answer whose last assistant message is complete,
-// with no tool call still pending or running, or OpenCode reported an
-// error. When settled it returns the tool events the stream did not
-// deliver, then the completion. The list can lag the events: right after
+// user message has an answer whose last assistant message is complete, with
+// no tool call still pending or running, or OpenCode reported an error.
+// When settled it returns the tool events the stream did not deliver, then
+// the completion; otherwise nil. The list can lag the events: right after
 // the second session.idle of an abort it has been seen to show the aborted
 // tool still running.
-func (n *normalizer) settle(msgs []Message) ([]*StreamEvent, bool) {
+func (n *normalizer) settle(msgs []Message) []*StreamEvent {
 	lastUser := -1
 	for i, m := range msgs {
 		if m.Info.Role == "user" {
@@ -406,7 +406,7 @@ func (n *normalizer) settle(msgs []Message) ([]*StreamEvent, bool) {
 		}
 	}
 	if lastUser < 0 {
-		return nil, false
+		return nil
 	}
 	answer := msgs[lastUser+1:]
 	var last *Message
@@ -416,15 +416,15 @@ func (n *normalizer) settle(msgs []Message) ([]*StreamEvent, bool) {
 		}
 		for _, p := range answer[i].Parts {
 			if p.Type == "tool" && !p.State.Done() {
-				return nil, false
+				return nil
 			}
 		}
 	}
 	if last == nil && n.turnError == "" {
-		return nil, false
+		return nil
 	}
 	if last != nil && last.Info.Time.Completed == 0 {
-		return nil, false
+		return nil
 	}
 
 	var out []*StreamEvent
@@ -442,9 +442,9 @@ func (n *normalizer) settle(msgs []Message) ([]*StreamEvent, bool) {
 	// unresolved is settled too.
 	clear(n.unresolved)
 	if last == nil {
-		return append(out, n.complete(nil, "")), true
+		return append(out, n.complete(nil, ""))
 	}
-	return append(out, n.complete(&last.Info, messageText(last))), true
+	return append(out, n.complete(&last.Info, messageText(last)))
 }
 
 // messageText joins a message's text parts, leaving out synthetic and
