@@ -8,8 +8,7 @@
 // stray install fails in under a second instead of hanging a request for a
 // minute, gives the server a scratch HOME and a minimal environment, and
 // waits for the "opencode server listening on" line before it returns,
-// because a request sent earlier can hang forever. The facts behind these
-// steps are in OPENCODE.md.
+// because a request sent earlier can hang forever.
 package opencodetest
 
 import (
