@@ -416,17 +416,16 @@ func (c *cmpr) tools() {
 	}
 }
 
-// executes says how a tool of an execution kind runs.
+// executes says how a tool of an execution kind runs; the loader admits
+// no kind but these three.
 func executes(e model.Execution) string {
 	switch e {
 	case model.Gateway:
 		return "its sandbox stub calls the gateway back"
 	case model.Sandbox:
 		return "it runs in the sandbox"
-	case model.Intercepted:
-		return "the gateway intercepts it from the event stream"
 	}
-	return "unknown"
+	return "the gateway intercepts it from the event stream"
 }
 
 // renamed pairs the one field removed from an object with the one added,
