@@ -207,14 +207,12 @@ func writeStream(w http.ResponseWriter, req *Request, reply Reply) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
+	flusher := w.(http.Flusher) // as net/http's writers all are
 	send := func(event string, data map[string]any) {
 		data["type"] = event
 		b, _ := json.Marshal(data) // strings, numbers and valid JSON
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
-		if flusher != nil {
-			flusher.Flush()
-		}
+		flusher.Flush()
 	}
 
 	send("message_start", map[string]any{
