@@ -373,6 +373,8 @@ func TestOtherSessionsAndStaleIdleIgnored(t *testing.T) {
 			// An idle left over from an earlier turn, before busy.
 			`{"type":"session.idle","properties":{"sessionID":"ses_mine"}}`,
 			`not json`,
+			// A known event whose properties do not decode.
+			`{"type":"message.updated","properties":{"sessionID":"ses_mine","info":"msg_3"}}`,
 			`{"type":"some.future.event","properties":{"sessionID":"ses_mine"}}`,
 			`{"type":"session.status","properties":{"sessionID":"ses_mine","status":{"type":"retry","attempt":2,"message":"overloaded","next":1}}}`,
 			`{"type":"session.status","properties":{"sessionID":"ses_mine","status":{"type":"busy"}}}`,
@@ -410,8 +412,8 @@ func TestOtherSessionsAndStaleIdleIgnored(t *testing.T) {
 	}
 }
 
-// untilCompletionAllowingErrors is untilCompletion that expects exactly one
-// error (the undecodable event) on Errors.
+// untilCompletionAllowingErrors is untilCompletion that expects exactly the
+// errors of the two undecodable events on Errors.
 func untilCompletionAllowingErrors(t *testing.T, ex opencode.StreamingExecutor) []*opencode.StreamEvent {
 	t.Helper()
 	var got []*opencode.StreamEvent
@@ -423,8 +425,15 @@ func untilCompletionAllowingErrors(t *testing.T, ex opencode.StreamingExecutor) 
 		case e := <-ex.Events():
 			got = append(got, e)
 			if e.Type == opencode.EventCompletion {
-				if len(errs) != 1 || !strings.Contains(errs[0].Error(), "decoding an event") {
-					t.Errorf("errors = %v, want the undecodable event", errs)
+				// The executor reported them before it sent the
+				// completion: they are on Errors, whichever case the
+				// select took first.
+				for len(ex.Errors()) > 0 {
+					errs = append(errs, <-ex.Errors())
+				}
+				if len(errs) != 2 || !strings.Contains(errs[0].Error(), "decoding an event") ||
+					!strings.Contains(errs[1].Error(), "decoding a message.updated event") {
+					t.Errorf("errors = %v, want the two undecodable events", errs)
 				}
 				return got
 			}
