@@ -105,12 +105,8 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	bin := nodetool.OpencodeBin(t)
 	nodeModules := nodetool.Dir(t)
 
-	dir, err := filepath.Abs(repoDir)
-	if err != nil {
-		t.Fatalf("opencodetest: %v", err)
-	}
 	home := t.TempDir()
-	if err := prepare(dir, home, nodeModules, opts.Config); err != nil {
+	if err := prepare(repoDir, home, nodeModules, opts.Config); err != nil {
 		t.Fatalf("opencodetest: %v", err)
 	}
 
@@ -127,7 +123,7 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	// line. --print-logs puts OpenCode's log on stderr, so a failing test
 	// shows what the "Check server logs" of a 500 answer refers to.
 	cmd := exec.Command(bin, "serve", "--print-logs", "--hostname", "127.0.0.1", "--port", "0")
-	cmd.Dir = dir
+	cmd.Dir = repoDir
 	cmd.Env = environment(home, registry.url(), opts.Env)
 	cmd.WaitDelay = stopGrace
 
@@ -146,7 +142,7 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	t.Cleanup(func() {
 		proc.Stop(syscall.SIGTERM, stopGrace)
 		if t.Failed() {
-			t.Logf("opencodetest: output of opencode serve in %s:\n%s", dir, output)
+			t.Logf("opencodetest: output of opencode serve in %s:\n%s", repoDir, output)
 		}
 	})
 	return s
