@@ -416,17 +416,16 @@ func (c *cmpr) tools() {
 	}
 }
 
-// executes says how a tool of an execution kind runs.
+// executes says how a tool of an execution kind runs; the loader admits
+// no kind but these three.
 func executes(e model.Execution) string {
 	switch e {
 	case model.Gateway:
 		return "its sandbox stub calls the gateway back"
 	case model.Sandbox:
 		return "it runs in the sandbox"
-	case model.Intercepted:
-		return "the gateway intercepts it from the event stream"
 	}
-	return "unknown"
+	return "the gateway intercepts it from the event stream"
 }
 
 // renamed pairs the one field removed from an object with the one added,
@@ -779,6 +778,8 @@ func (c *cmpr) modes() {
 	}
 }
 
+// selection compares the mode selection rules. A loaded spec's rules and
+// default all name a mode: the loader refuses an unknown one.
 func (c *cmpr) selection() {
 	render := func(s model.Selection) string {
 		var b strings.Builder
@@ -787,16 +788,9 @@ func (c *cmpr) selection() {
 			for _, w := range r.When {
 				cs = append(cs, w.Input.Name+"="+w.Value)
 			}
-			name := "?"
-			if r.Mode != nil {
-				name = r.Mode.Name
-			}
-			fmt.Fprintf(&b, "%s→%s; ", strings.Join(cs, ","), name)
+			fmt.Fprintf(&b, "%s→%s; ", strings.Join(cs, ","), r.Mode.Name)
 		}
-		if s.Default != nil {
-			b.WriteString("default→" + s.Default.Name)
-		}
-		return b.String()
+		return b.String() + "default→" + s.Default.Name
 	}
 	if o, n := render(c.old.Selection), render(c.new.Selection); o != n {
 		c.add("SELECTION_CHANGED", About{}, c.new.Selection.Pos, c.old.Selection.Pos, "mode selection changed from %q to %q", o, n)
@@ -843,7 +837,8 @@ func (c *cmpr) models() {
 				c.add("AGENT_MODEL_REMOVED", About{Agent: oa.Name, Model: m.Canonical}, na.Pos, oa.Pos, "agent %q no longer supports model %q", oa.Name, m.Canonical)
 			}
 		}
-		if oa.Default != nil && na.Default != nil && oa.Default.Canonical != na.Default.Canonical {
+		// The loader admits no agent without a default model.
+		if oa.Default.Canonical != na.Default.Canonical {
 			c.add("AGENT_DEFAULT_MODEL_CHANGED", at, na.Pos, oa.Pos, "agent %q's default model changed from %q to %q", oa.Name, oa.Default.Canonical, na.Default.Canonical)
 		}
 	}

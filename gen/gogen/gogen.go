@@ -89,11 +89,7 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 	}
 	g.memo.finish()
 	if s.Codegen.GoRuntime == "" {
-		rt, err := gocopy.Package(runtimeFS, "agentrt", RuntimeImport, path.Join(s.Codegen.GoDir, "agentrt"), nil)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, rt...)
+		files = append(files, gocopy.Package(runtimeFS, "agentrt", RuntimeImport, path.Join(s.Codegen.GoDir, "agentrt"), nil)...)
 	}
 	return files, nil
 }

@@ -94,10 +94,8 @@ func Check(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := filepath.FromSlash(opts.Out)
-	if !filepath.IsAbs(out) {
-		out = filepath.Join(dir, out)
-	}
+	// Abs joins out to the working directory, which Getwd just read.
+	out, _ := filepath.Abs(filepath.FromSlash(opts.Out))
 	overlay := map[string][]byte{}
 	for _, f := range opts.Files {
 		if strings.HasSuffix(f.Path, ".go") {

@@ -139,6 +139,32 @@ func (*Tools) RequestEnvVariables(ctx context.Context, call contract.Call, args 
 type Empty struct{}
 
 var _ contract.Handler = Empty{}
+-- local/local.go --
+package local
+
+import (
+	"context"
+
+	"example.com/gw/gen/go/contract"
+)
+
+// Handlers is an interface asserted to be a Handler: not a handler type.
+type Handlers interface{ contract.Handler }
+
+var _ contract.Handler = Handlers(nil)
+
+// Result is the package's own type, which messages name as its code does.
+type Result struct{}
+
+type Gateway struct{}
+
+func (*Gateway) AutomationComplete(context.Context, contract.Call, contract.AutomationCompleteArgs) (contract.Output[contract.NoData], error) {
+	return contract.Output[contract.NoData]{}, nil
+}
+
+func (*Gateway) SaveSnapshot(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (Result, error) {
+	return Result{}, nil
+}
 -- none/none.go --
 package none
 
@@ -207,6 +233,9 @@ func TestCheck(t *testing.T) {
 			`handler-stale bad/bad.go:22:15: Tools.RequestEnvVariables handles tool "request_env_variables", which the gateway no longer executes (it runs sandbox); delete the method`,
 			`handler-missing bad/bad.go:28:6: type Empty has no handler for tool "automation.complete": add the method AutomationComplete(ctx context.Context, call contract.Call, args contract.AutomationCompleteArgs) (contract.Output[contract.NoData], error)`,
 			`handler-missing bad/bad.go:28:6: type Empty has no handler for tool "save_snapshot": add the method SaveSnapshot(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (contract.Output[contract.SaveSnapshotResult], error)`,
+		}},
+		{"./local", []string{"example.com/gw/local.Gateway"}, []string{
+			`handler-signature local/local.go:23:17: Gateway.SaveSnapshot, the handler for tool "save_snapshot", has the wrong signature: have func(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (Result, error), want func(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (contract.Output[contract.SaveSnapshotResult], error)`,
 		}},
 		{"./none", nil, []string{
 			`handler-none gen/go/contract/dispatch.go:18:1: no type in the packages matched implements contract.Handler (tools automation.complete, save_snapshot); declare one and assert it: var _ contract.Handler = (*Gateway)(nil)`,

@@ -92,12 +92,8 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 	}
 	files := []emit.File{{Path: path.Join(m.Dir, "tools.go"), Data: tools}}
 	if m.Runtime == "" {
-		rt, err := gocopy.Package(runtimeFS, "agentmcp", RuntimeImport, path.Join(m.Dir, "agentmcp"),
-			map[string]string{agentRT: s.Codegen.RuntimeImport()})
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, rt...)
+		files = append(files, gocopy.Package(runtimeFS, "agentmcp", RuntimeImport, path.Join(m.Dir, "agentmcp"),
+			map[string]string{agentRT: s.Codegen.RuntimeImport()})...)
 	}
 	cfg, err := Config(s)
 	if err != nil {

@@ -251,10 +251,8 @@ func New(cfg Config) (*Client, error) {
 func (c *Client) newRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
 	var rd io.Reader
 	if body != nil {
-		data, err := json.Marshal(body)
-		if err != nil {
-			return nil, fmt.Errorf("opencode: %s %s: encoding the body: %w", method, path, err)
-		}
+		// A Prompt or a map of strings, which always encode.
+		data, _ := json.Marshal(body)
 		rd = bytes.NewReader(data)
 	}
 	u := *c.base

@@ -149,17 +149,14 @@ func TestEndToEnd(t *testing.T) {
 			Name:  "call echo",
 			Match: fakemodel.All(fakemodel.OffersTool("echo"), fakemodel.LastUserTextContains("please echo hi")),
 			Reply: fakemodel.Reply{
-				fakemodel.Text("Let me echo that."),
-				fakemodel.CallTool("toolu_echo_1", "echo", map[string]any{"text": "hi"}),
+				{Text: "Let me echo that."},
+				{ToolID: "toolu_echo_1", ToolName: "echo", Input: map[string]any{"text": "hi"}},
 			},
 		},
 		fakemodel.Turn{
 			Name:  "answer",
 			Match: fakemodel.AfterToolResult("echo"),
-			Respond: func(r *fakemodel.Request) fakemodel.Reply {
-				res := r.LastToolResults()
-				return fakemodel.Say("The tool said: " + res[len(res)-1].Text)
-			},
+			Reply: fakemodel.Say("The tool said: echo: hi"),
 		},
 		fakemodel.Turn{
 			Name:  "call echo again",
@@ -355,8 +352,8 @@ func TestEndToEnd(t *testing.T) {
 }
 
 func TestExecuteGeneratesTitle(t *testing.T) {
-	fm := fakemodel.New(t, fakemodel.Turn{Name: "hello", Reply: fakemodel.Say("Hello there.")})
-	fm.SetTitle("Greeting session")
+	fm := fakemodel.New(t, fakemodel.Turn{Name: "hello", Reply: fakemodel.Say("Hello there.")},
+		fakemodel.Turn{Name: "title", Match: func(r *fakemodel.Request) bool { return !r.HasTools() }, Reply: fakemodel.Say("Greeting session")})
 	cfgOpts := fakemodel.ConfigOptions{}
 	srv := startOpenCode(t, fm, cfgOpts)
 
@@ -404,9 +401,8 @@ func TestExecuteGeneratesTitle(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	title := fm.ByTurn(fakemodel.TitleTurn)
-	if title == nil || title.HasTools() {
-		t.Errorf("title request = %v", title)
+	if fm.ByTurn("title") == nil {
+		t.Errorf("no title request:\n%s", fm)
 	}
 }
 

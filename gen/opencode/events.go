@@ -136,11 +136,10 @@ const (
 type normalizer struct {
 	sessionID string
 
-	roles     map[string]string // message id → role
-	partTypes map[string]string // part id → type
-	textDone  map[string]bool   // text parts emitted complete
-	called    map[string]bool   // tool parts with a tool_call emitted
-	resulted  map[string]bool   // tool parts with a tool_result emitted
+	roles     map[string]string          // message id → role
+	partTypes map[string]string          // part id → type
+	textDone  map[string]bool            // text parts emitted complete
+	tools     map[string]StreamEventType // tool part → its last tool_call or tool_result emitted
 
 	// The state of the current turn as the events tell it: the newest user
 	// message, the newest assistant message, the tool parts not yet done,
@@ -158,8 +157,7 @@ func newNormalizer(sessionID string) *normalizer {
 		roles:     map[string]string{},
 		partTypes: map[string]string{},
 		textDone:  map[string]bool{},
-		called:    map[string]bool{},
-		resulted:  map[string]bool{},
+		tools:     map[string]StreamEventType{},
 
 		unresolved: map[string]bool{},
 		texts:      map[string][]string{},
@@ -260,13 +258,12 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		e.MessageID, e.PartID = props.MessageID, props.PartID
 		return []*StreamEvent{e}, sigNone, nil
 
-	case EventMessagePartUpdated:
+	default: // EventMessagePartUpdated, the last kind the filter above keeps
 		if props.Part == nil {
 			return nil, sigNone, nil
 		}
 		return n.part(props.Part, mk), sigNone, nil
 	}
-	return nil, sigNone, nil
 }
 
 // role returns a message's role; a message not seen yet is the
@@ -313,22 +310,22 @@ func (n *normalizer) part(p *Part, mk func(StreamEventType) *StreamEvent) []*Str
 func (n *normalizer) tool(p *Part, mk func(StreamEventType) *StreamEvent) []*StreamEvent {
 	if p.State.Done() {
 		delete(n.unresolved, p.ID)
-	} else if !n.resulted[p.ID] {
+	} else if n.tools[p.ID] != EventToolResult {
 		n.unresolved[p.ID] = true
 	}
 	if p.State == nil || p.State.Status == ToolPending {
 		return nil
 	}
 	var out []*StreamEvent
-	if !n.called[p.ID] {
-		n.called[p.ID] = true
+	if n.tools[p.ID] == "" {
+		n.tools[p.ID] = EventToolCall
 		e := mk(EventToolCall)
 		fillTool(e, p)
 		e.ToolStatus = ToolRunning
 		out = append(out, e)
 	}
-	if p.State.Done() && !n.resulted[p.ID] {
-		n.resulted[p.ID] = true
+	if p.State.Done() && n.tools[p.ID] != EventToolResult {
+		n.tools[p.ID] = EventToolResult
 		e := mk(EventToolResult)
 		fillTool(e, p)
 		if p.State.Status == ToolError {
@@ -395,13 +392,13 @@ func (n *normalizer) complete(a *MessageInfo, text string) *StreamEvent {
 
 // settle decides from the session's messages (GET /session/:id/message)
 // whether the turn is over, for when the events do not show it: the last
-// user message has an answer whose last assistant message is complete,
-// with no tool call still pending or running, or OpenCode reported an
-// error. When settled it returns the tool events the stream did not
-// deliver, then the completion. The list can lag the events: right after
+// user message has an answer whose last assistant message is complete, with
+// no tool call still pending or running, or OpenCode reported an error.
+// When settled it returns the tool events the stream did not deliver, then
+// the completion; otherwise nil. The list can lag the events: right after
 // the second session.idle of an abort it has been seen to show the aborted
 // tool still running.
-func (n *normalizer) settle(msgs []Message) ([]*StreamEvent, bool) {
+func (n *normalizer) settle(msgs []Message) []*StreamEvent {
 	lastUser := -1
 	for i, m := range msgs {
 		if m.Info.Role == "user" {
@@ -409,7 +406,7 @@ func (n *normalizer) settle(msgs []Message) ([]*StreamEvent, bool) {
 		}
 	}
 	if lastUser < 0 {
-		return nil, false
+		return nil
 	}
 	answer := msgs[lastUser+1:]
 	var last *Message
@@ -419,15 +416,15 @@ func (n *normalizer) settle(msgs []Message) ([]*StreamEvent, bool) {
 		}
 		for _, p := range answer[i].Parts {
 			if p.Type == "tool" && !p.State.Done() {
-				return nil, false
+				return nil
 			}
 		}
 	}
 	if last == nil && n.turnError == "" {
-		return nil, false
+		return nil
 	}
 	if last != nil && last.Info.Time.Completed == 0 {
-		return nil, false
+		return nil
 	}
 
 	var out []*StreamEvent
@@ -445,9 +442,9 @@ func (n *normalizer) settle(msgs []Message) ([]*StreamEvent, bool) {
 	// unresolved is settled too.
 	clear(n.unresolved)
 	if last == nil {
-		return append(out, n.complete(nil, "")), true
+		return append(out, n.complete(nil, ""))
 	}
-	return append(out, n.complete(&last.Info, messageText(last))), true
+	return append(out, n.complete(&last.Info, messageText(last)))
 }
 
 // messageText joins a message's text parts, leaving out synthetic and

@@ -170,27 +170,25 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 			e.exit(nil)
 			return
 		}
-		switch sig {
-		case sigActive:
-			e.mu.Lock()
-			if e.pending > 0 {
-				e.active = true
-			}
-			e.mu.Unlock()
+		e.mu.Lock()
+		switch {
+		case sig == sigActive && e.pending > 0:
+			e.active = true
+		case sig == sigIdle && e.pending > 0 && e.active:
+			e.idle = true
+		}
+		// The turn may end at an idle of its own or, after an idle that
+		// came too early, at any later event but one of activity.
+		check := sig != sigActive && e.idle && e.pending > 0 && e.active
+		e.mu.Unlock()
+		if !check {
 			continue
-		case sigIdle:
-			e.mu.Lock()
-			check := e.pending > 0 && e.active
-			if check {
-				e.idle = true
-			}
-			e.mu.Unlock()
-			if !check {
-				continue
-			}
-			if n.settledByEvents() {
-				break
-			}
+		}
+		var end []*StreamEvent
+		switch {
+		case n.settledByEvents():
+			end = []*StreamEvent{n.completeFromEvents()}
+		case sig == sigIdle:
 			// The events do not show the turn over: after an abort
 			// OpenCode goes idle before it publishes the running tool's
 			// end. Ask the message list, which also covers events the
@@ -205,25 +203,9 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 				e.report(fmt.Errorf("opencode: session %s went idle but its messages could not be read: %w", e.sessionID, err))
 				continue
 			}
-			out, ok := n.settle(msgs)
-			if !ok {
-				continue
-			}
-			if !e.finishTurn(out) {
-				return
-			}
-			continue
-		default:
-			// After an idle that came too early, the turn ends as soon
-			// as the events show it over.
-			e.mu.Lock()
-			check := e.idle && e.pending > 0 && e.active
-			e.mu.Unlock()
-			if !check || !n.settledByEvents() {
-				continue
-			}
+			end = n.settle(msgs)
 		}
-		if !e.finishTurn([]*StreamEvent{n.completeFromEvents()}) {
+		if end != nil && !e.finishTurn(end) {
 			return
 		}
 	}
@@ -271,7 +253,8 @@ func (e *Executor) report(err error) {
 }
 
 // exit records why the stream ended: Close is a clean end, a context that
-// ended or a broken or finished stream is a failure.
+// ended or a broken or finished stream is a failure. err is the stream's
+// error; it is nil only when the context ended.
 func (e *Executor) exit(err error) {
 	e.mu.Lock()
 	closing := e.closing
@@ -283,10 +266,8 @@ func (e *Executor) exit(err error) {
 		err = fmt.Errorf("opencode: session %s: %w", e.sessionID, context.Cause(e.ctx))
 	case errors.Is(err, io.EOF):
 		err = fmt.Errorf("opencode: session %s: the server ended the event stream", e.sessionID)
-	case err != nil:
-		err = fmt.Errorf("opencode: session %s: reading the event stream: %w", e.sessionID, err)
 	default:
-		return
+		err = fmt.Errorf("opencode: session %s: reading the event stream: %w", e.sessionID, err)
 	}
 	e.report(err)
 	e.mu.Lock()

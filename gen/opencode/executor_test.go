@@ -373,6 +373,8 @@ func TestOtherSessionsAndStaleIdleIgnored(t *testing.T) {
 			// An idle left over from an earlier turn, before busy.
 			`{"type":"session.idle","properties":{"sessionID":"ses_mine"}}`,
 			`not json`,
+			// A known event whose properties do not decode.
+			`{"type":"message.updated","properties":{"sessionID":"ses_mine","info":"msg_3"}}`,
 			`{"type":"some.future.event","properties":{"sessionID":"ses_mine"}}`,
 			`{"type":"session.status","properties":{"sessionID":"ses_mine","status":{"type":"retry","attempt":2,"message":"overloaded","next":1}}}`,
 			`{"type":"session.status","properties":{"sessionID":"ses_mine","status":{"type":"busy"}}}`,
@@ -410,8 +412,8 @@ func TestOtherSessionsAndStaleIdleIgnored(t *testing.T) {
 	}
 }
 
-// untilCompletionAllowingErrors is untilCompletion that expects exactly one
-// error (the undecodable event) on Errors.
+// untilCompletionAllowingErrors is untilCompletion that expects exactly the
+// errors of the two undecodable events on Errors.
 func untilCompletionAllowingErrors(t *testing.T, ex opencode.StreamingExecutor) []*opencode.StreamEvent {
 	t.Helper()
 	var got []*opencode.StreamEvent
@@ -423,8 +425,15 @@ func untilCompletionAllowingErrors(t *testing.T, ex opencode.StreamingExecutor) 
 		case e := <-ex.Events():
 			got = append(got, e)
 			if e.Type == opencode.EventCompletion {
-				if len(errs) != 1 || !strings.Contains(errs[0].Error(), "decoding an event") {
-					t.Errorf("errors = %v, want the undecodable event", errs)
+				// The executor reported them before it sent the
+				// completion: they are on Errors, whichever case the
+				// select took first.
+				for len(ex.Errors()) > 0 {
+					errs = append(errs, <-ex.Errors())
+				}
+				if len(errs) != 2 || !strings.Contains(errs[0].Error(), "decoding an event") ||
+					!strings.Contains(errs[1].Error(), "decoding a message.updated event") {
+					t.Errorf("errors = %v, want the two undecodable events", errs)
 				}
 				return got
 			}
@@ -437,35 +446,55 @@ func untilCompletionAllowingErrors(t *testing.T, ex opencode.StreamingExecutor) 
 }
 
 // TestFailureBeforeAnswer: a turn that fails before any assistant message
-// ends with OpenCode's error.
+// ends with OpenCode's error, whether the events show the turn over or,
+// when the stream lost the user's message, the message list read at idle
+// does.
 func TestFailureBeforeAnswer(t *testing.T) {
-	f := newFakeServer(t, "ses_x")
-	f.messages = func() []byte {
-		return []byte(`[{"info":{"id":"msg_1","sessionID":"ses_x","role":"user","time":{"created":1}},"parts":[]}]`)
+	user := `{"type":"message.updated","properties":{"sessionID":"ses_x","info":{"id":"msg_1","role":"user","time":{"created":1}}}}`
+	rest := []string{
+		`{"type":"session.status","properties":{"sessionID":"ses_x","status":{"type":"busy"}}}`,
+		`{"type":"session.error","properties":{"sessionID":"ses_x","error":{"name":"ProviderAuthError","data":{"providerID":"p","message":"no key"}}}}`,
+		`{"type":"session.idle","properties":{"sessionID":"ses_x"}}`,
 	}
-	f.stream = func(w io.Writer, flush func(), r *http.Request) {
-		wait(t, r, f.prompted, "prompt")
-		writeEvents(w, flush, []string{
-			`{"type":"message.updated","properties":{"sessionID":"ses_x","info":{"id":"msg_1","role":"user","time":{"created":1}}}}`,
-			`{"type":"session.status","properties":{"sessionID":"ses_x","status":{"type":"busy"}}}`,
-			`{"type":"session.error","properties":{"sessionID":"ses_x","error":{"name":"ProviderAuthError","data":{"providerID":"p","message":"no key"}}}}`,
-			`{"type":"session.idle","properties":{"sessionID":"ses_x"}}`,
+	for _, tc := range []struct {
+		name   string
+		events []string
+		listed bool // whether the executor must read the message list
+	}{
+		{"events", append([]string{user}, rest...), false},
+		{"message list", rest, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFakeServer(t, "ses_x")
+			f.messages = func() []byte {
+				return []byte(`[{"info":{"id":"msg_1","sessionID":"ses_x","role":"user","time":{"created":1}},"parts":[]}]`)
+			}
+			f.stream = func(w io.Writer, flush func(), r *http.Request) {
+				wait(t, r, f.prompted, "prompt")
+				writeEvents(w, flush, tc.events)
+			}
+			c := newClient(t, f.URL, opencode.Config{})
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			resp, err := c.Execute(ctx, &opencode.ExecuteRequest{Message: "hi"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []step{
+				{Type: opencode.EventError, Error: "ProviderAuthError: no key"},
+				{Type: opencode.EventCompletion, Role: "assistant", Error: "ProviderAuthError: no key", IsError: true},
+			}
+			if got := complete(resp.Events); !slices.Equal(got, want) {
+				t.Errorf("events:\n%s\nwant:\n%v", dump(resp.Events), want)
+			}
+			if resp.Error != "ProviderAuthError: no key" {
+				t.Errorf("response error = %q", resp.Error)
+			}
+			// The list is served before the completion it settles.
+			if listed := len(f.listed) > 0; listed != tc.listed {
+				t.Errorf("message list read: %v, want %v", listed, tc.listed)
+			}
 		})
-	}
-	c := newClient(t, f.URL, opencode.Config{})
-	resp, err := c.Execute(context.Background(), &opencode.ExecuteRequest{Message: "hi"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []step{
-		{Type: opencode.EventError, Error: "ProviderAuthError: no key"},
-		{Type: opencode.EventCompletion, Role: "assistant", Error: "ProviderAuthError: no key", IsError: true},
-	}
-	if got := complete(resp.Events); !slices.Equal(got, want) {
-		t.Errorf("events:\n%s\nwant:\n%v", dump(resp.Events), want)
-	}
-	if resp.Error != "ProviderAuthError: no key" {
-		t.Errorf("response error = %q", resp.Error)
 	}
 }
 
@@ -484,6 +513,22 @@ func TestExecuteAbortsWhenContextEnds(t *testing.T) {
 	case <-f.aborted:
 	case <-time.After(10 * time.Second):
 		t.Error("Execute did not abort the turn")
+	}
+}
+
+// TestLongErrorBodyTruncated: an error answer's body is kept to its first
+// 2000 bytes, marked as cut, so that a server's error page does not flood
+// the message.
+func TestLongErrorBodyTruncated(t *testing.T) {
+	long := strings.Repeat("x", 3000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, long, http.StatusInternalServerError)
+	}))
+	t.Cleanup(srv.Close)
+	err := newClient(t, srv.URL, opencode.Config{}).Ping(context.Background())
+	var he *opencode.HTTPError
+	if !errors.As(err, &he) || he.StatusCode != 500 || he.Body != long[:2000]+"…" {
+		t.Errorf("err = %.100v…, want an HTTPError 500 with the body's first 2000 bytes and …", err)
 	}
 }
 
@@ -552,6 +597,18 @@ func TestServerEndsStream(t *testing.T) {
 	}
 	if err := ex.SendMessage("hi"); !errors.Is(err, opencode.ErrClosed) {
 		t.Errorf("SendMessage after the end = %v, want ErrClosed", err)
+	}
+
+	// Execute, whose turn the dropped stream leaves without a completion,
+	// returns why the executor ended.
+	g := newFakeServer(t, "ses_y")
+	g.stream = func(w io.Writer, flush func(), r *http.Request) {
+		wait(t, r, g.prompted, "prompt")
+		panic(http.ErrAbortHandler)
+	}
+	resp, err := newClient(t, g.URL, opencode.Config{}).Execute(context.Background(), &opencode.ExecuteRequest{Message: "hi"})
+	if resp == nil || err == nil || !strings.Contains(err.Error(), "session ses_y: ") || !strings.Contains(err.Error(), "event stream") {
+		t.Errorf("Execute = %v, %v; want the session's event stream error", resp, err)
 	}
 }
 
@@ -646,8 +703,10 @@ func settles(cond func() bool) bool {
 // remain while the server still runs, and once the server is closed too the
 // goroutine count is back where it was.
 func TestNoGoroutineLeak(t *testing.T) {
-	if g := clientGoroutines(); len(g) != 0 {
-		t.Fatalf("client goroutines before the test:\n%s", strings.Join(g, "\n\n"))
+	// Earlier tests' clients close their idle connections as they end,
+	// whose read loops then return.
+	if !settles(func() bool { return len(clientGoroutines()) == 0 }) {
+		t.Fatalf("client goroutines before the test:\n%s", strings.Join(clientGoroutines(), "\n\n"))
 	}
 	before := runtime.NumGoroutine()
 	func() {

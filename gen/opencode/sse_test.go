@@ -75,6 +75,13 @@ func TestSSETooLarge(t *testing.T) {
 	if !errors.Is(err, errEventTooLarge) {
 		t.Errorf("err = %v, want errEventTooLarge", err)
 	}
+	// A line of any field is bounded as it is read: a stream that never
+	// ends a line does not grow the buffer until it ends.
+	in = ": " + strings.Repeat("x", 200)
+	_, err = readAll(t, strings.NewReader(in), 50)
+	if !errors.Is(err, errEventTooLarge) {
+		t.Errorf("an unending comment line: err = %v, want errEventTooLarge", err)
+	}
 }
 
 func TestSSEReadError(t *testing.T) {

@@ -138,10 +138,11 @@ func TestPromptProxyThroughOpenCode(t *testing.T) {
 	// Not parallel: it times the plugin's fallback against the wall clock,
 	// which the package's CPU-bound tests would slow.
 	plugin := stalePlugin(t)
-	fm := fakemodel.New(t)
+	var turns []fakemodel.Turn
 	for i := 0; i < 8; i++ {
-		fm.Add(fakemodel.Turn{Name: fmt.Sprintf("answer %d", i+1), Reply: fakemodel.Say("Done.")})
+		turns = append(turns, fakemodel.Turn{Name: fmt.Sprintf("answer %d", i+1), Reply: fakemodel.Say("Done.")})
 	}
+	fm := fakemodel.New(t, turns...)
 	svc := &service{logs: &procout.SyncBuffer{}, stop: make(chan struct{})}
 	svc.behaviour.Store("serve")
 	svc.handler = &contract.PromptHandler{Logger: slog.New(slog.NewJSONHandler(svc.logs, nil))}

@@ -42,10 +42,8 @@ type Turn struct {
 	// Request.HasTools, so that a bare turn never answers the title
 	// request.
 	Match Matcher
-	// Reply is the answer, unless Respond is set.
+	// Reply is the answer.
 	Reply Reply
-	// Respond, when set, computes the answer from the request.
-	Respond func(*Request) Reply
 }
 
 // Reply is what the model answers: content blocks, streamed in order. Its
@@ -67,20 +65,14 @@ type Block struct {
 	Input any
 }
 
-// Text is a text block.
-func Text(s string) Block { return Block{Text: s} }
-
-// CallTool is a tool_use block calling name with input marshalled to JSON.
-// An empty id is generated.
-func CallTool(id, name string, input any) Block {
-	return Block{ToolID: id, ToolName: name, Input: input}
-}
-
 // Say is a reply of one text block that ends the turn.
-func Say(text string) Reply { return Reply{Text(text)} }
+func Say(text string) Reply { return Reply{{Text: text}} }
 
-// Call is a reply of one tool call.
-func Call(id, name string, input any) Reply { return Reply{CallTool(id, name, input)} }
+// Call is a reply of one tool call: of name, with input marshalled to JSON
+// as its arguments; an empty id is generated.
+func Call(id, name string, input any) Reply {
+	return Reply{{ToolID: id, ToolName: name, Input: input}}
+}
 
 // Server is a running scripted model.
 type Server struct {
@@ -95,7 +87,6 @@ type Server struct {
 	turns     []turn
 	requests  []*Request
 	unmatched []*Request
-	title     string
 }
 
 type turn struct {
@@ -105,12 +96,19 @@ type turn struct {
 
 // New starts a scripted model on 127.0.0.1 with the given turns and stops it
 // when the test ends. At the end it fails the test for every request with
-// tools that no turn answered; turns left unused are the test's business
-// (see Unused).
+// tools that no turn answered; turns left unused are the test's business.
 func New(t testing.TB, turns ...Turn) *Server {
 	t.Helper()
-	s := &Server{t: t, title: "Scripted session"}
-	s.Add(turns...)
+	s := &Server{t: t}
+	for i, tn := range turns {
+		if tn.Name == "" {
+			tn.Name = fmt.Sprintf("turn %d", i+1)
+		}
+		if tn.Match == nil {
+			tn.Match = (*Request).HasTools
+		}
+		s.turns = append(s.turns, turn{Turn: tn})
+	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	t.Cleanup(func() {
@@ -122,28 +120,6 @@ func New(t testing.TB, turns ...Turn) *Server {
 		}
 	})
 	return s
-}
-
-// Add appends turns to the script.
-func (s *Server) Add(turns ...Turn) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, tn := range turns {
-		if tn.Name == "" {
-			tn.Name = fmt.Sprintf("turn %d", len(s.turns)+1)
-		}
-		if tn.Match == nil {
-			tn.Match = (*Request).HasTools
-		}
-		s.turns = append(s.turns, turn{Turn: tn})
-	}
-}
-
-// SetTitle changes the text of the built-in answer to the title request.
-func (s *Server) SetTitle(title string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.title = title
 }
 
 // Answered returns the requests a script turn answered (not the title
@@ -215,16 +191,11 @@ func (s *Server) pick(req *Request) (Reply, bool) {
 		}
 		tn.used = true
 		req.Turn = tn.Name
-		if tn.Respond != nil {
-			// Respond runs under the lock so answers are computed in
-			// arrival order; it must not call the Server.
-			return tn.Respond(req), true
-		}
 		return tn.Reply, true
 	}
 	if !req.HasTools() {
 		req.Turn = TitleTurn
-		return Say(s.title), true
+		return Say("Scripted session"), true
 	}
 	s.unmatched = append(s.unmatched, req)
 	return nil, false
@@ -236,14 +207,12 @@ func writeStream(w http.ResponseWriter, req *Request, reply Reply) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
+	flusher := w.(http.Flusher) // as net/http's writers all are
 	send := func(event string, data map[string]any) {
 		data["type"] = event
 		b, _ := json.Marshal(data) // strings, numbers and valid JSON
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
-		if flusher != nil {
-			flusher.Flush()
-		}
+		flusher.Flush()
 	}
 
 	send("message_start", map[string]any{

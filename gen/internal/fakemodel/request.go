@@ -1,7 +1,6 @@
 package fakemodel
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -84,23 +83,16 @@ type ContentBlock struct {
 // one text block.
 type Content []ContentBlock
 
-// UnmarshalJSON accepts a string or an array of blocks.
+// UnmarshalJSON accepts a string or an array of blocks. data is one JSON
+// value as the decoder found it: a string in it is well formed.
 func (c *Content) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
-	if len(data) > 0 && data[0] == '"' {
+	if data[0] == '"' {
 		var s string
-		if err := json.Unmarshal(data, &s); err != nil {
-			return err
-		}
+		json.Unmarshal(data, &s)
 		*c = Content{{Type: "text", Text: s}}
 		return nil
 	}
-	var blocks []ContentBlock
-	if err := json.Unmarshal(data, &blocks); err != nil {
-		return err
-	}
-	*c = blocks
-	return nil
+	return json.Unmarshal(data, (*[]ContentBlock)(c))
 }
 
 // Text joins the text of the text blocks with newlines.

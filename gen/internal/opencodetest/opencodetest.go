@@ -8,8 +8,7 @@
 // stray install fails in under a second instead of hanging a request for a
 // minute, gives the server a scratch HOME and a minimal environment, and
 // waits for the "opencode server listening on" line before it returns,
-// because a request sent earlier can hang forever. The facts behind these
-// steps are in OPENCODE.md.
+// because a request sent earlier can hang forever.
 package opencodetest
 
 import (
@@ -71,8 +70,6 @@ type Options struct {
 type Server struct {
 	// URL is the base URL the server printed, like http://127.0.0.1:41234.
 	URL string
-	// Dir is the repository directory the server was started in.
-	Dir string
 	// Home is the scratch HOME of the server; OpenCode keeps its config,
 	// data, logs and caches under it.
 	Home string
@@ -108,12 +105,8 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	bin := nodetool.OpencodeBin(t)
 	nodeModules := nodetool.Dir(t)
 
-	dir, err := filepath.Abs(repoDir)
-	if err != nil {
-		t.Fatalf("opencodetest: %v", err)
-	}
 	home := t.TempDir()
-	if err := prepare(dir, home, nodeModules, opts.Config); err != nil {
+	if err := prepare(repoDir, home, nodeModules, opts.Config); err != nil {
 		t.Fatalf("opencodetest: %v", err)
 	}
 
@@ -130,7 +123,7 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	// line. --print-logs puts OpenCode's log on stderr, so a failing test
 	// shows what the "Check server logs" of a 500 answer refers to.
 	cmd := exec.Command(bin, "serve", "--print-logs", "--hostname", "127.0.0.1", "--port", "0")
-	cmd.Dir = dir
+	cmd.Dir = repoDir
 	cmd.Env = environment(home, registry.url(), opts.Env)
 	cmd.WaitDelay = stopGrace
 
@@ -141,7 +134,6 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	}
 	s := &Server{
 		URL:         strings.TrimRight(u, "/"),
-		Dir:         dir,
 		Home:        home,
 		StartupTime: time.Since(began),
 		output:      output,
@@ -150,7 +142,7 @@ func Start(t testing.TB, repoDir string, opts Options) *Server {
 	t.Cleanup(func() {
 		proc.Stop(syscall.SIGTERM, stopGrace)
 		if t.Failed() {
-			t.Logf("opencodetest: output of opencode serve in %s:\n%s", dir, output)
+			t.Logf("opencodetest: output of opencode serve in %s:\n%s", repoDir, output)
 		}
 	})
 	return s
@@ -235,13 +227,8 @@ func prepare(dir, home, nodeModules string, config []byte) error {
 	if err := os.MkdirAll(project, 0o755); err != nil {
 		return err
 	}
-	link := filepath.Join(project, "node_modules")
-	if _, err := os.Lstat(link); errors.Is(err, fs.ErrNotExist) {
-		if err := os.Symlink(nodeModules, link); err != nil {
-			return fmt.Errorf("linking the toolchain into the project: %w", err)
-		}
-	} else if err != nil {
-		return err
+	if err := os.Symlink(nodeModules, filepath.Join(project, "node_modules")); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("linking the toolchain into the project: %w", err)
 	}
 	if err := writeIfAbsent(filepath.Join(project, "package-lock.json"), lock); err != nil {
 		return err

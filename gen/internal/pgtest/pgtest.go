@@ -31,7 +31,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -78,7 +77,6 @@ type Server struct {
 	bin      string
 	maxConns int
 	runAs    *credential
-	mu       sync.Mutex
 	proc     *procout.Process
 	output   *procout.SyncBuffer
 }
@@ -191,8 +189,6 @@ func (s *Server) initdb() (string, error) {
 
 // start runs postgres and waits until it accepts connections.
 func (s *Server) start() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	cmd := exec.Command(filepath.Join(s.bin, "postgres"),
 		"-D", s.DataDir,
 		"-p", strconv.Itoa(s.Port),
@@ -208,7 +204,6 @@ func (s *Server) start() error {
 	cmd.Env = environment()
 	cmd.WaitDelay = time.Second
 	s.runAs.apply(cmd)
-	configureProcess(cmd)
 
 	began := time.Now()
 	_, proc, err := procout.Start(cmd, s.output, readyMarker, startTimeout)
@@ -223,8 +218,6 @@ func (s *Server) start() error {
 // stop ends the server: SIGINT (fast shutdown), then SIGKILL after
 // stopTimeout.
 func (s *Server) stop() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.proc == nil {
 		return nil
 	}
@@ -253,17 +246,11 @@ func binDir(t testing.TB, glob, ci string) string {
 	}
 	msg := fmt.Sprintf("PostgreSQL's server binaries are not installed (nothing usable in %s: %v); %s",
 		glob, errors.Join(errs...), installHint)
-	skipOrFail(t, ci, msg)
-	return ""
-}
-
-// skipOrFail skips the test, or fails it when ci is set.
-func skipOrFail(t testing.TB, ci, msg string) {
-	t.Helper()
 	if ci == "" {
 		t.Skipf("pgtest: %s", msg)
 	}
 	t.Fatalf("pgtest: CI=%q: %s", ci, msg)
+	return ""
 }
 
 // versionOf is the major version in a path like

@@ -5,22 +5,12 @@ import (
 	"syscall"
 )
 
-// apply makes cmd run as the credential's user.
+// apply makes cmd run as the credential's user, and has the kernel send
+// it SIGQUIT (immediate shutdown, which also ends a server's children) if
+// the test process dies without stopping it.
 func (c *credential) apply(cmd *exec.Cmd) {
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGQUIT}
 	if c != nil {
 		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: c.uid, Gid: c.gid, NoSetGroups: true}
 	}
-}
-
-// configureProcess has the kernel send the server SIGQUIT (immediate
-// shutdown, which also ends its children) if the test process dies
-// without stopping it.
-func configureProcess(cmd *exec.Cmd) {
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.Pdeathsig = syscall.SIGQUIT
 }

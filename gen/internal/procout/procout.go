@@ -131,9 +131,6 @@ func FreePort() (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("finding a free port: %w", err)
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	if err := l.Close(); err != nil {
-		return 0, fmt.Errorf("finding a free port: %w", err)
-	}
-	return port, nil
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
 }

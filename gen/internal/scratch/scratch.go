@@ -127,9 +127,9 @@ func (m *Module) attribute(out []byte) Findings {
 	return f
 }
 
-// goEnv is the environment of the go command in the module: offline, this
-// module only, the local toolchain.
-func goEnv() []string {
+// GoEnv is the environment of the go command in a scratch module:
+// offline, this module only, the local toolchain.
+func GoEnv() []string {
 	return append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOPROXY=off", "GOTOOLCHAIN=local")
 }
 
@@ -145,7 +145,7 @@ func (m *Module) GoVet() (Findings, error) {
 		args = append(args, "./"+name+"/...")
 	}
 	cmd := exec.Command("go", args...)
-	cmd.Env = goEnv()
+	cmd.Env = GoEnv()
 	return m.findings("go vet", cmd)
 }
 
@@ -162,19 +162,6 @@ func (m *Module) findings(name string, cmd *exec.Cmd) (Findings, error) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return f, nil
-}
-
-// Build builds the main package at rel (slash path below the root) and
-// returns the executable's path.
-func (m *Module) Build(rel string) (string, error) {
-	bin := filepath.Join(m.Dir, "bin", filepath.Base(rel))
-	cmd := exec.Command("go", "build", "-o", bin, "./"+rel)
-	cmd.Dir = m.Dir
-	cmd.Env = goEnv()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return bin, nil
 }
 
 // TSC type-checks the .ts files under the given directories of each tree
