@@ -75,14 +75,13 @@ func (f *specFlags) generate(warn func(*load.Source)) (*generation, error) {
 	if g.out == "" {
 		g.out = codegenOut(f.spec, s.Codegen.Out)
 	}
-	pre := write.StartPrefetch(g.out) // read while the emitters run
 	g.files, err = emit.Generate(s, emitters.All(), emit.Options{Only: f.onlyList(), Session: f.session})
 	if err != nil {
 		return nil, err
 	}
 	// A run of some emitters (--only) removes nothing: the others' files
 	// are not stale.
-	g.changes, err = write.Plan(g.out, g.files, f.only != "", pre)
+	g.changes, err = write.Plan(g.out, g.files, f.only != "")
 	return g, err
 }
 

@@ -47,8 +47,8 @@ type Change struct {
 // extended with the previous manifest's entries for files that still exist
 // and that this run did not produce, so the other emitters' files stay
 // recognisably agentc's.
-func Plan(root string, files []emit.File, partial bool, pre *Prefetch) ([]Change, error) {
-	old, err := pre.read(root, emit.ManifestName)
+func Plan(root string, files []emit.File, partial bool) ([]Change, error) {
+	old, err := os.ReadFile(filepath.Join(root, emit.ManifestName))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func Plan(root string, files []emit.File, partial bool, pre *Prefetch) ([]Change
 	want := make(map[string]bool, len(files))
 	for _, f := range files {
 		want[f.Path] = true
-		old, err := pre.read(root, f.Path)
+		old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			changes = append(changes, Change{Path: f.Path, Kind: Create, New: f.Data})
@@ -88,46 +88,6 @@ func Plan(root string, files []emit.File, partial bool, pre *Prefetch) ([]Change
 	}
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	return changes, nil
-}
-
-// Prefetch is the files of the output root that a Plan will compare, read
-// on another goroutine while the emitters run: the manifest and the files
-// it lists. A nil *Prefetch has read nothing.
-type Prefetch struct {
-	done  chan struct{}
-	files map[string][]byte // by slash path: what was there when read
-}
-
-// StartPrefetch starts reading the manifest under root and the files it
-// lists.
-func StartPrefetch(root string) *Prefetch {
-	pre := &Prefetch{done: make(chan struct{}), files: map[string][]byte{}}
-	go func() {
-		defer close(pre.done)
-		manifest, err := os.ReadFile(filepath.Join(root, emit.ManifestName))
-		if err != nil {
-			return
-		}
-		pre.files[emit.ManifestName] = manifest
-		for p := range emit.ParseManifest(manifest) {
-			if data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p))); err == nil {
-				pre.files[p] = data
-			}
-		}
-	}()
-	return pre
-}
-
-// read returns the file at the slash path p under root: as pre read it
-// when it did, else as it is now.
-func (pre *Prefetch) read(root, p string) ([]byte, error) {
-	if pre != nil {
-		<-pre.done
-		if data, ok := pre.files[p]; ok {
-			return data, nil
-		}
-	}
-	return os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 }
 
 // partialManifest returns the manifest data of a run of some emitters,

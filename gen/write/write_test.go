@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/write"
@@ -38,7 +36,7 @@ func withManifest(files ...emit.File) []emit.File {
 // gen writes files under root with the real file system.
 func gen(t *testing.T, root string, files []emit.File) []write.Change {
 	t.Helper()
-	changes, err := write.Plan(root, files, false, nil)
+	changes, err := write.Plan(root, files, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,37 +171,6 @@ func TestStaleFilesAreRemoved(t *testing.T) {
 	}
 }
 
-// TestPrefetchedPlanIsPlan: a plan that compares with what a prefetch read
-// (the manifest and the files it lists, while the emitters ran) is the plan
-// that reads the tree itself, for every kind of change.
-func TestPrefetchedPlanIsPlan(t *testing.T) {
-	oldFiles, newFiles := twoGenerations()
-	root := t.TempDir()
-	gen(t, root, oldFiles)
-	// A hand-written file where the new generation puts one.
-	writeFile(t, filepath.Join(root, "d", "fresh.ts"), "// mine\n")
-	want, err := write.Plan(root, newFiles, false, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := write.Plan(root, newFiles, false, write.StartPrefetch(root))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("prefetched plan (-read +prefetched):\n%s", diff)
-	}
-	seen := map[write.Kind]bool{}
-	for _, c := range got {
-		seen[c.Kind] = true
-	}
-	for _, k := range []write.Kind{write.Update, write.Unchanged, write.Remove, write.Conflict} {
-		if !seen[k] {
-			t.Errorf("the plan has no %s: the test covers less than it says", k)
-		}
-	}
-}
-
 // TestLeftoverTempFilesAreRemoved: a full run removes the temporary files
 // a killed run left, once older than any run keeps one, and leaves a
 // fresh one (a run in progress) alone.
@@ -253,7 +220,7 @@ func TestHandWrittenFileIsNeverOverwritten(t *testing.T) {
 		emit.File{Path: "ts/models.ts", Data: headed("models")},
 		emit.File{Path: "z.json", Data: []byte("{}\n")},
 	)
-	changes, err := write.Plan(root, files, false, nil)
+	changes, err := write.Plan(root, files, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +265,7 @@ func TestInterruptedRunLeavesOldOrNew(t *testing.T) {
 	for failAt := 1; ; failAt++ {
 		root := t.TempDir()
 		gen(t, root, oldFiles)
-		changes, err := write.Plan(root, newFiles, false, nil)
+		changes, err := write.Plan(root, newFiles, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -428,7 +395,7 @@ func TestWriteChild(t *testing.T) {
 	}
 	signal.Ignore(syscall.SIGTERM)
 	_, newFiles := twoGenerations()
-	changes, err := write.Plan(root, newFiles, false, nil)
+	changes, err := write.Plan(root, newFiles, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func TestGeneratedIsFresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := filepath.Join(nodetool.ModuleRoot(t), filepath.FromSlash(s.Codegen.Out))
-	changes, err := write.Plan(root, generate(t), false, nil)
+	changes, err := write.Plan(root, generate(t), false)
 	if err != nil {
 		t.Fatal(err)
 	}
