@@ -407,9 +407,12 @@ func (g *generator) zero(t *model.Type) string {
 	return g.goTypeText(t) + "{}"
 }
 
+// maxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER.
+const maxSafeInteger = 1<<53 - 1
+
 // goValue is the Go expression of the JSON value raw as type t (a
 // default), or an error for a value Go cannot hold (an integer beyond
-// int64). An object literal of two or more fields is written one field a
+// int64) or holds otherwise than zod (an integer beyond maxSafeInteger). An object literal of two or more fields is written one field a
 // line, unaligned, for gofmt to lay out (src is then odd).
 func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (string, error) {
 	switch t.Kind {
@@ -427,8 +430,13 @@ func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (
 		v, _ := strconv.ParseFloat(string(raw), 64)
 		return floatLit(v), nil
 	case model.Integer:
+		// zod holds a default as a JavaScript number, which rounds an
+		// integer beyond 2^53 (and its .int() refuses one as an argument).
 		var v int64
 		err := json.Unmarshal(raw, &v)
+		if err == nil && (v > maxSafeInteger || v < -maxSafeInteger) {
+			err = fmt.Errorf("%d is beyond ±%d, the integers a JavaScript number holds exactly: zod's default would be %s", v, int64(maxSafeInteger), js.Number(json.Number(strconv.FormatInt(v, 10))))
+		}
 		return "int64(" + strconv.FormatInt(v, 10) + ")", err
 	case model.Boolean:
 		var v bool

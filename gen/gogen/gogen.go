@@ -243,8 +243,8 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 				// field's type.
 				if args && f.Presence == model.Defaulted {
 					if _, err := g.goValue(&goSource{}, f.Type, f.Default); err != nil {
-						errs.Add(f.Pos, "go-limit", "the default of %q is no Go value of the field's type (%v); "+
-							"use a default within int64", f.Name, err)
+						errs.Add(f.Pos, "go-limit", "the default of %q is not a value the Go decoder and zod hold alike (%v); "+
+							"use integers within ±%d", f.Name, err, int64(maxSafeInteger))
 					}
 				}
 				walk(f.Type, t.GoName, f.GoName, args)

@@ -51,11 +51,12 @@ func TestObjectPrototypeField(t *testing.T) {
 	}
 }
 
-// TestDefaultBeyondInt64: an int default Go's int64 cannot hold, at the
-// top of a field or inside an object's default, is Check's finding at the
-// field, and Emit fails on it (it wrote a decoder that did not compile);
-// the largest int64 is a default like any other.
-func TestDefaultBeyondInt64(t *testing.T) {
+// TestIntDefaultBeyondSafe: an int default beyond ±(2^53-1) — one Go's
+// int64 cannot hold (Emit wrote a decoder that did not compile), or one it
+// holds exactly where zod's JavaScript number rounds it — at the top of a
+// field or inside a list's or an object's default, is Check's finding at
+// the field, and Emit fails on it; ±(2^53-1) are defaults like any other.
+func TestIntDefaultBeyondSafe(t *testing.T) {
 	for _, tc := range []struct {
 		typ     *model.Type
 		def     string
@@ -63,7 +64,13 @@ func TestDefaultBeyondInt64(t *testing.T) {
 	}{
 		{&model.Type{Kind: model.Integer}, "100000000000000000000000", true},
 		{&model.Type{Kind: model.Integer}, "-9223372036854775809", true},
-		{&model.Type{Kind: model.Integer}, "9223372036854775807", false},
+		{&model.Type{Kind: model.Integer}, "9223372036854775807", true},
+		// zod holds 9007199254740992 for this one, Go 9007199254740993.
+		{&model.Type{Kind: model.Integer}, "9007199254740993", true},
+		{&model.Type{Kind: model.Integer}, "-9007199254740992", true},
+		{&model.Type{Kind: model.Integer}, "9007199254740991", false},
+		{&model.Type{Kind: model.Integer}, "-9007199254740991", false},
+		{&model.Type{Kind: model.Array, Items: &model.Type{Kind: model.Integer}}, "[1, 9007199254740993]", true},
 		{&model.Type{Kind: model.Array, Items: &model.Type{Kind: model.Integer}}, "[1, 1e30]", true},
 		{&model.Type{Kind: model.Object, GoName: "BigDefault", Fields: []*model.Field{
 			{Name: "n", GoName: "N", TSName: "n", Presence: model.Required, Type: &model.Type{Kind: model.Integer}},
@@ -85,7 +92,7 @@ func TestDefaultBeyondInt64(t *testing.T) {
 			}
 			continue
 		}
-		if len(findings) != 1 || findings[0].Pos != at || findings[0].Code != "go-limit" || !strings.Contains(findings[0].Msg, "int64") {
+		if len(findings) != 1 || findings[0].Pos != at || findings[0].Code != "go-limit" || !strings.Contains(findings[0].Msg, "within ±9007199254740991") {
 			t.Errorf("default %s: Check = %v, want one go-limit finding at %s", tc.def, findings, at)
 		}
 		if emitErr == nil || !strings.Contains(emitErr.Error(), `the default of "big"`) {
