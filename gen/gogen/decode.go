@@ -435,7 +435,10 @@ func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (
 		var v int64
 		err := json.Unmarshal(raw, &v)
 		if err == nil && (v > maxSafeInteger || v < -maxSafeInteger) {
-			err = fmt.Errorf("%d is beyond ±%d, the integers a JavaScript number holds exactly: zod's default would be %s", v, int64(maxSafeInteger), js.Number(json.Number(strconv.FormatInt(v, 10))))
+			err = fmt.Errorf("%d is beyond ±%d, the integers zod's .int() accepts", v, int64(maxSafeInteger))
+			if n := strconv.FormatInt(v, 10); js.Number(json.Number(n)) != n {
+				err = fmt.Errorf("%w, and zod's default would be %s, the JavaScript number nearest to it", err, js.Number(json.Number(n)))
+			}
 		}
 		return "int64(" + strconv.FormatInt(v, 10) + ")", err
 	case model.Boolean:

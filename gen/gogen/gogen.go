@@ -243,7 +243,7 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 				// field's type.
 				if args && f.Presence == model.Defaulted {
 					if _, err := g.goValue(&goSource{}, f.Type, f.Default); err != nil {
-						errs.Add(f.Pos, "go-limit", "the default of %q is not a value the Go decoder and zod hold alike (%v); "+
+						errs.Add(f.Pos, "go-limit", "the default of %q is not one zod and the Go decoder take alike (%v); "+
 							"use integers within ±%d", f.Name, err, int64(maxSafeInteger))
 					}
 				}
