@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/gen/mcpgen/agentmcp"
@@ -149,5 +151,84 @@ func TestUnrecordedResult(t *testing.T) {
 	}
 	if len(events) != 1 || events[0].Outcome != "executed" || !events[0].Success || events[0].StoreErr == nil {
 		t.Errorf("observed %+v", events)
+	}
+}
+
+// stallingStore holds every Claim until its context ends (or the test
+// does: stop), saying on entered that one began: a database that stopped
+// answering.
+type stallingStore struct{ entered, stop chan struct{} }
+
+func (s stallingStore) Claim(ctx context.Context, _ agentrt.Invocation) (agentrt.Result, bool, error) {
+	s.entered <- struct{}{}
+	select {
+	case <-ctx.Done():
+		return agentrt.Result{}, false, ctx.Err()
+	case <-s.stop:
+		return agentrt.Result{}, false, errors.New("the test ended")
+	}
+}
+
+func (stallingStore) Complete(context.Context, agentrt.Invocation, agentrt.Result) error { return nil }
+
+// TestClientGone: a caller that leaves while the store stalls ends the
+// wait, as on the callback route: observed as client_gone 499, with
+// nothing executed and no store error.
+func TestClientGone(t *testing.T) {
+	c := oneTool
+	var executed atomic.Int32
+	c.Dispatch = func(ctx context.Context, h noHandler, call agentrt.Call[string], args []byte) agentrt.Result {
+		executed.Add(1)
+		return agentrt.Result{Success: true}
+	}
+	store := stallingStore{entered: make(chan struct{}), stop: make(chan struct{})}
+	events := make(chan agentrt.CallEvent, 1)
+	s, err := agentmcp.New(&c, []agentmcp.Tool{{Tool: 0, Description: "echoes", Schema: `{"type":"object"}`}},
+		agentmcp.Config[noHandler, string]{
+			Handler: noHandler{},
+			Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+				return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+			}),
+			Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { return "m", nil }),
+			Store:    store,
+			Observe:  func(ctx context.Context, ev agentrt.CallEvent) { events <- ev },
+			Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	defer close(store.stop) // before Close, which waits for the handler
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+agentmcp.Path, strings.NewReader(
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"`+agentmcp.ToolCallIDMeta+`":"g1"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set(agentmcp.SessionHeader, "s1")
+	req.Header.Set("Authorization", "Bearer t")
+	sent := make(chan error, 1)
+	go func() {
+		res, err := http.DefaultClient.Do(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		sent <- err
+	}()
+	<-store.entered
+	cancel() // the caller leaves while the store stalls
+	if err := <-sent; !errors.Is(err, context.Canceled) {
+		t.Errorf("the caller's request ended with %v, want its cancellation", err)
+	}
+	select {
+	case ev := <-events:
+		if ev.Outcome != "client_gone" || ev.Status != 499 || ev.StoreErr != nil || executed.Load() != 0 {
+			t.Errorf("observed %+v, executed %d times; want client_gone 499, nothing executed", ev, executed.Load())
+		}
+	case <-time.After(10 * time.Second): // a guard against a hang, not a measure
+		t.Fatal("the server still waits on the store 10 s after its caller left")
 	}
 }

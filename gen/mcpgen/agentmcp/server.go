@@ -224,6 +224,9 @@ type caller[M ~string] struct {
 	// body keeps what the transport reads of the request's body (at most
 	// its MaxRequestBodyBytes), for rawMetaString.
 	body bytes.Buffer
+	// request is the HTTP request's context, which ends when the caller
+	// leaves; the SDK runs a tool's handler in a context that does not.
+	request context.Context
 }
 
 type callerKey struct{}
@@ -273,7 +276,7 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
 		return
 	}
-	c := &caller[M]{session: session, claims: claims, mode: mode}
+	c := &caller[M]{session: session, claims: claims, mode: mode, request: r.Context()}
 	// A server request's Body is never nil (net/http).
 	r.Body = struct {
 		io.Reader
@@ -373,6 +376,11 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 		// The stateless transport connects a session per request with the
 		// request's context, which carries the caller ServeHTTP added.
 		c := ctx.Value(callerKey{}).(*caller[M])
+		// A caller that leaves ends the wait for the store, as on the
+		// callback route.
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(c.request, cancel)()
 		args := []byte(req.Params.Arguments)
 		if len(args) == 0 {
 			args = []byte("{}")
@@ -399,8 +407,12 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 		}
 		call := agentrt.Call[M]{Tool: tool, Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
 		res, outcome, err := s.execute(ctx, c, ti, call, args, counted)
+		status := http.StatusOK
+		if outcome == "client_gone" {
+			status = 499
+		}
 		s.observe(ctx, agentrt.CallEvent{
-			Tool: tool, SessionID: c.session, ToolCallID: toolCallID, Outcome: outcome, Status: http.StatusOK,
+			Tool: tool, SessionID: c.session, ToolCallID: toolCallID, Outcome: outcome, Status: status,
 			Success: err == nil && res.Success, Replay: outcome == "replayed", Duration: time.Since(start),
 			StoreAttempts: counted.Attempts(), StoreErr: counted.Err(),
 		})
@@ -462,6 +474,8 @@ func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], ti int, call a
 		msg := "tool_call_id " + call.ToolCallID +
 			" was already used for another call (a different tool or different arguments)"
 		return agentrt.Result{Result: msg}, "tool_call_id_conflict", nil
+	case err != nil && c.request.Err() != nil:
+		return agentrt.Result{}, "client_gone", errors.New("the caller left")
 	case err != nil:
 		counted.Note(err)
 		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: idempotency store failed",
