@@ -15,8 +15,8 @@ import (
 	"github.com/agentc-dev/agentc/gen/mcpgen/agentmcp"
 )
 
-// gated is a server of oneTool's echo in mode "full" and not in mode
-// "bare", on a MemoryStore; it counts echo's executions and keeps the
+// gated is a server of oneTool's echo, named echo_v1 before (its alias),
+// in mode "full" and not in mode "bare", on a MemoryStore; it counts echo's executions and keeps the
 // events it observed. Session "s-full" is in mode full, "s-bare" in mode
 // bare, "s-down" cannot be looked up and any other is unknown; token "t"
 // is a sandbox token of any session, "t.<session>" one of that session.
@@ -31,6 +31,7 @@ type gated struct {
 func newGated(t *testing.T) *gated {
 	g := &gated{}
 	c := oneTool
+	c.Tools = []agentrt.ToolDesc{{Name: "echo", Aliases: []string{"echo_v1"}, FileName: "echo", Gateway: true, Fingerprint: "e1"}}
 	c.Injects = func(m string, tool int) bool { return m == "full" }
 	c.Dispatch = func(ctx context.Context, h noHandler, call agentrt.Call[string], args []byte) agentrt.Result {
 		if call.Mode != "full" {
@@ -153,15 +154,16 @@ func TestRefusedBeforeMCP(t *testing.T) {
 // TestModeGate: a session's tools/list shows only the tools its mode
 // injects, and a tools/call of a gateway tool its mode lacks is a result
 // with isError and the callback route's words (not the SDK's unknown
-// tool), executed by no one and observed as rejected; a name that is no
-// gateway tool is a JSON-RPC error.
+// tool), executed by no one and observed as rejected; a tool's alias,
+// which tools/list does not show, is called as the tool; a name that is
+// no gateway tool is a JSON-RPC error.
 func TestModeGate(t *testing.T) {
 	g := newGated(t)
 	if _, body := g.post(t, "s-bare", "t", list); !strings.Contains(body, `"tools":[]`) {
 		t.Errorf("tools/list in mode bare: %s, want no tools", body)
 	}
-	if _, body := g.post(t, "s-full", "t", list); !strings.Contains(body, `"name":"echo"`) {
-		t.Errorf("tools/list in mode full: %s, want echo", body)
+	if _, body := g.post(t, "s-full", "t", list); !strings.Contains(body, `"name":"echo"`) || strings.Contains(body, "echo_v1") {
+		t.Errorf("tools/list in mode full: %s, want echo and not its alias", body)
 	}
 	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}`
 	_, body := g.post(t, "s-bare", "t", call)
@@ -170,6 +172,17 @@ func TestModeGate(t *testing.T) {
 	}
 	if ev, executed := g.last(); ev.Outcome != "rejected" || ev.Tool != "echo" || ev.SessionID != "s-bare" || executed != 0 {
 		t.Errorf("observed %+v, %d executions", ev, executed)
+	}
+	// By its alias, as a client that listed the tools before echo was
+	// renamed calls it: refused alike in mode bare, executed in mode full.
+	byAlias := strings.Replace(call, `"echo"`, `"echo_v1"`, 1)
+	_, body = g.post(t, "s-bare", "t", byAlias)
+	if !strings.Contains(body, "Tool echo is not available in bare sessions") {
+		t.Errorf("tools/call of echo_v1 in mode bare: %s", body)
+	}
+	_, body = g.post(t, "s-full", "t", byAlias)
+	if ev, executed := g.last(); !strings.Contains(body, `"text":"echoed {}"`) || ev.Outcome != "executed" || ev.Tool != "echo" || executed != 1 {
+		t.Errorf("tools/call of echo_v1 in mode full: %s; observed %+v, %d executions", body, ev, executed)
 	}
 	_, body = g.post(t, "s-full", "t", strings.Replace(call, `"echo"`, `"nope"`, 1))
 	if !strings.Contains(body, `"error"`) || strings.Contains(body, `"result"`) {

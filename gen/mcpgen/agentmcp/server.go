@@ -327,10 +327,14 @@ func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: s.c.Name, Version: s.c.Revision}, &mcp.ServerOptions{
 		Instructions: "Gateway tools of agent contract " + s.c.Name + " for " + string(c.mode) + " sessions.",
 	})
-	refused := map[string]mcp.ToolHandler{}
+	unlisted := map[string]mcp.ToolHandler{}
 	for _, t := range s.tools {
+		h := s.handler(t.Tool)
+		for _, alias := range s.c.Tools[t.Tool].Aliases {
+			unlisted[alias] = h
+		}
 		if !s.c.Injects(c.mode, t.Tool) {
-			refused[s.c.Tools[t.Tool].Name] = s.handler(t.Tool)
+			unlisted[s.c.Tools[t.Tool].Name] = h
 			continue
 		}
 		srv.AddTool(&mcp.Tool{
@@ -339,25 +343,27 @@ func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
 			// Indented as generated: encoding/json compacts a RawMessage
 			// when the SDK answers tools/list.
 			InputSchema: json.RawMessage(t.Schema),
-		}, s.handler(t.Tool))
+		}, h)
 	}
-	if len(refused) > 0 {
-		srv.AddReceivingMiddleware(refuseOutOfMode(refused))
+	if len(unlisted) > 0 {
+		srv.AddReceivingMiddleware(callUnlisted(unlisted))
 	}
 	s.modes[c.mode] = srv
 	return srv
 }
 
-// refuseOutOfMode hands a tools/call of a gateway tool the mode does not
-// inject (one of refused, which tools/list does not show) to its handler,
-// which refuses it in the callback route's words. Without it the SDK would
-// answer "unknown tool", and a model could not tell a tool its session
-// lacks from a misspelt one.
-func refuseOutOfMode(refused map[string]mcp.ToolHandler) mcp.Middleware {
+// callUnlisted hands a tools/call of a name tools/list does not show
+// (one of unlisted) to its tool's handler: a gateway tool the mode does not
+// inject, which the handler refuses in the callback route's words (without
+// it the SDK would answer "unknown tool", and a model could not tell a
+// tool its session lacks from a misspelt one), or an alias, a tool's name
+// before it was renamed, which a client that listed the tools before the
+// gateway was deployed still calls: the callback route serves aliases too.
+func callUnlisted(unlisted map[string]mcp.ToolHandler) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
-				if h, ok := refused[call.Params.Name]; ok {
+				if h, ok := unlisted[call.Params.Name]; ok {
 					return h(ctx, call)
 				}
 			}
