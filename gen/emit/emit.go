@@ -11,7 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"path"
+	"io/fs"
 	"slices"
 	"strings"
 	"sync"
@@ -207,8 +207,11 @@ func Generate(s *model.Spec, emitters []*Emitter, o Options) ([]File, error) {
 	return files, nil
 }
 
+// checkPath refuses a path that is not a clean, relative slash path below
+// the output root (fs.ValidPath refuses "", a leading "/", and ".", ".."
+// or empty elements, but admits "." itself) or that is the manifest's.
 func checkPath(p string) error {
-	if p == "" || path.IsAbs(p) || path.Clean(p) != p || p == "." || strings.HasPrefix(p, "../") || strings.Contains(p, "\\") {
+	if !fs.ValidPath(p) || p == "." || strings.Contains(p, "\\") {
 		return fmt.Errorf("bad output path %q (must be a clean relative slash path)", p)
 	}
 	if p == ManifestName {

@@ -99,6 +99,14 @@ func TestGenerateRejects(t *testing.T) {
 		{[]*emit.Emitter{one("a", "t/fooBar.ts"), one("b", "t/foobar.ts")}, "t/fooBar.ts and t/foobar.ts differ only in case"},
 		{[]*emit.Emitter{one("a", "Docs/x.md"), one("b", "docs/X.md")}, "Docs/x.md and docs/X.md differ only in case"},
 		{[]*emit.Emitter{one("a", "../x.json")}, `emitter a: bad output path "../x.json"`},
+		{[]*emit.Emitter{one("a", "..")}, `emitter a: bad output path ".."`},
+		{[]*emit.Emitter{one("a", "")}, `emitter a: bad output path ""`},
+		{[]*emit.Emitter{one("a", ".")}, `emitter a: bad output path "."`},
+		{[]*emit.Emitter{one("a", "/x.json")}, `emitter a: bad output path "/x.json"`},
+		{[]*emit.Emitter{one("a", "a/./x.json")}, `emitter a: bad output path "a/./x.json"`},
+		{[]*emit.Emitter{one("a", "a//x.json")}, `emitter a: bad output path "a//x.json"`},
+		{[]*emit.Emitter{one("a", "a/")}, `emitter a: bad output path "a/"`},
+		{[]*emit.Emitter{one("a", "a\\x.json")}, `emitter a: bad output path "a\\x.json"`},
 		{[]*emit.Emitter{one("a", "agentc-manifest.txt")}, `emitter a: output path "agentc-manifest.txt" is reserved`},
 	} {
 		if _, err := emit.Generate(&model.Spec{}, tc.list, emit.Options{}); err == nil || !strings.Contains(err.Error(), tc.want) {
