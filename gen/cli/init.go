@@ -143,6 +143,10 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	if !localPath(specDir) || !localPath(out) {
 		return nil, usagef("--spec-dir and --out must be relative paths inside the repository")
 	}
+	if !localPath(relOut(specDir, out)) {
+		// codegen.out, relative to the spec directory's parent, holds no "..".
+		return nil, usagef("--out %s is not inside %s, the directory that holds --spec-dir", out, path.Dir(specDir))
+	}
 	gomod := filepath.Join(dir, "go.mod")
 	mod, err := os.ReadFile(gomod)
 	if err != nil {
@@ -209,16 +213,15 @@ func (sc *scaffold) run(dir, sdir, specDir, out, modPath, version, replace strin
 	if err := sc.create(filepath.Join(sdir, spec.SchemaFile), load.SchemaFor(src)); err != nil {
 		return err
 	}
-	toolRel, err := filepath.Rel(sdir, filepath.Join(dir, filepath.FromSlash(toolModfile)))
-	if err != nil {
-		return err
-	}
+	// The tool module file, relative to the spec directory (relOut's is
+	// relative to the directory above it).
+	toolRel := path.Join("..", relOut(specDir, toolModfile))
 	gen := fmt.Sprintf(`// Package spec holds this repository's agent contract, written in CUE. agentc
 // compiles it into %[1]s/; run go generate ./... after editing it.
 package spec
 
 //go:generate go tool -modfile=%[2]s agentc gen
-`, out, filepath.ToSlash(toolRel))
+`, out, toolRel)
 	if err := sc.create(filepath.Join(sdir, "generate.go"), []byte(gen)); err != nil {
 		return err
 	}
@@ -330,12 +333,10 @@ func goVersion(mf *modfile.File) string {
 
 // relOut is codegen.out for a spec in specDir and output in out, both
 // relative to the repository: codegen.out is relative to the directory
-// that holds the spec directory.
+// that holds the spec directory. Both are local paths (localPath), so the
+// directory above specDir is "." or a local path, and Rel never fails.
 func relOut(specDir, out string) string {
-	rel, err := filepath.Rel(filepath.Join(filepath.FromSlash(specDir), ".."), filepath.FromSlash(out))
-	if err != nil {
-		return out
-	}
+	rel, _ := filepath.Rel(filepath.Join(filepath.FromSlash(specDir), ".."), filepath.FromSlash(out))
 	return filepath.ToSlash(rel)
 }
 
