@@ -200,10 +200,8 @@ func Generate(s *model.Spec, emitters []*Emitter, o Options) ([]File, error) {
 		}
 		folded[k] = f.Path
 	}
-	if len(run) > 0 {
-		files = append(files, Manifest(s, files))
-		slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
-	}
+	files = append(files, Manifest(s, files))
+	slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
 	return files, nil
 }
 
