@@ -105,25 +105,19 @@ func (s *Session) memo(name string) *Memo {
 }
 
 // Memo is one emitter's memory in a session: what its last run kept for
-// the next, which only that emitter reads. The zero value is empty; a nil
-// *Memo keeps nothing.
+// the next, which only that emitter reads. The zero value is empty.
 type Memo struct {
 	kept any
 }
 
 // Last returns what the emitter's last run kept (nil if none).
 func (m *Memo) Last() any {
-	if m == nil {
-		return nil
-	}
 	return m.kept
 }
 
 // Keep replaces what m holds with v, for the emitter's next run.
 func (m *Memo) Keep(v any) {
-	if m != nil {
-		m.kept = v
-	}
+	m.kept = v
 }
 
 // Check runs every emitter's Check on s, a spec the loader accepted, and

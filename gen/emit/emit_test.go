@@ -193,13 +193,19 @@ func TestToolSchemaOnce(t *testing.T) {
 
 // TestSessionMemo: in a session, each emitter's pass carries its own
 // memo, which holds what the emitter kept in the last generation; outside
-// one, passes carry none, and keeping is a no-op.
+// one, passes carry none.
 func TestSessionMemo(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	seen := map[string][]any{}
 	remember := func(name string) *emit.Emitter {
 		return &emit.Emitter{Name: name, Run: func(p *emit.Pass) ([]emit.File, error) {
+			if p.Memo == nil {
+				mu.Lock()
+				seen[name] = append(seen[name], "no memo")
+				mu.Unlock()
+				return nil, nil
+			}
 			mu.Lock()
 			seen[name] = append(seen[name], p.Memo.Last())
 			mu.Unlock()
@@ -219,7 +225,7 @@ func TestSessionMemo(t *testing.T) {
 	if _, err := emit.Generate(s, list, emit.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(seen["a"], seen["bb"]); got != "[<nil> 1 2 <nil>] [<nil> 2 4 <nil>]" {
+	if got := fmt.Sprint(seen["a"], seen["bb"]); got != "[<nil> 1 2 no memo] [<nil> 2 4 no memo]" {
 		t.Errorf("memos seen by a and bb: %s", got)
 	}
 }
