@@ -47,7 +47,7 @@ func checkCommand() *command {
 }
 
 func runCheck(e *env, sf *specFlags, pattern string) (any, error) {
-	g, err := sf.generate(e.warn)
+	g, err := sf.generate(e.stderr)
 	if err != nil {
 		return nil, err
 	}

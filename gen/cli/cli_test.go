@@ -230,3 +230,27 @@ func TestHelpGoesToStdout(t *testing.T) {
 		t.Errorf("agentc gen --nope: exit %d, stdout %q, stderr %q; want exit 2 and the usage on stderr only", code, stdout, stderr)
 	}
 }
+
+// TestUsageErrors: a command given arguments it does not take, or flags
+// that exclude each other, exits 2 before it reads a spec, and says how
+// to get its usage.
+func TestUsageErrors(t *testing.T) {
+	dir := writeSpec(t, nil)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"breaking", "--against", dir, "extra"}, `breaking takes no arguments, got "extra"`},
+		{[]string{"breaking", "--against", dir, "--builtin", "--spec", dir}, "--builtin and a spec directory exclude each other"},
+		{[]string{"init", "a", "b"}, "init takes at most one repository directory"},
+		{[]string{"version", "extra"}, "version takes no arguments"},
+		{[]string{"schema", "tool", "x", "--builtin", "--spec", dir}, "--builtin and a spec directory exclude each other"},
+		{[]string{"schema", "tools"}, `schema takes 'commands' or 'tool NAME', got "tools"`},
+	} {
+		code, stdout, stderr := run(t, tc.args...)
+		help := "Run 'agentc help " + tc.args[0] + "' for usage."
+		if code != cli.ExitUsage || stdout != "" || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, help) {
+			t.Errorf("agentc %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", strings.Join(tc.args, " "), code, stdout, stderr, tc.want)
+		}
+	}
+}

@@ -3,12 +3,12 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/emitters"
-	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/write"
 )
@@ -64,9 +64,10 @@ type generation struct {
 	changes []write.Change
 }
 
-// generate reads the spec, hands its files to warn (if not nil), loads it,
-// runs the emitters and compares their files with the output root.
-func (f *specFlags) generate(warn func(*load.Source)) (*generation, error) {
+// generate loads the spec as loadSpec does (printing its warnings on warn,
+// if not nil), runs the emitters and compares their files with the output
+// root.
+func (f *specFlags) generate(warn io.Writer) (*generation, error) {
 	s, err := loadSpec(f.spec, warn)
 	if err != nil {
 		return nil, err
@@ -122,7 +123,7 @@ func genCommand() *command {
 }
 
 func runGen(e *env, sf *specFlags) (any, error) {
-	r, err := genOnce(sf, e.warn)
+	r, err := genOnce(sf, e.stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -143,9 +144,9 @@ func (r *genResult) String() string {
 	return fmt.Sprintf("agentc gen: %s: %d written, %d unchanged, %d removed", r.out, len(r.written), r.unchanged, len(r.removed))
 }
 
-// genOnce loads the spec, generates and writes the changed files. warn,
-// if not nil, is handed the spec's files as read.
-func genOnce(sf *specFlags, warn func(*load.Source)) (*genResult, error) {
+// genOnce loads the spec (printing its warnings on warn), generates and
+// writes the changed files.
+func genOnce(sf *specFlags, warn io.Writer) (*genResult, error) {
 	// Nothing is written unless every emitter succeeded.
 	g, err := sf.generate(warn)
 	if err != nil {

@@ -94,39 +94,31 @@ func runInitSchema(e *env, dir string) (any, error) {
 // scaffold is what init does, undone as a whole when a step fails: the
 // contents of each file it created or changed, as they were before (nil:
 // the file did not exist).
-type scaffold struct {
-	before map[string][]byte
-}
+type scaffold map[string][]byte
 
-// create writes a new file, refusing to replace an existing one.
-func (sc *scaffold) create(file string, data []byte) error {
+// create writes a new file. runInit has made sure that none of init's
+// new files exists: the spec directory is missing or empty, the tool
+// module file missing.
+func (sc scaffold) create(file string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	sc.before[file] = nil
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	sc.keep(file)
+	return os.WriteFile(file, data, 0o644)
 }
 
 // keep remembers file's contents (nil if it does not exist) before a step
 // (a go command, gen, an append) may change it.
-func (sc *scaffold) keep(file string) {
-	if _, ok := sc.before[file]; !ok {
-		sc.before[file], _ = os.ReadFile(file)
+func (sc scaffold) keep(file string) {
+	if _, ok := sc[file]; !ok {
+		sc[file], _ = os.ReadFile(file)
 	}
 }
 
 // undo restores every changed file and removes every created one, and the
 // directories init made for them that are empty again.
-func (sc *scaffold) undo() {
-	for file, old := range sc.before {
+func (sc scaffold) undo() {
+	for file, old := range sc {
 		if old != nil {
 			os.WriteFile(file, old, 0o644)
 			continue
@@ -142,6 +134,10 @@ func (sc *scaffold) undo() {
 func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	if !localPath(specDir) || !localPath(out) {
 		return nil, usagef("--spec-dir and --out must be relative paths inside the repository")
+	}
+	if !localPath(relOut(specDir, out)) {
+		// codegen.out, relative to the spec directory's parent, holds no "..".
+		return nil, usagef("--out %s is not inside %s, the directory that holds --spec-dir", out, path.Dir(specDir))
 	}
 	gomod := filepath.Join(dir, "go.mod")
 	mod, err := os.ReadFile(gomod)
@@ -171,7 +167,7 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 		version = "v0.0.0-00010101000000-000000000000" // resolved through the replace directive
 	}
 
-	sc := &scaffold{before: map[string][]byte{}}
+	sc := scaffold{}
 	if err := sc.run(dir, sdir, specDir, out, modPath, version, replace, mf); err != nil {
 		sc.undo()
 		return nil, err
@@ -183,7 +179,7 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 }
 
 // run does init's steps, stopping at the first that fails.
-func (sc *scaffold) run(dir, sdir, specDir, out, modPath, version, replace string, mf *modfile.File) error {
+func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace string, mf *modfile.File) error {
 
 	// The spec: the starter example and agentc's metaschema copy.
 	starter := spec.Starter()
@@ -209,16 +205,15 @@ func (sc *scaffold) run(dir, sdir, specDir, out, modPath, version, replace strin
 	if err := sc.create(filepath.Join(sdir, spec.SchemaFile), load.SchemaFor(src)); err != nil {
 		return err
 	}
-	toolRel, err := filepath.Rel(sdir, filepath.Join(dir, filepath.FromSlash(toolModfile)))
-	if err != nil {
-		return err
-	}
+	// The tool module file, relative to the spec directory (relOut's is
+	// relative to the directory above it).
+	toolRel := path.Join("..", relOut(specDir, toolModfile))
 	gen := fmt.Sprintf(`// Package spec holds this repository's agent contract, written in CUE. agentc
 // compiles it into %[1]s/; run go generate ./... after editing it.
 package spec
 
 //go:generate go tool -modfile=%[2]s agentc gen
-`, out, filepath.ToSlash(toolRel))
+`, out, toolRel)
 	if err := sc.create(filepath.Join(sdir, "generate.go"), []byte(gen)); err != nil {
 		return err
 	}
@@ -330,17 +325,15 @@ func goVersion(mf *modfile.File) string {
 
 // relOut is codegen.out for a spec in specDir and output in out, both
 // relative to the repository: codegen.out is relative to the directory
-// that holds the spec directory.
+// that holds the spec directory. Both are local paths (localPath), so the
+// directory above specDir is "." or a local path, and Rel never fails.
 func relOut(specDir, out string) string {
-	rel, err := filepath.Rel(filepath.Join(filepath.FromSlash(specDir), ".."), filepath.FromSlash(out))
-	if err != nil {
-		return out
-	}
+	rel, _ := filepath.Rel(filepath.Join(filepath.FromSlash(specDir), ".."), filepath.FromSlash(out))
 	return filepath.ToSlash(rel)
 }
 
 // appendOnce appends text to file unless the file already holds marker.
-func appendOnce(sc *scaffold, file, marker, text string) error {
+func appendOnce(sc scaffold, file, marker, text string) error {
 	old, err := os.ReadFile(file)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err

@@ -3,9 +3,11 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/emitters"
 	"github.com/agentc-dev/agentc/gen/load"
@@ -55,16 +57,18 @@ func codegenOut(specDir, out string) string {
 }
 
 // loadSpec reads the spec's files in dir (the embedded default's when dir
-// is ""), hands them to warn (if not nil), loads the spec and runs every
-// emitter's check on the model: what vet reports, and what gen must not
-// generate from. The checks run on a spec the loader accepted.
-func loadSpec(dir string, warn func(*load.Source)) (*model.Spec, error) {
+// is ""), prints on warn (if not nil) the findings about them that do not
+// stop a command (a stale metaschema copy; the embedded spec has none),
+// loads the spec and runs every emitter's check on the model: what vet
+// reports, and what gen must not generate from. The checks run on a spec
+// the loader accepted.
+func loadSpec(dir string, warn io.Writer) (*model.Spec, error) {
 	src, err := specSource(dir)
 	if err != nil {
 		return nil, err
 	}
 	if warn != nil {
-		warn(src)
+		diag.Print(warn, load.Warnings(src).Err())
 	}
 	s, err := load.Load(src)
 	if err != nil {
@@ -104,7 +108,7 @@ func runVet(e *env, args []string, builtin bool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := loadSpec(dir, e.warn)
+	s, err := loadSpec(dir, e.stderr)
 	if err != nil {
 		return nil, err
 	}

@@ -73,7 +73,7 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	// A failed run is reported as a one-shot gen would, with a word that
 	// watch goes on.
 	regen := func() {
-		r, err := genOnce(sf, e.warn)
+		r, err := genOnce(sf, e.stderr)
 		var l diag.List
 		switch {
 		case err == nil:

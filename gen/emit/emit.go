@@ -11,7 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"path"
+	"io/fs"
 	"slices"
 	"strings"
 	"sync"
@@ -105,25 +105,19 @@ func (s *Session) memo(name string) *Memo {
 }
 
 // Memo is one emitter's memory in a session: what its last run kept for
-// the next, which only that emitter reads. The zero value is empty; a nil
-// *Memo keeps nothing.
+// the next, which only that emitter reads. The zero value is empty.
 type Memo struct {
 	kept any
 }
 
 // Last returns what the emitter's last run kept (nil if none).
 func (m *Memo) Last() any {
-	if m == nil {
-		return nil
-	}
 	return m.kept
 }
 
 // Keep replaces what m holds with v, for the emitter's next run.
 func (m *Memo) Keep(v any) {
-	if m != nil {
-		m.kept = v
-	}
+	m.kept = v
 }
 
 // Check runs every emitter's Check on s, a spec the loader accepted, and
@@ -200,15 +194,16 @@ func Generate(s *model.Spec, emitters []*Emitter, o Options) ([]File, error) {
 		}
 		folded[k] = f.Path
 	}
-	if len(run) > 0 {
-		files = append(files, Manifest(s, files))
-		slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
-	}
+	files = append(files, Manifest(s, files))
+	slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
 	return files, nil
 }
 
+// checkPath refuses a path that is not a clean, relative slash path below
+// the output root (fs.ValidPath refuses "", a leading "/", and ".", ".."
+// or empty elements, but admits "." itself) or that is the manifest's.
 func checkPath(p string) error {
-	if p == "" || path.IsAbs(p) || path.Clean(p) != p || p == "." || strings.HasPrefix(p, "../") || strings.Contains(p, "\\") {
+	if !fs.ValidPath(p) || p == "." || strings.Contains(p, "\\") {
 		return fmt.Errorf("bad output path %q (must be a clean relative slash path)", p)
 	}
 	if p == ManifestName {

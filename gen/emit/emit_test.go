@@ -62,8 +62,8 @@ func TestGenerate(t *testing.T) {
 	}
 }
 
-// TestGenerateOnly: Only runs the named emitters; a run of none writes no
-// manifest.
+// TestGenerateOnly: Only runs the named emitters, and the manifest lists
+// their files.
 func TestGenerateOnly(t *testing.T) {
 	t.Parallel()
 	list := []*emit.Emitter{fast, slow(false)}
@@ -78,8 +78,8 @@ func TestGenerateOnly(t *testing.T) {
 	if strings.Join(paths, " ") != "agentc-manifest.txt slow.json" {
 		t.Errorf("Only slow generated %v", paths)
 	}
-	if files, err := emit.Generate(&model.Spec{}, nil, emit.Options{}); err != nil || len(files) != 0 {
-		t.Errorf("no emitters: %d files, %v", len(files), err)
+	if m := emit.ParseManifest(files[0].Data); len(m) != 1 || m["slow.json"] == "" {
+		t.Errorf("Only slow's manifest lists %v", m)
 	}
 }
 
@@ -99,6 +99,14 @@ func TestGenerateRejects(t *testing.T) {
 		{[]*emit.Emitter{one("a", "t/fooBar.ts"), one("b", "t/foobar.ts")}, "t/fooBar.ts and t/foobar.ts differ only in case"},
 		{[]*emit.Emitter{one("a", "Docs/x.md"), one("b", "docs/X.md")}, "Docs/x.md and docs/X.md differ only in case"},
 		{[]*emit.Emitter{one("a", "../x.json")}, `emitter a: bad output path "../x.json"`},
+		{[]*emit.Emitter{one("a", "..")}, `emitter a: bad output path ".."`},
+		{[]*emit.Emitter{one("a", "")}, `emitter a: bad output path ""`},
+		{[]*emit.Emitter{one("a", ".")}, `emitter a: bad output path "."`},
+		{[]*emit.Emitter{one("a", "/x.json")}, `emitter a: bad output path "/x.json"`},
+		{[]*emit.Emitter{one("a", "a/./x.json")}, `emitter a: bad output path "a/./x.json"`},
+		{[]*emit.Emitter{one("a", "a//x.json")}, `emitter a: bad output path "a//x.json"`},
+		{[]*emit.Emitter{one("a", "a/")}, `emitter a: bad output path "a/"`},
+		{[]*emit.Emitter{one("a", "a\\x.json")}, `emitter a: bad output path "a\\x.json"`},
 		{[]*emit.Emitter{one("a", "agentc-manifest.txt")}, `emitter a: output path "agentc-manifest.txt" is reserved`},
 	} {
 		if _, err := emit.Generate(&model.Spec{}, tc.list, emit.Options{}); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -185,13 +193,19 @@ func TestToolSchemaOnce(t *testing.T) {
 
 // TestSessionMemo: in a session, each emitter's pass carries its own
 // memo, which holds what the emitter kept in the last generation; outside
-// one, passes carry none, and keeping is a no-op.
+// one, passes carry none.
 func TestSessionMemo(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	seen := map[string][]any{}
 	remember := func(name string) *emit.Emitter {
 		return &emit.Emitter{Name: name, Run: func(p *emit.Pass) ([]emit.File, error) {
+			if p.Memo == nil {
+				mu.Lock()
+				seen[name] = append(seen[name], "no memo")
+				mu.Unlock()
+				return nil, nil
+			}
 			mu.Lock()
 			seen[name] = append(seen[name], p.Memo.Last())
 			mu.Unlock()
@@ -211,7 +225,7 @@ func TestSessionMemo(t *testing.T) {
 	if _, err := emit.Generate(s, list, emit.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(seen["a"], seen["bb"]); got != "[<nil> 1 2 <nil>] [<nil> 2 4 <nil>]" {
+	if got := fmt.Sprint(seen["a"], seen["bb"]); got != "[<nil> 1 2 no memo] [<nil> 2 4 no memo]" {
 		t.Errorf("memos seen by a and bb: %s", got)
 	}
 }

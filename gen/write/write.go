@@ -142,10 +142,8 @@ func stale(root string, want map[string]bool, manifest map[string]string) ([]Cha
 			}
 			return nil
 		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
+		// p is root joined with the names below it, so Rel never fails.
+		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
 		if !d.Type().IsRegular() || want[rel] {
 			return nil
