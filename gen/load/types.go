@@ -539,37 +539,32 @@ func (w *typeWalker) droppedDefault(v, field cue.Value) {
 	}
 }
 
-// call handles builtin validator calls.
+// call handles builtin validator calls: each limits one of t's counts,
+// and of two limits on a count the tighter holds.
 func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 	fn := w.funcName(args[0])
-	intArg := func() (*int, bool) {
-		n, err := args[1].Int64()
-		if err != nil || n < 0 || n > 1<<31 {
-			w.errorv(args[1], "unsupported", "%s needs a non-negative integer literal", fn)
-			return nil, false
-		}
-		i := int(n)
-		return &i, true
-	}
+	var limit **int
+	lower := false
 	switch fn {
-	case "strings.MinRunes", "strings.MaxRunes":
-		if n, ok := intArg(); ok {
-			if fn == "strings.MinRunes" {
-				t.MinLength = tighterMin(t.MinLength, n)
-			} else {
-				t.MaxLength = tighterMax(t.MaxLength, n)
-			}
-		}
-	case "list.MinItems", "list.MaxItems":
-		if n, ok := intArg(); ok {
-			if fn == "list.MinItems" {
-				t.MinItems = tighterMin(t.MinItems, n)
-			} else {
-				t.MaxItems = tighterMax(t.MaxItems, n)
-			}
-		}
+	case "strings.MinRunes":
+		limit, lower = &t.MinLength, true
+	case "strings.MaxRunes":
+		limit = &t.MaxLength
+	case "list.MinItems":
+		limit, lower = &t.MinItems, true
+	case "list.MaxItems":
+		limit = &t.MaxItems
 	default:
 		w.errorv(v, "unsupported", "unsupported builtin %s; %s", fn, supported)
+		return
+	}
+	n, err := args[1].Int64()
+	if err != nil || n < 0 || n > 1<<31 {
+		w.errorv(args[1], "unsupported", "%s needs a non-negative integer literal", fn)
+		return
+	}
+	if i := int(n); *limit == nil || lower == (i > **limit) {
+		*limit = &i
 	}
 }
 
@@ -598,20 +593,6 @@ func (w *typeWalker) funcName(f cue.Value) string {
 	fn := fmt.Sprint(f)
 	w.funcNames[key] = fn
 	return fn
-}
-
-func tighterMin(old, n *int) *int {
-	if old != nil && *old > *n {
-		return old
-	}
-	return n
-}
-
-func tighterMax(old, n *int) *int {
-	if old != nil && *old < *n {
-		return old
-	}
-	return n
 }
 
 // bound handles >=, >, <=, < with a number literal.
