@@ -86,13 +86,6 @@ func str(v cue.Value) string {
 	return s
 }
 
-// decode decodes v, a list of the spec's, into x.
-func (l *loader) decode(v cue.Value, x any) {
-	if err := v.Decode(x); err != nil {
-		l.cueErr(v, err)
-	}
-}
-
 // integer returns the int v; one that a 64-bit int cannot hold (CUE's int
 // has no bound) is a finding at v.
 func (l *loader) integer(v cue.Value) int {
@@ -187,7 +180,10 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		}
 		sm := lookup(tv, cue.Str("summary"))
 		t.Summary = l.text(sm)
-		l.decode(lookup(tv, cue.Str("aliases")), &t.Aliases)
+		// A list of strings that evaluate found concrete (an open list
+		// decodes as its elements), which Decode takes without error; so
+		// do the other lists of strings below.
+		_ = lookup(tv, cue.Str("aliases")).Decode(&t.Aliases)
 		t.FileName = names.FileName(t.Name)
 		t.GoName = names.GoExported(t.Name)
 		if !toolName.MatchString(t.Name) {
@@ -785,7 +781,7 @@ func (l *loader) callback(root cue.Value, s *model.Spec) {
 	*c = model.Callback{Path: str(at("path")), MaxRetries: l.integer(at("max_retries")), BackoffBaseMS: l.integer(at("backoff_base_ms")),
 		TimeoutMS: l.integer(at("timeout_ms")), RetentionMS: l.integer(at("retention_ms")),
 		EnvGatewayURL: str(at("env.gateway_url")), EnvSessionID: str(at("env.session_id")), EnvAuthToken: str(at("env.auth_token"))}
-	l.decode(at("retry_on"), &c.RetryOn)
+	_ = at("retry_on").Decode(&c.RetryOn)
 	for _, p := range []string{"{sessionId}", "{toolName}"} {
 		if strings.Count(c.Path, p) != 1 {
 			l.errorf(at("path"), "callback", "callback.path must contain %s exactly once", p)
@@ -810,7 +806,7 @@ func (l *loader) opencode(root cue.Value, s *model.Spec) {
 	o := &s.OpenCode
 	*o = model.OpenCode{ToolDir: str(lookup(v, cue.Str("tool_dir"))), PluginPackage: str(lookup(v, cue.Str("plugin_package"))),
 		PluginVersion: str(lookup(v, cue.Str("plugin_version")))}
-	l.decode(lookup(v, cue.Str("config_paths")), &o.ConfigPaths)
+	_ = lookup(v, cue.Str("config_paths")).Decode(&o.ConfigPaths)
 	if !localPath(o.ToolDir) {
 		l.errorf(lookup(v, cue.Str("tool_dir")), "opencode", "opencode.tool_dir %q must be relative to the repository root", o.ToolDir)
 	}

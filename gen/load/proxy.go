@@ -24,7 +24,7 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 	s.Proxy = model.Proxy{Path: str(at("path")), TimeoutMS: l.integer(at("timeout_ms")), EnvURL: str(at("env.url")),
 		EnvMode: str(at("env.mode")), EnvParams: str(at("env.params"))}
 	var agents []string
-	l.decode(at("agents"), &agents)
+	_ = at("agents").Decode(&agents) // concrete strings, as tools' aliases
 	seen := map[string]bool{}
 	for i, a := range agents {
 		if seen[a] {
