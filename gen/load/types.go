@@ -43,18 +43,24 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 	incomplete := v.IncompleteKind() == cue.BottomKind
 	var leaves []cue.Value
 	w.leaves(v, &leaves, 0)
+	refused := false
 	for _, lf := range leaves {
 		if op, args := w.l.expr(lf); op == cue.CallOp {
 			w.errorv(lf, "unsupported", "%s on an object is not supported: the generated validators check an object's fields, not their count; %s", w.funcName(args[0]), supported)
+			refused = true
 		} else if incomplete {
 			v, incomplete = lf, false
 		}
 	}
-	if v.IncompleteKind() != cue.StructKind {
+	switch {
+	case refused && v.Kind() != cue.StructKind:
+		// A validator with no struct beside it (opts:
+		// struct.MinFields(1)), reported: there are no fields to read.
+		return t
+	case v.IncompleteKind() != cue.StructKind:
 		w.errorv(v, "unsupported", "expected a struct of fields, found %v", v.IncompleteKind())
 		return t
-	}
-	if v.Kind() != cue.StructKind {
+	case v.Kind() != cue.StructKind:
 		// Not one struct: a disjunction of them, whose fields CUE does
 		// not list.
 		w.errorv(v, "unsupported", "a disjunction of structs is not supported: an object has one set of fields; %s", supported)
