@@ -335,14 +335,9 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 		if rest, ok := strings.CutPrefix(name, "count:"); ok {
 			name, count = rest, true
 		}
-		var f *model.Field
-		for _, x := range t.Args.Fields {
-			if x.Name == name {
-				f = x
-			}
-		}
+		i := slices.IndexFunc(t.Args.Fields, func(f *model.Field) bool { return f.Name == name })
 		switch {
-		case f == nil:
+		case i < 0:
 			var known []string
 			for _, x := range t.Args.Fields {
 				if !count || x.Type.Kind == model.Array {
@@ -354,8 +349,8 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 				hint = fmt.Sprintf("; did you mean {{%s}}?", strings.TrimSuffix(m[1], name)+k)
 			}
 			l.errs.Add(pos, "placeholder", "summary placeholder {{%s}} names no argument of %q%s", m[1], t.Name, hint)
-		case count && f.Type.Kind != model.Array:
-			l.errs.Add(pos, "placeholder", "{{count:%s}} needs a list argument; %q is %s", name, name, f.Type.Kind)
+		case count && t.Args.Fields[i].Type.Kind != model.Array:
+			l.errs.Add(pos, "placeholder", "{{count:%s}} needs a list argument; %q is %s", name, name, t.Args.Fields[i].Type.Kind)
 		}
 	}
 }
