@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -216,10 +217,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	}
 	l.toolNameClashes(named)
 	slices.SortFunc(s.Tools, func(a, b *model.Tool) int { return cmp.Compare(a.Name, b.Name) })
-	for _, c := range w.checks {
-		s.Checks = append(s.Checks, c)
-	}
-	slices.SortFunc(s.Checks, func(a, b *model.Check) int { return cmp.Compare(a.Name, b.Name) })
+	s.Checks = slices.SortedFunc(maps.Values(w.checks), func(a, b *model.Check) int { return cmp.Compare(a.Name, b.Name) })
 	if len(s.Tools) == 0 {
 		l.errs.Add(model.Pos{File: l.src.Display}, "no-tools", "the spec declares no tools")
 	}

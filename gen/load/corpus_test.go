@@ -405,15 +405,17 @@ func TestNoSpecFiles(t *testing.T) {
 
 // TestCheckBuildsOnDefinition: a named check that builds on another
 // definition rejects what that definition rejects, as CUE does
-// (accepted/check_builds_on_definition).
+// (accepted/check_builds_on_definition); the spec's checks, the base's
+// #RelativePath and #Name, are sorted by name.
 func TestCheckBuildsOnDefinition(t *testing.T) {
 	t.Parallel()
 	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["check_builds_on_definition"]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
+	var got, checks []string
 	for _, c := range s.Checks {
+		checks = append(checks, c.Name)
 		if c.Name == "Name" {
 			for _, p := range c.Reject {
 				got = append(got, p.Regexp)
@@ -422,5 +424,8 @@ func TestCheckBuildsOnDefinition(t *testing.T) {
 	}
 	if want := []string{"^$", "/"}; !slices.Equal(got, want) {
 		t.Errorf("#Name rejects %q, want %q", got, want)
+	}
+	if want := []string{"Name", "RelativePath"}; !slices.Equal(checks, want) {
+		t.Errorf("checks %q, want %q", checks, want)
 	}
 }
