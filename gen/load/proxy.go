@@ -25,13 +25,11 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 		EnvMode: str(at("env.mode")), EnvParams: str(at("env.params"))}
 	var agents []string
 	_ = at("agents").Decode(&agents) // concrete strings, as tools' aliases
-	seen := map[string]bool{}
 	for i, a := range agents {
-		if seen[a] {
+		if slices.Contains(s.Proxy.Agents, a) {
 			l.errorf(lookup(pv, cue.Str("agents"), cue.Index(i)), "duplicate-agent", "proxy.agents lists %q twice", a)
 			continue
 		}
-		seen[a] = true
 		s.Proxy.Agents = append(s.Proxy.Agents, a)
 	}
 	slices.Sort(s.Proxy.Agents)
