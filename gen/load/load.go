@@ -83,7 +83,7 @@ func Dir(dir string) (*Source, error) {
 }
 
 // Bytes builds a source from in-memory files placed in a virtual directory
-// (for tests and fuzzing).
+// (agentc breaking's baseline, read from git; tests and fuzzing).
 func Bytes(display string, files map[string][]byte) *Source {
 	return &Source{Display: display, Files: files, abs: filepath.Join(string(filepath.Separator), "agentc-virtual", filepath.FromSlash(display))}
 }
