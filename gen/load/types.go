@@ -235,6 +235,8 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 	case cue.FloatKind:
 		w.errorv(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
 		return &model.Type{Kind: model.Number, Pos: pos}
+	case cue.BytesKind:
+		w.errorv(v, "unsupported", "bytes is not supported: JSON has no bytes; use string")
 	case cue.TopKind, cue.BottomKind:
 		if verr != nil {
 			// No operand says what v is (an error such as a field a
