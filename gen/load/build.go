@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -84,13 +85,6 @@ func (l *loader) skipLabel(sel cue.Selector, v cue.Value, letterFirst bool) bool
 func str(v cue.Value) string {
 	s, _ := v.String()
 	return s
-}
-
-// decode decodes v, a list of the spec's, into x.
-func (l *loader) decode(v cue.Value, x any) {
-	if err := v.Decode(x); err != nil {
-		l.cueErr(v, err)
-	}
 }
 
 // integer returns the int v; one that a 64-bit int cannot hold (CUE's int
@@ -187,7 +181,10 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		}
 		sm := lookup(tv, cue.Str("summary"))
 		t.Summary = l.text(sm)
-		l.decode(lookup(tv, cue.Str("aliases")), &t.Aliases)
+		// A list of strings that evaluate found concrete (an open list
+		// decodes as its elements), which Decode takes without error; so
+		// do the other lists of strings below.
+		_ = lookup(tv, cue.Str("aliases")).Decode(&t.Aliases)
 		t.FileName = names.FileName(t.Name)
 		t.GoName = names.GoExported(t.Name)
 		if !toolName.MatchString(t.Name) {
@@ -220,10 +217,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	}
 	l.toolNameClashes(named)
 	slices.SortFunc(s.Tools, func(a, b *model.Tool) int { return cmp.Compare(a.Name, b.Name) })
-	for _, c := range w.checks {
-		s.Checks = append(s.Checks, c)
-	}
-	slices.SortFunc(s.Checks, func(a, b *model.Check) int { return cmp.Compare(a.Name, b.Name) })
+	s.Checks = slices.SortedFunc(maps.Values(w.checks), func(a, b *model.Check) int { return cmp.Compare(a.Name, b.Name) })
 	if len(s.Tools) == 0 {
 		l.errs.Add(model.Pos{File: l.src.Display}, "no-tools", "the spec declares no tools")
 	}
@@ -339,14 +333,9 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 		if rest, ok := strings.CutPrefix(name, "count:"); ok {
 			name, count = rest, true
 		}
-		var f *model.Field
-		for _, x := range t.Args.Fields {
-			if x.Name == name {
-				f = x
-			}
-		}
+		i := slices.IndexFunc(t.Args.Fields, func(f *model.Field) bool { return f.Name == name })
 		switch {
-		case f == nil:
+		case i < 0:
 			var known []string
 			for _, x := range t.Args.Fields {
 				if !count || x.Type.Kind == model.Array {
@@ -358,8 +347,8 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 				hint = fmt.Sprintf("; did you mean {{%s}}?", strings.TrimSuffix(m[1], name)+k)
 			}
 			l.errs.Add(pos, "placeholder", "summary placeholder {{%s}} names no argument of %q%s", m[1], t.Name, hint)
-		case count && f.Type.Kind != model.Array:
-			l.errs.Add(pos, "placeholder", "{{count:%s}} needs a list argument; %q is %s", name, name, f.Type.Kind)
+		case count && t.Args.Fields[i].Type.Kind != model.Array:
+			l.errs.Add(pos, "placeholder", "{{count:%s}} needs a list argument; %q is %s", name, name, t.Args.Fields[i].Type.Kind)
 		}
 	}
 }
@@ -785,7 +774,7 @@ func (l *loader) callback(root cue.Value, s *model.Spec) {
 	*c = model.Callback{Path: str(at("path")), MaxRetries: l.integer(at("max_retries")), BackoffBaseMS: l.integer(at("backoff_base_ms")),
 		TimeoutMS: l.integer(at("timeout_ms")), RetentionMS: l.integer(at("retention_ms")),
 		EnvGatewayURL: str(at("env.gateway_url")), EnvSessionID: str(at("env.session_id")), EnvAuthToken: str(at("env.auth_token"))}
-	l.decode(at("retry_on"), &c.RetryOn)
+	_ = at("retry_on").Decode(&c.RetryOn)
 	for _, p := range []string{"{sessionId}", "{toolName}"} {
 		if strings.Count(c.Path, p) != 1 {
 			l.errorf(at("path"), "callback", "callback.path must contain %s exactly once", p)
@@ -810,7 +799,7 @@ func (l *loader) opencode(root cue.Value, s *model.Spec) {
 	o := &s.OpenCode
 	*o = model.OpenCode{ToolDir: str(lookup(v, cue.Str("tool_dir"))), PluginPackage: str(lookup(v, cue.Str("plugin_package"))),
 		PluginVersion: str(lookup(v, cue.Str("plugin_version")))}
-	l.decode(lookup(v, cue.Str("config_paths")), &o.ConfigPaths)
+	_ = lookup(v, cue.Str("config_paths")).Decode(&o.ConfigPaths)
 	if !localPath(o.ToolDir) {
 		l.errorf(lookup(v, cue.Str("tool_dir")), "opencode", "opencode.tool_dir %q must be relative to the repository root", o.ToolDir)
 	}

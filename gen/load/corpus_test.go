@@ -148,6 +148,31 @@ func TestLongExtendsChain(t *testing.T) {
 	}
 }
 
+// TestExperimentsSorted: the experiments, the modes each runs in and its
+// variants are in the model sorted by name, however the spec orders them
+// (accepted/experiments_out_of_order).
+func TestExperimentsSorted(t *testing.T) {
+	t.Parallel()
+	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["experiments_out_of_order"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range s.Experiments {
+		got = append(got, "experiment "+e.Name)
+		for _, m := range e.Modes {
+			got = append(got, "mode "+m.Name)
+		}
+		for _, v := range e.Variants {
+			got = append(got, "variant "+v.Name)
+		}
+	}
+	want := []string{"experiment brief", "variant a", "variant z", "experiment warm", "mode automation", "mode coding", "variant a"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("experiments differ (-want +got):\n%s", diff)
+	}
+}
+
 // TestDefaultsOfGeneralAlternatives: a field whose default is an instance
 // of another of its alternatives (a named check's, a list's, a struct's)
 // is of that alternative's type, keeps its default and its doc comment,
@@ -380,15 +405,17 @@ func TestNoSpecFiles(t *testing.T) {
 
 // TestCheckBuildsOnDefinition: a named check that builds on another
 // definition rejects what that definition rejects, as CUE does
-// (accepted/check_builds_on_definition).
+// (accepted/check_builds_on_definition); the spec's checks, the base's
+// #RelativePath and #Name, are sorted by name.
 func TestCheckBuildsOnDefinition(t *testing.T) {
 	t.Parallel()
 	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["check_builds_on_definition"]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
+	var got, checks []string
 	for _, c := range s.Checks {
+		checks = append(checks, c.Name)
 		if c.Name == "Name" {
 			for _, p := range c.Reject {
 				got = append(got, p.Regexp)
@@ -397,5 +424,8 @@ func TestCheckBuildsOnDefinition(t *testing.T) {
 	}
 	if want := []string{"^$", "/"}; !slices.Equal(got, want) {
 		t.Errorf("#Name rejects %q, want %q", got, want)
+	}
+	if want := []string{"Name", "RelativePath"}; !slices.Equal(checks, want) {
+		t.Errorf("checks %q, want %q", checks, want)
 	}
 }

@@ -83,7 +83,7 @@ func Dir(dir string) (*Source, error) {
 }
 
 // Bytes builds a source from in-memory files placed in a virtual directory
-// (for tests and fuzzing).
+// (agentc breaking's baseline, read from git; tests and fuzzing).
 func Bytes(display string, files map[string][]byte) *Source {
 	return &Source{Display: display, Files: files, abs: filepath.Join(string(filepath.Separator), "agentc-virtual", filepath.FromSlash(display))}
 }
@@ -103,12 +103,7 @@ func (src *Source) userFiles() []string {
 
 // Load evaluates src and builds the model. The error, if any, is a
 // diag.List of positioned findings.
-func Load(src *Source) (*model.Spec, error) { return load(src, true) }
-
-// load is Load, with the checks that mirror the emitters or without them
-// (for the test that proves each such broken case is one an emitter
-// rejects).
-func load(src *Source, emitChecks bool) (*model.Spec, error) {
+func Load(src *Source) (*model.Spec, error) {
 	l := &loader{
 		src:      src,
 		clashed:  map[*model.Tool]bool{},
@@ -119,7 +114,7 @@ func load(src *Source, emitChecks bool) (*model.Spec, error) {
 		return nil, err
 	}
 	s := l.build(v)
-	if len(l.errs) == 0 && emitChecks {
+	if len(l.errs) == 0 {
 		l.emitChecks(v, s)
 	}
 	if err := l.errs.Err(); err != nil {

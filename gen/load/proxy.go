@@ -24,14 +24,12 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 	s.Proxy = model.Proxy{Path: str(at("path")), TimeoutMS: l.integer(at("timeout_ms")), EnvURL: str(at("env.url")),
 		EnvMode: str(at("env.mode")), EnvParams: str(at("env.params"))}
 	var agents []string
-	l.decode(at("agents"), &agents)
-	seen := map[string]bool{}
+	_ = at("agents").Decode(&agents) // concrete strings, as tools' aliases
 	for i, a := range agents {
-		if seen[a] {
+		if slices.Contains(s.Proxy.Agents, a) {
 			l.errorf(lookup(pv, cue.Str("agents"), cue.Index(i)), "duplicate-agent", "proxy.agents lists %q twice", a)
 			continue
 		}
-		seen[a] = true
 		s.Proxy.Agents = append(s.Proxy.Agents, a)
 	}
 	slices.Sort(s.Proxy.Agents)

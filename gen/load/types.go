@@ -43,18 +43,24 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 	incomplete := v.IncompleteKind() == cue.BottomKind
 	var leaves []cue.Value
 	w.leaves(v, &leaves, 0)
+	refused := false
 	for _, lf := range leaves {
 		if op, args := w.l.expr(lf); op == cue.CallOp {
 			w.errorv(lf, "unsupported", "%s on an object is not supported: the generated validators check an object's fields, not their count; %s", w.funcName(args[0]), supported)
+			refused = true
 		} else if incomplete {
 			v, incomplete = lf, false
 		}
 	}
-	if v.IncompleteKind() != cue.StructKind {
+	switch {
+	case refused && v.Kind() != cue.StructKind:
+		// A validator with no struct beside it (opts:
+		// struct.MinFields(1)), reported: there are no fields to read.
+		return t
+	case v.IncompleteKind() != cue.StructKind:
 		w.errorv(v, "unsupported", "expected a struct of fields, found %v", v.IncompleteKind())
 		return t
-	}
-	if v.Kind() != cue.StructKind {
+	case v.Kind() != cue.StructKind:
 		// Not one struct: a disjunction of them, whose fields CUE does
 		// not list.
 		w.errorv(v, "unsupported", "a disjunction of structs is not supported: an object has one set of fields; %s", supported)
@@ -229,6 +235,8 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 	case cue.FloatKind:
 		w.errorv(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
 		return &model.Type{Kind: model.Number, Pos: pos}
+	case cue.BytesKind:
+		w.errorv(v, "unsupported", "bytes is not supported: JSON has no bytes; use string")
 	case cue.TopKind, cue.BottomKind:
 		if verr != nil {
 			// No operand says what v is (an error such as a field a
@@ -539,37 +547,32 @@ func (w *typeWalker) droppedDefault(v, field cue.Value) {
 	}
 }
 
-// call handles builtin validator calls.
+// call handles builtin validator calls: each limits one of t's counts,
+// and of two limits on a count the tighter holds.
 func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 	fn := w.funcName(args[0])
-	intArg := func() (*int, bool) {
-		n, err := args[1].Int64()
-		if err != nil || n < 0 || n > 1<<31 {
-			w.errorv(args[1], "unsupported", "%s needs a non-negative integer literal", fn)
-			return nil, false
-		}
-		i := int(n)
-		return &i, true
-	}
+	var limit **int
+	lower := false
 	switch fn {
-	case "strings.MinRunes", "strings.MaxRunes":
-		if n, ok := intArg(); ok {
-			if fn == "strings.MinRunes" {
-				t.MinLength = tighterMin(t.MinLength, n)
-			} else {
-				t.MaxLength = tighterMax(t.MaxLength, n)
-			}
-		}
-	case "list.MinItems", "list.MaxItems":
-		if n, ok := intArg(); ok {
-			if fn == "list.MinItems" {
-				t.MinItems = tighterMin(t.MinItems, n)
-			} else {
-				t.MaxItems = tighterMax(t.MaxItems, n)
-			}
-		}
+	case "strings.MinRunes":
+		limit, lower = &t.MinLength, true
+	case "strings.MaxRunes":
+		limit = &t.MaxLength
+	case "list.MinItems":
+		limit, lower = &t.MinItems, true
+	case "list.MaxItems":
+		limit = &t.MaxItems
 	default:
 		w.errorv(v, "unsupported", "unsupported builtin %s; %s", fn, supported)
+		return
+	}
+	n, err := args[1].Int64()
+	if err != nil || n < 0 || n > 1<<31 {
+		w.errorv(args[1], "unsupported", "%s needs a non-negative integer literal", fn)
+		return
+	}
+	if i := int(n); *limit == nil || lower == (i > **limit) {
+		*limit = &i
 	}
 }
 
@@ -598,20 +601,6 @@ func (w *typeWalker) funcName(f cue.Value) string {
 	fn := fmt.Sprint(f)
 	w.funcNames[key] = fn
 	return fn
-}
-
-func tighterMin(old, n *int) *int {
-	if old != nil && *old > *n {
-		return old
-	}
-	return n
-}
-
-func tighterMax(old, n *int) *int {
-	if old != nil && *old < *n {
-		return old
-	}
-	return n
 }
 
 // bound handles >=, >, <=, < with a number literal.

@@ -145,32 +145,17 @@ func TSPascal(s string) string {
 }
 
 // TSProperty returns a property key as TypeScript source: the name itself
-// when it is an identifier, else a JSON-quoted string.
+// when it is an identifier (ASCII letters, digits, '_' and '$', not
+// starting with a digit: a subset of ECMAScript's IdentifierName), else a
+// string literal: JSON, which escapes U+2028 and U+2029 too, without HTML
+// escaping.
 func TSProperty(s string) string {
-	if IsTSIdentifier(s) {
+	other := func(r rune) bool {
+		return r != '_' && r != '$' && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && !isDigit(r)
+	}
+	if s != "" && !isDigit(firstRune(s)) && !strings.ContainsFunc(s, other) {
 		return s
 	}
-	return quoteJS(s)
-}
-
-// IsTSIdentifier reports whether s is an ECMAScript IdentifierName (ASCII
-// subset: letters, digits, '_' and '$', not starting with a digit).
-func IsTSIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		ok := r == '_' || r == '$' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && isDigit(r))
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// quoteJS quotes s as a JavaScript string literal: JSON, which escapes
-// U+2028 and U+2029 too, without HTML escaping.
-func quoteJS(s string) string {
 	var b strings.Builder
 	e := json.NewEncoder(&b)
 	e.SetEscapeHTML(false)

@@ -79,3 +79,87 @@ func TestIsGoReserved(t *testing.T) {
 		}
 	}
 }
+
+// TestTSCamel: a binding name is camelCase, with '_' after a reserved word
+// (and the names the generated modules bind: z, tool) and before a digit.
+func TestTSCamel(t *testing.T) {
+	for name, want := range map[string]string{
+		"save_snapshot":       "saveSnapshot",
+		"automation.complete": "automationComplete",
+		"run_id":              "runId",
+		"HTTPServer":          "httpServer",
+		"claude-opus-4.6":     "claudeOpus4_6",
+		"4k":                  "_4k",
+		"default":             "default_",
+		"tool":                "tool_",
+		"z":                   "z_",
+		"string":              "string_",
+	} {
+		if got := TSCamel(name); got != want {
+			t.Errorf("TSCamel(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestTSPascal: a type name is PascalCase, without Go's initialisms, and
+// starts with 'T' where it would start with a digit.
+func TestTSPascal(t *testing.T) {
+	for name, want := range map[string]string{
+		"no_slash":   "NoSlash",
+		"run_id":     "RunId",
+		"4k":         "T4k",
+		"v1.2-beta":  "V1_2Beta",
+		"workspaceX": "WorkspaceX",
+	} {
+		if got := TSPascal(name); got != want {
+			t.Errorf("TSPascal(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestFileName: a tool's file name (OpenCode's tool id) keeps ASCII letters,
+// digits, '_' and '-', and turns every other character into one '_'.
+func TestFileName(t *testing.T) {
+	for name, want := range map[string]string{
+		"automation.complete": "automation_complete",
+		"save-files_2":        "save-files_2",
+		"a b/c":               "a_b_c",
+		"café":                "caf_",
+	} {
+		if got := FileName(name); got != want {
+			t.Errorf("FileName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestSingular: a list's element type is named after the list's singular;
+// a name with no plural ending gets "Item".
+func TestSingular(t *testing.T) {
+	for name, want := range map[string]string{
+		"commands": "command",
+		"entries":  "entry",
+		"classes":  "class",
+		"wishes":   "wish",
+		"matches":  "match",
+		"boxes":    "box",
+		"glass":    "glass",
+		"data":     "dataItem",
+	} {
+		if got := Singular(name); got != want {
+			t.Errorf("Singular(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestJSInherited: the properties every JavaScript object inherits are
+// refused as field names; an own name is not.
+func TestJSInherited(t *testing.T) {
+	for name, want := range map[string]bool{
+		"constructor": true, "__proto__": true, "toString": true, "hasOwnProperty": true,
+		"name": false, "proto": false, "ToString": false,
+	} {
+		if got := JSInherited(name); got != want {
+			t.Errorf("JSInherited(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
