@@ -542,7 +542,14 @@ func (w *typeWalker) droppedDefault(v, field cue.Value) {
 	if _, ok := field.Default(); ok {
 		return
 	}
-	if d, ok := v.Default(); ok {
+	d, ok := v.Default()
+	switch {
+	case ok && field.IsConcrete():
+		// (*"a" | "b") & ("a" | "c") is "a": CUE keeps no default for a
+		// field with one value, which must then be given.
+		w.errorv(v, "default", "the field's constraints leave it one value, %v, so CUE drops the default and the field must be given; "+
+			"remove the default, or let the field allow more than one value", field)
+	case ok:
 		w.errorv(v, "default", "the default %v conflicts with the field's other constraints, so CUE drops it; remove it or make it satisfy them", d)
 	}
 }
