@@ -746,6 +746,8 @@ func (l *loader) models(root cue.Value, s *model.Spec) {
 			id := str(lit.Value())
 			if m := s.Model(id); m == nil {
 				l.errorf(lit.Value(), "unknown-model", "agent %q lists model %q, which is not in the registry%s", a.Name, id, suggest(id, modelIDs(s)))
+			} else if slices.Contains(a.Models, m) {
+				l.errorf(lit.Value(), "duplicate-model", "agent %q lists model %q more than once", a.Name, m.Canonical)
 			} else {
 				a.Models = append(a.Models, m)
 			}
