@@ -272,6 +272,7 @@ package spec
 
 // readmeSection is what init appends to the README.
 func readmeSection(specDir, out string) string {
+	tool := "go tool -modfile=" + toolModfile + " agentc"
 	return fmt.Sprintf(`
 <!-- agentc -->
 ## Agent contract
@@ -283,14 +284,30 @@ module's.
 
 After editing the spec:
 
-    go tool -modfile=%[3]s agentc vet        # positioned errors for the spec
-    go generate ./...                            # regenerate %[2]s/
-
+%[4]s
 In CI:
 
-    go tool -modfile=%[3]s agentc check --handlers ./...      # generated files and handlers match the spec
-    go tool -modfile=%[3]s agentc breaking --against origin/main  # no unaccepted breaking contract change
-`, specDir, out, toolModfile)
+%[5]s`, specDir, out, toolModfile, commandBlock(
+		tool+" vet", "positioned errors for the spec",
+		"go generate ./...", "regenerate "+out+"/",
+	), commandBlock(
+		tool+" check --handlers ./...", "generated files and handlers match the spec",
+		tool+" breaking --against origin/main", "no unaccepted breaking contract change",
+	))
+}
+
+// commandBlock lays out pairs of a command and what it does as an indented
+// block, one command a line, their comments aligned.
+func commandBlock(pairs ...string) string {
+	width := 0
+	for i := 0; i < len(pairs); i += 2 {
+		width = max(width, len(pairs[i]))
+	}
+	var b strings.Builder
+	for i := 0; i < len(pairs); i += 2 {
+		fmt.Fprintf(&b, "    %-*s  # %s\n", width, pairs[i], pairs[i+1])
+	}
+	return b.String()
 }
 
 // agentcReplace returns the replacement of agentc's module that go.mod
