@@ -27,10 +27,11 @@ func (failingStore) Complete(context.Context, agentrt.Invocation, agentrt.Result
 	return errors.New("database down")
 }
 
-// rpc posts one JSON-RPC message to the server and returns the answer.
-func rpc(t *testing.T, url, msg string) string {
+// newRPC returns the POST of one JSON-RPC message to the server at url,
+// for session s1 with token t.
+func newRPC(t *testing.T, ctx context.Context, url, msg string) *http.Request {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url+agentmcp.Path, strings.NewReader(msg))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url+agentmcp.Path, strings.NewReader(msg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,13 @@ func rpc(t *testing.T, url, msg string) string {
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set(agentmcp.SessionHeader, "s1")
 	req.Header.Set("Authorization", "Bearer t")
-	res, err := http.DefaultClient.Do(req)
+	return req
+}
+
+// rpc posts one JSON-RPC message to the server and returns the answer.
+func rpc(t *testing.T, url, msg string) string {
+	t.Helper()
+	res, err := http.DefaultClient.Do(newRPC(t, context.Background(), url, msg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,26 +132,35 @@ func (*unrecordingStore) Complete(context.Context, agentrt.Invocation, agentrt.R
 	return errors.New("database down")
 }
 
-// TestUnrecordedResult: a result the store cannot record is answered all
-// the same, and the call's event carries the store's error.
-func TestUnrecordedResult(t *testing.T) {
-	var events []agentrt.CallEvent
-	s, err := agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Description: "echoes", Schema: `{"type":"object"}`}},
+// storeServer serves c's echo over MCP on store, for any token in session
+// s1's mode m, handing each event to observe; it is closed when the test
+// ends.
+func storeServer(t *testing.T, c *agentrt.Contract[noHandler, string], store agentrt.Store, observe func(agentrt.CallEvent)) *httptest.Server {
+	t.Helper()
+	s, err := agentmcp.New(c, []agentmcp.Tool{{Tool: 0, Description: "echoes", Schema: `{"type":"object"}`}},
 		agentmcp.Config[noHandler, string]{
 			Handler: noHandler{},
 			Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
 				return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
 			}),
 			Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { return "m", nil }),
-			Store:    &unrecordingStore{},
-			Observe:  func(ctx context.Context, ev agentrt.CallEvent) { events = append(events, ev) },
+			Store:    store,
+			Observe:  func(ctx context.Context, ev agentrt.CallEvent) { observe(ev) },
 			Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestUnrecordedResult: a result the store cannot record is answered all
+// the same, and the call's event carries the store's error.
+func TestUnrecordedResult(t *testing.T) {
+	var events []agentrt.CallEvent
+	srv := storeServer(t, &oneTool, &unrecordingStore{}, func(ev agentrt.CallEvent) { events = append(events, ev) })
 	got := rpc(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"`+agentmcp.ToolCallIDMeta+`":"u1"}}}`)
 	if !strings.Contains(got, `"text":"echoed"`) || strings.Contains(got, `"isError":true`) {
 		t.Errorf("tools/call whose result the store cannot record: %s", got)
@@ -183,33 +199,11 @@ func TestClientGone(t *testing.T) {
 	}
 	store := stallingStore{entered: make(chan struct{}), stop: make(chan struct{})}
 	events := make(chan agentrt.CallEvent, 1)
-	s, err := agentmcp.New(&c, []agentmcp.Tool{{Tool: 0, Description: "echoes", Schema: `{"type":"object"}`}},
-		agentmcp.Config[noHandler, string]{
-			Handler: noHandler{},
-			Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
-				return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
-			}),
-			Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { return "m", nil }),
-			Store:    store,
-			Observe:  func(ctx context.Context, ev agentrt.CallEvent) { events <- ev },
-			Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(s)
-	defer srv.Close()
-	defer close(store.stop) // before Close, which waits for the handler
+	srv := storeServer(t, &c, store, func(ev agentrt.CallEvent) { events <- ev })
+	defer close(store.stop) // before the server closes, which waits for the handler
 	ctx, cancel := context.WithCancel(context.Background())
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+agentmcp.Path, strings.NewReader(
-		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"`+agentmcp.ToolCallIDMeta+`":"g1"}}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set(agentmcp.SessionHeader, "s1")
-	req.Header.Set("Authorization", "Bearer t")
+	req := newRPC(t, ctx, srv.URL,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"`+agentmcp.ToolCallIDMeta+`":"g1"}}}`)
 	sent := make(chan error, 1)
 	go func() {
 		res, err := http.DefaultClient.Do(req)
