@@ -57,7 +57,7 @@ func breakingCommand() *command {
 		summary: "Report contract changes since another version of the spec; exit 1 if any is breaking and not accepted.",
 		help:    breakingHelp + "\n\n" + ruleTable(),
 		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&specDir, "spec", "", "spec directory (default: this repository's, found from the working directory up)")
+			fs.StringVar(&specDir, "spec", "", specDoc)
 			fs.BoolVar(&builtin, "builtin", false, builtinDoc)
 			fs.StringVar(&against, "against", "", "the earlier spec: a directory, or git-ref[:path] (path defaults to the spec directory's)")
 			fs.StringVar(&errorFormat, "error-format", formatText, "how the report is written: "+formatText+" or "+formatGitHubActions)

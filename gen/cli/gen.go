@@ -23,7 +23,7 @@ type specFlags struct {
 }
 
 func (f *specFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.spec, "spec", "", "spec directory (default: this repository's, found from the working directory up)")
+	fs.StringVar(&f.spec, "spec", "", specDoc)
 	fs.BoolVar(&f.builtin, "builtin", false, builtinDoc)
 	fs.StringVar(&f.out, "out", "", "output root (default: the spec's codegen.out, relative to the directory holding the spec directory)")
 	fs.StringVar(&f.only, "only", "", "comma-separated emitters to run (default: all; see 'agentc help gen')")
