@@ -142,6 +142,9 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	gomod := filepath.Join(dir, "go.mod")
 	mod, err := os.ReadFile(gomod)
 	if err != nil {
+		if root, modPath := moduleAbove(dir); root != "" {
+			return nil, fmt.Errorf("%s is inside module %s; run agentc init at its root, %s (with --spec-dir for a spec directory deeper down)", dir, modPath, root)
+		}
 		return nil, fmt.Errorf("%s: %w (run go mod init first)", gomod, err)
 	}
 	mf, err := modfile.Parse(gomod, mod, nil)
@@ -149,12 +152,14 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 		return nil, err
 	}
 	modPath := mf.Module.Mod.Path
+	// A second init is told that agentc is set up, whatever its spec
+	// directory, rather than to choose another.
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(toolModfile))); err == nil {
+		return nil, fmt.Errorf("%s already exists: agentc is set up in this module", filepath.Join(dir, toolModfile))
+	}
 	sdir := filepath.Join(dir, filepath.FromSlash(specDir))
 	if entries, err := os.ReadDir(sdir); err == nil && len(entries) > 0 {
 		return nil, fmt.Errorf("%s already exists and is not empty; choose another --spec-dir", sdir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(toolModfile))); err == nil {
-		return nil, fmt.Errorf("%s already exists: agentc is set up in this module", filepath.Join(dir, toolModfile))
 	}
 	if version == "" {
 		version = readVersion().Version
@@ -273,6 +278,12 @@ package spec
 // readmeSection is what init appends to the README.
 func readmeSection(specDir, out string) string {
 	tool := "go tool -modfile=" + toolModfile + " agentc"
+	spec := ""
+	if strings.Contains(specDir, "/") {
+		// A command run at the root finds a spec directory there or
+		// among its children only (findSpec): a deeper one is named.
+		spec = " --spec " + specDir
+	}
 	return fmt.Sprintf(`
 <!-- agentc -->
 ## Agent contract
@@ -288,11 +299,11 @@ After editing the spec:
 In CI:
 
 %[5]s`, specDir, out, toolModfile, commandBlock(
-		tool+" vet", "positioned errors for the spec",
+		tool+" vet"+spec, "positioned errors for the spec",
 		"go generate ./...", "regenerate "+out+"/",
 	), commandBlock(
-		tool+" check --handlers ./...", "generated files and handlers match the spec",
-		tool+" breaking --against origin/main", "no unaccepted breaking contract change",
+		tool+" check"+spec+" --handlers ./...", "generated files and handlers match the spec",
+		tool+" breaking"+spec+" --against origin/main", "no unaccepted breaking contract change",
 	))
 }
 
@@ -330,6 +341,21 @@ func agentcReplace(mf *modfile.File) string {
 		return p
 	}
 	return ""
+}
+
+// moduleAbove returns the root and path of the module whose go.mod lies
+// in a directory above dir, or "", "".
+func moduleAbove(dir string) (root, modPath string) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", ""
+	}
+	for d := filepath.Dir(abs); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			return d, modfile.ModulePath(b)
+		}
+	}
+	return "", ""
 }
 
 // goVersion is the go directive for the tool module file: the module's own.
