@@ -39,7 +39,7 @@ func initCommand() *command {
 		writes: true,
 		args:   "[repo-dir]",
 		summary: "Start agentc in a Go module: an example spec, its generated code, a go:generate line, agentc as a tool in " + toolModfile + ", " +
-			".gitattributes and a README section with the CI gates. With --schema, (re)write only agentc's metaschema copy in the spec directory given (default .).",
+			".gitattributes and a README section with the CI gates. With --schema, (re)write only agentc's metaschema copy in the spec directory given (default: this repository's).",
 		flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&schema, "schema", false, "only write agentc's copy of the metaschema ("+spec.SchemaFile+") into the spec directory given as the argument")
 			fs.StringVar(&specDir, "spec-dir", "spec", "where to put the spec, relative to the repository")
@@ -55,6 +55,13 @@ func initCommand() *command {
 				dir = args[0]
 			}
 			if schema {
+				if len(args) == 0 {
+					// The spec directory every command finds, not ".".
+					var err error
+					if dir, err = findSpec("."); err != nil {
+						return nil, err
+					}
+				}
 				return runInitSchema(e, dir)
 			}
 			return runInit(e, dir, specDir, out, version)
@@ -71,6 +78,10 @@ func runInitSchema(e *env, dir string) (any, error) {
 	src, err := load.Dir(dir)
 	if err != nil {
 		return nil, err
+	}
+	if len(src.Files) == 0 || len(src.Files) == 1 && src.Files[spec.SchemaFile] != nil {
+		// A copy would make dir the spec directory that commands find.
+		return nil, fmt.Errorf("init --schema: %s holds no spec (no .cue files); name the spec directory", dir)
 	}
 	file := filepath.Join(dir, spec.SchemaFile)
 	data := load.SchemaFor(src)
