@@ -179,7 +179,7 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 		}
 	}
 	replace := agentcReplace(mf)
-	if replace != "" {
+	if replace != "" && !semver.IsValid(version) {
 		version = "v0.0.0-00010101000000-000000000000" // resolved through the replace directive
 	}
 
@@ -246,7 +246,7 @@ package spec
 	sc.keep(strings.TrimSuffix(tmFile, ".mod") + ".sum")
 	if replace == "" {
 		if _, err := runIn(dir, "go", "get", "-modfile="+toolModfile, modulePath+"/cmd/agentc@"+version); err != nil {
-			return err
+			return fmt.Errorf("%w\nto use a checkout of agentc instead, replace its module first: go mod edit -replace %s=/path/to/agentc", err, modulePath)
 		}
 	}
 	if _, err := runIn(dir, "go", "mod", "tidy", "-modfile="+toolModfile); err != nil {
