@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/jsonwrite"
@@ -140,7 +141,7 @@ func newFlagSet(c *command, w io.Writer, json *bool) *flag.FlagSet {
 	fs.SetOutput(w)
 	fs.BoolVar(json, "json", false, "print one JSON envelope on stdout; logs go to stderr")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: agentc %s [flags] %s\n\n%s\n\n", c.name, c.args, c.summary)
+		fmt.Fprintf(fs.Output(), "usage: %s\n\n%s\n\n", strings.TrimSpace("agentc "+c.name+" [flags] "+c.args), c.summary)
 		if c.help != "" {
 			fmt.Fprintf(fs.Output(), "%s\n\n", c.help)
 		}

@@ -92,9 +92,8 @@ func genCommand() *command {
 	var watch bool
 	help := "Nothing is written unless every emitter succeeds; each changed file is replaced atomically;\n" +
 		"stale files that agentc generated are removed; a file agentc did not generate is never\n" +
-		"overwritten. With --watch, agentc stays running and\n" +
-		"regenerates whenever a .cue file in the spec directory is saved, printing the findings or\n" +
-		"what it wrote; Ctrl-C ends it.\n\nemitters:"
+		"overwritten.\n\nWith --watch, agentc regenerates whenever a .cue file in the spec directory is saved,\n" +
+		"printing the findings or what it wrote, until Ctrl-C.\n\nemitters:"
 	for _, e := range emitters.All() {
 		help += fmt.Sprintf("\n  %-11s %s", e.Name, e.Doc)
 	}
@@ -105,7 +104,7 @@ func genCommand() *command {
 		help:    help,
 		flags: func(fs *flag.FlagSet) {
 			sf.register(fs)
-			fs.BoolVar(&watch, "watch", false, "after generating, regenerate on every save of a spec file until interrupted (needs --spec)")
+			fs.BoolVar(&watch, "watch", false, "after generating, regenerate on every save of a spec file until interrupted (not with --builtin)")
 		},
 		run: func(e *env, args []string) (any, error) {
 			if len(args) > 0 {
