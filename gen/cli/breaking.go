@@ -172,7 +172,8 @@ func runBreaking(e *env, specDir, against, format string) (any, error) {
 		tail = fmt.Sprintf("; %d unused acceptance(s)", len(rep.Unused))
 	}
 	if rep.Breaking > 0 {
-		return nil, &failure{code: "breaking", exit: ExitFindings, msg: fmt.Sprintf("%d breaking change(s), %s, against %s%s", rep.Breaking, counts, against, tail), details: rep}
+		return nil, &failure{code: "breaking", exit: ExitFindings, msg: fmt.Sprintf("%d breaking change(s), %s, against %s%s: "+
+			"undo each, or accept it in the spec's breaking.accept with a reason (agentc help breaking)", rep.Breaking, counts, against, tail), details: rep}
 	}
 	if !e.json {
 		e.logf("agentc breaking: no breaking changes (%s) against %s%s", counts, against, tail)
