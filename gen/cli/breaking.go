@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/breaking"
@@ -28,8 +29,8 @@ const breakingHelp = `The report goes to stdout, one line per change:
 and one per unused acceptance; a summary and notices go to stderr. With
 --error-format github-actions the report is GitHub workflow commands
 instead: ::error for a breaking change, ::notice for an accepted one,
-::warning for an unused acceptance (compatible changes stay plain lines).
-Run it from the repository root, so that positions are the repository's paths.
+::warning for an unused acceptance (compatible changes stay plain lines),
+each naming its file by its path from the git repository's root.
 
 A spec accepts the breaking changes it makes on purpose in its section
 breaking (see spec/agentc_schema.cue), reviewed with the change:
@@ -194,6 +195,7 @@ func (e *env) printBreaking(rep breakingReport, format string) {
 	}
 	// GitHub annotates the pull request's files: a position in the
 	// baseline is not one of them, so it goes into the message.
+	prefix := repoPrefix()
 	for _, f := range rep.Findings {
 		msg := f.Message
 		if !f.Pos.IsValid() && f.OldPos.IsValid() {
@@ -201,24 +203,42 @@ func (e *env) printBreaking(rep breakingReport, format string) {
 		}
 		switch {
 		case f.Accepted:
-			fmt.Fprintf(e.stdout, "::notice %s::%s\n", annotationProps(f.Pos, f.Rule+" (accepted)"),
+			fmt.Fprintf(e.stdout, "::notice %s::%s\n", annotationProps(prefix, f.Pos, f.Rule+" (accepted)"),
 				escapeData(fmt.Sprintf("%s; accepted at %s: %s", msg, f.AcceptedAt, f.Reason)))
 		case f.Breaking:
-			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(f.Pos, f.Rule), escapeData(msg))
+			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(prefix, f.Pos, f.Rule), escapeData(msg))
 		default:
 			fmt.Fprintln(e.stdout, f.String())
 		}
 	}
 	for _, u := range rep.Unused {
-		fmt.Fprintf(e.stdout, "::warning %s::%s\n", annotationProps(u.Pos, "unused acceptance of "+u.Rule), escapeData(u.Message))
+		fmt.Fprintf(e.stdout, "::warning %s::%s\n", annotationProps(prefix, u.Pos, "unused acceptance of "+u.Rule), escapeData(u.Message))
 	}
 }
 
-// annotationProps are a workflow command's file, line, col and title.
-func annotationProps(p model.Pos, title string) string {
+// repoPrefix is the working directory's path in its git repository
+// ("svc/"; "" at its root or outside one): GitHub annotates a file by its
+// path from the repository's root, and positions are relative to the
+// working directory.
+func repoPrefix() string {
+	out, err := runIn("", "git", "rev-parse", "--show-prefix")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// annotationProps are a workflow command's file (its path from the
+// repository's root, the working directory's being prefix), line, col and
+// title.
+func annotationProps(prefix string, p model.Pos, title string) string {
 	var props []string
 	if p.IsValid() {
-		props = append(props, "file="+escapeProperty(p.File), fmt.Sprintf("line=%d", p.Line))
+		file := p.File
+		if !filepath.IsAbs(file) {
+			file = path.Join(prefix, filepath.ToSlash(file))
+		}
+		props = append(props, "file="+escapeProperty(file), fmt.Sprintf("line=%d", p.Line))
 		if p.Col > 0 {
 			props = append(props, fmt.Sprintf("col=%d", p.Col))
 		}
@@ -249,14 +269,15 @@ func (e *env) cannotCompare(what string, inReview bool, format string, err error
 	if format == formatGitHubActions {
 		const title = "agentc breaking: cannot compare"
 		if !isList {
-			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(model.Pos{}, title), escapeData(err.Error()))
+			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps("", model.Pos{}, title), escapeData(err.Error()))
 		}
+		prefix := repoPrefix()
 		for _, f := range l {
 			pos, msg := model.Pos{}, fmt.Sprintf("%s: %s", what, f)
 			if inReview && f.Pos.IsValid() {
 				pos, msg = f.Pos, f.Msg
 			}
-			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(pos, title), escapeData(msg))
+			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(prefix, pos, title), escapeData(msg))
 		}
 	}
 	if isList {
