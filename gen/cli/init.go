@@ -79,7 +79,7 @@ func runInitSchema(e *env, dir string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(src.Files) == 0 || len(src.Files) == 1 && src.Files[spec.SchemaFile] != nil {
+	if !hasSpec(src.Files) {
 		// A copy would make dir the spec directory that commands find.
 		return nil, fmt.Errorf("init --schema: %s holds no spec (no .cue files); name the spec directory", dir)
 	}
