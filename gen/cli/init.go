@@ -153,8 +153,8 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	gomod := filepath.Join(dir, "go.mod")
 	mod, err := os.ReadFile(gomod)
 	if err != nil {
-		if root, modPath := moduleAbove(dir); root != "" {
-			return nil, fmt.Errorf("%s is inside module %s; run agentc init at its root, %s (with --spec-dir for a spec directory deeper down)", dir, modPath, root)
+		if abs, root, modPath := moduleAbove(dir); root != "" {
+			return nil, fmt.Errorf("%s is inside module %s; run agentc init at its root, %s (with --spec-dir for a spec directory deeper down)", abs, modPath, root)
 		}
 		return nil, fmt.Errorf("%s: %w (run go mod init first)", gomod, err)
 	}
@@ -354,19 +354,19 @@ func agentcReplace(mf *modfile.File) string {
 	return ""
 }
 
-// moduleAbove returns the root and path of the module whose go.mod lies
-// in a directory above dir, or "", "".
-func moduleAbove(dir string) (root, modPath string) {
+// moduleAbove returns dir as an absolute path, and the root and path of
+// the module whose go.mod lies in a directory above it ("", "" if none).
+func moduleAbove(dir string) (abs, root, modPath string) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", ""
+		return dir, "", ""
 	}
 	for d := filepath.Dir(abs); d != filepath.Dir(d); d = filepath.Dir(d) {
 		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
-			return d, modfile.ModulePath(b)
+			return abs, d, modfile.ModulePath(b)
 		}
 	}
-	return "", ""
+	return abs, "", ""
 }
 
 // goVersion is the go directive for the tool module file: the module's own.
