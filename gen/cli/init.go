@@ -150,6 +150,9 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 		// codegen.out, relative to the spec directory's parent, holds no "..".
 		return nil, usagef("--out %s is not inside %s, the directory that holds --spec-dir", out, path.Dir(specDir))
 	}
+	if rel, err := filepath.Rel(filepath.FromSlash(out), filepath.FromSlash(specDir)); err == nil && filepath.IsLocal(rel) {
+		return nil, usagef("--spec-dir %s is inside --out %s, which .gitattributes marks generated: reviews would fold the spec; keep them apart", specDir, out)
+	}
 	gomod := filepath.Join(dir, "go.mod")
 	mod, err := os.ReadFile(gomod)
 	if err != nil {
