@@ -58,7 +58,9 @@ func initCommand() *command {
 				if len(args) == 0 {
 					// The spec directory every command finds, not ".".
 					var err error
-					if dir, err = findSpec("."); err != nil {
+					if dir, err = findSpec("."); errors.Is(err, errNoSpec) {
+						return nil, errors.New("no agentc spec found here or in any parent directory; name the spec directory: agentc init --schema DIR")
+					} else if err != nil {
 						return nil, err
 					}
 				}
