@@ -254,7 +254,10 @@ package spec
 			return fmt.Errorf("%w\nto use a checkout of agentc instead, replace its module first: go mod edit -replace %s=/path/to/agentc", err, modulePath)
 		}
 	}
-	if _, err := runIn(dir, "go", "mod", "tidy", "-modfile="+toolModfile); err != nil {
+	// The requirements and sums of agentc's packages alone: go mod tidy
+	// would load the module's own packages too, copy their requirements
+	// into the tool module file, and fail on one that does not build yet.
+	if _, err := runIn(dir, "go", "list", "-modfile="+toolModfile, "-mod=mod", "-deps", modulePath+"/cmd/agentc"); err != nil {
 		return err
 	}
 
@@ -276,7 +279,9 @@ package spec
 	if _, err := g.write(); err != nil {
 		return err
 	}
-	if _, err := runIn(dir, "go", "mod", "tidy"); err != nil {
+	// Likewise only the generated packages' requirements: the module's
+	// go.mod changes in nothing else.
+	if _, err := runIn(dir, "go", "list", "-mod=mod", "-deps", "./"+out+"/..."); err != nil {
 		return err
 	}
 
