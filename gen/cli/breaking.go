@@ -337,6 +337,14 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		if here, err := load.Dir(dir); err != nil || !hasSpec(here.Files) {
 			return nil, "", fmt.Errorf("--against %s: no .cue files in %s at %s, nor in %s here: is the path right?", against, dir, ref, dir)
 		}
+		// Nor must a spec directory that moved pass as a new spec.
+		out, _ := runIn("", "git", "ls-tree", "-r", "-z", "--name-only", "--end-of-options", ref)
+		for name := range strings.SplitSeq(string(out), "\x00") {
+			if old, ok := strings.CutSuffix(name, "/"+spec.SchemaFile); ok && !isSpecDir(old) {
+				return nil, "", fmt.Errorf("--against %s: no .cue files in %s at %s, but %s held a spec there and holds none here: "+
+					"if the spec moved, compare with --against %s:%s", against, dir, ref, old, ref, old)
+			}
+		}
 		return nil, fmt.Sprintf("no .cue files in %s at %s", dir, ref), nil
 	}
 	if b, err := runIn("", "git", "show", ref+":./"+dir+"/cue.mod/module.cue"); err == nil {
