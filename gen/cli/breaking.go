@@ -42,7 +42,8 @@ unused (a warning: it does not fail).
 When the baseline has no spec (a git ref whose path holds no .cue files
 while the path is a spec directory here, or an --against directory without
 .cue files) there is nothing to compare: a notice says so and the exit status
-is 0, so that the change that adopts agentc passes.
+is 0, so that the change that adopts agentc passes. A spec directory that
+moved (another held a spec at the ref, and holds none here) exits 3.
 
 Exit status: 0 no breaking change, or all accepted; 1 breaking changes;
 2 usage; 3 could not compare (a spec does not load, a bad git ref or path,
