@@ -299,11 +299,11 @@ package spec
 // readmeSection is what init appends to the README.
 func readmeSection(specDir, out string) string {
 	tool := "go tool -modfile=" + toolModfile + " agentc"
-	spec := ""
+	specFlag := ""
 	if strings.Contains(specDir, "/") {
 		// A command run at the root finds a spec directory there or
 		// among its children only (findSpec): a deeper one is named.
-		spec = " --spec " + specDir
+		specFlag = " --spec " + specDir
 	}
 	return fmt.Sprintf(`
 <!-- agentc -->
@@ -320,11 +320,11 @@ After editing the spec:
 In CI:
 
 %[5]s`, specDir, out, toolModfile, commandBlock(
-		tool+" vet"+spec, "positioned errors for the spec",
+		tool+" vet"+specFlag, "positioned errors for the spec",
 		"go generate ./...", "regenerate "+out+"/",
 	), commandBlock(
-		tool+" check"+spec+" --handlers ./...", "generated files and handlers match the spec",
-		tool+" breaking"+spec+" --against origin/main", "no unaccepted breaking contract change",
+		tool+" check"+specFlag+" --handlers ./...", "generated files and handlers match the spec",
+		tool+" breaking"+specFlag+" --against origin/main", "no unaccepted breaking contract change",
 	))
 }
 
