@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/breaking"
@@ -28,8 +29,8 @@ const breakingHelp = `The report goes to stdout, one line per change:
 and one per unused acceptance; a summary and notices go to stderr. With
 --error-format github-actions the report is GitHub workflow commands
 instead: ::error for a breaking change, ::notice for an accepted one,
-::warning for an unused acceptance (compatible changes stay plain lines).
-Run it from the repository root, so that positions are the repository's paths.
+::warning for an unused acceptance (compatible changes stay plain lines),
+each naming its file by its path from the git repository's root.
 
 A spec accepts the breaking changes it makes on purpose in its section
 breaking (see spec/agentc_schema.cue), reviewed with the change:
@@ -41,7 +42,8 @@ unused (a warning: it does not fail).
 When the baseline has no spec (a git ref whose path holds no .cue files
 while the path is a spec directory here, or an --against directory without
 .cue files) there is nothing to compare: a notice says so and the exit status
-is 0, so that the change that adopts agentc passes.
+is 0, so that the change that adopts agentc passes. A spec directory that
+moved (another held a spec at the ref, and holds none here) exits 3.
 
 Exit status: 0 no breaking change, or all accepted; 1 breaking changes;
 2 usage; 3 could not compare (a spec does not load, a bad git ref or path,
@@ -57,7 +59,7 @@ func breakingCommand() *command {
 		summary: "Report contract changes since another version of the spec; exit 1 if any is breaking and not accepted.",
 		help:    breakingHelp + "\n\n" + ruleTable(),
 		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&specDir, "spec", "", "spec directory (default: this repository's, found from the working directory up)")
+			fs.StringVar(&specDir, "spec", "", specDoc)
 			fs.BoolVar(&builtin, "builtin", false, builtinDoc)
 			fs.StringVar(&against, "against", "", "the earlier spec: a directory, or git-ref[:path] (path defaults to the spec directory's)")
 			fs.StringVar(&errorFormat, "error-format", formatText, "how the report is written: "+formatText+" or "+formatGitHubActions)
@@ -172,7 +174,8 @@ func runBreaking(e *env, specDir, against, format string) (any, error) {
 		tail = fmt.Sprintf("; %d unused acceptance(s)", len(rep.Unused))
 	}
 	if rep.Breaking > 0 {
-		return nil, &failure{code: "breaking", exit: ExitFindings, msg: fmt.Sprintf("%d breaking change(s), %s, against %s%s", rep.Breaking, counts, against, tail), details: rep}
+		return nil, &failure{code: "breaking", exit: ExitFindings, msg: fmt.Sprintf("%d breaking change(s), %s, against %s%s: "+
+			"undo each, or accept it in the spec's breaking.accept with a reason (agentc help breaking)", rep.Breaking, counts, against, tail), details: rep}
 	}
 	if !e.json {
 		e.logf("agentc breaking: no breaking changes (%s) against %s%s", counts, against, tail)
@@ -193,6 +196,7 @@ func (e *env) printBreaking(rep breakingReport, format string) {
 	}
 	// GitHub annotates the pull request's files: a position in the
 	// baseline is not one of them, so it goes into the message.
+	prefix := repoPrefix()
 	for _, f := range rep.Findings {
 		msg := f.Message
 		if !f.Pos.IsValid() && f.OldPos.IsValid() {
@@ -200,24 +204,42 @@ func (e *env) printBreaking(rep breakingReport, format string) {
 		}
 		switch {
 		case f.Accepted:
-			fmt.Fprintf(e.stdout, "::notice %s::%s\n", annotationProps(f.Pos, f.Rule+" (accepted)"),
+			fmt.Fprintf(e.stdout, "::notice %s::%s\n", annotationProps(prefix, f.Pos, f.Rule+" (accepted)"),
 				escapeData(fmt.Sprintf("%s; accepted at %s: %s", msg, f.AcceptedAt, f.Reason)))
 		case f.Breaking:
-			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(f.Pos, f.Rule), escapeData(msg))
+			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(prefix, f.Pos, f.Rule), escapeData(msg))
 		default:
 			fmt.Fprintln(e.stdout, f.String())
 		}
 	}
 	for _, u := range rep.Unused {
-		fmt.Fprintf(e.stdout, "::warning %s::%s\n", annotationProps(u.Pos, "unused acceptance of "+u.Rule), escapeData(u.Message))
+		fmt.Fprintf(e.stdout, "::warning %s::%s\n", annotationProps(prefix, u.Pos, "unused acceptance of "+u.Rule), escapeData(u.Message))
 	}
 }
 
-// annotationProps are a workflow command's file, line, col and title.
-func annotationProps(p model.Pos, title string) string {
+// repoPrefix is the working directory's path in its git repository
+// ("svc/"; "" at its root or outside one): GitHub annotates a file by its
+// path from the repository's root, and positions are relative to the
+// working directory.
+func repoPrefix() string {
+	out, err := runIn("", "git", "rev-parse", "--show-prefix")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// annotationProps are a workflow command's file (its path from the
+// repository's root, the working directory's being prefix), line, col and
+// title.
+func annotationProps(prefix string, p model.Pos, title string) string {
 	var props []string
 	if p.IsValid() {
-		props = append(props, "file="+escapeProperty(p.File), fmt.Sprintf("line=%d", p.Line))
+		file := p.File
+		if !filepath.IsAbs(file) {
+			file = path.Join(prefix, filepath.ToSlash(file))
+		}
+		props = append(props, "file="+escapeProperty(file), fmt.Sprintf("line=%d", p.Line))
 		if p.Col > 0 {
 			props = append(props, fmt.Sprintf("col=%d", p.Col))
 		}
@@ -248,14 +270,15 @@ func (e *env) cannotCompare(what string, inReview bool, format string, err error
 	if format == formatGitHubActions {
 		const title = "agentc breaking: cannot compare"
 		if !isList {
-			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(model.Pos{}, title), escapeData(err.Error()))
+			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps("", model.Pos{}, title), escapeData(err.Error()))
 		}
+		prefix := repoPrefix()
 		for _, f := range l {
 			pos, msg := model.Pos{}, fmt.Sprintf("%s: %s", what, f)
 			if inReview && f.Pos.IsValid() {
 				pos, msg = f.Pos, f.Msg
 			}
-			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(pos, title), escapeData(msg))
+			fmt.Fprintf(e.stdout, "::error %s::%s\n", annotationProps(prefix, pos, title), escapeData(msg))
 		}
 	}
 	if isList {
@@ -314,6 +337,14 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		// names no spec here either, and must not pass unnoticed.
 		if here, err := load.Dir(dir); err != nil || !hasSpec(here.Files) {
 			return nil, "", fmt.Errorf("--against %s: no .cue files in %s at %s, nor in %s here: is the path right?", against, dir, ref, dir)
+		}
+		// Nor must a spec directory that moved pass as a new spec.
+		out, _ := runIn("", "git", "ls-tree", "-r", "-z", "--name-only", "--end-of-options", ref)
+		for name := range strings.SplitSeq(string(out), "\x00") {
+			if old, ok := strings.CutSuffix(name, "/"+spec.SchemaFile); ok && !isSpecDir(old) {
+				return nil, "", fmt.Errorf("--against %s: no .cue files in %s at %s, but %s held a spec there and holds none here: "+
+					"if the spec moved, compare with --against %s:%s", against, dir, ref, old, ref, old)
+			}
 		}
 		return nil, fmt.Sprintf("no .cue files in %s at %s", dir, ref), nil
 	}

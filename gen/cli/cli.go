@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/jsonwrite"
@@ -71,16 +72,24 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(w)
 		return code
 	}
+	e := &env{stdout: stdout, stderr: stderr}
+	// A command line that is not understood is explained on stderr; a
+	// machine caller (--json) still gets its one envelope on stdout.
+	misused := func(err error) int {
+		if e.json || slices.Contains(args[1:], "--json") || slices.Contains(args[1:], "-json") {
+			e.writeJSON(envelope{SchemaVersion: SchemaVersion, Error: &errorBody{Code: "usage", Message: err.Error()}})
+		}
+		return ExitUsage
+	}
 	c := lookupCommand(args[0])
 	if c == nil {
 		fmt.Fprintf(stderr, "agentc: unknown command %q\n", args[0])
 		usage(stderr)
-		return ExitUsage
+		return misused(fmt.Errorf("unknown command %q", args[0]))
 	}
 	// The flag package prints its usage text: asked for (-h), it goes to
 	// stdout; after a mistake, to stderr.
 	var flagOut bytes.Buffer
-	e := &env{stdout: stdout, stderr: stderr}
 	fs := newFlagSet(c, &flagOut, &e.json)
 	positional, err := parseInterspersed(fs, args[1:])
 	if err != nil {
@@ -89,13 +98,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return ExitOK
 		}
 		stderr.Write(flagOut.Bytes())
-		if e.json || slices.Contains(args[1:], "--json") || slices.Contains(args[1:], "-json") {
-			// The flag package printed the error and usage on stderr; a
-			// machine caller still gets its one envelope on stdout.
-			e.json = true
-			e.writeJSON(envelope{SchemaVersion: SchemaVersion, Error: &errorBody{Code: "usage", Message: err.Error()}})
-		}
-		return ExitUsage
+		return misused(err)
 	}
 	data, err := c.run(e, positional)
 	return e.finish(c.name, data, err)
@@ -140,7 +143,7 @@ func newFlagSet(c *command, w io.Writer, json *bool) *flag.FlagSet {
 	fs.SetOutput(w)
 	fs.BoolVar(json, "json", false, "print one JSON envelope on stdout; logs go to stderr")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: agentc %s [flags] %s\n\n%s\n\n", c.name, c.args, c.summary)
+		fmt.Fprintf(fs.Output(), "usage: %s\n\n%s\n\n", strings.TrimSpace("agentc "+c.name+" [flags] "+c.args), c.summary)
 		if c.help != "" {
 			fmt.Fprintf(fs.Output(), "%s\n\n", c.help)
 		}

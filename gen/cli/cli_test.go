@@ -195,6 +195,16 @@ func TestVetJSON(t *testing.T) {
 			t.Errorf("envelope = %s, want a usage error", stdout)
 		}
 	})
+	t.Run("unknown command", func(t *testing.T) {
+		code, stdout, _ := run(t, "vett", "--json")
+		if code != cli.ExitUsage {
+			t.Fatalf("exit %d, want %d", code, cli.ExitUsage)
+		}
+		env := decodeOne(t, stdout)
+		if env.Success || env.Error == nil || env.Error.Code != "usage" || env.Error.Message != `unknown command "vett"` {
+			t.Errorf("envelope = %s, want a usage error naming the command", stdout)
+		}
+	})
 	t.Run("failure", func(t *testing.T) {
 		code, stdout, _ := run(t, "vet", "--json", filepath.Join(t.TempDir(), "nope"))
 		if code != cli.ExitFindings {

@@ -23,7 +23,7 @@ type specFlags struct {
 }
 
 func (f *specFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.spec, "spec", "", "spec directory (default: this repository's, found from the working directory up)")
+	fs.StringVar(&f.spec, "spec", "", specDoc)
 	fs.BoolVar(&f.builtin, "builtin", false, builtinDoc)
 	fs.StringVar(&f.out, "out", "", "output root (default: the spec's codegen.out, relative to the directory holding the spec directory)")
 	fs.StringVar(&f.only, "only", "", "comma-separated emitters to run (default: all; see 'agentc help gen')")
@@ -92,9 +92,8 @@ func genCommand() *command {
 	var watch bool
 	help := "Nothing is written unless every emitter succeeds; each changed file is replaced atomically;\n" +
 		"stale files that agentc generated are removed; a file agentc did not generate is never\n" +
-		"overwritten. With --watch, agentc stays running and\n" +
-		"regenerates whenever a .cue file in the spec directory is saved, printing the findings or\n" +
-		"what it wrote; Ctrl-C ends it.\n\nemitters:"
+		"overwritten.\n\nWith --watch, agentc regenerates whenever a .cue file in the spec directory is saved,\n" +
+		"printing the findings or what it wrote, until Ctrl-C.\n\nemitters:"
 	for _, e := range emitters.All() {
 		help += fmt.Sprintf("\n  %-11s %s", e.Name, e.Doc)
 	}
@@ -105,7 +104,7 @@ func genCommand() *command {
 		help:    help,
 		flags: func(fs *flag.FlagSet) {
 			sf.register(fs)
-			fs.BoolVar(&watch, "watch", false, "after generating, regenerate on every save of a spec file until interrupted (needs --spec)")
+			fs.BoolVar(&watch, "watch", false, "after generating, regenerate on every save of a spec file until interrupted (not with --builtin)")
 		},
 		run: func(e *env, args []string) (any, error) {
 			if len(args) > 0 {

@@ -39,7 +39,7 @@ func initCommand() *command {
 		writes: true,
 		args:   "[repo-dir]",
 		summary: "Start agentc in a Go module: an example spec, its generated code, a go:generate line, agentc as a tool in " + toolModfile + ", " +
-			".gitattributes and a README section with the CI gates. With --schema, (re)write only agentc's metaschema copy in the spec directory given (default .).",
+			".gitattributes and a README section with the CI gates. With --schema, (re)write only agentc's metaschema copy in the spec directory given (default: this repository's).",
 		flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&schema, "schema", false, "only write agentc's copy of the metaschema ("+spec.SchemaFile+") into the spec directory given as the argument")
 			fs.StringVar(&specDir, "spec-dir", "spec", "where to put the spec, relative to the repository")
@@ -55,6 +55,15 @@ func initCommand() *command {
 				dir = args[0]
 			}
 			if schema {
+				if len(args) == 0 {
+					// The spec directory every command finds, not ".".
+					var err error
+					if dir, err = findSpec("."); errors.Is(err, errNoSpec) {
+						return nil, errors.New("no agentc spec found here or in any parent directory; name the spec directory: agentc init --schema DIR")
+					} else if err != nil {
+						return nil, err
+					}
+				}
 				return runInitSchema(e, dir)
 			}
 			return runInit(e, dir, specDir, out, version)
@@ -71,6 +80,10 @@ func runInitSchema(e *env, dir string) (any, error) {
 	src, err := load.Dir(dir)
 	if err != nil {
 		return nil, err
+	}
+	if !hasSpec(src.Files) {
+		// A copy would make dir the spec directory that commands find.
+		return nil, fmt.Errorf("init --schema: %s holds no spec (no .cue files); name the spec directory", dir)
 	}
 	file := filepath.Join(dir, spec.SchemaFile)
 	data := load.SchemaFor(src)
@@ -139,9 +152,15 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 		// codegen.out, relative to the spec directory's parent, holds no "..".
 		return nil, usagef("--out %s is not inside %s, the directory that holds --spec-dir", out, path.Dir(specDir))
 	}
+	if rel, err := filepath.Rel(filepath.FromSlash(out), filepath.FromSlash(specDir)); err == nil && filepath.IsLocal(rel) {
+		return nil, usagef("--spec-dir %s is inside --out %s, which .gitattributes marks generated: reviews would fold the spec; keep them apart", specDir, out)
+	}
 	gomod := filepath.Join(dir, "go.mod")
 	mod, err := os.ReadFile(gomod)
 	if err != nil {
+		if abs, root, modPath := moduleAbove(dir); root != "" {
+			return nil, fmt.Errorf("%s is inside module %s; run agentc init at its root, %s (with --spec-dir for a spec directory deeper down)", abs, modPath, root)
+		}
 		return nil, fmt.Errorf("%s: %w (run go mod init first)", gomod, err)
 	}
 	mf, err := modfile.Parse(gomod, mod, nil)
@@ -149,12 +168,14 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 		return nil, err
 	}
 	modPath := mf.Module.Mod.Path
+	// A second init is told that agentc is set up, whatever its spec
+	// directory, rather than to choose another.
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(toolModfile))); err == nil {
+		return nil, fmt.Errorf("%s already exists: agentc is set up in this module", filepath.Join(dir, toolModfile))
+	}
 	sdir := filepath.Join(dir, filepath.FromSlash(specDir))
 	if entries, err := os.ReadDir(sdir); err == nil && len(entries) > 0 {
 		return nil, fmt.Errorf("%s already exists and is not empty; choose another --spec-dir", sdir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(toolModfile))); err == nil {
-		return nil, fmt.Errorf("%s already exists: agentc is set up in this module", filepath.Join(dir, toolModfile))
 	}
 	if version == "" {
 		version = readVersion().Version
@@ -163,7 +184,7 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 		}
 	}
 	replace := agentcReplace(mf)
-	if replace != "" {
+	if replace != "" && !semver.IsValid(version) {
 		version = "v0.0.0-00010101000000-000000000000" // resolved through the replace directive
 	}
 
@@ -230,10 +251,13 @@ package spec
 	sc.keep(strings.TrimSuffix(tmFile, ".mod") + ".sum")
 	if replace == "" {
 		if _, err := runIn(dir, "go", "get", "-modfile="+toolModfile, modulePath+"/cmd/agentc@"+version); err != nil {
-			return err
+			return fmt.Errorf("%w\nto use a checkout of agentc instead, replace its module first: go mod edit -replace %s=/path/to/agentc", err, modulePath)
 		}
 	}
-	if _, err := runIn(dir, "go", "mod", "tidy", "-modfile="+toolModfile); err != nil {
+	// The requirements and sums of agentc's packages alone: go mod tidy
+	// would load the module's own packages too, copy their requirements
+	// into the tool module file, and fail on one that does not build yet.
+	if _, err := runIn(dir, "go", "list", "-modfile="+toolModfile, "-mod=mod", "-deps", modulePath+"/cmd/agentc"); err != nil {
 		return err
 	}
 
@@ -255,7 +279,9 @@ package spec
 	if _, err := g.write(); err != nil {
 		return err
 	}
-	if _, err := runIn(dir, "go", "mod", "tidy"); err != nil {
+	// Likewise only the generated packages' requirements: the module's
+	// go.mod changes in nothing else.
+	if _, err := runIn(dir, "go", "list", "-mod=mod", "-deps", "./"+out+"/..."); err != nil {
 		return err
 	}
 
@@ -273,6 +299,12 @@ package spec
 // readmeSection is what init appends to the README.
 func readmeSection(specDir, out string) string {
 	tool := "go tool -modfile=" + toolModfile + " agentc"
+	specFlag := ""
+	if strings.Contains(specDir, "/") {
+		// A command run at the root finds a spec directory there or
+		// among its children only (findSpec): a deeper one is named.
+		specFlag = " --spec " + specDir
+	}
 	return fmt.Sprintf(`
 <!-- agentc -->
 ## Agent contract
@@ -288,11 +320,11 @@ After editing the spec:
 In CI:
 
 %[5]s`, specDir, out, toolModfile, commandBlock(
-		tool+" vet", "positioned errors for the spec",
+		tool+" vet"+specFlag, "positioned errors for the spec",
 		"go generate ./...", "regenerate "+out+"/",
 	), commandBlock(
-		tool+" check --handlers ./...", "generated files and handlers match the spec",
-		tool+" breaking --against origin/main", "no unaccepted breaking contract change",
+		tool+" check"+specFlag+" --handlers ./...", "generated files and handlers match the spec",
+		tool+" breaking"+specFlag+" --against origin/main", "no unaccepted breaking contract change",
 	))
 }
 
@@ -330,6 +362,21 @@ func agentcReplace(mf *modfile.File) string {
 		return p
 	}
 	return ""
+}
+
+// moduleAbove returns dir as an absolute path, and the root and path of
+// the module whose go.mod lies in a directory above it ("", "" if none).
+func moduleAbove(dir string) (abs, root, modPath string) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir, "", ""
+	}
+	for d := filepath.Dir(abs); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			return abs, d, modfile.ModulePath(b)
+		}
+	}
+	return abs, "", ""
 }
 
 // goVersion is the go directive for the tool module file: the module's own.

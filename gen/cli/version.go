@@ -49,7 +49,9 @@ func readVersion() buildVersion {
 	}
 	if r := mod.Replace; r != nil {
 		v.ReplacedBy = r.Path
-		if r.Version != "" {
+		// A directory has no version; the build information says
+		// "(devel)" for it.
+		if r.Version != "" && r.Version != "(devel)" {
 			v.ReplacedBy += "@" + r.Version
 		}
 	}

@@ -17,19 +17,26 @@ import (
 // vetCommand returns agentc vet, with flag variables of its own.
 func vetCommand() *command {
 	var builtin bool
+	var dir string
 	return &command{
 		name:    "vet",
 		args:    "[spec-dir]",
 		summary: "Check a spec (default: this repository's, found from the working directory up) and print its findings as file:line:col: message.",
-		flags:   func(fs *flag.FlagSet) { fs.BoolVar(&builtin, "builtin", false, builtinDoc) },
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&dir, "spec", "", specDoc)
+			fs.BoolVar(&builtin, "builtin", false, builtinDoc)
+		},
 		run: func(e *env, args []string) (any, error) {
-			return runVet(e, args, builtin)
+			return runVet(e, args, dir, builtin)
 		},
 	}
 }
 
 // builtinDoc documents every command's --builtin flag.
 const builtinDoc = "use agentc's built-in example spec (the Proliferate contract) instead of this repository's"
+
+// specDoc documents the --spec flag of the commands that read a spec.
+const specDoc = "spec directory (default: this repository's, found from the working directory up)"
 
 // resolveSpec returns the spec directory a command uses: dir when given,
 // "" (the built-in spec) when builtin is set, and otherwise the one
@@ -96,11 +103,12 @@ func specSource(dir string) (*load.Source, error) {
 	return load.Dir(dir)
 }
 
-func runVet(e *env, args []string, builtin bool) (any, error) {
-	if len(args) > 1 {
-		return nil, usagef("vet takes at most one spec directory, got %d arguments", len(args))
+func runVet(e *env, args []string, dir string, builtin bool) (any, error) {
+	// The spec directory is vet's argument, as in cue vet, or --spec, as
+	// every other command takes it.
+	if len(args) > 1 || len(args) == 1 && dir != "" {
+		return nil, usagef("vet takes at most one spec directory, as --spec DIR or as its argument")
 	}
-	dir := ""
 	if len(args) == 1 {
 		dir = args[0]
 	}

@@ -173,7 +173,8 @@ func (c *checker) run(pkgs []*packages.Package) {
 		}
 	}
 	if gen == nil {
-		c.res.Findings.Add(model.Pos{}, CodeNone, "no type implements %s.Handler: no package matched by the pattern imports %s", c.spec.Codegen.GoPackage, c.res.GenPath)
+		c.res.Findings.Add(model.Pos{}, CodeNone, "no type implements %[1]s.Handler: no package matched by the pattern imports %[2]s; "+
+			"declare one in a package the pattern matches and assert it: var _ %[1]s.Handler = (*Gateway)(nil)", c.spec.Codegen.GoPackage, c.res.GenPath)
 		c.compileErrors(pkgs)
 		return
 	}

@@ -241,7 +241,7 @@ func TestCheck(t *testing.T) {
 			`handler-none gen/go/contract/dispatch.go:18:1: no type in the packages matched implements contract.Handler (tools automation.complete, save_snapshot); declare one and assert it: var _ contract.Handler = (*Gateway)(nil)`,
 		}},
 		{"./gen/...", nil, []string{
-			`handler-none no type implements contract.Handler: no package matched by the pattern imports example.com/gw/gen/go/contract`,
+			`handler-none no type implements contract.Handler: no package matched by the pattern imports example.com/gw/gen/go/contract; declare one in a package the pattern matches and assert it: var _ contract.Handler = (*Gateway)(nil)`,
 		}},
 	}
 	for _, c := range cases {
