@@ -177,7 +177,8 @@ func TestExperimentsSorted(t *testing.T) {
 // of another of its alternatives (a named check's, a list's, a struct's)
 // is of that alternative's type, keeps its default and its doc comment,
 // and loses none of the type's fields (accepted/default_general_alternative
-// and accepted/struct_default).
+// and accepted/struct_default); a bool written as its two values with a
+// default is a bool (accepted/bool_literals).
 func TestDefaultsOfGeneralAlternatives(t *testing.T) {
 	t.Parallel()
 	type want struct {
@@ -193,6 +194,11 @@ func TestDefaultsOfGeneralAlternatives(t *testing.T) {
 			"labels":    {kind: model.Array, items: "string", def: `[]`, doc: "Labels."},
 			"reviewers": {kind: model.Array, items: "string", def: `["ci"]`, doc: "Reviewers."},
 			"keep":      {kind: model.Array, items: "string", def: `["a/b"]`, doc: "Paths to keep."},
+		},
+		"bool_literals": {
+			"notify": {kind: model.Boolean, def: `true`, doc: "Whether to notify."},
+			"retry":  {kind: model.Boolean, def: `true`, doc: "Whether to retry."},
+			"keep":   {kind: model.Boolean, def: `false`, doc: "Whether to keep the logs."},
 		},
 		"struct_default": {
 			"where": {kind: model.Object, def: `{"region":"eu"}`, doc: "Where the run went.", fields: 1},

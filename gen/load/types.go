@@ -467,6 +467,10 @@ func (w *typeWalker) leaf(v cue.Value, t *model.Type, field cue.Value) {
 // field's default is "a").
 func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, field cue.Value, depth int) {
 	w.droppedDefault(v, field)
+	if t.Kind == model.Boolean && bothBools(args) {
+		// *true | false is a bool (with a default): it allows every bool.
+		return
+	}
 	var vals []string
 	for _, a := range args {
 		s, err := a.String()
@@ -499,6 +503,20 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, f
 		return
 	}
 	t.Kind, t.Enum = model.Enum, vals
+}
+
+// bothBools reports whether args, a disjunction's alternatives, are the
+// values true and false and nothing else.
+func bothBools(args []cue.Value) bool {
+	seen := map[bool]bool{}
+	for _, a := range args {
+		b, err := a.Bool()
+		if err != nil {
+			return false
+		}
+		seen[b] = true
+	}
+	return len(seen) == 2
 }
 
 // unified sets t to the strings field allows, where an enum meets another
