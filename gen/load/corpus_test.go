@@ -435,3 +435,30 @@ func TestCheckBuildsOnDefinition(t *testing.T) {
 		t.Errorf("checks %q, want %q", checks, want)
 	}
 }
+
+// TestClosedStructs: a struct closed with close({…}) is an object of its
+// fields, in the arguments, nested and as list items, as a closed
+// definition is (accepted/closed_struct).
+func TestClosedStructs(t *testing.T) {
+	t.Parallel()
+	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["closed_struct"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var visit func(prefix string, ty *model.Type)
+	visit = func(prefix string, ty *model.Type) {
+		for _, f := range ty.Fields {
+			got = append(got, prefix+f.Name+" "+string(f.Type.Kind))
+			if f.Type.Items != nil {
+				visit(prefix+f.Name+"[].", f.Type.Items)
+			}
+			visit(prefix+f.Name+".", f.Type)
+		}
+	}
+	visit("", s.Tool("report.done").Args)
+	want := []string{"run_id string", "outcome enum", "score number", "where object", "where.region string", "where.zone string", "steps array", "steps[].name string"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("report.done's fields differ (-want +got):\n%s", diff)
+	}
+}

@@ -40,12 +40,14 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 	// definition v refers to) would be dropped: generated validators check
 	// an object's fields. When it fails the object while incomplete ({…} &
 	// struct.MinFields(1)), the fields are those of the struct among them.
+	// close({…}) is no validator: it closes the struct, as a definition
+	// does, and unknown keys are stripped from either.
 	incomplete := v.IncompleteKind() == cue.BottomKind
 	var leaves []cue.Value
 	w.leaves(v, &leaves, 0)
 	refused := false
 	for _, lf := range leaves {
-		if op, args := w.l.expr(lf); op == cue.CallOp {
+		if op, args := w.l.expr(lf); op == cue.CallOp && w.funcName(args[0]) != "close" {
 			w.errorv(lf, "unsupported", "%s on an object is not supported: the generated validators check an object's fields, not their count; %s", w.funcName(args[0]), supported)
 			refused = true
 		} else if incomplete {
