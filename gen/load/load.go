@@ -260,7 +260,9 @@ func (l *loader) cueErr(v cue.Value, err error) {
 
 // pos converts a CUE position to a display position.
 func (l *loader) pos(p token.Pos) model.Pos {
-	if !p.IsValid() {
+	if !p.IsValid() || !filepath.IsAbs(p.Filename()) {
+		// No place, or a place in a builtin package's source (list:3:9),
+		// which is on no author's disk.
 		return model.Pos{}
 	}
 	return model.Pos{File: l.display(p.Filename()), Line: p.Line(), Col: p.Column()}

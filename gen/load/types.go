@@ -30,6 +30,10 @@ type typeWalker struct {
 	// shadows holds the fields named like a predeclared type that were
 	// reported, by path (see shadowed).
 	shadows map[string]bool
+	// at is where the value of the field being converted is written: the
+	// place of a finding about a part of it that CUE places nowhere in
+	// the spec (the element of [...], a builtin package's own value).
+	at model.Pos
 }
 
 // object converts a struct-valued schema. goName names its type; object
@@ -143,6 +147,10 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 			}
 		}
 	}
+	defer func(at model.Pos) { w.at = at }(w.at)
+	if p := w.l.valPos(fv); p.IsValid() {
+		w.at = p
+	}
 	f.Type = w.typ(fv, childGo, name)
 	f.Type.Doc = w.l.docOf(decl)
 	w.l.docText(decl, f.Type.Doc)
@@ -187,6 +195,10 @@ func subsumesAll(a cue.Value, args []cue.Value) bool {
 func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 	pos := w.l.vpos(v)
 	if w.shadowed(v, 0) {
+		return &model.Type{Kind: model.String, Pos: pos}
+	}
+	if name, imp, ok := importRef(v); ok {
+		w.errorv(v, "unsupported", "%s is the package %s, not a type: a list is [...T], an object {…}; %s", name, imp, supported)
 		return &model.Type{Kind: model.String, Pos: pos}
 	}
 	var leaves []cue.Value
@@ -254,6 +266,25 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 		w.errorv(v, "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
 	}
 	return &model.Type{Kind: model.String, Pos: pos}
+}
+
+// importRef returns the name and quoted import path of the package v's
+// value is, when it is written as a package's name alone (tags: list),
+// which CUE reads as the package's struct of functions.
+func importRef(v cue.Value) (name, path string, ok bool) {
+	src := v.Source()
+	if f, ok := src.(*ast.Field); ok {
+		src = f.Value
+	}
+	id, ok := src.(*ast.Ident)
+	if !ok {
+		return "", "", false
+	}
+	imp, ok := id.Node.(*ast.ImportSpec)
+	if !ok || imp.Path == nil {
+		return "", "", false
+	}
+	return id.Name, imp.Path.Value, true
 }
 
 // scalarKinds are the model's kinds of CUE's scalar kinds.
@@ -763,7 +794,11 @@ func openListDefault(v, d cue.Value) bool {
 // errorv records a finding about a type or constraint at the place its
 // value is written.
 func (w *typeWalker) errorv(v cue.Value, code, format string, args ...any) {
-	w.l.errs.Add(w.l.valPos(v), code, format, args...)
+	p := w.l.valPos(v)
+	if !p.IsValid() {
+		p = w.at
+	}
+	w.l.errs.Add(p, code, format, args...)
 }
 
 // valPos is where v's value is written: for a field, the value after the
