@@ -178,7 +178,9 @@ func TestExperimentsSorted(t *testing.T) {
 // is of that alternative's type, keeps its default and its doc comment,
 // and loses none of the type's fields (accepted/default_general_alternative
 // and accepted/struct_default); a bool written as its two values with a
-// default is a bool (accepted/bool_literals).
+// default is a bool (accepted/bool_literals); a field of a definition
+// from a package the spec imports keeps its doc comment
+// (accepted/imported_package).
 func TestDefaultsOfGeneralAlternatives(t *testing.T) {
 	t.Parallel()
 	type want struct {
@@ -194,6 +196,9 @@ func TestDefaultsOfGeneralAlternatives(t *testing.T) {
 			"labels":    {kind: model.Array, items: "string", def: `[]`, doc: "Labels."},
 			"reviewers": {kind: model.Array, items: "string", def: `["ci"]`, doc: "Reviewers."},
 			"keep":      {kind: model.Array, items: "string", def: `["a/b"]`, doc: "Paths to keep."},
+		},
+		"imported_package": {
+			"limit": {kind: model.Integer, def: `20`, doc: "How many results per page."},
 		},
 		"bool_literals": {
 			"notify": {kind: model.Boolean, def: `true`, doc: "Whether to notify."},
