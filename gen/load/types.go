@@ -262,6 +262,10 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
 	case cue.NullKind:
 		w.errorv(v, "unsupported", "null is not supported in argument schemas")
+	case kind | cue.NullKind:
+		// *null | string: a value that may be absent is an optional
+		// field; null is not absence (see "One meaning everywhere").
+		w.errorv(v, "unsupported", "a field that may be null is not supported: null is a value, not absence; for a value that may be left out, make the field optional (name?: T) and drop null")
 	default:
 		w.errorv(v, "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
 	}
@@ -514,6 +518,10 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, f
 			}
 			if d, ok := field.Default(); ok && len(args) == 2 && a.Subsume(d, cue.Final()) != nil {
 				w.errorv(a, "unsupported", "the default %v is not an instance of %v, so the field would take either; make the default one of the values the type allows", d, a)
+				return
+			}
+			if k := a.Kind(); k == cue.IntKind || k == cue.FloatKind || k == cue.NumberKind {
+				w.errorv(a, "unsupported", "an enum of numbers is not supported, only of strings: write bounds (int & >=1 & <=3) or string values (\"1\" | \"2\")")
 				return
 			}
 			w.errorv(a, "unsupported", "disjunctions may only list string literals (an enum) and one default (*v | T)")
