@@ -3,6 +3,7 @@ package load_test
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -465,5 +466,61 @@ func TestClosedStructs(t *testing.T) {
 	want := []string{"run_id string", "outcome enum", "score number", "where object", "where.region string", "where.zone string", "steps array", "steps[].name string"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("report.done's fields differ (-want +got):\n%s", diff)
+	}
+}
+
+// TestComprehensionFields: fields a comprehension makes from a struct of
+// schemas, by its value or by indexing the struct, have the constraints,
+// default and named check CUE gives them (accepted/comprehension_fields).
+func TestComprehensionFields(t *testing.T) {
+	t.Parallel()
+	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["comprehension_fields"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	describe := func(f *model.Field) string {
+		ty := f.Type
+		d := fmt.Sprintf("%s %s %s", f.Name, f.Presence, ty.Kind)
+		if f.Default != nil {
+			d += " default " + string(f.Default)
+		}
+		for _, p := range ty.Patterns {
+			d += " =~" + p.Regexp
+		}
+		if ty.MaxLength != nil {
+			d += fmt.Sprintf(" max %d", *ty.MaxLength)
+		}
+		if ty.Minimum != nil {
+			d += " >=" + ty.Minimum.Value.String()
+		}
+		if len(ty.Enum) > 0 {
+			d += " " + strings.Join(ty.Enum, "|")
+		}
+		for _, c := range ty.Checks {
+			d += " #" + c.Name
+		}
+		return d
+	}
+	got := map[string][]string{}
+	for _, f := range s.Tool("report.done").Args.Fields {
+		if f.Type.Kind != model.Object {
+			got[f.Name] = []string{describe(f)}
+			continue
+		}
+		for _, sub := range f.Type.Fields {
+			got[f.Name] = append(got[f.Name], describe(sub))
+		}
+	}
+	a, b, c := "a required string =~^x max 3", "b default integer default 1 >=0", "c required enum p|q"
+	for name, want := range map[string][]string{
+		"byValue": {a, b, c},
+		"byIndex": {a, b, c},
+		"byExpr":  {a, b, c},
+		"checked": {"d required string #RelativePath"},
+		"indexed": {"indexed required string =~^x max 3"},
+	} {
+		if diff := cmp.Diff(want, got[name]); diff != "" {
+			t.Errorf("%s differs (-want +got):\n%s", name, diff)
+		}
 	}
 }

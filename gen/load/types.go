@@ -432,14 +432,28 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 	case cue.OrOp:
 		w.disjunction(v, args, t, field, depth)
 		return
-	case cue.NoOp, cue.SelectorOp:
-		if pkg, path := v.ReferencePath(); pkg.Exists() && len(path.Selectors()) > 0 {
+	case cue.NoOp, cue.SelectorOp, cue.IndexOp:
+		pkg, path := v.ReferencePath()
+		if op == cue.IndexOp && !pkg.Exists() || pkg.Exists() && path.Err() != nil {
+			// A reference CUE has no path for, such as a comprehension's
+			// value (for k, v in _f {(k): v}) or an index into an
+			// expression ((_f & _g)[k]): what it evaluates to, which no
+			// longer names a named check.
+			e := v.Eval()
+			if attr := e.Attribute("check"); attr.Err() == nil {
+				w.errorv(v, "unsupported", "a named check reached through a comprehension's value or an index is not supported: its name is lost on the way; refer to its definition (#Name) in the field")
+				return
+			}
+			w.walk(e, t, field, depth+1)
+			return
+		}
+		if pkg.Exists() && len(path.Selectors()) > 0 {
 			target := pkg.LookupPath(path)
 			if attr := target.Attribute("check"); attr.Err() == nil {
 				w.check(target, path, attr, t)
 				return
 			}
-			if op == cue.SelectorOp || target.Pos() != v.Pos() {
+			if op != cue.NoOp || target.Pos() != v.Pos() {
 				w.walk(target, t, field, depth+1)
 				return
 			}
