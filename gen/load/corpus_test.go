@@ -469,15 +469,12 @@ func TestClosedStructs(t *testing.T) {
 	}
 }
 
-// TestComprehensionFields: fields a comprehension makes from a struct of
-// schemas, by its value or by indexing the struct, have the constraints,
-// default and named check CUE gives them (accepted/comprehension_fields).
-func TestComprehensionFields(t *testing.T) {
+// TestReferencedFields: fields a comprehension makes from a struct of
+// schemas, by its value or by indexing the struct, and fields given by a
+// let have the constraints, default and named check CUE gives them
+// (accepted/comprehension_fields, accepted/let_fields).
+func TestReferencedFields(t *testing.T) {
 	t.Parallel()
-	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["comprehension_fields"]))
-	if err != nil {
-		t.Fatal(err)
-	}
 	describe := func(f *model.Field) string {
 		ty := f.Type
 		d := fmt.Sprintf("%s %s %s", f.Name, f.Presence, ty.Kind)
@@ -501,26 +498,42 @@ func TestComprehensionFields(t *testing.T) {
 		}
 		return d
 	}
-	got := map[string][]string{}
-	for _, f := range s.Tool("report.done").Args.Fields {
-		if f.Type.Kind != model.Object {
-			got[f.Name] = []string{describe(f)}
-			continue
-		}
-		for _, sub := range f.Type.Fields {
-			got[f.Name] = append(got[f.Name], describe(sub))
-		}
-	}
 	a, b, c := "a required string =~^x max 3", "b default integer default 1 >=0", "c required enum p|q"
-	for name, want := range map[string][]string{
-		"byValue": {a, b, c},
-		"byIndex": {a, b, c},
-		"byExpr":  {a, b, c},
-		"checked": {"d required string #RelativePath"},
-		"indexed": {"indexed required string =~^x max 3"},
+	for name, fields := range map[string]map[string][]string{
+		"comprehension_fields": {
+			"byValue": {a, b, c},
+			"byIndex": {a, b, c},
+			"byExpr":  {a, b, c},
+			"checked": {"d required string #RelativePath"},
+			"indexed": {"indexed required string =~^x max 3"},
+		},
+		"let_fields": {
+			"la":  {"la required string =~^x max 3"},
+			"lc":  {"lc required enum p|q"},
+			"lr":  {"lr required string =~^y"},
+			"lr2": {"lr2 required string =~^y max 3"},
+			"lu":  {"lu required integer >=0"},
+			"le":  {"le default enum default \"p\" p|q"},
+		},
 	} {
-		if diff := cmp.Diff(want, got[name]); diff != "" {
-			t.Errorf("%s differs (-want +got):\n%s", name, diff)
+		s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)[name]))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := map[string][]string{}
+		for _, f := range s.Tool("report.done").Args.Fields {
+			if f.Type.Kind != model.Object {
+				got[f.Name] = []string{describe(f)}
+				continue
+			}
+			for _, sub := range f.Type.Fields {
+				got[f.Name] = append(got[f.Name], describe(sub))
+			}
+		}
+		for field, want := range fields {
+			if diff := cmp.Diff(want, got[field]); diff != "" {
+				t.Errorf("%s: %s differs (-want +got):\n%s", name, field, diff)
+			}
 		}
 	}
 }

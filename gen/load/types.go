@@ -433,21 +433,7 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 		w.disjunction(v, args, t, field, depth)
 		return
 	case cue.NoOp, cue.SelectorOp, cue.IndexOp:
-		pkg, path := v.ReferencePath()
-		if op == cue.IndexOp && !pkg.Exists() || pkg.Exists() && path.Err() != nil {
-			// A reference CUE has no path for, such as a comprehension's
-			// value (for k, v in _f {(k): v}) or an index into an
-			// expression ((_f & _g)[k]): what it evaluates to, which no
-			// longer names a named check.
-			e := v.Eval()
-			if attr := e.Attribute("check"); attr.Err() == nil {
-				w.errorv(v, "unsupported", "a named check reached through a comprehension's value or an index is not supported: its name is lost on the way; refer to its definition (#Name) in the field")
-				return
-			}
-			w.walk(e, t, field, depth+1)
-			return
-		}
-		if pkg.Exists() && len(path.Selectors()) > 0 {
+		if pkg, path := v.ReferencePath(); pkg.Exists() && path.Err() == nil && len(path.Selectors()) > 0 {
 			target := pkg.LookupPath(path)
 			if attr := target.Attribute("check"); attr.Err() == nil {
 				w.check(target, path, attr, t)
@@ -465,6 +451,19 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 				w.walk(args[0], t, field, depth+1)
 				return
 			}
+		}
+		// A reference CUE gives no path for — a let (let R = …; f: R),
+		// a comprehension's value (for k, v in _f {(k): v}), an index
+		// into an expression ((_f & _g)[k]) — is what it evaluates to,
+		// which no longer names a named check.
+		e := v.Eval()
+		if eop, _ := w.l.expr(e); op != cue.NoOp || eop != cue.NoOp {
+			if attr := e.Attribute("check"); attr.Err() == nil {
+				w.errorv(v, "unsupported", "a named check reached through a let, a comprehension's value or an index is not supported: its name is lost on the way; refer to its definition (#Name) in the field")
+				return
+			}
+			w.walk(e, t, field, depth+1)
+			return
 		}
 		w.leaf(v, t, field)
 	case cue.CallOp:
