@@ -471,8 +471,10 @@ func TestClosedStructs(t *testing.T) {
 
 // TestReferencedFields: fields a comprehension makes from a struct of
 // schemas, by its value or by indexing the struct, and fields given by a
-// let have the constraints, default and named check CUE gives them
-// (accepted/comprehension_fields, accepted/let_fields).
+// let have the constraints, default and named check CUE gives them, and
+// an enum written in parts the values CUE makes of it
+// (accepted/comprehension_fields, accepted/let_fields,
+// accepted/enum_in_parts).
 func TestReferencedFields(t *testing.T) {
 	t.Parallel()
 	describe := func(f *model.Field) string {
@@ -506,6 +508,13 @@ func TestReferencedFields(t *testing.T) {
 			"byExpr":  {a, b, c},
 			"checked": {"d required string #RelativePath"},
 			"indexed": {"indexed required string =~^x max 3"},
+		},
+		"enum_in_parts": {
+			"d1": {"d1 required enum a|b|c"},
+			"d2": {"d2 default enum default \"c\" c|a|b"},
+			"d3": {"d3 required enum a|b|c"},
+			"l1": {"l1 required enum a|b|c"},
+			"l2": {"l2 default enum default \"a\" a|b"},
 		},
 		"let_fields": {
 			"la":  {"la required string =~^x max 3"},

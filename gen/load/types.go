@@ -529,6 +529,11 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, f
 				w.walk(a, t, field, depth+1)
 				return
 			}
+			if t.Kind == model.String && w.unified(field, t) {
+				// An enum written in parts (N | "c", N a let or a
+				// definition of "a" | "b"): the strings CUE makes of it.
+				return
+			}
 			if d, ok := field.Default(); ok && len(args) == 2 && a.Subsume(d, cue.Final()) != nil {
 				w.errorv(a, "unsupported", "the default %v is not an instance of %v, so the field would take either; make the default one of the values the type allows", d, a)
 				return
