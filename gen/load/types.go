@@ -52,7 +52,7 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 	refused := false
 	for _, lf := range leaves {
 		if op, args := w.l.expr(lf); op == cue.CallOp && w.funcName(args[0]) != "close" {
-			w.errorv(lf, "unsupported", "%s on an object is not supported: the generated validators check an object's fields, not their count; %s", w.funcName(args[0]), supported)
+			w.errorv(lf, "unsupported", "%s on an object is not supported: the generated validators check each of an object's fields, not a rule over the object as a whole; %s", w.funcName(args[0]), supported)
 			refused = true
 		} else if incomplete {
 			v, incomplete = lf, false
@@ -134,6 +134,9 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 		}
 		if f.Presence == model.Optional {
 			w.l.errorf(fv, "unsupported", "optional field %q has a default; drop the '?' (a field with a default may be omitted)", name)
+		}
+		if sel.ConstraintType() == cue.RequiredConstraint {
+			w.l.errorf(fv, "unsupported", "required field %q has a default, which CUE never uses: a field marked ! must be given; drop the default, or the '!' (a field with a default may be omitted)", name)
 		}
 		if !d.IsConcrete() {
 			w.l.errorf(fv, "unsupported", "default of %q is not a concrete value", name)
@@ -257,6 +260,10 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 			// closed definition does not allow, #Args & {y?: int}), or
 			// its operands' kinds exclude each other.
 			w.l.cueErr(v, verr)
+			break
+		}
+		if op, args := w.l.expr(v); op == cue.CallOp {
+			w.errorv(v, "unsupported", "unsupported builtin %s; %s", w.funcName(args[0]), supported)
 			break
 		}
 		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
