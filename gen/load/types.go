@@ -89,7 +89,7 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 // fields by Go name so far.
 func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*model.Field, childGo string) *model.Field {
 	if sel.ConstraintType() == cue.PatternConstraint {
-		w.l.errorf(fv, "unsupported", "pattern constraints ([string]: T) are not supported in argument schemas; %s", supported)
+		w.l.errorf(fv, "unsupported", "pattern constraints ([string]: T) are not supported in argument schemas: an object has fixed fields; for a map, use a list of objects ([...{key: string, value: T}]); %s", supported)
 		return nil
 	}
 	if w.l.skipLabel(sel, fv, false) {
