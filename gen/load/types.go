@@ -488,6 +488,11 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 		w.l.patternText(w.l.valPos(v), re)
 		t.Patterns = append(t.Patterns, model.Pattern{Regexp: re, Pos: w.l.vpos(v)})
 	case cue.NotRegexMatchOp:
+		if attr := field.Attribute("check"); attr.Err() == nil {
+			// @check on the field itself, which names no check.
+			w.errorv(v, "unsupported", "!~ needs a named check: @check is read on a definition, not on a field; write #Name: string & !~\"…\" @check(\"message\") and give the field #Name")
+			return
+		}
 		w.errorv(v, "unsupported", "!~ needs a message: put it in a named check, a definition with @check(\"message\")")
 	case cue.GreaterThanEqualOp, cue.GreaterThanOp, cue.LessThanEqualOp, cue.LessThanOp:
 		w.bound(v, op, args, t)
