@@ -546,12 +546,19 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, f
 				// definition of "a" | "b"): the strings CUE makes of it.
 				return
 			}
-			if d, ok := field.Default(); ok && len(args) == 2 && a.Subsume(d, cue.Final()) != nil {
-				w.errorv(a, "unsupported", "the default %v is not an instance of %v, so the field would take either; make the default one of the values the type allows", d, a)
+			if !slices.ContainsFunc(args, func(b cue.Value) bool { return !b.IsConcrete() || b.Kind()&cue.NumberKind == 0 }) {
+				w.errorv(a, "unsupported", "an enum of numbers is not supported, only of strings: write bounds (int & >=1 & <=3) or string values (\"1\" | \"2\")")
 				return
 			}
-			if k := a.Kind(); k == cue.IntKind || k == cue.FloatKind || k == cue.NumberKind {
-				w.errorv(a, "unsupported", "an enum of numbers is not supported, only of strings: write bounds (int & >=1 & <=3) or string values (\"1\" | \"2\")")
+			if d, ok := field.Default(); ok && len(args) == 2 {
+				if a.Subsume(d, cue.Final()) == nil {
+					continue // the default's own alternative (*1e3 | int): judge the other
+				}
+				hint := ""
+				if d.Kind() == cue.FloatKind && a.IncompleteKind() == cue.IntKind {
+					hint = " (in CUE 1e3 and 1.0 are floats, not ints: write 1000, 1)"
+				}
+				w.errorv(a, "unsupported", "the default %v is not an instance of %v, so the field would take either; make the default one of the values the type allows%s", d, a, hint)
 				return
 			}
 			w.errorv(a, "unsupported", "disjunctions may only list string literals (an enum) and one default (*v | T)")
