@@ -368,6 +368,12 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 		return &diag.Error{Pos: l.pathPos(kp, e.pos), Code: "name", Msg: fmt.Sprintf("%s %q must %s", r.noun, key, r.rule)}
 	}
 	msg := strings.Join(e.path, ".") + ": field not allowed"
+	if len(e.path) > 3 && e.path[0] == "tools" && (e.path[2] == "args" || e.path[2] == "result") {
+		// The metaschema leaves both open: a closed struct of the spec's
+		// (#Args & {x: …}) refuses the field.
+		return &diag.Error{Pos: e.pos, Code: "schema", Msg: msg + ": a closed struct of the spec's (a definition, or close({…})) does not declare it; " +
+			"declare it there, or embed the definition in a struct that adds it ({#Args, x: T}) rather than unify with it (#Args & {x: T})"}
+	}
 	if e.metaschemaOnly && len(e.path) > 1 {
 		// A closed definition of the spec's stands where the metaschema
 		// adds fields (tools: x: #T).
