@@ -234,6 +234,14 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 		}
 		elem := lv.LookupPath(cue.MakePath(cue.AnyIndex))
 		if !elem.Exists() {
+			if v.IsConcrete() && w.calls(v, "list.MinItems", 0) {
+				// *["x"] | [...string] & list.MinItems(1): as a schema
+				// the open alternative fails (its empty default has too
+				// few items), and CUE keeps the default alone.
+				w.errorv(v, "unsupported", "as a schema CUE evaluates this field to the fixed list %v: the open list beside the default fails on its own (its empty default has fewer items than list.MinItems asks), "+
+					"so no list type is left to generate; drop the default or the minimum item count", v)
+				return t
+			}
 			w.errorv(v, "unsupported", "only open lists [...T] are supported, not fixed-length lists")
 			return t
 		}
@@ -296,6 +304,21 @@ func importRef(v cue.Value) (name, path string, ok bool) {
 		return "", "", false
 	}
 	return id.Name, imp.Path.Value, true
+}
+
+// calls reports whether v's expression calls the function fn (as
+// funcName prints it) among its conjunctions and disjunctions.
+func (w *typeWalker) calls(v cue.Value, fn string, depth int) bool {
+	op, args := w.l.expr(v)
+	switch {
+	case depth > 16:
+		return false
+	case op == cue.CallOp:
+		return w.funcName(args[0]) == fn
+	case op == cue.AndOp || op == cue.OrOp:
+		return slices.ContainsFunc(args, func(a cue.Value) bool { return w.calls(a, fn, depth+1) })
+	}
+	return false
 }
 
 // scalarKinds are the model's kinds of CUE's scalar kinds.
