@@ -474,7 +474,8 @@ func TestClosedStructs(t *testing.T) {
 // let have the constraints, default and named check CUE gives them, and
 // an enum written in parts the values CUE makes of it
 // (accepted/comprehension_fields, accepted/let_fields,
-// accepted/enum_in_parts).
+// accepted/enum_in_parts), and a computed string value the string CUE
+// computes (accepted/computed_literals).
 func TestReferencedFields(t *testing.T) {
 	t.Parallel()
 	describe := func(f *model.Field) string {
@@ -494,6 +495,9 @@ func TestReferencedFields(t *testing.T) {
 		}
 		if len(ty.Enum) > 0 {
 			d += " " + strings.Join(ty.Enum, "|")
+		}
+		if ty.Literal != "" {
+			d += " " + ty.Literal
 		}
 		for _, c := range ty.Checks {
 			d += " #" + c.Name
@@ -515,6 +519,13 @@ func TestReferencedFields(t *testing.T) {
 			"d3": {"d3 required enum a|b|c"},
 			"l1": {"l1 required enum a|b|c"},
 			"l2": {"l2 default enum default \"a\" a|b"},
+		},
+		"computed_literals": {
+			"c1": {"c1 required literal ab"},
+			"c2": {"c2 required literal run-x"},
+			"c3": {"c3 default enum default \"ab\" ab|c"},
+			"c4": {"c4 required literal AB"},
+			"c5": {"c5 default enum default \"a-b\" a-b|c"},
 		},
 		"let_fields": {
 			"la":  {"la required string =~^x max 3"},

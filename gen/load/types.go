@@ -497,6 +497,11 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 		}
 		w.leaf(v, t, field)
 	case cue.CallOp:
+		if v.IsConcrete() {
+			// A function's result (strings.ToUpper("ab")), no validator.
+			w.leaf(v, t, field)
+			return
+		}
 		w.call(v, args, t)
 	case cue.RegexMatchOp:
 		re, err := args[0].String()
@@ -520,6 +525,11 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 	case cue.GreaterThanEqualOp, cue.GreaterThanOp, cue.LessThanEqualOp, cue.LessThanOp:
 		w.bound(v, op, args, t)
 	default:
+		if v.IsConcrete() {
+			// A value an operator computes ("a" + "b"): what it is.
+			w.leaf(v, t, field)
+			return
+		}
 		w.errorv(v, "unsupported", "unsupported constraint %v (operator %v); %s", v, op, supported)
 	}
 }
