@@ -99,7 +99,21 @@ func (l *loader) requiredLeaf(v, d cue.Value, path []string, up *anchor, errs *d
 		return
 	}
 	if p := l.vpos(v); inSpec(p) {
-		errs.Add(p, "schema", "%s: needs a concrete value, found %v", strings.Join(path, "."), d)
+		hint := ""
+		defaults := 0
+		if op, args := l.expr(v); op == cue.AndOp {
+			for _, a := range args {
+				if _, ok := a.Default(); ok {
+					defaults++
+				}
+			}
+		}
+		if defaults > 1 {
+			// *"a" | _ in a template and *"b" | _ for one mode: CUE
+			// keeps neither default.
+			hint = "; its defaults disagree, so CUE keeps none (a default does not override another): give it one default, and only the type elsewhere"
+		}
+		errs.Add(p, "schema", "%s: needs a concrete value, found %v%s", strings.Join(path, "."), d, hint)
 		return
 	}
 	msg := fmt.Sprintf("%s is required but not set (want %v)", strings.Join(path, "."), d)
