@@ -312,8 +312,9 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 	// ls-tree fails when ref names no tree (or outside a repository); a
 	// path the tree lacks lists nothing. -z lists names as they are:
 	// without it git quotes a name that is not ASCII, and a space would
-	// split one.
-	out, err := runIn("", "git", "ls-tree", "-z", "--name-only", "--end-of-options", ref, "--", dir+"/")
+	// split one. -r lists the subdirectories' files too: cue.mod, and the
+	// packages of the spec's module it may import.
+	out, err := runIn("", "git", "ls-tree", "-r", "-z", "--name-only", "--end-of-options", ref, "--", dir+"/")
 	switch {
 	case err != nil && !hasPath:
 		return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
@@ -322,15 +323,18 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 	}
 	files := map[string][]byte{}
 	for name := range strings.SplitSeq(strings.TrimSuffix(string(out), "\x00"), "\x00") {
-		base := path.Base(name)
-		if !strings.HasSuffix(base, ".cue") {
+		if !strings.HasSuffix(name, ".cue") {
 			continue
 		}
 		b, err := runIn("", "git", "show", ref+":./"+name)
 		if err != nil {
 			return nil, "", fmt.Errorf("--against %s: %w", against, err)
 		}
-		files[base] = b
+		rel := name
+		if dir != "." {
+			rel = strings.TrimPrefix(name, dir+"/")
+		}
+		files[rel] = b
 	}
 	if !hasSpec(files) {
 		// The change that adopts agentc adds the spec; a mistyped path
@@ -347,9 +351,6 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 			}
 		}
 		return nil, fmt.Sprintf("no .cue files in %s at %s", dir, ref), nil
-	}
-	if b, err := runIn("", "git", "show", ref+":./"+dir+"/cue.mod/module.cue"); err == nil {
-		files["cue.mod/module.cue"] = b
 	}
 	// Positions in the baseline read ref:dir/file, never like the
 	// working tree's files.

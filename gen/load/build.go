@@ -844,7 +844,8 @@ func (l *loader) nameClashes(s *model.Spec) {
 		}
 		if t.Kind == model.Object {
 			if p, ok := goTypes[t.GoName]; ok {
-				l.errs.Add(t.Pos, "name-clash", "Go type name %s is generated twice (also for %s)", t.GoName, p)
+				l.errs.Add(t.Pos, "name-clash", "Go type name %s is generated twice (also for %s): an object's Go type is named after the tool and the fields down to it "+
+					"(a list's items after the list's name in the singular); rename a field (or tool) on the way to one of them", t.GoName, p)
 			} else {
 				goTypes[t.GoName] = t.Pos
 			}

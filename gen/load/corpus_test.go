@@ -3,6 +3,7 @@ package load_test
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -177,7 +178,10 @@ func TestExperimentsSorted(t *testing.T) {
 // of another of its alternatives (a named check's, a list's, a struct's)
 // is of that alternative's type, keeps its default and its doc comment,
 // and loses none of the type's fields (accepted/default_general_alternative
-// and accepted/struct_default).
+// and accepted/struct_default); a bool written as its two values with a
+// default is a bool (accepted/bool_literals); a field of a definition
+// from a package the spec imports keeps its doc comment
+// (accepted/imported_package).
 func TestDefaultsOfGeneralAlternatives(t *testing.T) {
 	t.Parallel()
 	type want struct {
@@ -193,6 +197,14 @@ func TestDefaultsOfGeneralAlternatives(t *testing.T) {
 			"labels":    {kind: model.Array, items: "string", def: `[]`, doc: "Labels."},
 			"reviewers": {kind: model.Array, items: "string", def: `["ci"]`, doc: "Reviewers."},
 			"keep":      {kind: model.Array, items: "string", def: `["a/b"]`, doc: "Paths to keep."},
+		},
+		"imported_package": {
+			"limit": {kind: model.Integer, def: `20`, doc: "How many results per page."},
+		},
+		"bool_literals": {
+			"notify": {kind: model.Boolean, def: `true`, doc: "Whether to notify."},
+			"retry":  {kind: model.Boolean, def: `true`, doc: "Whether to retry."},
+			"keep":   {kind: model.Boolean, def: `false`, doc: "Whether to keep the logs."},
 		},
 		"struct_default": {
 			"where": {kind: model.Object, def: `{"region":"eu"}`, doc: "Where the run went.", fields: 1},
@@ -427,5 +439,121 @@ func TestCheckBuildsOnDefinition(t *testing.T) {
 	}
 	if want := []string{"Name", "RelativePath"}; !slices.Equal(checks, want) {
 		t.Errorf("checks %q, want %q", checks, want)
+	}
+}
+
+// TestClosedStructs: a struct closed with close({…}) is an object of its
+// fields, in the arguments, nested and as list items, as a closed
+// definition is (accepted/closed_struct).
+func TestClosedStructs(t *testing.T) {
+	t.Parallel()
+	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["closed_struct"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var visit func(prefix string, ty *model.Type)
+	visit = func(prefix string, ty *model.Type) {
+		for _, f := range ty.Fields {
+			got = append(got, prefix+f.Name+" "+string(f.Type.Kind))
+			if f.Type.Items != nil {
+				visit(prefix+f.Name+"[].", f.Type.Items)
+			}
+			visit(prefix+f.Name+".", f.Type)
+		}
+	}
+	visit("", s.Tool("report.done").Args)
+	want := []string{"run_id string", "outcome enum", "score number", "where object", "where.region string", "where.zone string", "steps array", "steps[].name string"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("report.done's fields differ (-want +got):\n%s", diff)
+	}
+}
+
+// TestReferencedFields: fields a comprehension makes from a struct of
+// schemas, by its value or by indexing the struct, and fields given by a
+// let have the constraints, default and named check CUE gives them, and
+// an enum written in parts the values CUE makes of it
+// (accepted/comprehension_fields, accepted/let_fields,
+// accepted/enum_in_parts), and a computed string value the string CUE
+// computes (accepted/computed_literals).
+func TestReferencedFields(t *testing.T) {
+	t.Parallel()
+	describe := func(f *model.Field) string {
+		ty := f.Type
+		d := fmt.Sprintf("%s %s %s", f.Name, f.Presence, ty.Kind)
+		if f.Default != nil {
+			d += " default " + string(f.Default)
+		}
+		for _, p := range ty.Patterns {
+			d += " =~" + p.Regexp
+		}
+		if ty.MaxLength != nil {
+			d += fmt.Sprintf(" max %d", *ty.MaxLength)
+		}
+		if ty.Minimum != nil {
+			d += " >=" + ty.Minimum.Value.String()
+		}
+		if len(ty.Enum) > 0 {
+			d += " " + strings.Join(ty.Enum, "|")
+		}
+		if ty.Literal != "" {
+			d += " " + ty.Literal
+		}
+		for _, c := range ty.Checks {
+			d += " #" + c.Name
+		}
+		return d
+	}
+	a, b, c := "a required string =~^x max 3", "b default integer default 1 >=0", "c required enum p|q"
+	for name, fields := range map[string]map[string][]string{
+		"comprehension_fields": {
+			"byValue": {a, b, c},
+			"byIndex": {a, b, c},
+			"byExpr":  {a, b, c},
+			"checked": {"d required string #RelativePath"},
+			"indexed": {"indexed required string =~^x max 3"},
+		},
+		"enum_in_parts": {
+			"d1": {"d1 required enum a|b|c"},
+			"d2": {"d2 default enum default \"c\" c|a|b"},
+			"d3": {"d3 required enum a|b|c"},
+			"l1": {"l1 required enum a|b|c"},
+			"l2": {"l2 default enum default \"a\" a|b"},
+		},
+		"computed_literals": {
+			"c1": {"c1 required literal ab"},
+			"c2": {"c2 required literal run-x"},
+			"c3": {"c3 default enum default \"ab\" ab|c"},
+			"c4": {"c4 required literal AB"},
+			"c5": {"c5 default enum default \"a-b\" a-b|c"},
+		},
+		"let_fields": {
+			"la":  {"la required string =~^x max 3"},
+			"lc":  {"lc required enum p|q"},
+			"lr":  {"lr required string =~^y"},
+			"lr2": {"lr2 required string =~^y max 3"},
+			"lu":  {"lu required integer >=0"},
+			"le":  {"le default enum default \"p\" p|q"},
+		},
+	} {
+		s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)[name]))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := map[string][]string{}
+		for _, f := range s.Tool("report.done").Args.Fields {
+			if f.Type.Kind != model.Object {
+				got[f.Name] = []string{describe(f)}
+				continue
+			}
+			for _, sub := range f.Type.Fields {
+				got[f.Name] = append(got[f.Name], describe(sub))
+			}
+		}
+		for field, want := range fields {
+			if diff := cmp.Diff(want, got[field]); diff != "" {
+				t.Errorf("%s: %s differs (-want +got):\n%s", name, field, diff)
+			}
+		}
 	}
 }

@@ -263,15 +263,13 @@ func (l *loader) pos(p token.Pos) model.Pos {
 	if !p.IsValid() {
 		return model.Pos{}
 	}
-	return model.Pos{File: l.display(p.Filename()), Line: p.Line(), Col: p.Column()}
-}
-
-// display maps a file path cue/load saw to the path shown to users.
-func (l *loader) display(file string) string {
-	if rel, err := filepath.Rel(l.src.abs, file); err == nil && !strings.HasPrefix(rel, "..") {
-		return path.Join(l.src.Display, filepath.ToSlash(rel))
+	rel, err := filepath.Rel(l.src.abs, p.Filename())
+	if err != nil || strings.HasPrefix(rel, "..") {
+		// A place outside the spec's module: a builtin package's source
+		// (list:3:9), which is on no author's disk.
+		return model.Pos{}
 	}
-	return file
+	return model.Pos{File: path.Join(l.src.Display, filepath.ToSlash(rel)), Line: p.Line(), Col: p.Column()}
 }
 
 // vpos returns the position of v in the spec's own files when it has one

@@ -99,7 +99,21 @@ func (l *loader) requiredLeaf(v, d cue.Value, path []string, up *anchor, errs *d
 		return
 	}
 	if p := l.vpos(v); inSpec(p) {
-		errs.Add(p, "schema", "%s: needs a concrete value, found %v", strings.Join(path, "."), d)
+		hint := ""
+		defaults := 0
+		if op, args := l.expr(v); op == cue.AndOp {
+			for _, a := range args {
+				if _, ok := a.Default(); ok {
+					defaults++
+				}
+			}
+		}
+		if defaults > 1 {
+			// *"a" | _ in a template and *"b" | _ for one mode: CUE
+			// keeps neither default.
+			hint = "; its defaults disagree, so CUE keeps none (a default does not override another): give it one default, and only the type elsewhere"
+		}
+		errs.Add(p, "schema", "%s: needs a concrete value, found %v%s", strings.Join(path, "."), d, hint)
 		return
 	}
 	msg := fmt.Sprintf("%s is required but not set (want %v)", strings.Join(path, "."), d)
@@ -368,6 +382,12 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 		return &diag.Error{Pos: l.pathPos(kp, e.pos), Code: "name", Msg: fmt.Sprintf("%s %q must %s", r.noun, key, r.rule)}
 	}
 	msg := strings.Join(e.path, ".") + ": field not allowed"
+	if len(e.path) > 3 && e.path[0] == "tools" && (e.path[2] == "args" || e.path[2] == "result") {
+		// The metaschema leaves both open: a closed struct of the spec's
+		// (#Args & {x: …}) refuses the field.
+		return &diag.Error{Pos: e.pos, Code: "schema", Msg: msg + ": a closed struct of the spec's (a definition, or close({…})) does not declare it; " +
+			"declare it there, or embed the definition in a struct that adds it ({#Args, x: T}) rather than unify with it (#Args & {x: T})"}
+	}
 	if e.metaschemaOnly && len(e.path) > 1 {
 		// A closed definition of the spec's stands where the metaschema
 		// adds fields (tools: x: #T).

@@ -36,9 +36,18 @@ type syntaxIndex struct {
 }
 
 // indexSyntax reads the user's files (userFiles, by name) among the
-// instance's parsed files.
+// instance's parsed files, and for doc comments and labels the files of
+// the packages they import from the spec's module (a definition in
+// import "example.com/spec/common").
 func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIndex {
-	files := inst.Files
+	var files []*ast.File
+	for _, f := range inst.Files {
+		if filepath.Dir(f.Filename) == l.src.abs && slices.Contains(userFiles, filepath.Base(f.Filename)) {
+			files = append(files, f)
+		}
+	}
+	own := len(files)
+	files = l.importedFiles(inst, files, map[*build.Instance]bool{inst: true})
 	// Sized for the spec from the length of its files (a field of a
 	// documented spec every 50 bytes or so), so that the maps do not grow
 	// step by step at a thousand tools.
@@ -47,11 +56,10 @@ func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIn
 		size += len(l.src.Files[name])
 	}
 	x := &syntaxIndex{docs: make(map[token.Pos]string, size/64), decls: make(map[string]token.Pos, size/128)}
-	for _, f := range files {
-		if filepath.Dir(f.Filename) != l.src.abs || !slices.Contains(userFiles, filepath.Base(f.Filename)) {
-			continue
+	for i, f := range files {
+		if i < own {
+			x.fields(f.Decls, "") // the paths of the spec's own fields
 		}
-		x.fields(f.Decls, "")
 		ast.Walk(f, func(n ast.Node) bool {
 			fd, ok := n.(*ast.Field)
 			if !ok {
@@ -82,6 +90,25 @@ func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIn
 	}
 	x.bindsPredeclared = bindsPredeclared(inst, map[*build.Instance]bool{})
 	return x
+}
+
+// importedFiles appends to files those of the packages inst imports,
+// directly or not, that lie in the spec's module (the builtin packages
+// have none).
+func (l *loader) importedFiles(inst *build.Instance, files []*ast.File, seen map[*build.Instance]bool) []*ast.File {
+	for _, imp := range inst.Imports {
+		if seen[imp] {
+			continue
+		}
+		seen[imp] = true
+		for _, f := range imp.Files {
+			if rel, err := filepath.Rel(l.src.abs, f.Filename); err == nil && !strings.HasPrefix(rel, "..") {
+				files = append(files, f)
+			}
+		}
+		files = l.importedFiles(imp, files, seen)
+	}
+	return files
 }
 
 // bindsPredeclared reports whether inst's files or its imports' bind a

@@ -30,6 +30,10 @@ type typeWalker struct {
 	// shadows holds the fields named like a predeclared type that were
 	// reported, by path (see shadowed).
 	shadows map[string]bool
+	// at is where the value of the field being converted is written: the
+	// place of a finding about a part of it that CUE places nowhere in
+	// the spec (the element of [...], a builtin package's own value).
+	at model.Pos
 }
 
 // object converts a struct-valued schema. goName names its type; object
@@ -40,13 +44,15 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 	// definition v refers to) would be dropped: generated validators check
 	// an object's fields. When it fails the object while incomplete ({…} &
 	// struct.MinFields(1)), the fields are those of the struct among them.
+	// close({…}) is no validator: it closes the struct, as a definition
+	// does, and unknown keys are stripped from either.
 	incomplete := v.IncompleteKind() == cue.BottomKind
 	var leaves []cue.Value
 	w.leaves(v, &leaves, 0)
 	refused := false
 	for _, lf := range leaves {
-		if op, args := w.l.expr(lf); op == cue.CallOp {
-			w.errorv(lf, "unsupported", "%s on an object is not supported: the generated validators check an object's fields, not their count; %s", w.funcName(args[0]), supported)
+		if op, args := w.l.expr(lf); op == cue.CallOp && w.funcName(args[0]) != "close" {
+			w.errorv(lf, "unsupported", "%s on an object is not supported: the generated validators check each of an object's fields, not a rule over the object as a whole; %s", w.funcName(args[0]), supported)
 			refused = true
 		} else if incomplete {
 			v, incomplete = lf, false
@@ -83,7 +89,7 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 // fields by Go name so far.
 func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*model.Field, childGo string) *model.Field {
 	if sel.ConstraintType() == cue.PatternConstraint {
-		w.l.errorf(fv, "unsupported", "pattern constraints ([string]: T) are not supported in argument schemas; %s", supported)
+		w.l.errorf(fv, "unsupported", "pattern constraints ([string]: T) are not supported in argument schemas: an object has fixed fields; for a map, use a list of objects ([...{key: string, value: T}]); %s", supported)
 		return nil
 	}
 	if w.l.skipLabel(sel, fv, false) {
@@ -129,6 +135,9 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 		if f.Presence == model.Optional {
 			w.l.errorf(fv, "unsupported", "optional field %q has a default; drop the '?' (a field with a default may be omitted)", name)
 		}
+		if sel.ConstraintType() == cue.RequiredConstraint {
+			w.l.errorf(fv, "unsupported", "required field %q has a default, which CUE never uses: a field marked ! must be given; drop the default, or the '!' (a field with a default may be omitted)", name)
+		}
 		if !d.IsConcrete() {
 			w.l.errorf(fv, "unsupported", "default of %q is not a concrete value", name)
 		} else if b, err := d.MarshalJSON(); err != nil {
@@ -140,6 +149,10 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 				w.l.errorf(fv, "text", "the default of %q holds U+FEFF (a byte order mark), which no value may hold: generated Go shows values in comments, where Go refuses it", name)
 			}
 		}
+	}
+	defer func(at model.Pos) { w.at = at }(w.at)
+	if p := w.l.valPos(fv); p.IsValid() {
+		w.at = p
 	}
 	f.Type = w.typ(fv, childGo, name)
 	f.Type.Doc = w.l.docOf(decl)
@@ -187,6 +200,10 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 	if w.shadowed(v, 0) {
 		return &model.Type{Kind: model.String, Pos: pos}
 	}
+	if name, imp, ok := importRef(v); ok {
+		w.errorv(v, "unsupported", "%s is the package %s, not a type: a list is [...T], an object {…}; %s", name, imp, supported)
+		return &model.Type{Kind: model.String, Pos: pos}
+	}
 	var leaves []cue.Value
 	var verr error
 	kind := v.IncompleteKind()
@@ -217,6 +234,14 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 		}
 		elem := lv.LookupPath(cue.MakePath(cue.AnyIndex))
 		if !elem.Exists() {
+			if v.IsConcrete() && w.calls(v, "list.MinItems", 0) {
+				// *["x"] | [...string] & list.MinItems(1): as a schema
+				// the open alternative fails (its empty default has too
+				// few items), and CUE keeps the default alone.
+				w.errorv(v, "unsupported", "as a schema CUE evaluates this field to the fixed list %v: the open list beside the default fails on its own (its empty default has fewer items than list.MinItems asks), "+
+					"so no list type is left to generate; drop the default or the minimum item count", v)
+				return t
+			}
 			w.errorv(v, "unsupported", "only open lists [...T] are supported, not fixed-length lists")
 			return t
 		}
@@ -245,13 +270,55 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 			w.l.cueErr(v, verr)
 			break
 		}
+		if op, args := w.l.expr(v); op == cue.CallOp {
+			w.errorv(v, "unsupported", "unsupported builtin %s; %s", w.funcName(args[0]), supported)
+			break
+		}
 		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
 	case cue.NullKind:
 		w.errorv(v, "unsupported", "null is not supported in argument schemas")
+	case kind | cue.NullKind:
+		// *null | string: a value that may be absent is an optional
+		// field; null is not absence (see "One meaning everywhere").
+		w.errorv(v, "unsupported", "a field that may be null is not supported: null is a value, not absence; for a value that may be left out, make the field optional (name?: T) and drop null")
 	default:
 		w.errorv(v, "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
 	}
 	return &model.Type{Kind: model.String, Pos: pos}
+}
+
+// importRef returns the name and quoted import path of the package v's
+// value is, when it is written as a package's name alone (tags: list),
+// which CUE reads as the package's struct of functions.
+func importRef(v cue.Value) (name, path string, ok bool) {
+	src := v.Source()
+	if f, ok := src.(*ast.Field); ok {
+		src = f.Value
+	}
+	id, ok := src.(*ast.Ident)
+	if !ok {
+		return "", "", false
+	}
+	imp, ok := id.Node.(*ast.ImportSpec)
+	if !ok || imp.Path == nil {
+		return "", "", false
+	}
+	return id.Name, imp.Path.Value, true
+}
+
+// calls reports whether v's expression calls the function fn (as
+// funcName prints it) among its conjunctions and disjunctions.
+func (w *typeWalker) calls(v cue.Value, fn string, depth int) bool {
+	op, args := w.l.expr(v)
+	switch {
+	case depth > 16:
+		return false
+	case op == cue.CallOp:
+		return w.funcName(args[0]) == fn
+	case op == cue.AndOp || op == cue.OrOp:
+		return slices.ContainsFunc(args, func(a cue.Value) bool { return w.calls(a, fn, depth+1) })
+	}
+	return false
 }
 
 // scalarKinds are the model's kinds of CUE's scalar kinds.
@@ -395,14 +462,14 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 	case cue.OrOp:
 		w.disjunction(v, args, t, field, depth)
 		return
-	case cue.NoOp, cue.SelectorOp:
-		if pkg, path := v.ReferencePath(); pkg.Exists() && len(path.Selectors()) > 0 {
+	case cue.NoOp, cue.SelectorOp, cue.IndexOp:
+		if pkg, path := v.ReferencePath(); pkg.Exists() && path.Err() == nil && len(path.Selectors()) > 0 {
 			target := pkg.LookupPath(path)
 			if attr := target.Attribute("check"); attr.Err() == nil {
 				w.check(target, path, attr, t)
 				return
 			}
-			if op == cue.SelectorOp || target.Pos() != v.Pos() {
+			if op != cue.NoOp || target.Pos() != v.Pos() {
 				w.walk(target, t, field, depth+1)
 				return
 			}
@@ -415,8 +482,26 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 				return
 			}
 		}
+		// A reference CUE gives no path for — a let (let R = …; f: R),
+		// a comprehension's value (for k, v in _f {(k): v}), an index
+		// into an expression ((_f & _g)[k]) — is what it evaluates to,
+		// which no longer names a named check.
+		e := v.Eval()
+		if eop, _ := w.l.expr(e); op != cue.NoOp || eop != cue.NoOp {
+			if attr := e.Attribute("check"); attr.Err() == nil {
+				w.errorv(v, "unsupported", "a named check reached through a let, a comprehension's value or an index is not supported: its name is lost on the way; refer to its definition (#Name) in the field")
+				return
+			}
+			w.walk(e, t, field, depth+1)
+			return
+		}
 		w.leaf(v, t, field)
 	case cue.CallOp:
+		if v.IsConcrete() {
+			// A function's result (strings.ToUpper("ab")), no validator.
+			w.leaf(v, t, field)
+			return
+		}
 		w.call(v, args, t)
 	case cue.RegexMatchOp:
 		re, err := args[0].String()
@@ -431,10 +516,20 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 		w.l.patternText(w.l.valPos(v), re)
 		t.Patterns = append(t.Patterns, model.Pattern{Regexp: re, Pos: w.l.vpos(v)})
 	case cue.NotRegexMatchOp:
+		if attr := field.Attribute("check"); attr.Err() == nil {
+			// @check on the field itself, which names no check.
+			w.errorv(v, "unsupported", "!~ needs a named check: @check is read on a definition, not on a field; write #Name: string & !~\"…\" @check(\"message\") and give the field #Name")
+			return
+		}
 		w.errorv(v, "unsupported", "!~ needs a message: put it in a named check, a definition with @check(\"message\")")
 	case cue.GreaterThanEqualOp, cue.GreaterThanOp, cue.LessThanEqualOp, cue.LessThanOp:
 		w.bound(v, op, args, t)
 	default:
+		if v.IsConcrete() {
+			// A value an operator computes ("a" + "b"): what it is.
+			w.leaf(v, t, field)
+			return
+		}
 		w.errorv(v, "unsupported", "unsupported constraint %v (operator %v); %s", v, op, supported)
 	}
 }
@@ -467,6 +562,10 @@ func (w *typeWalker) leaf(v cue.Value, t *model.Type, field cue.Value) {
 // field's default is "a").
 func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, field cue.Value, depth int) {
 	w.droppedDefault(v, field)
+	if t.Kind == model.Boolean && bothBools(args) {
+		// *true | false is a bool (with a default): it allows every bool.
+		return
+	}
 	var vals []string
 	for _, a := range args {
 		s, err := a.String()
@@ -475,8 +574,24 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, f
 				w.walk(a, t, field, depth+1)
 				return
 			}
-			if d, ok := field.Default(); ok && len(args) == 2 && a.Subsume(d, cue.Final()) != nil {
-				w.errorv(a, "unsupported", "the default %v is not an instance of %v, so the field would take either; make the default one of the values the type allows", d, a)
+			if t.Kind == model.String && w.unified(field, t) {
+				// An enum written in parts (N | "c", N a let or a
+				// definition of "a" | "b"): the strings CUE makes of it.
+				return
+			}
+			if !slices.ContainsFunc(args, func(b cue.Value) bool { return !b.IsConcrete() || b.Kind()&cue.NumberKind == 0 }) {
+				w.errorv(a, "unsupported", "an enum of numbers is not supported, only of strings: write bounds (int & >=1 & <=3) or string values (\"1\" | \"2\")")
+				return
+			}
+			if d, ok := field.Default(); ok && len(args) == 2 {
+				if a.Subsume(d, cue.Final()) == nil {
+					continue // the default's own alternative (*1e3 | int): judge the other
+				}
+				hint := ""
+				if d.Kind() == cue.FloatKind && a.IncompleteKind() == cue.IntKind {
+					hint = " (in CUE 1e3 and 1.0 are floats, not ints: write 1000, 1)"
+				}
+				w.errorv(a, "unsupported", "the default %v is not an instance of %v, so the field would take either; make the default one of the values the type allows%s", d, a, hint)
 				return
 			}
 			w.errorv(a, "unsupported", "disjunctions may only list string literals (an enum) and one default (*v | T)")
@@ -499,6 +614,20 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, f
 		return
 	}
 	t.Kind, t.Enum = model.Enum, vals
+}
+
+// bothBools reports whether args, a disjunction's alternatives, are the
+// values true and false and nothing else.
+func bothBools(args []cue.Value) bool {
+	seen := map[bool]bool{}
+	for _, a := range args {
+		b, err := a.Bool()
+		if err != nil {
+			return false
+		}
+		seen[b] = true
+	}
+	return len(seen) == 2
 }
 
 // unified sets t to the strings field allows, where an enum meets another
@@ -549,6 +678,11 @@ func (w *typeWalker) droppedDefault(v, field cue.Value) {
 		// field with one value, which must then be given.
 		w.errorv(v, "default", "the field's constraints leave it one value, %v, so CUE drops the default and the field must be given; "+
 			"remove the default, or let the field allow more than one value", field)
+	case ok && field.Unify(d).Validate() == nil:
+		// The field admits d: another default disagrees with it (a
+		// template's, tools: [_]: args: x: *"a" | …, and a tool's).
+		w.errorv(v, "default", "the default %v of %v disagrees with another default of the field, so CUE keeps neither: "+
+			"a default does not override another (a tool's does not override a template's); give the field one default, and only its type elsewhere", d, field.Path())
 	case ok:
 		w.errorv(v, "default", "the default %v conflicts with the field's other constraints, so CUE drops it; remove it or make it satisfy them", d)
 	}
@@ -743,7 +877,11 @@ func openListDefault(v, d cue.Value) bool {
 // errorv records a finding about a type or constraint at the place its
 // value is written.
 func (w *typeWalker) errorv(v cue.Value, code, format string, args ...any) {
-	w.l.errs.Add(w.l.valPos(v), code, format, args...)
+	p := w.l.valPos(v)
+	if !p.IsValid() {
+		p = w.at
+	}
+	w.l.errs.Add(p, code, format, args...)
 }
 
 // valPos is where v's value is written: for a field, the value after the

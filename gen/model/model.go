@@ -273,16 +273,22 @@ type Type struct {
 // Description is the value's description wherever the model reads it (zod's
 // .describe, JSON Schema's description, the docs): its doc, followed by the
 // doc of each named check, because the schema the model is shown drops the
-// checks themselves, so their rules must be stated in words.
+// checks themselves, so their rules must be stated in words. A list's items
+// are described nowhere of their own, so the checks of its items (of
+// [...#RelativePath]) are the list's.
 func (t *Type) Description() string {
-	if len(t.Checks) == 0 {
+	checks := t.Checks
+	for it := t.Items; it != nil; it = it.Items {
+		checks = append(slices.Clip(checks), it.Checks...)
+	}
+	if len(checks) == 0 {
 		return t.Doc
 	}
 	parts := []string{}
 	if t.Doc != "" {
 		parts = append(parts, t.Doc)
 	}
-	for _, c := range t.Checks {
+	for _, c := range checks {
 		parts = append(parts, c.Doc)
 	}
 	return strings.Join(parts, " ")

@@ -32,3 +32,27 @@ func TestTemplate(t *testing.T) {
 		}
 	}
 }
+
+// TestDescription: a value's description is its doc followed by the doc
+// of each named check, its own and, for a list, its items' (which are
+// described nowhere else), at any depth of lists.
+func TestDescription(t *testing.T) {
+	rel := &model.Check{Name: "RelativePath", Doc: "A relative path."}
+	slug := &model.Check{Name: "Slug", Doc: "A slug."}
+	str := func(checks ...*model.Check) *model.Type { return &model.Type{Kind: model.String, Checks: checks} }
+	for _, c := range []struct {
+		typ  *model.Type
+		want string
+	}{
+		{&model.Type{Kind: model.String, Doc: "A name."}, "A name."},
+		{&model.Type{Kind: model.String, Doc: "A name.", Checks: []*model.Check{slug}}, "A name. A slug."},
+		{&model.Type{Kind: model.Array, Doc: "Files.", Items: str(rel)}, "Files. A relative path."},
+		{&model.Type{Kind: model.Array, Items: str(rel, slug)}, "A relative path. A slug."},
+		{&model.Type{Kind: model.Array, Doc: "Groups.", Items: &model.Type{Kind: model.Array, Items: str(rel)}}, "Groups. A relative path."},
+		{&model.Type{Kind: model.Array, Doc: "Plain.", Items: str()}, "Plain."},
+	} {
+		if got := c.typ.Description(); got != c.want {
+			t.Errorf("Description() = %q, want %q", got, c.want)
+		}
+	}
+}
