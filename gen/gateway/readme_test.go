@@ -1,0 +1,225 @@
+package gateway_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentc-dev/agentc/gen/internal/pgtest"
+	"github.com/agentc-dev/agentc/gen/internal/procout"
+	"github.com/agentc-dev/agentc/generated/go/contract"
+)
+
+// readmeHarness is what the README's wiring leaves to the reader: the
+// gateway (a contract.Handler), verifySandboxToken, sessionMode and ctx.
+// The snippets' own lines go into run, unchanged but for the listening
+// address.
+const readmeHarness = `package main
+
+import (
+%s
+)
+
+// Gateway executes save_snapshot; the contract's other tools are not
+// called here.
+type Gateway struct{ contract.Handler }
+
+func (Gateway) SaveSnapshot(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (contract.Output[contract.SaveSnapshotResult], error) {
+	return contract.Output[contract.SaveSnapshotResult]{Result: "saved"}, nil
+}
+
+func verifySandboxToken(ctx context.Context, token string) (agentrt.Claims, error) {
+	if token != "sbx" {
+		return agentrt.Claims{}, errors.New("bad token")
+	}
+	return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+}
+
+func sessionMode(ctx context.Context, id string) (contract.Mode, error) { return contract.ModeSetup, nil }
+
+var _, _ = fmt.Sprint, time.Second
+
+func main() {
+	if err := run(context.Background(), Gateway{}); err != nil {
+		fmt.Fprintln(os.Stderr, "readme gateway:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, gateway Gateway) error {
+%s
+}
+`
+
+// readmeGoBlocks returns the Go code blocks of the README section
+// "Wiring the gateway" (up to its "Stores under faults" subsection),
+// unindented.
+func readmeGoBlocks(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(b), "\n### Wiring the gateway\n")
+	sec, _, ok2 := strings.Cut(sec, "\n#### Stores under faults")
+	if !ok || !ok2 {
+		t.Fatal("README: no section \"Wiring the gateway\" followed by \"Stores under faults\"")
+	}
+	var blocks []string
+	for _, m := range regexp.MustCompile("(?s)\n( *)```go\n(.*?)\n *```\n").FindAllStringSubmatch(sec, -1) {
+		indent, code := m[1], m[2]
+		var lines []string
+		for _, l := range strings.Split(code, "\n") {
+			lines = append(lines, strings.TrimPrefix(l, indent))
+		}
+		blocks = append(blocks, strings.Join(lines, "\n"))
+	}
+	return blocks
+}
+
+// TestREADMEWiring builds the README's wiring as a stranger copies it —
+// the callback route, then the MCP server mounted beside it — into a
+// program that fills in only what the README leaves to its reader, runs it
+// against a fresh PostgreSQL database, and calls save_snapshot through the
+// callback route and again, with the same tool_call_id, over MCP: the
+// first executes, the second is answered the stored result. It fails when
+// a snippet uses a name that the generated packages or the snippets do
+// not define, or when the wiring as written does not serve a call (a
+// store without its table answers every call 503).
+func TestREADMEWiring(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a gateway program")
+	}
+	blocks := readmeGoBlocks(t)
+	if len(blocks) < 2 {
+		t.Fatalf("README: %d Go blocks in \"Wiring the gateway\", want the route's and the MCP server's", len(blocks))
+	}
+	imports, body, ok := strings.Cut(blocks[0], "\n)\n")
+	if !strings.HasPrefix(imports, "import (\n") || !ok {
+		t.Fatalf("README: the wiring's first block does not start with an import block:\n%s", blocks[0])
+	}
+	// The README's paths are a downstream module's; here the generated
+	// package is this repository's, and the runtime agentc's own.
+	imports = strings.NewReplacer(
+		`"example.com/gateway/generated/go/contract/agentrt"`, `"github.com/agentc-dev/agentc/gen/gogen/agentrt"`,
+		`"example.com/gateway/generated/go/`, `"github.com/agentc-dev/agentc/generated/go/`,
+	).Replace(strings.TrimPrefix(imports, "import (\n"))
+	for _, std := range []string{"context", "errors", "fmt", "net/http", "os", "time"} {
+		if !strings.Contains(imports, `"`+std+`"`) {
+			imports += "\n\t\"" + std + "\""
+		}
+	}
+	imports += "\n\t\"github.com/agentc-dev/agentc/generated/go/contractmcp\""
+	const mount = "mux.Handle(route.Pattern(), route)"
+	head, tail, ok := strings.Cut(body, mount)
+	if !ok || !strings.Contains(body, `Addr:              ":8080",`) {
+		t.Fatalf("README: the wiring lacks %q or Addr \":8080\":\n%s", mount, body)
+	}
+	tail = strings.Replace(tail, `":8080"`, `os.Getenv("ADDR")`, 1)
+	eol := strings.IndexByte(tail, '\n')
+	body = head + mount + tail[:eol] + "\n" + blocks[1] + "\n" + tail[eol+1:]
+	src := fmt.Sprintf(readmeHarness, imports, body)
+
+	dir := t.TempDir()
+	main := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(main, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{
+		filepath.Join(root, "gen/gateway/readmegateway/main.go"): main,
+	}})
+	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "gateway")
+	build := exec.Command("go", "build", "-overlay", filepath.Join(dir, "overlay.json"), "-o", bin, "./gen/gateway/readmegateway")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("the README's wiring does not build: %v\n%s\nthe program:\n%s", err, out, src)
+	}
+
+	pg := pgtest.Start(t)
+	port, err := procout.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+pg.DSN, "ADDR="+addr)
+	var out procout.SyncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) || cmd.ProcessState != nil {
+			t.Fatalf("the README's gateway does not listen on %s: %v\n%s", addr, err, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	post := func(path string, header map[string]string, body string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest("POST", "http://"+addr+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer sbx")
+		req.Header.Set("Content-Type", "application/json")
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("POST %s: %v\n%s", path, err, out.String())
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	path := strings.NewReplacer("{sessionId}", setupSession, "{toolName}", "save_snapshot").Replace(contract.CallbackPath)
+	status, got := post(path, nil, `{"tool_call_id":"readme-1","args":{}}`)
+	var res contract.Result
+	if json.Unmarshal([]byte(got), &res); status != 200 || !res.Success || res.Result != "saved" {
+		t.Fatalf("callback: %d %s, want 200 and the handler's result\n%s", status, got, out.String())
+	}
+	status, got = post("/mcp", map[string]string{"Accept": "application/json, text/event-stream", "X-Agentc-Session": setupSession},
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"save_snapshot","arguments":{},"_meta":{"dev.agentc/tool_call_id":"readme-1"}}}`)
+	var rpc struct {
+		Result struct {
+			Meta              map[string]any  `json:"_meta"`
+			StructuredContent contract.Result `json:"structuredContent"`
+		}
+	}
+	json.Unmarshal([]byte(got), &rpc)
+	if status != 200 || rpc.Result.Meta["dev.agentc/replay"] != true || rpc.Result.StructuredContent.Result != "saved" {
+		t.Fatalf("MCP retry of the callback's call: %d %s, want the stored result, replayed\n%s", status, got, out.String())
+	}
+	if strings.Contains(out.String(), "ERROR") {
+		t.Errorf("the README's gateway logged errors:\n%s", out.String())
+	}
+}
