@@ -230,7 +230,8 @@ type CallEvent struct {
 	Tool, SessionID, ToolCallID string
 	// Outcome is "executed", "invalid_arguments" (executed, but the
 	// arguments failed validation and no handler ran: see
-	// Result.Outcome), "replayed" (answered with the stored result of an
+	// Result.Outcome), "panicked" (the handler panicked: the route logs
+	// the panic's stack), "replayed" (answered with the stored result of an
 	// earlier execution), "rejected" (a tool the session's mode lacks),
 	// "client_gone" (the caller left while waiting), or the error code of a
 	// non-200 answer ("unauthorized", "store_failed", …).
@@ -390,6 +391,10 @@ func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *CallEv
 	// (the snapshot TCP-drop trap) does not cancel it: its retry waits for
 	// this result.
 	res := rt.c.Dispatch(context.WithoutCancel(ctx), rt.cfg.Handler, call, args)
+	if p := res.Panic(); p != "" {
+		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: the handler panicked",
+			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "panic", p)
+	}
 	// Recorded detached from the request too, under the store's own
 	// deadline; a result the store could not record yet is answered all
 	// the same (the store says whether it keeps it to record later).

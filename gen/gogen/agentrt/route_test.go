@@ -171,8 +171,32 @@ func TestRouteAnswers(t *testing.T) {
 	if n := h.count("b1"); n != 0 {
 		t.Errorf("a call the mode lacks executed %d times", n)
 	}
-	if e := ev.last(); e.Tool != "echo" || e.SessionID != "s-full" || e.ToolCallID != "c4" || e.Outcome != "executed" || e.StoreAttempts != 2 {
+	if e := ev.last(); e.Tool != "echo" || e.SessionID != "s-full" || e.ToolCallID != "c4" || e.Outcome != "panicked" || e.StoreAttempts != 2 {
 		t.Errorf("last event %+v", e)
+	}
+}
+
+// TestRoutePanicIsLogged: a handler's panic is answered as the tool's
+// failure, observed as "panicked", and logged at level Error with its
+// stack, so that the gateway's operator can find the bug.
+func TestRoutePanicIsLogged(t *testing.T) {
+	var log strings.Builder
+	var outcome string
+	route, err := agentrt.NewRoute(&fakeContract, agentrt.RouteConfig[handler, mode]{
+		Handler: newEchoer(), Auth: auth, Sessions: sessions,
+		Logger:  slog.New(slog.NewTextHandler(&log, nil)),
+		Observe: func(_ context.Context, ev agentrt.CallEvent) { outcome = ev.Outcome },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := serve(route, request{path: "/cb/s-full/tools/echo", token: "sbx", body: `{"tool_call_id":"p","args":{"text":"panic"}}`})
+	if got.status != 200 || got.success || got.result != "echo failed: panic: kaboom" || outcome != "panicked" {
+		t.Errorf("answer %+v, outcome %q; want the failure \"echo failed: panic: kaboom\", observed as panicked", got, outcome)
+	}
+	if !strings.Contains(log.String(), `level=ERROR msg="agentc callback: the handler panicked" tool=echo tool_call_id=p`) ||
+		!strings.Contains(log.String(), "(*echoer).Echo") {
+		t.Errorf("log lacks the panic's Error record with its stack:\n%s", log.String())
 	}
 }
 

@@ -101,6 +101,41 @@ func TestListAndCall(t *testing.T) {
 	}
 }
 
+// TestPanicIsLogged: a handler's panic (which a generated Dispatch's
+// agentrt.Recover answers) is a failed result, observed as "panicked" and
+// logged at level Error with its stack.
+func TestPanicIsLogged(t *testing.T) {
+	c := oneTool
+	c.Dispatch = func(ctx context.Context, h noHandler, call agentrt.Call[string], args []byte) (res agentrt.Result) {
+		defer agentrt.Recover("echo", &res)
+		panic("kaboom")
+	}
+	var log strings.Builder
+	var outcome string
+	s, err := agentmcp.New(&c, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, agentmcp.Config[noHandler, string]{
+		Handler: noHandler{},
+		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+		}),
+		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { return "m", nil }),
+		Observe:  func(ctx context.Context, ev agentrt.CallEvent) { outcome = ev.Outcome },
+		Logger:   slog.New(slog.NewTextHandler(&log, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	got := rpc(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{}}}`)
+	if !strings.Contains(got, `"text":"echo failed: panic: kaboom"`) || !strings.Contains(got, `"isError":true`) || outcome != "panicked" {
+		t.Errorf("tools/call of a panicking handler: %s, observed %q", got, outcome)
+	}
+	if !strings.Contains(log.String(), `level=ERROR msg="agentc mcp: the handler panicked" tool=echo`) ||
+		!strings.Contains(log.String(), "TestPanicIsLogged") {
+		t.Errorf("log lacks the panic's Error record with its stack:\n%s", log.String())
+	}
+}
+
 // TestNewRefuses: New needs Handler, Auth and Sessions, and lists only
 // gateway-executed tools of the contract.
 func TestNewRefuses(t *testing.T) {

@@ -413,6 +413,10 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 		}
 		call := agentrt.Call[M]{Tool: tool, Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
 		res, outcome, err := s.execute(ctx, c, ti, call, args, counted)
+		if outcome == "panicked" {
+			s.cfg.Logger.ErrorContext(ctx, "agentc mcp: the handler panicked",
+				"tool", tool, "tool_call_id", toolCallID, "session_id", c.session, "panic", res.Panic())
+		}
 		status := http.StatusOK
 		if outcome == "client_gone" {
 			status = 499
