@@ -152,7 +152,7 @@ func TestRefusedBeforeMCP(t *testing.T) {
 }
 
 // TestModeGate: a session's tools/list shows only the tools its mode
-// injects, and a tools/call of a gateway tool its mode lacks is a result
+// injects, for the caller alone (cacheScope "private"), and a tools/call of a gateway tool its mode lacks is a result
 // with isError and the callback route's words (not the SDK's unknown
 // tool), executed by no one and observed as rejected; a tool's alias,
 // which tools/list does not show, is called as the tool; a name that is
@@ -162,8 +162,9 @@ func TestModeGate(t *testing.T) {
 	if _, body := g.post(t, "s-bare", "t", list); !strings.Contains(body, `"tools":[]`) {
 		t.Errorf("tools/list in mode bare: %s, want no tools", body)
 	}
-	if _, body := g.post(t, "s-full", "t", list); !strings.Contains(body, `"name":"echo"`) || strings.Contains(body, "echo_v1") {
-		t.Errorf("tools/list in mode full: %s, want echo and not its alias", body)
+	if _, body := g.post(t, "s-full", "t", list); !strings.Contains(body, `"name":"echo"`) || strings.Contains(body, "echo_v1") ||
+		!strings.Contains(body, `"cacheScope":"private"`) {
+		t.Errorf("tools/list in mode full: %s, want echo and not its alias, cacheScope private", body)
 	}
 	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}`
 	_, body := g.post(t, "s-bare", "t", call)

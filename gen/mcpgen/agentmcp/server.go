@@ -122,7 +122,9 @@ type Config[H any, M ~string] struct {
 // Every request needs a bearer token (agentrt.Authenticator, source
 // agentrt.SourceSandbox) and the session's id in SessionHeader; a token
 // bound to another session is refused. The session's mode picks the tools:
-// tools/list shows exactly the gateway tools the mode injects; tools/call
+// tools/list shows exactly the gateway tools the mode injects (with
+// cacheScope "private", so no intermediary serves the list to another
+// caller); tools/call
 // of another gateway tool is a result with isError true and the callback
 // route's text ("Tool X is not available in coding sessions"), without
 // executing or recording it, and of a name that is no gateway tool a
@@ -326,6 +328,10 @@ func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: s.c.Name, Version: s.c.Revision}, &mcp.ServerOptions{
 		Instructions: "Gateway tools of agent contract " + s.c.Name + " for " + string(c.mode) + " sessions.",
+		// The tools listed are the session's mode's, for its token: no
+		// intermediary may serve them to another caller (the SDK's
+		// default scope is "public").
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) { c.CacheScope = "private" },
 	})
 	unlisted := map[string]mcp.ToolHandler{}
 	for _, t := range s.tools {
