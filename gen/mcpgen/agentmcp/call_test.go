@@ -3,6 +3,7 @@ package agentmcp_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -133,6 +134,54 @@ func TestPanicIsLogged(t *testing.T) {
 	if !strings.Contains(log.String(), `level=ERROR msg="agentc mcp: the handler panicked" tool=echo`) ||
 		!strings.Contains(log.String(), "TestPanicIsLogged") {
 		t.Errorf("log lacks the panic's Error record with its stack:\n%s", log.String())
+	}
+}
+
+// TestBodyLimit: a body over Config.MaxBodyBytes (by default the callback
+// route's agentrt.DefaultMaxBodyBytes) is answered 413 in the route's JSON
+// error shape, observed as body_too_large, before the session is looked
+// up; a larger limit admits a larger body.
+func TestBodyLimit(t *testing.T) {
+	looked := 0
+	var outcome string
+	cfg := agentmcp.Config[noHandler, string]{
+		Handler: noHandler{},
+		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+		}),
+		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { looked++; return "m", nil }),
+		Observe:  func(ctx context.Context, ev agentrt.CallEvent) { outcome = ev.Outcome },
+		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+	call := func(s http.Handler, size int) (int, string) {
+		srv := httptest.NewServer(s)
+		defer srv.Close()
+		msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` +
+			strings.Repeat("a", size) + `"}}}`
+		res, err := http.DefaultClient.Do(newRPC(t, context.Background(), srv.URL, msg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	s, err := agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, body := call(s, agentrt.DefaultMaxBodyBytes)
+	if want := fmt.Sprintf(`{"error":"the request body exceeds %d bytes","code":"body_too_large"}`, agentrt.DefaultMaxBodyBytes); status != 413 ||
+		strings.TrimSpace(body) != want || outcome != "body_too_large" || looked != 0 {
+		t.Errorf("a body over the default limit: %d %s, observed %q, sessions looked up %d; want 413 %s", status, body, outcome, looked, want)
+	}
+	cfg.MaxBodyBytes = 6 << 20
+	s, err = agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body := call(s, 5<<20); status != 200 || !strings.Contains(body, `"text":"echoed"`) {
+		t.Errorf("a 5 MiB body under a 6 MiB limit: %d %.200s", status, body)
 	}
 }
 

@@ -107,6 +107,10 @@ type Config[H any, M ~string] struct {
 	Observe func(context.Context, agentrt.CallEvent)
 	// Logger receives one record per tool call; nil means slog.Default().
 	Logger *slog.Logger
+	// MaxBodyBytes bounds the request body, a JSON-RPC message; 0 means
+	// agentrt.DefaultMaxBodyBytes, as on the callback route
+	// (agentrt.RouteConfig.MaxBodyBytes): a larger body is answered 413.
+	MaxBodyBytes int64
 	// AllowedOrigins lists the web origins ("https://console.example.com",
 	// scheme://host[:port], compared case-insensitively) whose browser
 	// pages may call the server besides its own (see Server). A request
@@ -149,8 +153,9 @@ type Config[H any, M ~string] struct {
 //
 // Errors before MCP starts are JSON {"error", "code"} with the callback
 // route's statuses: 403 (origin, source or session), 401 (token), 400 (no
-// session header, or a session id beyond the route's limits), 404 (unknown
-// session), 503 (session lookup failed).
+// session header, or a session id beyond the route's limits), 413 (a body
+// over Config.MaxBodyBytes), 404 (unknown session), 503 (session lookup
+// failed).
 type Server[H any, M ~string] struct {
 	c     *agentrt.Contract[H, M]
 	tools []Tool
@@ -193,6 +198,9 @@ func New[H any, M ~string](c *agentrt.Contract[H, M], tools []Tool, cfg Config[H
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = agentrt.DefaultMaxBodyBytes
+	}
 	s := &Server[H, M]{c: c, tools: tools, cfg: cfg, modes: map[M]*mcp.Server{}, origins: map[string]bool{}}
 	for _, o := range cfg.AllowedOrigins {
 		u, err := url.Parse(o)
@@ -210,6 +218,8 @@ func New[H any, M ~string](c *agentrt.Contract[H, M], tools []Tool, cfg Config[H
 		// which would refuse a reverse proxy on the same machine that
 		// keeps the public Host.
 		DisableLocalhostProtection: true,
+		// ServeHTTP reads the body under Config.MaxBodyBytes.
+		MaxRequestBodyBytes: -1,
 	})
 	return s, nil
 }
@@ -223,9 +233,8 @@ type caller[M ~string] struct {
 	session string
 	claims  agentrt.Claims
 	mode    M
-	// body keeps what the transport reads of the request's body (at most
-	// its MaxRequestBodyBytes), for rawMetaString.
-	body bytes.Buffer
+	// body is the request's body, for rawMetaString.
+	body []byte
 	// request is the HTTP request's context, which ends when the caller
 	// leaves; the SDK runs a tool's handler in a context that does not.
 	request context.Context
@@ -267,6 +276,17 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	checked = session
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			fail(http.StatusRequestEntityTooLarge, "body_too_large",
+				fmt.Sprintf("the request body exceeds %d bytes", tooBig.Limit))
+			return
+		}
+		fail(http.StatusBadRequest, "invalid_body", "reading the request body: "+err.Error())
+		return
+	}
 	mode, err := s.cfg.Sessions.SessionMode(r.Context(), session)
 	switch {
 	case errors.Is(err, agentrt.ErrUnknownSession):
@@ -278,12 +298,8 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
 		return
 	}
-	c := &caller[M]{session: session, claims: claims, mode: mode, request: r.Context()}
-	// A server request's Body is never nil (net/http).
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.TeeReader(r.Body, &c.body), r.Body}
+	c := &caller[M]{session: session, claims: claims, mode: mode, body: body, request: r.Context()}
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	s.http.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
 }
 
@@ -403,7 +419,7 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 		if meta, present := req.Params.Meta[ToolCallIDMeta]; present {
 			id, isString := meta.(string)
 			if strings.ContainsRune(id, utf8.RuneError) {
-				id = rawMetaString(c.body.Bytes(), ToolCallIDMeta, id)
+				id = rawMetaString(c.body, ToolCallIDMeta, id)
 			}
 			msg := "tool_call_id must be a string"
 			if isString {
