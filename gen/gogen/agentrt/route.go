@@ -101,22 +101,27 @@ type RouteConfig[H any, M ~string] struct {
 // contract's CallbackPath with a bearer token and the body {tool_call_id,
 // args}, answered 200 {success, result, data?} (seed 001 §6.5).
 //
-// In order, it answers: 404 for a path that is not the CallbackPath; 405
-// for a method other than POST; 401 for a missing or invalid bearer token; 403
-// for a token whose source is not "sandbox" or that belongs to another
-// session; 400 for a session id or FingerprintHeader over its limit
-// (MaxSessionIDLength, MaxFingerprintLength; see checkID); 404 for an
-// unknown tool or one that runs in the sandbox; 413 for a body over the
-// limit; 400 for a body that is not {tool_call_id: string, args: object}
-// as JSON.parse reads it (keys case-sensitive, the last of a repeated key
-// counting), for a tool_call_id that is empty, longer than
+// In order, it answers (status and code): 404 not_found for a path that
+// is not the CallbackPath; 405 method_not_allowed for a method other than
+// POST; 401 unauthorized for a missing or invalid bearer token; 403
+// forbidden for a token whose source is not "sandbox" or that belongs to
+// another session; 400 invalid_session_id and 400 invalid_fingerprint for
+// a session id or FingerprintHeader over its limit (MaxSessionIDLength,
+// MaxFingerprintLength); 404 unknown_tool for an unknown tool
+// or one that runs in the sandbox; 413 body_too_large for a body over the
+// limit; 400 invalid_body for a body that is not {tool_call_id: string,
+// args: object} as JSON.parse reads it (keys case-sensitive, the last of a
+// repeated key counting), for a tool_call_id that is empty, longer than
 // MaxToolCallIDLength, not Unicode text (a lone surrogate, invalid UTF-8)
 // or holding control characters, and for args nested deeper than
-// MaxArgsDepth; 404 for an unknown session; 409 when the tool_call_id was
-// used before with another tool or other arguments (see requestHash: key
-// order, whitespace and number spelling do not make other arguments); and
-// 200 with the tool's result otherwise. Errors are JSON:
-// {"error": message, "code": code}. Every 400 comes before the Store is
+// MaxArgsDepth; 404 unknown_session for an unknown session, and 503
+// session_lookup_failed when Sessions fails otherwise; 409
+// tool_call_id_conflict when the tool_call_id was used before with
+// another tool or other arguments (see RequestHash: key order, whitespace
+// and number spelling do not make other arguments); 503 store_failed when
+// the Store cannot claim the call (nothing executed: retry it); and 200
+// with the tool's result otherwise. Errors are JSON: {"error": message,
+// "code": code}, the code as above. Every 400 comes before the Store is
 // asked anything, so both stores accept and reject the same requests.
 //
 // A tool the session's mode does not inject is answered 200 {success:
@@ -234,7 +239,7 @@ type CallEvent struct {
 	// the panic's stack), "replayed" (answered with the stored result of an
 	// earlier execution), "rejected" (a tool the session's mode lacks),
 	// "client_gone" (the caller left while waiting), or the error code of a
-	// non-200 answer ("unauthorized", "store_failed", …).
+	// non-200 answer ("unauthorized", "store_failed", …: Route lists them).
 	Outcome string
 	// Status is the HTTP status answered (499 when the caller left).
 	Status int

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -174,6 +176,56 @@ func TestRouteAnswers(t *testing.T) {
 	if e := ev.last(); e.Tool != "echo" || e.SessionID != "s-full" || e.ToolCallID != "c4" || e.Outcome != "panicked" || e.StoreAttempts != 2 {
 		t.Errorf("last event %+v", e)
 	}
+}
+
+// TestRouteDocNamesEveryAnswer: each refusal the route makes — one
+// request per refusal, in the order Route's doc lists them — is named in
+// that doc as "<status> <code>", so that a gateway's author can map every
+// code to its cause (in alerts, in metrics from CallEvent.Outcome).
+func TestRouteDocNamesEveryAnswer(t *testing.T) {
+	src, err := os.ReadFile("route.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, doc, _ := strings.Cut(string(src), "\n// Route is the http.Handler")
+	doc, _, _ = strings.Cut(doc, "\ntype Route")
+	doc = strings.Join(strings.Fields(strings.ReplaceAll(doc, "\n//", "\n")), " ")
+	echo := "/cb/s-full/tools/echo"
+	call := `{"tool_call_id":"d1","args":{"text":"x"}}`
+	for _, tc := range []struct {
+		req   request
+		store agentrt.Store
+	}{
+		{req: request{path: "/cb/s-full/tools/echo/x", token: "sbx", body: call}},
+		{req: request{method: "GET", path: echo, token: "sbx"}},
+		{req: request{path: echo, token: "bad", body: call}},
+		{req: request{path: echo, token: "api", body: call}},
+		{req: request{path: "/cb/" + strings.Repeat("s", agentrt.MaxSessionIDLength+1) + "/tools/echo", token: "sbx", body: call}},
+		{req: request{path: echo, token: "sbx", fingerprint: "\x01", body: call}},
+		{req: request{path: "/cb/s-full/tools/local", token: "sbx", body: call}},
+		{req: request{path: echo, token: "sbx", body: `{"tool_call_id":"d1","args":{"text":"` + strings.Repeat("x", agentrt.DefaultMaxBodyBytes) + `"}}`}},
+		{req: request{path: echo, token: "sbx", body: `{"args":{}}`}},
+		{req: request{path: "/cb/s-none/tools/echo", token: "sbx", body: call}},
+		{req: request{path: "/cb/s-down/tools/echo", token: "sbx", body: call}},
+		{req: request{path: echo, token: "sbx", body: `{"tool_call_id":"c","args":{"text":"y"}}`}, store: conflicting()},
+		{req: request{path: echo, token: "sbx", body: call}, store: &failingStore{claim: true}},
+	} {
+		route, _ := newRoute(t, newEchoer(), tc.store)
+		got := serve(route, tc.req)
+		if want := fmt.Sprintf("%d %s", got.status, got.code); got.code == "" || !strings.Contains(doc, want) {
+			t.Errorf("%s %.60s: answered %q, which Route's doc does not name", tc.req.method, tc.req.path, want)
+		}
+	}
+}
+
+// conflicting returns a store that holds call "c" of echo with the
+// arguments {"text":"x"}.
+func conflicting() agentrt.Store {
+	s := &agentrt.MemoryStore{}
+	inv := agentrt.Invocation{SessionID: "s-full", Tool: "echo", ToolCallID: "c", RequestHash: agentrt.RequestHash("echo", []byte(`{"text":"x"}`))}
+	s.Claim(context.Background(), inv)
+	s.Complete(context.Background(), inv, agentrt.Result{Success: true})
+	return s
 }
 
 // TestRoutePanicIsLogged: a handler's panic is answered as the tool's
