@@ -3,10 +3,12 @@ package agentmcp_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -125,8 +127,16 @@ const list = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`
 // TestRefusedBeforeMCP: a request the server refuses before MCP is
 // answered in the callback route's JSON error shape and status, and
 // observed with that code and status; its session id is observed once it
-// is within the route's limits.
+// is within the route's limits. Server's doc names each refusal as
+// "<status> <code>".
 func TestRefusedBeforeMCP(t *testing.T) {
+	src, err := os.ReadFile("server.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, doc, _ := strings.Cut(string(src), "\n// Server is the MCP server")
+	doc, _, _ = strings.Cut(doc, "\ntype Server")
+	doc = strings.Join(strings.Fields(strings.ReplaceAll(doc, "\n//", "\n")), " ")
 	g := newGated(t)
 	for _, c := range []struct {
 		name, session, token string
@@ -148,15 +158,19 @@ func TestRefusedBeforeMCP(t *testing.T) {
 		if ev, _ := g.last(); ev.Status != c.status || ev.Outcome != c.code || ev.SessionID != c.observed || ev.Tool != "" {
 			t.Errorf("%s: observed %+v", c.name, ev)
 		}
+		if want := fmt.Sprintf("%d %s", c.status, c.code); !strings.Contains(doc, want) {
+			t.Errorf("%s: Server's doc does not name %q", c.name, want)
+		}
 	}
 }
 
 // TestModeGate: a session's tools/list shows only the tools its mode
-// injects, for the caller alone (cacheScope "private"), and a tools/call of a gateway tool its mode lacks is a result
-// with isError and the callback route's words (not the SDK's unknown
-// tool), executed by no one and observed as rejected; a tool's alias,
-// which tools/list does not show, is called as the tool; a name that is
-// no gateway tool is a JSON-RPC error.
+// injects, for the caller alone (cacheScope "private"), and a tools/call
+// of a gateway tool its mode lacks is a result with isError and the
+// callback route's words (not the SDK's unknown tool), executed by no one
+// and observed as rejected; a tool's alias, which tools/list does not
+// show, is called as the tool; a name that is no gateway tool is a
+// JSON-RPC error.
 func TestModeGate(t *testing.T) {
 	g := newGated(t)
 	if _, body := g.post(t, "s-bare", "t", list); !strings.Contains(body, `"tools":[]`) {

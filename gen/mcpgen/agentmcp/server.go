@@ -98,7 +98,7 @@ type Config[H any, M ~string] struct {
 	// and once per request refused before MCP, with the callback route's
 	// agentrt.CallEvent, so one adaptor serves both transports' metrics.
 	// Status is the HTTP status: 200 for every tools/call (MCP answers
-	// inside JSON-RPC), and the refusal's (401, 403, 400, 404, 503), whose
+	// inside JSON-RPC), and the refusal's (401, 403, 400, 413, 404, 503), whose
 	// Tool is "" (the tool is named inside the JSON-RPC body). Outcome is
 	// as on the route ("executed", "invalid_arguments", "replayed",
 	// "rejected", …), plus "invalid_params" for a refused _meta
@@ -152,10 +152,13 @@ type Config[H any, M ~string] struct {
 // with 403 "origin_not_allowed" before the token is checked.
 //
 // Errors before MCP starts are JSON {"error", "code"} with the callback
-// route's statuses: 403 (origin, source or session), 401 (token), 400 (no
-// session header, or a session id beyond the route's limits), 413 (a body
-// over Config.MaxBodyBytes), 404 (unknown session), 503 (session lookup
-// failed).
+// route's statuses and codes: 403 origin_not_allowed (see above), 401
+// unauthorized (no token, or one Auth refuses), 403 forbidden (a token of
+// another source, or bound to another session), 400 missing_session (no
+// SessionHeader), 400 invalid_session_id (a session id beyond the route's
+// limits), 413 body_too_large (a body over Config.MaxBodyBytes), 404
+// unknown_session, and 503 session_lookup_failed (Sessions failed
+// otherwise).
 type Server[H any, M ~string] struct {
 	c     *agentrt.Contract[H, M]
 	tools []Tool
