@@ -27,6 +27,7 @@ type gated struct {
 
 	mu       sync.Mutex
 	executed int
+	called   string // the Call.Tool of the last execution
 	events   []agentrt.CallEvent
 }
 
@@ -41,6 +42,7 @@ func newGated(t *testing.T) *gated {
 		}
 		g.mu.Lock()
 		g.executed++
+		g.called = call.Tool
 		g.mu.Unlock()
 		return agentrt.Result{Success: true, Result: "echoed " + string(args)}
 	}
@@ -189,15 +191,28 @@ func TestModeGate(t *testing.T) {
 		t.Errorf("observed %+v, %d executions", ev, executed)
 	}
 	// By its alias, as a client that listed the tools before echo was
-	// renamed calls it: refused alike in mode bare, executed in mode full.
+	// renamed calls it: refused alike in mode bare, executed in mode full,
+	// the call and its event naming the alias, as the callback route's do;
+	// its repetition by the tool's name, with the same _meta id, is the
+	// same call.
 	byAlias := strings.Replace(call, `"echo"`, `"echo_v1"`, 1)
 	_, body = g.post(t, "s-bare", "t", byAlias)
 	if !strings.Contains(body, "Tool echo is not available in bare sessions") {
 		t.Errorf("tools/call of echo_v1 in mode bare: %s", body)
 	}
 	_, body = g.post(t, "s-full", "t", byAlias)
-	if ev, executed := g.last(); !strings.Contains(body, `"text":"echoed {}"`) || ev.Outcome != "executed" || ev.Tool != "echo" || executed != 1 {
-		t.Errorf("tools/call of echo_v1 in mode full: %s; observed %+v, %d executions", body, ev, executed)
+	g.mu.Lock()
+	called := g.called
+	g.mu.Unlock()
+	if ev, executed := g.last(); !strings.Contains(body, `"text":"echoed {}"`) || ev.Outcome != "executed" || ev.Tool != "echo_v1" ||
+		executed != 1 || called != "echo_v1" {
+		t.Errorf("tools/call of echo_v1 in mode full: %s; observed %+v, %d executions, the last as %q", body, ev, executed, called)
+	}
+	withID := strings.Replace(byAlias, `"arguments":{}`, `"arguments":{},"_meta":{"`+agentmcp.ToolCallIDMeta+`":"a1"}`, 1)
+	g.post(t, "s-full", "t", withID)
+	_, body = g.post(t, "s-full", "t", strings.Replace(withID, `"echo_v1"`, `"echo"`, 1))
+	if ev, executed := g.last(); ev.Outcome != "replayed" || ev.Tool != "echo" || executed != 2 {
+		t.Errorf("the call by alias repeated by name: %s; observed %+v, %d executions", body, ev, executed)
 	}
 	_, body = g.post(t, "s-full", "t", strings.Replace(call, `"echo"`, `"nope"`, 1))
 	if !strings.Contains(body, `"error"`) || strings.Contains(body, `"result"`) {

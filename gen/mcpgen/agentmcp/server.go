@@ -398,11 +398,12 @@ func callUnlisted(unlisted map[string]mcp.ToolHandler) mcp.Middleware {
 }
 
 // handler returns the tools/call handler of the tool ti (its index in the
-// contract's Tools).
+// contract's Tools). As on the callback route, the call, its event and its
+// log record carry the name the caller used (the tool's, or an alias).
 func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
-	tool := s.c.Tools[ti].Name
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
+		tool := req.Params.Name
 		ctx, counted := agentrt.CountStore(ctx)
 		// The stateless transport connects a session per request with the
 		// request's context, which carries the caller ServeHTTP added.
@@ -496,12 +497,13 @@ func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], ti int, call a
 		res := run()
 		return res, res.Outcome(), nil
 	}
+	name := s.c.Tools[ti].Name // the key's, whatever alias the caller used
 	inv := agentrt.Invocation{
 		SessionID:      c.session,
 		OrganizationID: c.claims.OrganizationID,
-		Tool:           call.Tool,
+		Tool:           name,
 		ToolCallID:     call.ToolCallID,
-		RequestHash:    agentrt.RequestHash(call.Tool, args),
+		RequestHash:    agentrt.RequestHash(name, args),
 	}
 	prev, done, err := s.cfg.Store.Claim(ctx, inv)
 	switch {
