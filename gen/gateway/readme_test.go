@@ -165,9 +165,11 @@ func TestREADMEWiring(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() {
 		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
+		<-exited
 	})
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -176,11 +178,18 @@ func TestREADMEWiring(t *testing.T) {
 			c.Close()
 			break
 		}
-		if time.Now().After(deadline) || cmd.ProcessState != nil {
+		select {
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("the README's gateway exited (%v) before it listened:\n%s", err, out.String())
+		default:
+		}
+		if time.Now().After(deadline) {
 			t.Fatalf("the README's gateway does not listen on %s: %v\n%s", addr, err, out.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	client := &http.Client{Timeout: 30 * time.Second}
 
 	post := func(path string, header map[string]string, body string) (int, string) {
 		t.Helper()
@@ -193,7 +202,7 @@ func TestREADMEWiring(t *testing.T) {
 		for k, v := range header {
 			req.Header.Set(k, v)
 		}
-		res, err := http.DefaultClient.Do(req)
+		res, err := client.Do(req)
 		if err != nil {
 			t.Fatalf("POST %s: %v\n%s", path, err, out.String())
 		}
