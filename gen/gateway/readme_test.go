@@ -61,19 +61,18 @@ func run(ctx context.Context, gateway Gateway) error {
 }
 `
 
-// readmeGoBlocks returns the Go code blocks of the README section
-// "Wiring the gateway" (up to its "Stores under faults" subsection),
-// unindented.
-func readmeGoBlocks(t *testing.T) []string {
+// readmeGoBlocks returns the Go code blocks of the README between the
+// headings from and to, unindented.
+func readmeGoBlocks(t *testing.T, from, to string) []string {
 	t.Helper()
 	b, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, sec, ok := strings.Cut(string(b), "\n### Wiring the gateway\n")
-	sec, _, ok2 := strings.Cut(sec, "\n#### Stores under faults")
+	_, sec, ok := strings.Cut(string(b), "\n"+from+"\n")
+	sec, _, ok2 := strings.Cut(sec, "\n"+to)
 	if !ok || !ok2 {
-		t.Fatal("README: no section \"Wiring the gateway\" followed by \"Stores under faults\"")
+		t.Fatalf("README: no heading %q followed by %q", from, to)
 	}
 	var blocks []string
 	for _, m := range regexp.MustCompile("(?s)\n( *)```go\n(.*?)\n *```\n").FindAllStringSubmatch(sec, -1) {
@@ -85,6 +84,38 @@ func readmeGoBlocks(t *testing.T) []string {
 		blocks = append(blocks, strings.Join(lines, "\n"))
 	}
 	return blocks
+}
+
+// buildREADMEProgram builds a program of files (paths relative to its
+// package directory, which does not exist: go build reads them from an
+// overlay) in package gen/gateway/readmeprogram of this module, so that
+// it imports this module's packages, and returns the binary.
+func buildREADMEProgram(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replace := map[string]string{}
+	for name, src := range files {
+		tmp := filepath.Join(dir, strings.ReplaceAll(name, "/", "_"))
+		if err := os.WriteFile(tmp, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		replace[filepath.Join(root, "gen/gateway/readmeprogram", name)] = tmp
+	}
+	overlay, _ := json.Marshal(map[string]any{"Replace": replace})
+	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "program")
+	build := exec.Command("go", "build", "-overlay", filepath.Join(dir, "overlay.json"), "-o", bin, "./gen/gateway/readmeprogram")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("the README's code does not build: %v\n%s\nthe program:\n%s", err, out, files["main.go"])
+	}
+	return bin
 }
 
 // TestREADMEWiring builds the README's wiring as a stranger copies it —
@@ -100,7 +131,7 @@ func TestREADMEWiring(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a gateway program")
 	}
-	blocks := readmeGoBlocks(t)
+	blocks := readmeGoBlocks(t, "### Wiring the gateway", "#### Stores under faults")
 	if len(blocks) < 2 {
 		t.Fatalf("README: %d Go blocks in \"Wiring the gateway\", want the route's and the MCP server's", len(blocks))
 	}
@@ -130,27 +161,7 @@ func TestREADMEWiring(t *testing.T) {
 	body = head + mount + tail[:eol] + "\n" + blocks[1] + "\n" + tail[eol+1:]
 	src := fmt.Sprintf(readmeHarness, imports, body)
 
-	dir := t.TempDir()
-	main := filepath.Join(dir, "main.go")
-	if err := os.WriteFile(main, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{
-		filepath.Join(root, "gen/gateway/readmegateway/main.go"): main,
-	}})
-	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "gateway")
-	build := exec.Command("go", "build", "-overlay", filepath.Join(dir, "overlay.json"), "-o", bin, "./gen/gateway/readmegateway")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("the README's wiring does not build: %v\n%s\nthe program:\n%s", err, out, src)
-	}
+	bin := buildREADMEProgram(t, map[string]string{"main.go": src})
 
 	pg := pgtest.Start(t)
 	port, err := procout.FreePort()
@@ -230,5 +241,114 @@ func TestREADMEWiring(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "ERROR") {
 		t.Errorf("the README's gateway logged errors:\n%s", out.String())
+	}
+}
+
+// readmeMetricsHarness runs the README's Prometheus adaptor, its metrics
+// declared at package level and its assignment to cfg.Observe in main, on
+// stand-ins for Prometheus's packages that count what is observed, with a
+// call of a tool by its name, one by its alias and one of no tool.
+const readmeMetricsHarness = `package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/agentc-dev/agentc/gen/gateway/readmeprogram/promauto"
+	"github.com/agentc-dev/agentc/gen/gateway/readmeprogram/prometheus"
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
+	"github.com/agentc-dev/agentc/generated/go/contract"
+)
+
+var _, _ = strconv.Itoa, prometheus.CounterOpts{}
+
+%s
+
+func main() {
+	var cfg contract.RouteConfig
+%s
+	for _, tool := range []string{"automation.complete", "automation_complete", "no_such_tool"} {
+		cfg.Observe(context.Background(), agentrt.CallEvent{Tool: tool, Outcome: "executed", Duration: time.Millisecond})
+	}
+	fmt.Print(promauto.Counted())
+}
+`
+
+// Stand-ins for github.com/prometheus/client_golang's prometheus and
+// promauto, as far as the README's adaptor uses them.
+const (
+	readmePrometheus = `package prometheus
+
+type CounterOpts struct{ Name, Help string }
+
+type HistogramOpts struct{ Name, Help string }
+`
+	readmePromauto = `package promauto
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agentc-dev/agentc/gen/gateway/readmeprogram/prometheus"
+)
+
+var counted = map[string]int{}
+
+// Counted lists each metric and label values observed, with how often.
+func Counted() string {
+	var lines []string
+	for k, n := range counted {
+		lines = append(lines, fmt.Sprintf("%s %d\n", k, n))
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "")
+}
+
+type Vec struct{ name string }
+
+type Metric struct{ key string }
+
+func (m Metric) Inc()              { counted[m.key]++ }
+func (m Metric) Observe(float64)   { counted[m.key]++ }
+func (v *Vec) WithLabelValues(values ...string) Metric {
+	return Metric{v.name + "{" + strings.Join(values, ",") + "}"}
+}
+
+func NewCounterVec(o prometheus.CounterOpts, labels []string) *Vec     { return &Vec{o.Name} }
+func NewHistogramVec(o prometheus.HistogramOpts, labels []string) *Vec { return &Vec{o.Name} }
+`
+)
+
+// TestREADMEMetrics builds the README's Prometheus adaptor for Observe
+// and runs it: a tool called by its name and by its alias is counted under
+// one label, the tool's name, and a name that is no tool's under
+// "unknown", so that the labels stay bounded and one tool is one series.
+func TestREADMEMetrics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a program")
+	}
+	blocks := readmeGoBlocks(t, "#### Stores under faults, retention and metrics", "## Using agentc in your repository")
+	if len(blocks) != 1 {
+		t.Fatalf("README: %d Go blocks in \"Stores under faults, retention and metrics\", want the adaptor's", len(blocks))
+	}
+	vars, stmt, ok := strings.Cut(blocks[0], "\n\ncfg.Observe = ")
+	if !ok {
+		t.Fatalf("README: the adaptor does not set cfg.Observe after its metrics:\n%s", blocks[0])
+	}
+	bin := buildREADMEProgram(t, map[string]string{
+		"main.go":                  fmt.Sprintf(readmeMetricsHarness, vars, "cfg.Observe = "+stmt),
+		"prometheus/prometheus.go": readmePrometheus,
+		"promauto/promauto.go":     readmePromauto,
+	})
+	out, err := exec.Command(bin).CombinedOutput()
+	want := "agentc_tool_call_seconds{automation.complete,false} 2\n" +
+		"agentc_tool_call_seconds{unknown,false} 1\n" +
+		"agentc_tool_calls_total{automation.complete,executed} 2\n" +
+		"agentc_tool_calls_total{unknown,executed} 1\n"
+	if err != nil || string(out) != want {
+		t.Errorf("the README's adaptor counted (%v):\n%s\nwant:\n%s", err, out, want)
 	}
 }
