@@ -115,7 +115,8 @@ type RouteConfig[H any, M ~string] struct {
 // MaxToolCallIDLength, not Unicode text (a lone surrogate, invalid UTF-8)
 // or holding control characters, and for args nested deeper than
 // MaxArgsDepth; 404 unknown_session for an unknown session, and 503
-// session_lookup_failed when Sessions fails otherwise; 409
+// session_lookup_failed when Sessions fails otherwise (unless the caller
+// left meanwhile: it is answered nothing); 409
 // tool_call_id_conflict when the tool_call_id was used before with
 // another tool or other arguments (see RequestHash: key order, whitespace
 // and number spelling do not make other arguments); 503 store_failed when
@@ -238,8 +239,9 @@ type CallEvent struct {
 	// Result.Outcome), "panicked" (the handler panicked: the route logs
 	// the panic's stack), "replayed" (answered with the stored result of an
 	// earlier execution), "rejected" (a tool the session's mode lacks),
-	// "client_gone" (the caller left while waiting), or the error code of a
-	// non-200 answer ("unauthorized", "store_failed", …: Route lists them).
+	// "client_gone" (the caller left while Sessions or the Store kept it
+	// waiting; nothing is answered), or the error code of a non-200 answer
+	// ("unauthorized", "store_failed", …: Route lists them).
 	Outcome string
 	// Status is the HTTP status answered (499 when the caller left).
 	Status int
@@ -335,6 +337,9 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, ErrUnknownSession):
 		rt.fail(w, c, http.StatusNotFound, "unknown_session", "unknown session "+session)
+		return
+	case err != nil && r.Context().Err() != nil:
+		c.Outcome, c.Status = "client_gone", 499
 		return
 	case err != nil:
 		rt.cfg.Logger.ErrorContext(r.Context(), "agentc callback: session lookup failed", "session_id", session, "error", err)

@@ -349,6 +349,36 @@ func TestRouteClientGone(t *testing.T) {
 	}
 }
 
+// TestRouteClientGoneFromSessions: a caller that leaves while Sessions
+// keeps it waiting is observed as client_gone with status 499, not as a
+// failed session lookup (503, logged at level Error).
+func TestRouteClientGoneFromSessions(t *testing.T) {
+	var log strings.Builder
+	ev := &events{}
+	route, err := agentrt.NewRoute(&fakeContract, agentrt.RouteConfig[handler, mode]{
+		Handler: newEchoer(), Auth: auth,
+		Sessions: agentrt.SessionsFunc[mode](func(ctx context.Context, id string) (mode, error) {
+			<-ctx.Done()
+			return "", ctx.Err()
+		}),
+		Logger:  slog.New(slog.NewTextHandler(&log, nil)),
+		Observe: ev.add,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/cb/s-full/tools/echo",
+		strings.NewReader(`{"tool_call_id":"g2","args":{"text":"x"}}`))
+	req.Header.Set("Authorization", "Bearer sbx")
+	w := httptest.NewRecorder()
+	cancel() // gone before Sessions answers
+	route.ServeHTTP(w, req)
+	if e := ev.last(); w.Body.Len() != 0 || e.Outcome != "client_gone" || e.Status != 499 || strings.Contains(log.String(), "level=ERROR") {
+		t.Errorf("answered %q, observed %+v, logged:\n%s", w.Body, e, log.String())
+	}
+}
+
 // TestRouteRefusalTexts: an unknown tool named by a stub (it sent a
 // fingerprint) is answered with the advice to regenerate the sandbox's
 // tool files, and a body that cannot be read is a 400 saying why.

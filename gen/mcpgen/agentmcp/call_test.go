@@ -185,6 +185,50 @@ func TestBodyLimit(t *testing.T) {
 	}
 }
 
+// TestClientGoneFromSessions: a caller that leaves while Sessions keeps
+// it waiting is observed as client_gone 499, as on the callback route, not
+// as a failed session lookup (503, logged at level Error).
+func TestClientGoneFromSessions(t *testing.T) {
+	entered := make(chan struct{})
+	events := make(chan agentrt.CallEvent, 1)
+	var log strings.Builder
+	s, err := agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, agentmcp.Config[noHandler, string]{
+		Handler: noHandler{},
+		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+		}),
+		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) {
+			close(entered)
+			<-ctx.Done()
+			return "", ctx.Err()
+		}),
+		Observe: func(ctx context.Context, ev agentrt.CallEvent) { events <- ev },
+		Logger:  slog.New(slog.NewTextHandler(&log, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	req := newRPC(t, ctx, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`)
+	go func() {
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			res.Body.Close()
+		}
+	}()
+	<-entered
+	cancel() // the caller leaves while Sessions looks the session up
+	select {
+	case ev := <-events:
+		if ev.Outcome != "client_gone" || ev.Status != 499 || strings.Contains(log.String(), "level=ERROR") {
+			t.Errorf("observed %+v, logged:\n%s", ev, log.String())
+		}
+	case <-time.After(10 * time.Second): // a guard against a hang, not a measure
+		t.Fatal("no event 10 s after the caller left")
+	}
+}
+
 // TestNewRefuses: New needs Handler, Auth and Sessions, and lists only
 // gateway-executed tools of the contract.
 func TestNewRefuses(t *testing.T) {

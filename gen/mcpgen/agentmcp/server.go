@@ -295,6 +295,10 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, agentrt.ErrUnknownSession):
 		fail(http.StatusNotFound, "unknown_session", "unknown session "+session)
 		return
+	case err != nil && r.Context().Err() != nil:
+		s.observe(r.Context(), agentrt.CallEvent{SessionID: session, Outcome: "client_gone", Status: 499,
+			Duration: time.Since(start)})
+		return
 	case err != nil:
 		s.cfg.Logger.ErrorContext(r.Context(), "agentc mcp: session lookup failed",
 			"session_id", session, "error", err)
