@@ -401,10 +401,6 @@ func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *CallEv
 	// (the snapshot TCP-drop trap) does not cancel it: its retry waits for
 	// this result.
 	res := rt.c.Dispatch(context.WithoutCancel(ctx), rt.cfg.Handler, call, args)
-	if p := res.Panic(); p != "" {
-		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: the handler panicked",
-			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "panic", p)
-	}
 	// Recorded detached from the request too, under the store's own
 	// deadline; a result the store could not record yet is answered all
 	// the same (the store says whether it keeps it to record later).
@@ -412,6 +408,10 @@ func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *CallEv
 		counter.Note(err)
 		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: recording the result failed",
 			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
+	}
+	if p := res.Panic(); p != "" {
+		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: the handler panicked",
+			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "panic", p)
 	}
 	c.Outcome = res.Outcome()
 	rt.reply(w, c, res, false)
