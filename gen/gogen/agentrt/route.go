@@ -239,8 +239,8 @@ type CallEvent struct {
 	// Result.Outcome), "panicked" (the handler panicked: the route logs
 	// the panic's stack), "replayed" (answered with the stored result of an
 	// earlier execution), "rejected" (a tool the session's mode lacks),
-	// "client_gone" (the caller left while Sessions or the Store kept it
-	// waiting; nothing is answered), or the error code of a non-200 answer
+	// "client_gone" (the caller left while Auth, Sessions or the Store
+	// kept it waiting), or the error code of a non-200 answer
 	// ("unauthorized", "store_failed", …: Route lists them).
 	Outcome string
 	// Status is the HTTP status answered (499 when the caller left).

@@ -379,6 +379,34 @@ func TestRouteClientGoneFromSessions(t *testing.T) {
 	}
 }
 
+// TestRouteClientGoneFromAuth: a caller that leaves while its token is
+// verified is observed as client_gone with status 499, not as a refused
+// token (401 unauthorized), which a gateway may alert on.
+func TestRouteClientGoneFromAuth(t *testing.T) {
+	ev := &events{}
+	route, err := agentrt.NewRoute(&fakeContract, agentrt.RouteConfig[handler, mode]{
+		Handler: newEchoer(), Sessions: sessions,
+		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+			<-ctx.Done()
+			return agentrt.Claims{}, ctx.Err()
+		}),
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Observe: ev.add,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/cb/s-full/tools/echo",
+		strings.NewReader(`{"tool_call_id":"g3","args":{"text":"x"}}`))
+	req.Header.Set("Authorization", "Bearer sbx")
+	cancel() // gone before the token is verified
+	route.ServeHTTP(httptest.NewRecorder(), req)
+	if e := ev.last(); e.Outcome != "client_gone" || e.Status != 499 {
+		t.Errorf("observed %+v, want client_gone 499", e)
+	}
+}
+
 // TestRouteRefusalTexts: an unknown tool named by a stub (it sent a
 // fingerprint) is answered with the advice to regenerate the sandbox's
 // tool files, and a body that cannot be read is a 400 saying why.
