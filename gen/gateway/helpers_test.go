@@ -70,7 +70,8 @@ type handler struct {
 	// started receives each call's tool_call_id as it begins.
 	gate    chan struct{}
 	started chan string
-	// ctxErr records whether an execution saw its context cancelled.
+	// ctxErr records whether an execution saw its context cancelled or
+	// with a deadline.
 	ctxErr atomic.Value
 }
 
@@ -89,6 +90,9 @@ func (h *handler) enter(ctx context.Context, call contract.Call) {
 	}
 	if err := ctx.Err(); err != nil {
 		h.ctxErr.Store(err.Error())
+	}
+	if d, ok := ctx.Deadline(); ok {
+		h.ctxErr.Store("a deadline, " + d.String())
 	}
 }
 

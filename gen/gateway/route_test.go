@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -193,8 +194,17 @@ func TestReplay(t *testing.T) {
 // TestDroppedConnection is the snapshot TCP-drop trap on the gateway side:
 // the client gives up while the tool executes; the execution is not
 // cancelled, and the retry with the same tool_call_id waits for it and gets
-// its result.
+// its result. The Handler's doc says so: its ctx is not cancelled when the
+// caller leaves and has no deadline.
 func TestDroppedConnection(t *testing.T) {
+	src, err := os.ReadFile("../../generated/go/contract/dispatch.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc := strings.Join(strings.Fields(strings.ReplaceAll(string(src), "\n//", "\n")), " "); !strings.Contains(doc, "not cancelled when the caller leaves") ||
+		!strings.Contains(doc, "has no deadline") {
+		t.Error("the generated Handler's doc does not say that its ctx is not cancelled when the caller leaves and has no deadline")
+	}
 	h := newHandler()
 	h.gate, h.started = make(chan struct{}), make(chan string, 1)
 	g := newGateway(t, h, gatewayOptions{})

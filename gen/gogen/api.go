@@ -44,7 +44,11 @@ func (g *generator) dispatch(src *goSource) {
 		}
 	}
 	src.Grow(256 * len(gateway)) // a method of some 200 bytes a tool, made room for once
-	src.doc("Handler executes the gateway's tools: one method per gateway-executed tool.")
+	src.doc("Handler executes the gateway's tools: one method per gateway-executed tool.\n\n" +
+		"A method's ctx carries the request's values but is detached from the request: it is\n" +
+		"not cancelled when the caller leaves (the sandbox's retry of the call waits for this\n" +
+		"execution's result) and has no deadline, so a method bounds its own work. Its error,\n" +
+		"or its panic, is the tool's failed result, which names the tool.")
 	src.typeDecl("Handler", "interface", len(gateway), func() {
 		for _, t := range gateway {
 			text := fmt.Sprintf("%s executes %q with validated arguments.", t.GoName, t.Name)

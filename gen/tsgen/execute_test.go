@@ -32,8 +32,9 @@ type gatewayRequest struct {
 // fakeGateway answers callbacks like the real gateway: {success, result,
 // data}. A tool_call_id containing "drop" has its first request's
 // connection dropped before any answer; one containing "fail" gets
-// success: false; one ending in ":500" gets HTTP 500 (a suffix, because a
-// random UUID, the call id when OpenCode passes none, may contain "500").
+// success: false; one ending in ":500" gets HTTP 500, one ending in ":409"
+// the gateway's JSON error of a conflict (a suffix, because a random UUID,
+// the call id when OpenCode passes none, may contain "500").
 type fakeGateway struct {
 	mu       sync.Mutex
 	requests []gatewayRequest
@@ -65,6 +66,10 @@ func (g *fakeGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	case strings.HasSuffix(req.ToolCallID, ":500"):
 		http.Error(w, "boom", http.StatusInternalServerError)
+	case strings.HasSuffix(req.ToolCallID, ":409"):
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusConflict)
+		json.NewEncoder(w).Encode(map[string]string{"error": "tool_call_id " + req.ToolCallID + " was already used", "code": "tool_call_id_conflict"})
 	case strings.Contains(req.ToolCallID, "fail"):
 		json.NewEncoder(w).Encode(map[string]any{"success": false, "result": "Failed to save: no configuration"})
 	default:
@@ -175,6 +180,12 @@ func TestExecuteUnderNode(t *testing.T) {
 				Tool: "save_snapshot", MessageID: "msg_5", CallID: "500", Args: `{}`,
 				WantError:    "Gateway error 500",
 				WantRequests: []wantRequest{{"msg_5:500", `{}`}},
+			},
+			{
+				// The gateway's JSON error reaches the model.
+				Tool: "save_snapshot", MessageID: "msg_5", CallID: "409", Args: `{}`,
+				WantError:    "Gateway error 409: tool_call_id msg_5:409 was already used",
+				WantRequests: []wantRequest{{"msg_5:409", `{}`}},
 			},
 			{
 				Tool: "save_snapshot", MessageID: "msg_6", CallID: "x", Args: `{}`, Abort: "before",

@@ -89,7 +89,8 @@ function sleep(ms: number, abort?: AbortSignal): Promise<void> {
  * callGatewayTool runs a gateway-executed tool: POST {gateway}{CALLBACK_PATH}
  * with the sandbox token and {tool_call_id, args}, retrying network-level
  * failures with the same tool_call_id and exponential backoff. A non-2xx
- * answer is not retried. abort (OpenCode's ctx.abort) ends the call and any
+ * answer is not retried: its result is "Gateway error <status>" and the
+ * message of the gateway's JSON error, {"error", "code"}, if any. abort (OpenCode's ctx.abort) ends the call and any
  * backoff at once. fingerprint, the calling stub's schema fingerprint, is
  * sent in FINGERPRINT_HEADER.
  */
@@ -123,7 +124,13 @@ export async function callGatewayTool(
         signal: abort ? AbortSignal.any([abort, timeout]) : timeout,
       })
       if (!res.ok) {
-        return { success: false, result: "Gateway error " + res.status }
+        // The gateway's JSON error names what is wrong (a limit, an out-of-date
+        // tool file, a reused tool_call_id): pass it on to the model.
+        const why = await res.json().then(
+          (e) => (typeof e?.error === "string" ? ": " + e.error : ""),
+          () => "",
+        )
+        return { success: false, result: "Gateway error " + res.status + why }
       }
       const out = (await res.json()) as ToolCallbackResponse
       const valid = typeof out === "object" && out !== null && typeof out.success === "boolean"

@@ -21,6 +21,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"time"
 )
 
@@ -114,19 +115,30 @@ type Result struct {
 
 	// invalid marks InvalidArguments' answer, for Outcome.
 	invalid bool
+	// panicked is Recover's: the panic and its stack, for Panic.
+	panicked string
 }
 
 // Outcome is the CallEvent outcome of a call that was executed and
 // answered r: "invalid_arguments" when r is InvalidArguments' answer (the
-// arguments failed validation and no handler ran), "executed" otherwise.
-// Both transports report it, so that a metric can tell a model's malformed
-// calls from the tool's own failures.
+// arguments failed validation and no handler ran), "panicked" when it is
+// Recover's (the handler panicked), "executed" otherwise. Both transports
+// report it, so that a metric can tell a model's malformed calls and the
+// gateway's bugs from the tool's own failures.
 func (r Result) Outcome() string {
-	if r.invalid {
+	switch {
+	case r.invalid:
 		return "invalid_arguments"
+	case r.panicked != "":
+		return "panicked"
 	}
 	return "executed"
 }
+
+// Panic is the panic value and the stack of the handler that panicked when
+// r is Recover's answer, and "" otherwise: both transports log it at level
+// Error (the model reads the value alone).
+func (r Result) Panic() string { return r.panicked }
 
 // Output is what a handler returns on success: the text the model reads
 // and the typed data the gateway returns with it.
@@ -191,9 +203,10 @@ func Reply[D any](tool string, out Output[D], err error) Result {
 }
 
 // Recover, deferred by a generated Dispatch, turns a handler's panic into
-// a failed result naming the tool.
+// a failed result naming the tool, which keeps the panic's stack (Panic).
 func Recover(tool string, res *Result) {
 	if p := recover(); p != nil {
 		*res = Failed(fmt.Sprintf("%s failed: panic: %v", tool, p))
+		res.panicked = fmt.Sprintf("panic: %v\n\n%s", p, debug.Stack())
 	}
 }

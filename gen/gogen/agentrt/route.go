@@ -101,22 +101,28 @@ type RouteConfig[H any, M ~string] struct {
 // contract's CallbackPath with a bearer token and the body {tool_call_id,
 // args}, answered 200 {success, result, data?} (seed 001 §6.5).
 //
-// In order, it answers: 404 for a path that is not the CallbackPath; 405
-// for a method other than POST; 401 for a missing or invalid bearer token; 403
-// for a token whose source is not "sandbox" or that belongs to another
-// session; 400 for a session id or FingerprintHeader over its limit
-// (MaxSessionIDLength, MaxFingerprintLength; see checkID); 404 for an
-// unknown tool or one that runs in the sandbox; 413 for a body over the
-// limit; 400 for a body that is not {tool_call_id: string, args: object}
-// as JSON.parse reads it (keys case-sensitive, the last of a repeated key
-// counting), for a tool_call_id that is empty, longer than
+// In order, it answers (status and code): 404 not_found for a path that
+// is not the CallbackPath; 405 method_not_allowed for a method other than
+// POST; 401 unauthorized for a missing or invalid bearer token; 403
+// forbidden for a token whose source is not "sandbox" or that belongs to
+// another session; 400 invalid_session_id and 400 invalid_fingerprint for
+// a session id or FingerprintHeader over its limit (MaxSessionIDLength,
+// MaxFingerprintLength); 404 unknown_tool for an unknown tool
+// or one that runs in the sandbox; 413 body_too_large for a body over the
+// limit; 400 invalid_body for a body that is not {tool_call_id: string,
+// args: object} as JSON.parse reads it (keys case-sensitive, the last of a
+// repeated key counting), for a tool_call_id that is empty, longer than
 // MaxToolCallIDLength, not Unicode text (a lone surrogate, invalid UTF-8)
 // or holding control characters, and for args nested deeper than
-// MaxArgsDepth; 404 for an unknown session; 409 when the tool_call_id was
-// used before with another tool or other arguments (see requestHash: key
-// order, whitespace and number spelling do not make other arguments); and
-// 200 with the tool's result otherwise. Errors are JSON:
-// {"error": message, "code": code}. Every 400 comes before the Store is
+// MaxArgsDepth; 404 unknown_session for an unknown session, and 503
+// session_lookup_failed when Sessions fails otherwise (unless the caller
+// left meanwhile: it is answered nothing); 409
+// tool_call_id_conflict when the tool_call_id was used before with
+// another tool or other arguments (see RequestHash: key order, whitespace
+// and number spelling do not make other arguments); 503 store_failed when
+// the Store cannot claim the call (nothing executed: retry it); and 200
+// with the tool's result otherwise. Errors are JSON: {"error": message,
+// "code": code}, the code as above. Every 400 comes before the Store is
 // asked anything, so both stores accept and reject the same requests.
 //
 // A tool the session's mode does not inject is answered 200 {success:
@@ -230,10 +236,12 @@ type CallEvent struct {
 	Tool, SessionID, ToolCallID string
 	// Outcome is "executed", "invalid_arguments" (executed, but the
 	// arguments failed validation and no handler ran: see
-	// Result.Outcome), "replayed" (answered with the stored result of an
+	// Result.Outcome), "panicked" (the handler panicked: the route logs
+	// the panic's stack), "replayed" (answered with the stored result of an
 	// earlier execution), "rejected" (a tool the session's mode lacks),
-	// "client_gone" (the caller left while waiting), or the error code of a
-	// non-200 answer ("unauthorized", "store_failed", …).
+	// "client_gone" (the caller left while Auth, Sessions or the Store
+	// kept it waiting), or the error code of a non-200 answer
+	// ("unauthorized", "store_failed", …: Route lists them).
 	Outcome string
 	// Status is the HTTP status answered (499 when the caller left).
 	Status int
@@ -330,6 +338,9 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, ErrUnknownSession):
 		rt.fail(w, c, http.StatusNotFound, "unknown_session", "unknown session "+session)
 		return
+	case err != nil && r.Context().Err() != nil:
+		c.Outcome, c.Status = "client_gone", 499
+		return
 	case err != nil:
 		rt.cfg.Logger.ErrorContext(r.Context(), "agentc callback: session lookup failed", "session_id", session, "error", err)
 		rt.fail(w, c, http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
@@ -397,6 +408,10 @@ func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *CallEv
 		counter.Note(err)
 		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: recording the result failed",
 			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
+	}
+	if p := res.Panic(); p != "" {
+		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: the handler panicked",
+			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "panic", p)
 	}
 	c.Outcome = res.Outcome()
 	rt.reply(w, c, res, false)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -171,8 +173,82 @@ func TestRouteAnswers(t *testing.T) {
 	if n := h.count("b1"); n != 0 {
 		t.Errorf("a call the mode lacks executed %d times", n)
 	}
-	if e := ev.last(); e.Tool != "echo" || e.SessionID != "s-full" || e.ToolCallID != "c4" || e.Outcome != "executed" || e.StoreAttempts != 2 {
+	if e := ev.last(); e.Tool != "echo" || e.SessionID != "s-full" || e.ToolCallID != "c4" || e.Outcome != "panicked" || e.StoreAttempts != 2 {
 		t.Errorf("last event %+v", e)
+	}
+}
+
+// TestRouteDocNamesEveryAnswer: each refusal the route makes — one
+// request per refusal, in the order Route's doc lists them — is named in
+// that doc as "<status> <code>", so that a gateway's author can map every
+// code to its cause (in alerts, in metrics from CallEvent.Outcome).
+func TestRouteDocNamesEveryAnswer(t *testing.T) {
+	src, err := os.ReadFile("route.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, doc, _ := strings.Cut(string(src), "\n// Route is the http.Handler")
+	doc, _, _ = strings.Cut(doc, "\ntype Route")
+	doc = strings.Join(strings.Fields(strings.ReplaceAll(doc, "\n//", "\n")), " ")
+	echo := "/cb/s-full/tools/echo"
+	call := `{"tool_call_id":"d1","args":{"text":"x"}}`
+	for _, tc := range []struct {
+		req   request
+		store agentrt.Store
+	}{
+		{req: request{path: "/cb/s-full/tools/echo/x", token: "sbx", body: call}},
+		{req: request{method: "GET", path: echo, token: "sbx"}},
+		{req: request{path: echo, token: "bad", body: call}},
+		{req: request{path: echo, token: "api", body: call}},
+		{req: request{path: "/cb/" + strings.Repeat("s", agentrt.MaxSessionIDLength+1) + "/tools/echo", token: "sbx", body: call}},
+		{req: request{path: echo, token: "sbx", fingerprint: "\x01", body: call}},
+		{req: request{path: "/cb/s-full/tools/local", token: "sbx", body: call}},
+		{req: request{path: echo, token: "sbx", body: `{"tool_call_id":"d1","args":{"text":"` + strings.Repeat("x", agentrt.DefaultMaxBodyBytes) + `"}}`}},
+		{req: request{path: echo, token: "sbx", body: `{"args":{}}`}},
+		{req: request{path: "/cb/s-none/tools/echo", token: "sbx", body: call}},
+		{req: request{path: "/cb/s-down/tools/echo", token: "sbx", body: call}},
+		{req: request{path: echo, token: "sbx", body: `{"tool_call_id":"c","args":{"text":"y"}}`}, store: conflicting()},
+		{req: request{path: echo, token: "sbx", body: call}, store: &failingStore{claim: true}},
+	} {
+		route, _ := newRoute(t, newEchoer(), tc.store)
+		got := serve(route, tc.req)
+		if want := fmt.Sprintf("%d %s", got.status, got.code); got.code == "" || !strings.Contains(doc, want) {
+			t.Errorf("%s %.60s: answered %q, which Route's doc does not name", tc.req.method, tc.req.path, want)
+		}
+	}
+}
+
+// conflicting returns a store that holds call "c" of echo with the
+// arguments {"text":"x"}.
+func conflicting() agentrt.Store {
+	s := &agentrt.MemoryStore{}
+	inv := agentrt.Invocation{SessionID: "s-full", Tool: "echo", ToolCallID: "c", RequestHash: agentrt.RequestHash("echo", []byte(`{"text":"x"}`))}
+	s.Claim(context.Background(), inv)
+	s.Complete(context.Background(), inv, agentrt.Result{Success: true})
+	return s
+}
+
+// TestRoutePanicIsLogged: a handler's panic is answered as the tool's
+// failure, observed as "panicked", and logged at level Error with its
+// stack, so that the gateway's operator can find the bug.
+func TestRoutePanicIsLogged(t *testing.T) {
+	var log strings.Builder
+	var outcome string
+	route, err := agentrt.NewRoute(&fakeContract, agentrt.RouteConfig[handler, mode]{
+		Handler: newEchoer(), Auth: auth, Sessions: sessions,
+		Logger:  slog.New(slog.NewTextHandler(&log, nil)),
+		Observe: func(_ context.Context, ev agentrt.CallEvent) { outcome = ev.Outcome },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := serve(route, request{path: "/cb/s-full/tools/echo", token: "sbx", body: `{"tool_call_id":"p","args":{"text":"panic"}}`})
+	if got.status != 200 || got.success || got.result != "echo failed: panic: kaboom" || outcome != "panicked" {
+		t.Errorf("answer %+v, outcome %q; want the failure \"echo failed: panic: kaboom\", observed as panicked", got, outcome)
+	}
+	if !strings.Contains(log.String(), `level=ERROR msg="agentc callback: the handler panicked" tool=echo tool_call_id=p`) ||
+		!strings.Contains(log.String(), "(*echoer).Echo") {
+		t.Errorf("log lacks the panic's Error record with its stack:\n%s", log.String())
 	}
 }
 
@@ -270,6 +346,64 @@ func TestRouteClientGone(t *testing.T) {
 	}
 	if e := ev.last(); e.Outcome != "client_gone" || e.Status != 499 || e.StoreErr != nil {
 		t.Errorf("event %+v", e)
+	}
+}
+
+// TestRouteClientGoneFromSessions: a caller that leaves while Sessions
+// keeps it waiting is observed as client_gone with status 499, not as a
+// failed session lookup (503, logged at level Error).
+func TestRouteClientGoneFromSessions(t *testing.T) {
+	var log strings.Builder
+	ev := &events{}
+	route, err := agentrt.NewRoute(&fakeContract, agentrt.RouteConfig[handler, mode]{
+		Handler: newEchoer(), Auth: auth,
+		Sessions: agentrt.SessionsFunc[mode](func(ctx context.Context, id string) (mode, error) {
+			<-ctx.Done()
+			return "", ctx.Err()
+		}),
+		Logger:  slog.New(slog.NewTextHandler(&log, nil)),
+		Observe: ev.add,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/cb/s-full/tools/echo",
+		strings.NewReader(`{"tool_call_id":"g2","args":{"text":"x"}}`))
+	req.Header.Set("Authorization", "Bearer sbx")
+	w := httptest.NewRecorder()
+	cancel() // gone before Sessions answers
+	route.ServeHTTP(w, req)
+	if e := ev.last(); w.Body.Len() != 0 || e.Outcome != "client_gone" || e.Status != 499 || strings.Contains(log.String(), "level=ERROR") {
+		t.Errorf("answered %q, observed %+v, logged:\n%s", w.Body, e, log.String())
+	}
+}
+
+// TestRouteClientGoneFromAuth: a caller that leaves while its token is
+// verified is observed as client_gone with status 499, not as a refused
+// token (401 unauthorized), which a gateway may alert on.
+func TestRouteClientGoneFromAuth(t *testing.T) {
+	ev := &events{}
+	route, err := agentrt.NewRoute(&fakeContract, agentrt.RouteConfig[handler, mode]{
+		Handler: newEchoer(), Sessions: sessions,
+		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+			<-ctx.Done()
+			return agentrt.Claims{}, ctx.Err()
+		}),
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Observe: ev.add,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/cb/s-full/tools/echo",
+		strings.NewReader(`{"tool_call_id":"g3","args":{"text":"x"}}`))
+	req.Header.Set("Authorization", "Bearer sbx")
+	cancel() // gone before the token is verified
+	route.ServeHTTP(httptest.NewRecorder(), req)
+	if e := ev.last(); e.Outcome != "client_gone" || e.Status != 499 {
+		t.Errorf("observed %+v, want client_gone 499", e)
 	}
 }
 

@@ -39,7 +39,9 @@ type Refusal struct {
 // Authenticate checks r's Authorization header as the callback route
 // does: a bearer token that auth verifies, of source SourceSandbox. A 401
 // refusal sets its WWW-Authenticate challenge on w, naming the transport's
-// realm; calls names what the token is for in a 403's message. Another
+// realm; calls names what the token is for in a 403's message. A caller
+// that leaves while auth verifies its token is refused with status 499 and
+// code client_gone, which a transport observes and need not answer. Another
 // transport (the MCP server, package agentmcp) authenticates with it, so
 // both accept the same tokens.
 func Authenticate(w http.ResponseWriter, r *http.Request, auth Authenticator, realm, calls string) (Claims, *Refusal) {
@@ -50,6 +52,10 @@ func Authenticate(w http.ResponseWriter, r *http.Request, auth Authenticator, re
 			Message: "a sandbox bearer token is required"}
 	}
 	claims, err := auth.VerifyToken(r.Context(), strings.TrimSpace(token))
+	if err != nil && r.Context().Err() != nil {
+		// The caller left while the token was checked: nothing was refused.
+		return Claims{}, &Refusal{Status: 499, Code: "client_gone", Message: "the caller left"}
+	}
 	if err != nil {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="`+realm+`", error="invalid_token"`)
 		return Claims{}, &Refusal{Status: http.StatusUnauthorized, Code: "unauthorized",

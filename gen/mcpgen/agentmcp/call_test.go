@@ -3,6 +3,7 @@ package agentmcp_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -98,6 +99,133 @@ func TestListAndCall(t *testing.T) {
 	}
 	if want := []string{"executed", "store_failed"}; strings.Join(outcomes, " ") != strings.Join(want, " ") {
 		t.Errorf("observed outcomes %q, want %q", outcomes, want)
+	}
+}
+
+// TestPanicIsLogged: a handler's panic (which a generated Dispatch's
+// agentrt.Recover answers) is a failed result, observed as "panicked" and
+// logged at level Error with its stack.
+func TestPanicIsLogged(t *testing.T) {
+	c := oneTool
+	c.Dispatch = func(ctx context.Context, h noHandler, call agentrt.Call[string], args []byte) (res agentrt.Result) {
+		defer agentrt.Recover("echo", &res)
+		panic("kaboom")
+	}
+	var log strings.Builder
+	var outcome string
+	s, err := agentmcp.New(&c, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, agentmcp.Config[noHandler, string]{
+		Handler: noHandler{},
+		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+		}),
+		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { return "m", nil }),
+		Observe:  func(ctx context.Context, ev agentrt.CallEvent) { outcome = ev.Outcome },
+		Logger:   slog.New(slog.NewTextHandler(&log, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	got := rpc(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{}}}`)
+	if !strings.Contains(got, `"text":"echo failed: panic: kaboom"`) || !strings.Contains(got, `"isError":true`) || outcome != "panicked" {
+		t.Errorf("tools/call of a panicking handler: %s, observed %q", got, outcome)
+	}
+	if !strings.Contains(log.String(), `level=ERROR msg="agentc mcp: the handler panicked" tool=echo`) ||
+		!strings.Contains(log.String(), "TestPanicIsLogged") {
+		t.Errorf("log lacks the panic's Error record with its stack:\n%s", log.String())
+	}
+}
+
+// TestBodyLimit: a body over Config.MaxBodyBytes (by default the callback
+// route's agentrt.DefaultMaxBodyBytes) is answered 413 in the route's JSON
+// error shape, observed as body_too_large, before the session is looked
+// up; a larger limit admits a larger body.
+func TestBodyLimit(t *testing.T) {
+	looked := 0
+	var outcome string
+	cfg := agentmcp.Config[noHandler, string]{
+		Handler: noHandler{},
+		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+		}),
+		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { looked++; return "m", nil }),
+		Observe:  func(ctx context.Context, ev agentrt.CallEvent) { outcome = ev.Outcome },
+		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+	call := func(s http.Handler, size int) (int, string) {
+		srv := httptest.NewServer(s)
+		defer srv.Close()
+		msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` +
+			strings.Repeat("a", size) + `"}}}`
+		res, err := http.DefaultClient.Do(newRPC(t, context.Background(), srv.URL, msg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	s, err := agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, body := call(s, agentrt.DefaultMaxBodyBytes)
+	if want := fmt.Sprintf(`{"error":"the request body exceeds %d bytes","code":"body_too_large"}`, agentrt.DefaultMaxBodyBytes); status != 413 ||
+		strings.TrimSpace(body) != want || outcome != "body_too_large" || looked != 0 {
+		t.Errorf("a body over the default limit: %d %s, observed %q, sessions looked up %d; want 413 %s", status, body, outcome, looked, want)
+	}
+	cfg.MaxBodyBytes = 6 << 20
+	s, err = agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body := call(s, 5<<20); status != 200 || !strings.Contains(body, `"text":"echoed"`) {
+		t.Errorf("a 5 MiB body under a 6 MiB limit: %d %.200s", status, body)
+	}
+}
+
+// TestClientGoneFromSessions: a caller that leaves while Sessions keeps
+// it waiting is observed as client_gone 499, as on the callback route, not
+// as a failed session lookup (503, logged at level Error).
+func TestClientGoneFromSessions(t *testing.T) {
+	entered := make(chan struct{})
+	events := make(chan agentrt.CallEvent, 1)
+	var log strings.Builder
+	s, err := agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, agentmcp.Config[noHandler, string]{
+		Handler: noHandler{},
+		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+		}),
+		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) {
+			close(entered)
+			<-ctx.Done()
+			return "", ctx.Err()
+		}),
+		Observe: func(ctx context.Context, ev agentrt.CallEvent) { events <- ev },
+		Logger:  slog.New(slog.NewTextHandler(&log, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	req := newRPC(t, ctx, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`)
+	go func() {
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			res.Body.Close()
+		}
+	}()
+	<-entered
+	cancel() // the caller leaves while Sessions looks the session up
+	select {
+	case ev := <-events:
+		if ev.Outcome != "client_gone" || ev.Status != 499 || strings.Contains(log.String(), "level=ERROR") {
+			t.Errorf("observed %+v, logged:\n%s", ev, log.String())
+		}
+	case <-time.After(10 * time.Second): // a guard against a hang, not a measure
+		t.Fatal("no event 10 s after the caller left")
 	}
 }
 

@@ -3,10 +3,12 @@ package agentmcp_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +27,7 @@ type gated struct {
 
 	mu       sync.Mutex
 	executed int
+	called   string // the Call.Tool of the last execution
 	events   []agentrt.CallEvent
 }
 
@@ -39,6 +42,7 @@ func newGated(t *testing.T) *gated {
 		}
 		g.mu.Lock()
 		g.executed++
+		g.called = call.Tool
 		g.mu.Unlock()
 		return agentrt.Result{Success: true, Result: "echoed " + string(args)}
 	}
@@ -125,8 +129,16 @@ const list = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`
 // TestRefusedBeforeMCP: a request the server refuses before MCP is
 // answered in the callback route's JSON error shape and status, and
 // observed with that code and status; its session id is observed once it
-// is within the route's limits.
+// is within the route's limits. Server's doc names each refusal as
+// "<status> <code>".
 func TestRefusedBeforeMCP(t *testing.T) {
+	src, err := os.ReadFile("server.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, doc, _ := strings.Cut(string(src), "\n// Server is the MCP server")
+	doc, _, _ = strings.Cut(doc, "\ntype Server")
+	doc = strings.Join(strings.Fields(strings.ReplaceAll(doc, "\n//", "\n")), " ")
 	g := newGated(t)
 	for _, c := range []struct {
 		name, session, token string
@@ -148,22 +160,27 @@ func TestRefusedBeforeMCP(t *testing.T) {
 		if ev, _ := g.last(); ev.Status != c.status || ev.Outcome != c.code || ev.SessionID != c.observed || ev.Tool != "" {
 			t.Errorf("%s: observed %+v", c.name, ev)
 		}
+		if want := fmt.Sprintf("%d %s", c.status, c.code); !strings.Contains(doc, want) {
+			t.Errorf("%s: Server's doc does not name %q", c.name, want)
+		}
 	}
 }
 
 // TestModeGate: a session's tools/list shows only the tools its mode
-// injects, and a tools/call of a gateway tool its mode lacks is a result
-// with isError and the callback route's words (not the SDK's unknown
-// tool), executed by no one and observed as rejected; a tool's alias,
-// which tools/list does not show, is called as the tool; a name that is
-// no gateway tool is a JSON-RPC error.
+// injects, for the caller alone (cacheScope "private"), and a tools/call
+// of a gateway tool its mode lacks is a result with isError and the
+// callback route's words (not the SDK's unknown tool), executed by no one
+// and observed as rejected; a tool's alias, which tools/list does not
+// show, is called as the tool; a name that is no gateway tool is a
+// JSON-RPC error.
 func TestModeGate(t *testing.T) {
 	g := newGated(t)
 	if _, body := g.post(t, "s-bare", "t", list); !strings.Contains(body, `"tools":[]`) {
 		t.Errorf("tools/list in mode bare: %s, want no tools", body)
 	}
-	if _, body := g.post(t, "s-full", "t", list); !strings.Contains(body, `"name":"echo"`) || strings.Contains(body, "echo_v1") {
-		t.Errorf("tools/list in mode full: %s, want echo and not its alias", body)
+	if _, body := g.post(t, "s-full", "t", list); !strings.Contains(body, `"name":"echo"`) || strings.Contains(body, "echo_v1") ||
+		!strings.Contains(body, `"cacheScope":"private"`) {
+		t.Errorf("tools/list in mode full: %s, want echo and not its alias, cacheScope private", body)
 	}
 	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}`
 	_, body := g.post(t, "s-bare", "t", call)
@@ -174,15 +191,28 @@ func TestModeGate(t *testing.T) {
 		t.Errorf("observed %+v, %d executions", ev, executed)
 	}
 	// By its alias, as a client that listed the tools before echo was
-	// renamed calls it: refused alike in mode bare, executed in mode full.
+	// renamed calls it: refused alike in mode bare, executed in mode full,
+	// the call and its event naming the alias, as the callback route's do;
+	// its repetition by the tool's name, with the same _meta id, is the
+	// same call.
 	byAlias := strings.Replace(call, `"echo"`, `"echo_v1"`, 1)
 	_, body = g.post(t, "s-bare", "t", byAlias)
 	if !strings.Contains(body, "Tool echo is not available in bare sessions") {
 		t.Errorf("tools/call of echo_v1 in mode bare: %s", body)
 	}
 	_, body = g.post(t, "s-full", "t", byAlias)
-	if ev, executed := g.last(); !strings.Contains(body, `"text":"echoed {}"`) || ev.Outcome != "executed" || ev.Tool != "echo" || executed != 1 {
-		t.Errorf("tools/call of echo_v1 in mode full: %s; observed %+v, %d executions", body, ev, executed)
+	g.mu.Lock()
+	called := g.called
+	g.mu.Unlock()
+	if ev, executed := g.last(); !strings.Contains(body, `"text":"echoed {}"`) || ev.Outcome != "executed" || ev.Tool != "echo_v1" ||
+		executed != 1 || called != "echo_v1" {
+		t.Errorf("tools/call of echo_v1 in mode full: %s; observed %+v, %d executions, the last as %q", body, ev, executed, called)
+	}
+	withID := strings.Replace(byAlias, `"arguments":{}`, `"arguments":{},"_meta":{"`+agentmcp.ToolCallIDMeta+`":"a1"}`, 1)
+	g.post(t, "s-full", "t", withID)
+	_, body = g.post(t, "s-full", "t", strings.Replace(withID, `"echo_v1"`, `"echo"`, 1))
+	if ev, executed := g.last(); ev.Outcome != "replayed" || ev.Tool != "echo" || executed != 2 {
+		t.Errorf("the call by alias repeated by name: %s; observed %+v, %d executions", body, ev, executed)
 	}
 	_, body = g.post(t, "s-full", "t", strings.Replace(call, `"echo"`, `"nope"`, 1))
 	if !strings.Contains(body, `"error"`) || strings.Contains(body, `"result"`) {

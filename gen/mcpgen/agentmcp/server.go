@@ -98,7 +98,7 @@ type Config[H any, M ~string] struct {
 	// and once per request refused before MCP, with the callback route's
 	// agentrt.CallEvent, so one adaptor serves both transports' metrics.
 	// Status is the HTTP status: 200 for every tools/call (MCP answers
-	// inside JSON-RPC), and the refusal's (401, 403, 400, 404, 503), whose
+	// inside JSON-RPC), and the refusal's (401, 403, 400, 413, 404, 503), whose
 	// Tool is "" (the tool is named inside the JSON-RPC body). Outcome is
 	// as on the route ("executed", "invalid_arguments", "replayed",
 	// "rejected", …), plus "invalid_params" for a refused _meta
@@ -107,6 +107,10 @@ type Config[H any, M ~string] struct {
 	Observe func(context.Context, agentrt.CallEvent)
 	// Logger receives one record per tool call; nil means slog.Default().
 	Logger *slog.Logger
+	// MaxBodyBytes bounds the request body, a JSON-RPC message; 0 means
+	// agentrt.DefaultMaxBodyBytes, as on the callback route
+	// (agentrt.RouteConfig.MaxBodyBytes): a larger body is answered 413.
+	MaxBodyBytes int64
 	// AllowedOrigins lists the web origins ("https://console.example.com",
 	// scheme://host[:port], compared case-insensitively) whose browser
 	// pages may call the server besides its own (see Server). A request
@@ -122,7 +126,9 @@ type Config[H any, M ~string] struct {
 // Every request needs a bearer token (agentrt.Authenticator, source
 // agentrt.SourceSandbox) and the session's id in SessionHeader; a token
 // bound to another session is refused. The session's mode picks the tools:
-// tools/list shows exactly the gateway tools the mode injects; tools/call
+// tools/list shows exactly the gateway tools the mode injects (with
+// cacheScope "private", so no intermediary serves the list to another
+// caller); tools/call
 // of another gateway tool is a result with isError true and the callback
 // route's text ("Tool X is not available in coding sessions"), without
 // executing or recording it, and of a name that is no gateway tool a
@@ -146,9 +152,13 @@ type Config[H any, M ~string] struct {
 // with 403 "origin_not_allowed" before the token is checked.
 //
 // Errors before MCP starts are JSON {"error", "code"} with the callback
-// route's statuses: 403 (origin, source or session), 401 (token), 400 (no
-// session header, or a session id beyond the route's limits), 404 (unknown
-// session), 503 (session lookup failed).
+// route's statuses and codes: 403 origin_not_allowed (see above), 401
+// unauthorized (no token, or one Auth refuses), 403 forbidden (a token of
+// another source, or bound to another session), 400 missing_session (no
+// SessionHeader), 400 invalid_session_id (a session id beyond the route's
+// limits), 413 body_too_large (a body over Config.MaxBodyBytes), 404
+// unknown_session, and 503 session_lookup_failed (Sessions failed
+// otherwise).
 type Server[H any, M ~string] struct {
 	c     *agentrt.Contract[H, M]
 	tools []Tool
@@ -191,6 +201,9 @@ func New[H any, M ~string](c *agentrt.Contract[H, M], tools []Tool, cfg Config[H
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = agentrt.DefaultMaxBodyBytes
+	}
 	s := &Server[H, M]{c: c, tools: tools, cfg: cfg, modes: map[M]*mcp.Server{}, origins: map[string]bool{}}
 	for _, o := range cfg.AllowedOrigins {
 		u, err := url.Parse(o)
@@ -208,6 +221,8 @@ func New[H any, M ~string](c *agentrt.Contract[H, M], tools []Tool, cfg Config[H
 		// which would refuse a reverse proxy on the same machine that
 		// keeps the public Host.
 		DisableLocalhostProtection: true,
+		// ServeHTTP reads the body under Config.MaxBodyBytes.
+		MaxRequestBodyBytes: -1,
 	})
 	return s, nil
 }
@@ -221,9 +236,8 @@ type caller[M ~string] struct {
 	session string
 	claims  agentrt.Claims
 	mode    M
-	// body keeps what the transport reads of the request's body (at most
-	// its MaxRequestBodyBytes), for rawMetaString.
-	body bytes.Buffer
+	// body is the request's body, for rawMetaString.
+	body []byte
 	// request is the HTTP request's context, which ends when the caller
 	// leaves; the SDK runs a tool's handler in a context that does not.
 	request context.Context
@@ -265,10 +279,25 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	checked = session
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			fail(http.StatusRequestEntityTooLarge, "body_too_large",
+				fmt.Sprintf("the request body exceeds %d bytes", tooBig.Limit))
+			return
+		}
+		fail(http.StatusBadRequest, "invalid_body", "reading the request body: "+err.Error())
+		return
+	}
 	mode, err := s.cfg.Sessions.SessionMode(r.Context(), session)
 	switch {
 	case errors.Is(err, agentrt.ErrUnknownSession):
 		fail(http.StatusNotFound, "unknown_session", "unknown session "+session)
+		return
+	case err != nil && r.Context().Err() != nil:
+		s.observe(r.Context(), agentrt.CallEvent{SessionID: session, Outcome: "client_gone", Status: 499,
+			Duration: time.Since(start)})
 		return
 	case err != nil:
 		s.cfg.Logger.ErrorContext(r.Context(), "agentc mcp: session lookup failed",
@@ -276,12 +305,8 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
 		return
 	}
-	c := &caller[M]{session: session, claims: claims, mode: mode, request: r.Context()}
-	// A server request's Body is never nil (net/http).
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.TeeReader(r.Body, &c.body), r.Body}
+	c := &caller[M]{session: session, claims: claims, mode: mode, body: body, request: r.Context()}
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	s.http.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
 }
 
@@ -326,6 +351,10 @@ func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: s.c.Name, Version: s.c.Revision}, &mcp.ServerOptions{
 		Instructions: "Gateway tools of agent contract " + s.c.Name + " for " + string(c.mode) + " sessions.",
+		// The tools listed are the session's mode's, for its token: no
+		// intermediary may serve them to another caller (the SDK's
+		// default scope is "public").
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) { c.CacheScope = "private" },
 	})
 	unlisted := map[string]mcp.ToolHandler{}
 	for _, t := range s.tools {
@@ -373,11 +402,12 @@ func callUnlisted(unlisted map[string]mcp.ToolHandler) mcp.Middleware {
 }
 
 // handler returns the tools/call handler of the tool ti (its index in the
-// contract's Tools).
+// contract's Tools). As on the callback route, the call, its event and its
+// log record carry the name the caller used (the tool's, or an alias).
 func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
-	tool := s.c.Tools[ti].Name
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
+		tool := req.Params.Name
 		ctx, counted := agentrt.CountStore(ctx)
 		// The stateless transport connects a session per request with the
 		// request's context, which carries the caller ServeHTTP added.
@@ -397,7 +427,7 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 		if meta, present := req.Params.Meta[ToolCallIDMeta]; present {
 			id, isString := meta.(string)
 			if strings.ContainsRune(id, utf8.RuneError) {
-				id = rawMetaString(c.body.Bytes(), ToolCallIDMeta, id)
+				id = rawMetaString(c.body, ToolCallIDMeta, id)
 			}
 			msg := "tool_call_id must be a string"
 			if isString {
@@ -413,6 +443,10 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 		}
 		call := agentrt.Call[M]{Tool: tool, Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
 		res, outcome, err := s.execute(ctx, c, ti, call, args, counted)
+		if outcome == "panicked" {
+			s.cfg.Logger.ErrorContext(ctx, "agentc mcp: the handler panicked",
+				"tool", tool, "tool_call_id", toolCallID, "session_id", c.session, "panic", res.Panic())
+		}
 		status := http.StatusOK
 		if outcome == "client_gone" {
 			status = 499
@@ -467,12 +501,13 @@ func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], ti int, call a
 		res := run()
 		return res, res.Outcome(), nil
 	}
+	name := s.c.Tools[ti].Name // the key's, whatever alias the caller used
 	inv := agentrt.Invocation{
 		SessionID:      c.session,
 		OrganizationID: c.claims.OrganizationID,
-		Tool:           call.Tool,
+		Tool:           name,
 		ToolCallID:     call.ToolCallID,
-		RequestHash:    agentrt.RequestHash(call.Tool, args),
+		RequestHash:    agentrt.RequestHash(name, args),
 	}
 	prev, done, err := s.cfg.Store.Claim(ctx, inv)
 	switch {

@@ -22,6 +22,11 @@ type NoData = agentrt.NoData
 type Result = agentrt.Result
 
 // Handler executes the gateway's tools: one method per gateway-executed tool.
+//
+// A method's ctx carries the request's values but is detached from the request: it is
+// not cancelled when the caller leaves (the sandbox's retry of the call waits for this
+// execution's result) and has no deadline, so a method bounds its own work. Its error,
+// or its panic, is the tool's failed result, which names the tool.
 type Handler interface {
 	// AutomationComplete executes "automation.complete" with validated arguments.
 	AutomationComplete(
