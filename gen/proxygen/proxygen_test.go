@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/emitters"
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	"github.com/agentc-dev/agentc/gen/internal/scratch"
 	"github.com/agentc-dev/agentc/gen/internal/testspecs"
@@ -204,9 +205,12 @@ for await (const chunk of process.stdin) input += chunk
 const { ids, requests, hashes } = JSON.parse(input)
 const mod = await import(pathToFileURL(process.argv[2]).href)
 const alloc = {}
+const twin = {}
 for (const e of mod.EXPERIMENTS) alloc[e.name] = ids.map((id) => mod.allocate(e, id)?.name ?? "")
+for (const e of mod.EXPERIMENTS) twin[e.name] = ids.map((id) => mod.allocate({ ...e, name: e.name + "_twin" }, id)?.name ?? "")
 process.stdout.write(JSON.stringify({
   alloc,
+  twin,
   hashes: hashes.map((s) => mod.fnv1a32(s)),
   local: requests.map((r) => mod.resolveLocal(r)),
 }))
@@ -269,6 +273,7 @@ func TestAllocationGoAndTS(t *testing.T) {
 	t.Logf("%d allocations and %d resolutions under node in %v", n, len(requests), time.Since(began).Round(time.Millisecond))
 	var got struct {
 		Alloc  map[string][]string       `json:"alloc"`
+		Twin   map[string][]string       `json:"twin"`
 		Hashes []uint32                  `json:"hashes"`
 		Local  []contract.PromptResponse `json:"local"`
 	}
@@ -316,6 +321,11 @@ func TestAllocationGoAndTS(t *testing.T) {
 		if chi > limit {
 			t.Errorf("experiment %s: allocation %v does not follow the weights (chi-square %.2f > %.2f)", e.Name, counts, chi, limit)
 		}
+		// In the plugin too, a twin experiment (the same variants under
+		// another name) splits the sessions independently of this one.
+		if pairs := independence(t, got.Alloc[e.Name], got.Twin[e.Name], e.Variants); pairs != nil {
+			t.Errorf("experiment %s and its twin in the plugin: arms %v, not independent", e.Name, pairs)
+		}
 	}
 
 	if len(got.Local) != len(requests) {
@@ -330,6 +340,70 @@ func TestAllocationGoAndTS(t *testing.T) {
 		gb, _ := json.Marshal(got.Local[i])
 		if !bytes.Equal(wb, gb) {
 			t.Errorf("request %d (mode %s, agent %q, model %s, custom %q): the plugin resolves\n%s\nthe service\n%s", i, req.Metadata.Mode, req.Agent, req.Metadata.Model, req.User.System, gb, wb)
+		}
+	}
+}
+
+// independence counts the sessions of each pair of arms of two
+// experiments with the same variants, a[i] and b[i] being session i's, and
+// returns the counts when a pair is off its expected share (the product
+// of the weights) by more than a tenth; nil when all pairs are near it.
+func independence(t *testing.T, a, b []string, variants []*model.Variant) map[string]int {
+	t.Helper()
+	if len(a) != len(b) || len(a) == 0 {
+		t.Fatalf("%d and %d allocations", len(a), len(b))
+	}
+	pairs := map[string]int{}
+	for i := range a {
+		pairs[a[i]+"/"+b[i]]++
+	}
+	total := 0
+	for _, v := range variants {
+		total += v.Weight
+	}
+	for _, x := range variants {
+		for _, y := range variants {
+			want := float64(len(a)) * float64(x.Weight*y.Weight) / float64(total*total)
+			if got := float64(pairs[x.Name+"/"+y.Name]); math.Abs(got-want) > want/10 {
+				return pairs
+			}
+		}
+	}
+	return nil
+}
+
+// TestExperimentsIndependent: the service allocates a session's arm of
+// one experiment independently of its arm of another. (FNV-1a modulo an
+// even total weight put every session in the same arms of two 1:1
+// experiments.)
+func TestExperimentsIndependent(t *testing.T) {
+	t.Parallel()
+	var variants []agentrt.Variant[struct{}]
+	var weights []*model.Variant
+	for i, w := range []uint32{1, 1, 2} {
+		name := string(rune('a' + i))
+		variants = append(variants, agentrt.Variant[struct{}]{Name: name, Weight: w})
+		weights = append(weights, &model.Variant{Name: name, Weight: int(w)})
+	}
+	for _, vs := range [][]int{{0, 1}, {0, 1, 2}} {
+		var exp []agentrt.Variant[struct{}]
+		var ws []*model.Variant
+		for _, i := range vs {
+			exp = append(exp, variants[i])
+			ws = append(ws, weights[i])
+		}
+		svc := agentrt.PromptService[string, struct{}]{Experiments: []agentrt.Experiment[string, struct{}]{
+			{Name: "coding_focus", Variants: exp}, {Name: "tone", Variants: exp},
+		}}
+		const n = 20000
+		a, b := make([]string, n), make([]string, n)
+		for i := range n {
+			id := fmt.Sprintf("ses_%08x%d", i*2654435761, i)
+			a[i], _ = svc.Allocate("coding_focus", id)
+			b[i], _ = svc.Allocate("tone", id)
+		}
+		if pairs := independence(t, a, b, ws); pairs != nil {
+			t.Errorf("variants %v: arms of coding_focus/tone %v, not independent", vs, pairs)
 		}
 	}
 }

@@ -168,8 +168,9 @@ func AllocationHash(s string) uint32 {
 
 // Allocate returns the session's variant of the named experiment: the
 // variant whose cumulative weight range, in name order, holds
-// AllocationHash(experiment + ":" + sessionID) modulo the total weight. It
-// reports false for an unknown experiment or one without weight.
+// AllocationHash(experiment + ":" + sessionID) scaled to the total weight
+// (h * total >> 32). It reports false for an unknown experiment or one
+// without weight.
 func (s *PromptService[M, P]) Allocate(experiment, sessionID string) (string, bool) {
 	for i := range s.Experiments {
 		if e := &s.Experiments[i]; e.Name == experiment {
@@ -190,8 +191,12 @@ func (e *Experiment[M, P]) allocate(sessionID string) *Variant[P] {
 		return nil
 	}
 	// point < total, which is at most the weights' sum (less when the sum
-	// wraps around), so some variant's cumulative range holds it.
-	point := AllocationHash(e.Name+":"+sessionID) % total
+	// wraps around), so some variant's cumulative range holds it. It is
+	// taken from the hash's high bits: FNV-1a's low k bits depend only on
+	// the low k bits of each byte (h % 2 is the parity of the odd bytes),
+	// so with h % total two experiments of even total weight would put
+	// every session in the same arms.
+	point := uint32(uint64(AllocationHash(e.Name+":"+sessionID)) * uint64(total) >> 32)
 	i := 0
 	for point >= e.Variants[i].Weight {
 		point -= e.Variants[i].Weight

@@ -214,11 +214,12 @@ export function fnv1a32(s: string): number {
 /**
  * allocate returns the session's variant of the experiment: the variant
  * whose cumulative weight range, in name order, holds
- * fnv1a32(name + ":" + sessionID) % total.
+ * fnv1a32(name + ":" + sessionID) scaled to the total weight
+ * (h * total >> 32, exact in a double: total is at most 1 000 000).
  */
 export function allocate(e: Experiment, sessionID: string): Variant | undefined {
   if (e.total <= 0) return undefined
-  let point = fnv1a32(e.name + ":" + sessionID) % e.total
+  let point = Math.floor((fnv1a32(e.name + ":" + sessionID) * e.total) / 2 ** 32)
   for (const v of e.variants) {
     if (point < v.weight) return v
     point -= v.weight
