@@ -357,6 +357,17 @@ func (c *Client) Abort(ctx context.Context, sessionID string) error {
 	return c.do(ctx, http.MethodPost, "/session/"+url.PathEscape(sessionID)+"/abort", nil, nil)
 }
 
+// busy reports whether the session is working on a prompt: GET
+// /session/status lists the sessions that are not idle.
+func (c *Client) busy(ctx context.Context, sessionID string) (bool, error) {
+	var status map[string]json.RawMessage
+	if err := c.do(ctx, http.MethodGet, "/session/status", nil, &status); err != nil {
+		return false, err
+	}
+	_, ok := status[sessionID]
+	return ok, nil
+}
+
 // Messages lists the session's messages with their parts, oldest first
 // (GET /session/:id/message).
 func (c *Client) Messages(ctx context.Context, sessionID string) ([]Message, error) {

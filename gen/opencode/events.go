@@ -123,11 +123,13 @@ type signal int
 
 const (
 	sigNone signal = iota
-	// sigActive: the session is working on a prompt (busy) or reported
-	// an error for it.
+	// sigActive: the session is working on a prompt (busy).
 	sigActive
 	// sigIdle: the session went idle; the turn may be over.
 	sigIdle
+	// sigError: the session reported an error (session.error); a prompt
+	// refused before OpenCode's loop starts yields nothing after it.
+	sigError
 )
 
 // normalizer turns one session's OpenCode events into StreamEvents. It
@@ -227,7 +229,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 			e.Error = "UnknownError"
 		}
 		n.turnError = e.Error
-		return []*StreamEvent{e}, sigActive, nil
+		return []*StreamEvent{e}, sigError, nil
 
 	case EventMessageUpdated:
 		if info := props.Info; info != nil && info.ID != "" {

@@ -161,26 +161,52 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 			e.exit(err)
 			return
 		}
+		// An event read while no prompt was pending belongs to no turn:
+		// the next prompt was sent after the server wrote it.
+		e.mu.Lock()
+		inTurn := e.pending > 0
+		e.mu.Unlock()
 		out, sig, err := n.handle(data)
 		if err != nil {
 			e.report(err)
 			continue
+		}
+		if sig == sigError && !inTurn {
+			n.turnError = "" // so that the next turn does not end in it
 		}
 		if !e.send(out) {
 			e.exit(nil)
 			return
 		}
 		e.mu.Lock()
+		// A prompt OpenCode refuses before its loop starts (an unknown
+		// agent) yields session.error and nothing more: no busy, no idle.
+		refused := sig == sigError && e.pending > 0 && !e.active
 		switch {
-		case sig == sigActive && e.pending > 0:
+		case (sig == sigActive || sig == sigError) && e.pending > 0:
 			e.active = true
 		case sig == sigIdle && e.pending > 0 && e.active:
 			e.idle = true
 		}
 		// The turn may end at an idle of its own or, after an idle that
 		// came too early, at any later event but one of activity.
-		check := sig != sigActive && e.idle && e.pending > 0 && e.active
+		check := sig != sigActive && sig != sigError && e.idle && e.pending > 0 && e.active
 		e.mu.Unlock()
+		if refused {
+			// Unless the session is busy (with a turn the prompt was
+			// queued behind), the refused prompt's turn is over.
+			busy, err := e.c.busy(e.ctx, e.sessionID)
+			if err != nil && e.ctx.Err() != nil {
+				e.exit(nil)
+				return
+			}
+			if err != nil {
+				e.report(fmt.Errorf("opencode: session %s reported an error but its status could not be read: %w", e.sessionID, err))
+			} else if !busy && !e.finishTurn([]*StreamEvent{n.complete(nil, "")}) {
+				return
+			}
+			continue
+		}
 		if !check {
 			continue
 		}

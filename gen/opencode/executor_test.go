@@ -78,6 +78,9 @@ func newFakeServer(t *testing.T, sessionID string) *fakeServer {
 		fmt.Fprint(w, "true")
 		f.aborted <- struct{}{}
 	})
+	mux.HandleFunc("GET /session/status", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "{}") // no session busy
+	})
 	mux.HandleFunc("GET /session/{id}/message", func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		body := f.messages()
@@ -495,6 +498,46 @@ func TestFailureBeforeAnswer(t *testing.T) {
 				t.Errorf("message list read: %v, want %v", listed, tc.listed)
 			}
 		})
+	}
+}
+
+// TestRefusedPrompt: a prompt OpenCode refuses before its loop starts (an
+// unknown agent) yields two session.error events and nothing else — no
+// user message, no busy, no idle, as recorded from the real server. The
+// turn ends at the error with OpenCode's first message, and the second
+// error, which comes after that completion, does not make the next turn
+// fail.
+func TestRefusedPrompt(t *testing.T) {
+	rec := loadRecording(t, "echo")
+	f := newFakeServer(t, rec.sessionID)
+	f.messages = func() []byte { return rec.messages }
+	refused := fmt.Sprintf(`{"type":"session.error","properties":{"sessionID":%q,"error":{"name":"UnknownError","data":{"message":"Agent not found: \"nonesuch\". Available agents: build, plan"}}}}`, rec.sessionID)
+	stack := fmt.Sprintf(`{"type":"session.error","properties":{"sessionID":%q,"error":{"name":"UnknownError","data":{"message":"UnknownError: UnknownError\n    at SessionPrompt.createUserMessage"}}}}`, rec.sessionID)
+	f.stream = func(w io.Writer, flush func(), r *http.Request) {
+		wait(t, r, f.prompted, "prompt")
+		writeEvents(w, flush, []string{refused, stack})
+		wait(t, r, f.prompted, "second prompt")
+		writeEvents(w, flush, rec.events)
+	}
+	c := newClient(t, f.URL, opencode.Config{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ex, err := c.ExecuteStreaming(ctx, &opencode.ExecuteRequest{Agent: "nonesuch", Message: "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	evs := untilCompletion(t, ex, nil)
+	last := evs[len(evs)-1]
+	if !last.IsError || last.Error != `UnknownError: Agent not found: "nonesuch". Available agents: build, plan` || last.FinalText != "" {
+		t.Errorf("the refused turn's completion = %s", last)
+	}
+	if err := ex.SendMessage("please echo hi"); err != nil {
+		t.Fatal(err)
+	}
+	evs = untilCompletion(t, ex, nil)
+	if last := evs[len(evs)-1]; last.IsError || last.Error != "" || last.FinalText != "The echo said hi." {
+		t.Errorf("the next turn's completion = %s", last)
 	}
 }
 
