@@ -7,27 +7,6 @@ import (
 	"time"
 )
 
-// OpenCode's event types on GET /event that the executor reads; every
-// event is one SSE "data:" line holding {"id":"evt_…","type":T,
-// "properties":{…}}, with no SSE event or id field.
-const (
-	// EventSessionStatus carries {sessionID, status:{type: busy|idle|retry}}.
-	EventSessionStatus = "session.status"
-	// EventSessionIdle carries {sessionID}: the session's loop stopped.
-	// After an abort it comes twice, once before the running tool's final
-	// state is published and once after.
-	EventSessionIdle = "session.idle"
-	// EventSessionError carries {sessionID?, error:{name, data}}.
-	EventSessionError = "session.error"
-	// EventMessageUpdated carries {sessionID, info: MessageInfo}.
-	EventMessageUpdated = "message.updated"
-	// EventMessagePartUpdated carries {sessionID, part: Part, time}.
-	EventMessagePartUpdated = "message.part.updated"
-	// EventMessagePartDelta carries {sessionID, messageID, partID, field,
-	// delta}: a piece of a text or reasoning part's field as it streams.
-	EventMessagePartDelta = "message.part.delta"
-)
-
 // StreamEventType is the kind of a normalised event.
 type StreamEventType string
 
@@ -191,9 +170,11 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		} `json:"status"`
 		Error *MessageError `json:"error"`
 	}
+	// The event types the executor reads, with their properties as
+	// EVENTS.md records them.
 	switch ev.Type {
-	case EventSessionStatus, EventSessionIdle, EventSessionError,
-		EventMessageUpdated, EventMessagePartUpdated, EventMessagePartDelta:
+	case "session.status", "session.idle", "session.error",
+		"message.updated", "message.part.updated", "message.part.delta":
 	default:
 		return nil, sigNone, nil
 	}
@@ -208,7 +189,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 	}
 
 	switch ev.Type {
-	case EventSessionStatus:
+	case "session.status":
 		switch props.Status.Type {
 		case "busy":
 			return nil, sigActive, nil
@@ -219,10 +200,10 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		}
 		return nil, sigNone, nil
 
-	case EventSessionIdle:
+	case "session.idle":
 		return nil, sigIdle, nil
 
-	case EventSessionError:
+	case "session.error":
 		e := mk(EventError)
 		e.Error = props.Error.String()
 		if e.Error == "" {
@@ -231,7 +212,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		n.turnError = e.Error
 		return []*StreamEvent{e}, sigError, nil
 
-	case EventMessageUpdated:
+	case "message.updated":
 		if info := props.Info; info != nil && info.ID != "" {
 			n.roles[info.ID] = info.Role
 			// Message ids sort in creation order; a late update of an
@@ -249,7 +230,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		}
 		return nil, sigNone, nil
 
-	case EventMessagePartDelta:
+	case "message.part.delta":
 		if props.Field != "text" || n.partTypes[props.PartID] != "text" || n.textDone[props.PartID] || props.Delta == "" {
 			return nil, sigNone, nil
 		}
@@ -260,7 +241,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		e.MessageID, e.PartID = props.MessageID, props.PartID
 		return []*StreamEvent{e}, sigNone, nil
 
-	default: // EventMessagePartUpdated, the last kind the filter above keeps
+	default: // message.part.updated, the last kind the filter above keeps
 		if props.Part == nil {
 			return nil, sigNone, nil
 		}

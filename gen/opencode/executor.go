@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 )
@@ -17,6 +18,10 @@ const maxEvent = 16 << 20
 // errorBuffer is the capacity of Errors(); further errors are dropped
 // while it is full.
 const errorBuffer = 16
+
+// eventBuffer is the capacity of Events(); the event stream is not read
+// while it is full.
+const eventBuffer = 256
 
 // ErrClosed is returned by the methods of a closed executor.
 var ErrClosed = errors.New("opencode: executor closed")
@@ -81,7 +86,7 @@ func (c *Client) ExecuteStreaming(ctx context.Context, req *ExecuteRequest) (Str
 		c:         c,
 		sessionID: sessionID,
 		defaults:  Prompt{Model: req.Model, Agent: req.Agent, System: req.System, Variant: req.Variant, Tools: req.Tools},
-		events:    make(chan *StreamEvent, c.cfg.EventBuffer),
+		events:    make(chan *StreamEvent, eventBuffer),
 		errs:      make(chan error, errorBuffer),
 		done:      make(chan struct{}),
 		ctx:       ectx,
@@ -317,7 +322,7 @@ func (e *Executor) SendMessage(message string) error {
 	e.active = false
 	e.idle = false
 	e.mu.Unlock()
-	if err := e.c.PromptAsync(e.ctx, e.sessionID, p); err != nil {
+	if err := e.c.do(e.ctx, http.MethodPost, "/session/"+url.PathEscape(e.sessionID)+"/prompt_async", p, nil); err != nil {
 		e.mu.Lock()
 		e.pending--
 		e.mu.Unlock()

@@ -282,12 +282,12 @@ func TestAllocationGoAndTS(t *testing.T) {
 	}
 
 	for i, h := range hashes {
-		if got.Hashes[i] != contract.AllocationHash(h) || got.Hashes[i] != fnv1a32(h) {
-			t.Errorf("hash of %q: TS %d, Go %d, model %d", h, got.Hashes[i], contract.AllocationHash(h), fnv1a32(h))
+		if got.Hashes[i] != agentrt.AllocationHash(h) || got.Hashes[i] != fnv1a32(h) {
+			t.Errorf("hash of %q: TS %d, Go %d, model %d", h, got.Hashes[i], agentrt.AllocationHash(h), fnv1a32(h))
 		}
 	}
 	// FNV-1a 32 reference values.
-	if contract.AllocationHash("") != 0x811c9dc5 || contract.AllocationHash("a") != 0xe40c292c || contract.AllocationHash("foobar") != 0xbf9cf968 {
+	if agentrt.AllocationHash("") != 0x811c9dc5 || agentrt.AllocationHash("a") != 0xe40c292c || agentrt.AllocationHash("foobar") != 0xbf9cf968 {
 		t.Errorf("AllocationHash does not match the FNV-1a 32 reference values")
 	}
 
