@@ -236,6 +236,9 @@ func (s *PromptService[M, P]) Decode(body []byte) (PromptRequest, error) {
 			return req, &PromptRequestError{Msg: "the body must be a JSON object, not " + typeErr.Value}
 		case errors.As(err, &typeErr):
 			msg := "must be " + jsonKind(typeErr.Type.String()) + ", not " + typeErr.Value
+			if typeErr.Field == "metadata.params" && typeErr.Type.String() == "string" {
+				msg = "every value must be a string, not " + typeErr.Value // the field is the map's
+			}
 			return req, &PromptRequestError{Field: typeErr.Field, Msg: msg}
 		case errors.As(err, &syntaxErr):
 			msg := fmt.Sprintf("the body is not valid JSON (offset %d): %v", syntaxErr.Offset, err)
