@@ -23,7 +23,8 @@ const (
 	// EventToolResult is a tool call's end: its output, or its error.
 	EventToolResult StreamEventType = "tool_result"
 	// EventCompletion ends a turn: the session went idle with every tool
-	// call settled. FinalText is the last assistant message's text.
+	// call settled, or OpenCode refused the prompt (Error says why).
+	// FinalText is the last assistant message's text.
 	EventCompletion StreamEventType = "completion"
 	// EventError is an error OpenCode reported for the session.
 	EventError StreamEventType = "error"
