@@ -231,10 +231,7 @@ func TestAllocationGoAndTS(t *testing.T) {
 	}
 	src := proxygen.Plugin(s)
 	const n = 20000
-	ids := make([]string, n)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("ses_%08x%d", i*2654435761, i)
-	}
+	ids := sessionIDs(n)
 	hashes := []string{"", "a", "foobar", "coding_focus:ses_1", "ünïcødé:☃"}
 	var requests []contract.PromptRequest
 	for _, m := range s.Modes {
@@ -344,14 +341,16 @@ func TestAllocationGoAndTS(t *testing.T) {
 	}
 }
 
-// independence counts the sessions of each pair of arms of two
-// experiments with the same variants, a[i] and b[i] being session i's, and
-// returns the counts when a pair is off its expected share (the product
-// of the weights) by more than a tenth; nil when all pairs are near it.
+// independence reports whether two experiments with the same variants
+// split the sessions independently, a[i] and b[i] being session i's arms:
+// a chi-square test of the pairs' counts against the products of the
+// weights, at the 0.999 quantile for two or three variants. It returns
+// the counts when they fail it, nil when they pass.
 func independence(t *testing.T, a, b []string, variants []*model.Variant) map[string]int {
 	t.Helper()
-	if len(a) != len(b) || len(a) == 0 {
-		t.Fatalf("%d and %d allocations", len(a), len(b))
+	limits := map[int]float64{2: 16.27, 3: 26.12} // chi-square, k*k-1 degrees of freedom
+	if len(a) != len(b) || len(a) == 0 || limits[len(variants)] == 0 {
+		t.Fatalf("%d and %d allocations of %d variants", len(a), len(b), len(variants))
 	}
 	pairs := map[string]int{}
 	for i := range a {
@@ -361,21 +360,38 @@ func independence(t *testing.T, a, b []string, variants []*model.Variant) map[st
 	for _, v := range variants {
 		total += v.Weight
 	}
+	chi := 0.0
 	for _, x := range variants {
 		for _, y := range variants {
 			want := float64(len(a)) * float64(x.Weight*y.Weight) / float64(total*total)
-			if got := float64(pairs[x.Name+"/"+y.Name]); math.Abs(got-want) > want/10 {
-				return pairs
-			}
+			d := float64(pairs[x.Name+"/"+y.Name]) - want
+			chi += d * d / want
 		}
 	}
+	if chi > limits[len(variants)] {
+		t.Logf("chi-square %.2f > %.2f", chi, limits[len(variants)])
+		return pairs
+	}
 	return nil
+}
+
+// sessionIDs returns n session IDs: half of them sequential (ses_0, ses_1,
+// …), half scattered.
+func sessionIDs(n int) []string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("ses_%d", i/2)
+		if i%2 == 1 {
+			ids[i] = fmt.Sprintf("ses_%08x%d", i*2654435761, i)
+		}
+	}
+	return ids
 }
 
 // TestExperimentsIndependent: the service allocates a session's arm of
 // one experiment independently of its arm of another. (FNV-1a modulo an
 // even total weight put every session in the same arms of two 1:1
-// experiments.)
+// experiments; its high bits alone still tied them for sequential IDs.)
 func TestExperimentsIndependent(t *testing.T) {
 	t.Parallel()
 	var variants []agentrt.Variant[struct{}]
@@ -385,6 +401,7 @@ func TestExperimentsIndependent(t *testing.T) {
 		variants = append(variants, agentrt.Variant[struct{}]{Name: name, Weight: w})
 		weights = append(weights, &model.Variant{Name: name, Weight: int(w)})
 	}
+	ids := sessionIDs(20000)
 	for _, vs := range [][]int{{0, 1}, {0, 1, 2}} {
 		var exp []agentrt.Variant[struct{}]
 		var ws []*model.Variant
@@ -392,18 +409,18 @@ func TestExperimentsIndependent(t *testing.T) {
 			exp = append(exp, variants[i])
 			ws = append(ws, weights[i])
 		}
-		svc := agentrt.PromptService[string, struct{}]{Experiments: []agentrt.Experiment[string, struct{}]{
-			{Name: "coding_focus", Variants: exp}, {Name: "tone", Variants: exp},
-		}}
-		const n = 20000
-		a, b := make([]string, n), make([]string, n)
-		for i := range n {
-			id := fmt.Sprintf("ses_%08x%d", i*2654435761, i)
-			a[i], _ = svc.Allocate("coding_focus", id)
-			b[i], _ = svc.Allocate("tone", id)
-		}
-		if pairs := independence(t, a, b, ws); pairs != nil {
-			t.Errorf("variants %v: arms of coding_focus/tone %v, not independent", vs, pairs)
+		for _, names := range [][2]string{{"coding_focus", "tone"}, {"a", "b"}} {
+			svc := agentrt.PromptService[string, struct{}]{Experiments: []agentrt.Experiment[string, struct{}]{
+				{Name: names[0], Variants: exp}, {Name: names[1], Variants: exp},
+			}}
+			a, b := make([]string, len(ids)), make([]string, len(ids))
+			for i, id := range ids {
+				a[i], _ = svc.Allocate(names[0], id)
+				b[i], _ = svc.Allocate(names[1], id)
+			}
+			if pairs := independence(t, a, b, ws); pairs != nil {
+				t.Errorf("variants %v: arms of %s/%s %v, not independent", vs, names[0], names[1], pairs)
+			}
 		}
 	}
 }

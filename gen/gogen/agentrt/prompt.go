@@ -166,11 +166,26 @@ func AllocationHash(s string) uint32 {
 	return h.Sum32()
 }
 
+// Mix is MurmurHash3's 32-bit finalizer, through which allocation passes
+// AllocationHash: it makes each bit of the result depend on every bit of
+// h. FNV-1a alone ties experiments together: its low k bits depend only
+// on the low k bits of each byte (h % 2 is the parity of the odd bytes),
+// and for sequential session IDs its high bits under two experiment names
+// move together.
+func Mix(h uint32) uint32 {
+	h ^= h >> 16
+	h *= 0x85ebca6b
+	h ^= h >> 13
+	h *= 0xc2b2ae35
+	h ^= h >> 16
+	return h
+}
+
 // Allocate returns the session's variant of the named experiment: the
 // variant whose cumulative weight range, in name order, holds
-// AllocationHash(experiment + ":" + sessionID) scaled to the total weight
-// (h * total >> 32). It reports false for an unknown experiment or one
-// without weight.
+// Mix(AllocationHash(experiment + ":" + sessionID)) scaled to the total
+// weight (h * total >> 32). It reports false for an unknown experiment or
+// one without weight.
 func (s *PromptService[M, P]) Allocate(experiment, sessionID string) (string, bool) {
 	for i := range s.Experiments {
 		if e := &s.Experiments[i]; e.Name == experiment {
@@ -191,12 +206,8 @@ func (e *Experiment[M, P]) allocate(sessionID string) *Variant[P] {
 		return nil
 	}
 	// point < total, which is at most the weights' sum (less when the sum
-	// wraps around), so some variant's cumulative range holds it. It is
-	// taken from the hash's high bits: FNV-1a's low k bits depend only on
-	// the low k bits of each byte (h % 2 is the parity of the odd bytes),
-	// so with h % total two experiments of even total weight would put
-	// every session in the same arms.
-	point := uint32(uint64(AllocationHash(e.Name+":"+sessionID)) * uint64(total) >> 32)
+	// wraps around), so some variant's cumulative range holds it.
+	point := uint32(uint64(Mix(AllocationHash(e.Name+":"+sessionID))) * uint64(total) >> 32)
 	i := 0
 	for point >= e.Variants[i].Weight {
 		point -= e.Variants[i].Weight
