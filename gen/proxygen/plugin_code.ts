@@ -10,7 +10,7 @@ export function fnv1a32(s: string): number {
 }
 
 /**
- * mix is MurmurHash3's 32-bit finalizer (the service's agentrt.Mix): each
+ * mix is MurmurHash3's 32-bit finalizer, as in the service: each
  * bit of the result depends on every bit of h, so experiments allocate
  * independently.
  */

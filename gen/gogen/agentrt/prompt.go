@@ -166,13 +166,12 @@ func AllocationHash(s string) uint32 {
 	return h.Sum32()
 }
 
-// Mix is MurmurHash3's 32-bit finalizer, through which allocation passes
-// AllocationHash: it makes each bit of the result depend on every bit of
-// h. FNV-1a alone ties experiments together: its low k bits depend only
-// on the low k bits of each byte (h % 2 is the parity of the odd bytes),
-// and for sequential session IDs its high bits under two experiment names
-// move together.
-func Mix(h uint32) uint32 {
+// mix is MurmurHash3's 32-bit finalizer, which allocation applies to
+// AllocationHash so that experiments allocate independently: FNV-1a's low
+// bits depend only on the bytes' low bits (h % 2 is the parity of the odd
+// bytes), and its high bits under two experiment names move together for
+// sequential session IDs.
+func mix(h uint32) uint32 {
 	h ^= h >> 16
 	h *= 0x85ebca6b
 	h ^= h >> 13
@@ -183,7 +182,7 @@ func Mix(h uint32) uint32 {
 
 // Allocate returns the session's variant of the named experiment: the
 // variant whose cumulative weight range, in name order, holds
-// Mix(AllocationHash(experiment + ":" + sessionID)) scaled to the total
+// mix(AllocationHash(experiment + ":" + sessionID)) scaled to the total
 // weight (h * total >> 32). It reports false for an unknown experiment or
 // one without weight.
 func (s *PromptService[M, P]) Allocate(experiment, sessionID string) (string, bool) {
@@ -207,7 +206,7 @@ func (e *Experiment[M, P]) allocate(sessionID string) *Variant[P] {
 	}
 	// point < total, which is at most the weights' sum (less when the sum
 	// wraps around), so some variant's cumulative range holds it.
-	point := uint32(uint64(Mix(AllocationHash(e.Name+":"+sessionID))) * uint64(total) >> 32)
+	point := uint32(uint64(mix(AllocationHash(e.Name+":"+sessionID))) * uint64(total) >> 32)
 	i := 0
 	for point >= e.Variants[i].Weight {
 		point -= e.Variants[i].Weight
