@@ -37,4 +37,6 @@ func Example() {
 			return // Events stays open for the next turn
 		}
 	}
+	_, err = ex.Wait() // it ended before the completion: why
+	log.Fatal(err)
 }

@@ -36,7 +36,6 @@ func main() {
 
 func run(ctx context.Context) error {
 %s
-	return nil
 }
 `
 
