@@ -13,10 +13,6 @@ import (
 	"time"
 )
 
-// DefaultRequestTimeout bounds each request other than the event stream
-// when Config.RequestTimeout is zero.
-const DefaultRequestTimeout = 60 * time.Second
-
 // maxBody bounds the answers read into memory (message lists included).
 const maxBody = 64 << 20
 
@@ -32,24 +28,14 @@ type Config struct {
 	// authentication (opencode serve with OPENCODE_SERVER_PASSWORD; its
 	// username, OPENCODE_SERVER_USERNAME, is "opencode" when Username is "").
 	Username, Password string
-	// Transport carries the requests (one that traces or proxies them);
-	// nil means a private clone of http.DefaultTransport, whose idle
-	// connections Close closes.
-	Transport http.RoundTripper
 	// RequestTimeout bounds each request other than the event stream; zero
-	// means DefaultRequestTimeout.
+	// means 60 s.
 	RequestTimeout time.Duration
 	// AbortTimeout bounds how long Cancel waits for OpenCode to settle the
 	// aborted turn, and how long Execute spends aborting after its context
-	// ended; zero means DefaultAbortTimeout.
+	// ended; zero means 30 s.
 	AbortTimeout time.Duration
-	// EventBuffer is the capacity of each executor's Events channel; zero
-	// means 256. The event stream is not read while the channel is full.
-	EventBuffer int
 }
-
-// DefaultAbortTimeout is Config.AbortTimeout's default.
-const DefaultAbortTimeout = 30 * time.Second
 
 // HTTPError is an answer of the server with an unexpected status.
 type HTTPError struct {
@@ -229,21 +215,15 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("opencode: base URL %q: want http(s)://host:port", cfg.BaseURL)
 	}
 	if cfg.RequestTimeout <= 0 {
-		cfg.RequestTimeout = DefaultRequestTimeout
+		cfg.RequestTimeout = 60 * time.Second
 	}
 	if cfg.AbortTimeout <= 0 {
-		cfg.AbortTimeout = DefaultAbortTimeout
-	}
-	if cfg.EventBuffer <= 0 {
-		cfg.EventBuffer = 256
-	}
-	rt := cfg.Transport
-	if rt == nil {
-		rt = http.DefaultTransport.(*http.Transport).Clone()
+		cfg.AbortTimeout = 30 * time.Second
 	}
 	// No client timeout: the event stream lasts as long as its context;
-	// the other requests get RequestTimeout through their context.
-	return &Client{base: u, cfg: cfg, http: &http.Client{Transport: rt}}, nil
+	// the other requests get RequestTimeout through their context. The
+	// transport is the client's own, so Close may close its connections.
+	return &Client{base: u, cfg: cfg, http: &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}}, nil
 }
 
 // newRequest builds a request of path with the configured directory,
@@ -343,18 +323,22 @@ func (c *Client) CreateSession(ctx context.Context, title string) (string, error
 	return s.ID, nil
 }
 
-// PromptAsync sends a prompt without waiting for the answer
-// (POST /session/:id/prompt_async, 204); the answer comes on the event
-// stream.
-func (c *Client) PromptAsync(ctx context.Context, sessionID string, p Prompt) error {
-	return c.do(ctx, http.MethodPost, "/session/"+url.PathEscape(sessionID)+"/prompt_async", p, nil)
-}
-
 // Abort aborts the session's running turn (POST /session/:id/abort): a
 // running tool ends with the error "Tool execution aborted" and the
 // assistant message with MessageAbortedError.
 func (c *Client) Abort(ctx context.Context, sessionID string) error {
 	return c.do(ctx, http.MethodPost, "/session/"+url.PathEscape(sessionID)+"/abort", nil, nil)
+}
+
+// busy reports whether the session is working on a prompt: GET
+// /session/status lists the sessions that are not idle.
+func (c *Client) busy(ctx context.Context, sessionID string) (bool, error) {
+	var status map[string]json.RawMessage
+	if err := c.do(ctx, http.MethodGet, "/session/status", nil, &status); err != nil {
+		return false, err
+	}
+	_, ok := status[sessionID]
+	return ok, nil
 }
 
 // Messages lists the session's messages with their parts, oldest first
@@ -370,9 +354,7 @@ func (c *Client) Messages(ctx context.Context, sessionID string) ([]Message, err
 // Close closes the idle connections of the client's transport. The
 // executors it started keep working until they are closed.
 func (c *Client) Close() error {
-	if c.cfg.Transport == nil { // the client's own
-		c.http.CloseIdleConnections()
-	}
+	c.http.CloseIdleConnections()
 	return nil
 }
 

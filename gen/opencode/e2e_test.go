@@ -404,6 +404,15 @@ func TestExecuteGeneratesTitle(t *testing.T) {
 	if fm.ByTurn("title") == nil {
 		t.Errorf("no title request:\n%s", fm)
 	}
+
+	// A prompt OpenCode refuses before its loop starts (an unknown agent)
+	// ends its turn with OpenCode's reason, not at the context's end.
+	rctx, rcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer rcancel()
+	refused, err := client.Execute(rctx, &opencode.ExecuteRequest{SessionID: resp.SessionID, Agent: "nonesuch", Message: "hello again"})
+	if err != nil || !strings.Contains(refused.Error, `Agent not found: "nonesuch"`) {
+		t.Errorf("Execute with an unknown agent = %+v, %v; want its turn ended with OpenCode's error", refused, err)
+	}
 }
 
 // recordEvents keeps OpenCode's raw event stream, to show when the test

@@ -7,27 +7,6 @@ import (
 	"time"
 )
 
-// OpenCode's event types on GET /event that the executor reads; every
-// event is one SSE "data:" line holding {"id":"evt_…","type":T,
-// "properties":{…}}, with no SSE event or id field.
-const (
-	// EventSessionStatus carries {sessionID, status:{type: busy|idle|retry}}.
-	EventSessionStatus = "session.status"
-	// EventSessionIdle carries {sessionID}: the session's loop stopped.
-	// After an abort it comes twice, once before the running tool's final
-	// state is published and once after.
-	EventSessionIdle = "session.idle"
-	// EventSessionError carries {sessionID?, error:{name, data}}.
-	EventSessionError = "session.error"
-	// EventMessageUpdated carries {sessionID, info: MessageInfo}.
-	EventMessageUpdated = "message.updated"
-	// EventMessagePartUpdated carries {sessionID, part: Part, time}.
-	EventMessagePartUpdated = "message.part.updated"
-	// EventMessagePartDelta carries {sessionID, messageID, partID, field,
-	// delta}: a piece of a text or reasoning part's field as it streams.
-	EventMessagePartDelta = "message.part.delta"
-)
-
 // StreamEventType is the kind of a normalised event.
 type StreamEventType string
 
@@ -44,7 +23,8 @@ const (
 	// EventToolResult is a tool call's end: its output, or its error.
 	EventToolResult StreamEventType = "tool_result"
 	// EventCompletion ends a turn: the session went idle with every tool
-	// call settled. FinalText is the last assistant message's text.
+	// call settled, or OpenCode refused the prompt (Error says why).
+	// FinalText is the last assistant message's text.
 	EventCompletion StreamEventType = "completion"
 	// EventError is an error OpenCode reported for the session.
 	EventError StreamEventType = "error"
@@ -123,11 +103,13 @@ type signal int
 
 const (
 	sigNone signal = iota
-	// sigActive: the session is working on a prompt (busy) or reported
-	// an error for it.
+	// sigActive: the session is working on a prompt (busy).
 	sigActive
 	// sigIdle: the session went idle; the turn may be over.
 	sigIdle
+	// sigError: the session reported an error (session.error); a prompt
+	// refused before OpenCode's loop starts yields nothing after it.
+	sigError
 )
 
 // normalizer turns one session's OpenCode events into StreamEvents. It
@@ -189,9 +171,11 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		} `json:"status"`
 		Error *MessageError `json:"error"`
 	}
+	// The event types the executor reads, with their properties as
+	// EVENTS.md records them.
 	switch ev.Type {
-	case EventSessionStatus, EventSessionIdle, EventSessionError,
-		EventMessageUpdated, EventMessagePartUpdated, EventMessagePartDelta:
+	case "session.status", "session.idle", "session.error",
+		"message.updated", "message.part.updated", "message.part.delta":
 	default:
 		return nil, sigNone, nil
 	}
@@ -206,7 +190,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 	}
 
 	switch ev.Type {
-	case EventSessionStatus:
+	case "session.status":
 		switch props.Status.Type {
 		case "busy":
 			return nil, sigActive, nil
@@ -217,19 +201,19 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		}
 		return nil, sigNone, nil
 
-	case EventSessionIdle:
+	case "session.idle":
 		return nil, sigIdle, nil
 
-	case EventSessionError:
+	case "session.error":
 		e := mk(EventError)
 		e.Error = props.Error.String()
 		if e.Error == "" {
 			e.Error = "UnknownError"
 		}
 		n.turnError = e.Error
-		return []*StreamEvent{e}, sigActive, nil
+		return []*StreamEvent{e}, sigError, nil
 
-	case EventMessageUpdated:
+	case "message.updated":
 		if info := props.Info; info != nil && info.ID != "" {
 			n.roles[info.ID] = info.Role
 			// Message ids sort in creation order; a late update of an
@@ -247,7 +231,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		}
 		return nil, sigNone, nil
 
-	case EventMessagePartDelta:
+	case "message.part.delta":
 		if props.Field != "text" || n.partTypes[props.PartID] != "text" || n.textDone[props.PartID] || props.Delta == "" {
 			return nil, sigNone, nil
 		}
@@ -258,7 +242,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		e.MessageID, e.PartID = props.MessageID, props.PartID
 		return []*StreamEvent{e}, sigNone, nil
 
-	default: // EventMessagePartUpdated, the last kind the filter above keeps
+	default: // message.part.updated, the last kind the filter above keeps
 		if props.Part == nil {
 			return nil, sigNone, nil
 		}

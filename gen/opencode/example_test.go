@@ -34,6 +34,9 @@ func Example() {
 			log.Printf("tool %s: %s (error: %v)", ev.ToolName, ev.ToolOutput, ev.IsError)
 		case opencode.EventCompletion:
 			log.Printf("done: %s", ev.FinalText)
+			return // Events stays open for the next turn
 		}
 	}
+	_, err = ex.Wait() // it ended before the completion: why
+	log.Fatal(err)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 )
@@ -17,6 +18,10 @@ const maxEvent = 16 << 20
 // errorBuffer is the capacity of Errors(); further errors are dropped
 // while it is full.
 const errorBuffer = 16
+
+// eventBuffer is the capacity of Events(); the event stream is not read
+// while it is full.
+const eventBuffer = 256
 
 // ErrClosed is returned by the methods of a closed executor.
 var ErrClosed = errors.New("opencode: executor closed")
@@ -81,7 +86,7 @@ func (c *Client) ExecuteStreaming(ctx context.Context, req *ExecuteRequest) (Str
 		c:         c,
 		sessionID: sessionID,
 		defaults:  Prompt{Model: req.Model, Agent: req.Agent, System: req.System, Variant: req.Variant, Tools: req.Tools},
-		events:    make(chan *StreamEvent, c.cfg.EventBuffer),
+		events:    make(chan *StreamEvent, eventBuffer),
 		errs:      make(chan error, errorBuffer),
 		done:      make(chan struct{}),
 		ctx:       ectx,
@@ -161,26 +166,52 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 			e.exit(err)
 			return
 		}
+		// An event read while no prompt was pending belongs to no turn:
+		// the next prompt was sent after the server wrote it.
+		e.mu.Lock()
+		inTurn := e.pending > 0
+		e.mu.Unlock()
 		out, sig, err := n.handle(data)
 		if err != nil {
 			e.report(err)
 			continue
+		}
+		if sig == sigError && !inTurn {
+			n.turnError = "" // so that the next turn does not end in it
 		}
 		if !e.send(out) {
 			e.exit(nil)
 			return
 		}
 		e.mu.Lock()
+		// A prompt OpenCode refuses before its loop starts (an unknown
+		// agent) yields session.error and nothing more: no busy, no idle.
+		refused := sig == sigError && e.pending > 0 && !e.active
 		switch {
-		case sig == sigActive && e.pending > 0:
+		case (sig == sigActive || sig == sigError) && e.pending > 0:
 			e.active = true
 		case sig == sigIdle && e.pending > 0 && e.active:
 			e.idle = true
 		}
 		// The turn may end at an idle of its own or, after an idle that
 		// came too early, at any later event but one of activity.
-		check := sig != sigActive && e.idle && e.pending > 0 && e.active
+		check := sig != sigActive && sig != sigError && e.idle && e.pending > 0 && e.active
 		e.mu.Unlock()
+		if refused {
+			// Unless the session is busy (with a turn the prompt was
+			// queued behind), the refused prompt's turn is over.
+			busy, err := e.c.busy(e.ctx, e.sessionID)
+			if err != nil && e.ctx.Err() != nil {
+				e.exit(nil)
+				return
+			}
+			if err != nil {
+				e.report(fmt.Errorf("opencode: session %s reported an error but its status could not be read: %w", e.sessionID, err))
+			} else if !busy && !e.finishTurn([]*StreamEvent{n.complete(nil, "")}) {
+				return
+			}
+			continue
+		}
 		if !check {
 			continue
 		}
@@ -291,7 +322,7 @@ func (e *Executor) SendMessage(message string) error {
 	e.active = false
 	e.idle = false
 	e.mu.Unlock()
-	if err := e.c.PromptAsync(e.ctx, e.sessionID, p); err != nil {
+	if err := e.c.do(e.ctx, http.MethodPost, "/session/"+url.PathEscape(e.sessionID)+"/prompt_async", p, nil); err != nil {
 		e.mu.Lock()
 		e.pending--
 		e.mu.Unlock()

@@ -78,6 +78,9 @@ func newFakeServer(t *testing.T, sessionID string) *fakeServer {
 		fmt.Fprint(w, "true")
 		f.aborted <- struct{}{}
 	})
+	mux.HandleFunc("GET /session/status", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "{}") // no session busy
+	})
 	mux.HandleFunc("GET /session/{id}/message", func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		body := f.messages()
@@ -315,7 +318,7 @@ func testReplayAbort(t *testing.T, listLags bool) {
 	}
 	// The tool_result came from the stream, not from the message list.
 	for _, e := range evs {
-		if e.Type == opencode.EventToolResult && e.RawType != opencode.EventMessagePartUpdated {
+		if e.Type == opencode.EventToolResult && e.RawType != "message.part.updated" {
 			t.Errorf("tool_result raw type = %q", e.RawType)
 		}
 	}
@@ -498,6 +501,46 @@ func TestFailureBeforeAnswer(t *testing.T) {
 	}
 }
 
+// TestRefusedPrompt: a prompt OpenCode refuses before its loop starts (an
+// unknown agent) yields two session.error events and nothing else — no
+// user message, no busy, no idle, as recorded from the real server. The
+// turn ends at the error with OpenCode's first message, and the second
+// error, which comes after that completion, does not make the next turn
+// fail.
+func TestRefusedPrompt(t *testing.T) {
+	rec := loadRecording(t, "echo")
+	f := newFakeServer(t, rec.sessionID)
+	f.messages = func() []byte { return rec.messages }
+	refused := fmt.Sprintf(`{"type":"session.error","properties":{"sessionID":%q,"error":{"name":"UnknownError","data":{"message":"Agent not found: \"nonesuch\". Available agents: build, plan"}}}}`, rec.sessionID)
+	stack := fmt.Sprintf(`{"type":"session.error","properties":{"sessionID":%q,"error":{"name":"UnknownError","data":{"message":"UnknownError: UnknownError\n    at SessionPrompt.createUserMessage"}}}}`, rec.sessionID)
+	f.stream = func(w io.Writer, flush func(), r *http.Request) {
+		wait(t, r, f.prompted, "prompt")
+		writeEvents(w, flush, []string{refused, stack})
+		wait(t, r, f.prompted, "second prompt")
+		writeEvents(w, flush, rec.events)
+	}
+	c := newClient(t, f.URL, opencode.Config{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ex, err := c.ExecuteStreaming(ctx, &opencode.ExecuteRequest{Agent: "nonesuch", Message: "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	evs := untilCompletion(t, ex, nil)
+	last := evs[len(evs)-1]
+	if !last.IsError || last.Error != `UnknownError: Agent not found: "nonesuch". Available agents: build, plan` || last.FinalText != "" {
+		t.Errorf("the refused turn's completion = %s", last)
+	}
+	if err := ex.SendMessage("please echo hi"); err != nil {
+		t.Fatal(err)
+	}
+	evs = untilCompletion(t, ex, nil)
+	if last := evs[len(evs)-1]; last.IsError || last.Error != "" || last.FinalText != "The echo said hi." {
+		t.Errorf("the next turn's completion = %s", last)
+	}
+}
+
 // TestExecuteAbortsWhenContextEnds: Execute gives up with its context and
 // aborts the session's turn on the way out.
 func TestExecuteAbortsWhenContextEnds(t *testing.T) {
@@ -653,7 +696,7 @@ func TestCloseWithUnreadEvents(t *testing.T) {
 			flush()
 		}
 	}
-	c := newClient(t, f.URL, opencode.Config{EventBuffer: 4})
+	c := newClient(t, f.URL, opencode.Config{})
 	ex, err := c.ExecuteStreaming(context.Background(), &opencode.ExecuteRequest{Message: "flood"})
 	if err != nil {
 		t.Fatal(err)
@@ -771,24 +814,15 @@ func TestBasicAuthAndDirectory(t *testing.T) {
 		t.Errorf("request: auth %q %q %v, query %q", user, pass, ok, got.URL.RawQuery)
 	}
 
-	// A server with its own username, through the caller's transport.
-	var carried int
-	rt := roundTripper(func(r *http.Request) (*http.Response, error) {
-		carried++
-		return http.DefaultTransport.RoundTrip(r)
-	})
-	c = newClient(t, srv.URL, opencode.Config{Username: "ci", Password: "secret", Transport: rt})
+	// A server with its own username.
+	c = newClient(t, srv.URL, opencode.Config{Username: "ci", Password: "secret"})
 	if err := c.Ping(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if user, pass, ok := got.BasicAuth(); !ok || user != "ci" || pass != "secret" || carried != 1 {
-		t.Errorf("request: auth %q %q %v, %d carried by the transport, want user ci and 1", user, pass, ok, carried)
+	if user, pass, ok := got.BasicAuth(); !ok || user != "ci" || pass != "secret" {
+		t.Errorf("request: auth %q %q %v, want user ci", user, pass, ok)
 	}
 }
-
-type roundTripper func(*http.Request) (*http.Response, error)
-
-func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestCancel: Cancel without a running turn aborts and returns at once;
 // with one it waits at most AbortTimeout for the turn to settle; after

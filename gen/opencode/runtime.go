@@ -29,7 +29,10 @@
 // running — or, after an idle that came too early, at the first event that
 // shows it over. When the events do not show it at an idle, it reads the
 // message list (GET /session/:id/message), which fills in events the
-// stream lost but can lag behind it. EVENTS.md records the event shapes.
+// stream lost but can lag behind it. A prompt OpenCode refuses before its
+// loop starts (an unknown agent) yields session.error and no idle: that
+// turn ends at the error unless GET /session/status shows the session
+// busy. EVENTS.md records the event shapes.
 package opencode
 
 import (

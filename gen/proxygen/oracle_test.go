@@ -70,13 +70,20 @@ func applies(e *model.Experiment, mode *model.Mode, agent string) bool {
 }
 
 // allocate returns the variant of the session: FNV-1a 32-bit of
-// "<experiment>:<sessionID>" (its UTF-8 bytes) modulo the total weight
-// picks a point in the variants' cumulative weight ranges, in name order.
+// "<experiment>:<sessionID>" (its UTF-8 bytes), through MurmurHash3's
+// finalizer, scaled to the total weight (h * total / 2^32) picks a point
+// in the variants' cumulative weight ranges, in name order.
 func allocate(e *model.Experiment, sessionID string) *model.Variant {
 	if e.TotalWeight <= 0 {
 		return nil
 	}
-	point := int(fnv1a32(e.Name+":"+sessionID) % uint32(e.TotalWeight))
+	h := fnv1a32(e.Name + ":" + sessionID)
+	h ^= h >> 16
+	h *= 0x85ebca6b
+	h ^= h >> 13
+	h *= 0xc2b2ae35
+	h ^= h >> 16
+	point := int(uint64(h) * uint64(e.TotalWeight) >> 32)
 	for _, v := range e.Variants {
 		if point < v.Weight {
 			return v

@@ -10,13 +10,28 @@ export function fnv1a32(s: string): number {
 }
 
 /**
+ * mix is MurmurHash3's 32-bit finalizer, as in the service: each
+ * bit of the result depends on every bit of h, so experiments allocate
+ * independently.
+ */
+export function mix(h: number): number {
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  h ^= h >>> 16
+  return h >>> 0
+}
+
+/**
  * allocate returns the session's variant of the experiment: the variant
  * whose cumulative weight range, in name order, holds
- * fnv1a32(name + ":" + sessionID) % total.
+ * mix(fnv1a32(name + ":" + sessionID)) scaled to the total weight
+ * (h * total >> 32, exact in a double: total is at most 1 000 000).
  */
 export function allocate(e: Experiment, sessionID: string): Variant | undefined {
   if (e.total <= 0) return undefined
-  let point = fnv1a32(e.name + ":" + sessionID) % e.total
+  let point = Math.floor((mix(fnv1a32(e.name + ":" + sessionID)) * e.total) / 2 ** 32)
   for (const v of e.variants) {
     if (point < v.weight) return v
     point -= v.weight

@@ -24,8 +24,8 @@
 // the prompt of each applicable experiment's variant; parameters are
 // model_params' layers (defaults < model < mode < model and mode) and then
 // the variants' parameters. A session's variant is picked by FNV-1a 32-bit
-// of "<experiment>:<sessionID>" modulo the total weight, walking the
-// variants in name order.
+// of "<experiment>:<sessionID>", mixed, scaled to the total weight,
+// walking the variants in name order.
 package proxygen
 
 import (

@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/emitters"
+	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	"github.com/agentc-dev/agentc/gen/internal/scratch"
 	"github.com/agentc-dev/agentc/gen/internal/testspecs"
@@ -204,9 +205,12 @@ for await (const chunk of process.stdin) input += chunk
 const { ids, requests, hashes } = JSON.parse(input)
 const mod = await import(pathToFileURL(process.argv[2]).href)
 const alloc = {}
+const twin = {}
 for (const e of mod.EXPERIMENTS) alloc[e.name] = ids.map((id) => mod.allocate(e, id)?.name ?? "")
+for (const e of mod.EXPERIMENTS) twin[e.name] = ids.map((id) => mod.allocate({ ...e, name: e.name + "_twin" }, id)?.name ?? "")
 process.stdout.write(JSON.stringify({
   alloc,
+  twin,
   hashes: hashes.map((s) => mod.fnv1a32(s)),
   local: requests.map((r) => mod.resolveLocal(r)),
 }))
@@ -227,10 +231,7 @@ func TestAllocationGoAndTS(t *testing.T) {
 	}
 	src := proxygen.Plugin(s)
 	const n = 20000
-	ids := make([]string, n)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("ses_%08x%d", i*2654435761, i)
-	}
+	ids := sessionIDs(n)
 	hashes := []string{"", "a", "foobar", "coding_focus:ses_1", "ünïcødé:☃"}
 	var requests []contract.PromptRequest
 	for _, m := range s.Modes {
@@ -269,6 +270,7 @@ func TestAllocationGoAndTS(t *testing.T) {
 	t.Logf("%d allocations and %d resolutions under node in %v", n, len(requests), time.Since(began).Round(time.Millisecond))
 	var got struct {
 		Alloc  map[string][]string       `json:"alloc"`
+		Twin   map[string][]string       `json:"twin"`
 		Hashes []uint32                  `json:"hashes"`
 		Local  []contract.PromptResponse `json:"local"`
 	}
@@ -277,12 +279,12 @@ func TestAllocationGoAndTS(t *testing.T) {
 	}
 
 	for i, h := range hashes {
-		if got.Hashes[i] != contract.AllocationHash(h) || got.Hashes[i] != fnv1a32(h) {
-			t.Errorf("hash of %q: TS %d, Go %d, model %d", h, got.Hashes[i], contract.AllocationHash(h), fnv1a32(h))
+		if got.Hashes[i] != agentrt.AllocationHash(h) || got.Hashes[i] != fnv1a32(h) {
+			t.Errorf("hash of %q: TS %d, Go %d, model %d", h, got.Hashes[i], agentrt.AllocationHash(h), fnv1a32(h))
 		}
 	}
 	// FNV-1a 32 reference values.
-	if contract.AllocationHash("") != 0x811c9dc5 || contract.AllocationHash("a") != 0xe40c292c || contract.AllocationHash("foobar") != 0xbf9cf968 {
+	if agentrt.AllocationHash("") != 0x811c9dc5 || agentrt.AllocationHash("a") != 0xe40c292c || agentrt.AllocationHash("foobar") != 0xbf9cf968 {
 		t.Errorf("AllocationHash does not match the FNV-1a 32 reference values")
 	}
 
@@ -316,6 +318,11 @@ func TestAllocationGoAndTS(t *testing.T) {
 		if chi > limit {
 			t.Errorf("experiment %s: allocation %v does not follow the weights (chi-square %.2f > %.2f)", e.Name, counts, chi, limit)
 		}
+		// In the plugin too, a twin experiment (the same variants under
+		// another name) splits the sessions independently of this one.
+		if pairs := independence(t, got.Alloc[e.Name], got.Twin[e.Name], e.Variants); pairs != nil {
+			t.Errorf("experiment %s and its twin in the plugin: arms %v, not independent", e.Name, pairs)
+		}
 	}
 
 	if len(got.Local) != len(requests) {
@@ -330,6 +337,90 @@ func TestAllocationGoAndTS(t *testing.T) {
 		gb, _ := json.Marshal(got.Local[i])
 		if !bytes.Equal(wb, gb) {
 			t.Errorf("request %d (mode %s, agent %q, model %s, custom %q): the plugin resolves\n%s\nthe service\n%s", i, req.Metadata.Mode, req.Agent, req.Metadata.Model, req.User.System, gb, wb)
+		}
+	}
+}
+
+// independence reports whether two experiments with the same variants
+// split the sessions independently, a[i] and b[i] being session i's arms:
+// a chi-square test of the pairs' counts against the products of the
+// weights, at the 0.999 quantile for two or three variants. It returns
+// the counts when they fail it, nil when they pass.
+func independence(t *testing.T, a, b []string, variants []*model.Variant) map[string]int {
+	t.Helper()
+	limits := map[int]float64{2: 16.27, 3: 26.12} // chi-square, k*k-1 degrees of freedom
+	if len(a) != len(b) || len(a) == 0 || limits[len(variants)] == 0 {
+		t.Fatalf("%d and %d allocations of %d variants", len(a), len(b), len(variants))
+	}
+	pairs := map[string]int{}
+	for i := range a {
+		pairs[a[i]+"/"+b[i]]++
+	}
+	total := 0
+	for _, v := range variants {
+		total += v.Weight
+	}
+	chi := 0.0
+	for _, x := range variants {
+		for _, y := range variants {
+			want := float64(len(a)) * float64(x.Weight*y.Weight) / float64(total*total)
+			d := float64(pairs[x.Name+"/"+y.Name]) - want
+			chi += d * d / want
+		}
+	}
+	if chi > limits[len(variants)] {
+		t.Logf("chi-square %.2f > %.2f", chi, limits[len(variants)])
+		return pairs
+	}
+	return nil
+}
+
+// sessionIDs returns n session IDs: half of them sequential (ses_0, ses_1,
+// …), half scattered.
+func sessionIDs(n int) []string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("ses_%d", i/2)
+		if i%2 == 1 {
+			ids[i] = fmt.Sprintf("ses_%08x%d", i*2654435761, i)
+		}
+	}
+	return ids
+}
+
+// TestExperimentsIndependent: the service allocates a session's arm of
+// one experiment independently of its arm of another. (FNV-1a modulo an
+// even total weight put every session in the same arms of two 1:1
+// experiments; its high bits alone still tied them for sequential IDs.)
+func TestExperimentsIndependent(t *testing.T) {
+	t.Parallel()
+	var variants []agentrt.Variant[struct{}]
+	var weights []*model.Variant
+	for i, w := range []uint32{1, 1, 2} {
+		name := string(rune('a' + i))
+		variants = append(variants, agentrt.Variant[struct{}]{Name: name, Weight: w})
+		weights = append(weights, &model.Variant{Name: name, Weight: int(w)})
+	}
+	ids := sessionIDs(20000)
+	for _, vs := range [][]int{{0, 1}, {0, 1, 2}} {
+		var exp []agentrt.Variant[struct{}]
+		var ws []*model.Variant
+		for _, i := range vs {
+			exp = append(exp, variants[i])
+			ws = append(ws, weights[i])
+		}
+		for _, names := range [][2]string{{"coding_focus", "tone"}, {"a", "b"}} {
+			svc := agentrt.PromptService[string, struct{}]{Experiments: []agentrt.Experiment[string, struct{}]{
+				{Name: names[0], Variants: exp}, {Name: names[1], Variants: exp},
+			}}
+			a, b := make([]string, len(ids)), make([]string, len(ids))
+			for i, id := range ids {
+				a[i], _ = svc.Allocate(names[0], id)
+				b[i], _ = svc.Allocate(names[1], id)
+			}
+			if pairs := independence(t, a, b, ws); pairs != nil {
+				t.Errorf("variants %v: arms of %s/%s %v, not independent", vs, names[0], names[1], pairs)
+			}
 		}
 	}
 }
@@ -372,6 +463,8 @@ func TestServiceHandler(t *testing.T) {
 		{http.MethodPost, `{"sessionID":5}`, "sessionID: must be a string, not number"},
 		{http.MethodPost, `{"sessionID":"s","metadata":{"mode":"codng"}}`, `metadata.mode: unknown mode "codng" (want one of automation, coding, setup)`},
 		{http.MethodPost, `{"sessionID":"s","user":{"parts":{}}}`, "user.parts: must be an array, not object"},
+		{http.MethodPost, `{"sessionID":"s","metadata":{"params":{"repoName":5}}}`, "metadata.params: every value must be a string, not number"},
+		{http.MethodPost, `{"sessionID":"s","metadata":{"params":["acme/web"]}}`, "metadata.params: must be an object, not array"},
 		{http.MethodGet, ``, "use POST"},
 	} {
 		code, out := do(c.method, c.body)
@@ -395,8 +488,8 @@ func TestServiceHandler(t *testing.T) {
 		}
 		records++
 	}
-	if records != 9 {
-		t.Errorf("%d log records for 9 requests", records)
+	if records != 11 {
+		t.Errorf("%d log records for 11 requests", records)
 	}
 }
 

@@ -166,10 +166,25 @@ func AllocationHash(s string) uint32 {
 	return h.Sum32()
 }
 
+// mix is MurmurHash3's 32-bit finalizer, which allocation applies to
+// AllocationHash so that experiments allocate independently: FNV-1a's low
+// bits depend only on the bytes' low bits (h % 2 is the parity of the odd
+// bytes), and its high bits under two experiment names move together for
+// sequential session IDs.
+func mix(h uint32) uint32 {
+	h ^= h >> 16
+	h *= 0x85ebca6b
+	h ^= h >> 13
+	h *= 0xc2b2ae35
+	h ^= h >> 16
+	return h
+}
+
 // Allocate returns the session's variant of the named experiment: the
 // variant whose cumulative weight range, in name order, holds
-// AllocationHash(experiment + ":" + sessionID) modulo the total weight. It
-// reports false for an unknown experiment or one without weight.
+// mix(AllocationHash(experiment + ":" + sessionID)) scaled to the total
+// weight (h * total >> 32). It reports false for an unknown experiment or
+// one without weight.
 func (s *PromptService[M, P]) Allocate(experiment, sessionID string) (string, bool) {
 	for i := range s.Experiments {
 		if e := &s.Experiments[i]; e.Name == experiment {
@@ -191,7 +206,7 @@ func (e *Experiment[M, P]) allocate(sessionID string) *Variant[P] {
 	}
 	// point < total, which is at most the weights' sum (less when the sum
 	// wraps around), so some variant's cumulative range holds it.
-	point := AllocationHash(e.Name+":"+sessionID) % total
+	point := uint32(uint64(mix(AllocationHash(e.Name+":"+sessionID))) * uint64(total) >> 32)
 	i := 0
 	for point >= e.Variants[i].Weight {
 		point -= e.Variants[i].Weight
@@ -231,6 +246,9 @@ func (s *PromptService[M, P]) Decode(body []byte) (PromptRequest, error) {
 			return req, &PromptRequestError{Msg: "the body must be a JSON object, not " + typeErr.Value}
 		case errors.As(err, &typeErr):
 			msg := "must be " + jsonKind(typeErr.Type.String()) + ", not " + typeErr.Value
+			if typeErr.Field == "metadata.params" && typeErr.Type.String() == "string" {
+				msg = "every value must be a string, not " + typeErr.Value // the field is the map's
+			}
 			return req, &PromptRequestError{Field: typeErr.Field, Msg: msg}
 		case errors.As(err, &syntaxErr):
 			msg := fmt.Sprintf("the body is not valid JSON (offset %d): %v", syntaxErr.Offset, err)

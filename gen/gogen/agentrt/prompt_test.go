@@ -119,7 +119,7 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"sessionID":"s","user":[]}`, "user", "must be an object, not array"},
 		{`{"sessionID":"s","user":{"parts":{}}}`, "user.parts", "must be an array, not object"},
 		{`{"sessionID":"s","metadata":5}`, "metadata", "must be an object, not number"},
-		{`{"sessionID":"s","metadata":{"params":{"repo":1}}}`, "metadata.params", "must be a string, not number"},
+		{`{"sessionID":"s","metadata":{"params":{"repo":1}}}`, "metadata.params", "every value must be a string, not number"},
 		{`{"sessionID":"s","metadata":{"params":[]}}`, "metadata.params", "must be an object, not array"},
 		{`{"sessionID":"s","metadata":{"mode":"Full"}}`, "metadata.mode", `unknown mode "Full" (want one of bare, full)`},
 	} {

@@ -277,25 +277,19 @@ func split(s string) []string {
 // ConfigOptions shapes the opencode.json Config writes.
 type ConfigOptions struct {
 	// ProviderID is the provider's id in opencode.json; "" means
-	// DefaultProviderID.
+	// "fakemodel".
 	ProviderID string
-	// ModelID is the model's id; "" means DefaultModelID.
+	// ModelID is the model's id; "" means "fake-claude".
 	ModelID string
 	// Extra holds top-level keys merged over the defaults (for example
 	// "agent", "instructions", "permission").
 	Extra map[string]any
 }
 
-// DefaultProviderID is the provider id Config uses by default.
-const DefaultProviderID = "fakemodel"
-
-// DefaultModelID is the model id Config uses by default.
-const DefaultModelID = "fake-claude"
-
 // Model returns the provider and model ids opts selects, for the model
 // field of a prompt.
 func (o ConfigOptions) Model() (providerID, modelID string) {
-	return cmp.Or(o.ProviderID, DefaultProviderID), cmp.Or(o.ModelID, DefaultModelID)
+	return cmp.Or(o.ProviderID, "fakemodel"), cmp.Or(o.ModelID, "fake-claude")
 }
 
 // Config returns an opencode.json that makes this server OpenCode's only

@@ -335,7 +335,7 @@ func TestConfig(t *testing.T) {
 		!ok || !m.ToolCall || !m.Temperature {
 		t.Errorf("config:\n%s", s.Config(opts))
 	}
-	if pid, mid := (fakemodel.ConfigOptions{}).Model(); pid != fakemodel.DefaultProviderID || mid != fakemodel.DefaultModelID {
+	if pid, mid := (fakemodel.ConfigOptions{}).Model(); pid != "fakemodel" || mid != "fake-claude" {
 		t.Errorf("default model = %s/%s", pid, mid)
 	}
 }

@@ -74,11 +74,6 @@ type PromptResponse = agentrt.PromptResponse
 // PromptRequestError is a request the service cannot answer.
 type PromptRequestError = agentrt.PromptRequestError
 
-// AllocationHash is the experiment allocation hash (see agentrt.AllocationHash).
-func AllocationHash(s string) uint32 {
-	return agentrt.AllocationHash(s)
-}
-
 // AllocateVariant returns the session's variant of the named experiment, or false for
 // an unknown experiment (see agentrt.PromptService.Allocate).
 func AllocateVariant(experiment, sessionID string) (string, bool) {
