@@ -222,7 +222,8 @@ func TestRouteDocNamesEveryAnswer(t *testing.T) {
 // arguments {"text":"x"}.
 func conflicting() agentrt.Store {
 	s := &agentrt.MemoryStore{}
-	inv := agentrt.Invocation{SessionID: "s-full", Tool: "echo", ToolCallID: "c", RequestHash: agentrt.RequestHash("echo", []byte(`{"text":"x"}`))}
+	hash, _ := agentrt.RequestHash("echo", []byte(`{"text":"x"}`))
+	inv := agentrt.Invocation{SessionID: "s-full", Tool: "echo", ToolCallID: "c", RequestHash: hash}
 	s.Claim(context.Background(), inv)
 	s.Complete(context.Background(), inv, agentrt.Result{Success: true})
 	return s

@@ -102,7 +102,7 @@ type Config[H any, M ~string] struct {
 	// Tool is "" (the tool is named inside the JSON-RPC body). Outcome is
 	// as on the route ("executed", "invalid_arguments", "replayed",
 	// "rejected", …), plus "invalid_params" for a refused _meta
-	// tool_call_id. SessionID is set once the session header has passed
+	// tool_call_id or arguments nested too deep. SessionID is set once the session header has passed
 	// the route's limits.
 	Observe func(context.Context, agentrt.CallEvent)
 	// Logger receives one record per tool call; nil means slog.Default().
@@ -132,7 +132,9 @@ type Config[H any, M ~string] struct {
 // of another gateway tool is a result with isError true and the callback
 // route's text ("Tool X is not available in coding sessions"), without
 // executing or recording it, and of a name that is no gateway tool a
-// JSON-RPC error. Arguments are decoded and validated by the contract's
+// JSON-RPC error. Arguments nested deeper than agentrt.MaxArgsDepth are
+// an invalid-params error with the callback route's message for them (a
+// 400 there). Arguments are decoded and validated by the contract's
 // Dispatch: a validation failure is a tool result with isError true and
 // the callback route's text ("Invalid arguments: commands.0.name: …"),
 // which the model can act on.
@@ -421,6 +423,11 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 		if len(args) == 0 {
 			args = []byte("{}")
 		}
+		invalid := func(msg string) (*mcp.CallToolResult, error) {
+			s.observe(ctx, agentrt.CallEvent{Tool: tool, SessionID: c.session, Outcome: "invalid_params",
+				Status: http.StatusOK, Duration: time.Since(start)})
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+		}
 		// Without the _meta id the call simply executes; with one, the id
 		// must be what the callback route accepts as a tool_call_id.
 		var toolCallID string
@@ -434,15 +441,18 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 				msg = agentrt.CheckToolCallID(id)
 			}
 			if msg != "" {
-				s.observe(ctx, agentrt.CallEvent{Tool: tool, SessionID: c.session, Outcome: "invalid_params",
-					Status: http.StatusOK, Duration: time.Since(start)})
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-					Message: fmt.Sprintf("_meta %q: %s", ToolCallIDMeta, msg)}
+				return invalid(fmt.Sprintf("_meta %q: %s", ToolCallIDMeta, msg))
 			}
 			toolCallID = id
 		}
+		// Arguments the callback route refuses as nested too deep are
+		// refused here too, whether the call has an id or not.
+		hash, tooDeep := agentrt.RequestHash(s.c.Tools[ti].Name, args)
+		if tooDeep != "" {
+			return invalid(tooDeep)
+		}
 		call := agentrt.Call[M]{Tool: tool, Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
-		res, outcome, err := s.execute(ctx, c, ti, call, args, counted)
+		res, outcome, err := s.execute(ctx, c, ti, call, args, hash, counted)
 		if outcome == "panicked" {
 			s.cfg.Logger.ErrorContext(ctx, "agentc mcp: the handler panicked",
 				"tool", tool, "tool_call_id", toolCallID, "session_id", c.session, "panic", res.Panic())
@@ -484,10 +494,10 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 // Dispatch words the refusal ("Tool X is not available in coding
 // sessions"), and nothing is executed or recorded. A call with a
 // tool_call_id goes through the Store exactly as on the callback route
-// (same key, same request hash); one without has no identity a retry could
-// repeat, and executes.
+// (same key, same request hash: hash); one without has no identity a retry
+// could repeat, and executes.
 func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], ti int, call agentrt.Call[M], args []byte,
-	counted *agentrt.StoreCounter) (
+	hash string, counted *agentrt.StoreCounter) (
 	agentrt.Result, string, error,
 ) {
 	if !s.c.Injects(call.Mode, ti) {
@@ -501,13 +511,12 @@ func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], ti int, call a
 		res := run()
 		return res, res.Outcome(), nil
 	}
-	name := s.c.Tools[ti].Name // the key's, whatever alias the caller used
 	inv := agentrt.Invocation{
 		SessionID:      c.session,
 		OrganizationID: c.claims.OrganizationID,
-		Tool:           name,
+		Tool:           s.c.Tools[ti].Name, // the key's, whatever alias the caller used
 		ToolCallID:     call.ToolCallID,
-		RequestHash:    agentrt.RequestHash(name, args),
+		RequestHash:    hash,
 	}
 	prev, done, err := s.cfg.Store.Claim(ctx, inv)
 	switch {
