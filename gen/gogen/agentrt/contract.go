@@ -40,8 +40,8 @@ type EnforceVersion uint
 // A change to the API generated code uses is a new MaxVersion; MinVersion
 // rises when generated code of an older version no longer works with it.
 const (
-	MinVersion = 3
-	MaxVersion = 3
+	MinVersion = 4
+	MaxVersion = 4
 )
 
 // FingerprintHeader is the HTTP header in which a generated OpenCode stub
@@ -58,6 +58,9 @@ type Contract[H any, M ~string] struct {
 	Name, Revision string
 	// Tools are the contract's tools, indexed by the generated Tool.
 	Tools []ToolDesc
+	// Modes are the contract's modes: a mode Sessions gives outside them
+	// is the gateway's misconfiguration (see LookupMode).
+	Modes []M
 	// Injects reports whether mode m injects tool (an index into Tools);
 	// the gateway refuses to execute a tool the session's mode lacks.
 	Injects func(m M, tool int) bool

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -75,6 +76,37 @@ func (f SessionsFunc[M]) SessionMode(ctx context.Context, sessionID string) (M, 
 	return f(ctx, sessionID)
 }
 
+// LookupMode asks sessions for the mode of session, as both transports do
+// before any tool runs; a refusal is the transport's answer. It refuses
+// with 404 unknown_session for ErrUnknownSession; 499 client_gone when the
+// caller left while sessions looked the session up; 503
+// session_lookup_failed when sessions fails otherwise; and 500
+// invalid_session_mode for a mode that is not one of c.Modes: the
+// gateway's Sessions is wrong, not the call, which the mode gate would
+// otherwise refuse as a tool the session lacks. The last two are logged to
+// logger at level Error, the message headed by transport.
+func (c *Contract[H, M]) LookupMode(r *http.Request, sessions Sessions[M], session string, logger *slog.Logger,
+	transport string) (M, *Refusal) {
+	mode, err := sessions.SessionMode(r.Context(), session)
+	switch {
+	case errors.Is(err, ErrUnknownSession):
+		return mode, &Refusal{Status: http.StatusNotFound, Code: "unknown_session", Message: "unknown session " + session}
+	case err != nil && r.Context().Err() != nil:
+		return mode, &Refusal{Status: 499, Code: "client_gone", Message: "the caller left"}
+	case err != nil:
+		logger.ErrorContext(r.Context(), transport+": session lookup failed", "session_id", session, "error", err)
+		return mode, &Refusal{Status: http.StatusServiceUnavailable, Code: "session_lookup_failed",
+			Message: "the gateway could not look the session up"}
+	case !slices.Contains(c.Modes, mode):
+		logger.ErrorContext(r.Context(), transport+": Sessions gave a mode that is not one of the contract's",
+			"session_id", session, "mode", string(mode))
+		return mode, &Refusal{Status: http.StatusInternalServerError, Code: "invalid_session_mode",
+			Message: fmt.Sprintf("the gateway is misconfigured: it gave session %s the mode %q, which contract %s lacks",
+				session, mode, c.Name)}
+	}
+	return mode, nil
+}
+
 // RouteConfig configures NewRoute; H is the generated Handler interface
 // and M the generated Mode type. Handler, Auth and Sessions are required.
 type RouteConfig[H any, M ~string] struct {
@@ -114,9 +146,10 @@ type RouteConfig[H any, M ~string] struct {
 // repeated key counting), for a tool_call_id that is empty, longer than
 // MaxToolCallIDLength, not Unicode text (a lone surrogate, invalid UTF-8)
 // or holding control characters, and for args nested deeper than
-// MaxArgsDepth; 404 unknown_session for an unknown session, and 503
+// MaxArgsDepth; 404 unknown_session for an unknown session, 503
 // session_lookup_failed when Sessions fails otherwise (unless the caller
-// left meanwhile: it is answered nothing); 409
+// left meanwhile: it is answered nothing), and 500 invalid_session_mode
+// when Sessions gives a mode the contract lacks (see LookupMode); 409
 // tool_call_id_conflict when the tool_call_id was used before with
 // another tool or other arguments (see RequestHash: key order, whitespace
 // and number spelling do not make other arguments); 503 store_failed when
@@ -333,17 +366,9 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	mode, err := rt.cfg.Sessions.SessionMode(r.Context(), session)
-	switch {
-	case errors.Is(err, ErrUnknownSession):
-		rt.fail(w, c, http.StatusNotFound, "unknown_session", "unknown session "+session)
-		return
-	case err != nil && r.Context().Err() != nil:
-		c.Outcome, c.Status = "client_gone", 499
-		return
-	case err != nil:
-		rt.cfg.Logger.ErrorContext(r.Context(), "agentc callback: session lookup failed", "session_id", session, "error", err)
-		rt.fail(w, c, http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
+	mode, refused := rt.c.LookupMode(r, rt.cfg.Sessions, session, rt.cfg.Logger, "agentc callback")
+	if refused != nil {
+		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
 		return
 	}
 	call := Call[M]{Tool: toolName, Mode: mode, SessionID: session, ToolCallID: toolCallID, Fingerprint: stub}

@@ -73,8 +73,12 @@ func Authenticate(w http.ResponseWriter, r *http.Request, auth Authenticator, re
 }
 
 // WriteError answers w with status and the callback route's JSON error
-// body, {"error": msg, "code": code}.
+// body, {"error": msg, "code": code}; a caller that left (status 499,
+// client_gone) is answered nothing.
 func WriteError(w http.ResponseWriter, status int, code, msg string) {
+	if status == 499 {
+		return
+	}
 	b, _ := json.Marshal(struct {
 		Error string `json:"error"`
 		Code  string `json:"code"`

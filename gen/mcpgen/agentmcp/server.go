@@ -98,7 +98,7 @@ type Config[H any, M ~string] struct {
 	// and once per request refused before MCP, with the callback route's
 	// agentrt.CallEvent, so one adaptor serves both transports' metrics.
 	// Status is the HTTP status: 200 for every tools/call (MCP answers
-	// inside JSON-RPC), and the refusal's (401, 403, 400, 413, 404, 503), whose
+	// inside JSON-RPC), and the refusal's (401, 403, 400, 413, 404, 503, 500), whose
 	// Tool is "" (the tool is named inside the JSON-RPC body). Outcome is
 	// as on the route ("executed", "invalid_arguments", "replayed",
 	// "rejected", …), plus "invalid_params" for a refused _meta
@@ -159,8 +159,11 @@ type Config[H any, M ~string] struct {
 // another source, or bound to another session), 400 missing_session (no
 // SessionHeader), 400 invalid_session_id (a session id beyond the route's
 // limits), 413 body_too_large (a body over Config.MaxBodyBytes), 404
-// unknown_session, and 503 session_lookup_failed (Sessions failed
-// otherwise).
+// unknown_session, 503 session_lookup_failed (Sessions failed otherwise)
+// and 500 invalid_session_mode (Sessions gave a mode the contract lacks:
+// see agentrt.Contract.LookupMode). A caller that leaves while its token
+// or its session is looked up is observed as 499 client_gone and answered
+// nothing.
 type Server[H any, M ~string] struct {
 	c     *agentrt.Contract[H, M]
 	tools []Tool
@@ -292,19 +295,9 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "invalid_body", "reading the request body: "+err.Error())
 		return
 	}
-	mode, err := s.cfg.Sessions.SessionMode(r.Context(), session)
-	switch {
-	case errors.Is(err, agentrt.ErrUnknownSession):
-		fail(http.StatusNotFound, "unknown_session", "unknown session "+session)
-		return
-	case err != nil && r.Context().Err() != nil:
-		s.observe(r.Context(), agentrt.CallEvent{SessionID: session, Outcome: "client_gone", Status: 499,
-			Duration: time.Since(start)})
-		return
-	case err != nil:
-		s.cfg.Logger.ErrorContext(r.Context(), "agentc mcp: session lookup failed",
-			"session_id", session, "error", err)
-		fail(http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
+	mode, refused := s.c.LookupMode(r, s.cfg.Sessions, session, s.cfg.Logger, "agentc mcp")
+	if refused != nil {
+		fail(refused.Status, refused.Code, refused.Message)
 		return
 	}
 	c := &caller[M]{session: session, claims: claims, mode: mode, body: body, request: r.Context()}

@@ -59,8 +59,8 @@ func _() {
 // not serve the API this package was generated against: generate the package and
 // its runtime with the same agentc.
 const (
-	_ = agentrt.EnforceVersion(3 - agentrt.MinVersion)
-	_ = agentrt.EnforceVersion(agentrt.MaxVersion - 3)
+	_ = agentrt.EnforceVersion(4 - agentrt.MinVersion)
+	_ = agentrt.EnforceVersion(agentrt.MaxVersion - 4)
 )
 
 // toolTable holds each tool's facts, indexed by Tool.
