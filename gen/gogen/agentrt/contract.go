@@ -116,19 +116,20 @@ type Result struct {
 	// Data is the tool's result data, when it has any.
 	Data json.RawMessage `json:"data,omitempty"`
 
-	// invalid marks InvalidArguments' answer, for Outcome.
+	// invalid marks InvalidArguments' answer, for outcome.
 	invalid bool
-	// panicked is Recover's: the panic and its stack, for Panic.
+	// panicked is Recover's: the panic and its stack, which Execute logs
+	// (the model reads the value alone).
 	panicked string
 }
 
-// Outcome is the CallEvent outcome of a call that was executed and
+// outcome is the CallEvent outcome of a call that was executed and
 // answered r: "invalid_arguments" when r is InvalidArguments' answer (the
 // arguments failed validation and no handler ran), "panicked" when it is
 // Recover's (the handler panicked), "executed" otherwise. Both transports
 // report it, so that a metric can tell a model's malformed calls and the
 // gateway's bugs from the tool's own failures.
-func (r Result) Outcome() string {
+func (r Result) outcome() string {
 	switch {
 	case r.invalid:
 		return "invalid_arguments"
@@ -137,11 +138,6 @@ func (r Result) Outcome() string {
 	}
 	return "executed"
 }
-
-// Panic is the panic value and the stack of the handler that panicked when
-// r is Recover's answer, and "" otherwise: both transports log it at level
-// Error (the model reads the value alone).
-func (r Result) Panic() string { return r.panicked }
 
 // Output is what a handler returns on success: the text the model reads
 // and the typed data the gateway returns with it.

@@ -416,3 +416,34 @@ func TestArgsDepth(t *testing.T) {
 		t.Errorf("tools/call with arguments at the limit: %.300s (executed %d)", got, executed)
 	}
 }
+
+// TestRefusalLogged: a request refused before MCP is logged, as the
+// callback route logs its refusals: at level Warn for a 4xx (an unknown
+// session), with its status and code; it was observed and logged nothing.
+func TestRefusalLogged(t *testing.T) {
+	var log strings.Builder
+	s, err := agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, agentmcp.Config[noHandler, string]{
+		Handler: noHandler{},
+		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+		}),
+		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) {
+			return "", agentrt.ErrUnknownSession
+		}),
+		Logger: slog.New(slog.NewTextHandler(&log, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	res, err := http.DefaultClient.Do(newRPC(t, context.Background(), srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if want := "level=WARN msg=\"agentc mcp request refused\" tool=\"\" tool_call_id=\"\" session_id=s1 status=404 outcome=unknown_session"; res.StatusCode != 404 ||
+		!strings.Contains(log.String(), want) {
+		t.Errorf("answered %d, logged:\n%s\nwant a record %s", res.StatusCode, log.String(), want)
+	}
+}

@@ -105,7 +105,9 @@ type Config[H any, M ~string] struct {
 	// tool_call_id or arguments nested too deep. SessionID is set once the session header has passed
 	// the route's limits.
 	Observe func(context.Context, agentrt.CallEvent)
-	// Logger receives one record per tool call; nil means slog.Default().
+	// Logger receives one record per tool call and per request refused
+	// before MCP, at the callback route's levels (agentrt.CallEvent.Log);
+	// nil means slog.Default().
 	Logger *slog.Logger
 	// MaxBodyBytes bounds the request body, a JSON-RPC message; 0 means
 	// agentrt.DefaultMaxBodyBytes, as on the callback route
@@ -257,8 +259,8 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var checked string // the session id, once within the limits
 	fail := func(status int, code, msg string) {
 		agentrt.WriteError(w, status, code, msg)
-		s.observe(r.Context(), agentrt.CallEvent{SessionID: checked, Outcome: code, Status: status,
-			Duration: time.Since(start)})
+		ev := agentrt.CallEvent{SessionID: checked, Outcome: code, Status: status, Duration: time.Since(start)}
+		ev.Log(r.Context(), s.cfg.Logger, "agentc mcp request refused", s.cfg.Observe)
 	}
 	if origin := r.Header.Get("Origin"); origin != "" && !s.allowedOrigin(r, origin) {
 		fail(http.StatusForbidden, "origin_not_allowed", "requests from web origin "+strconv.Quote(origin)+
@@ -402,14 +404,17 @@ func callUnlisted(unlisted map[string]mcp.ToolHandler) mcp.Middleware {
 func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		tool := req.Params.Name
-		ctx, counted := agentrt.CountStore(ctx)
 		// The stateless transport connects a session per request with the
 		// request's context, which carries the caller ServeHTTP added.
 		c := ctx.Value(callerKey{}).(*caller[M])
+		ev := agentrt.CallEvent{Tool: req.Params.Name, SessionID: c.session, Status: http.StatusOK}
+		defer func() {
+			ev.Duration = time.Since(start)
+			ev.Log(ctx, s.cfg.Logger, "agentc mcp tool call", s.cfg.Observe)
+		}()
 		// A caller that leaves ends the wait for the store, as on the
 		// callback route.
-		ctx, cancel := context.WithCancel(ctx)
+		callCtx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(c.request, cancel)()
 		args := []byte(req.Params.Arguments)
@@ -417,13 +422,11 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 			args = []byte("{}")
 		}
 		invalid := func(msg string) (*mcp.CallToolResult, error) {
-			s.observe(ctx, agentrt.CallEvent{Tool: tool, SessionID: c.session, Outcome: "invalid_params",
-				Status: http.StatusOK, Duration: time.Since(start)})
+			ev.Outcome = "invalid_params"
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 		}
 		// Without the _meta id the call simply executes; with one, the id
 		// must be what the callback route accepts as a tool_call_id.
-		var toolCallID string
 		if meta, present := req.Params.Meta[ToolCallIDMeta]; present {
 			id, isString := meta.(string)
 			if strings.ContainsRune(id, utf8.RuneError) {
@@ -436,7 +439,7 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 			if msg != "" {
 				return invalid(fmt.Sprintf("_meta %q: %s", ToolCallIDMeta, msg))
 			}
-			toolCallID = id
+			ev.ToolCallID = id
 		}
 		// Arguments the callback route refuses as nested too deep are
 		// refused here too, whether the call has an id or not.
@@ -444,96 +447,47 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 		if tooDeep != "" {
 			return invalid(tooDeep)
 		}
-		call := agentrt.Call[M]{Tool: tool, Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
-		res, outcome, err := s.execute(ctx, c, ti, call, args, hash, counted)
-		if outcome == "panicked" {
-			s.cfg.Logger.ErrorContext(ctx, "agentc mcp: the handler panicked",
-				"tool", tool, "tool_call_id", toolCallID, "session_id", c.session, "panic", res.Panic())
+		call := agentrt.Call[M]{Tool: ev.Tool, Mode: c.mode, SessionID: c.session, ToolCallID: ev.ToolCallID}
+		var res agentrt.Result
+		if !s.c.Injects(c.mode, ti) {
+			// Refused as on the callback route: the contract's Dispatch
+			// words it, and nothing is executed or recorded.
+			res, ev.Outcome = s.c.Dispatch(callCtx, s.cfg.Handler, call, args), "rejected"
+		} else {
+			inv := agentrt.Invocation{
+				SessionID:      c.session,
+				OrganizationID: c.claims.OrganizationID,
+				Tool:           s.c.Tools[ti].Name, // the key's, whatever alias the caller used
+				ToolCallID:     ev.ToolCallID,
+				RequestHash:    hash,
+			}
+			var refused *agentrt.Refusal
+			res, refused = agentrt.Execute(callCtx, s.cfg.Store, inv, func(ctx context.Context) agentrt.Result {
+				return s.c.Dispatch(ctx, s.cfg.Handler, call, args)
+			}, s.cfg.Logger, "agentc mcp", &ev)
+			switch {
+			case refused == nil:
+			case refused.Code == "tool_call_id_conflict": // the model's to act on, as the route's 409 text
+				res, ev.Outcome = agentrt.Result{Result: refused.Message}, refused.Code
+			case refused.Code == "client_gone":
+				ev.Outcome, ev.Status = refused.Code, refused.Status
+				return nil, errors.New(refused.Message)
+			default: // store_failed
+				ev.Outcome = refused.Code
+				return nil, errors.New(refused.Message)
+			}
 		}
-		status := http.StatusOK
-		if outcome == "client_gone" {
-			status = 499
-		}
-		s.observe(ctx, agentrt.CallEvent{
-			Tool: tool, SessionID: c.session, ToolCallID: toolCallID, Outcome: outcome, Status: status,
-			Success: err == nil && res.Success, Replay: outcome == "replayed", Duration: time.Since(start),
-			StoreAttempts: counted.Attempts(), StoreErr: counted.Err(),
-		})
-		s.cfg.Logger.LogAttrs(ctx, slog.LevelInfo, "agentc mcp tool call",
-			slog.String("tool", tool),
-			slog.String("tool_call_id", toolCallID),
-			slog.String("session_id", c.session),
-			slog.String("outcome", outcome),
-			slog.Bool("success", err == nil && res.Success),
-			slog.Duration("duration", time.Since(start)),
-		)
-		if err != nil {
-			return nil, err
-		}
+		ev.Success = res.Success
 		out := &mcp.CallToolResult{
 			Content:           []mcp.Content{&mcp.TextContent{Text: res.Result}},
 			StructuredContent: res,
 			IsError:           !res.Success,
 		}
-		if outcome == "replayed" {
+		if ev.Replay {
 			out.Meta = mcp.Meta{ReplayMeta: true}
 		}
 		return out, nil
 	}
-}
-
-// execute runs one call of tool ti. A call of a tool the session's mode
-// does not inject is refused as on the callback route: the contract's
-// Dispatch words the refusal ("Tool X is not available in coding
-// sessions"), and nothing is executed or recorded. A call with a
-// tool_call_id goes through the Store exactly as on the callback route
-// (same key, same request hash: hash); one without has no identity a retry
-// could repeat, and executes.
-func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], ti int, call agentrt.Call[M], args []byte,
-	hash string, counted *agentrt.StoreCounter) (
-	agentrt.Result, string, error,
-) {
-	if !s.c.Injects(call.Mode, ti) {
-		return s.c.Dispatch(ctx, s.cfg.Handler, call, args), "rejected", nil
-	}
-	// As on the callback route, an execution is detached from its request.
-	run := func() agentrt.Result {
-		return s.c.Dispatch(context.WithoutCancel(ctx), s.cfg.Handler, call, args)
-	}
-	if call.ToolCallID == "" {
-		res := run()
-		return res, res.Outcome(), nil
-	}
-	inv := agentrt.Invocation{
-		SessionID:      c.session,
-		OrganizationID: c.claims.OrganizationID,
-		Tool:           s.c.Tools[ti].Name, // the key's, whatever alias the caller used
-		ToolCallID:     call.ToolCallID,
-		RequestHash:    hash,
-	}
-	prev, done, err := s.cfg.Store.Claim(ctx, inv)
-	switch {
-	case errors.Is(err, agentrt.ErrConflict):
-		msg := "tool_call_id " + call.ToolCallID +
-			" was already used for another call (a different tool or different arguments)"
-		return agentrt.Result{Result: msg}, "tool_call_id_conflict", nil
-	case err != nil && c.request.Err() != nil:
-		return agentrt.Result{}, "client_gone", errors.New("the caller left")
-	case err != nil:
-		counted.Note(err)
-		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: idempotency store failed",
-			"tool", call.Tool, "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
-		return agentrt.Result{}, "store_failed", errors.New("the gateway could not record the call; retry it")
-	case done:
-		return prev, "replayed", nil
-	}
-	res := run()
-	if err := s.cfg.Store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
-		counted.Note(err)
-		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: recording the result failed",
-			"tool", call.Tool, "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
-	}
-	return res, res.Outcome(), nil
 }
 
 // rawMetaString returns the string under key in the _meta of body, a
@@ -563,11 +517,4 @@ func rawMetaString(body []byte, key, decoded string) string {
 	// around a RawMessage), which JSString reads.
 	s, _ := agentrt.JSString(raw)
 	return s
-}
-
-// observe hands ev to Config.Observe, if set.
-func (s *Server[H, M]) observe(ctx context.Context, ev agentrt.CallEvent) {
-	if s.cfg.Observe != nil {
-		s.cfg.Observe(ctx, ev)
-	}
 }
