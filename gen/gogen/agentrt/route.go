@@ -270,11 +270,11 @@ type CallEvent struct {
 	// Outcome is "executed", "invalid_arguments" (executed, but the
 	// arguments failed validation and no handler ran: the model's malformed
 	// call, not the tool's failure), "panicked" (the handler panicked: the
-	// gateway's bug, whose stack Execute logs), "replayed" (answered with the stored result of an
-	// earlier execution), "rejected" (a tool the session's mode lacks),
-	// "client_gone" (the caller left while Auth, Sessions or the Store
-	// kept it waiting), or the error code of a non-200 answer
-	// ("unauthorized", "store_failed", …: Route lists them).
+	// gateway's bug, whose stack Execute logs), "replayed" (answered with
+	// the stored result of an earlier execution), "rejected" (a tool the
+	// session's mode lacks), "client_gone" (the caller left while Auth,
+	// Sessions or the Store kept it waiting), or the error code of a
+	// non-200 answer ("unauthorized", "store_failed", …: Route lists them).
 	Outcome string
 	// Status is the HTTP status answered (499 when the caller left).
 	Status int
