@@ -103,7 +103,7 @@ func (g *generator) objectDecoder(src *goSource, t *model.Type) {
 	if len(t.Fields) == 0 {
 		src.doc("decode" + name + " decodes " + article(name) + ", which has no fields: every key is stripped.")
 		src.text(`func decode%[1]s(d *decoder, _ *%[1]s) {
-	d.EmptyObject()
+	d.Object(nil, nil, nil)
 }
 `, name)
 		src.add()

@@ -47,7 +47,7 @@ var Emitter = &emit.Emitter{
 // RuntimeVersion is the version of the runtime API (package agentrt) the
 // generated code is written against; the generated files check at compile
 // time that their runtime serves it (agentrt.EnforceVersion).
-const RuntimeVersion = 3
+const RuntimeVersion = 4
 
 // runtimeFS holds the runtime package, which Emit copies beside the
 // generated package unless codegen.go.runtime names one to import.
@@ -333,7 +333,7 @@ var fixedNames = []string{
 // "proxy" (package proxygen) writes into the same package.
 var proxyNames = []string{
 	"PromptProxyPath", "PromptProxyTimeout", "PromptDescriptor", "PromptRequest", "PromptUser", "PromptMetadata",
-	"SamplingParams", "PromptResponse", "PromptRequestError", "AllocationHash", "AllocateVariant", "DecodePromptRequest",
+	"SamplingParams", "PromptResponse", "PromptRequestError", "AllocateVariant", "DecodePromptRequest",
 	"ResolvePrompt", "PromptHandler",
 }
 

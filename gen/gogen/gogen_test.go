@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -242,6 +243,32 @@ func TestModes(t *testing.T) {
 	}
 	if tool, ok := contract.LookupTool("automation_complete"); !ok || tool != contract.ToolAutomationComplete || tool.FileName() != "automation_complete" {
 		t.Errorf("LookupTool(automation_complete) = %v, %v", tool, ok)
+	}
+}
+
+// TestToolOutOfRange: a Tool outside the contract's, which a gateway gets
+// from bad data (LookupTool's -1, a number read from storage), answers
+// every method as String does, without panicking: its name is "Tool(N)"
+// and it has no other facts.
+func TestToolOutOfRange(t *testing.T) {
+	for _, tool := range []contract.Tool{-1, 99} {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("Tool(%d): a method panicked: %v", int(tool), p)
+				}
+			}()
+			want := fmt.Sprintf("Tool(%d)", int(tool))
+			if tool.String() != want || tool.Name() != want {
+				t.Errorf("Tool(%d): String %q, Name %q; want both %q", int(tool), tool.String(), tool.Name(), want)
+			}
+			if tool.Aliases() != nil || tool.FileName() != "" || tool.GatewayExecuted() || tool.Fingerprint() != "" {
+				t.Errorf("Tool(%d) has facts: %q %q %v %q", int(tool), tool.Aliases(), tool.FileName(), tool.GatewayExecuted(), tool.Fingerprint())
+			}
+		}()
+	}
+	if got := contract.ToolSaveSnapshot.String(); got != "save_snapshot" || got != contract.ToolSaveSnapshot.Name() {
+		t.Errorf("String of save_snapshot = %q, Name %q", got, contract.ToolSaveSnapshot.Name())
 	}
 }
 

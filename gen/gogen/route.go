@@ -27,6 +27,7 @@ func (g *generator) callback(src *goSource) {
 	Name:     ContractName,
 	Revision: ContractRevision,
 	Tools:    toolTable[:],
+	Modes:    Modes(),
 	Injects: func(m Mode, t int) bool {
 		return m.Has(Tool(t))
 	},

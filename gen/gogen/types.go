@@ -77,25 +77,28 @@ const (
 			strconv.Quote(t.FileName), strconv.FormatBool(t.Execution.GatewayExecuted()), strconv.Quote(t.Fingerprint))
 	}
 	src.WriteString("}\n\n")
-	src.doc("Name returns the tool's name, as the model calls it.")
-	src.WriteString("func (t Tool) Name() string {\n\treturn toolTable[t].Name\n}\n\n")
-	src.doc("String returns the tool's name.")
-	src.text(`func (t Tool) String() string {
+	src.doc(`desc returns the tool's facts. A Tool outside the contract's, which a gateway gets from bad ` +
+		`data, has none but a name, "Tool(N)": every method answers for it without panicking.`)
+	src.text(`func (t Tool) desc() %[1]s.ToolDesc {
 	if t < 0 || t >= numTools {
-		return "Tool(" + %s.Itoa(int(t)) + ")"
+		return %[1]s.ToolDesc{Name: "Tool(" + %[2]s.Itoa(int(t)) + ")"}
 	}
-	return toolTable[t].Name
+	return toolTable[t]
 }
 
-`, src.use("strconv"))
+`, rt, src.use("strconv"))
+	src.doc(`Name returns the tool's name, as the model calls it ("Tool(N)" for a Tool outside the contract's).`)
+	src.WriteString("func (t Tool) Name() string {\n\treturn t.desc().Name\n}\n\n")
+	src.doc("String returns the tool's name (Name).")
+	src.WriteString("func (t Tool) String() string {\n\treturn t.Name()\n}\n\n")
 	src.doc("Aliases returns the other names the gateway accepts for the tool.")
-	src.text("func (t Tool) Aliases() []string {\n\treturn %s.Clone(toolTable[t].Aliases)\n}\n\n", src.use("slices"))
+	src.text("func (t Tool) Aliases() []string {\n\treturn %s.Clone(t.desc().Aliases)\n}\n\n", src.use("slices"))
 	src.doc("FileName returns the base name of the tool's OpenCode files (OpenCode's tool id).")
-	src.WriteString("func (t Tool) FileName() string {\n\treturn toolTable[t].FileName\n}\n\n")
+	src.WriteString("func (t Tool) FileName() string {\n\treturn t.desc().FileName\n}\n\n")
 	src.doc("GatewayExecuted reports whether the gateway runs the tool (Handler has a method for it).")
-	src.WriteString("func (t Tool) GatewayExecuted() bool {\n\treturn toolTable[t].Gateway\n}\n\n")
+	src.WriteString("func (t Tool) GatewayExecuted() bool {\n\treturn t.desc().Gateway\n}\n\n")
 	src.doc("Fingerprint returns a stable hash of the tool's wire contract (name and arguments).")
-	src.WriteString("func (t Tool) Fingerprint() string {\n\treturn toolTable[t].Fingerprint\n}\n\n")
+	src.WriteString("func (t Tool) Fingerprint() string {\n\treturn t.desc().Fingerprint\n}\n\n")
 	src.doc("Tools returns every tool, sorted by name.")
 	src.WriteString(`func Tools() []Tool {
 	out := make([]Tool, numTools)

@@ -463,7 +463,7 @@ func TestServiceHandler(t *testing.T) {
 		{http.MethodPost, `{"sessionID":5}`, "sessionID: must be a string, not number"},
 		{http.MethodPost, `{"sessionID":"s","metadata":{"mode":"codng"}}`, `metadata.mode: unknown mode "codng" (want one of automation, coding, setup)`},
 		{http.MethodPost, `{"sessionID":"s","user":{"parts":{}}}`, "user.parts: must be an array, not object"},
-		{http.MethodPost, `{"sessionID":"s","metadata":{"params":{"repoName":5}}}`, "metadata.params: every value must be a string, not number"},
+		{http.MethodPost, `{"sessionID":"s","metadata":{"params":{"repoName":5}}}`, "metadata.params.repoName: must be a string, not number"},
 		{http.MethodPost, `{"sessionID":"s","metadata":{"params":["acme/web"]}}`, "metadata.params: must be an object, not array"},
 		{http.MethodGet, ``, "use POST"},
 	} {

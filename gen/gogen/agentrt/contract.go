@@ -40,8 +40,8 @@ type EnforceVersion uint
 // A change to the API generated code uses is a new MaxVersion; MinVersion
 // rises when generated code of an older version no longer works with it.
 const (
-	MinVersion = 3
-	MaxVersion = 3
+	MinVersion = 4
+	MaxVersion = 4
 )
 
 // FingerprintHeader is the HTTP header in which a generated OpenCode stub
@@ -58,6 +58,9 @@ type Contract[H any, M ~string] struct {
 	Name, Revision string
 	// Tools are the contract's tools, indexed by the generated Tool.
 	Tools []ToolDesc
+	// Modes are the contract's modes: a mode Sessions gives outside them
+	// is the gateway's misconfiguration (see LookupMode).
+	Modes []M
 	// Injects reports whether mode m injects tool (an index into Tools);
 	// the gateway refuses to execute a tool the session's mode lacks.
 	Injects func(m M, tool int) bool
@@ -113,19 +116,20 @@ type Result struct {
 	// Data is the tool's result data, when it has any.
 	Data json.RawMessage `json:"data,omitempty"`
 
-	// invalid marks InvalidArguments' answer, for Outcome.
+	// invalid marks InvalidArguments' answer, for outcome.
 	invalid bool
-	// panicked is Recover's: the panic and its stack, for Panic.
+	// panicked is Recover's: the panic and its stack, which Execute logs
+	// (the model reads the value alone).
 	panicked string
 }
 
-// Outcome is the CallEvent outcome of a call that was executed and
+// outcome is the CallEvent outcome of a call that was executed and
 // answered r: "invalid_arguments" when r is InvalidArguments' answer (the
 // arguments failed validation and no handler ran), "panicked" when it is
 // Recover's (the handler panicked), "executed" otherwise. Both transports
 // report it, so that a metric can tell a model's malformed calls and the
 // gateway's bugs from the tool's own failures.
-func (r Result) Outcome() string {
+func (r Result) outcome() string {
 	switch {
 	case r.invalid:
 		return "invalid_arguments"
@@ -134,11 +138,6 @@ func (r Result) Outcome() string {
 	}
 	return "executed"
 }
-
-// Panic is the panic value and the stack of the handler that panicked when
-// r is Recover's answer, and "" otherwise: both transports log it at level
-// Error (the model reads the value alone).
-func (r Result) Panic() string { return r.panicked }
 
 // Output is what a handler returns on success: the text the model reads
 // and the typed data the gateway returns with it.

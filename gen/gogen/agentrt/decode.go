@@ -694,12 +694,9 @@ func (d *Decoder) next(end byte) bool {
 	return false
 }
 
-// EmptyObject decodes an object whose schema has no fields: every key is
-// unknown and stripped, as zod does.
-func (d *Decoder) EmptyObject() { d.Object(nil, nil, nil) }
-
-// Object decodes an object of the fields keys (at most 64), in the order
-// zod checks them, at the current path; field decodes the value of field
+// Object decodes an object of the fields keys (at most 64; none for an
+// object whose schema has no fields), in the order zod checks them, at
+// the current path; field decodes the value of field
 // i, the path then at its key. It does what every object decoder does, as
 // the generated zod schema parses JSON.parse's object: a key repeated
 // replaces the earlier value and its issues (JSON.parse keeps the last),

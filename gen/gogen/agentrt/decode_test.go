@@ -375,21 +375,21 @@ func TestEnumAndEmptyObject(t *testing.T) {
 	} {
 		var d Decoder
 		d.Reset([]byte(c.in))
-		d.EmptyObject()
+		d.Object(nil, nil, nil)
 		err := d.End()
 		var got []byte
 		if issues, isIssues := err.(Issues); isIssues {
 			got, _ = issues.MarshalJSON()
 		} else if err != nil {
-			t.Errorf("EmptyObject(%s): %v", c.in, err)
+			t.Errorf("Object(nil, nil, nil) of %s: %v", c.in, err)
 		}
 		if string(got) != c.issues {
-			t.Errorf("EmptyObject(%s): issues %s, want %s", c.in, got, c.issues)
+			t.Errorf("Object(nil, nil, nil) of %s: issues %s, want %s", c.in, got, c.issues)
 		}
 	}
 	var d Decoder
 	d.Reset([]byte(`{"a":}`))
-	if d.EmptyObject(); d.End() == nil {
-		t.Error("EmptyObject of a broken member: no syntax error")
+	if d.Object(nil, nil, nil); d.End() == nil {
+		t.Error("Object(nil, nil, nil) of a broken member: no syntax error")
 	}
 }

@@ -108,9 +108,8 @@ func parseCallbackBody(body []byte) (toolCallID string, args []byte, argsSum [sh
 				break
 			}
 			start := d.pos
-			c := canonizer{d: &d}
-			if argsSum = c.object(); c.tooDeep {
-				return "", nil, argsSum, fmt.Sprintf("args nests deeper than %d objects and arrays (MaxArgsDepth)", MaxArgsDepth)
+			if argsSum, msg = argsDigest(&d); msg != "" {
+				return "", nil, argsSum, msg
 			}
 			args = body[start:d.pos]
 		default:
@@ -149,6 +148,17 @@ func requestHash(tool string, argsSum [sha256.Size]byte) string {
 	h.Write([]byte{0})
 	h.Write(argsSum[:])
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// argsDigest reads the object at d's position (which holds '{') with a
+// canonizer: its digest, or the message for an object nested deeper than
+// MaxArgsDepth.
+func argsDigest(d *Decoder) (sum [sha256.Size]byte, tooDeep string) {
+	c := canonizer{d: d}
+	if sum = c.object(); c.tooDeep {
+		return sum, fmt.Sprintf("args nests deeper than %d objects and arrays (MaxArgsDepth)", MaxArgsDepth)
+	}
+	return sum, ""
 }
 
 // canonizer writes a canonical encoding of a JSON value: two JSON texts

@@ -205,27 +205,32 @@ func FuzzEnvelope(f *testing.F) {
 // TestRequestHash: another transport's RequestHash is the callback
 // route's hash of the same call (so a retry through either transport is
 // the same call), ignores what JSON.parse ignores, and hashes args that
-// are not one JSON object within MaxArgsDepth as their bytes.
+// are not one JSON object as their bytes; args nested deeper than
+// MaxArgsDepth get the route's message for them and no hash.
 func TestRequestHash(t *testing.T) {
 	args := `{"b":[1,{"c":"\u00e9"}],"a":null}`
 	_, _, sum, msg := parseCallbackBody([]byte(`{"tool_call_id":"x","args":` + args + `}`))
 	if msg != "" {
 		t.Fatal(msg)
 	}
-	h := RequestHash("save_snapshot", []byte(args))
+	h, _ := RequestHash("save_snapshot", []byte(args))
 	if want := requestHash("save_snapshot", sum); h != want {
 		t.Errorf("RequestHash = %s, the route's hash %s", h, want)
 	}
-	if again := RequestHash("save_snapshot", []byte(` {"a":null, "b":[1.0,{"c":"é"}]} `)); again != h {
+	if again, _ := RequestHash("save_snapshot", []byte(` {"a":null, "b":[1.0,{"c":"é"}]} `)); again != h {
 		t.Errorf("RequestHash of the same args respelled = %s, want %s", again, h)
 	}
-	if other := RequestHash("verify", []byte(args)); other == h {
+	if other, _ := RequestHash("verify", []byte(args)); other == h {
 		t.Error("RequestHash of another tool's call is the same")
 	}
 	deep := strings.Repeat("[", MaxArgsDepth) + strings.Repeat("]", MaxArgsDepth)
-	for _, raw := range []string{`[1]`, `"x"`, `{"a":1`, `{"a":1}x`, `{"a":` + deep + `}`} {
-		if got, want := RequestHash("verify", []byte(raw)), requestHash("verify", sha256.Sum256([]byte(raw))); got != want {
-			t.Errorf("RequestHash(%.40s) = %s, want the hash of its bytes %s", raw, got, want)
+	for _, raw := range []string{`[1]`, `"x"`, `{"a":1`, `{"a":1}x`, `[` + deep + `]`} {
+		if got, msg := RequestHash("verify", []byte(raw)); got != requestHash("verify", sha256.Sum256([]byte(raw))) || msg != "" {
+			t.Errorf("RequestHash(%.40s) = %s, %q; want the hash of its bytes", raw, got, msg)
 		}
+	}
+	_, _, _, routeMsg := parseCallbackBody([]byte(`{"tool_call_id":"x","args":{"a":` + deep + `}}`))
+	if got, msg := RequestHash("verify", []byte(`{"a":`+deep+`}`)); got != "" || msg != routeMsg || msg == "" {
+		t.Errorf("RequestHash of args too deep = %s, %q; want the route's message %q", got, msg, routeMsg)
 	}
 }

@@ -43,6 +43,7 @@ var fakeContract = agentrt.Contract[handler, mode]{
 	Name:         "fake",
 	Revision:     "1",
 	Tools:        fakeTools,
+	Modes:        []mode{modeFull, modeBare},
 	Injects:      injects,
 	CallbackPath: "/cb/{sessionId}/tools/{toolName}",
 	Retention:    time.Minute,
@@ -117,7 +118,7 @@ func (e *echoer) count(id string) int {
 }
 
 // Sessions: "s-full" is in mode full, "s-bare" in mode bare; "s-down"
-// cannot be looked up.
+// cannot be looked up, and "s-odd" is given a mode the contract lacks.
 var sessions = agentrt.SessionsFunc[mode](func(ctx context.Context, id string) (mode, error) {
 	switch id {
 	case "s-full":
@@ -126,6 +127,8 @@ var sessions = agentrt.SessionsFunc[mode](func(ctx context.Context, id string) (
 		return modeBare, nil
 	case "s-down":
 		return "", errors.New("database down")
+	case "s-odd":
+		return "odd", nil // a mode the contract lacks: a misconfigured Sessions
 	}
 	return "", agentrt.ErrUnknownSession
 })

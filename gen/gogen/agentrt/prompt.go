@@ -2,7 +2,6 @@ package agentrt
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -232,35 +231,96 @@ func (e *PromptRequestError) Error() string {
 	return e.Field + ": " + e.Msg
 }
 
-// Decode parses and checks a request body: a JSON object with a non-empty
-// sessionID, fields of the right types (absent ones are empty) and, when
-// it names one, one of the contract's modes. The error is a
-// *PromptRequestError.
+// Decode parses and checks a request body as JSON.parse reads the one
+// the plugin sends: keys are case-sensitive, the last of a repeated key
+// counts and other keys are ignored. It must be a JSON object with a
+// non-empty sessionID, fields of the right types (absent ones are empty)
+// and, when it names one, one of the contract's modes. The error is a
+// *PromptRequestError naming the first offending field by its path, down
+// to a prompt parameter's key (metadata.params.repoName).
 func (s *PromptService[M, P]) Decode(body []byte) (PromptRequest, error) {
 	var req PromptRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		var syntaxErr *json.SyntaxError
-		switch {
-		case errors.As(err, &typeErr) && typeErr.Field == "":
-			return req, &PromptRequestError{Msg: "the body must be a JSON object, not " + typeErr.Value}
-		case errors.As(err, &typeErr):
-			msg := "must be " + jsonKind(typeErr.Type.String()) + ", not " + typeErr.Value
-			if typeErr.Field == "metadata.params" && typeErr.Type.String() == "string" {
-				msg = "every value must be a string, not " + typeErr.Value // the field is the map's
-			}
-			return req, &PromptRequestError{Field: typeErr.Field, Msg: msg}
-		case errors.As(err, &syntaxErr):
-			msg := fmt.Sprintf("the body is not valid JSON (offset %d): %v", syntaxErr.Offset, err)
-			return req, &PromptRequestError{Msg: msg}
+	d := Decoder{data: body}
+	object := func(keys []string, field func(i int)) { d.Object(keys, make([]Issue, len(keys)), field) }
+	object([]string{"sessionID", "agent", "user", "metadata"}, func(i int) {
+		switch i {
+		case 0:
+			d.Str(&req.SessionID)
+		case 1:
+			d.Str(&req.Agent)
+		case 2:
+			req.User = PromptUser{}
+			object([]string{"system", "parts"}, func(i int) {
+				if i == 0 {
+					d.Str(&req.User.System)
+					return
+				}
+				req.User.Parts = nil
+				Array(&d, &req.User.Parts, func(part *json.RawMessage) {
+					d.peek()
+					start := d.pos
+					d.skip()
+					*part = slices.Clone(body[start:d.pos])
+				})
+			})
+		case 3:
+			m := &req.Metadata
+			*m = PromptMetadata{}
+			object([]string{"project", "directory", "mode", "model", "params"}, func(i int) {
+				if i < 4 {
+					d.Str([]*string{&m.Project, &m.Directory, &m.Mode, &m.Model}[i])
+					return
+				}
+				m.Params = nil
+				d.stringMap(&m.Params)
+			})
 		}
-		return req, &PromptRequestError{Msg: "the body is not valid JSON: " + err.Error()}
+	})
+	switch err := d.End().(type) {
+	case *SyntaxError:
+		return req, &PromptRequestError{Msg: fmt.Sprintf("the body is not valid JSON (offset %d): %s", err.Offset, err.Msg)}
+	case Issues: // each an invalid_type: "…: expected <Expected>, received <kind>"
+		_, got, _ := strings.Cut(err[0].Message, ", received ")
+		article := "a "
+		if err[0].Expected != "string" {
+			article = "an " // object, array
+		}
+		var path []string
+		for _, step := range err[0].Path {
+			path = append(path, fmt.Sprint(step))
+		}
+		if len(path) == 0 {
+			return req, &PromptRequestError{Msg: "the body must be a JSON object, not " + got}
+		}
+		return req, &PromptRequestError{Field: strings.Join(path, "."), Msg: "must be " + article + err[0].Expected + ", not " + got}
 	}
 	if strings.TrimSpace(req.SessionID) == "" {
 		return req, &PromptRequestError{Field: "sessionID", Msg: "is required"}
 	}
 	_, err := s.mode(req)
 	return req, err
+}
+
+// stringMap decodes an object of strings into *m, the path at each key; the
+// last of a repeated key counts, with its issues.
+func (d *Decoder) stringMap(m *map[string]string) {
+	more, ok := d.open('{', kindObject)
+	if ok {
+		*m = map[string]string{}
+	}
+	start := len(d.issues)
+	for more {
+		key := string(d.key(0))
+		if _, repeated := (*m)[key]; repeated {
+			d.dropIssues(start, d.depth, key)
+		}
+		d.push(pathElem{key: key, index: -1})
+		var v string
+		d.Str(&v)
+		(*m)[key] = v
+		d.pop()
+		more = d.next('}') // false after a syntax error
+	}
 }
 
 // mode returns the mode req names, or the default when it names none; the
@@ -279,19 +339,6 @@ func (s *PromptService[M, P]) mode(req PromptRequest) (M, error) {
 		return m, &PromptRequestError{Field: "metadata.mode", Msg: msg}
 	}
 	return m, nil
-}
-
-// jsonKind names the JSON kind of the Go type that encoding/json names:
-// one of PromptRequest's fields, each a string, a slice, or a map or
-// struct.
-func jsonKind(goType string) string {
-	switch {
-	case goType == "string":
-		return "a string"
-	case strings.HasPrefix(goType, "[]"):
-		return "an array"
-	}
-	return "an object"
 }
 
 // Resolve answers a request from the spec: the system prompt (the mode's,

@@ -108,20 +108,27 @@ func session(t *testing.T, want string) string {
 	return ""
 }
 
+// TestDecodeErrors: a request is read as JSON.parse reads the plugin's
+// body: keys are case-sensitive (a "SessionID" is no sessionID) and the
+// last of a repeated key counts; a value of the wrong type is named by
+// its path, down to the prompt parameter's key.
 func TestDecodeErrors(t *testing.T) {
 	for _, c := range []struct{ body, field, msg string }{
-		{`not json`, "", "the body is not valid JSON (offset 2)"},
-		{`{"sessionID":"s"`, "", "the body is not valid JSON (offset 16): unexpected end of JSON input"},
+		{`not json`, "", "the body is not valid JSON (offset 0)"},
+		{`{"sessionID":"s"`, "", "the body is not valid JSON (offset 16)"},
 		{`[1]`, "", "the body must be a JSON object, not array"},
 		{`{"agent":"build"}`, "sessionID", "is required"},
 		{`{"sessionID":" \t"}`, "sessionID", "is required"},
+		{`{"SessionID":"s","SESSIONID":"s"}`, "sessionID", "is required"},
+		{`{"sessionID":"s","sessionID":""}`, "sessionID", "is required"},
 		{`{"sessionID":5}`, "sessionID", "must be a string, not number"},
 		{`{"sessionID":"s","user":[]}`, "user", "must be an object, not array"},
 		{`{"sessionID":"s","user":{"parts":{}}}`, "user.parts", "must be an array, not object"},
 		{`{"sessionID":"s","metadata":5}`, "metadata", "must be an object, not number"},
-		{`{"sessionID":"s","metadata":{"params":{"repo":1}}}`, "metadata.params", "every value must be a string, not number"},
+		{`{"sessionID":"s","metadata":{"params":{"repo":"r","n":1}}}`, "metadata.params.n", "must be a string, not number"},
 		{`{"sessionID":"s","metadata":{"params":[]}}`, "metadata.params", "must be an object, not array"},
 		{`{"sessionID":"s","metadata":{"mode":"Full"}}`, "metadata.mode", `unknown mode "Full" (want one of bare, full)`},
+		{`{"sessionID":"s","metadata":{"Mode":"bare","mode":"Full"}}`, "metadata.mode", `unknown mode "Full"`},
 	} {
 		_, err := promptService.Decode([]byte(c.body))
 		var re *agentrt.PromptRequestError
@@ -133,8 +140,11 @@ func TestDecodeErrors(t *testing.T) {
 			t.Errorf("Decode(%s): Error() = %q", c.body, err)
 		}
 	}
-	req, err := promptService.Decode([]byte(`{"sessionID":"s","agent":"plan","metadata":{"mode":"bare","params":{"repo":"r"}}}`))
-	if err != nil || req.SessionID != "s" || req.Agent != "plan" || req.Metadata.Mode != "bare" || req.Metadata.Params["repo"] != "r" {
+	req, err := promptService.Decode([]byte(`{"sessionID":"s","agent":"plan","user":{"system":"c","parts":[{"type":"text"}, 1]},` +
+		`"metadata":{"mode":"bare","params":{"repo":1,"repo":"r"},"Model":"p/big"},"extra":{}}`))
+	if err != nil || req.SessionID != "s" || req.Agent != "plan" || req.User.System != "c" || len(req.User.Parts) != 2 ||
+		string(req.User.Parts[0]) != `{"type":"text"}` || req.Metadata.Mode != "bare" || req.Metadata.Params["repo"] != "r" ||
+		len(req.Metadata.Params) != 1 || req.Metadata.Model != "" {
 		t.Errorf("Decode of a good request = %+v, %v", req, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -75,6 +76,37 @@ func (f SessionsFunc[M]) SessionMode(ctx context.Context, sessionID string) (M, 
 	return f(ctx, sessionID)
 }
 
+// LookupMode asks sessions for the mode of session, as both transports do
+// before any tool runs; a refusal is the transport's answer. It refuses
+// with 404 unknown_session for ErrUnknownSession; 499 client_gone when the
+// caller left while sessions looked the session up; 503
+// session_lookup_failed when sessions fails otherwise; and 500
+// invalid_session_mode for a mode that is not one of c.Modes: the
+// gateway's Sessions is wrong, not the call, which the mode gate would
+// otherwise refuse as a tool the session lacks. The last two are logged to
+// logger at level Error, the message headed by transport.
+func (c *Contract[H, M]) LookupMode(r *http.Request, sessions Sessions[M], session string, logger *slog.Logger,
+	transport string) (M, *Refusal) {
+	mode, err := sessions.SessionMode(r.Context(), session)
+	switch {
+	case errors.Is(err, ErrUnknownSession):
+		return mode, &Refusal{Status: http.StatusNotFound, Code: "unknown_session", Message: "unknown session " + session}
+	case err != nil && r.Context().Err() != nil:
+		return mode, &Refusal{Status: 499, Code: "client_gone", Message: "the caller left"}
+	case err != nil:
+		logger.ErrorContext(r.Context(), transport+": session lookup failed", "session_id", session, "error", err)
+		return mode, &Refusal{Status: http.StatusServiceUnavailable, Code: "session_lookup_failed",
+			Message: "the gateway could not look the session up"}
+	case !slices.Contains(c.Modes, mode):
+		logger.ErrorContext(r.Context(), transport+": Sessions gave a mode that is not one of the contract's",
+			"session_id", session, "mode", string(mode))
+		return mode, &Refusal{Status: http.StatusInternalServerError, Code: "invalid_session_mode",
+			Message: fmt.Sprintf("the gateway is misconfigured: it gave session %s the mode %q, which contract %s lacks",
+				session, mode, c.Name)}
+	}
+	return mode, nil
+}
+
 // RouteConfig configures NewRoute; H is the generated Handler interface
 // and M the generated Mode type. Handler, Auth and Sessions are required.
 type RouteConfig[H any, M ~string] struct {
@@ -114,9 +146,10 @@ type RouteConfig[H any, M ~string] struct {
 // repeated key counting), for a tool_call_id that is empty, longer than
 // MaxToolCallIDLength, not Unicode text (a lone surrogate, invalid UTF-8)
 // or holding control characters, and for args nested deeper than
-// MaxArgsDepth; 404 unknown_session for an unknown session, and 503
+// MaxArgsDepth; 404 unknown_session for an unknown session, 503
 // session_lookup_failed when Sessions fails otherwise (unless the caller
-// left meanwhile: it is answered nothing); 409
+// left meanwhile: it is answered nothing), and 500 invalid_session_mode
+// when Sessions gives a mode the contract lacks (see LookupMode); 409
 // tool_call_id_conflict when the tool_call_id was used before with
 // another tool or other arguments (see RequestHash: key order, whitespace
 // and number spelling do not make other arguments); 503 store_failed when
@@ -235,13 +268,13 @@ type CallEvent struct {
 	// that far).
 	Tool, SessionID, ToolCallID string
 	// Outcome is "executed", "invalid_arguments" (executed, but the
-	// arguments failed validation and no handler ran: see
-	// Result.Outcome), "panicked" (the handler panicked: the route logs
-	// the panic's stack), "replayed" (answered with the stored result of an
-	// earlier execution), "rejected" (a tool the session's mode lacks),
-	// "client_gone" (the caller left while Auth, Sessions or the Store
-	// kept it waiting), or the error code of a non-200 answer
-	// ("unauthorized", "store_failed", …: Route lists them).
+	// arguments failed validation and no handler ran: the model's malformed
+	// call, not the tool's failure), "panicked" (the handler panicked: the
+	// gateway's bug, whose stack Execute logs), "replayed" (answered with
+	// the stored result of an earlier execution), "rejected" (a tool the
+	// session's mode lacks), "client_gone" (the caller left while Auth,
+	// Sessions or the Store kept it waiting), or the error code of a
+	// non-200 answer ("unauthorized", "store_failed", …: Route lists them).
 	Outcome string
 	// Status is the HTTP status answered (499 when the caller left).
 	Status int
@@ -265,7 +298,10 @@ type CallEvent struct {
 func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	c := &CallEvent{} // what ServeHTTP learns, for the log record and Observe
-	defer func() { rt.log(r.Context(), c, time.Since(start)) }()
+	defer func() {
+		c.Duration = time.Since(start)
+		c.Log(r.Context(), rt.cfg.Logger, "agentc tool callback", rt.cfg.Observe)
+	}()
 
 	session, toolName, ok := rt.match(r.URL.EscapedPath())
 	c.SessionID, c.Tool = session, toolName
@@ -333,17 +369,9 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	mode, err := rt.cfg.Sessions.SessionMode(r.Context(), session)
-	switch {
-	case errors.Is(err, ErrUnknownSession):
-		rt.fail(w, c, http.StatusNotFound, "unknown_session", "unknown session "+session)
-		return
-	case err != nil && r.Context().Err() != nil:
-		c.Outcome, c.Status = "client_gone", 499
-		return
-	case err != nil:
-		rt.cfg.Logger.ErrorContext(r.Context(), "agentc callback: session lookup failed", "session_id", session, "error", err)
-		rt.fail(w, c, http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
+	mode, refused := rt.c.LookupMode(r, rt.cfg.Sessions, session, rt.cfg.Logger, "agentc callback")
+	if refused != nil {
+		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
 		return
 	}
 	call := Call[M]{Tool: toolName, Mode: mode, SessionID: session, ToolCallID: toolCallID, Fingerprint: stub}
@@ -366,55 +394,68 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ToolCallID:     toolCallID,
 		RequestHash:    requestHash(tool.Name, argsSum),
 	}
-	rt.execute(w, r, c, inv, call, args)
+	res, refused := Execute(r.Context(), rt.cfg.Store, inv, func(ctx context.Context) Result {
+		return rt.c.Dispatch(ctx, rt.cfg.Handler, call, args)
+	}, rt.cfg.Logger, "agentc callback", c)
+	if refused != nil {
+		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
+		return
+	}
+	rt.reply(w, c, res, c.Replay)
 }
 
-// execute serves a call that passed every check: it claims the call in the
-// Store, and either answers the stored result of an earlier execution or
-// executes the call, records its result and answers it.
-func (rt *Route[H, M]) execute(w http.ResponseWriter, r *http.Request, c *CallEvent, inv Invocation,
-	call Call[M], args []byte) {
-	ctx, counter := CountStore(r.Context())
-	defer func() { c.StoreAttempts, c.StoreErr = counter.Attempts(), counter.Err() }()
-	prev, done, err := rt.cfg.Store.Claim(ctx, inv)
-	switch {
-	case errors.Is(err, ErrConflict):
-		rt.fail(w, c, http.StatusConflict, "tool_call_id_conflict",
-			"tool_call_id "+inv.ToolCallID+" was already used for another call (a different tool or different arguments)")
-		return
-	case err != nil && r.Context().Err() != nil:
-		c.Outcome, c.Status = "client_gone", 499
-		return
-	case err != nil:
-		counter.Note(err)
-		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: idempotency store failed",
-			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
-		rt.fail(w, c, http.StatusServiceUnavailable, "store_failed", "the gateway could not record the call; retry it")
-		return
-	case done:
-		c.Outcome, c.Replay = "replayed", true
-		rt.reply(w, c, prev, true)
-		return
+// Execute runs a call that passed every check, as both transports do,
+// and notes on ev its outcome and its store operations. A call with a
+// ToolCallID goes through store: the first with its key is executed by run
+// and its result recorded, both detached from ctx's end, so that a dropped
+// connection (the snapshot TCP-drop trap) cancels neither and its retry
+// gets this result; a result the store could not record yet is answered
+// all the same (the store says whether it keeps it to record later). A
+// repeated call gets the stored result, with outcome "replayed". A call
+// without a ToolCallID (an MCP call without the _meta id) has no identity
+// a retry could repeat, and is executed. A handler's panic is logged to
+// logger at level Error with its stack.
+//
+// It refuses with 409 tool_call_id_conflict for a key reused with another
+// RequestHash, 499 client_gone when ctx ends while the store keeps the
+// caller waiting, and 503 store_failed when the store cannot claim the
+// call (logged at level Error; nothing was executed: retry it). Log
+// records are headed by transport.
+func Execute(ctx context.Context, store Store, inv Invocation, run func(context.Context) Result,
+	logger *slog.Logger, transport string, ev *CallEvent) (Result, *Refusal) {
+	ctx, counter := countStore(ctx)
+	defer func() { ev.StoreAttempts, ev.StoreErr = int(counter.attempts.Load()), counter.lastErr() }()
+	attrs := []any{"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID}
+	if inv.ToolCallID != "" {
+		prev, done, err := store.Claim(ctx, inv)
+		switch {
+		case errors.Is(err, ErrConflict):
+			return Result{}, &Refusal{Status: http.StatusConflict, Code: "tool_call_id_conflict", Message: "tool_call_id " +
+				inv.ToolCallID + " was already used for another call (a different tool or different arguments)"}
+		case err != nil && ctx.Err() != nil:
+			return Result{}, &Refusal{Status: 499, Code: "client_gone", Message: "the caller left"}
+		case err != nil:
+			counter.note(err)
+			logger.ErrorContext(ctx, transport+": idempotency store failed", append(attrs, "error", err)...)
+			return Result{}, &Refusal{Status: http.StatusServiceUnavailable, Code: "store_failed",
+				Message: "the gateway could not record the call; retry it"}
+		case done:
+			ev.Outcome, ev.Replay = "replayed", true
+			return prev, nil
+		}
 	}
-
-	// Executed detached from the request, so that a dropped connection
-	// (the snapshot TCP-drop trap) does not cancel it: its retry waits for
-	// this result.
-	res := rt.c.Dispatch(context.WithoutCancel(ctx), rt.cfg.Handler, call, args)
-	// Recorded detached from the request too, under the store's own
-	// deadline; a result the store could not record yet is answered all
-	// the same (the store says whether it keeps it to record later).
-	if err := rt.cfg.Store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
-		counter.Note(err)
-		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: recording the result failed",
-			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "error", err)
+	res := run(context.WithoutCancel(ctx))
+	if inv.ToolCallID != "" {
+		if err := store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
+			counter.note(err)
+			logger.ErrorContext(ctx, transport+": recording the result failed", append(attrs, "error", err)...)
+		}
 	}
-	if p := res.Panic(); p != "" {
-		rt.cfg.Logger.ErrorContext(ctx, "agentc callback: the handler panicked",
-			"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID, "panic", p)
+	if res.panicked != "" {
+		logger.ErrorContext(ctx, transport+": the handler panicked", append(attrs, "panic", res.panicked)...)
 	}
-	c.Outcome = res.Outcome()
-	rt.reply(w, c, res, false)
+	ev.Outcome = res.outcome()
+	return res, nil
 }
 
 // fail answers a request the route refuses, noting it for the log.
@@ -436,26 +477,29 @@ func (rt *Route[H, M]) reply(w http.ResponseWriter, c *CallEvent, res Result, re
 	writeJSON(w, http.StatusOK, b)
 }
 
-// log writes the call's record: Info for 200, Warn for 4xx, Error for 5xx.
-func (rt *Route[H, M]) log(ctx context.Context, c *CallEvent, d time.Duration) {
+// Log writes ev's record, under msg, to logger: at level Info for a 200,
+// Warn for a 4xx and Error for a 5xx. Then it hands ev to observe, unless
+// observe is nil. Both transports log and observe every request with it,
+// after its answer.
+func (ev CallEvent) Log(ctx context.Context, logger *slog.Logger, msg string,
+	observe func(context.Context, CallEvent)) {
 	level := slog.LevelInfo
 	switch {
-	case c.Status >= 500:
+	case ev.Status >= 500:
 		level = slog.LevelError
-	case c.Status >= 400:
+	case ev.Status >= 400:
 		level = slog.LevelWarn
 	}
-	rt.cfg.Logger.LogAttrs(ctx, level, "agentc tool callback",
-		slog.String("tool", c.Tool),
-		slog.String("tool_call_id", c.ToolCallID),
-		slog.String("session_id", c.SessionID),
-		slog.Int("status", c.Status),
-		slog.String("outcome", c.Outcome),
-		slog.Bool("success", c.Success),
-		slog.Duration("duration", d),
+	logger.LogAttrs(ctx, level, msg,
+		slog.String("tool", ev.Tool),
+		slog.String("tool_call_id", ev.ToolCallID),
+		slog.String("session_id", ev.SessionID),
+		slog.Int("status", ev.Status),
+		slog.String("outcome", ev.Outcome),
+		slog.Bool("success", ev.Success),
+		slog.Duration("duration", ev.Duration),
 	)
-	if rt.cfg.Observe != nil {
-		c.Duration = d
-		rt.cfg.Observe(ctx, *c)
+	if observe != nil {
+		observe(ctx, ev)
 	}
 }

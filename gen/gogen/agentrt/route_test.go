@@ -137,6 +137,8 @@ func TestRouteAnswers(t *testing.T) {
 			answer{status: 404, code: "unknown_session", fp: "e1"}},
 		{"session lookup fails", request{path: "/cb/s-down/tools/echo", token: "sbx", body: `{"tool_call_id":"a","args":{}}`},
 			answer{status: 503, code: "session_lookup_failed", fp: "e1"}},
+		{"a mode the contract lacks", request{path: "/cb/s-odd/tools/echo", token: "sbx", body: `{"tool_call_id":"a","args":{"text":"x"}}`},
+			answer{status: 500, code: "invalid_session_mode", fp: "e1"}},
 		{"mode lacks the tool", request{path: "/cb/s-bare/tools/echo", token: "sbx", body: `{"tool_call_id":"b1","args":{"text":"x"}}`},
 			answer{status: 200, result: "Tool echo is not available in bare sessions", fp: "e1"}},
 		{"executed", request{path: echo, token: "sbx.s-full", body: `{"tool_call_id":"c1","args":{"text":"hi"}}`},
@@ -222,7 +224,8 @@ func TestRouteDocNamesEveryAnswer(t *testing.T) {
 // arguments {"text":"x"}.
 func conflicting() agentrt.Store {
 	s := &agentrt.MemoryStore{}
-	inv := agentrt.Invocation{SessionID: "s-full", Tool: "echo", ToolCallID: "c", RequestHash: agentrt.RequestHash("echo", []byte(`{"text":"x"}`))}
+	hash, _ := agentrt.RequestHash("echo", []byte(`{"text":"x"}`))
+	inv := agentrt.Invocation{SessionID: "s-full", Tool: "echo", ToolCallID: "c", RequestHash: hash}
 	s.Claim(context.Background(), inv)
 	s.Complete(context.Background(), inv, agentrt.Result{Success: true})
 	return s
@@ -401,9 +404,34 @@ func TestRouteClientGoneFromAuth(t *testing.T) {
 		strings.NewReader(`{"tool_call_id":"g3","args":{"text":"x"}}`))
 	req.Header.Set("Authorization", "Bearer sbx")
 	cancel() // gone before the token is verified
-	route.ServeHTTP(httptest.NewRecorder(), req)
-	if e := ev.last(); e.Outcome != "client_gone" || e.Status != 499 {
-		t.Errorf("observed %+v, want client_gone 499", e)
+	w := httptest.NewRecorder()
+	route.ServeHTTP(w, req)
+	if e := ev.last(); w.Body.Len() != 0 || e.Outcome != "client_gone" || e.Status != 499 {
+		t.Errorf("answered %q, observed %+v; want nothing answered, client_gone 499", w.Body, e)
+	}
+}
+
+// TestRouteInvalidSessionMode: a Sessions that gives a mode the contract
+// lacks is the gateway's misconfiguration: the call is answered 500
+// saying so, logged at level Error with the mode, and not executed — not
+// refused by the mode gate as if the caller had called a tool its session
+// lacks (200, logged at level Info).
+func TestRouteInvalidSessionMode(t *testing.T) {
+	var log strings.Builder
+	h := newEchoer()
+	route, err := agentrt.NewRoute(&fakeContract, agentrt.RouteConfig[handler, mode]{
+		Handler: h, Auth: auth, Sessions: sessions, Logger: slog.New(slog.NewTextHandler(&log, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := serve(route, request{path: "/cb/s-odd/tools/echo", token: "sbx", body: `{"tool_call_id":"o1","args":{"text":"x"}}`})
+	if a.status != 500 || a.code != "invalid_session_mode" || !strings.Contains(a.errorText, "the gateway is misconfigured") ||
+		!strings.Contains(a.errorText, `"odd"`) || h.count("o1") != 0 {
+		t.Errorf("answered %+v, executed %d times", a, h.count("o1"))
+	}
+	if !strings.Contains(log.String(), "level=ERROR") || !strings.Contains(log.String(), "mode=odd") {
+		t.Errorf("log lacks an Error record with the mode:\n%s", log.String())
 	}
 }
 

@@ -45,9 +45,9 @@ type Store interface {
 	Complete(ctx context.Context, inv Invocation, res Result) error
 }
 
-// StoreCounter counts, for a transport's CallEvent, the store operations
-// of one call (retries included) and the last store error it met.
-type StoreCounter struct {
+// storeCounter counts, for a call's CallEvent, the store operations of
+// the call (retries included) and the last store error it met.
+type storeCounter struct {
 	attempts atomic.Int64
 	mu       sync.Mutex
 	err      error
@@ -55,27 +55,24 @@ type StoreCounter struct {
 
 type storeCounterKey struct{}
 
-// CountStore returns ctx carrying a new StoreCounter: MemoryStore and
+// countStore returns ctx carrying a new storeCounter: MemoryStore and
 // SQLStore count the operations made with that context (or one derived
 // from it) on it.
-func CountStore(ctx context.Context) (context.Context, *StoreCounter) {
-	c := &StoreCounter{}
+func countStore(ctx context.Context) (context.Context, *storeCounter) {
+	c := &storeCounter{}
 	return context.WithValue(ctx, storeCounterKey{}, c), c
 }
 
-// Note records a store error the transport met itself (a Store that does
-// not count its own operations still has its errors seen).
-func (c *StoreCounter) Note(err error) {
+// note records a store error (Execute notes those of a Store that does not
+// count its own operations).
+func (c *storeCounter) note(err error) {
 	c.mu.Lock()
 	c.err = err
 	c.mu.Unlock()
 }
 
-// Attempts is the number of store operations counted.
-func (c *StoreCounter) Attempts() int { return int(c.attempts.Load()) }
-
-// Err is the last store error counted or noted, or nil.
-func (c *StoreCounter) Err() error {
+// lastErr is the last store error counted or noted, or nil.
+func (c *storeCounter) lastErr() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.err
@@ -83,13 +80,13 @@ func (c *StoreCounter) Err() error {
 
 // noteStoreAttempt counts one store operation of ctx's call, and its error.
 func noteStoreAttempt(ctx context.Context, err error) {
-	c, _ := ctx.Value(storeCounterKey{}).(*StoreCounter)
+	c, _ := ctx.Value(storeCounterKey{}).(*storeCounter)
 	if c == nil {
 		return
 	}
 	c.attempts.Add(1)
 	if err != nil {
-		c.Note(err)
+		c.note(err)
 	}
 }
 

@@ -15,18 +15,22 @@ import (
 // same Store (the MCP server, package agentmcp) uses it, so that a call made
 // through one transport and retried through the other, with the same
 // session and tool_call_id, is recognised as the same call and executed
-// once. Args that are not one JSON object nested at most MaxArgsDepth deep
-// are hashed as their bytes.
-func RequestHash(tool string, args []byte) string {
+// once. For args nested deeper than MaxArgsDepth, which the route refuses
+// (400 invalid_body), it returns the route's message instead of a hash, so
+// that the other transport refuses them too, in the same words; args that
+// are not one JSON object are hashed as their bytes.
+func RequestHash(tool string, args []byte) (hash, tooDeep string) {
 	d := Decoder{data: args}
 	if d.peek() == '{' {
-		c := canonizer{d: &d}
-		sum := c.object()
+		sum, msg := argsDigest(&d)
+		if msg != "" {
+			return "", msg
+		}
 		if d.end(); d.err == nil {
-			return requestHash(tool, sum)
+			return requestHash(tool, sum), ""
 		}
 	}
-	return requestHash(tool, sha256.Sum256(args))
+	return requestHash(tool, sha256.Sum256(args)), ""
 }
 
 // A Refusal is why a transport refuses a request before any tool runs: the
@@ -69,8 +73,12 @@ func Authenticate(w http.ResponseWriter, r *http.Request, auth Authenticator, re
 }
 
 // WriteError answers w with status and the callback route's JSON error
-// body, {"error": msg, "code": code}.
+// body, {"error": msg, "code": code}; a caller that left (status 499,
+// client_gone) is answered nothing.
 func WriteError(w http.ResponseWriter, status int, code, msg string) {
+	if status == 499 {
+		return
+	}
 	b, _ := json.Marshal(struct {
 		Error string `json:"error"`
 		Code  string `json:"code"`

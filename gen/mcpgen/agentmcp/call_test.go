@@ -2,6 +2,7 @@ package agentmcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -352,5 +353,97 @@ func TestClientGone(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second): // a guard against a hang, not a measure
 		t.Fatal("the server still waits on the store 10 s after its caller left")
+	}
+}
+
+// TestArgsDepth: arguments nested deeper than agentrt.MaxArgsDepth are
+// refused as invalid params with the callback route's message for the
+// same args (which it answers 400), and executed by neither transport;
+// arguments at the limit execute on both. The SDK itself refuses a message
+// nested deeper than 1000 (arguments 999 deep).
+func TestArgsDepth(t *testing.T) {
+	c := oneTool
+	executed := 0
+	c.Dispatch = func(ctx context.Context, h noHandler, call agentrt.Call[string], args []byte) agentrt.Result {
+		executed++
+		return agentrt.Result{Success: true, Result: "echoed"}
+	}
+	var events []agentrt.CallEvent
+	srv := storeServer(t, &c, nil, func(ev agentrt.CallEvent) { events = append(events, ev) })
+	route, err := agentrt.NewRoute(&c, agentrt.RouteConfig[noHandler, string]{
+		Handler: noHandler{},
+		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+		}),
+		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { return "m", nil }),
+		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nested := func(depth int) string { // an object holding depth-1 arrays
+		return `{"a":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
+	}
+	callback := func(id, args string) (int, string) {
+		req := httptest.NewRequest(http.MethodPost, "/cb/s1/tools/echo", strings.NewReader(`{"tool_call_id":"`+id+`","args":`+args+`}`))
+		req.Header.Set("Authorization", "Bearer t")
+		w := httptest.NewRecorder()
+		route.ServeHTTP(w, req)
+		var body struct{ Error string }
+		json.Unmarshal(w.Body.Bytes(), &body)
+		return w.Code, body.Error
+	}
+
+	for i, depth := range []int{agentrt.MaxArgsDepth + 1, 990} {
+		status, msg := callback(fmt.Sprint("deep-", depth), nested(depth))
+		if status != http.StatusBadRequest || msg == "" {
+			t.Fatalf("the route answered args %d deep with %d %q, want 400 and a message", depth, status, msg)
+		}
+		got := rpc(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":`+nested(depth)+`}}`)
+		want, _ := json.Marshal(msg)
+		if !strings.Contains(got, `"code":-32602`) || !strings.Contains(got, `"message":`+string(want)) || executed != 0 {
+			t.Errorf("tools/call with arguments %d deep: %.300s (executed %d); want invalid params %s", depth, got, executed, want)
+		}
+		if len(events) != i+1 || events[i].Outcome != "invalid_params" {
+			t.Errorf("observed %+v, want invalid_params", events)
+		}
+	}
+	if status, msg := callback("at-limit", nested(agentrt.MaxArgsDepth)); status != http.StatusOK {
+		t.Errorf("the route answered args at the limit with %d %q", status, msg)
+	}
+	got := rpc(t, srv.URL, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":`+nested(agentrt.MaxArgsDepth)+`}}`)
+	if !strings.Contains(got, `"text":"echoed"`) || executed != 2 {
+		t.Errorf("tools/call with arguments at the limit: %.300s (executed %d)", got, executed)
+	}
+}
+
+// TestRefusalLogged: a request refused before MCP is logged, as the
+// callback route logs its refusals: at level Warn for a 4xx (an unknown
+// session), with its status and code; it was observed and logged nothing.
+func TestRefusalLogged(t *testing.T) {
+	var log strings.Builder
+	s, err := agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, agentmcp.Config[noHandler, string]{
+		Handler: noHandler{},
+		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
+			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+		}),
+		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) {
+			return "", agentrt.ErrUnknownSession
+		}),
+		Logger: slog.New(slog.NewTextHandler(&log, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	res, err := http.DefaultClient.Do(newRPC(t, context.Background(), srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if want := "level=WARN msg=\"agentc mcp request refused\" tool=\"\" tool_call_id=\"\" session_id=s1 status=404 outcome=unknown_session"; res.StatusCode != 404 ||
+		!strings.Contains(log.String(), want) {
+		t.Errorf("answered %d, logged:\n%s\nwant a record %s", res.StatusCode, log.String(), want)
 	}
 }

@@ -20,7 +20,8 @@ import (
 // gated is a server of oneTool's echo, named echo_v1 before (its alias),
 // in mode "full" and not in mode "bare", on a MemoryStore; it counts echo's executions and keeps the
 // events it observed. Session "s-full" is in mode full, "s-bare" in mode
-// bare, "s-down" cannot be looked up and any other is unknown; token "t"
+// bare, "s-down" cannot be looked up, "s-odd" is given a mode the
+// contract lacks and any other is unknown; token "t"
 // is a sandbox token of any session, "t.<session>" one of that session.
 type gated struct {
 	srv *httptest.Server
@@ -35,6 +36,7 @@ func newGated(t *testing.T) *gated {
 	g := &gated{}
 	c := oneTool
 	c.Tools = []agentrt.ToolDesc{{Name: "echo", Aliases: []string{"echo_v1"}, FileName: "echo", Gateway: true, Fingerprint: "e1"}}
+	c.Modes = []string{"full", "bare"}
 	c.Injects = func(m string, tool int) bool { return m == "full" }
 	c.Dispatch = func(ctx context.Context, h noHandler, call agentrt.Call[string], args []byte) agentrt.Result {
 		if call.Mode != "full" {
@@ -66,6 +68,8 @@ func newGated(t *testing.T) *gated {
 					return "bare", nil
 				case "s-down":
 					return "", errors.New("database down")
+				case "s-odd":
+					return "odd", nil // a mode the contract lacks: a misconfigured Sessions
 				}
 				return "", agentrt.ErrUnknownSession
 			}),
@@ -152,6 +156,7 @@ func TestRefusedBeforeMCP(t *testing.T) {
 		{"a session id beyond the limit", strings.Repeat("s", agentrt.MaxSessionIDLength+1), "t", 400, "invalid_session_id", ""},
 		{"an unknown session", "s-none", "t", 404, "unknown_session", "s-none"},
 		{"a failed session lookup", "s-down", "t", 503, "session_lookup_failed", "s-down"},
+		{"a mode the contract lacks", "s-odd", "t", 500, "invalid_session_mode", "s-odd"},
 	} {
 		status, body := g.post(t, c.session, c.token, list)
 		if status != c.status || !strings.Contains(body, `"code":"`+c.code+`"`) {

@@ -16,11 +16,12 @@ import (
 
 type noHandler struct{}
 
-// oneTool is a contract of one gateway tool, "echo", in every mode.
+// oneTool is a contract of one gateway tool, "echo", in its one mode, "m".
 var oneTool = agentrt.Contract[noHandler, string]{
 	Name:         "one",
 	Revision:     "1",
 	Tools:        []agentrt.ToolDesc{{Name: "echo", FileName: "echo", Gateway: true, Fingerprint: "e1"}},
+	Modes:        []string{"m"},
 	Injects:      func(string, int) bool { return true },
 	CallbackPath: "/cb/{sessionId}/tools/{toolName}",
 	Retention:    time.Minute,

@@ -98,14 +98,16 @@ type Config[H any, M ~string] struct {
 	// and once per request refused before MCP, with the callback route's
 	// agentrt.CallEvent, so one adaptor serves both transports' metrics.
 	// Status is the HTTP status: 200 for every tools/call (MCP answers
-	// inside JSON-RPC), and the refusal's (401, 403, 400, 413, 404, 503), whose
+	// inside JSON-RPC), and the refusal's (401, 403, 400, 413, 404, 503, 500), whose
 	// Tool is "" (the tool is named inside the JSON-RPC body). Outcome is
 	// as on the route ("executed", "invalid_arguments", "replayed",
 	// "rejected", …), plus "invalid_params" for a refused _meta
-	// tool_call_id. SessionID is set once the session header has passed
+	// tool_call_id or arguments nested too deep. SessionID is set once the session header has passed
 	// the route's limits.
 	Observe func(context.Context, agentrt.CallEvent)
-	// Logger receives one record per tool call; nil means slog.Default().
+	// Logger receives one record per tool call and per request refused
+	// before MCP, at the callback route's levels (agentrt.CallEvent.Log);
+	// nil means slog.Default().
 	Logger *slog.Logger
 	// MaxBodyBytes bounds the request body, a JSON-RPC message; 0 means
 	// agentrt.DefaultMaxBodyBytes, as on the callback route
@@ -132,7 +134,9 @@ type Config[H any, M ~string] struct {
 // of another gateway tool is a result with isError true and the callback
 // route's text ("Tool X is not available in coding sessions"), without
 // executing or recording it, and of a name that is no gateway tool a
-// JSON-RPC error. Arguments are decoded and validated by the contract's
+// JSON-RPC error. Arguments nested deeper than agentrt.MaxArgsDepth are
+// an invalid-params error with the callback route's message for them (a
+// 400 there). Arguments are decoded and validated by the contract's
 // Dispatch: a validation failure is a tool result with isError true and
 // the callback route's text ("Invalid arguments: commands.0.name: …"),
 // which the model can act on.
@@ -157,8 +161,11 @@ type Config[H any, M ~string] struct {
 // another source, or bound to another session), 400 missing_session (no
 // SessionHeader), 400 invalid_session_id (a session id beyond the route's
 // limits), 413 body_too_large (a body over Config.MaxBodyBytes), 404
-// unknown_session, and 503 session_lookup_failed (Sessions failed
-// otherwise).
+// unknown_session, 503 session_lookup_failed (Sessions failed otherwise)
+// and 500 invalid_session_mode (Sessions gave a mode the contract lacks:
+// see agentrt.Contract.LookupMode). A caller that leaves while its token
+// or its session is looked up is observed as 499 client_gone and answered
+// nothing.
 type Server[H any, M ~string] struct {
 	c     *agentrt.Contract[H, M]
 	tools []Tool
@@ -252,8 +259,8 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var checked string // the session id, once within the limits
 	fail := func(status int, code, msg string) {
 		agentrt.WriteError(w, status, code, msg)
-		s.observe(r.Context(), agentrt.CallEvent{SessionID: checked, Outcome: code, Status: status,
-			Duration: time.Since(start)})
+		ev := agentrt.CallEvent{SessionID: checked, Outcome: code, Status: status, Duration: time.Since(start)}
+		ev.Log(r.Context(), s.cfg.Logger, "agentc mcp request refused", s.cfg.Observe)
 	}
 	if origin := r.Header.Get("Origin"); origin != "" && !s.allowedOrigin(r, origin) {
 		fail(http.StatusForbidden, "origin_not_allowed", "requests from web origin "+strconv.Quote(origin)+
@@ -290,19 +297,9 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "invalid_body", "reading the request body: "+err.Error())
 		return
 	}
-	mode, err := s.cfg.Sessions.SessionMode(r.Context(), session)
-	switch {
-	case errors.Is(err, agentrt.ErrUnknownSession):
-		fail(http.StatusNotFound, "unknown_session", "unknown session "+session)
-		return
-	case err != nil && r.Context().Err() != nil:
-		s.observe(r.Context(), agentrt.CallEvent{SessionID: session, Outcome: "client_gone", Status: 499,
-			Duration: time.Since(start)})
-		return
-	case err != nil:
-		s.cfg.Logger.ErrorContext(r.Context(), "agentc mcp: session lookup failed",
-			"session_id", session, "error", err)
-		fail(http.StatusServiceUnavailable, "session_lookup_failed", "the gateway could not look the session up")
+	mode, refused := s.c.LookupMode(r, s.cfg.Sessions, session, s.cfg.Logger, "agentc mcp")
+	if refused != nil {
+		fail(refused.Status, refused.Code, refused.Message)
 		return
 	}
 	c := &caller[M]{session: session, claims: claims, mode: mode, body: body, request: r.Context()}
@@ -407,23 +404,29 @@ func callUnlisted(unlisted map[string]mcp.ToolHandler) mcp.Middleware {
 func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		tool := req.Params.Name
-		ctx, counted := agentrt.CountStore(ctx)
 		// The stateless transport connects a session per request with the
 		// request's context, which carries the caller ServeHTTP added.
 		c := ctx.Value(callerKey{}).(*caller[M])
+		ev := agentrt.CallEvent{Tool: req.Params.Name, SessionID: c.session, Status: http.StatusOK}
+		defer func() {
+			ev.Duration = time.Since(start)
+			ev.Log(ctx, s.cfg.Logger, "agentc mcp tool call", s.cfg.Observe)
+		}()
 		// A caller that leaves ends the wait for the store, as on the
 		// callback route.
-		ctx, cancel := context.WithCancel(ctx)
+		callCtx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(c.request, cancel)()
 		args := []byte(req.Params.Arguments)
 		if len(args) == 0 {
 			args = []byte("{}")
 		}
+		invalid := func(msg string) (*mcp.CallToolResult, error) {
+			ev.Outcome = "invalid_params"
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+		}
 		// Without the _meta id the call simply executes; with one, the id
 		// must be what the callback route accepts as a tool_call_id.
-		var toolCallID string
 		if meta, present := req.Params.Meta[ToolCallIDMeta]; present {
 			id, isString := meta.(string)
 			if strings.ContainsRune(id, utf8.RuneError) {
@@ -434,104 +437,57 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 				msg = agentrt.CheckToolCallID(id)
 			}
 			if msg != "" {
-				s.observe(ctx, agentrt.CallEvent{Tool: tool, SessionID: c.session, Outcome: "invalid_params",
-					Status: http.StatusOK, Duration: time.Since(start)})
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-					Message: fmt.Sprintf("_meta %q: %s", ToolCallIDMeta, msg)}
+				return invalid(fmt.Sprintf("_meta %q: %s", ToolCallIDMeta, msg))
 			}
-			toolCallID = id
+			ev.ToolCallID = id
 		}
-		call := agentrt.Call[M]{Tool: tool, Mode: c.mode, SessionID: c.session, ToolCallID: toolCallID}
-		res, outcome, err := s.execute(ctx, c, ti, call, args, counted)
-		if outcome == "panicked" {
-			s.cfg.Logger.ErrorContext(ctx, "agentc mcp: the handler panicked",
-				"tool", tool, "tool_call_id", toolCallID, "session_id", c.session, "panic", res.Panic())
+		// Arguments the callback route refuses as nested too deep are
+		// refused here too, whether the call has an id or not.
+		hash, tooDeep := agentrt.RequestHash(s.c.Tools[ti].Name, args)
+		if tooDeep != "" {
+			return invalid(tooDeep)
 		}
-		status := http.StatusOK
-		if outcome == "client_gone" {
-			status = 499
+		call := agentrt.Call[M]{Tool: ev.Tool, Mode: c.mode, SessionID: c.session, ToolCallID: ev.ToolCallID}
+		var res agentrt.Result
+		if !s.c.Injects(c.mode, ti) {
+			// Refused as on the callback route: the contract's Dispatch
+			// words it, and nothing is executed or recorded.
+			res, ev.Outcome = s.c.Dispatch(callCtx, s.cfg.Handler, call, args), "rejected"
+		} else {
+			inv := agentrt.Invocation{
+				SessionID:      c.session,
+				OrganizationID: c.claims.OrganizationID,
+				Tool:           s.c.Tools[ti].Name, // the key's, whatever alias the caller used
+				ToolCallID:     ev.ToolCallID,
+				RequestHash:    hash,
+			}
+			var refused *agentrt.Refusal
+			res, refused = agentrt.Execute(callCtx, s.cfg.Store, inv, func(ctx context.Context) agentrt.Result {
+				return s.c.Dispatch(ctx, s.cfg.Handler, call, args)
+			}, s.cfg.Logger, "agentc mcp", &ev)
+			switch {
+			case refused == nil:
+			case refused.Code == "tool_call_id_conflict": // the model's to act on, as the route's 409 text
+				res, ev.Outcome = agentrt.Result{Result: refused.Message}, refused.Code
+			case refused.Code == "client_gone":
+				ev.Outcome, ev.Status = refused.Code, refused.Status
+				return nil, errors.New(refused.Message)
+			default: // store_failed
+				ev.Outcome = refused.Code
+				return nil, errors.New(refused.Message)
+			}
 		}
-		s.observe(ctx, agentrt.CallEvent{
-			Tool: tool, SessionID: c.session, ToolCallID: toolCallID, Outcome: outcome, Status: status,
-			Success: err == nil && res.Success, Replay: outcome == "replayed", Duration: time.Since(start),
-			StoreAttempts: counted.Attempts(), StoreErr: counted.Err(),
-		})
-		s.cfg.Logger.LogAttrs(ctx, slog.LevelInfo, "agentc mcp tool call",
-			slog.String("tool", tool),
-			slog.String("tool_call_id", toolCallID),
-			slog.String("session_id", c.session),
-			slog.String("outcome", outcome),
-			slog.Bool("success", err == nil && res.Success),
-			slog.Duration("duration", time.Since(start)),
-		)
-		if err != nil {
-			return nil, err
-		}
+		ev.Success = res.Success
 		out := &mcp.CallToolResult{
 			Content:           []mcp.Content{&mcp.TextContent{Text: res.Result}},
 			StructuredContent: res,
 			IsError:           !res.Success,
 		}
-		if outcome == "replayed" {
+		if ev.Replay {
 			out.Meta = mcp.Meta{ReplayMeta: true}
 		}
 		return out, nil
 	}
-}
-
-// execute runs one call of tool ti. A call of a tool the session's mode
-// does not inject is refused as on the callback route: the contract's
-// Dispatch words the refusal ("Tool X is not available in coding
-// sessions"), and nothing is executed or recorded. A call with a
-// tool_call_id goes through the Store exactly as on the callback route
-// (same key, same request hash); one without has no identity a retry could
-// repeat, and executes.
-func (s *Server[H, M]) execute(ctx context.Context, c *caller[M], ti int, call agentrt.Call[M], args []byte,
-	counted *agentrt.StoreCounter) (
-	agentrt.Result, string, error,
-) {
-	if !s.c.Injects(call.Mode, ti) {
-		return s.c.Dispatch(ctx, s.cfg.Handler, call, args), "rejected", nil
-	}
-	// As on the callback route, an execution is detached from its request.
-	run := func() agentrt.Result {
-		return s.c.Dispatch(context.WithoutCancel(ctx), s.cfg.Handler, call, args)
-	}
-	if call.ToolCallID == "" {
-		res := run()
-		return res, res.Outcome(), nil
-	}
-	name := s.c.Tools[ti].Name // the key's, whatever alias the caller used
-	inv := agentrt.Invocation{
-		SessionID:      c.session,
-		OrganizationID: c.claims.OrganizationID,
-		Tool:           name,
-		ToolCallID:     call.ToolCallID,
-		RequestHash:    agentrt.RequestHash(name, args),
-	}
-	prev, done, err := s.cfg.Store.Claim(ctx, inv)
-	switch {
-	case errors.Is(err, agentrt.ErrConflict):
-		msg := "tool_call_id " + call.ToolCallID +
-			" was already used for another call (a different tool or different arguments)"
-		return agentrt.Result{Result: msg}, "tool_call_id_conflict", nil
-	case err != nil && c.request.Err() != nil:
-		return agentrt.Result{}, "client_gone", errors.New("the caller left")
-	case err != nil:
-		counted.Note(err)
-		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: idempotency store failed",
-			"tool", call.Tool, "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
-		return agentrt.Result{}, "store_failed", errors.New("the gateway could not record the call; retry it")
-	case done:
-		return prev, "replayed", nil
-	}
-	res := run()
-	if err := s.cfg.Store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
-		counted.Note(err)
-		s.cfg.Logger.ErrorContext(ctx, "agentc mcp: recording the result failed",
-			"tool", call.Tool, "tool_call_id", call.ToolCallID, "session_id", c.session, "error", err)
-	}
-	return res, res.Outcome(), nil
 }
 
 // rawMetaString returns the string under key in the _meta of body, a
@@ -561,11 +517,4 @@ func rawMetaString(body []byte, key, decoded string) string {
 	// around a RawMessage), which JSString reads.
 	s, _ := agentrt.JSString(raw)
 	return s
-}
-
-// observe hands ev to Config.Observe, if set.
-func (s *Server[H, M]) observe(ctx context.Context, ev agentrt.CallEvent) {
-	if s.cfg.Observe != nil {
-		s.cfg.Observe(ctx, ev)
-	}
 }

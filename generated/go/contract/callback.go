@@ -25,6 +25,7 @@ var Descriptor = agentrt.Contract[Handler, Mode]{
 	Name:     ContractName,
 	Revision: ContractRevision,
 	Tools:    toolTable[:],
+	Modes:    Modes(),
 	Injects: func(m Mode, t int) bool {
 		return m.Has(Tool(t))
 	},

@@ -59,8 +59,8 @@ func _() {
 // not serve the API this package was generated against: generate the package and
 // its runtime with the same agentc.
 const (
-	_ = agentrt.EnforceVersion(3 - agentrt.MinVersion)
-	_ = agentrt.EnforceVersion(agentrt.MaxVersion - 3)
+	_ = agentrt.EnforceVersion(4 - agentrt.MinVersion)
+	_ = agentrt.EnforceVersion(agentrt.MaxVersion - 4)
 )
 
 // toolTable holds each tool's facts, indexed by Tool.
@@ -98,37 +98,43 @@ var toolTable = [...]agentrt.ToolDesc{
 	},
 }
 
-// Name returns the tool's name, as the model calls it.
-func (t Tool) Name() string {
-	return toolTable[t].Name
+// desc returns the tool's facts. A Tool outside the contract's, which a gateway gets from bad data,
+// has none but a name, "Tool(N)": every method answers for it without panicking.
+func (t Tool) desc() agentrt.ToolDesc {
+	if t < 0 || t >= numTools {
+		return agentrt.ToolDesc{Name: "Tool(" + strconv.Itoa(int(t)) + ")"}
+	}
+	return toolTable[t]
 }
 
-// String returns the tool's name.
+// Name returns the tool's name, as the model calls it ("Tool(N)" for a Tool outside the contract's).
+func (t Tool) Name() string {
+	return t.desc().Name
+}
+
+// String returns the tool's name (Name).
 func (t Tool) String() string {
-	if t < 0 || t >= numTools {
-		return "Tool(" + strconv.Itoa(int(t)) + ")"
-	}
-	return toolTable[t].Name
+	return t.Name()
 }
 
 // Aliases returns the other names the gateway accepts for the tool.
 func (t Tool) Aliases() []string {
-	return slices.Clone(toolTable[t].Aliases)
+	return slices.Clone(t.desc().Aliases)
 }
 
 // FileName returns the base name of the tool's OpenCode files (OpenCode's tool id).
 func (t Tool) FileName() string {
-	return toolTable[t].FileName
+	return t.desc().FileName
 }
 
 // GatewayExecuted reports whether the gateway runs the tool (Handler has a method for it).
 func (t Tool) GatewayExecuted() bool {
-	return toolTable[t].Gateway
+	return t.desc().Gateway
 }
 
 // Fingerprint returns a stable hash of the tool's wire contract (name and arguments).
 func (t Tool) Fingerprint() string {
-	return toolTable[t].Fingerprint
+	return t.desc().Fingerprint
 }
 
 // Tools returns every tool, sorted by name.
