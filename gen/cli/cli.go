@@ -5,6 +5,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -61,7 +62,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		args = append([]string{"version"}, args[1:]...)
 	}
 	if len(args) > 1 && args[0] == "help" { // what '<command> --help' prints
-		args = []string{args[1], "--help"}
+		args = append([]string{args[1], "--help"}, args[2:]...)
 	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		w := stdout
@@ -72,11 +73,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(w)
 		return code
 	}
-	e := &env{stdout: stdout, stderr: stderr}
+	out := &recorder{w: stdout}
+	e := &env{stdout: out, stderr: stderr}
 	// A command line that is not understood is explained on stderr; a
 	// machine caller (--json) still gets its one envelope on stdout.
 	misused := func(err error) int {
-		if e.json || slices.Contains(args[1:], "--json") || slices.Contains(args[1:], "-json") {
+		if e.json || slices.Contains(args, "--json") || slices.Contains(args, "-json") {
 			e.writeJSON(envelope{SchemaVersion: SchemaVersion, Error: &errorBody{Code: "usage", Message: err.Error()}})
 		}
 		return ExitUsage
@@ -101,7 +103,26 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return misused(err)
 	}
 	data, err := c.run(e, positional)
-	return e.finish(c.name, data, err)
+	code := e.finish(c.name, data, err)
+	if out.err != nil {
+		fmt.Fprintf(stderr, "agentc %s: writing stdout: %v\n", c.name, out.err)
+		return max(code, ExitFindings)
+	}
+	return code
+}
+
+// recorder passes writes on to w and keeps the first error: a command
+// whose report or envelope did not reach stdout (a full disk) has not
+// succeeded.
+type recorder struct {
+	w   io.Writer
+	err error
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	n, err := r.w.Write(p)
+	r.err = cmp.Or(r.err, err)
+	return n, err
 }
 
 // parseInterspersed parses flags wherever they stand among the arguments
