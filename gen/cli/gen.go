@@ -4,8 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/emitters"
@@ -160,8 +163,19 @@ func (g *generation) write() (*genResult, error) {
 	if err := sameContract(g.out, g.changes); err != nil {
 		return nil, err
 	}
+	// An interrupt (Ctrl-C, SIGTERM) while the files are written waits
+	// for the last of them: killed, the run would leave a temporary file
+	// and a tree half old, half new.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
 	if err := write.Apply(write.WriteAtomic, g.out, g.changes); err != nil {
 		return nil, err
+	}
+	select {
+	case s := <-sig:
+		return nil, fmt.Errorf("interrupted (%v) after writing every file", s)
+	default:
 	}
 	r := &genResult{out: g.out}
 	for _, c := range g.changes {

@@ -296,6 +296,47 @@ func TestWatchInterrupt(t *testing.T) {
 	}
 }
 
+// TestGenInterrupt: agentc gen, as a process, interrupted (SIGINT) while it
+// writes, writes every file before it stops: no temporary file is left, the
+// output is a one-shot gen's, and it exits 1 saying it was interrupted.
+func TestGenInterrupt(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "spec")
+	if err := synth.WriteDir(dir, synth.Files(300)); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	cmd := exec.Command(os.Args[0], "gen", "--spec", dir, "--out", out)
+	cmd.Env = append(os.Environ(), "AGENTC_TEST_AS_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	// The manifest is the first file written.
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(out, "agentc-manifest.txt")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("gen wrote no manifest:\n%s", stderr.String())
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("after SIGINT: %v, want exit status 1 and a word that it was interrupted\n%s", err, stderr.String())
+	}
+	for p := range readTree(t, out) {
+		if strings.Contains(p, ".agentc-tmp-") {
+			t.Errorf("left a temporary file: %s", p)
+		}
+	}
+	sameAsOneShot(t, dir, out)
+}
+
 // TestSpecEvent: only changes to .cue files (in the watched directories:
 // the spec's, and those below it) regenerate.
 func TestSpecEvent(t *testing.T) {
