@@ -83,12 +83,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return ExitUsage
 	}
-	c := lookupCommand(args[0])
-	if c == nil {
+	cmds := commands()
+	i := slices.IndexFunc(cmds, func(c *command) bool { return c.name == args[0] })
+	if i < 0 {
 		fmt.Fprintf(stderr, "agentc: unknown command %q\n", args[0])
 		usage(stderr)
 		return misused(fmt.Errorf("unknown command %q", args[0]))
 	}
+	c := cmds[i]
 	// The flag package prints its usage text: asked for (-h), it goes to
 	// stdout; after a mistake, to stderr.
 	var flagOut bytes.Buffer
@@ -146,15 +148,6 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = args[1:]
 	}
 	return append(positional, tail...), nil
-}
-
-func lookupCommand(name string) *command {
-	for _, c := range commands() {
-		if c.name == name {
-			return c
-		}
-	}
-	return nil
 }
 
 // newFlagSet returns c's flags, with --json (every command's) set into

@@ -18,21 +18,20 @@ import (
 
 // specFlags are the flags every generating command shares.
 type specFlags struct {
-	spec, out, only string
-	builtin         bool
+	specChoice
+	out, only string
 	// session, under gen --watch, is what the emitters remember between
 	// runs (the Go emitter's rendered declarations).
 	session *emit.Session
 }
 
 func (f *specFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.spec, "spec", "", specDoc)
-	fs.BoolVar(&f.builtin, "builtin", false, builtinDoc)
+	f.specChoice.register(fs)
 	fs.StringVar(&f.out, "out", "", "output root (default: the spec's codegen.out, relative to the directory holding the spec directory)")
 	fs.StringVar(&f.only, "only", "", "comma-separated emitters to run (default: all; see 'agentc help gen')")
 }
 
-// resolve settles which spec the command uses (resolveSpec), and checks
+// resolve settles which spec the command uses (specChoice.dir), and checks
 // --only's names: a name that is no emitter's is a usage error that lists
 // them.
 func (f *specFlags) resolve() error {
@@ -45,7 +44,7 @@ func (f *specFlags) resolve() error {
 			return usagef("--only: unknown emitter %q; the emitters are %s", name, strings.Join(names, ", "))
 		}
 	}
-	dir, err := resolveSpec(f.spec, f.builtin)
+	dir, err := f.dir()
 	f.spec = dir
 	return err
 }

@@ -28,22 +28,18 @@ type flagSchema struct {
 
 // schemaCommand returns agentc schema, with flag variables of its own.
 func schemaCommand() *command {
-	var specDir string
-	var builtin bool
+	var sc specChoice
 	return &command{
 		name:    "schema",
 		args:    "[commands | tool NAME]",
 		summary: "Describe agentc for machines: its commands and flags (default), or one tool's argument JSON Schema.",
-		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&specDir, "spec", "", "spec directory for 'schema tool' (default: this repository's, found from the working directory up)")
-			fs.BoolVar(&builtin, "builtin", false, builtinDoc)
-		},
+		flags:   sc.register,
 		run: func(e *env, args []string) (any, error) {
 			switch {
 			case len(args) == 0 || (len(args) == 1 && args[0] == "commands"):
 				return runSchemaCommands(e)
 			case len(args) == 2 && args[0] == "tool":
-				dir, err := resolveSpec(specDir, builtin)
+				dir, err := sc.dir()
 				if err != nil {
 					return nil, err
 				}

@@ -75,7 +75,7 @@ func TestWatch(t *testing.T) {
 	e := &env{stdout: &bytes.Buffer{}, stderr: sink}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- watch(ctx, e, &specFlags{spec: dir, out: out}) }()
+	go func() { done <- watch(ctx, e, &specFlags{specChoice: specChoice{spec: dir}, out: out}) }()
 	defer func() {
 		cancel()
 		<-done
@@ -221,7 +221,7 @@ func writeSpecFile(t *testing.T, path string, data []byte) {
 func sameAsOneShot(t *testing.T, dir, out string) {
 	t.Helper()
 	fresh := filepath.Join(t.TempDir(), "fresh")
-	if _, err := genOnce(&specFlags{spec: dir, out: fresh}, nil); err != nil {
+	if _, err := genOnce(&specFlags{specChoice: specChoice{spec: dir}, out: fresh}, nil); err != nil {
 		t.Fatal(err)
 	}
 	want, got := readTree(t, fresh), readTree(t, out)
