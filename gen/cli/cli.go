@@ -237,6 +237,12 @@ func (e *env) finish(cmd string, data any, err error) int {
 		body := &errorBody{Code: kind, Message: err.Error()}
 		if found {
 			body.Message = fmt.Sprintf("%d finding(s)", len(l))
+			if fl != nil {
+				// Its first line says what did not load (breaking's spec
+				// or its baseline).
+				head, _, _ := strings.Cut(fl.msg, ":\n")
+				body.Message = head + ": " + body.Message
+			}
 			body.Findings = l
 		}
 		if fl != nil {
