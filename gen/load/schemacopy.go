@@ -95,11 +95,7 @@ func (l *loader) schemaCopy(pkg string) (warnings, errs diag.List) {
 
 // schemaIn returns agentc's metaschema in package pkg.
 func schemaIn(pkg string) []byte {
-	schema := spec.Schema()
-	if pkg != "agentc" && pkg != "" {
-		schema = bytes.Replace(schema, []byte("\npackage agentc\n"), []byte("\npackage "+pkg+"\n"), 1)
-	}
-	return schema
+	return bytes.Replace(spec.Schema(), []byte("\npackage agentc\n"), []byte("\npackage "+pkg+"\n"), 1)
 }
 
 // firstDifference returns the first line (from 1) where a and b differ.
