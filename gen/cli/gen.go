@@ -22,7 +22,7 @@ type specFlags struct {
 	out, only string
 	// session, under gen --watch, is what the emitters remember between
 	// runs (the Go emitter's rendered declarations).
-	session *emit.Session
+	session emit.Session
 }
 
 func (f *specFlags) register(fs *flag.FlagSet) {

@@ -39,9 +39,10 @@ func runWatch(e *env, sf *specFlags) (any, error) {
 }
 
 // watch generates once, then again whenever a .cue file in the spec
-// directory or below it (its module's packages, cue.mod) changes, printing each run's findings
-// or its "N written, M unchanged" line on stderr. A broken spec is reported
-// and the next save tried; watch returns when ctx is done.
+// directory or below it (its module's packages, cue.mod) changes, printing
+// each run's findings or its "N written, M unchanged" line on stderr. A
+// broken spec is reported and the next save tried; watch returns when ctx
+// is done.
 func watch(ctx context.Context, e *env, sf *specFlags) error {
 	if _, err := specSource(sf.spec); err != nil {
 		return err // no spec directory there
@@ -61,7 +62,7 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	// What the emitters keep from one run to the next: the Go emitter's
 	// rendered declarations, so that an edit renders again only the
 	// declarations it changed.
-	sf.session = &emit.Session{}
+	sf.session = emit.Session{}
 
 	// A failed run is reported as a one-shot gen would, with a word that
 	// watch goes on.
@@ -94,8 +95,8 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 				return nil
 			}
 			if ev.Has(fsnotify.Create) {
-				// A directory made below the spec's is watched from now on (a
-				// file is no tree: nothing to add).
+				// A directory made below the spec's is watched from now
+				// on (a file is no tree: nothing to add).
 				if err := watchTree(w, ev.Name); err != nil {
 					e.logf("agentc gen: watching %s: %v", ev.Name, err)
 				}
