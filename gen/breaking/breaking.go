@@ -287,7 +287,7 @@ func Compare(old, new *model.Spec) []Finding {
 	c.models()
 	c.mcp()
 	if old.Callback.Path != new.Callback.Path {
-		c.add("CALLBACK_PATH_CHANGED", About{}, model.Pos{}, model.Pos{}, "callback route changed from %q to %q", old.Callback.Path, new.Callback.Path)
+		c.add("CALLBACK_PATH_CHANGED", About{}, new.Callback.Pos, old.Callback.Pos, "callback route changed from %q to %q", old.Callback.Path, new.Callback.Path)
 	}
 	slices.SortStableFunc(c.out, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.Subject, b.Subject), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Message, b.Message))

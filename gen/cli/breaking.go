@@ -51,16 +51,15 @@ git failed).`
 
 // breakingCommand returns agentc breaking, with flag variables of its own.
 func breakingCommand() *command {
-	var specDir, against, errorFormat string
-	var builtin bool
+	var sc specChoice
+	var against, errorFormat string
 	return &command{
 		name:    "breaking",
 		args:    "--against <dir | git-ref[:path]>",
 		summary: "Report contract changes since another version of the spec; exit 1 if any is breaking and not accepted.",
 		help:    breakingHelp + "\n\n" + ruleTable(),
 		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&specDir, "spec", "", specDoc)
-			fs.BoolVar(&builtin, "builtin", false, builtinDoc)
+			sc.register(fs)
 			fs.StringVar(&against, "against", "", "the earlier spec: a directory, or git-ref[:path] (path defaults to the spec directory's)")
 			fs.StringVar(&errorFormat, "error-format", formatText, "how the report is written: "+formatText+" or "+formatGitHubActions)
 		},
@@ -75,7 +74,7 @@ func breakingCommand() *command {
 			case errorFormat != formatText && e.json:
 				return nil, usagef("--json and --error-format %s both choose stdout's format; give one", errorFormat)
 			}
-			dir, err := resolveSpec(specDir, builtin)
+			dir, err := sc.dir()
 			if err != nil {
 				return nil, err
 			}

@@ -5,6 +5,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -61,7 +62,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		args = append([]string{"version"}, args[1:]...)
 	}
 	if len(args) > 1 && args[0] == "help" { // what '<command> --help' prints
-		args = []string{args[1], "--help"}
+		args = append([]string{args[1], "--help"}, args[2:]...)
 	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		w := stdout
@@ -72,21 +73,24 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(w)
 		return code
 	}
-	e := &env{stdout: stdout, stderr: stderr}
+	out := &recorder{w: stdout}
+	e := &env{stdout: out, stderr: stderr}
 	// A command line that is not understood is explained on stderr; a
 	// machine caller (--json) still gets its one envelope on stdout.
 	misused := func(err error) int {
-		if e.json || slices.Contains(args[1:], "--json") || slices.Contains(args[1:], "-json") {
+		if e.json || slices.Contains(args, "--json") || slices.Contains(args, "-json") {
 			e.writeJSON(envelope{SchemaVersion: SchemaVersion, Error: &errorBody{Code: "usage", Message: err.Error()}})
 		}
 		return ExitUsage
 	}
-	c := lookupCommand(args[0])
-	if c == nil {
+	cmds := commands()
+	i := slices.IndexFunc(cmds, func(c *command) bool { return c.name == args[0] })
+	if i < 0 {
 		fmt.Fprintf(stderr, "agentc: unknown command %q\n", args[0])
 		usage(stderr)
 		return misused(fmt.Errorf("unknown command %q", args[0]))
 	}
+	c := cmds[i]
 	// The flag package prints its usage text: asked for (-h), it goes to
 	// stdout; after a mistake, to stderr.
 	var flagOut bytes.Buffer
@@ -101,7 +105,26 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return misused(err)
 	}
 	data, err := c.run(e, positional)
-	return e.finish(c.name, data, err)
+	code := e.finish(c.name, data, err)
+	if out.err != nil {
+		fmt.Fprintf(stderr, "agentc %s: writing stdout: %v\n", c.name, out.err)
+		return max(code, ExitFindings)
+	}
+	return code
+}
+
+// recorder passes writes on to w and keeps the first error: a command
+// whose report or envelope did not reach stdout (a full disk) has not
+// succeeded.
+type recorder struct {
+	w   io.Writer
+	err error
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	n, err := r.w.Write(p)
+	r.err = cmp.Or(r.err, err)
+	return n, err
 }
 
 // parseInterspersed parses flags wherever they stand among the arguments
@@ -125,15 +148,6 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = args[1:]
 	}
 	return append(positional, tail...), nil
-}
-
-func lookupCommand(name string) *command {
-	for _, c := range commands() {
-		if c.name == name {
-			return c
-		}
-	}
-	return nil
 }
 
 // newFlagSet returns c's flags, with --json (every command's) set into
@@ -223,6 +237,12 @@ func (e *env) finish(cmd string, data any, err error) int {
 		body := &errorBody{Code: kind, Message: err.Error()}
 		if found {
 			body.Message = fmt.Sprintf("%d finding(s)", len(l))
+			if fl != nil {
+				// Its first line says what did not load (breaking's spec
+				// or its baseline).
+				head, _, _ := strings.Cut(fl.msg, ":\n")
+				body.Message = head + ": " + body.Message
+			}
 			body.Findings = l
 		}
 		if fl != nil {

@@ -4,8 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/emitters"
@@ -15,21 +18,20 @@ import (
 
 // specFlags are the flags every generating command shares.
 type specFlags struct {
-	spec, out, only string
-	builtin         bool
+	specChoice
+	out, only string
 	// session, under gen --watch, is what the emitters remember between
 	// runs (the Go emitter's rendered declarations).
-	session *emit.Session
+	session emit.Session
 }
 
 func (f *specFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.spec, "spec", "", specDoc)
-	fs.BoolVar(&f.builtin, "builtin", false, builtinDoc)
+	f.specChoice.register(fs)
 	fs.StringVar(&f.out, "out", "", "output root (default: the spec's codegen.out, relative to the directory holding the spec directory)")
 	fs.StringVar(&f.only, "only", "", "comma-separated emitters to run (default: all; see 'agentc help gen')")
 }
 
-// resolve settles which spec the command uses (resolveSpec), and checks
+// resolve settles which spec the command uses (specChoice.dir), and checks
 // --only's names: a name that is no emitter's is a usage error that lists
 // them.
 func (f *specFlags) resolve() error {
@@ -42,7 +44,7 @@ func (f *specFlags) resolve() error {
 			return usagef("--only: unknown emitter %q; the emitters are %s", name, strings.Join(names, ", "))
 		}
 	}
-	dir, err := resolveSpec(f.spec, f.builtin)
+	dir, err := f.dir()
 	f.spec = dir
 	return err
 }
@@ -92,7 +94,7 @@ func genCommand() *command {
 	var watch bool
 	help := "Nothing is written unless every emitter succeeds; each changed file is replaced atomically;\n" +
 		"stale files that agentc generated are removed; a file agentc did not generate is never\n" +
-		"overwritten.\n\nWith --watch, agentc regenerates whenever a .cue file in the spec directory is saved,\n" +
+		"overwritten.\n\nWith --watch, agentc regenerates whenever a .cue file in the spec directory or below it is saved,\n" +
 		"printing the findings or what it wrote, until Ctrl-C.\n\nemitters:"
 	for _, e := range emitters.All() {
 		help += fmt.Sprintf("\n  %-11s %s", e.Name, e.Doc)
@@ -160,8 +162,19 @@ func (g *generation) write() (*genResult, error) {
 	if err := sameContract(g.out, g.changes); err != nil {
 		return nil, err
 	}
+	// An interrupt (Ctrl-C, SIGTERM) while the files are written waits
+	// for the last of them: killed, the run would leave a temporary file
+	// and a tree half old, half new.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
 	if err := write.Apply(write.WriteAtomic, g.out, g.changes); err != nil {
 		return nil, err
+	}
+	select {
+	case s := <-sig:
+		return nil, fmt.Errorf("interrupted (%v) after writing every file", s)
+	default:
 	}
 	r := &genResult{out: g.out}
 	for _, c := range g.changes {

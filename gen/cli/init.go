@@ -267,7 +267,7 @@ package spec
 	sc.keep(filepath.Join(dir, "go.mod"))
 	sc.keep(filepath.Join(dir, "go.sum"))
 	outDir := filepath.Join(dir, filepath.FromSlash(out))
-	g, err := (&specFlags{spec: sdir, out: outDir}).generate(nil)
+	g, err := (&specFlags{specChoice: specChoice{spec: sdir}, out: outDir}).generate(nil)
 	if err != nil {
 		return err
 	}

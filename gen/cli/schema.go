@@ -28,22 +28,18 @@ type flagSchema struct {
 
 // schemaCommand returns agentc schema, with flag variables of its own.
 func schemaCommand() *command {
-	var specDir string
-	var builtin bool
+	var sc specChoice
 	return &command{
 		name:    "schema",
 		args:    "[commands | tool NAME]",
 		summary: "Describe agentc for machines: its commands and flags (default), or one tool's argument JSON Schema.",
-		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&specDir, "spec", "", "spec directory for 'schema tool' (default: this repository's, found from the working directory up)")
-			fs.BoolVar(&builtin, "builtin", false, builtinDoc)
-		},
+		flags:   sc.register,
 		run: func(e *env, args []string) (any, error) {
 			switch {
 			case len(args) == 0 || (len(args) == 1 && args[0] == "commands"):
 				return runSchemaCommands(e)
 			case len(args) == 2 && args[0] == "tool":
-				dir, err := resolveSpec(specDir, builtin)
+				dir, err := sc.dir()
 				if err != nil {
 					return nil, err
 				}
@@ -55,7 +51,7 @@ func schemaCommand() *command {
 }
 
 // runSchemaCommands describes every command: its flags, whether it writes
-// files, and the exit codes.
+// files, and the exit statuses and --json error codes.
 func runSchemaCommands(e *env) (any, error) {
 	var cs []commandSchema
 	for _, c := range commands() {
@@ -73,6 +69,14 @@ func runSchemaCommands(e *env) (any, error) {
 	data := map[string]any{"commands": cs, "exit_codes": map[string]string{
 		"0": "success", "1": "findings, or the command failed", "2": "usage error",
 		"3": "breaking only: the specs could not be compared (a spec does not load, a bad git ref or path)",
+	}, "error_codes": map[string]string{
+		"usage":        "exit 2: the command line is wrong; error.message says how",
+		"findings":     "exit 1: the spec does not load or check; error.findings lists each at its file, line and column",
+		"failure":      "exit 1: the command failed otherwise (no spec found, a file it cannot read or write); error.message says why",
+		"drift":        "exit 1: check: generated files differ from the spec; error.details holds check's data, each file in findings",
+		"handlers":     "exit 1: check --handlers: the handlers disagree with the spec (the files agree); error.details.handlers.findings",
+		"breaking":     "exit 1: breaking: breaking changes the spec does not accept; error.details holds the report",
+		"incomparable": "exit 3: breaking: the specs could not be compared; error.findings when a spec does not load",
 	}}
 	if !e.json {
 		e.writeJSON(data)

@@ -16,39 +16,41 @@ import (
 
 // vetCommand returns agentc vet, with flag variables of its own.
 func vetCommand() *command {
-	var builtin bool
-	var dir string
+	var sc specChoice
 	return &command{
 		name:    "vet",
 		args:    "[spec-dir]",
 		summary: "Check a spec (default: this repository's, found from the working directory up) and print its findings as file:line:col: message.",
-		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&dir, "spec", "", specDoc)
-			fs.BoolVar(&builtin, "builtin", false, builtinDoc)
-		},
+		flags:   sc.register,
 		run: func(e *env, args []string) (any, error) {
-			return runVet(e, args, dir, builtin)
+			return runVet(e, args, &sc)
 		},
 	}
 }
 
-// builtinDoc documents every command's --builtin flag.
-const builtinDoc = "use agentc's built-in example spec (the Proliferate contract) instead of this repository's"
+// specChoice is the spec a command reads, as every command that reads one
+// takes it: --spec DIR or --builtin.
+type specChoice struct {
+	spec    string
+	builtin bool
+}
 
-// specDoc documents the --spec flag of the commands that read a spec.
-const specDoc = "spec directory (default: this repository's, found from the working directory up)"
+func (c *specChoice) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.spec, "spec", "", "spec directory (default: this repository's, found from the working directory up)")
+	fs.BoolVar(&c.builtin, "builtin", false, "use agentc's built-in example spec (the Proliferate contract) instead of this repository's")
+}
 
-// resolveSpec returns the spec directory a command uses: dir when given,
-// "" (the built-in spec) when builtin is set, and otherwise the one
-// findSpec finds from the working directory.
-func resolveSpec(dir string, builtin bool) (string, error) {
+// dir returns the spec directory the command uses: --spec when given, ""
+// (the built-in spec) with --builtin, and otherwise the one findSpec finds
+// from the working directory.
+func (c *specChoice) dir() (string, error) {
 	switch {
-	case builtin && dir != "":
+	case c.builtin && c.spec != "":
 		return "", usagef("--builtin and a spec directory exclude each other")
-	case builtin:
+	case c.builtin:
 		return "", nil
-	case dir != "":
-		return dir, nil
+	case c.spec != "":
+		return c.spec, nil
 	}
 	return findSpec(".")
 }
@@ -103,16 +105,16 @@ func specSource(dir string) (*load.Source, error) {
 	return load.Dir(dir)
 }
 
-func runVet(e *env, args []string, dir string, builtin bool) (any, error) {
+func runVet(e *env, args []string, sc *specChoice) (any, error) {
 	// The spec directory is vet's argument, as in cue vet, or --spec, as
 	// every other command takes it.
-	if len(args) > 1 || len(args) == 1 && dir != "" {
+	if len(args) > 1 || len(args) == 1 && sc.spec != "" {
 		return nil, usagef("vet takes at most one spec directory, as --spec DIR or as its argument")
 	}
 	if len(args) == 1 {
-		dir = args[0]
+		sc.spec = args[0]
 	}
-	dir, err := resolveSpec(dir, builtin)
+	dir, err := sc.dir()
 	if err != nil {
 		return nil, err
 	}

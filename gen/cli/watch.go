@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -38,16 +39,13 @@ func runWatch(e *env, sf *specFlags) (any, error) {
 }
 
 // watch generates once, then again whenever a .cue file in the spec
-// directory (or cue.mod/module.cue) changes, printing each run's findings
-// or its "N written, M unchanged" line on stderr. A broken spec is reported
-// and the next save tried; watch returns when ctx is done.
+// directory or below it (its module's packages, cue.mod) changes, printing
+// each run's findings or its "N written, M unchanged" line on stderr. A
+// broken spec is reported and the next save tried; watch returns when ctx
+// is done.
 func watch(ctx context.Context, e *env, sf *specFlags) error {
 	if _, err := specSource(sf.spec); err != nil {
 		return err // no spec directory there
-	}
-	dir, err := filepath.Abs(sf.spec)
-	if err != nil {
-		return err
 	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -56,19 +54,15 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	defer w.Close()
 	// Watch the directories, not the files: editors often save by renaming
 	// a new file over the old one, which ends a watch on the file itself.
-	if err := w.Add(dir); err != nil {
+	// Every directory below the spec's is watched too: the packages the spec
+	// imports from its own module, and cue.mod.
+	if err := watchTree(w, sf.spec); err != nil {
 		return fmt.Errorf("watching %s: %w", sf.spec, err)
-	}
-	modDir := filepath.Join(dir, "cue.mod")
-	if fi, err := os.Stat(modDir); err == nil && fi.IsDir() {
-		if err := w.Add(modDir); err != nil {
-			return fmt.Errorf("watching %s: %w", modDir, err)
-		}
 	}
 	// What the emitters keep from one run to the next: the Go emitter's
 	// rendered declarations, so that an edit renders again only the
 	// declarations it changed.
-	sf.session = &emit.Session{}
+	sf.session = emit.Session{}
 
 	// A failed run is reported as a one-shot gen would, with a word that
 	// watch goes on.
@@ -100,7 +94,14 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 			if !open {
 				return nil
 			}
-			if specEvent(dir, ev) {
+			if ev.Has(fsnotify.Create) {
+				// A directory made below the spec's is watched from now
+				// on (a file is no tree: nothing to add).
+				if err := watchTree(w, ev.Name); err != nil {
+					e.logf("agentc gen: watching %s: %v", ev.Name, err)
+				}
+			}
+			if specEvent(ev) {
 				timer.Reset(settle)
 			}
 		case err, open := <-w.Errors:
@@ -116,16 +117,25 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	}
 }
 
-// specEvent reports whether ev changes what the spec loads: a .cue file in
-// the spec directory, or cue.mod/module.cue, written, created, removed or
-// renamed (a change of mode alone changes nothing). The events name files
-// in the watched directories, dir and its cue.mod, both absolute, so Rel
-// never fails.
-func specEvent(dir string, ev fsnotify.Event) bool {
-	if ev.Op == fsnotify.Chmod {
-		return false
-	}
-	rel, _ := filepath.Rel(dir, ev.Name)
-	rel = filepath.ToSlash(rel)
-	return (!strings.Contains(rel, "/") && strings.HasSuffix(rel, ".cue")) || rel == "cue.mod/module.cue"
+// watchTree adds root, if it is a directory, and every directory below it
+// to w, but hidden ones (.git).
+func watchTree(w *fsnotify.Watcher, root string) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil // gone already: an editor's temporary file
+		case err != nil || !d.IsDir():
+			return err
+		case p != root && strings.HasPrefix(d.Name(), "."):
+			return filepath.SkipDir
+		}
+		return w.Add(p)
+	})
+}
+
+// specEvent reports whether ev may change what the spec loads: a .cue file
+// in a watched directory (the spec directory or one below it) written,
+// created, removed or renamed (a change of mode alone changes nothing).
+func specEvent(ev fsnotify.Event) bool {
+	return ev.Op != fsnotify.Chmod && strings.HasSuffix(ev.Name, ".cue")
 }

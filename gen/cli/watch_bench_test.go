@@ -36,7 +36,7 @@ func BenchmarkWatchEdit(b *testing.B) {
 				b.Fatal(err)
 			}
 			edited := bytes.Replace(orig, []byte("Synthetic tool 7: saves"), []byte("Synthetic tool 7: edited, saves"), 1)
-			sf := &specFlags{spec: dir, out: filepath.Join(b.TempDir(), "out"), session: &emit.Session{}}
+			sf := &specFlags{specChoice: specChoice{spec: dir}, out: filepath.Join(b.TempDir(), "out"), session: emit.Session{}}
 			if _, err := genOnce(sf, nil); err != nil {
 				b.Fatal(err)
 			}

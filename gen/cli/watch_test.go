@@ -75,7 +75,7 @@ func TestWatch(t *testing.T) {
 	e := &env{stdout: &bytes.Buffer{}, stderr: sink}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- watch(ctx, e, &specFlags{spec: dir, out: out}) }()
+	go func() { done <- watch(ctx, e, &specFlags{specChoice: specChoice{spec: dir}, out: out}) }()
 	defer func() {
 		cancel()
 		<-done
@@ -146,6 +146,33 @@ func TestWatch(t *testing.T) {
 		t.Fatalf("after the contract's name came back: %q, want nothing written", l)
 	}
 
+	// A package the spec imports from its own module, in a directory made
+	// while watching: a save there regenerates as a save of the spec's
+	// own files does.
+	common := filepath.Join(dir, "common")
+	if err := os.Mkdir(common, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	note := filepath.Join(common, "common.cue")
+	writeSpecFile(t, note, []byte("package common\n\n#Note: \"Synthetic tool 2: from common.\"\n"))
+	imports := bytes.Replace(orig, []byte("\t\"strings\"\n)"), []byte("\t\"strings\"\n\t\"agentc.dev/spec/common\"\n)"), 1)
+	imports = bytes.Replace(imports, []byte(`"Synthetic tool 2: saves service commands."`), []byte("common.#Note"), 1)
+	writeSpecFile(t, tools, imports)
+	l = sink.await(t, `written|finding`)
+	if !strings.HasSuffix(l[len(l)-1], "unchanged, 0 removed") {
+		t.Fatalf("after importing common: %q", l)
+	}
+	writeSpecFile(t, note, []byte("package common\n\n#Note: \"Synthetic tool 2: from common, edited.\"\n"))
+	l = sink.await(t, `written|finding`)
+	if !regexp.MustCompile(`: [1-9][0-9]* written, [1-9][0-9]* unchanged, 0 removed$`).MatchString(l[len(l)-1]) {
+		t.Fatalf("after editing common: %q, want some files written", l)
+	}
+	b, err = os.ReadFile(filepath.Join(out, "opencode", "tool", "synthetic_tool_0002.txt"))
+	if err != nil || !strings.Contains(string(b), "from common, edited.") {
+		t.Fatalf("the edit of the imported package did not reach the tool's description: %q, %v", b, err)
+	}
+	sameAsOneShot(t, dir, out)
+
 	// A file that is not part of the spec is ignored.
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hi"), 0o644); err != nil {
 		t.Fatal(err)
@@ -194,7 +221,7 @@ func writeSpecFile(t *testing.T, path string, data []byte) {
 func sameAsOneShot(t *testing.T, dir, out string) {
 	t.Helper()
 	fresh := filepath.Join(t.TempDir(), "fresh")
-	if _, err := genOnce(&specFlags{spec: dir, out: fresh}, nil); err != nil {
+	if _, err := genOnce(&specFlags{specChoice: specChoice{spec: dir}, out: fresh}, nil); err != nil {
 		t.Fatal(err)
 	}
 	want, got := readTree(t, fresh), readTree(t, out)
@@ -269,7 +296,49 @@ func TestWatchInterrupt(t *testing.T) {
 	}
 }
 
-// TestSpecEvent: only changes to the spec's own files regenerate.
+// TestGenInterrupt: agentc gen, as a process, interrupted (SIGINT) while it
+// writes, writes every file before it stops: no temporary file is left, the
+// output is a one-shot gen's, and it exits 1 saying it was interrupted.
+func TestGenInterrupt(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "spec")
+	if err := synth.WriteDir(dir, synth.Files(300)); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	cmd := exec.Command(os.Args[0], "gen", "--spec", dir, "--out", out)
+	cmd.Env = append(os.Environ(), "AGENTC_TEST_AS_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	// The manifest is the first file written.
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(out, "agentc-manifest.txt")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("gen wrote no manifest:\n%s", stderr.String())
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("after SIGINT: %v, want exit status 1 and a word that it was interrupted\n%s", err, stderr.String())
+	}
+	for p := range readTree(t, out) {
+		if strings.Contains(p, ".agentc-tmp-") {
+			t.Errorf("left a temporary file: %s", p)
+		}
+	}
+	sameAsOneShot(t, dir, out)
+}
+
+// TestSpecEvent: only changes to .cue files (in the watched directories:
+// the spec's, and those below it) regenerate.
 func TestSpecEvent(t *testing.T) {
 	dir := filepath.Join(string(filepath.Separator), "w", "spec")
 	for _, tc := range []struct {
@@ -285,12 +354,13 @@ func TestSpecEvent(t *testing.T) {
 		{"tools.cue.swp", fsnotify.Write, false},
 		{"notes.txt", fsnotify.Write, false},
 		{"cue.mod/module.cue", fsnotify.Write, true},
-		{"cue.mod/other.cue", fsnotify.Write, false},
-		{"sub/x.cue", fsnotify.Write, false},
-		{"../other/x.cue", fsnotify.Write, false},
+		{"cue.mod/pkg/example.com/x/x.cue", fsnotify.Write, true},
+		{"sub/x.cue", fsnotify.Write, true},
+		{"sub", fsnotify.Create, false},
+		{"sub/x.cue", fsnotify.Chmod, false},
 	} {
 		ev := fsnotify.Event{Name: filepath.Join(dir, filepath.FromSlash(tc.name)), Op: tc.op}
-		if got := specEvent(dir, ev); got != tc.want {
+		if got := specEvent(ev); got != tc.want {
 			t.Errorf("specEvent(%s %v) = %v, want %v", tc.name, tc.op, got, tc.want)
 		}
 	}

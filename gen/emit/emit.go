@@ -84,24 +84,19 @@ func (p *Pass) ToolSchema(t *model.Tool) ([]byte, error) {
 }
 
 // Session is what a long-running agentc (gen --watch, which owns it) keeps
-// from one generation to the next: each emitter's Memo. It serves one
-// generation at a time. The zero value is ready to use.
-type Session struct {
-	memos map[string]*Memo
-}
+// from one generation to the next: each emitter's Memo, by the emitter's
+// name. It serves one generation at a time. Start one with Session{}.
+type Session map[string]*Memo
 
 // memo returns the named emitter's memo (nil without a session).
-func (s *Session) memo(name string) *Memo {
+func (s Session) memo(name string) *Memo {
 	if s == nil {
 		return nil
 	}
-	if s.memos[name] == nil {
-		if s.memos == nil {
-			s.memos = map[string]*Memo{}
-		}
-		s.memos[name] = &Memo{}
+	if s[name] == nil {
+		s[name] = &Memo{}
 	}
-	return s.memos[name]
+	return s[name]
 }
 
 // Memo is one emitter's memory in a session: what its last run kept for
@@ -139,7 +134,7 @@ type Options struct {
 	Only []string
 	// Session, if not nil, is the session the generation belongs to: each
 	// emitter's pass carries its Memo.
-	Session *Session
+	Session Session
 }
 
 // Generate runs the emitters (or only those o names) on s and returns all

@@ -216,9 +216,9 @@ func TestSessionMemo(t *testing.T) {
 	}
 	list := []*emit.Emitter{remember("a"), remember("bb")}
 	s := testspecs.Load(t, "")
-	var session emit.Session
+	session := emit.Session{}
 	for range 3 {
-		if _, err := emit.Generate(s, list, emit.Options{Session: &session}); err != nil {
+		if _, err := emit.Generate(s, list, emit.Options{Session: session}); err != nil {
 			t.Fatal(err)
 		}
 	}

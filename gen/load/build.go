@@ -775,7 +775,11 @@ func (l *loader) callback(root cue.Value, s *model.Spec) {
 	c := &s.Callback
 	*c = model.Callback{Path: str(at("path")), MaxRetries: l.integer(at("max_retries")), BackoffBaseMS: l.integer(at("backoff_base_ms")),
 		TimeoutMS: l.integer(at("timeout_ms")), RetentionMS: l.integer(at("retention_ms")),
-		EnvGatewayURL: str(at("env.gateway_url")), EnvSessionID: str(at("env.session_id")), EnvAuthToken: str(at("env.auth_token"))}
+		EnvGatewayURL: str(at("env.gateway_url")), EnvSessionID: str(at("env.session_id")), EnvAuthToken: str(at("env.auth_token")),
+		Pos: l.vpos(at("path"))}
+	if !inSpec(c.Pos) {
+		c.Pos = l.vpos(v)
+	}
 	_ = at("retry_on").Decode(&c.RetryOn)
 	for _, p := range []string{"{sessionId}", "{toolName}"} {
 		if strings.Count(c.Path, p) != 1 {

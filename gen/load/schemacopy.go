@@ -78,7 +78,16 @@ func (l *loader) schemaCopy(pkg string) (warnings, errs diag.List) {
 		}
 		return nil, errs
 	}
-	warnings.Add(model.Pos{File: display, Line: firstDifference(b, ours), Col: 1}, "schema-copy",
+	line := firstDifference(b, ours)
+	// Differing in its package alone: the spec's files were copied from
+	// another spec, or its package renamed in some files.
+	if other, ok := bytes.CutPrefix(bytes.Split(b, []byte("\n"))[line-1], []byte("package ")); ok && bytes.Equal(schemaIn(string(other)), b) {
+		warnings.Add(model.Pos{File: display, Line: line, Col: len("package ") + 1}, "schema-copy",
+			"warning: this copy is in package %s, the spec's files in package %s: `cue vet` and editors see two packages here, agentc only the spec's; "+
+				"put the copy in package %s with %s, or change the spec files' package clauses to %s", other, pkg, pkg, refresh, other)
+		return warnings, nil
+	}
+	warnings.Add(model.Pos{File: display, Line: line, Col: 1}, "schema-copy",
 		"warning: differs from agentc's metaschema, which agentc uses instead of this file (editors and `cue vet` "+
 			"read this one); refresh it with %s", refresh)
 	return warnings, nil
@@ -86,11 +95,7 @@ func (l *loader) schemaCopy(pkg string) (warnings, errs diag.List) {
 
 // schemaIn returns agentc's metaschema in package pkg.
 func schemaIn(pkg string) []byte {
-	schema := spec.Schema()
-	if pkg != "agentc" && pkg != "" {
-		schema = bytes.Replace(schema, []byte("\npackage agentc\n"), []byte("\npackage "+pkg+"\n"), 1)
-	}
-	return schema
+	return bytes.Replace(spec.Schema(), []byte("\npackage agentc\n"), []byte("\npackage "+pkg+"\n"), 1)
 }
 
 // firstDifference returns the first line (from 1) where a and b differ.

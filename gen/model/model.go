@@ -551,6 +551,9 @@ type Callback struct {
 	EnvGatewayURL string
 	EnvSessionID  string
 	EnvAuthToken  string
+	// Pos is the spec's path, or its callback section when the path is
+	// the metaschema's default.
+	Pos Pos
 }
 
 // OpenCode configures OpenCode's files.

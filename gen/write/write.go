@@ -48,6 +48,9 @@ type Change struct {
 // and that this run did not produce, so the other emitters' files stay
 // recognisably agentc's.
 func Plan(root string, files []emit.File, partial bool) ([]Change, error) {
+	if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("the output root %s is a file: name a directory (--out, codegen.out)", root)
+	}
 	old, err := os.ReadFile(filepath.Join(root, emit.ManifestName))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err

@@ -434,3 +434,16 @@ func equalMaps(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestRootIsAFile: an output root that is a file is refused as that, not
+// as a manifest below it that cannot be opened.
+func TestRootIsAFile(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "out")
+	if err := os.WriteFile(root, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := write.Plan(root, withManifest(emit.File{Path: "a.ts", Data: headed("a")}), false)
+	if err == nil || err.Error() != "the output root "+root+" is a file: name a directory (--out, codegen.out)" {
+		t.Fatalf("Plan into a file: %v", err)
+	}
+}
