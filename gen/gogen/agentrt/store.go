@@ -236,11 +236,3 @@ func (s *MemoryStore) Complete(ctx context.Context, inv Invocation, res Result) 
 	s.sweepLocked(s.now())
 	return nil
 }
-
-// Len returns the number of calls the store holds (in flight or kept).
-func (s *MemoryStore) Len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweepLocked(s.now())
-	return len(s.calls)
-}
