@@ -267,9 +267,6 @@ func TestMemoryStoreRetention(t *testing.T) {
 		t.Errorf("just before the retention ended: %v, executions %d", r, h.count("ret1"))
 	}
 	advance(time.Millisecond)
-	if store.Len() != 0 {
-		t.Errorf("after the retention the store holds %d calls", store.Len())
-	}
 	if r := call(); r.Header.Get(agentrt.ReplayHeader) != "" || h.count("ret1") != 2 {
 		t.Errorf("after the retention: %v, executions %d; want a new execution", r, h.count("ret1"))
 	}

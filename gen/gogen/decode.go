@@ -227,7 +227,7 @@ func (g *generator) value(src *goSource, t *model.Type, dst string) {
 	}
 	switch t.Kind {
 	case model.String:
-		if !hasStringChecks(t) {
+		if t.MinLength == nil && t.MaxLength == nil && len(t.Patterns) == 0 && len(t.Checks) == 0 { // nothing to check after the read
 			src.text("d.Str(%s)\n", ptr)
 			return
 		}
@@ -282,12 +282,6 @@ func (g *generator) value(src *goSource, t *model.Type, dst string) {
 	default:
 		panic("gogen: unknown kind " + string(t.Kind)) // the loader admits no other kind
 	}
-}
-
-// hasStringChecks reports whether a string of type t is checked after it
-// is read.
-func hasStringChecks(t *model.Type) bool {
-	return t.MinLength != nil || t.MaxLength != nil || len(t.Patterns) > 0 || len(t.Checks) > 0
 }
 
 // stringChecks checks the string in s (an expression) against t's
@@ -428,7 +422,11 @@ func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (
 		// A number beyond float64 is the one that fails: js.Check refuses
 		// it, at the same field.
 		v, _ := strconv.ParseFloat(string(raw), 64)
-		return floatLit(v), nil
+		lit := fmt.Sprintf("%#v", v) // a float64 literal: %#v's, with ".0" after a whole number
+		if !strings.Contains(lit, ".") && !strings.Contains(lit, "e") {
+			lit += ".0"
+		}
+		return lit, nil
 	case model.Integer:
 		// zod holds a default as a JavaScript number, which rounds an
 		// integer beyond 2^53 (and its .int() refuses one as an argument).
@@ -495,15 +493,6 @@ func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (
 		return b.String() + "}", nil
 	}
 	return "", fmt.Errorf("no Go value for kind %s", t.Kind)
-}
-
-// floatLit is a float64 literal: %#v's, with ".0" after a whole number.
-func floatLit(v float64) string {
-	s := fmt.Sprintf("%#v", v)
-	if !strings.Contains(s, ".") && !strings.Contains(s, "e") {
-		s += ".0"
-	}
-	return s
 }
 
 // joinValues is the key of a list of values in g.values.

@@ -79,7 +79,10 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 		return nil, findings.Err()
 	}
 	var files []emit.File
-	g.memo = startMemo(p.Memo)
+	if p.Memo != nil { // a session: g.memo is this Emit's use of its memory
+		g.memo = &memo{next: renders{}}
+		g.memo.prev, _ = p.Memo.Last().(renders)
+	}
 	for _, part := range g.parts() {
 		data, err := g.render(part)
 		if err != nil {
@@ -87,7 +90,9 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 		}
 		files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, part.name), Data: data})
 	}
-	g.memo.finish()
+	if p.Memo != nil {
+		p.Memo.Keep(g.memo.next) // what this Emit wrote is the memory of the next one
+	}
 	if s.Codegen.GoRuntime == "" {
 		files = append(files, gocopy.Package(runtimeFS, "agentrt", RuntimeImport, path.Join(s.Codegen.GoDir, "agentrt"), nil)...)
 	}

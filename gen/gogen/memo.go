@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"reflect"
 
-	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
 )
 
@@ -21,27 +20,8 @@ type renders map[[sha256.Size]byte][]decl
 // memo is one Emit's use of its session's memory: what it found there,
 // and what it wrote or reused (the next run's memory).
 type memo struct {
-	store      *emit.Memo
 	prev, next renders
 	key        unitHash // the key being written, its buffer reused
-}
-
-// startMemo returns the memo of one Emit (nil outside a session).
-func startMemo(store *emit.Memo) *memo {
-	if store == nil {
-		return nil
-	}
-	m := &memo{store: store, next: renders{}}
-	m.prev, _ = store.Last().(renders)
-	return m
-}
-
-// finish makes what this Emit wrote the memory of the next one.
-func (m *memo) finish() {
-	if m == nil {
-		return
-	}
-	m.store.Keep(m.next)
 }
 
 // unit adds to src the declarations build writes to it, or, when the

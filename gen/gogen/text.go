@@ -70,11 +70,15 @@ type decl struct {
 func (src *goSource) add() {
 	d := decl{text: src.Bytes()[src.start:], imports: slices.Compact(slices.Sorted(slices.Values(src.uses)))}
 	if src.odd {
-		text, err := formatDecl(d.text, src.flat)
+		text := d.text
+		if src.flat { // flat text is unindented first
+			text = leadingTabs.ReplaceAll(text, []byte("\n"))
+		}
+		out, err := format.Source(append([]byte(declClause), text...))
 		if err != nil && src.err == nil {
 			src.err = fmt.Errorf("formatting: %w\n%s", err, d.text)
 		}
-		d.text, d.gofmt = text, true
+		d.text, d.gofmt = bytes.TrimPrefix(out, []byte(declClause)), true
 		src.Truncate(src.start)
 	}
 	src.decls = append(src.decls, d)
@@ -84,19 +88,6 @@ func (src *goSource) add() {
 // declClause is the package clause go/format is given odd declarations
 // after: gofmt formats a declaration the same in any package.
 const declClause = "package p\n\n"
-
-// formatDecl returns odd declarations as go/format formats them. Flat
-// text is unindented first.
-func formatDecl(text []byte, flat bool) ([]byte, error) {
-	if flat {
-		text = leadingTabs.ReplaceAll(text, []byte("\n"))
-	}
-	out, err := format.Source(append([]byte(declClause), text...))
-	if err != nil {
-		return nil, err
-	}
-	return bytes.TrimPrefix(out, []byte(declClause)), nil
-}
 
 // Sizes of the blocks a file's text is written in (see next).
 const (

@@ -207,8 +207,16 @@ func (c *checker) run(pkgs []*packages.Package) {
 		}
 	}
 	if len(cands) == 0 {
+		tools := "the spec has no gateway tools"
+		var names []string
+		for m := range iface.Methods() {
+			names = append(names, c.toolName(m.Name()))
+		}
+		if len(names) > 0 {
+			tools = "tools " + strings.Join(names, ", ")
+		}
 		c.res.Findings.Add(c.pos(handlerObj), CodeNone, "no type in the packages matched implements %s.Handler (%s); declare one and assert it: var _ %s.Handler = (*Gateway)(nil)",
-			gen.Name(), c.toolList(iface), gen.Name())
+			gen.Name(), tools, gen.Name())
 		c.compileErrors(pkgs)
 		return
 	}
@@ -413,15 +421,4 @@ func (c *checker) toolName(method string) string {
 		return t.Name
 	}
 	return method
-}
-
-func (c *checker) toolList(iface *types.Interface) string {
-	var names []string
-	for m := range iface.Methods() {
-		names = append(names, c.toolName(m.Name()))
-	}
-	if len(names) == 0 {
-		return "the spec has no gateway tools"
-	}
-	return "tools " + strings.Join(names, ", ")
 }

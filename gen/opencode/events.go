@@ -428,17 +428,13 @@ func (n *normalizer) settle(msgs []Message) []*StreamEvent {
 	if last == nil {
 		return append(out, n.complete(nil, ""))
 	}
-	return append(out, n.complete(&last.Info, messageText(last)))
-}
-
-// messageText joins a message's text parts, leaving out synthetic and
-// ignored ones.
-func messageText(m *Message) string {
-	var parts []string
-	for _, p := range m.Parts {
+	// The final text joins the message's text parts, leaving out synthetic
+	// and ignored ones.
+	var texts []string
+	for _, p := range last.Parts {
 		if p.Type == "text" && !p.Synthetic && !p.Ignored && p.Text != "" {
-			parts = append(parts, p.Text)
+			texts = append(texts, p.Text)
 		}
 	}
-	return strings.Join(parts, "\n")
+	return append(out, n.complete(&last.Info, strings.Join(texts, "\n")))
 }

@@ -853,18 +853,14 @@ func (d *Decoder) key(mode int) []byte {
 		return nil
 	}
 	k, ok := d.readString(mode)
-	if ok {
-		d.colon()
+	switch {
+	case !ok:
+	case d.peek() != ':':
+		d.fail("expected ':'")
+	default:
+		d.pos++
 	}
 	return k
-}
-
-func (d *Decoder) colon() {
-	if d.peek() != ':' {
-		d.fail("expected ':'")
-		return
-	}
-	d.pos++
 }
 
 // Modes of readString. The first two are for comparing strings as

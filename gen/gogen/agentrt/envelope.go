@@ -155,8 +155,11 @@ func requestHash(tool string, argsSum [sha256.Size]byte) string {
 // MaxArgsDepth.
 func argsDigest(d *Decoder) (sum [sha256.Size]byte, tooDeep string) {
 	c := canonizer{d: d}
-	if sum = c.object(); c.tooDeep {
+	if c.value(0); c.tooDeep {
 		return sum, fmt.Sprintf("args nests deeper than %d objects and arrays (MaxArgsDepth)", MaxArgsDepth)
+	}
+	if d.err == nil {
+		copy(sum[:], c.buf[1:]) // the object's encoding: '{' and its digest
 	}
 	return sum, ""
 }
@@ -186,16 +189,6 @@ type canonizer struct {
 // canonMember is an object member's encoding in buf: its name at
 // buf[key:val], then its value up to end.
 type canonMember struct{ key, val, end int }
-
-// object reads the digest of the object at pos (which holds '{'): its
-// canonical encoding is sorted and deduplicated members, hashed.
-func (c *canonizer) object() (digest [sha256.Size]byte) {
-	c.value(0)
-	if c.d.err == nil {
-		copy(digest[:], c.buf[1:]) // '{' and the digest
-	}
-	return digest
-}
 
 // value appends the encoding of the value at pos, at the given nesting
 // depth, to buf. After a syntax error (d.err), what it appended is not an

@@ -192,8 +192,14 @@ func NewRoute[H any, M ~string](c *Contract[H, M], cfg RouteConfig[H, M]) (*Rout
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	rt := &Route[H, M]{c: c, cfg: cfg, tools: toolIndex(c.Tools), segs: strings.Split(c.CallbackPath, "/"),
+	rt := &Route[H, M]{c: c, cfg: cfg, tools: make(map[string]int, len(c.Tools)), segs: strings.Split(c.CallbackPath, "/"),
 		sessIdx: -1, toolIdx: -1}
+	for i, t := range c.Tools {
+		rt.tools[t.Name] = i
+		for _, a := range t.Aliases {
+			rt.tools[a] = i
+		}
+	}
 	for i, s := range rt.segs {
 		switch s {
 		case "{sessionId}":
@@ -206,18 +212,6 @@ func NewRoute[H any, M ~string](c *Contract[H, M], cfg RouteConfig[H, M]) (*Rout
 		return nil, fmt.Errorf("NewRoute: callback path %q lacks {sessionId} or {toolName}", c.CallbackPath)
 	}
 	return rt, nil
-}
-
-// toolIndex maps each tool's name and aliases to its index.
-func toolIndex(tools []ToolDesc) map[string]int {
-	m := make(map[string]int, len(tools))
-	for i, t := range tools {
-		m[t.Name] = i
-		for _, a := range t.Aliases {
-			m[a] = i
-		}
-	}
-	return m
 }
 
 // Pattern is the route's http.ServeMux pattern: the subtree of the
@@ -423,8 +417,16 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // records are headed by transport.
 func Execute(ctx context.Context, store Store, inv Invocation, run func(context.Context) Result,
 	logger *slog.Logger, transport string, ev *CallEvent) (Result, *Refusal) {
-	ctx, counter := countStore(ctx)
-	defer func() { ev.StoreAttempts, ev.StoreErr = int(counter.attempts.Load()), counter.lastErr() }()
+	// MemoryStore and SQLStore count the operations made with ctx (or a
+	// context derived from it) on counter.
+	counter := &storeCounter{}
+	ctx = context.WithValue(ctx, storeCounterKey{}, counter)
+	defer func() {
+		ev.StoreAttempts = int(counter.attempts.Load())
+		if err := counter.err.Load(); err != nil {
+			ev.StoreErr = *err // the last store error counted or noted
+		}
+	}()
 	attrs := []any{"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID}
 	if inv.ToolCallID != "" {
 		prev, done, err := store.Claim(ctx, inv)

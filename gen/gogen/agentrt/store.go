@@ -49,33 +49,15 @@ type Store interface {
 // the call (retries included) and the last store error it met.
 type storeCounter struct {
 	attempts atomic.Int64
-	mu       sync.Mutex
-	err      error
+	err      atomic.Pointer[error]
 }
 
 type storeCounterKey struct{}
 
-// countStore returns ctx carrying a new storeCounter: MemoryStore and
-// SQLStore count the operations made with that context (or one derived
-// from it) on it.
-func countStore(ctx context.Context) (context.Context, *storeCounter) {
-	c := &storeCounter{}
-	return context.WithValue(ctx, storeCounterKey{}, c), c
-}
-
 // note records a store error (Execute notes those of a Store that does not
 // count its own operations).
 func (c *storeCounter) note(err error) {
-	c.mu.Lock()
-	c.err = err
-	c.mu.Unlock()
-}
-
-// lastErr is the last store error counted or noted, or nil.
-func (c *storeCounter) lastErr() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.err
+	c.err.Store(&err)
 }
 
 // noteStoreAttempt counts one store operation of ctx's call, and its error.
@@ -253,12 +235,4 @@ func (s *MemoryStore) Complete(ctx context.Context, inv Invocation, res Result) 
 	s.expiry = append(s.expiry, memoryExpiry{key: k, call: c, at: s.now()})
 	s.sweepLocked(s.now())
 	return nil
-}
-
-// Len returns the number of calls the store holds (in flight or kept).
-func (s *MemoryStore) Len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweepLocked(s.now())
-	return len(s.calls)
 }
