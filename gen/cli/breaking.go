@@ -329,11 +329,9 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		if err != nil {
 			return nil, "", fmt.Errorf("--against %s: %w", against, err)
 		}
-		rel := name
-		if dir != "." {
-			rel = strings.TrimPrefix(name, dir+"/")
-		}
-		files[rel] = b
+		// Names are relative to the working directory, below dir (never
+		// "./…", so that for dir "." nothing is trimmed).
+		files[strings.TrimPrefix(name, dir+"/")] = b
 	}
 	if !hasSpec(files) {
 		// The change that adopts agentc adds the spec; a mistyped path
