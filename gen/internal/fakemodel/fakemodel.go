@@ -155,9 +155,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := &Request{Method: r.Method, Path: r.URL.Path, Body: body}
-	if err := json.Unmarshal(body, &req.Messages); err != nil {
-		req.DecodeErr = err
-	}
+	req.DecodeErr = json.Unmarshal(body, &req.Messages)
 
 	reply, ok := s.pick(req)
 	if !ok {

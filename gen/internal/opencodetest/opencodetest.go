@@ -336,9 +336,7 @@ func newTripwire() (*tripwire, error) {
 		return nil, err
 	}
 	w := &tripwire{l: l}
-	w.done.Add(1)
-	go func() {
-		defer w.done.Done()
+	w.done.Go(func() {
 		for {
 			c, err := l.Accept()
 			if err != nil {
@@ -347,7 +345,7 @@ func newTripwire() (*tripwire, error) {
 			w.hits.Add(1)
 			c.Close()
 		}
-	}()
+	})
 	return w, nil
 }
 
