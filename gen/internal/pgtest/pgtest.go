@@ -104,22 +104,19 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 
 	dir := t.TempDir()
-	cred, err := runAsUser(dir)
-	if err != nil {
+	var err error
+	if s.runAs, err = runAsUser(dir); err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-	s.runAs = cred
 	s.DataDir = filepath.Join(dir, "data")
 
 	if out, err := s.initdb(); err != nil {
 		t.Fatalf("pgtest: initdb: %v\n%s", err, out)
 	}
 
-	port, err := procout.FreePort()
-	if err != nil {
+	if s.Port, err = procout.FreePort(); err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-	s.Port = port
 	s.DSN = s.DSNFor(Database)
 	if err := s.start(); err != nil {
 		t.Fatalf("pgtest: %v", err)
