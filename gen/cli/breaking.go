@@ -219,12 +219,10 @@ func (e *env) printBreaking(rep breakingReport, format string) {
 // repoPrefix is the working directory's path in its git repository
 // ("svc/"; "" at its root or outside one): GitHub annotates a file by its
 // path from the repository's root, and positions are relative to the
-// working directory.
+// working directory. Outside a repository git fails, and runIn returns
+// no output.
 func repoPrefix() string {
-	out, err := runIn("", "git", "rev-parse", "--show-prefix")
-	if err != nil {
-		return ""
-	}
+	out, _ := runIn("", "git", "rev-parse", "--show-prefix")
 	return strings.TrimSpace(string(out))
 }
 
