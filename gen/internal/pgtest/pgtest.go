@@ -251,12 +251,10 @@ func binDir(t testing.TB, glob, ci string) string {
 }
 
 // versionOf is the major version in a path like
-// /usr/lib/postgresql/15/bin, or -1.
+// /usr/lib/postgresql/15/bin, or 0 (Atoi's answer for a name that is no
+// number), which sorts it last.
 func versionOf(binDir string) int {
-	v, err := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
-	if err != nil {
-		return -1
-	}
+	v, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
 	return v
 }
 
