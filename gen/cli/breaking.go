@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -300,10 +301,7 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 	}
 	ref, dir, hasPath := strings.Cut(against, ":")
 	if !hasPath || dir == "" {
-		dir = specDir
-		if dir == "" {
-			dir = load.DefaultDisplayDir
-		}
+		dir = cmp.Or(specDir, load.DefaultDisplayDir)
 	}
 	dir = path.Clean(dir) // also drops a trailing slash
 	// ls-tree fails when ref names no tree (or outside a repository); a
