@@ -101,9 +101,7 @@ func New(t testing.TB, turns ...Turn) *Server {
 	t.Helper()
 	s := &Server{t: t}
 	for i, tn := range turns {
-		if tn.Name == "" {
-			tn.Name = fmt.Sprintf("turn %d", i+1)
-		}
+		tn.Name = cmp.Or(tn.Name, fmt.Sprintf("turn %d", i+1))
 		if tn.Match == nil {
 			tn.Match = (*Request).HasTools
 		}
