@@ -817,21 +817,14 @@ func (c *cmpr) models() {
 			c.add("MODEL_ADDED", About{Model: nm.Canonical}, nm.Pos, model.Pos{}, "model %q was added", nm.Canonical)
 		}
 	}
-	agent := func(s *model.Spec, name string) *model.Agent {
-		for _, a := range s.Agents {
-			if a.Name == name {
-				return a
-			}
-		}
-		return nil
-	}
 	for _, oa := range c.old.Agents {
 		at := About{Agent: oa.Name}
-		na := agent(c.new, oa.Name)
-		if na == nil {
+		i := slices.IndexFunc(c.new.Agents, func(a *model.Agent) bool { return a.Name == oa.Name })
+		if i < 0 {
 			c.add("AGENT_REMOVED", at, model.Pos{}, oa.Pos, "agent %q was removed", oa.Name)
 			continue
 		}
+		na := c.new.Agents[i]
 		for _, m := range oa.Models {
 			if !slices.ContainsFunc(na.Models, func(x *model.Model) bool { return x.Canonical == m.Canonical }) {
 				c.add("AGENT_MODEL_REMOVED", About{Agent: oa.Name, Model: m.Canonical}, na.Pos, oa.Pos, "agent %q no longer supports model %q", oa.Name, m.Canonical)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -219,12 +220,10 @@ func (e *env) printBreaking(rep breakingReport, format string) {
 // repoPrefix is the working directory's path in its git repository
 // ("svc/"; "" at its root or outside one): GitHub annotates a file by its
 // path from the repository's root, and positions are relative to the
-// working directory.
+// working directory. Outside a repository git fails, and runIn returns
+// no output.
 func repoPrefix() string {
-	out, err := runIn("", "git", "rev-parse", "--show-prefix")
-	if err != nil {
-		return ""
-	}
+	out, _ := runIn("", "git", "rev-parse", "--show-prefix")
 	return strings.TrimSpace(string(out))
 }
 
@@ -302,10 +301,7 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 	}
 	ref, dir, hasPath := strings.Cut(against, ":")
 	if !hasPath || dir == "" {
-		dir = specDir
-		if dir == "" {
-			dir = load.DefaultDisplayDir
-		}
+		dir = cmp.Or(specDir, load.DefaultDisplayDir)
 	}
 	dir = path.Clean(dir) // also drops a trailing slash
 	// ls-tree fails when ref names no tree (or outside a repository); a
@@ -329,11 +325,9 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		if err != nil {
 			return nil, "", fmt.Errorf("--against %s: %w", against, err)
 		}
-		rel := name
-		if dir != "." {
-			rel = strings.TrimPrefix(name, dir+"/")
-		}
-		files[rel] = b
+		// Names are relative to the working directory, below dir (never
+		// "./…", so that for dir "." nothing is trimmed).
+		files[strings.TrimPrefix(name, dir+"/")] = b
 	}
 	if !hasSpec(files) {
 		// The change that adopts agentc adds the spec; a mistyped path

@@ -21,7 +21,8 @@ var errNoSpec = errors.New("no agentc spec found here or in any parent directory
 // or repository (a directory holding go.mod or .git), where the walk stops,
 // the one spec directory among its children. A spec directory holds
 // agentc's copy of its metaschema (agentc_schema.cue), which `agentc init`
-// writes. The result is relative to dir.
+// writes. The result is relative to dir, so that positions in messages
+// read as the user would type them ("../spec/tools.cue:3:1").
 func findSpec(dir string) (string, error) {
 	start, err := filepath.Abs(dir)
 	if err != nil {
@@ -29,7 +30,7 @@ func findSpec(dir string) (string, error) {
 	}
 	for d := start; ; {
 		if isSpecDir(d) {
-			return relTo(start, d), nil
+			return filepath.Rel(start, d)
 		}
 		if isRoot(d) {
 			entries, _ := os.ReadDir(d)
@@ -43,7 +44,7 @@ func findSpec(dir string) (string, error) {
 			case 0:
 				return "", errNoSpec
 			case 1:
-				return relTo(start, found[0]), nil
+				return filepath.Rel(start, found[0])
 			}
 			return "", fmt.Errorf("%s holds more than one spec directory (%s, %s, …): name one with --spec DIR", d, filepath.Base(found[0]), filepath.Base(found[1]))
 		}
@@ -69,13 +70,4 @@ func isRoot(dir string) bool {
 func isSpecDir(dir string) bool {
 	fi, err := os.Stat(filepath.Join(dir, spec.SchemaFile))
 	return err == nil && fi.Mode().IsRegular()
-}
-
-// relTo returns target relative to base, so that positions in messages
-// read as the user would type them ("../spec/tools.cue:3:1"). Both are
-// absolute and on one volume (target is base or below one of its parents),
-// where Rel never fails.
-func relTo(base, target string) string {
-	rel, _ := filepath.Rel(base, target)
-	return rel
 }

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -74,9 +76,11 @@ func (f *specFlags) generate(warn io.Writer) (*generation, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &generation{spec: s, out: f.out}
-	if g.out == "" {
-		g.out = codegenOut(f.spec, s.Codegen.Out)
+	g := &generation{spec: s, out: cmp.Or(f.out, s.Codegen.Out)}
+	if f.out == "" && f.spec != "" && !filepath.IsAbs(g.out) {
+		// codegen.out is relative to the directory that holds the spec
+		// directory (the working directory for the built-in spec).
+		g.out = filepath.Join(f.spec, "..", g.out)
 	}
 	g.files, err = emit.Generate(s, emitters.All(), emit.Options{Only: f.onlyList(), Session: f.session})
 	if err != nil {

@@ -158,8 +158,12 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	gomod := filepath.Join(dir, "go.mod")
 	mod, err := os.ReadFile(gomod)
 	if err != nil {
-		if abs, root, modPath := moduleAbove(dir); root != "" {
-			return nil, fmt.Errorf("%s is inside module %s; run agentc init at its root, %s (with --spec-dir for a spec directory deeper down)", abs, modPath, root)
+		// A module whose go.mod lies in a directory above dir.
+		abs, _ := filepath.Abs(dir) // "" (no working directory) has no parent to try
+		for root := filepath.Dir(abs); root != filepath.Dir(root); root = filepath.Dir(root) {
+			if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
+				return nil, fmt.Errorf("%s is inside module %s; run agentc init at its root, %s (with --spec-dir for a spec directory deeper down)", abs, modfile.ModulePath(b), root)
+			}
 		}
 		return nil, fmt.Errorf("%s: %w (run go mod init first)", gomod, err)
 	}
@@ -362,21 +366,6 @@ func agentcReplace(mf *modfile.File) string {
 		return p
 	}
 	return ""
-}
-
-// moduleAbove returns dir as an absolute path, and the root and path of
-// the module whose go.mod lies in a directory above it ("", "" if none).
-func moduleAbove(dir string) (abs, root, modPath string) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return dir, "", ""
-	}
-	for d := filepath.Dir(abs); d != filepath.Dir(d); d = filepath.Dir(d) {
-		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
-			return abs, d, modfile.ModulePath(b)
-		}
-	}
-	return abs, "", ""
 }
 
 // goVersion is the go directive for the tool module file: the module's own.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
@@ -53,16 +52,6 @@ func (c *specChoice) dir() (string, error) {
 		return c.spec, nil
 	}
 	return findSpec(".")
-}
-
-// codegenOut is the output root when --out is left out: codegen.out,
-// relative to the directory that holds the spec directory (the working
-// directory for the built-in spec).
-func codegenOut(specDir, out string) string {
-	if specDir == "" || filepath.IsAbs(out) {
-		return out
-	}
-	return filepath.Join(specDir, "..", out)
 }
 
 // loadSpec reads the spec's files in dir (the embedded default's when dir

@@ -88,12 +88,10 @@ func (p *Pass) ToolSchema(t *model.Tool) ([]byte, error) {
 // name. It serves one generation at a time. Start one with Session{}.
 type Session map[string]*Memo
 
-// memo returns the named emitter's memo (nil without a session).
+// memo returns the named emitter's memo (nil without a session: a nil
+// map reads as empty).
 func (s Session) memo(name string) *Memo {
-	if s == nil {
-		return nil
-	}
-	if s[name] == nil {
+	if s != nil && s[name] == nil {
 		s[name] = &Memo{}
 	}
 	return s[name]

@@ -101,9 +101,7 @@ func New(t testing.TB, turns ...Turn) *Server {
 	t.Helper()
 	s := &Server{t: t}
 	for i, tn := range turns {
-		if tn.Name == "" {
-			tn.Name = fmt.Sprintf("turn %d", i+1)
-		}
+		tn.Name = cmp.Or(tn.Name, fmt.Sprintf("turn %d", i+1))
 		if tn.Match == nil {
 			tn.Match = (*Request).HasTools
 		}
@@ -155,9 +153,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := &Request{Method: r.Method, Path: r.URL.Path, Body: body}
-	if err := json.Unmarshal(body, &req.Messages); err != nil {
-		req.DecodeErr = err
-	}
+	req.DecodeErr = json.Unmarshal(body, &req.Messages)
 
 	reply, ok := s.pick(req)
 	if !ok {

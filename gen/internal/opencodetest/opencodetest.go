@@ -230,8 +230,12 @@ func prepare(dir, home, nodeModules string, config []byte) error {
 	if err := os.Symlink(nodeModules, filepath.Join(project, "node_modules")); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("linking the toolchain into the project: %w", err)
 	}
-	if err := writeIfAbsent(filepath.Join(project, "package-lock.json"), lock); err != nil {
-		return err
+	// A project's own lock is left as it is.
+	projectLock := filepath.Join(project, "package-lock.json")
+	if _, err := os.Lstat(projectLock); err != nil {
+		if err := os.WriteFile(projectLock, lock, 0o644); err != nil {
+			return err
+		}
 	}
 
 	global := filepath.Join(home, ".config", "opencode")
@@ -290,22 +294,6 @@ func minimalLock(version string) []byte {
 	return append(data, '\n')
 }
 
-// writeIfAbsent writes data to path unless a file is already there.
-func writeIfAbsent(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return f.Close()
-}
-
 // environment builds the server's environment: a few inherited variables,
 // the scratch HOME, OpenCode's switches for offline use, the dead registry,
 // then extra (which wins: exec.Cmd keeps the last value of a repeated
@@ -348,9 +336,7 @@ func newTripwire() (*tripwire, error) {
 		return nil, err
 	}
 	w := &tripwire{l: l}
-	w.done.Add(1)
-	go func() {
-		defer w.done.Done()
+	w.done.Go(func() {
 		for {
 			c, err := l.Accept()
 			if err != nil {
@@ -359,7 +345,7 @@ func newTripwire() (*tripwire, error) {
 			w.hits.Add(1)
 			c.Close()
 		}
-	}()
+	})
 	return w, nil
 }
 

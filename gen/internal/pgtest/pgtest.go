@@ -104,22 +104,19 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 
 	dir := t.TempDir()
-	cred, err := runAsUser(dir)
-	if err != nil {
+	var err error
+	if s.runAs, err = runAsUser(dir); err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-	s.runAs = cred
 	s.DataDir = filepath.Join(dir, "data")
 
 	if out, err := s.initdb(); err != nil {
 		t.Fatalf("pgtest: initdb: %v\n%s", err, out)
 	}
 
-	port, err := procout.FreePort()
-	if err != nil {
+	if s.Port, err = procout.FreePort(); err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-	s.Port = port
 	s.DSN = s.DSNFor(Database)
 	if err := s.start(); err != nil {
 		t.Fatalf("pgtest: %v", err)
@@ -254,12 +251,10 @@ func binDir(t testing.TB, glob, ci string) string {
 }
 
 // versionOf is the major version in a path like
-// /usr/lib/postgresql/15/bin, or -1.
+// /usr/lib/postgresql/15/bin, or 0 (Atoi's answer for a name that is no
+// number), which sorts it last.
 func versionOf(binDir string) int {
-	v, err := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
-	if err != nil {
-		return -1
-	}
+	v, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
 	return v
 }
 

@@ -93,8 +93,6 @@ func Start(cmd *exec.Cmd, out io.Writer, marker string, timeout time.Duration) (
 	}
 	p := &Process{cmd: cmd, exited: make(chan error, 1)}
 	go func() { p.exited <- cmd.Wait() }()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
 	select {
 	case rest := <-found:
 		return rest, p, nil
@@ -103,7 +101,7 @@ func Start(cmd *exec.Cmd, out io.Writer, marker string, timeout time.Duration) (
 			err = errors.New("exit status 0")
 		}
 		return "", nil, fmt.Errorf("exited before it was ready (%w)", err)
-	case <-timer.C:
+	case <-time.After(timeout):
 		killGroup(cmd)
 		<-p.exited
 		return "", nil, fmt.Errorf("no line with %q within %v", strings.TrimSpace(marker), timeout)
