@@ -171,6 +171,10 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if mf.Module == nil {
+		// go mod edit -module names the module without rewriting the rest.
+		return nil, fmt.Errorf("%s has no module line; name the module first: go mod edit -module example.com/yourmodule", gomod)
+	}
 	modPath := mf.Module.Mod.Path
 	// A second init is told that agentc is set up, whatever its spec
 	// directory, rather than to choose another.
