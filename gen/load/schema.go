@@ -119,19 +119,11 @@ func (l *loader) requiredLeaf(v, d cue.Value, path []string, up *anchor, errs *d
 	msg := fmt.Sprintf("%s is required but not set (want %v)", strings.Join(path, "."), d)
 	// A field of the spec's beside it may be the same field misspelt
 	// (exection:), which CUE does not refuse until this one is set.
-	if it, err := up.v.Fields(); err == nil {
-		name := unquote(path[len(path)-1])
-		var others []string
-		for it.Next() {
-			if n := it.Selector().Unquoted(); n != name {
-				others = append(others, n)
-			}
-		}
-		if k := closest(name, others); k != "" {
-			if p := l.vpos(lookup(up.v, cue.Str(k))); inSpec(p) {
-				errs.Add(p, "schema", "%s; is %q a misspelling of it?", msg, k)
-				return
-			}
+	name := unquote(path[len(path)-1])
+	if k := closest(name, fieldsBut(up.v, name)); k != "" {
+		if p := l.vpos(lookup(up.v, cue.Str(k))); inSpec(p) {
+			errs.Add(p, "schema", "%s; is %q a misspelling of it?", msg, k)
+			return
 		}
 	}
 	errs.Add(l.anchorPos(up), "schema", "%s", msg)
@@ -382,7 +374,7 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 		return &diag.Error{Pos: l.pathPos(kp, e.pos), Code: "name", Msg: fmt.Sprintf("%s %q must %s", r.noun, key, r.rule)}
 	}
 	msg := strings.Join(e.path, ".") + ": field not allowed"
-	if len(e.path) > 3 && e.path[0] == "tools" && (e.path[2] == "args" || e.path[2] == "result") {
+	if len(e.path) > 3 && schemaPath(e.path[:3]) {
 		// The metaschema leaves both open: a closed struct of the spec's
 		// (#Args & {x: …}) refuses the field.
 		return &diag.Error{Pos: e.pos, Code: "schema", Msg: msg + ": a closed struct of the spec's (a definition, or close({…})) does not declare it; " +
@@ -398,17 +390,23 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 		// The field's siblings in the spec hold the metaschema's fields too.
 		bad := unquote(e.path[len(e.path)-1])
 		parent := l.root.LookupPath(cue.ParsePath(strings.Join(e.path[:len(e.path)-1], ".")))
-		var known []string
-		if it, err := parent.Fields(cue.Optional(true)); err == nil {
-			for it.Next() {
-				if n := it.Selector().Unquoted(); n != bad {
-					known = append(known, n)
-				}
-			}
-		}
-		msg += suggest(bad, known)
+		msg += suggest(bad, fieldsBut(parent, bad, cue.Optional(true)))
 	}
 	return &diag.Error{Pos: e.pos, Code: "schema", Msg: msg}
+}
+
+// fieldsBut returns the names of the fields of v (as opts list them) but
+// name.
+func fieldsBut(v cue.Value, name string, opts ...cue.Option) []string {
+	var out []string
+	if it, err := v.Fields(opts...); err == nil {
+		for it.Next() {
+			if n := it.Selector().Unquoted(); n != name {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // unquote returns a CUE label or string literal without its quotes.
