@@ -265,19 +265,17 @@ func (l *loader) toolNameClashes(named []namedTool) {
 		var kept []string
 		for i, a := range t.Aliases {
 			pos := nt.aliasPos[i]
-			prev, taken := owner[a]
-			switch {
-			case taken && prev == t && a == t.Name:
-				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q repeats the tool's own name", a, t.Name)
-				continue
-			case taken && prev == t:
-				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is listed twice", a, t.Name)
-				continue
-			case taken && a == prev.Name:
-				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is already the name of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
-				continue
-			case taken:
-				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is already an alias of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
+			if prev, taken := owner[a]; taken {
+				switch {
+				case prev == t && a == t.Name:
+					l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q repeats the tool's own name", a, t.Name)
+				case prev == t:
+					l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is listed twice", a, t.Name)
+				case a == prev.Name:
+					l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is already the name of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
+				default:
+					l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is already an alias of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
+				}
 				continue
 			}
 			if f := files[names.FileName(a)]; f != nil && f != t {
@@ -306,11 +304,6 @@ func (l *loader) toolNameClashes(named []namedTool) {
 
 var toolName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`)
 
-// placeholder is a {{…}} of a prompt or a summary, as the emitters read
-// them: what stands between the braces, exactly, must name a prompt
-// parameter (an argument), so `{{ name }}`, with spaces, names nothing.
-var placeholder = regexp.MustCompile(`\{\{([^{}]*)\}\}`)
-
 // spacedPlaceholder reports, at pos, a placeholder written with spaces
 // inside its braces ({{ name }}); what says whose text it is in.
 func (l *loader) spacedPlaceholder(pos model.Pos, raw, what string) bool {
@@ -324,7 +317,7 @@ func (l *loader) spacedPlaceholder(pos model.Pos, raw, what string) bool {
 
 // summary checks a sandbox tool's result template.
 func (l *loader) summary(v cue.Value, t *model.Tool) {
-	for _, m := range placeholder.FindAllStringSubmatch(t.Summary, -1) {
+	for _, m := range model.Placeholder.FindAllStringSubmatch(t.Summary, -1) {
 		pos := l.textPos(v, func(raw string) int { return strings.Index(raw, m[0]) })
 		if l.spacedPlaceholder(pos, m[1], fmt.Sprintf("summary of %q", t.Name)) {
 			continue
@@ -577,7 +570,7 @@ func Mentions(text string, t *model.Tool) bool {
 func mentionIndex(text string, t *model.Tool) int {
 	var skip [][]int
 	if strings.Contains(text, "{{") {
-		skip = placeholder.FindAllStringIndex(text, -1)
+		skip = model.Placeholder.FindAllStringIndex(text, -1)
 	}
 	first := wordIndex(text, t.Name, skip)
 	for _, n := range t.Aliases {
