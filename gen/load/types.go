@@ -247,7 +247,9 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 			w.errorv(v, "unsupported", "only open lists [...T] are supported, not fixed-length lists")
 			return t
 		}
-		if hasPrefix(lv) {
+		// Elements before the "..." ([a, ...T]): Len is not concrete for
+		// an open list, so they are listed.
+		if it, err := lv.List(); err == nil && it.Next() {
 			w.errorv(v, "unsupported", "list prefixes ([a, ...T]) are not supported; use [...T]")
 		}
 		t.Items = w.typ(elem, base, names.Singular(field))
@@ -631,24 +633,19 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, f
 func (w *typeWalker) unified(field cue.Value, t *model.Type) bool {
 	ev := field.Eval()
 	op, args := ev.Expr()
-	var vals []string
 	switch {
-	case op == cue.OrOp:
-		for _, a := range args {
-			s, err := a.String()
-			if err != nil || !a.IsConcrete() {
-				return false
-			}
-			vals = append(vals, s)
-		}
 	case op == cue.NoOp && ev.IsConcrete():
-		s, err := ev.String()
-		if err != nil {
+		args = []cue.Value{ev} // one value
+	case op != cue.OrOp:
+		return false
+	}
+	var vals []string
+	for _, a := range args {
+		s, err := a.String()
+		if err != nil || !a.IsConcrete() {
 			return false
 		}
-		vals = []string{s}
-	default:
-		return false
+		vals = append(vals, s)
 	}
 	if len(vals) == 1 {
 		t.Kind, t.Literal, t.Enum = model.Literal, vals[0], nil
@@ -847,14 +844,6 @@ func (w *typeWalker) checkBody(v cue.Value, c *model.Check, depth int) {
 	default:
 		w.l.errorf(v, "check", "a named check may contain only string, =~ and !~ (found %v); put other constraints on the fields that use it", v)
 	}
-}
-
-// hasPrefix reports whether the open list v has elements before its "..."
-// ([a, ...T]). Len is not concrete for an open list, so its elements are
-// listed.
-func hasPrefix(v cue.Value) bool {
-	it, err := v.List()
-	return err == nil && it.Next()
 }
 
 // openListDefault reports whether d is only the closed form of a list with
