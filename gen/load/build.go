@@ -357,7 +357,9 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 	raws := map[*model.Mode]raw{}
 	// s.Tool, as a map: the first tool (by name) with the name or alias.
 	byName := map[string]*model.Tool{}
+	var toolNames []string // every tool's names, for did-you-mean
 	for _, t := range s.Tools {
+		toolNames = append(toolNames, t.AllNames()...)
 		for _, n := range t.AllNames() {
 			if _, ok := byName[n]; !ok {
 				byName[n] = t
@@ -386,7 +388,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			t := byName[name]
 			switch {
 			case t == nil:
-				l.errs.Add(pos, "unknown-tool", "mode %q names unknown tool %q%s", m.Name, name, suggest(name, toolNames(s)))
+				l.errs.Add(pos, "unknown-tool", "mode %q names unknown tool %q%s", m.Name, name, suggest(name, toolNames))
 				continue
 			case t.Name != name:
 				l.errs.Add(pos, "unknown-tool", "mode %q names tool %q by its alias %q; use its name", m.Name, t.Name, name)
@@ -526,7 +528,12 @@ func (l *loader) checkPrompt(lineage []*model.Mode, params []string, prompt func
 		if l.clashed[ts.Tool] {
 			continue // which tool a mention means is unclear; the clash is reported
 		}
-		where := mentionedIn(lineage, ts.Tool)
+		// The mode of lineage whose own prompt mentions the tool by any of
+		// its names, nearest first.
+		var where *model.Mode
+		if i := slices.IndexFunc(lineage, func(x *model.Mode) bool { return Mentions(x.OwnPrompt, ts.Tool) }); i >= 0 {
+			where = lineage[i]
+		}
 		switch {
 		case where != nil && !ts.Standing.Mentionable():
 			via := ""
@@ -543,18 +550,6 @@ func (l *loader) checkPrompt(lineage []*model.Mode, params []string, prompt func
 			l.errs.Add(ownPos, "prompt-omits-tool", "prompt of mode %q never mentions tool %q, which is %s in that mode", m.Name, ts.Tool.Name, ts.Standing)
 		}
 	}
-}
-
-// mentionedIn returns the mode of lineage (a mode and the modes whose
-// prompts it inherits, nearest first) whose own prompt mentions tool t by
-// any of its names, or nil.
-func mentionedIn(lineage []*model.Mode, t *model.Tool) *model.Mode {
-	for _, x := range lineage {
-		if Mentions(x.OwnPrompt, t) {
-			return x
-		}
-	}
-	return nil
 }
 
 // Mentions reports whether text names tool t (its name, an alias or its file
@@ -866,14 +861,6 @@ func (l *loader) nameClashes(s *model.Spec) {
 		}
 		modes[m.GoName] = m
 	}
-}
-
-func toolNames(s *model.Spec) []string {
-	var out []string
-	for _, t := range s.Tools {
-		out = append(out, t.AllNames()...)
-	}
-	return out
 }
 
 func modeNames(s *model.Spec) []string {
