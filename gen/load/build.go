@@ -506,11 +506,7 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) []string {
 
 // paramNames returns the names of the prompt parameters, sorted.
 func paramNames(s *model.Spec) []string {
-	var out []string
-	for _, p := range s.PromptParams {
-		out = append(out, p.Name)
-	}
-	return out
+	return each(s.PromptParams, func(p *model.PromptParam) string { return p.Name })
 }
 
 // checkPrompt enforces the seed's acceptance gate on a mode's full prompt:
@@ -864,17 +860,18 @@ func (l *loader) nameClashes(s *model.Spec) {
 }
 
 func modeNames(s *model.Spec) []string {
-	var out []string
-	for _, m := range s.Modes {
-		out = append(out, m.Name)
-	}
-	return out
+	return each(s.Modes, func(m *model.Mode) string { return m.Name })
 }
 
 func modelIDs(s *model.Spec) []string {
-	var out []string
-	for _, m := range s.Models {
-		out = append(out, m.Canonical)
+	return each(s.Models, func(m *model.Model) string { return m.Canonical })
+}
+
+// each returns f of each of xs, in order (nil for none).
+func each[T, U any](xs []T, f func(T) U) []U {
+	var out []U
+	for _, x := range xs {
+		out = append(out, f(x))
 	}
 	return out
 }

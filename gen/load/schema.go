@@ -244,11 +244,7 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 		}
 		if e.format == "conflicting values %s and %s" && len(e.also) > 0 {
 			// Say where the other value comes from, as cue vet does.
-			var ps []string
-			for _, p := range e.also {
-				ps = append(ps, p.String())
-			}
-			msg += " (also at " + strings.Join(ps, ", ") + ")"
+			msg += " (also at " + strings.Join(each(e.also, model.Pos.String), ", ") + ")"
 		}
 		out = append(out, &diag.Error{Pos: e.pos, Code: "cue", Msg: msg})
 	}
@@ -274,10 +270,7 @@ func (l *loader) pathPos(path []string, fallback model.Pos) model.Pos {
 	}
 	// A root that is an error as a whole leads nowhere; the syntax still
 	// says where the closest field on the path is declared.
-	names := make([]string, len(path))
-	for i, s := range path {
-		names[i] = unquote(s)
-	}
+	names := each(path, unquote)
 	for n := len(names); n > 0; n-- {
 		if p, ok := l.syn.declared(names[:n]); ok {
 			return l.pos(p)
@@ -325,11 +318,8 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
 	slices.SortStableFunc(alts, func(x, y alt) int {
 		return cmp.Or(cmp.Compare(x.pos.Line(), y.pos.Line()), cmp.Compare(x.pos.Column(), y.pos.Column()))
 	})
-	var lits, plain []string
-	for _, a := range alts {
-		lits = append(lits, a.lit)
-		plain = append(plain, unquote(a.lit))
-	}
+	lits := each(alts, func(a alt) string { return a.lit })
+	plain := each(lits, unquote)
 	hint := suggest(unquote(bad), plain)
 	// A mode's tool standing has its own finding code.
 	if p := head.path; len(p) == 4 && p[0] == "modes" && p[2] == "tools" {
