@@ -265,19 +265,17 @@ func (l *loader) toolNameClashes(named []namedTool) {
 		var kept []string
 		for i, a := range t.Aliases {
 			pos := nt.aliasPos[i]
-			prev, taken := owner[a]
-			switch {
-			case taken && prev == t && a == t.Name:
-				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q repeats the tool's own name", a, t.Name)
-				continue
-			case taken && prev == t:
-				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is listed twice", a, t.Name)
-				continue
-			case taken && a == prev.Name:
-				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is already the name of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
-				continue
-			case taken:
-				l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is already an alias of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
+			if prev, taken := owner[a]; taken {
+				switch {
+				case prev == t && a == t.Name:
+					l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q repeats the tool's own name", a, t.Name)
+				case prev == t:
+					l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is listed twice", a, t.Name)
+				case a == prev.Name:
+					l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is already the name of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
+				default:
+					l.errs.Add(pos, "duplicate-tool", "alias %q of tool %q is already an alias of tool %q (%s)", a, t.Name, prev.Name, ownerPos[a])
+				}
 				continue
 			}
 			if f := files[names.FileName(a)]; f != nil && f != t {
@@ -306,11 +304,6 @@ func (l *loader) toolNameClashes(named []namedTool) {
 
 var toolName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`)
 
-// placeholder is a {{…}} of a prompt or a summary, as the emitters read
-// them: what stands between the braces, exactly, must name a prompt
-// parameter (an argument), so `{{ name }}`, with spaces, names nothing.
-var placeholder = regexp.MustCompile(`\{\{([^{}]*)\}\}`)
-
 // spacedPlaceholder reports, at pos, a placeholder written with spaces
 // inside its braces ({{ name }}); what says whose text it is in.
 func (l *loader) spacedPlaceholder(pos model.Pos, raw, what string) bool {
@@ -324,7 +317,7 @@ func (l *loader) spacedPlaceholder(pos model.Pos, raw, what string) bool {
 
 // summary checks a sandbox tool's result template.
 func (l *loader) summary(v cue.Value, t *model.Tool) {
-	for _, m := range placeholder.FindAllStringSubmatch(t.Summary, -1) {
+	for _, m := range model.Placeholder.FindAllStringSubmatch(t.Summary, -1) {
 		pos := l.textPos(v, func(raw string) int { return strings.Index(raw, m[0]) })
 		if l.spacedPlaceholder(pos, m[1], fmt.Sprintf("summary of %q", t.Name)) {
 			continue
@@ -364,7 +357,9 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 	raws := map[*model.Mode]raw{}
 	// s.Tool, as a map: the first tool (by name) with the name or alias.
 	byName := map[string]*model.Tool{}
+	var toolNames []string // every tool's names, for did-you-mean
 	for _, t := range s.Tools {
+		toolNames = append(toolNames, t.AllNames()...)
 		for _, n := range t.AllNames() {
 			if _, ok := byName[n]; !ok {
 				byName[n] = t
@@ -393,7 +388,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			t := byName[name]
 			switch {
 			case t == nil:
-				l.errs.Add(pos, "unknown-tool", "mode %q names unknown tool %q%s", m.Name, name, suggest(name, toolNames(s)))
+				l.errs.Add(pos, "unknown-tool", "mode %q names unknown tool %q%s", m.Name, name, suggest(name, toolNames))
 				continue
 			case t.Name != name:
 				l.errs.Add(pos, "unknown-tool", "mode %q names tool %q by its alias %q; use its name", m.Name, t.Name, name)
@@ -511,11 +506,7 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) []string {
 
 // paramNames returns the names of the prompt parameters, sorted.
 func paramNames(s *model.Spec) []string {
-	var out []string
-	for _, p := range s.PromptParams {
-		out = append(out, p.Name)
-	}
-	return out
+	return each(s.PromptParams, func(p *model.PromptParam) string { return p.Name })
 }
 
 // checkPrompt enforces the seed's acceptance gate on a mode's full prompt:
@@ -533,7 +524,12 @@ func (l *loader) checkPrompt(lineage []*model.Mode, params []string, prompt func
 		if l.clashed[ts.Tool] {
 			continue // which tool a mention means is unclear; the clash is reported
 		}
-		where := mentionedIn(lineage, ts.Tool)
+		// The mode of lineage whose own prompt mentions the tool by any of
+		// its names, nearest first.
+		var where *model.Mode
+		if i := slices.IndexFunc(lineage, func(x *model.Mode) bool { return Mentions(x.OwnPrompt, ts.Tool) }); i >= 0 {
+			where = lineage[i]
+		}
 		switch {
 		case where != nil && !ts.Standing.Mentionable():
 			via := ""
@@ -552,18 +548,6 @@ func (l *loader) checkPrompt(lineage []*model.Mode, params []string, prompt func
 	}
 }
 
-// mentionedIn returns the mode of lineage (a mode and the modes whose
-// prompts it inherits, nearest first) whose own prompt mentions tool t by
-// any of its names, or nil.
-func mentionedIn(lineage []*model.Mode, t *model.Tool) *model.Mode {
-	for _, x := range lineage {
-		if Mentions(x.OwnPrompt, t) {
-			return x
-		}
-	}
-	return nil
-}
-
 // Mentions reports whether text names tool t (its name, an alias or its file
 // name) as a whole word, outside placeholders.
 func Mentions(text string, t *model.Tool) bool {
@@ -577,7 +561,7 @@ func Mentions(text string, t *model.Tool) bool {
 func mentionIndex(text string, t *model.Tool) int {
 	var skip [][]int
 	if strings.Contains(text, "{{") {
-		skip = placeholder.FindAllStringIndex(text, -1)
+		skip = model.Placeholder.FindAllStringIndex(text, -1)
 	}
 	first := wordIndex(text, t.Name, skip)
 	for _, n := range t.Aliases {
@@ -875,26 +859,19 @@ func (l *loader) nameClashes(s *model.Spec) {
 	}
 }
 
-func toolNames(s *model.Spec) []string {
-	var out []string
-	for _, t := range s.Tools {
-		out = append(out, t.AllNames()...)
-	}
-	return out
-}
-
 func modeNames(s *model.Spec) []string {
-	var out []string
-	for _, m := range s.Modes {
-		out = append(out, m.Name)
-	}
-	return out
+	return each(s.Modes, func(m *model.Mode) string { return m.Name })
 }
 
 func modelIDs(s *model.Spec) []string {
-	var out []string
-	for _, m := range s.Models {
-		out = append(out, m.Canonical)
+	return each(s.Models, func(m *model.Model) string { return m.Canonical })
+}
+
+// each returns f of each of xs, in order (nil for none).
+func each[T, U any](xs []T, f func(T) U) []U {
+	var out []U
+	for _, x := range xs {
+		out = append(out, f(x))
 	}
 	return out
 }

@@ -50,17 +50,11 @@ func typeJSON(t *model.Type) []byte {
 }
 
 func patterns(ps []model.Pattern) []string {
-	var out []string
-	for _, p := range ps {
-		out = append(out, p.Regexp)
-	}
-	return out
+	return each(ps, func(p model.Pattern) string { return p.Regexp })
 }
 
 func checkNames(cs []*model.Check) []string {
-	var out []string
-	for _, c := range cs {
-		out = append(out, c.Name+":"+strings.Join(patterns(c.Reject), ",")+":"+strings.Join(patterns(c.Match), ","))
-	}
-	return out
+	return each(cs, func(c *model.Check) string {
+		return c.Name + ":" + strings.Join(patterns(c.Reject), ",") + ":" + strings.Join(patterns(c.Match), ",")
+	})
 }

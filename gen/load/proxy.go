@@ -89,7 +89,7 @@ func (l *loader) knownAgent(s *model.Spec, v cue.Value, name, what string) bool 
 // checkTemplate reports {{placeholders}} of text that name no prompt
 // parameter (params, sorted), at the placeholder.
 func (l *loader) checkTemplate(v cue.Value, text string, params []string, what string) {
-	for _, ph := range placeholder.FindAllStringSubmatch(text, -1) {
+	for _, ph := range model.Placeholder.FindAllStringSubmatch(text, -1) {
 		if slices.Contains(params, ph[1]) {
 			continue
 		}

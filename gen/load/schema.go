@@ -119,19 +119,11 @@ func (l *loader) requiredLeaf(v, d cue.Value, path []string, up *anchor, errs *d
 	msg := fmt.Sprintf("%s is required but not set (want %v)", strings.Join(path, "."), d)
 	// A field of the spec's beside it may be the same field misspelt
 	// (exection:), which CUE does not refuse until this one is set.
-	if it, err := up.v.Fields(); err == nil {
-		name := unquote(path[len(path)-1])
-		var others []string
-		for it.Next() {
-			if n := it.Selector().Unquoted(); n != name {
-				others = append(others, n)
-			}
-		}
-		if k := closest(name, others); k != "" {
-			if p := l.vpos(lookup(up.v, cue.Str(k))); inSpec(p) {
-				errs.Add(p, "schema", "%s; is %q a misspelling of it?", msg, k)
-				return
-			}
+	name := unquote(path[len(path)-1])
+	if k := closest(name, fieldsBut(up.v, name)); k != "" {
+		if p := l.vpos(lookup(up.v, cue.Str(k))); inSpec(p) {
+			errs.Add(p, "schema", "%s; is %q a misspelling of it?", msg, k)
+			return
 		}
 	}
 	errs.Add(l.anchorPos(up), "schema", "%s", msg)
@@ -252,11 +244,7 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 		}
 		if e.format == "conflicting values %s and %s" && len(e.also) > 0 {
 			// Say where the other value comes from, as cue vet does.
-			var ps []string
-			for _, p := range e.also {
-				ps = append(ps, p.String())
-			}
-			msg += " (also at " + strings.Join(ps, ", ") + ")"
+			msg += " (also at " + strings.Join(each(e.also, model.Pos.String), ", ") + ")"
 		}
 		out = append(out, &diag.Error{Pos: e.pos, Code: "cue", Msg: msg})
 	}
@@ -282,10 +270,7 @@ func (l *loader) pathPos(path []string, fallback model.Pos) model.Pos {
 	}
 	// A root that is an error as a whole leads nowhere; the syntax still
 	// says where the closest field on the path is declared.
-	names := make([]string, len(path))
-	for i, s := range path {
-		names[i] = unquote(s)
-	}
+	names := each(path, unquote)
 	for n := len(names); n > 0; n-- {
 		if p, ok := l.syn.declared(names[:n]); ok {
 			return l.pos(p)
@@ -333,11 +318,8 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
 	slices.SortStableFunc(alts, func(x, y alt) int {
 		return cmp.Or(cmp.Compare(x.pos.Line(), y.pos.Line()), cmp.Compare(x.pos.Column(), y.pos.Column()))
 	})
-	var lits, plain []string
-	for _, a := range alts {
-		lits = append(lits, a.lit)
-		plain = append(plain, unquote(a.lit))
-	}
+	lits := each(alts, func(a alt) string { return a.lit })
+	plain := each(lits, unquote)
 	hint := suggest(unquote(bad), plain)
 	// A mode's tool standing has its own finding code.
 	if p := head.path; len(p) == 4 && p[0] == "modes" && p[2] == "tools" {
@@ -382,7 +364,7 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 		return &diag.Error{Pos: l.pathPos(kp, e.pos), Code: "name", Msg: fmt.Sprintf("%s %q must %s", r.noun, key, r.rule)}
 	}
 	msg := strings.Join(e.path, ".") + ": field not allowed"
-	if len(e.path) > 3 && e.path[0] == "tools" && (e.path[2] == "args" || e.path[2] == "result") {
+	if len(e.path) > 3 && schemaPath(e.path[:3]) {
 		// The metaschema leaves both open: a closed struct of the spec's
 		// (#Args & {x: …}) refuses the field.
 		return &diag.Error{Pos: e.pos, Code: "schema", Msg: msg + ": a closed struct of the spec's (a definition, or close({…})) does not declare it; " +
@@ -398,17 +380,23 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 		// The field's siblings in the spec hold the metaschema's fields too.
 		bad := unquote(e.path[len(e.path)-1])
 		parent := l.root.LookupPath(cue.ParsePath(strings.Join(e.path[:len(e.path)-1], ".")))
-		var known []string
-		if it, err := parent.Fields(cue.Optional(true)); err == nil {
-			for it.Next() {
-				if n := it.Selector().Unquoted(); n != bad {
-					known = append(known, n)
-				}
-			}
-		}
-		msg += suggest(bad, known)
+		msg += suggest(bad, fieldsBut(parent, bad, cue.Optional(true)))
 	}
 	return &diag.Error{Pos: e.pos, Code: "schema", Msg: msg}
+}
+
+// fieldsBut returns the names of the fields of v (as opts list them) but
+// name.
+func fieldsBut(v cue.Value, name string, opts ...cue.Option) []string {
+	var out []string
+	if it, err := v.Fields(opts...); err == nil {
+		for it.Next() {
+			if n := it.Selector().Unquoted(); n != name {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // unquote returns a CUE label or string literal without its quotes.

@@ -47,7 +47,14 @@ func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIn
 		}
 	}
 	own := len(files)
-	files = l.importedFiles(inst, files, map[*build.Instance]bool{inst: true})
+	imps := imports(inst, map[*build.Instance]bool{inst: true})
+	for _, imp := range imps {
+		for _, f := range imp.Files {
+			if rel, err := filepath.Rel(l.src.abs, f.Filename); err == nil && !strings.HasPrefix(rel, "..") {
+				files = append(files, f) // in the spec's module (the builtin packages have no files)
+			}
+		}
+	}
 	// Sized for the spec from the length of its files (a field of a
 	// documented spec every 50 bytes or so), so that the maps do not grow
 	// step by step at a thousand tools.
@@ -88,60 +95,49 @@ func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIn
 			return true
 		}, nil)
 	}
-	x.bindsPredeclared = bindsPredeclared(inst, map[*build.Instance]bool{})
+	x.bindsPredeclared = bindsPredeclared(append(imps, inst))
 	return x
 }
 
-// importedFiles appends to files those of the packages inst imports,
-// directly or not, that lie in the spec's module (the builtin packages
-// have none).
-func (l *loader) importedFiles(inst *build.Instance, files []*ast.File, seen map[*build.Instance]bool) []*ast.File {
+// imports returns the packages inst imports, directly or not, each once
+// (seen holds those not to return).
+func imports(inst *build.Instance, seen map[*build.Instance]bool) []*build.Instance {
+	var out []*build.Instance
 	for _, imp := range inst.Imports {
-		if seen[imp] {
-			continue
+		if !seen[imp] {
+			seen[imp] = true
+			out = append(append(out, imp), imports(imp, seen)...)
 		}
-		seen[imp] = true
-		for _, f := range imp.Files {
-			if rel, err := filepath.Rel(l.src.abs, f.Filename); err == nil && !strings.HasPrefix(rel, "..") {
-				files = append(files, f)
-			}
-		}
-		files = l.importedFiles(imp, files, seen)
 	}
-	return files
+	return out
 }
 
-// bindsPredeclared reports whether inst's files or its imports' bind a
-// name in predeclared.
-func bindsPredeclared(inst *build.Instance, seen map[*build.Instance]bool) bool {
-	if seen[inst] {
-		return false
-	}
-	seen[inst] = true
+// bindsPredeclared reports whether the files of insts bind a name in
+// predeclared.
+func bindsPredeclared(insts []*build.Instance) bool {
 	found := false
 	binds := func(n ast.Node) {
 		if id, ok := n.(*ast.Ident); ok && id != nil && predeclared[id.Name] {
 			found = true
 		}
 	}
-	for _, f := range inst.Files {
-		ast.Walk(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.Field:
-				binds(n.Label)
-			case *ast.Alias:
-				binds(n.Ident)
-			case *ast.LetClause:
-				binds(n.Ident)
-			case *ast.ForClause:
-				binds(n.Key)
-				binds(n.Value)
-			}
-			return !found
-		}, nil)
-	}
-	for _, imp := range inst.Imports {
-		found = found || bindsPredeclared(imp, seen)
+	for _, inst := range insts {
+		for _, f := range inst.Files {
+			ast.Walk(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.Field:
+					binds(n.Label)
+				case *ast.Alias:
+					binds(n.Ident)
+				case *ast.LetClause:
+					binds(n.Ident)
+				case *ast.ForClause:
+					binds(n.Key)
+					binds(n.Value)
+				}
+				return !found
+			}, nil)
+		}
 	}
 	return found
 }

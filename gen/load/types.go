@@ -200,8 +200,10 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 	if w.shadowed(v, 0) {
 		return &model.Type{Kind: model.String, Pos: pos}
 	}
-	if name, imp, ok := importRef(v); ok {
-		w.errorv(v, "unsupported", "%s is the package %s, not a type: a list is [...T], an object {…}; %s", name, imp, supported)
+	if id, imp, ok := importOf(v.Source()); ok {
+		// A package's name alone (tags: list), which CUE reads as the
+		// package's struct of functions.
+		w.errorv(v, "unsupported", "%s is the package %s, not a type: a list is [...T], an object {…}; %s", id.Name, imp, supported)
 		return &model.Type{Kind: model.String, Pos: pos}
 	}
 	var leaves []cue.Value
@@ -245,7 +247,9 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 			w.errorv(v, "unsupported", "only open lists [...T] are supported, not fixed-length lists")
 			return t
 		}
-		if hasPrefix(lv) {
+		// Elements before the "..." ([a, ...T]): Len is not concrete for
+		// an open list, so they are listed.
+		if it, err := lv.List(); err == nil && it.Next() {
 			w.errorv(v, "unsupported", "list prefixes ([a, ...T]) are not supported; use [...T]")
 		}
 		t.Items = w.typ(elem, base, names.Singular(field))
@@ -287,23 +291,21 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 	return &model.Type{Kind: model.String, Pos: pos}
 }
 
-// importRef returns the name and quoted import path of the package v's
-// value is, when it is written as a package's name alone (tags: list),
-// which CUE reads as the package's struct of functions.
-func importRef(v cue.Value) (name, path string, ok bool) {
-	src := v.Source()
-	if f, ok := src.(*ast.Field); ok {
-		src = f.Value
+// importOf returns the name and quoted import path of the package n
+// names, when n (or the value of the field n) is a package's name.
+func importOf(n ast.Node) (*ast.Ident, string, bool) {
+	if f, ok := n.(*ast.Field); ok {
+		n = f.Value
 	}
-	id, ok := src.(*ast.Ident)
+	id, ok := n.(*ast.Ident)
 	if !ok {
-		return "", "", false
+		return nil, "", false
 	}
 	imp, ok := id.Node.(*ast.ImportSpec)
 	if !ok || imp.Path == nil {
-		return "", "", false
+		return nil, "", false
 	}
-	return id.Name, imp.Path.Value, true
+	return id, imp.Path.Value, true
 }
 
 // calls reports whether v's expression calls the function fn (as
@@ -497,12 +499,19 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 		}
 		w.leaf(v, t, field)
 	case cue.CallOp:
+		if !v.IsConcrete() {
+			w.call(v, args, t)
+			return
+		}
+		fallthrough // a function's result (strings.ToUpper("ab")), no validator
+	default:
 		if v.IsConcrete() {
-			// A function's result (strings.ToUpper("ab")), no validator.
+			// A value an operator or a function computes ("a" + "b"):
+			// what it is.
 			w.leaf(v, t, field)
 			return
 		}
-		w.call(v, args, t)
+		w.errorv(v, "unsupported", "unsupported constraint %v (operator %v); %s", v, op, supported)
 	case cue.RegexMatchOp:
 		re, err := args[0].String()
 		if err != nil {
@@ -524,13 +533,6 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 		w.errorv(v, "unsupported", "!~ needs a message: put it in a named check, a definition with @check(\"message\")")
 	case cue.GreaterThanEqualOp, cue.GreaterThanOp, cue.LessThanEqualOp, cue.LessThanOp:
 		w.bound(v, op, args, t)
-	default:
-		if v.IsConcrete() {
-			// A value an operator computes ("a" + "b"): what it is.
-			w.leaf(v, t, field)
-			return
-		}
-		w.errorv(v, "unsupported", "unsupported constraint %v (operator %v); %s", v, op, supported)
 	}
 }
 
@@ -562,9 +564,17 @@ func (w *typeWalker) leaf(v cue.Value, t *model.Type, field cue.Value) {
 // field's default is "a").
 func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, field cue.Value, depth int) {
 	w.droppedDefault(v, field)
-	if t.Kind == model.Boolean && bothBools(args) {
+	if t.Kind == model.Boolean {
 		// *true | false is a bool (with a default): it allows every bool.
-		return
+		seen := map[bool]bool{}
+		for _, a := range args {
+			if b, err := a.Bool(); err == nil {
+				seen[b] = true
+			}
+		}
+		if len(seen) == 2 {
+			return
+		}
 	}
 	var vals []string
 	for _, a := range args {
@@ -616,20 +626,6 @@ func (w *typeWalker) disjunction(v cue.Value, args []cue.Value, t *model.Type, f
 	t.Kind, t.Enum = model.Enum, vals
 }
 
-// bothBools reports whether args, a disjunction's alternatives, are the
-// values true and false and nothing else.
-func bothBools(args []cue.Value) bool {
-	seen := map[bool]bool{}
-	for _, a := range args {
-		b, err := a.Bool()
-		if err != nil {
-			return false
-		}
-		seen[b] = true
-	}
-	return len(seen) == 2
-}
-
 // unified sets t to the strings field allows, where an enum meets another
 // enum or a literal: CUE's unification of them, read from field's evaluated
 // value (one string, or a disjunction of strings). It reports false when
@@ -637,24 +633,19 @@ func bothBools(args []cue.Value) bool {
 func (w *typeWalker) unified(field cue.Value, t *model.Type) bool {
 	ev := field.Eval()
 	op, args := ev.Expr()
-	var vals []string
 	switch {
-	case op == cue.OrOp:
-		for _, a := range args {
-			s, err := a.String()
-			if err != nil || !a.IsConcrete() {
-				return false
-			}
-			vals = append(vals, s)
-		}
 	case op == cue.NoOp && ev.IsConcrete():
-		s, err := ev.String()
-		if err != nil {
+		args = []cue.Value{ev} // one value
+	case op != cue.OrOp:
+		return false
+	}
+	var vals []string
+	for _, a := range args {
+		s, err := a.String()
+		if err != nil || !a.IsConcrete() {
 			return false
 		}
-		vals = []string{s}
-	default:
-		return false
+		vals = append(vals, s)
 	}
 	if len(vals) == 1 {
 		t.Kind, t.Literal, t.Enum = model.Literal, vals[0], nil
@@ -726,16 +717,12 @@ func (w *typeWalker) funcName(f cue.Value) string {
 	if !ok {
 		return fmt.Sprint(f)
 	}
-	x, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return fmt.Sprint(f)
-	}
-	imp, ok := x.Node.(*ast.ImportSpec)
+	x, imp, ok := importOf(sel.X)
 	name, ok2 := sel.Sel.(*ast.Ident)
-	if !ok || !ok2 || imp.Path == nil {
+	if !ok || !ok2 {
 		return fmt.Sprint(f)
 	}
-	key := imp.Path.Value + "\x00" + x.Name + "\x00" + name.Name
+	key := imp + "\x00" + x.Name + "\x00" + name.Name
 	if fn, ok := w.funcNames[key]; ok {
 		return fn
 	}
@@ -857,14 +844,6 @@ func (w *typeWalker) checkBody(v cue.Value, c *model.Check, depth int) {
 	default:
 		w.l.errorf(v, "check", "a named check may contain only string, =~ and !~ (found %v); put other constraints on the fields that use it", v)
 	}
-}
-
-// hasPrefix reports whether the open list v has elements before its "..."
-// ([a, ...T]). Len is not concrete for an open list, so its elements are
-// listed.
-func hasPrefix(v cue.Value) bool {
-	it, err := v.List()
-	return err == nil && it.Next()
 }
 
 // openListDefault reports whether d is only the closed form of a list with

@@ -281,9 +281,6 @@ func (t *Type) Description() string {
 	for it := t.Items; it != nil; it = it.Items {
 		checks = append(slices.Clip(checks), it.Checks...)
 	}
-	if len(checks) == 0 {
-		return t.Doc
-	}
 	parts := []string{}
 	if t.Doc != "" {
 		parts = append(parts, t.Doc)
@@ -489,8 +486,10 @@ type TemplatePart struct {
 	Param *PromptParam
 }
 
-// placeholder is a {{name}} placeholder of a template.
-var placeholder = regexp.MustCompile(`\{\{([^{}]*)\}\}`)
+// Placeholder is a {{…}} of a prompt or a summary, as the emitters read
+// them: what stands between the braces, exactly, must name a prompt
+// parameter (an argument), so `{{ name }}`, with spaces, names nothing.
+var Placeholder = regexp.MustCompile(`\{\{([^{}]*)\}\}`)
 
 // Template splits a prompt template (a mode's prompt or critical text, a
 // mode's text for an agent, a variant's prompt) into its literal text and
@@ -501,7 +500,7 @@ var placeholder = regexp.MustCompile(`\{\{([^{}]*)\}\}`)
 func (s *Spec) Template(text string) []TemplatePart {
 	var parts []TemplatePart
 	last := 0
-	for _, m := range placeholder.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range Placeholder.FindAllStringSubmatchIndex(text, -1) {
 		i := slices.IndexFunc(s.PromptParams, func(p *PromptParam) bool { return p.Name == text[m[2]:m[3]] })
 		if i < 0 {
 			continue
@@ -570,10 +569,8 @@ type OpenCode struct {
 // Tool returns the tool with the given name or alias, or nil.
 func (s *Spec) Tool(name string) *Tool {
 	for _, t := range s.Tools {
-		for _, n := range t.AllNames() {
-			if n == name {
-				return t
-			}
+		if slices.Contains(t.AllNames(), name) {
+			return t
 		}
 	}
 	return nil
