@@ -29,6 +29,11 @@ func (failingStore) Complete(context.Context, agentrt.Invocation, agentrt.Result
 	return errors.New("database down")
 }
 
+// sandboxAuth takes every token for the sandbox's.
+var sandboxAuth = agentrt.AuthenticatorFunc(func(context.Context, string) (agentrt.Claims, error) {
+	return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
+})
+
 // newRPC returns the POST of one JSON-RPC message to the server at url,
 // for session s1 with token t.
 func newRPC(t *testing.T, ctx context.Context, url, msg string) *http.Request {
@@ -73,10 +78,8 @@ func TestListAndCall(t *testing.T) {
 	var outcomes []string
 	s, err := agentmcp.New(&c, []agentmcp.Tool{{Tool: 0, Description: "echoes", Schema: "{\n  \"type\": \"object\"\n}"}},
 		agentmcp.Config[noHandler, string]{
-			Handler: noHandler{},
-			Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
-				return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
-			}),
+			Handler:  noHandler{},
+			Auth:     sandboxAuth,
 			Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { return "m", nil }),
 			Store:    failingStore{},
 			Observe:  func(ctx context.Context, ev agentrt.CallEvent) { outcomes = append(outcomes, ev.Outcome) },
@@ -115,10 +118,8 @@ func TestPanicIsLogged(t *testing.T) {
 	var log strings.Builder
 	var outcome string
 	s, err := agentmcp.New(&c, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, agentmcp.Config[noHandler, string]{
-		Handler: noHandler{},
-		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
-			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
-		}),
+		Handler:  noHandler{},
+		Auth:     sandboxAuth,
 		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { return "m", nil }),
 		Observe:  func(ctx context.Context, ev agentrt.CallEvent) { outcome = ev.Outcome },
 		Logger:   slog.New(slog.NewTextHandler(&log, nil)),
@@ -146,10 +147,8 @@ func TestBodyLimit(t *testing.T) {
 	looked := 0
 	var outcome string
 	cfg := agentmcp.Config[noHandler, string]{
-		Handler: noHandler{},
-		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
-			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
-		}),
+		Handler:  noHandler{},
+		Auth:     sandboxAuth,
 		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { looked++; return "m", nil }),
 		Observe:  func(ctx context.Context, ev agentrt.CallEvent) { outcome = ev.Outcome },
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -195,9 +194,7 @@ func TestClientGoneFromSessions(t *testing.T) {
 	var log strings.Builder
 	s, err := agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, agentmcp.Config[noHandler, string]{
 		Handler: noHandler{},
-		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
-			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
-		}),
+		Auth:    sandboxAuth,
 		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) {
 			close(entered)
 			<-ctx.Done()
@@ -268,10 +265,8 @@ func storeServer(t *testing.T, c *agentrt.Contract[noHandler, string], store age
 	t.Helper()
 	s, err := agentmcp.New(c, []agentmcp.Tool{{Tool: 0, Description: "echoes", Schema: `{"type":"object"}`}},
 		agentmcp.Config[noHandler, string]{
-			Handler: noHandler{},
-			Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
-				return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
-			}),
+			Handler:  noHandler{},
+			Auth:     sandboxAuth,
 			Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { return "m", nil }),
 			Store:    store,
 			Observe:  func(ctx context.Context, ev agentrt.CallEvent) { observe(ev) },
@@ -371,10 +366,8 @@ func TestArgsDepth(t *testing.T) {
 	var events []agentrt.CallEvent
 	srv := storeServer(t, &c, nil, func(ev agentrt.CallEvent) { events = append(events, ev) })
 	route, err := agentrt.NewRoute(&c, agentrt.RouteConfig[noHandler, string]{
-		Handler: noHandler{},
-		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
-			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
-		}),
+		Handler:  noHandler{},
+		Auth:     sandboxAuth,
 		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { return "m", nil }),
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
@@ -424,9 +417,7 @@ func TestRefusalLogged(t *testing.T) {
 	var log strings.Builder
 	s, err := agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, agentmcp.Config[noHandler, string]{
 		Handler: noHandler{},
-		Auth: agentrt.AuthenticatorFunc(func(ctx context.Context, token string) (agentrt.Claims, error) {
-			return agentrt.Claims{Source: agentrt.SourceSandbox}, nil
-		}),
+		Auth:    sandboxAuth,
 		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) {
 			return "", agentrt.ErrUnknownSession
 		}),
