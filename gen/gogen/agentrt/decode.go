@@ -886,46 +886,57 @@ const (
 // without escapes is data's own bytes, so that reading it does not
 // allocate; ok is false after a syntax error.
 func (d *Decoder) readString(mode int) (text []byte, ok bool) {
-	start := d.pos + 1
-	p := start
 	data := d.data
+	p := d.pos + 1
 	want := mode&strSkip == 0
-	// Fast path: valid UTF-8 without escapes, scanned eight bytes at a time.
-	for {
-		p = scanPlain(data, p)
+	// buf holds the text up to run once a byte of it had to be rewritten
+	// (an escape, an invalid sequence); until then the text is data's own
+	// bytes from run.
+	var buf []byte
+	for run := p; ; run = p {
+		// The plain run: valid UTF-8 without escapes, scanned eight bytes
+		// at a time.
+		for {
+			p = scanPlain(data, p)
+			if p >= len(data) || data[p] < 0x80 {
+				break
+			}
+			r, size := utf8.DecodeRune(data[p:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			p += size
+		}
 		if p >= len(data) {
-			break
+			d.pos = p
+			d.fail("unterminated string")
+			return nil, false
 		}
 		c := data[p]
 		if c == '"' {
 			d.pos = p + 1
-			return data[start:p], true
+			if buf == nil {
+				return data[run:p], true
+			}
+			return append(buf, data[run:p]...), true
 		}
-		if c == '\\' || c < 0x20 {
-			break
+		if want {
+			buf = append(buf, data[run:p]...)
 		}
-		r, size := utf8.DecodeRune(data[p:])
-		if r == utf8.RuneError && size <= 1 {
-			break
-		}
-		p += size
-	}
-	var buf []byte
-	if want {
-		buf = make([]byte, 0, p-start+16)
-		buf = append(buf, data[start:p]...)
-	}
-	for p < len(data) {
-		c := data[p]
 		switch {
-		case c == '"':
-			d.pos = p + 1
-			return buf, true
 		case c < 0x20:
 			d.pos = p
 			d.fail("control character in string")
 			return nil, false
-		case c == '\\':
+		case c >= 0x80: // an invalid UTF-8 sequence
+			size := invalidLen(data[p:])
+			if want && mode&strInvalidBytes != 0 {
+				buf = append(buf, data[p:p+size]...)
+			} else if want {
+				buf = utf8.AppendRune(buf, utf8.RuneError)
+			}
+			p += size
+		default: // '\\'
 			if p+1 >= len(data) {
 				d.pos = p
 				d.fail("unterminated escape")
@@ -979,32 +990,8 @@ func (d *Decoder) readString(mode int) (text []byte, ok bool) {
 			if want {
 				buf = utf8.AppendRune(buf, r)
 			}
-		case c < 0x80:
-			if want {
-				buf = append(buf, c)
-			}
-			p++
-		default:
-			r, size := utf8.DecodeRune(data[p:])
-			if r == utf8.RuneError && size <= 1 {
-				size = invalidLen(data[p:])
-				if mode&strInvalidBytes != 0 {
-					if want {
-						buf = append(buf, data[p:p+size]...)
-					}
-					p += size
-					continue
-				}
-			}
-			if want {
-				buf = utf8.AppendRune(buf, r)
-			}
-			p += size
 		}
 	}
-	d.pos = p
-	d.fail("unterminated string")
-	return nil, false
 }
 
 // scanPlain returns the index of the first byte at or after p that ends
