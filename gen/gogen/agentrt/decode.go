@@ -385,44 +385,30 @@ func (d *Decoder) wrongType(expected string) {
 }
 
 // skip validates and skips one value, returning its kind. Nesting is
-// tracked in a bit stack, not recursion, so any depth JSON.parse accepts
-// is accepted here.
+// tracked in a stack of closing bytes, not recursion, so any depth
+// JSON.parse accepts is accepted here.
 func (d *Decoder) skip() string {
-	var small [4]uint64
-	stack := small[:0] // bit i set: level i is an object
-	depth := 0
+	var small [64]byte
+	stack := small[:0] // the closing byte of each open container, innermost last
 	first := d.peek()
 	for {
 		// A value.
 		switch c := d.peek(); c {
 		case '{', '[':
 			d.pos++
-			if depth/64 >= len(stack) {
-				stack = append(stack, 0)
-			}
-			if c == '{' {
-				stack[depth/64] |= 1 << (depth % 64)
-			} else {
-				stack[depth/64] &^= 1 << (depth % 64)
-			}
-			depth++
 			if d.peek() == c+2 { // '}' or ']'
 				d.pos++
-				depth--
 				break
 			}
+			stack = append(stack, c+2)
 			if c == '{' {
 				d.key(strSkip) // a syntax error: the value below is at the end, and returns
 			}
 			continue
 		case '"':
 			d.readString(strSkip)
-		case 't':
-			d.literal("true")
-		case 'f':
-			d.literal("false")
-		case 'n':
-			d.literal("null")
+		case 't', 'f', 'n':
+			d.literal(c)
 		default:
 			if c == '-' || (c >= '0' && c <= '9') {
 				d.numberEnd()
@@ -435,19 +421,15 @@ func (d *Decoder) skip() string {
 			if d.err != nil {
 				return kindNone
 			}
-			if depth == 0 {
+			if len(stack) == 0 {
 				return kindOf(first)
 			}
-			obj := stack[(depth-1)/64]&(1<<((depth-1)%64)) != 0
-			end := byte(']')
-			if obj {
-				end = '}'
-			}
+			end := stack[len(stack)-1]
 			if !d.next(end) {
-				depth-- // closed, or a syntax error ends the loop
+				stack = stack[:len(stack)-1] // closed, or a syntax error ends the loop
 				continue
 			}
-			if obj {
+			if end == '}' {
 				d.key(strSkip)
 			}
 			break
@@ -471,7 +453,16 @@ func kindOf(c byte) string {
 	return kindNumber
 }
 
-func (d *Decoder) literal(lit string) {
+// literal scans the literal true, false or null at pos, which its first
+// byte c ('t', 'f' or 'n') names.
+func (d *Decoder) literal(c byte) {
+	lit := "null"
+	switch c {
+	case 't':
+		lit = "true"
+	case 'f':
+		lit = "false"
+	}
 	if len(d.data)-d.pos >= len(lit) && string(d.data[d.pos:d.pos+len(lit)]) == lit {
 		d.pos += len(lit)
 		return
@@ -626,7 +617,7 @@ func (d *Decoder) Bool(v *bool) bool {
 		return false
 	}
 	*v = c == 't'
-	d.literal(strconv.FormatBool(*v))
+	d.literal(c)
 	return d.err == nil
 }
 

@@ -248,14 +248,8 @@ func (c *canonizer) value(depth int) {
 	case '"':
 		s, _ := d.readString(strLoneSurrogates)
 		c.str(s)
-	case 't':
-		d.literal("true")
-		c.buf = append(c.buf, ch)
-	case 'f':
-		d.literal("false")
-		c.buf = append(c.buf, ch)
-	case 'n':
-		d.literal("null")
+	case 't', 'f', 'n':
+		d.literal(ch)
 		c.buf = append(c.buf, ch)
 	default:
 		if ch != '-' && (ch < '0' || ch > '9') {
