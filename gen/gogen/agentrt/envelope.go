@@ -84,16 +84,9 @@ func clip(s string) string {
 // is, so that CheckToolCallID refuses both.
 func parseCallbackBody(body []byte) (toolCallID string, args []byte, argsSum [sha256.Size]byte, msg string) {
 	d := Decoder{data: body}
-	isObject := d.peek() == '{'
-	more, idIsString := false, false
-	if isObject {
-		more, _ = d.open('{', kindObject)
-	} else {
-		d.skip()
-	}
-	for more {
-		switch string(d.key(0)) {
-		case "tool_call_id":
+	idIsString := false
+	_, isObject := d.Object([]string{"tool_call_id", "args"}, make([]Issue, 2), func(i int) {
+		if i == 0 {
 			toolCallID, idIsString = "", d.peek() == '"'
 			if idIsString {
 				id, _ := d.readString(strLoneSurrogates | strInvalidBytes)
@@ -101,21 +94,20 @@ func parseCallbackBody(body []byte) (toolCallID string, args []byte, argsSum [sh
 			} else {
 				d.skip()
 			}
-		case "args":
-			args = nil
-			if d.peek() != '{' {
-				d.skip()
-				break
-			}
-			start := d.pos
-			if argsSum, msg = argsDigest(&d); msg != "" {
-				return "", nil, argsSum, msg
-			}
-			args = body[start:d.pos]
-		default:
-			d.skip()
+			return
 		}
-		more = d.next('}') // false after a syntax error
+		args = nil
+		if d.peek() != '{' {
+			d.skip()
+			return
+		}
+		start := d.pos
+		if argsSum, msg = argsDigest(&d); msg == "" {
+			args = body[start:d.pos]
+		}
+	})
+	if msg != "" {
+		return "", nil, argsSum, msg
 	}
 	d.end()
 	switch {
