@@ -427,10 +427,12 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 			// answer and gave up; it never executed (an executing claim
 			// stays in s.local until its result is recorded, and this
 			// claim is the key's entry there): take the row over.
-			if ok, err := s.adopt(ctx, rt, inv, owner.String, token); err != nil {
+			n, err := s.execRetried(ctx, rt, "taking over this instance's unexecuted claim", `UPDATE session_tool_invocations
+	SET lease_owner = $4, lease_until = now() + CAST($5 AS interval), updated_at = now()
+	WHERE session_id = $1 AND tool_call_id = $2 AND status = 'running' AND lease_owner IN ($3, $4)`,
+				inv.SessionID, inv.ToolCallID, owner.String, token, interval(s.lease()))
+			if err != nil || n == 1 {
 				return Result{}, false, err
-			} else if ok {
-				return Result{}, false, nil
 			}
 			continue
 		case status != StatusRunning:
@@ -459,24 +461,6 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 		// Another claim executes it: poll (ctx, the request, bounds this).
 		if err := poll.sleep(ctx); err != nil {
 			return Result{}, false, err
-		}
-	}
-}
-
-// adopt moves a running row of this instance from the claim old, which
-// gave up before executing, to token.
-func (s *SQLStore) adopt(ctx context.Context, rt *retrier, inv Invocation, old, token string) (bool, error) {
-	for {
-		n, err := s.exec(ctx, rt, `UPDATE session_tool_invocations
-	SET lease_owner = $4, lease_until = now() + CAST($5 AS interval), updated_at = now()
-	WHERE session_id = $1 AND tool_call_id = $2 AND status = 'running' AND lease_owner IN ($3, $4)`,
-			inv.SessionID, inv.ToolCallID, old, token, interval(s.lease()))
-		if err == nil {
-			noteStoreAttempt(ctx, nil)
-			return n == 1, nil
-		}
-		if err := rt.again(ctx, fmt.Errorf("SQLStore: taking over this instance's unexecuted claim: %w", err)); err != nil {
-			return false, err
 		}
 	}
 }
@@ -587,20 +571,28 @@ func (s *SQLStore) finish(k invocationKey, c *storeCall) {
 // harmless, and it replaces "interrupted" should another gateway have
 // given the claim up for dead.
 func (s *SQLStore) record(ctx context.Context, rt *retrier, inv Invocation, token, status, result string) error {
-	for {
-		n, err := s.exec(ctx, rt, `UPDATE session_tool_invocations
+	n, err := s.execRetried(ctx, rt, "recording the result", `UPDATE session_tool_invocations
 	SET status = $4, result = $5, lease_until = NULL, updated_at = now()
 	WHERE session_id = $1 AND tool_call_id = $2 AND lease_owner = $3`,
-			inv.SessionID, inv.ToolCallID, token, status, result)
+		inv.SessionID, inv.ToolCallID, token, status, result)
+	if err == nil && n != 1 {
+		return fmt.Errorf("SQLStore: recording the result of %s: %w", inv.ToolCallID, errClaimLost)
+	}
+	return err
+}
+
+// execRetried runs a statement under rt until an attempt succeeds, which
+// it counts on ctx's call, or rt gives up; what names the operation in the
+// error. It returns the rows the statement affected.
+func (s *SQLStore) execRetried(ctx context.Context, rt *retrier, what, query string, args ...any) (int64, error) {
+	for {
+		n, err := s.exec(ctx, rt, query, args...)
 		if err == nil {
 			noteStoreAttempt(ctx, nil)
-			if n != 1 {
-				return fmt.Errorf("SQLStore: recording the result of %s: %w", inv.ToolCallID, errClaimLost)
-			}
-			return nil
+			return n, nil
 		}
-		if err := rt.again(ctx, fmt.Errorf("SQLStore: recording the result: %w", err)); err != nil {
-			return err
+		if err := rt.again(ctx, fmt.Errorf("SQLStore: %s: %w", what, err)); err != nil {
+			return 0, err
 		}
 	}
 }
