@@ -192,22 +192,14 @@ func NewRoute[H any, M ~string](c *Contract[H, M], cfg RouteConfig[H, M]) (*Rout
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	rt := &Route[H, M]{c: c, cfg: cfg, tools: make(map[string]int, len(c.Tools)), segs: strings.Split(c.CallbackPath, "/"),
-		sessIdx: -1, toolIdx: -1}
+	rt := &Route[H, M]{c: c, cfg: cfg, tools: make(map[string]int, len(c.Tools)), segs: strings.Split(c.CallbackPath, "/")}
 	for i, t := range c.Tools {
 		rt.tools[t.Name] = i
 		for _, a := range t.Aliases {
 			rt.tools[a] = i
 		}
 	}
-	for i, s := range rt.segs {
-		switch s {
-		case "{sessionId}":
-			rt.sessIdx = i
-		case "{toolName}":
-			rt.toolIdx = i
-		}
-	}
+	rt.sessIdx, rt.toolIdx = slices.Index(rt.segs, "{sessionId}"), slices.Index(rt.segs, "{toolName}")
 	if rt.sessIdx < 0 || rt.toolIdx < 0 {
 		return nil, fmt.Errorf("NewRoute: callback path %q lacks {sessionId} or {toolName}", c.CallbackPath)
 	}
@@ -234,21 +226,14 @@ func (rt *Route[H, M]) match(escapedPath string) (session, tool string, ok bool)
 		return "", "", false
 	}
 	for i, p := range parts {
-		if i == rt.sessIdx || i == rt.toolIdx {
-			v, err := url.PathUnescape(p)
-			if err != nil || v == "" {
-				return "", "", false
-			}
-			if i == rt.sessIdx {
-				session = v
-			} else {
-				tool = v
-			}
-			continue
-		}
-		if p != rt.segs[i] {
+		if i != rt.sessIdx && i != rt.toolIdx && p != rt.segs[i] {
 			return "", "", false
 		}
+	}
+	session, err := url.PathUnescape(parts[rt.sessIdx])
+	tool, err2 := url.PathUnescape(parts[rt.toolIdx])
+	if err != nil || err2 != nil || session == "" || tool == "" {
+		return "", "", false
 	}
 	return session, tool, true
 }
