@@ -191,8 +191,7 @@ func New(cfg Config) (*Server, error) {
 		for _, piece := range []string{"\n// schema", t.GoName, " is the JSON Schema of the arguments of\n// ", t.Name, " (", path.Join(s.Codegen.JSONSchemaDir, t.FileName+".json"), ").\nconst schema", t.GoName, " = "} {
 			b.WriteString(piece)
 		}
-		writeRawString(&b, bytes.TrimSuffix(e.schema, []byte("\n")))
-		b.WriteString("\n")
+		b.WriteString(rawString(strings.TrimSuffix(string(e.schema), "\n")) + "\n")
 	}
 	return b.Bytes(), nil
 }
@@ -209,22 +208,10 @@ func textLines(text string) string {
 	return strings.Join(quoted, " +\n")
 }
 
-// writeRawString writes s quoted as a raw string, which keeps its lines as
-// they are; a backquote, which a raw string cannot hold, is spliced in as
-// "`".
-func writeRawString(b *bytes.Buffer, s []byte) {
-	b.WriteByte('`')
-	for {
-		i := bytes.IndexByte(s, '`')
-		if i < 0 {
-			break
-		}
-		b.Write(s[:i])
-		b.WriteString("` + \"`\" + `")
-		s = s[i+1:]
-	}
-	b.Write(s)
-	b.WriteByte('`')
+// rawString quotes s as a raw string, which keeps its lines as they are;
+// a backquote, which a raw string cannot hold, is spliced in as "`".
+func rawString(s string) string {
+	return "`" + strings.ReplaceAll(s, "`", "` + \"`\" + `") + "`"
 }
 
 // Config returns the MCP-mode opencode.json: the callback mode's config
