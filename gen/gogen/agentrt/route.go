@@ -358,14 +358,6 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.cfg.Logger.WarnContext(r.Context(), "agentc callback: the sandbox's stub has another schema fingerprint",
 			"tool", tool.Name, "session_id", session, "stub_fingerprint", stub, "gateway_fingerprint", tool.Fingerprint)
 	}
-	if !rt.c.Injects(mode, ti) {
-		// Not executed, not recorded: the mode gate is a pure function of
-		// the session, and a forged call should not consume the id.
-		c.Outcome = "rejected"
-		rt.reply(w, c, rt.c.Dispatch(r.Context(), rt.cfg.Handler, call, args), false)
-		return
-	}
-
 	inv := Invocation{
 		SessionID:      session,
 		OrganizationID: claims.OrganizationID,
@@ -373,35 +365,42 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ToolCallID:     toolCallID,
 		RequestHash:    requestHash(tool.Name, argsSum),
 	}
-	res, refused := Execute(r.Context(), rt.cfg.Store, inv, func(ctx context.Context) Result {
-		return rt.c.Dispatch(ctx, rt.cfg.Handler, call, args)
-	}, rt.cfg.Logger, "agentc callback", c)
+	res, refused := rt.c.Execute(r.Context(), rt.cfg.Handler, rt.cfg.Store, ti, call, inv, args, rt.cfg.Logger, "agentc callback", c)
 	if refused != nil {
 		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
 		return
 	}
-	rt.reply(w, c, res, c.Replay)
+	rt.reply(w, c, res)
 }
 
-// Execute runs a call that passed every check, as both transports do,
-// and notes on ev its outcome and its store operations. A call with a
-// ToolCallID goes through store: the first with its key is executed by run
-// and its result recorded, both detached from ctx's end, so that a dropped
-// connection (the snapshot TCP-drop trap) cancels neither and its retry
-// gets this result; a result the store could not record yet is answered
-// all the same (the store says whether it keeps it to record later). A
-// repeated call gets the stored result, with outcome "replayed". A call
-// without a ToolCallID (an MCP call without the _meta id) has no identity
-// a retry could repeat, and is executed. A handler's panic is logged to
-// logger at level Error with its stack.
+// Execute runs call, of the tool ti (its index in c.Tools), that passed
+// every check, with handler h and args, as both transports do, and notes
+// on ev its outcome and its store operations; inv is the call's for store.
+// A tool the call's mode does not inject is answered by Dispatch with
+// outcome "rejected", neither executed nor recorded. A call with a
+// ToolCallID goes through store: the first with its key is executed by
+// Dispatch and its result recorded, both detached from ctx's end, so that
+// a dropped connection (the snapshot TCP-drop trap) cancels neither and
+// its retry gets this result; a result the store could not record yet is
+// answered all the same (the store says whether it keeps it to record
+// later). A repeated call gets the stored result, with outcome "replayed".
+// A call without a ToolCallID (an MCP call without the _meta id) has no
+// identity a retry could repeat, and is executed. A handler's panic is
+// logged to logger at level Error with its stack.
 //
 // It refuses with 409 tool_call_id_conflict for a key reused with another
 // RequestHash, 499 client_gone when ctx ends while the store keeps the
 // caller waiting, and 503 store_failed when the store cannot claim the
 // call (logged at level Error; nothing was executed: retry it). Log
 // records are headed by transport.
-func Execute(ctx context.Context, store Store, inv Invocation, run func(context.Context) Result,
+func (c *Contract[H, M]) Execute(ctx context.Context, h H, store Store, ti int, call Call[M], inv Invocation, args []byte,
 	logger *slog.Logger, transport string, ev *CallEvent) (Result, *Refusal) {
+	if !c.Injects(call.Mode, ti) {
+		// Not executed, not recorded: the mode gate is a pure function of
+		// the session, and a forged call should not consume the id.
+		ev.Outcome = "rejected"
+		return c.Dispatch(ctx, h, call, args), nil
+	}
 	// MemoryStore and SQLStore count the operations made with ctx (or a
 	// context derived from it) on counter.
 	counter := &storeCounter{}
@@ -431,7 +430,7 @@ func Execute(ctx context.Context, store Store, inv Invocation, run func(context.
 			return prev, nil
 		}
 	}
-	res := run(context.WithoutCancel(ctx))
+	res := c.Dispatch(context.WithoutCancel(ctx), h, call, args)
 	if inv.ToolCallID != "" {
 		if err := store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
 			counter.note(err)
@@ -451,14 +450,14 @@ func (rt *Route[H, M]) fail(w http.ResponseWriter, c *CallEvent, status int, cod
 	WriteError(w, status, code, msg)
 }
 
-func (rt *Route[H, M]) reply(w http.ResponseWriter, c *CallEvent, res Result, replay bool) {
+func (rt *Route[H, M]) reply(w http.ResponseWriter, c *CallEvent, res Result) {
 	c.Status, c.Success = http.StatusOK, res.Success
 	b, err := json.Marshal(res)
 	if err != nil {
 		b, _ = json.Marshal(Result{Result: "the gateway could not encode the result: " + err.Error()})
 		c.Success = false
 	}
-	if replay {
+	if c.Replay {
 		w.Header().Set(ReplayHeader, "true")
 	}
 	writeJSON(w, http.StatusOK, b)

@@ -448,34 +448,24 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 			return invalid(tooDeep)
 		}
 		call := agentrt.Call[M]{Tool: ev.Tool, Mode: c.mode, SessionID: c.session, ToolCallID: ev.ToolCallID}
-		var res agentrt.Result
-		if !s.c.Injects(c.mode, ti) {
-			// Refused as on the callback route: the contract's Dispatch
-			// words it, and nothing is executed or recorded.
-			res, ev.Outcome = s.c.Dispatch(callCtx, s.cfg.Handler, call, args), "rejected"
-		} else {
-			inv := agentrt.Invocation{
-				SessionID:      c.session,
-				OrganizationID: c.claims.OrganizationID,
-				Tool:           s.c.Tools[ti].Name, // the key's, whatever alias the caller used
-				ToolCallID:     ev.ToolCallID,
-				RequestHash:    hash,
-			}
-			var refused *agentrt.Refusal
-			res, refused = agentrt.Execute(callCtx, s.cfg.Store, inv, func(ctx context.Context) agentrt.Result {
-				return s.c.Dispatch(ctx, s.cfg.Handler, call, args)
-			}, s.cfg.Logger, "agentc mcp", &ev)
-			switch {
-			case refused == nil:
-			case refused.Code == "tool_call_id_conflict": // the model's to act on, as the route's 409 text
-				res, ev.Outcome = agentrt.Result{Result: refused.Message}, refused.Code
-			case refused.Code == "client_gone":
-				ev.Outcome, ev.Status = refused.Code, refused.Status
-				return nil, errors.New(refused.Message)
-			default: // store_failed
-				ev.Outcome = refused.Code
-				return nil, errors.New(refused.Message)
-			}
+		inv := agentrt.Invocation{
+			SessionID:      c.session,
+			OrganizationID: c.claims.OrganizationID,
+			Tool:           s.c.Tools[ti].Name, // the key's, whatever alias the caller used
+			ToolCallID:     ev.ToolCallID,
+			RequestHash:    hash,
+		}
+		res, refused := s.c.Execute(callCtx, s.cfg.Handler, s.cfg.Store, ti, call, inv, args, s.cfg.Logger, "agentc mcp", &ev)
+		switch {
+		case refused == nil:
+		case refused.Code == "tool_call_id_conflict": // the model's to act on, as the route's 409 text
+			res, ev.Outcome = agentrt.Result{Result: refused.Message}, refused.Code
+		case refused.Code == "client_gone":
+			ev.Outcome, ev.Status = refused.Code, refused.Status
+			return nil, errors.New(refused.Message)
+		default: // store_failed
+			ev.Outcome = refused.Code
+			return nil, errors.New(refused.Message)
 		}
 		ev.Success = res.Success
 		out := &mcp.CallToolResult{
