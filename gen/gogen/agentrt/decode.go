@@ -1011,38 +1011,18 @@ func scanPlain(data []byte, p int) int {
 }
 
 // invalidLen returns the length of the maximal subpart of an invalid UTF-8
-// sequence at the start of b (at least 1), per the WHATWG decoder.
+// sequence at the start of b (at least 1), per the WHATWG decoder: its
+// longest prefix that a valid sequence starts with. Such a prefix, filled
+// up with continuation bytes (0x80), decodes as a rune longer than itself.
 func invalidLen(b []byte) int {
-	c := b[0]
-	var need int
-	lo, hi := byte(0x80), byte(0xBF)
-	switch {
-	case c >= 0xC2 && c <= 0xDF:
-		need = 1
-	case c == 0xE0:
-		need, lo = 2, 0xA0
-	case c >= 0xE1 && c <= 0xEC, c == 0xEE, c == 0xEF:
-		need = 2
-	case c == 0xED:
-		need, hi = 2, 0x9F
-	case c == 0xF0:
-		need, lo = 3, 0x90
-	case c >= 0xF1 && c <= 0xF3:
-		need = 3
-	case c == 0xF4:
-		need, hi = 3, 0x8F
-	default:
-		return 1
-	}
-	n := 1
-	for i := 0; i < need && n < len(b); i++ {
-		if b[n] < lo || b[n] > hi {
-			break
+	for n := min(len(b), 3); n > 1; n-- {
+		buf := [4]byte{0x80, 0x80, 0x80, 0x80}
+		copy(buf[:], b[:n])
+		if _, size := utf8.DecodeRune(buf[:]); size > n {
+			return n
 		}
-		lo, hi = 0x80, 0xBF
-		n++
 	}
-	return n
+	return 1
 }
 
 // hex4 reads the four hexadecimal digits of a \u escape at b[p:].
