@@ -358,14 +358,8 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.cfg.Logger.WarnContext(r.Context(), "agentc callback: the sandbox's stub has another schema fingerprint",
 			"tool", tool.Name, "session_id", session, "stub_fingerprint", stub, "gateway_fingerprint", tool.Fingerprint)
 	}
-	inv := Invocation{
-		SessionID:      session,
-		OrganizationID: claims.OrganizationID,
-		Tool:           tool.Name,
-		ToolCallID:     toolCallID,
-		RequestHash:    requestHash(tool.Name, argsSum),
-	}
-	res, refused := rt.c.Execute(r.Context(), rt.cfg.Handler, rt.cfg.Store, ti, call, inv, args, rt.cfg.Logger, "agentc callback", c)
+	res, refused := rt.c.Execute(r.Context(), rt.cfg.Handler, rt.cfg.Store, ti, call, args, requestHash(tool.Name, argsSum),
+		claims.OrganizationID, rt.cfg.Logger, "agentc callback", c)
 	if refused != nil {
 		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
 		return
@@ -375,7 +369,10 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // Execute runs call, of the tool ti (its index in c.Tools), that passed
 // every check, with handler h and args, as both transports do, and notes
-// on ev its outcome and its store operations; inv is the call's for store.
+// on ev its outcome and its store operations. Its Invocation for store is
+// keyed by the call's session and tool_call_id, under the tool's name
+// (whatever alias the caller used), with the call's RequestHash hash and
+// the token's OrganizationID org.
 // A tool the call's mode does not inject is answered by Dispatch with
 // outcome "rejected", neither executed nor recorded. A call with a
 // ToolCallID goes through store: the first with its key is executed by
@@ -393,7 +390,7 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // caller waiting, and 503 store_failed when the store cannot claim the
 // call (logged at level Error; nothing was executed: retry it). Log
 // records are headed by transport.
-func (c *Contract[H, M]) Execute(ctx context.Context, h H, store Store, ti int, call Call[M], inv Invocation, args []byte,
+func (c *Contract[H, M]) Execute(ctx context.Context, h H, store Store, ti int, call Call[M], args []byte, hash, org string,
 	logger *slog.Logger, transport string, ev *CallEvent) (Result, *Refusal) {
 	if !c.Injects(call.Mode, ti) {
 		// Not executed, not recorded: the mode gate is a pure function of
@@ -411,6 +408,8 @@ func (c *Contract[H, M]) Execute(ctx context.Context, h H, store Store, ti int, 
 			ev.StoreErr = *err // the last store error counted or noted
 		}
 	}()
+	inv := Invocation{SessionID: call.SessionID, OrganizationID: org, Tool: c.Tools[ti].Name, ToolCallID: call.ToolCallID,
+		RequestHash: hash}
 	attrs := []any{"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID}
 	if inv.ToolCallID != "" {
 		prev, done, err := store.Claim(ctx, inv)

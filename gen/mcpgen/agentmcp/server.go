@@ -448,14 +448,8 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 			return invalid(tooDeep)
 		}
 		call := agentrt.Call[M]{Tool: ev.Tool, Mode: c.mode, SessionID: c.session, ToolCallID: ev.ToolCallID}
-		inv := agentrt.Invocation{
-			SessionID:      c.session,
-			OrganizationID: c.claims.OrganizationID,
-			Tool:           s.c.Tools[ti].Name, // the key's, whatever alias the caller used
-			ToolCallID:     ev.ToolCallID,
-			RequestHash:    hash,
-		}
-		res, refused := s.c.Execute(callCtx, s.cfg.Handler, s.cfg.Store, ti, call, inv, args, s.cfg.Logger, "agentc mcp", &ev)
+		res, refused := s.c.Execute(callCtx, s.cfg.Handler, s.cfg.Store, ti, call, args, hash, c.claims.OrganizationID,
+			s.cfg.Logger, "agentc mcp", &ev)
 		switch {
 		case refused == nil:
 		case refused.Code == "tool_call_id_conflict": // the model's to act on, as the route's 409 text
