@@ -293,13 +293,9 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.fail(w, c, http.StatusMethodNotAllowed, "method_not_allowed", "the callback route accepts POST only")
 		return
 	}
-	claims, refused := Authenticate(w, r, rt.cfg.Auth, "agentc-callback", "tool callbacks")
+	claims, refused := Authenticate(w, r, rt.cfg.Auth, "agentc-callback", "tool callbacks", session)
 	if refused != nil {
 		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
-		return
-	}
-	if claims.SessionID != "" && claims.SessionID != session {
-		rt.fail(w, c, http.StatusForbidden, "forbidden", "the token belongs to another session")
 		return
 	}
 	if msg := CheckSessionID(session); msg != "" {

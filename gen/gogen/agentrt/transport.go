@@ -41,14 +41,16 @@ type Refusal struct {
 }
 
 // Authenticate checks r's Authorization header as the callback route
-// does: a bearer token that auth verifies, of source SourceSandbox. A 401
-// refusal sets its WWW-Authenticate challenge on w, naming the transport's
-// realm; calls names what the token is for in a 403's message. A caller
-// that leaves while auth verifies its token is refused with status 499 and
-// code client_gone, which a transport observes and need not answer. Another
+// does: a bearer token that auth verifies, of source SourceSandbox, bound
+// to no session but session (an empty session, which the MCP server then
+// refuses as missing, is not compared). A 401 refusal sets its
+// WWW-Authenticate challenge on w, naming the transport's realm; calls
+// names what the token is for in a 403's message. A caller that leaves
+// while auth verifies its token is refused with status 499 and code
+// client_gone, which a transport observes and need not answer. Another
 // transport (the MCP server, package agentmcp) authenticates with it, so
 // both accept the same tokens.
-func Authenticate(w http.ResponseWriter, r *http.Request, auth Authenticator, realm, calls string) (Claims, *Refusal) {
+func Authenticate(w http.ResponseWriter, r *http.Request, auth Authenticator, realm, calls, session string) (Claims, *Refusal) {
 	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="`+realm+`"`)
@@ -68,6 +70,9 @@ func Authenticate(w http.ResponseWriter, r *http.Request, auth Authenticator, re
 	if claims.Source != SourceSandbox {
 		return Claims{}, &Refusal{Status: http.StatusForbidden, Code: "forbidden",
 			Message: fmt.Sprintf("%s need a token of source %q, not %q", calls, SourceSandbox, claims.Source)}
+	}
+	if session != "" && claims.SessionID != "" && claims.SessionID != session {
+		return Claims{}, &Refusal{Status: http.StatusForbidden, Code: "forbidden", Message: "the token belongs to another session"}
 	}
 	return claims, nil
 }

@@ -152,6 +152,7 @@ func TestRefusedBeforeMCP(t *testing.T) {
 		{"no token", "s-full", "", 401, "unauthorized", ""},
 		{"an invalid token", "s-full", "forged", 401, "unauthorized", ""},
 		{"no session header", "", "t", 400, "missing_session", ""},
+		{"no session header, a session's token", "", "t.s-bare", 400, "missing_session", ""},
 		{"another session's token", "s-full", "t.s-bare", 403, "forbidden", ""},
 		{"a session id beyond the limit", strings.Repeat("s", agentrt.MaxSessionIDLength+1), "t", 400, "invalid_session_id", ""},
 		{"an unknown session", "s-none", "t", 404, "unknown_session", "s-none"},

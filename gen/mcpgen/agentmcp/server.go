@@ -267,18 +267,14 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			" are not allowed (list it in the MCP server's AllowedOrigins)")
 		return
 	}
-	claims, refused := agentrt.Authenticate(w, r, s.cfg.Auth, "agentc-mcp", "tool calls")
+	session := r.Header.Get(SessionHeader)
+	claims, refused := agentrt.Authenticate(w, r, s.cfg.Auth, "agentc-mcp", "tool calls", session)
 	if refused != nil {
 		fail(refused.Status, refused.Code, refused.Message)
 		return
 	}
-	session := r.Header.Get(SessionHeader)
 	if session == "" {
 		fail(http.StatusBadRequest, "missing_session", "the session's id is required in the "+SessionHeader+" header")
-		return
-	}
-	if claims.SessionID != "" && claims.SessionID != session {
-		fail(http.StatusForbidden, "forbidden", "the token belongs to another session")
 		return
 	}
 	if msg := agentrt.CheckSessionID(session); msg != "" {
