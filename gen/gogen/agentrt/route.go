@@ -354,8 +354,8 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.cfg.Logger.WarnContext(r.Context(), "agentc callback: the sandbox's stub has another schema fingerprint",
 			"tool", tool.Name, "session_id", session, "stub_fingerprint", stub, "gateway_fingerprint", tool.Fingerprint)
 	}
-	res, refused := rt.c.Execute(r.Context(), rt.cfg.Handler, rt.cfg.Store, ti, call, args, requestHash(tool.Name, argsSum),
-		claims.OrganizationID, rt.cfg.Logger, "agentc callback", c)
+	res, refused := rt.c.Execute(r.Context(), rt.cfg.Handler, rt.cfg.Store, ti, call, args,
+		requestHash(tool.Name, argsSum), claims.OrganizationID, rt.cfg.Logger, "agentc callback", c)
 	if refused != nil {
 		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
 		return
@@ -386,8 +386,8 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // caller waiting, and 503 store_failed when the store cannot claim the
 // call (logged at level Error; nothing was executed: retry it). Log
 // records are headed by transport.
-func (c *Contract[H, M]) Execute(ctx context.Context, h H, store Store, ti int, call Call[M], args []byte, hash, org string,
-	logger *slog.Logger, transport string, ev *CallEvent) (Result, *Refusal) {
+func (c *Contract[H, M]) Execute(ctx context.Context, h H, store Store, ti int, call Call[M], args []byte,
+	hash, org string, logger *slog.Logger, transport string, ev *CallEvent) (Result, *Refusal) {
 	if !c.Injects(call.Mode, ti) {
 		// Not executed, not recorded: the mode gate is a pure function of
 		// the session, and a forged call should not consume the id.

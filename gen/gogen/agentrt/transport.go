@@ -50,7 +50,8 @@ type Refusal struct {
 // client_gone, which a transport observes and need not answer. Another
 // transport (the MCP server, package agentmcp) authenticates with it, so
 // both accept the same tokens.
-func Authenticate(w http.ResponseWriter, r *http.Request, auth Authenticator, realm, calls, session string) (Claims, *Refusal) {
+func Authenticate(w http.ResponseWriter, r *http.Request, auth Authenticator,
+	realm, calls, session string) (Claims, *Refusal) {
 	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="`+realm+`"`)
