@@ -1,6 +1,7 @@
 package agentrt
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -118,20 +119,14 @@ func Float(f float64) *float64 { return &f }
 
 // merge lays over's fields over p's; options merge key by key.
 func (p SamplingParams) merge(over SamplingParams) SamplingParams {
-	out := p
-	if over.Temperature != nil {
-		out.Temperature = over.Temperature
-	}
-	if over.TopP != nil {
-		out.TopP = over.TopP
-	}
+	p.Temperature, p.TopP = cmp.Or(over.Temperature, p.Temperature), cmp.Or(over.TopP, p.TopP)
 	if len(over.Options) > 0 {
 		opts := make(map[string]json.RawMessage, len(p.Options)+len(over.Options))
 		maps.Copy(opts, p.Options)
 		maps.Copy(opts, over.Options)
-		out.Options = opts
+		p.Options = opts
 	}
-	return out
+	return p
 }
 
 // PromptResponse is the prompt service's answer (seed 002), with the
@@ -400,9 +395,7 @@ const maxPromptBody = 4 << 20
 // means slog.Default()) with its sessionID and experimentID.
 func (s *PromptService[M, P]) Serve(w http.ResponseWriter, r *http.Request, logger *slog.Logger) {
 	began := time.Now()
-	if logger == nil {
-		logger = slog.Default()
-	}
+	logger = cmp.Or(logger, slog.Default())
 	fail := func(status int, code, sessionID string, err error) {
 		logger.LogAttrs(r.Context(), slog.LevelWarn, "prompt request rejected",
 			slog.String("sessionID", sessionID), slog.String("experimentID", ""),

@@ -1,6 +1,7 @@
 package agentrt
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -186,9 +187,7 @@ func NewRoute[H any, M ~string](c *Contract[H, M], cfg RouteConfig[H, M]) (*Rout
 	if cfg.Store == nil {
 		cfg.Store = &MemoryStore{Retention: c.Retention}
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}

@@ -15,6 +15,7 @@ package agentmcp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -205,9 +206,7 @@ func New[H any, M ~string](c *agentrt.Contract[H, M], tools []Tool, cfg Config[H
 	if cfg.Store == nil {
 		cfg.Store = &agentrt.MemoryStore{Retention: c.Retention}
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = agentrt.DefaultMaxBodyBytes
 	}
