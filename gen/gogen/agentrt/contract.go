@@ -18,6 +18,7 @@
 package agentrt
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -160,11 +161,7 @@ func Failed(msg string) Result { return Result{Result: msg} }
 // NotInMode is the result of a call of tool in a session whose mode does
 // not inject it.
 func NotInMode[M ~string](tool string, m M) Result {
-	label := string(m)
-	if label == "" {
-		label = "unknown-mode"
-	}
-	return Failed("Tool " + tool + " is not available in " + label + " sessions")
+	return Failed("Tool " + tool + " is not available in " + cmp.Or(string(m), "unknown-mode") + " sessions")
 }
 
 // InvalidArguments is the answer to arguments that fail validation:
