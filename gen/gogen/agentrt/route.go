@@ -359,7 +359,16 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
 		return
 	}
-	rt.reply(w, c, res)
+	c.Status, c.Success = http.StatusOK, res.Success
+	b, err := json.Marshal(res)
+	if err != nil {
+		b, _ = json.Marshal(Result{Result: "the gateway could not encode the result: " + err.Error()})
+		c.Success = false
+	}
+	if c.Replay {
+		w.Header().Set(ReplayHeader, "true")
+	}
+	writeJSON(w, http.StatusOK, b)
 }
 
 // Execute runs call, of the tool ti (its index in c.Tools), that passed
@@ -442,19 +451,6 @@ func (c *Contract[H, M]) Execute(ctx context.Context, h H, store Store, ti int, 
 func (rt *Route[H, M]) fail(w http.ResponseWriter, c *CallEvent, status int, code, msg string) {
 	c.Status, c.Outcome = status, code
 	WriteError(w, status, code, msg)
-}
-
-func (rt *Route[H, M]) reply(w http.ResponseWriter, c *CallEvent, res Result) {
-	c.Status, c.Success = http.StatusOK, res.Success
-	b, err := json.Marshal(res)
-	if err != nil {
-		b, _ = json.Marshal(Result{Result: "the gateway could not encode the result: " + err.Error()})
-		c.Success = false
-	}
-	if c.Replay {
-		w.Header().Set(ReplayHeader, "true")
-	}
-	writeJSON(w, http.StatusOK, b)
 }
 
 // Log writes ev's record, under msg, to logger: at level Info for a 200,

@@ -275,11 +275,6 @@ func (s *SQLStore) ownerID() string {
 	return s.owner
 }
 
-// newToken returns a lease_owner for a new claim of this instance.
-func (s *SQLStore) newToken() string {
-	return s.ownerID() + "/" + strconv.FormatUint(s.claims.Add(1), 10)
-}
-
 // Claim implements Store.
 func (s *SQLStore) Claim(ctx context.Context, inv Invocation) (Result, bool, error) {
 	k := invocationKey{inv.SessionID, inv.ToolCallID}
@@ -295,7 +290,8 @@ func (s *SQLStore) Claim(ctx context.Context, inv Invocation) (Result, bool, err
 			}
 			continue // its claimer gave up (or lost the row): ask the database
 		}
-		c := &storeCall{hash: inv.RequestHash, token: s.newToken(), done: make(chan struct{})}
+		c := &storeCall{hash: inv.RequestHash, token: s.ownerID() + "/" + strconv.FormatUint(s.claims.Add(1), 10),
+			done: make(chan struct{})}
 		s.local[k] = c
 		s.mu.Unlock()
 
@@ -446,7 +442,8 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 			// unknown, and executing again might repeat its effect. The
 			// row keeps lease_owner, so that the gateway, should it come
 			// back and finish, still records its result.
-			b, _ := json.Marshal(interruptedResult(inv.Tool))
+			b, _ := json.Marshal(Result{Result: inv.Tool + " was interrupted: the gateway executing it stopped before it " +
+				"finished, so whether it took effect is unknown. Check its effect before calling it again."})
 			_, err := s.exec(ctx, rt, `UPDATE session_tool_invocations
 	SET status = 'interrupted', result = $3, lease_until = NULL, updated_at = now()
 	WHERE session_id = $1 AND tool_call_id = $2 AND status = 'running' AND lease_until < now()`,
@@ -481,12 +478,6 @@ func (s *SQLStore) release(inv Invocation, token string) {
 		}
 		rt.sleep(context.Background())
 	}
-}
-
-// interruptedResult answers a call whose first execution was cut off.
-func interruptedResult(tool string) Result {
-	return Result{Result: tool + " was interrupted: the gateway executing it stopped before it finished, " +
-		"so whether it took effect is unknown. Check its effect before calling it again."}
 }
 
 // renew extends the lease of a claimed call every Lease/3 until its result
