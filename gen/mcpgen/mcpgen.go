@@ -149,12 +149,9 @@ func New(cfg Config) (*Server, error) {
 	b.WriteString("// tools are the gateway-executed tools, sorted by name: what tools/list shows\n" +
 		"// (for the modes that inject them) and the JSON Schema agentc emits for each.\n")
 	b.WriteString("var tools = []agentmcp.Tool{")
-	type entry struct {
-		t      *model.Tool
-		schema []byte
-	}
-	var entries []entry
-	size := 0
+	// One pass over the gateway tools writes the table into b and the
+	// schemas' constants, which follow it, into consts.
+	var consts bytes.Buffer
 	for _, t := range s.Tools {
 		if !t.Execution.GatewayExecuted() {
 			continue
@@ -163,12 +160,6 @@ func New(cfg Config) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
 		}
-		entries = append(entries, entry{t, schema})
-		size += len(schema) + len(t.Description) + len(t.Description)/4 + 3*len(t.Name) + 256
-	}
-	b.Grow(size)
-	for _, e := range entries {
-		t := e.t
 		// gofmt aligns the values of consecutive one-line keyed
 		// elements; a description on several lines, indented one more
 		// tab after its first, ends the run.
@@ -181,18 +172,16 @@ func New(cfg Config) (*Server, error) {
 			",\n\t\tSchema:", schemaPad, "schema", t.GoName, ",\n\t},"} {
 			b.WriteString(piece)
 		}
+		for _, piece := range []string{"\n// schema", t.GoName, " is the JSON Schema of the arguments of\n// ", t.Name, " (", path.Join(s.Codegen.JSONSchemaDir, t.FileName+".json"), ").\nconst schema", t.GoName, " = ",
+			rawString(strings.TrimSuffix(string(schema), "\n")), "\n"} {
+			consts.WriteString(piece)
+		}
 	}
-	if len(entries) > 0 {
+	if consts.Len() > 0 {
 		b.WriteString("\n")
 	}
 	b.WriteString("}\n")
-	for _, e := range entries {
-		t := e.t
-		for _, piece := range []string{"\n// schema", t.GoName, " is the JSON Schema of the arguments of\n// ", t.Name, " (", path.Join(s.Codegen.JSONSchemaDir, t.FileName+".json"), ").\nconst schema", t.GoName, " = "} {
-			b.WriteString(piece)
-		}
-		b.WriteString(rawString(strings.TrimSuffix(string(e.schema), "\n")) + "\n")
-	}
+	b.Write(consts.Bytes())
 	return b.Bytes(), nil
 }
 
