@@ -424,7 +424,7 @@ func (c *Contract[H, M]) Execute(ctx context.Context, h H, store Store, ti int, 
 		case err != nil && ctx.Err() != nil:
 			return Result{}, &Refusal{Status: 499, Code: "client_gone", Message: "the caller left"}
 		case err != nil:
-			counter.note(err)
+			counter.err.Store(&err) // noted here too, for a Store that does not count its own operations
 			logger.ErrorContext(ctx, transport+": idempotency store failed", append(attrs, "error", err)...)
 			return Result{}, &Refusal{Status: http.StatusServiceUnavailable, Code: "store_failed",
 				Message: "the gateway could not record the call; retry it"}
@@ -436,7 +436,7 @@ func (c *Contract[H, M]) Execute(ctx context.Context, h H, store Store, ti int, 
 	res := c.Dispatch(context.WithoutCancel(ctx), h, call, args)
 	if inv.ToolCallID != "" {
 		if err := store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
-			counter.note(err)
+			counter.err.Store(&err)
 			logger.ErrorContext(ctx, transport+": recording the result failed", append(attrs, "error", err)...)
 		}
 	}

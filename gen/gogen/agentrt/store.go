@@ -54,12 +54,6 @@ type storeCounter struct {
 
 type storeCounterKey struct{}
 
-// note records a store error (Execute notes those of a Store that does not
-// count its own operations).
-func (c *storeCounter) note(err error) {
-	c.err.Store(&err)
-}
-
 // noteStoreAttempt counts one store operation of ctx's call, and its error.
 func noteStoreAttempt(ctx context.Context, err error) {
 	c, _ := ctx.Value(storeCounterKey{}).(*storeCounter)
@@ -68,7 +62,7 @@ func noteStoreAttempt(ctx context.Context, err error) {
 	}
 	c.attempts.Add(1)
 	if err != nil {
-		c.note(err)
+		c.err.Store(&err)
 	}
 }
 
