@@ -97,20 +97,12 @@ func (s Session) memo(name string) *Memo {
 	return s[name]
 }
 
-// Memo is one emitter's memory in a session: what its last run kept for
-// the next, which only that emitter reads. The zero value is empty.
+// Memo is one emitter's memory in a session, which only that emitter
+// reads. The zero value is empty.
 type Memo struct {
-	kept any
-}
-
-// Last returns what the emitter's last run kept (nil if none).
-func (m *Memo) Last() any {
-	return m.kept
-}
-
-// Keep replaces what m holds with v, for the emitter's next run.
-func (m *Memo) Keep(v any) {
-	m.kept = v
+	// Kept is what the emitter's last run kept for the next (nil if none);
+	// each run replaces it.
+	Kept any
 }
 
 // Check runs every emitter's Check on s, a spec the loader accepted, and
