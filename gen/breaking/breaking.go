@@ -144,10 +144,8 @@ var Rules = []Rule{
 
 // LookupRule returns the rule with the given id, if there is one.
 func LookupRule(id string) (Rule, bool) {
-	for _, r := range Rules {
-		if r.ID == id {
-			return r, true
-		}
+	if i := slices.IndexFunc(Rules, func(r Rule) bool { return r.ID == id }); i >= 0 {
+		return Rules[i], true
 	}
 	return Rule{}, false
 }
@@ -451,10 +449,8 @@ func renamed(o, n *model.Type) (of, nf *model.Field) {
 }
 
 func field(t *model.Type, name string) *model.Field {
-	for _, f := range t.Fields {
-		if f.Name == name {
-			return f
-		}
+	if i := slices.IndexFunc(t.Fields, func(f *model.Field) bool { return f.Name == name }); i >= 0 {
+		return t.Fields[i]
 	}
 	return nil
 }
