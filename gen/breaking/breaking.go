@@ -28,6 +28,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -701,23 +702,21 @@ func bound(b *model.Bound, lower bool) string {
 	return op + string(b.Value)
 }
 
+// cmpNum compares two bounds: number literals as the loader has CUE write
+// them in JSON, which big.ParseFloat always reads.
 func cmpNum(a, b json.Number) int {
-	x, _, err1 := big.ParseFloat(string(a), 10, 256, big.ToNearestEven)
-	y, _, err2 := big.ParseFloat(string(b), 10, 256, big.ToNearestEven)
-	if err1 != nil || err2 != nil {
-		return strings.Compare(string(a), string(b))
-	}
+	x, _, _ := big.ParseFloat(string(a), 10, 256, big.ToNearestEven)
+	y, _, _ := big.ParseFloat(string(b), 10, 256, big.ToNearestEven)
 	return x.Cmp(y)
 }
 
+// jsonEqual compares two defaults as values (1.0 is 1, fields in any
+// order): JSON as the loader has CUE write it, which always decodes.
 func jsonEqual(a, b json.RawMessage) bool {
 	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return string(a) == string(b)
-	}
-	xb, _ := json.Marshal(x)
-	yb, _ := json.Marshal(y)
-	return string(xb) == string(yb)
+	json.Unmarshal(a, &x)
+	json.Unmarshal(b, &y)
+	return reflect.DeepEqual(x, y)
 }
 
 func (c *cmpr) modes() {
