@@ -202,15 +202,13 @@ func (a About) subject(rule string) string {
 // tool's name, then the field's path below it.
 func (a About) path() string { return a.Tool + "." + a.Field }
 
-// field returns a with the field path extended by name ("" extends by
-// nothing).
+// field returns a with the field path extended by name, a field's name
+// (never "": the loader refuses a field it cannot name in Go).
 func (a About) field(name string) About {
-	switch {
-	case a.Field == "":
-		a.Field = name
-	case name != "":
-		a.Field += "." + name
+	if a.Field != "" {
+		name = a.Field + "." + name
 	}
+	a.Field = name
 	return a
 }
 
