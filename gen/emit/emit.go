@@ -88,15 +88,6 @@ func (p *Pass) ToolSchema(t *model.Tool) ([]byte, error) {
 // name. It serves one generation at a time. Start one with Session{}.
 type Session map[string]*Memo
 
-// memo returns the named emitter's memo (nil without a session: a nil
-// map reads as empty).
-func (s Session) memo(name string) *Memo {
-	if s != nil && s[name] == nil {
-		s[name] = &Memo{}
-	}
-	return s[name]
-}
-
 // Memo is one emitter's memory in a session, which only that emitter
 // reads. The zero value is empty.
 type Memo struct {
@@ -147,7 +138,11 @@ func Generate(s *model.Spec, emitters []*Emitter, o Options) ([]File, error) {
 	errs := make([]error, len(run))
 	var wg sync.WaitGroup
 	for i, e := range run {
-		pass := &Pass{Spec: s, Memo: o.Session.memo(e.Name), schemas: schemas}
+		if o.Session != nil && o.Session[e.Name] == nil {
+			o.Session[e.Name] = &Memo{}
+		}
+		// Without a session the pass has no Memo: a nil map reads as empty.
+		pass := &Pass{Spec: s, Memo: o.Session[e.Name], schemas: schemas}
 		wg.Go(func() {
 			outs[i], errs[i] = e.Run(pass)
 			for _, f := range outs[i] {
