@@ -243,12 +243,9 @@ func ParseManifest(data []byte) map[string]string {
 // HasHeader reports whether data carries agentc's header in its first lines.
 func HasHeader(data []byte) bool {
 	head := data[:min(len(data), 512)]
-	for _, line := range bytes.SplitN(head, []byte("\n"), 4) {
-		if bytes.Contains(line, []byte(Header)) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(bytes.SplitN(head, []byte("\n"), 4), func(line []byte) bool {
+		return bytes.Contains(line, []byte(Header))
+	})
 }
 
 // SourceLine returns a one-line statement of where a file came from, for

@@ -382,10 +382,8 @@ var Standings = []Standing{Mandatory, Require, Emphasized, Encouraged, Available
 
 // Rank orders standings: higher is stronger; -1 for an unknown standing.
 func (s Standing) Rank() int {
-	for i, x := range Standings {
-		if x == s {
-			return len(Standings) - 1 - i
-		}
+	if i := slices.Index(Standings, s); i >= 0 {
+		return len(Standings) - 1 - i
 	}
 	return -1
 }

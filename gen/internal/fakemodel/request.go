@@ -3,6 +3,7 @@ package fakemodel
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -217,12 +218,7 @@ func OffersTool(name string) Matcher { return func(r *Request) bool { return r.T
 // tool_result for a call of the named tool: the step after that tool ran.
 func AfterToolResult(name string) Matcher {
 	return func(r *Request) bool {
-		for _, tr := range r.LastToolResults() {
-			if tr.ToolName == name {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(r.LastToolResults(), func(tr ToolResult) bool { return tr.ToolName == name })
 	}
 }
 
