@@ -742,10 +742,8 @@ func (c *cmpr) modes() {
 			}
 			tat := About{Mode: om.Name, Tool: nt.Name}
 			ns, pos := model.Unavailable, nm.Pos
-			for _, x := range nm.Standings {
-				if x.Tool == nt {
-					ns, pos = x.Standing, x.Pos
-				}
+			if i := slices.IndexFunc(nm.Standings, func(x model.ToolStanding) bool { return x.Tool == nt }); i >= 0 {
+				ns, pos = nm.Standings[i].Standing, nm.Standings[i].Pos
 			}
 			switch {
 			case ots.Standing.Injected() && !ns.Injected():

@@ -23,6 +23,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -139,10 +140,8 @@ func (s *Server) Answered() []*Request {
 func (s *Server) ByTurn(name string) *Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, r := range s.requests {
-		if r.Turn == name {
-			return r
-		}
+	if i := slices.IndexFunc(s.requests, func(r *Request) bool { return r.Turn == name }); i >= 0 {
+		return s.requests[i]
 	}
 	return nil
 }

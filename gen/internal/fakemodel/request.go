@@ -128,10 +128,8 @@ func (r *Request) HasTools() bool { return len(r.Messages.Tools) > 0 }
 
 // Tool returns the offered tool with the given name, or nil.
 func (r *Request) Tool(name string) *Tool {
-	for i := range r.Messages.Tools {
-		if r.Messages.Tools[i].Name == name {
-			return &r.Messages.Tools[i]
-		}
+	if i := slices.IndexFunc(r.Messages.Tools, func(t Tool) bool { return t.Name == name }); i >= 0 {
+		return &r.Messages.Tools[i]
 	}
 	return nil
 }
