@@ -165,21 +165,20 @@ func (r *Request) LastToolResults() []ToolResult {
 }
 
 // toolResults returns the tool_result blocks of the messages from the
-// index from on, each with the tool_use block of its call, which may be
-// earlier.
+// index from on, each with the name of the tool its call, which may be
+// earlier, called.
 func (r *Request) toolResults(from int) []ToolResult {
-	uses := map[string]ContentBlock{}
+	called := map[string]string{} // tool name by call id
 	var out []ToolResult
 	for i, m := range r.Messages.Messages {
 		for _, b := range m.Content {
 			switch {
 			case b.Type == "tool_use":
-				uses[b.ID] = b
+				called[b.ID] = b.Name
 			case b.Type == "tool_result" && i >= from:
-				use := uses[b.ToolUseID]
 				out = append(out, ToolResult{
 					ToolUseID: b.ToolUseID,
-					ToolName:  use.Name,
+					ToolName:  called[b.ToolUseID],
 					Text:      b.Content.Text(),
 					IsError:   b.IsError,
 				})
