@@ -430,7 +430,8 @@ type ToolStanding struct {
 
 // Standing returns the standing of the named tool (by name) in m.
 func (m *Mode) Standing(tool string) Standing {
-	return cmp.Or(find(m.Standings, func(ts ToolStanding) bool { return ts.Tool.Name == tool }).Standing, Unavailable)
+	ts := find(m.Standings, func(ts ToolStanding) bool { return ts.Tool.Name == tool })
+	return cmp.Or(ts.Standing, Unavailable)
 }
 
 // Selection chooses a session's mode.
