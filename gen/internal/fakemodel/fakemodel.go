@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -320,9 +321,7 @@ func (s *Server) Config(opts ConfigOptions) []byte {
 			},
 		},
 	}
-	for k, v := range opts.Extra {
-		cfg[k] = v
-	}
+	maps.Copy(cfg, opts.Extra)
 	data, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
 		s.t.Fatalf("fakemodel: encoding opencode.json: %v", err)
