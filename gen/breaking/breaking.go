@@ -308,13 +308,9 @@ func accepts(a *model.Acceptance, f Finding) bool {
 // fs, the findings Compare returned for it: the change they accepted is no
 // longer a change against this baseline, or never was one.
 func Unused(new *model.Spec, fs []Finding) []*model.Acceptance {
-	var out []*model.Acceptance
-	for _, a := range new.Breaking.Accept {
-		if !slices.ContainsFunc(fs, func(f Finding) bool { return accepts(a, f) }) {
-			out = append(out, a)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(new.Breaking.Accept), func(a *model.Acceptance) bool {
+		return slices.ContainsFunc(fs, func(f Finding) bool { return accepts(a, f) })
+	})
 }
 
 // Describe names what an acceptance accepts: `ARG_REMOVED for tool "t",
@@ -430,17 +426,8 @@ func executes(e model.Execution) string {
 // is reported once, as what it is, rather than as a removal and an
 // addition.
 func renamed(o, n *model.Type) (of, nf *model.Field) {
-	var gone, added []*model.Field
-	for _, f := range o.Fields {
-		if field(n, f.Name) == nil {
-			gone = append(gone, f)
-		}
-	}
-	for _, f := range n.Fields {
-		if field(o, f.Name) == nil {
-			added = append(added, f)
-		}
-	}
+	gone := slices.DeleteFunc(slices.Clone(o.Fields), func(f *model.Field) bool { return field(n, f.Name) != nil })
+	added := slices.DeleteFunc(slices.Clone(n.Fields), func(f *model.Field) bool { return field(o, f.Name) != nil })
 	if len(gone) == 1 && len(added) == 1 && describe(gone[0].Type) == describe(added[0].Type) {
 		return gone[0], added[0]
 	}

@@ -122,12 +122,9 @@ type Options struct {
 // files sorted by path, plus the manifest. It fails if any emitter fails,
 // if two files share a path (ignoring case), or if a path escapes the root.
 func Generate(s *model.Spec, emitters []*Emitter, o Options) ([]File, error) {
-	var run []*Emitter
-	for _, e := range emitters {
-		if len(o.Only) == 0 || slices.Contains(o.Only, e.Name) {
-			run = append(run, e)
-		}
-	}
+	run := slices.DeleteFunc(slices.Clone(emitters), func(e *Emitter) bool {
+		return len(o.Only) > 0 && !slices.Contains(o.Only, e.Name)
+	})
 	schemas := make(map[*model.Tool]func() ([]byte, error), len(s.Tools))
 	for _, t := range s.Tools {
 		schemas[t] = sync.OnceValues(func() ([]byte, error) { return jsonschema.Schema(t) })

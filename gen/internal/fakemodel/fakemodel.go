@@ -128,13 +128,9 @@ func New(t testing.TB, turns ...Turn) *Server {
 func (s *Server) Answered() []*Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []*Request
-	for _, r := range s.requests {
-		if r.Turn != "" && r.Turn != TitleTurn {
-			out = append(out, r)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(s.requests), func(r *Request) bool {
+		return r.Turn == "" || r.Turn == TitleTurn
+	})
 }
 
 // ByTurn returns the request the named turn answered, or nil.
