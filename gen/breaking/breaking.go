@@ -28,6 +28,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -144,10 +145,8 @@ var Rules = []Rule{
 
 // LookupRule returns the rule with the given id, if there is one.
 func LookupRule(id string) (Rule, bool) {
-	for _, r := range Rules {
-		if r.ID == id {
-			return r, true
-		}
+	if i := slices.IndexFunc(Rules, func(r Rule) bool { return r.ID == id }); i >= 0 {
+		return Rules[i], true
 	}
 	return Rule{}, false
 }
@@ -203,15 +202,13 @@ func (a About) subject(rule string) string {
 // tool's name, then the field's path below it.
 func (a About) path() string { return a.Tool + "." + a.Field }
 
-// field returns a with the field path extended by name ("" extends by
-// nothing).
+// field returns a with the field path extended by name, a field's name
+// (never "": the loader refuses a field it cannot name in Go).
 func (a About) field(name string) About {
-	switch {
-	case a.Field == "":
-		a.Field = name
-	case name != "":
-		a.Field += "." + name
+	if a.Field != "" {
+		name = a.Field + "." + name
 	}
+	a.Field = name
 	return a
 }
 
@@ -311,13 +308,9 @@ func accepts(a *model.Acceptance, f Finding) bool {
 // fs, the findings Compare returned for it: the change they accepted is no
 // longer a change against this baseline, or never was one.
 func Unused(new *model.Spec, fs []Finding) []*model.Acceptance {
-	var out []*model.Acceptance
-	for _, a := range new.Breaking.Accept {
-		if !slices.ContainsFunc(fs, func(f Finding) bool { return accepts(a, f) }) {
-			out = append(out, a)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(new.Breaking.Accept), func(a *model.Acceptance) bool {
+		return slices.ContainsFunc(fs, func(f Finding) bool { return accepts(a, f) })
+	})
 }
 
 // Describe names what an acceptance accepts: `ARG_REMOVED for tool "t",
@@ -433,17 +426,8 @@ func executes(e model.Execution) string {
 // is reported once, as what it is, rather than as a removal and an
 // addition.
 func renamed(o, n *model.Type) (of, nf *model.Field) {
-	var gone, added []*model.Field
-	for _, f := range o.Fields {
-		if field(n, f.Name) == nil {
-			gone = append(gone, f)
-		}
-	}
-	for _, f := range n.Fields {
-		if field(o, f.Name) == nil {
-			added = append(added, f)
-		}
-	}
+	gone := slices.DeleteFunc(slices.Clone(o.Fields), func(f *model.Field) bool { return field(n, f.Name) != nil })
+	added := slices.DeleteFunc(slices.Clone(n.Fields), func(f *model.Field) bool { return field(o, f.Name) != nil })
 	if len(gone) == 1 && len(added) == 1 && describe(gone[0].Type) == describe(added[0].Type) {
 		return gone[0], added[0]
 	}
@@ -451,10 +435,8 @@ func renamed(o, n *model.Type) (of, nf *model.Field) {
 }
 
 func field(t *model.Type, name string) *model.Field {
-	for _, f := range t.Fields {
-		if f.Name == name {
-			return f
-		}
+	if i := slices.IndexFunc(t.Fields, func(f *model.Field) bool { return f.Name == name }); i >= 0 {
+		return t.Fields[i]
 	}
 	return nil
 }
@@ -705,23 +687,21 @@ func bound(b *model.Bound, lower bool) string {
 	return op + string(b.Value)
 }
 
+// cmpNum compares two bounds: number literals as the loader has CUE write
+// them in JSON, which big.ParseFloat always reads.
 func cmpNum(a, b json.Number) int {
-	x, _, err1 := big.ParseFloat(string(a), 10, 256, big.ToNearestEven)
-	y, _, err2 := big.ParseFloat(string(b), 10, 256, big.ToNearestEven)
-	if err1 != nil || err2 != nil {
-		return strings.Compare(string(a), string(b))
-	}
+	x, _, _ := big.ParseFloat(string(a), 10, 256, big.ToNearestEven)
+	y, _, _ := big.ParseFloat(string(b), 10, 256, big.ToNearestEven)
 	return x.Cmp(y)
 }
 
+// jsonEqual compares two defaults as values (1.0 is 1, fields in any
+// order): JSON as the loader has CUE write it, which always decodes.
 func jsonEqual(a, b json.RawMessage) bool {
 	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return string(a) == string(b)
-	}
-	xb, _ := json.Marshal(x)
-	yb, _ := json.Marshal(y)
-	return string(xb) == string(yb)
+	json.Unmarshal(a, &x)
+	json.Unmarshal(b, &y)
+	return reflect.DeepEqual(x, y)
 }
 
 func (c *cmpr) modes() {
@@ -749,10 +729,8 @@ func (c *cmpr) modes() {
 			}
 			tat := About{Mode: om.Name, Tool: nt.Name}
 			ns, pos := model.Unavailable, nm.Pos
-			for _, x := range nm.Standings {
-				if x.Tool == nt {
-					ns, pos = x.Standing, x.Pos
-				}
+			if i := slices.IndexFunc(nm.Standings, func(x model.ToolStanding) bool { return x.Tool == nt }); i >= 0 {
+				ns, pos = nm.Standings[i].Standing, nm.Standings[i].Pos
 			}
 			switch {
 			case ots.Standing.Injected() && !ns.Injected():

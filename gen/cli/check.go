@@ -92,10 +92,8 @@ func runCheck(e *env, sf *specFlags, pattern string) (any, error) {
 // drift returns the findings of a plan of the generated files.
 func drift(changes []write.Change) []driftFinding {
 	var manifest map[string]string
-	for _, c := range changes {
-		if c.Path == emit.ManifestName {
-			manifest = emit.ParseManifest(c.Old)
-		}
+	if i := slices.IndexFunc(changes, func(c write.Change) bool { return c.Path == emit.ManifestName }); i >= 0 {
+		manifest = emit.ParseManifest(changes[i].Old)
 	}
 	findings := []driftFinding{}
 	for _, c := range changes {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/agentc-dev/agentc/spec"
 )
@@ -58,12 +59,10 @@ func findSpec(dir string) (string, error) {
 
 // isRoot reports whether dir is a module's or a repository's root.
 func isRoot(dir string) bool {
-	for _, name := range []string{"go.mod", ".git"} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"go.mod", ".git"}, func(name string) bool {
+		_, err := os.Stat(filepath.Join(dir, name))
+		return err == nil
+	})
 }
 
 // isSpecDir reports whether dir holds agentc's metaschema copy.

@@ -198,11 +198,9 @@ func (g *generation) write() (*genResult, error) {
 // made from another contract: its files would be removed as stale, and
 // another spec's output is not this one's to replace.
 func sameContract(out string, changes []write.Change) error {
-	for _, c := range changes {
-		if c.Path != emit.ManifestName || c.Old == nil {
-			continue
-		}
-		was, now := emit.ManifestContract(c.Old), emit.ManifestContract(c.New)
+	// A manifest not on disk (Old nil) names no contract.
+	if i := slices.IndexFunc(changes, func(c write.Change) bool { return c.Path == emit.ManifestName }); i >= 0 {
+		was, now := emit.ManifestContract(changes[i].Old), emit.ManifestContract(changes[i].New)
 		if was != "" && was != now {
 			return fmt.Errorf("%s was generated from agent contract %q (its %s says so), not %q: "+
 				"agentc does not replace another contract's files; choose another --out, or remove %s first",

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/semver"
@@ -339,14 +340,12 @@ In CI:
 // commandBlock lays out pairs of a command and what it does as an indented
 // block, one command a line, their comments aligned.
 func commandBlock(pairs ...string) string {
-	width := 0
-	for i := 0; i < len(pairs); i += 2 {
-		width = max(width, len(pairs[i]))
-	}
 	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for i := 0; i < len(pairs); i += 2 {
-		fmt.Fprintf(&b, "    %-*s  # %s\n", width, pairs[i], pairs[i+1])
+		fmt.Fprintf(tw, "    %s\t# %s\n", pairs[i], pairs[i+1])
 	}
+	tw.Flush()
 	return b.String()
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -43,11 +44,8 @@ func readVersion() buildVersion {
 	// Main is the module of the main package, agentc's, however it was
 	// built (go install, go tool agentc, go run with agentc as a
 	// requirement): never among Deps.
-	mod := &bi.Main
-	if mod.Version != "" {
-		v.Version = mod.Version
-	}
-	if r := mod.Replace; r != nil {
+	v.Version = cmp.Or(bi.Main.Version, v.Version)
+	if r := bi.Main.Replace; r != nil {
 		v.ReplacedBy = r.Path
 		// A directory has no version; the build information says
 		// "(devel)" for it.

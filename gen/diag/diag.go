@@ -67,14 +67,11 @@ func (l *List) Sort() {
 
 // Error joins the findings, one per line.
 func (l List) Error() string {
-	var b strings.Builder
+	lines := make([]string, len(l))
 	for i, e := range l {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(e.Error())
+		lines[i] = e.Error()
 	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }
 
 // Errors returns the findings in err: a List's, or one position-less

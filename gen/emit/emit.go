@@ -88,29 +88,12 @@ func (p *Pass) ToolSchema(t *model.Tool) ([]byte, error) {
 // name. It serves one generation at a time. Start one with Session{}.
 type Session map[string]*Memo
 
-// memo returns the named emitter's memo (nil without a session: a nil
-// map reads as empty).
-func (s Session) memo(name string) *Memo {
-	if s != nil && s[name] == nil {
-		s[name] = &Memo{}
-	}
-	return s[name]
-}
-
-// Memo is one emitter's memory in a session: what its last run kept for
-// the next, which only that emitter reads. The zero value is empty.
+// Memo is one emitter's memory in a session, which only that emitter
+// reads. The zero value is empty.
 type Memo struct {
-	kept any
-}
-
-// Last returns what the emitter's last run kept (nil if none).
-func (m *Memo) Last() any {
-	return m.kept
-}
-
-// Keep replaces what m holds with v, for the emitter's next run.
-func (m *Memo) Keep(v any) {
-	m.kept = v
+	// Kept is what the emitter's last run kept for the next (nil if none);
+	// each run replaces it.
+	Kept any
 }
 
 // Check runs every emitter's Check on s, a spec the loader accepted, and
@@ -139,12 +122,9 @@ type Options struct {
 // files sorted by path, plus the manifest. It fails if any emitter fails,
 // if two files share a path (ignoring case), or if a path escapes the root.
 func Generate(s *model.Spec, emitters []*Emitter, o Options) ([]File, error) {
-	var run []*Emitter
-	for _, e := range emitters {
-		if len(o.Only) == 0 || slices.Contains(o.Only, e.Name) {
-			run = append(run, e)
-		}
-	}
+	run := slices.DeleteFunc(slices.Clone(emitters), func(e *Emitter) bool {
+		return len(o.Only) > 0 && !slices.Contains(o.Only, e.Name)
+	})
 	schemas := make(map[*model.Tool]func() ([]byte, error), len(s.Tools))
 	for _, t := range s.Tools {
 		schemas[t] = sync.OnceValues(func() ([]byte, error) { return jsonschema.Schema(t) })
@@ -155,7 +135,11 @@ func Generate(s *model.Spec, emitters []*Emitter, o Options) ([]File, error) {
 	errs := make([]error, len(run))
 	var wg sync.WaitGroup
 	for i, e := range run {
-		pass := &Pass{Spec: s, Memo: o.Session.memo(e.Name), schemas: schemas}
+		if o.Session != nil && o.Session[e.Name] == nil {
+			o.Session[e.Name] = &Memo{}
+		}
+		// Without a session the pass has no Memo: a nil map reads as empty.
+		pass := &Pass{Spec: s, Memo: o.Session[e.Name], schemas: schemas}
 		wg.Go(func() {
 			outs[i], errs[i] = e.Run(pass)
 			for _, f := range outs[i] {
@@ -256,12 +240,9 @@ func ParseManifest(data []byte) map[string]string {
 // HasHeader reports whether data carries agentc's header in its first lines.
 func HasHeader(data []byte) bool {
 	head := data[:min(len(data), 512)]
-	for _, line := range bytes.SplitN(head, []byte("\n"), 4) {
-		if bytes.Contains(line, []byte(Header)) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(bytes.SplitN(head, []byte("\n"), 4), func(line []byte) bool {
+		return bytes.Contains(line, []byte(Header))
+	})
 }
 
 // SourceLine returns a one-line statement of where a file came from, for

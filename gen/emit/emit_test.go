@@ -207,10 +207,10 @@ func TestSessionMemo(t *testing.T) {
 				return nil, nil
 			}
 			mu.Lock()
-			seen[name] = append(seen[name], p.Memo.Last())
+			seen[name] = append(seen[name], p.Memo.Kept)
 			mu.Unlock()
-			n, _ := p.Memo.Last().(int)
-			p.Memo.Keep(n + len(name))
+			n, _ := p.Memo.Kept.(int)
+			p.Memo.Kept = n + len(name)
 			return nil, nil
 		}}
 	}

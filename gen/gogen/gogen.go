@@ -81,7 +81,7 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 	var files []emit.File
 	if p.Memo != nil { // a session: g.memo is this Emit's use of its memory
 		g.memo = &memo{next: renders{}}
-		g.memo.prev, _ = p.Memo.Last().(renders)
+		g.memo.prev, _ = p.Memo.Kept.(renders)
 	}
 	for _, part := range g.parts() {
 		data, err := g.render(part)
@@ -91,7 +91,7 @@ func Emit(p *emit.Pass) ([]emit.File, error) {
 		files = append(files, emit.File{Path: path.Join(s.Codegen.GoDir, part.name), Data: data})
 	}
 	if p.Memo != nil {
-		p.Memo.Keep(g.memo.next) // what this Emit wrote is the memory of the next one
+		p.Memo.Kept = g.memo.next // what this Emit wrote is the memory of the next one
 	}
 	if s.Codegen.GoRuntime == "" {
 		files = append(files, gocopy.Package(runtimeFS, "agentrt", RuntimeImport, path.Join(s.Codegen.GoDir, "agentrt"), nil)...)

@@ -44,7 +44,7 @@ func TestRenderMemo(t *testing.T) {
 			if applied < 8 {
 				t.Errorf("only %d of %d edits applied to the %s spec", applied, len(modelEdits), testspecs.Name(dir))
 			}
-			before := m.Last().(renders)
+			before := m.Kept.(renders)
 			again := emitFiles(t, s, &m)
 			if !sameFiles(again, prev) {
 				t.Error("a render from memory differs from the last one")
@@ -52,7 +52,7 @@ func TestRenderMemo(t *testing.T) {
 			// A unit reused is the very declarations remembered; one built
 			// again is a copy of its own.
 			built := 0
-			for key, u := range m.Last().(renders) {
+			for key, u := range m.Kept.(renders) {
 				if b := before[key]; len(b) == 0 || &b[0] != &u[0] {
 					built++
 				}

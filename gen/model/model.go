@@ -7,6 +7,7 @@
 package model
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -381,10 +382,8 @@ var Standings = []Standing{Mandatory, Require, Emphasized, Encouraged, Available
 
 // Rank orders standings: higher is stronger; -1 for an unknown standing.
 func (s Standing) Rank() int {
-	for i, x := range Standings {
-		if x == s {
-			return len(Standings) - 1 - i
-		}
+	if i := slices.Index(Standings, s); i >= 0 {
+		return len(Standings) - 1 - i
 	}
 	return -1
 }
@@ -431,12 +430,8 @@ type ToolStanding struct {
 
 // Standing returns the standing of the named tool (by name) in m.
 func (m *Mode) Standing(tool string) Standing {
-	for _, ts := range m.Standings {
-		if ts.Tool.Name == tool {
-			return ts.Standing
-		}
-	}
-	return Unavailable
+	ts := find(m.Standings, func(ts ToolStanding) bool { return ts.Tool.Name == tool })
+	return cmp.Or(ts.Standing, Unavailable)
 }
 
 // Selection chooses a session's mode.
@@ -568,32 +563,26 @@ type OpenCode struct {
 
 // Tool returns the tool with the given name or alias, or nil.
 func (s *Spec) Tool(name string) *Tool {
-	for _, t := range s.Tools {
-		if slices.Contains(t.AllNames(), name) {
-			return t
-		}
-	}
-	return nil
+	return find(s.Tools, func(t *Tool) bool { return slices.Contains(t.AllNames(), name) })
 }
 
 // Mode returns the named mode, or nil.
 func (s *Spec) Mode(name string) *Mode {
-	for _, m := range s.Modes {
-		if m.Name == name {
-			return m
-		}
-	}
-	return nil
+	return find(s.Modes, func(m *Mode) bool { return m.Name == name })
 }
 
 // Model returns the model with the given canonical ID, or nil.
 func (s *Spec) Model(id string) *Model {
-	for _, m := range s.Models {
-		if m.Canonical == id {
-			return m
-		}
+	return find(s.Models, func(m *Model) bool { return m.Canonical == id })
+}
+
+// find returns the first element of xs that ok accepts, or the zero value
+// (nil, for the lookups above) when none does.
+func find[T any](xs []T, ok func(T) bool) (x T) {
+	if i := slices.IndexFunc(xs, ok); i >= 0 {
+		x = xs[i]
 	}
-	return nil
+	return x
 }
 
 // AgentPrompt is the text a mode appends to its prompt for one OpenCode

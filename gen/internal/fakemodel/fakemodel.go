@@ -21,8 +21,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -83,10 +85,9 @@ type Server struct {
 	t   testing.TB
 	srv *httptest.Server
 
-	mu        sync.Mutex
-	turns     []turn
-	requests  []*Request
-	unmatched []*Request
+	mu       sync.Mutex
+	turns    []turn
+	requests []*Request
 }
 
 type turn struct {
@@ -113,8 +114,10 @@ func New(t testing.TB, turns ...Turn) *Server {
 		s.srv.Close()
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		for _, r := range s.unmatched {
-			t.Errorf("fakemodel: no scripted turn answered %s", r)
+		for _, r := range s.requests {
+			if r.Turn == "" {
+				t.Errorf("fakemodel: no scripted turn answered %s", r)
+			}
 		}
 	})
 	return s
@@ -125,23 +128,17 @@ func New(t testing.TB, turns ...Turn) *Server {
 func (s *Server) Answered() []*Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []*Request
-	for _, r := range s.requests {
-		if r.Turn != "" && r.Turn != TitleTurn {
-			out = append(out, r)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(s.requests), func(r *Request) bool {
+		return r.Turn == "" || r.Turn == TitleTurn
+	})
 }
 
 // ByTurn returns the request the named turn answered, or nil.
 func (s *Server) ByTurn(name string) *Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, r := range s.requests {
-		if r.Turn == name {
-			return r
-		}
+	if i := slices.IndexFunc(s.requests, func(r *Request) bool { return r.Turn == name }); i >= 0 {
+		return s.requests[i]
 	}
 	return nil
 }
@@ -177,7 +174,6 @@ func (s *Server) pick(req *Request) (Reply, bool) {
 	req.Seq = len(s.requests) + 1
 	s.requests = append(s.requests, req)
 	if req.DecodeErr != nil || req.Method != http.MethodPost || req.Path != "/v1/messages" {
-		s.unmatched = append(s.unmatched, req)
 		return nil, false
 	}
 	for i := range s.turns {
@@ -193,7 +189,6 @@ func (s *Server) pick(req *Request) (Reply, bool) {
 		req.Turn = TitleTurn
 		return Say("Scripted session"), true
 	}
-	s.unmatched = append(s.unmatched, req)
 	return nil, false
 }
 
@@ -322,9 +317,7 @@ func (s *Server) Config(opts ConfigOptions) []byte {
 			},
 		},
 	}
-	for k, v := range opts.Extra {
-		cfg[k] = v
-	}
+	maps.Copy(cfg, opts.Extra)
 	data, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
 		s.t.Fatalf("fakemodel: encoding opencode.json: %v", err)

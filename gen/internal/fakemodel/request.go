@@ -3,6 +3,7 @@ package fakemodel
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -127,10 +128,8 @@ func (r *Request) HasTools() bool { return len(r.Messages.Tools) > 0 }
 
 // Tool returns the offered tool with the given name, or nil.
 func (r *Request) Tool(name string) *Tool {
-	for i := range r.Messages.Tools {
-		if r.Messages.Tools[i].Name == name {
-			return &r.Messages.Tools[i]
-		}
+	if i := slices.IndexFunc(r.Messages.Tools, func(t Tool) bool { return t.Name == name }); i >= 0 {
+		return &r.Messages.Tools[i]
 	}
 	return nil
 }
@@ -166,21 +165,20 @@ func (r *Request) LastToolResults() []ToolResult {
 }
 
 // toolResults returns the tool_result blocks of the messages from the
-// index from on, each with the tool_use block of its call, which may be
-// earlier.
+// index from on, each with the name of the tool its call, which may be
+// earlier, called.
 func (r *Request) toolResults(from int) []ToolResult {
-	uses := map[string]ContentBlock{}
+	called := map[string]string{} // tool name by call id
 	var out []ToolResult
 	for i, m := range r.Messages.Messages {
 		for _, b := range m.Content {
 			switch {
 			case b.Type == "tool_use":
-				uses[b.ID] = b
+				called[b.ID] = b.Name
 			case b.Type == "tool_result" && i >= from:
-				use := uses[b.ToolUseID]
 				out = append(out, ToolResult{
 					ToolUseID: b.ToolUseID,
-					ToolName:  use.Name,
+					ToolName:  called[b.ToolUseID],
 					Text:      b.Content.Text(),
 					IsError:   b.IsError,
 				})
@@ -217,12 +215,7 @@ func OffersTool(name string) Matcher { return func(r *Request) bool { return r.T
 // tool_result for a call of the named tool: the step after that tool ran.
 func AfterToolResult(name string) Matcher {
 	return func(r *Request) bool {
-		for _, tr := range r.LastToolResults() {
-			if tr.ToolName == name {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(r.LastToolResults(), func(tr ToolResult) bool { return tr.ToolName == name })
 	}
 }
 

@@ -114,9 +114,8 @@ func Tsc(t testing.TB) string {
 func OpencodeBin(t testing.TB) string {
 	t.Helper()
 	dir := Dir(t)
-	candidates := opencodeCandidates(dir, runtime.GOOS, runtime.GOARCH)
 	var errs []error
-	for _, c := range candidates {
+	for _, c := range opencodeCandidates(dir, runtime.GOOS, runtime.GOARCH) {
 		err := checkNative(c)
 		if err == nil {
 			return c

@@ -110,8 +110,8 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 	s.DataDir = filepath.Join(dir, "data")
 
-	if out, err := s.initdb(); err != nil {
-		t.Fatalf("pgtest: initdb: %v\n%s", err, out)
+	if err := s.initdb(); err != nil {
+		t.Fatalf("pgtest: initdb: %v\n%s", err, s.output)
 	}
 
 	if s.Port, err = procout.FreePort(); err != nil {
@@ -158,10 +158,9 @@ func (s *Server) Restart(t testing.TB) {
 	}
 }
 
-// initdb creates the cluster.
-func (s *Server) initdb() (string, error) {
-	out := &procout.SyncBuffer{}
-	s.output = out
+// initdb creates the cluster, its output the first in s.output.
+func (s *Server) initdb() error {
+	s.output = &procout.SyncBuffer{}
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(s.bin, "initdb"),
@@ -174,14 +173,14 @@ func (s *Server) initdb() (string, error) {
 		"--no-instructions",
 	)
 	cmd.Env = environment()
-	cmd.Stdout, cmd.Stderr = out, out
+	cmd.Stdout, cmd.Stderr = s.output, s.output
 	cmd.WaitDelay = time.Second
 	s.runAs.apply(cmd)
 	err := cmd.Run()
 	if ctx.Err() != nil {
 		err = fmt.Errorf("initdb did not finish within %v", startTimeout)
 	}
-	return out.String(), err
+	return err
 }
 
 // start runs postgres and waits until it accepts connections.

@@ -10,9 +10,6 @@ import (
 // setGroup does nothing where process groups are not available.
 func setGroup(cmd *exec.Cmd) {}
 
-// signalGroup kills the process: without process groups there is no
-// gentler signal to send to it and its children.
-func signalGroup(cmd *exec.Cmd, sig syscall.Signal) { killGroup(cmd) }
-
-// killGroup kills the process.
-func killGroup(cmd *exec.Cmd) { _ = cmd.Process.Kill() }
+// signalGroup kills the process, whatever sig is: without process groups
+// there is no gentler signal to send to it and its children.
+func signalGroup(cmd *exec.Cmd, sig syscall.Signal) { _ = cmd.Process.Kill() }

@@ -19,6 +19,3 @@ func setGroup(cmd *exec.Cmd) {
 func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
 	_ = syscall.Kill(-cmd.Process.Pid, sig)
 }
-
-// killGroup kills the process's group.
-func killGroup(cmd *exec.Cmd) { signalGroup(cmd, syscall.SIGKILL) }

@@ -102,7 +102,7 @@ func Start(cmd *exec.Cmd, out io.Writer, marker string, timeout time.Duration) (
 		}
 		return "", nil, fmt.Errorf("exited before it was ready (%w)", err)
 	case <-time.After(timeout):
-		killGroup(cmd)
+		signalGroup(cmd, syscall.SIGKILL)
 		<-p.exited
 		return "", nil, fmt.Errorf("no line with %q within %v", strings.TrimSpace(marker), timeout)
 	}
@@ -118,7 +118,7 @@ func (p *Process) Stop(sig syscall.Signal, grace time.Duration) error {
 		return nil
 	case <-time.After(grace):
 	}
-	killGroup(p.cmd)
+	signalGroup(p.cmd, syscall.SIGKILL)
 	<-p.exited
 	return fmt.Errorf("it did not exit within %v of %v and was killed", grace, sig)
 }

@@ -5,25 +5,18 @@ package synth
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/agentc-dev/agentc/spec"
+	"github.com/agentc-dev/agentc/gen/load"
 )
 
 // Files returns a spec with n tools in all (n ≥ the default spec's 5):
 // file name → contents, including agentc_schema.cue and cue.mod/module.cue
 // so that the real `cue vet` can evaluate the directory as it is.
 func Files(n int) map[string][]byte {
-	files := map[string][]byte{}
-	_ = fs.WalkDir(spec.FS, ".", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			files[p], _ = spec.FS.ReadFile(p)
-		}
-		return nil
-	})
+	files := load.Default().Files // a map of its own, made for this call
 	extra := n - 5
 	if extra <= 0 {
 		return files
