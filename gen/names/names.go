@@ -4,7 +4,6 @@
 package names
 
 import (
-	"encoding/json"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -13,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
 // goInitialisms are written in capitals in Go names (as golint does).
@@ -147,8 +148,8 @@ func TSPascal(s string) string {
 // TSProperty returns a property key as TypeScript source: the name itself
 // when it is an identifier (ASCII letters, digits, '_' and '$', not
 // starting with a digit: a subset of ECMAScript's IdentifierName), else a
-// string literal: JSON, which escapes U+2028 and U+2029 too, without HTML
-// escaping.
+// string literal (tslayout.String): JSON, which escapes U+2028 and U+2029
+// too, without HTML escaping.
 func TSProperty(s string) string {
 	other := func(r rune) bool {
 		return r != '_' && r != '$' && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && !isDigit(r)
@@ -156,11 +157,7 @@ func TSProperty(s string) string {
 	if s != "" && !isDigit(firstRune(s)) && !strings.ContainsFunc(s, other) {
 		return s
 	}
-	var b strings.Builder
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	_ = e.Encode(s) // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
+	return tslayout.String(s)
 }
 
 // FileName returns the OpenCode tool file base name (and so OpenCode's tool
