@@ -20,7 +20,6 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -165,8 +164,6 @@ func executionDoc(e model.Execution) string {
 	return string(e)
 }
 
-var placeholder = regexp.MustCompile(`\{\{(count:)?([^{}]*)\}\}`)
-
 // summaryExpr turns a sandbox tool's summary template into the parts of a
 // TypeScript concatenation over `parsed`: {{field}} is the argument's
 // value and {{count:field}} the length of a list argument (0 when
@@ -175,15 +172,16 @@ var placeholder = regexp.MustCompile(`\{\{(count:)?([^{}]*)\}\}`)
 // were one left that does not, it would stay literal text.
 func summaryExpr(t *model.Tool) (parts []string, uses bool) {
 	last := 0
-	for _, m := range placeholder.FindAllStringSubmatchIndex(t.Summary, -1) {
-		i := slices.IndexFunc(t.Args.Fields, func(f *model.Field) bool { return f.Name == t.Summary[m[4]:m[5]] })
+	for _, m := range model.Placeholder.FindAllStringSubmatchIndex(t.Summary, -1) {
+		name, count := strings.CutPrefix(t.Summary[m[2]:m[3]], "count:")
+		i := slices.IndexFunc(t.Args.Fields, func(f *model.Field) bool { return f.Name == name })
 		if i < 0 {
 			continue
 		}
 		if m[0] > last {
 			parts = append(parts, tslayout.String(t.Summary[last:m[0]]))
 		}
-		f, count := t.Args.Fields[i], m[2] >= 0
+		f := t.Args.Fields[i]
 		switch {
 		case count && f.Presence == model.Optional:
 			parts = append(parts, "String(("+accessOf(f)+" ?? []).length)")
