@@ -178,13 +178,15 @@ func _() {
 	var x [1]struct{}
 	_ = x[len(modeTable)-%d]
 }
+
+// info returns the mode's facts; a Mode outside the contract's has none (its mode is "").
 func (m Mode) info() *modeInfo {
 	for i := range modeTable {
 		if modeTable[i].mode == m {
 			return &modeTable[i]
 		}
 	}
-	return nil
+	return &modeInfo{}
 }
 
 `, len(s.Modes))
@@ -196,7 +198,7 @@ func (m Mode) info() *modeInfo {
 	src.text("func Modes() []Mode {\n\treturn []Mode{%s}\n}\n\n", strings.Join(ms, ", "))
 	src.doc("ParseMode returns the named mode, or an error for an unknown name.")
 	src.text(`func ParseMode(name string) (Mode, error) {
-	if m := Mode(name); m.info() != nil {
+	if m := Mode(name); m.Valid() {
 		return m, nil
 	}
 	return "", %s.Errorf("unknown mode %%q", name)
@@ -204,37 +206,21 @@ func (m Mode) info() *modeInfo {
 
 `, src.use("fmt"))
 	src.doc("Valid reports whether m is one of the contract's modes.")
-	src.WriteString("func (m Mode) Valid() bool {\n\treturn m.info() != nil\n}\n\n")
+	src.WriteString("func (m Mode) Valid() bool {\n\treturn m.info().mode != \"\"\n}\n\n")
 	src.doc("Goal returns the mode's one-line purpose.")
-	src.WriteString(`func (m Mode) Goal() string {
-	if i := m.info(); i != nil {
-		return i.goal
-	}
-	return ""
-}
-
-`)
+	src.WriteString("func (m Mode) Goal() string {\n\treturn m.info().goal\n}\n\n")
 	src.doc("SourceEdits says whether the mode forbids, encourages or allows source-code edits.")
-	src.WriteString(`func (m Mode) SourceEdits() string {
-	if i := m.info(); i != nil {
-		return i.sourceEdits
-	}
-	return ""
-}
-
-`)
+	src.WriteString("func (m Mode) SourceEdits() string {\n\treturn m.info().sourceEdits\n}\n\n")
 	src.doc("Extends returns the mode whose prompt this mode's prompt extends, if any.")
 	src.WriteString(`func (m Mode) Extends() (Mode, bool) {
-	if i := m.info(); i != nil && i.extends != "" {
-		return i.extends, true
-	}
-	return "", false
+	e := m.info().extends
+	return e, e != ""
 }
 
 `)
 	src.doc("Standing returns the tool's standing in the mode (unavailable for an unknown mode).")
 	src.WriteString(`func (m Mode) Standing(t Tool) Standing {
-	if i := m.info(); i != nil && t >= 0 && t < numTools {
+	if i := m.info(); i.mode != "" && t >= 0 && t < numTools {
 		return i.standings[t]
 	}
 	return StandingUnavailable
