@@ -251,24 +251,19 @@ func (m Mode) info() *modeInfo {
 		}
 	})
 	src.WriteByte('\n')
-	var rules []string
+	// Each rule, as the doc comment states it and as the code tests it.
+	var rules, tests []string
 	for _, r := range s.Selection.Rules {
-		var cs []string
+		var cs, ts []string
 		for _, c := range r.When {
 			cs = append(cs, fmt.Sprintf("%s == %q", c.Input.Name, c.Value))
+			ts = append(ts, fmt.Sprintf("s.%s == %q", c.Input.GoName, c.Value))
 		}
 		rules = append(rules, fmt.Sprintf("%s → %s", strings.Join(cs, " && "), r.Mode.Name))
+		tests = append(tests, fmt.Sprintf("\tif %s {\n\t\treturn Mode%s\n\t}\n", strings.Join(ts, " && "), r.Mode.GoName))
 	}
 	src.doc(fmt.Sprintf("SelectMode picks the session's mode: the first matching rule (%s), else %s.", strings.Join(rules, "; "), s.Selection.Default.Name))
-	src.WriteString("func SelectMode(s Session) Mode {\n")
-	for _, r := range s.Selection.Rules {
-		var cs []string
-		for _, c := range r.When {
-			cs = append(cs, fmt.Sprintf("s.%s == %s", c.Input.GoName, strconv.Quote(c.Value)))
-		}
-		src.text("\tif %s {\n\t\treturn Mode%s\n\t}\n", strings.Join(cs, " && "), r.Mode.GoName)
-	}
-	src.text("\treturn Mode%s\n}\n", s.Selection.Default.GoName)
+	src.text("func SelectMode(s Session) Mode {\n%s\treturn Mode%s\n}\n", strings.Join(tests, ""), s.Selection.Default.GoName)
 	src.add()
 }
 
