@@ -343,10 +343,7 @@ func (g *generator) models(src *goSource) {
 			return m, nil
 		}
 	}
-	return Model{}, &UnknownModelError{
-		Form: %q,
-		ID:   id,
-	}
+	return Model{}, &UnknownModelError{Form: %q, ID: id}
 }
 `, l.name, str(l.field), l.form)
 	}
