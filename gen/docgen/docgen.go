@@ -161,20 +161,15 @@ func limits(t *model.Type) string {
 }
 
 func modes(b *bytes.Buffer, s *model.Spec) {
-	b.WriteString("## Modes\n\n| aspect |")
-	for _, m := range s.Modes {
-		fmt.Fprintf(b, " %s |", m.Name)
-	}
-	b.WriteString("\n| --- |")
-	for range s.Modes {
-		b.WriteString(" --- |")
-	}
+	b.WriteString("## Modes\n")
 	row := func(label string, f func(m *model.Mode) string) {
 		fmt.Fprintf(b, "\n| %s |", label)
 		for _, m := range s.Modes {
 			fmt.Fprintf(b, " %s |", cell(f(m)))
 		}
 	}
+	row("aspect", func(m *model.Mode) string { return m.Name })
+	row("---", func(*model.Mode) string { return "---" })
 	row("Base prompt", func(m *model.Mode) string {
 		if m.Extends != nil {
 			return "Extends " + m.Extends.Name
