@@ -322,18 +322,12 @@ func (g *generator) models(src *goSource) {
 	return %s.Sprintf("unknown %%s model ID %%q", e.Form, e.ID)
 }
 `, src.use("fmt"))
-	// str is a Model field as a string (only the canonical ID has a type
-	// of its own).
-	str := func(field string) string {
-		if field == "ID" {
-			return "string(m.ID)"
-		}
-		return "m." + field
-	}
-	for _, l := range []struct{ name, form, field, doc string }{
-		{"LookupModel", "canonical", "ID", "LookupModel returns the model with the canonical ID."},
-		{"ModelFromOpenCode", "opencode", "OpenCode", "ModelFromOpenCode returns the model with the OpenCode ID."},
-		{"ModelFromAPI", "api", "API", "ModelFromAPI returns the model with the API ID."},
+	// Each form's ID as a string, m's field (only the canonical ID has a
+	// type of its own).
+	for _, l := range []struct{ name, form, id, doc string }{
+		{"LookupModel", "canonical", "string(m.ID)", "LookupModel returns the model with the canonical ID."},
+		{"ModelFromOpenCode", "opencode", "m.OpenCode", "ModelFromOpenCode returns the model with the OpenCode ID."},
+		{"ModelFromAPI", "api", "m.API", "ModelFromAPI returns the model with the API ID."},
 	} {
 		src.WriteByte('\n')
 		src.doc(l.doc)
@@ -345,15 +339,15 @@ func (g *generator) models(src *goSource) {
 	}
 	return Model{}, &UnknownModelError{Form: %q, ID: id}
 }
-`, l.name, str(l.field), l.form)
+`, l.name, l.id, l.form)
 	}
 	for _, t := range []struct{ name, from, to, doc string }{
-		{"ToOpenCodeModelID", "LookupModel", "OpenCode", "ToOpenCodeModelID maps a canonical ID to OpenCode's."},
-		{"ToAPIModelID", "LookupModel", "API", "ToAPIModelID maps a canonical ID to the provider API's."},
-		{"OpenCodeToCanonicalModelID", "ModelFromOpenCode", "ID", "OpenCodeToCanonicalModelID maps an OpenCode ID to the canonical one."},
-		{"OpenCodeToAPIModelID", "ModelFromOpenCode", "API", "OpenCodeToAPIModelID maps an OpenCode ID to the provider API's."},
-		{"APIToCanonicalModelID", "ModelFromAPI", "ID", "APIToCanonicalModelID maps a provider API ID to the canonical one."},
-		{"APIToOpenCodeModelID", "ModelFromAPI", "OpenCode", "APIToOpenCodeModelID maps a provider API ID to OpenCode's."},
+		{"ToOpenCodeModelID", "LookupModel", "m.OpenCode", "ToOpenCodeModelID maps a canonical ID to OpenCode's."},
+		{"ToAPIModelID", "LookupModel", "m.API", "ToAPIModelID maps a canonical ID to the provider API's."},
+		{"OpenCodeToCanonicalModelID", "ModelFromOpenCode", "string(m.ID)", "OpenCodeToCanonicalModelID maps an OpenCode ID to the canonical one."},
+		{"OpenCodeToAPIModelID", "ModelFromOpenCode", "m.API", "OpenCodeToAPIModelID maps an OpenCode ID to the provider API's."},
+		{"APIToCanonicalModelID", "ModelFromAPI", "string(m.ID)", "APIToCanonicalModelID maps a provider API ID to the canonical one."},
+		{"APIToOpenCodeModelID", "ModelFromAPI", "m.OpenCode", "APIToOpenCodeModelID maps a provider API ID to OpenCode's."},
 	} {
 		src.WriteByte('\n')
 		src.doc(t.doc)
@@ -364,7 +358,7 @@ func (g *generator) models(src *goSource) {
 	}
 	return %s, nil
 }
-`, t.name, t.from, str(t.to))
+`, t.name, t.from, t.to)
 	}
 	src.WriteByte('\n')
 
