@@ -352,14 +352,12 @@ func (e *Executor) Cancel() error {
 	if !running {
 		return nil
 	}
-	timer := time.NewTimer(e.c.cfg.AbortTimeout)
-	defer timer.Stop()
 	select {
 	case <-settled:
 		return nil
 	case <-e.done:
 		return ErrClosed
-	case <-timer.C:
+	case <-time.After(e.c.cfg.AbortTimeout):
 		return fmt.Errorf("opencode: session %s: aborted, but the turn did not settle within %v", e.sessionID, e.c.cfg.AbortTimeout)
 	}
 }
