@@ -230,17 +230,11 @@ func (m Mode) info() *modeInfo {
 	src.doc("Has reports whether the mode injects the tool (the gateway rejects other tools).")
 	src.WriteString("func (m Mode) Has(t Tool) bool {\n\treturn m.Standing(t).Injected()\n}\n\n")
 	src.doc("Tools returns the tools the mode injects, sorted by name.")
-	src.WriteString(`func (m Mode) Tools() []Tool {
-	var out []Tool
-	for _, t := range Tools() {
-		if m.Has(t) {
-			out = append(out, t)
-		}
-	}
-	return out
+	src.text(`func (m Mode) Tools() []Tool {
+	return %s.DeleteFunc(Tools(), func(t Tool) bool { return !m.Has(t) })
 }
 
-`)
+`, src.use("slices"))
 
 	// Selection.
 	src.doc("Session holds the session attributes that select its mode.")

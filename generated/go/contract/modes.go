@@ -3,7 +3,10 @@
 
 package contract
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Mode is a session mode.
 type Mode string
@@ -151,13 +154,7 @@ func (m Mode) Has(t Tool) bool {
 
 // Tools returns the tools the mode injects, sorted by name.
 func (m Mode) Tools() []Tool {
-	var out []Tool
-	for _, t := range Tools() {
-		if m.Has(t) {
-			out = append(out, t)
-		}
-	}
-	return out
+	return slices.DeleteFunc(Tools(), func(t Tool) bool { return !m.Has(t) })
 }
 
 // Session holds the session attributes that select its mode.
