@@ -394,24 +394,18 @@ func (g *generator) template(text string, indent int) string {
 	for _, p := range g.s.Template(text) {
 		if p.Param != nil {
 			parts = append(parts, "p."+p.Param.GoName)
-		} else {
-			parts = append(parts, textLines(p.Text)...)
+			continue
+		}
+		// A literal is split after each newline, so that a prompt reads
+		// line by line as the spec writes it.
+		for line := range strings.Lines(p.Text) {
+			parts = append(parts, strconv.Quote(line))
 		}
 	}
 	if len(parts) == 0 {
 		return `""`
 	}
 	return strings.Join(parts, " +\n"+strings.Repeat("\t", indent))
-}
-
-// textLines splits text after each newline into string literals, so that
-// a prompt reads line by line as the spec writes it.
-func textLines(text string) []string {
-	var out []string
-	for line := range strings.Lines(text) {
-		out = append(out, strconv.Quote(line))
-	}
-	return out
 }
 
 // prompts writes prompts.go: the prompt builders.
