@@ -58,8 +58,8 @@ func words(s string) []string {
 // otherwise run together ("4", "6" → "4_6").
 func join(ws []string) string {
 	var b strings.Builder
-	for i, w := range ws {
-		if i > 0 && isDigit(lastRune(ws[i-1])) && isDigit(firstRune(w)) {
+	for _, w := range ws {
+		if last, _ := utf8.DecodeLastRuneInString(b.String()); isDigit(last) && isDigit(firstRune(w)) {
 			b.WriteByte('_')
 		}
 		b.WriteString(w)
@@ -71,11 +71,6 @@ func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 func firstRune(s string) rune {
 	r, _ := utf8.DecodeRuneInString(s)
-	return r
-}
-
-func lastRune(s string) rune {
-	r, _ := utf8.DecodeLastRuneInString(s)
 	return r
 }
 
