@@ -62,7 +62,12 @@ func tool(b *bytes.Buffer, s *model.Spec, t *model.Tool) {
 		fmt.Fprintf(b, "> **Deprecated.** %s\n\n", oneLine(t.Deprecated))
 	}
 	fmt.Fprintf(b, "%s\n\n", strings.TrimSpace(t.Description))
-	fmt.Fprintf(b, "- **Execution:** %s — %s\n", t.Execution, executionDoc(t.Execution))
+	how := map[model.Execution]string{
+		model.Gateway:     "the sandbox module validates the arguments and calls the gateway, which runs the tool.",
+		model.Sandbox:     "the tool runs in the sandbox and returns its summary.",
+		model.Intercepted: "the sandbox module is a stub; the gateway intercepts the call from OpenCode's event stream and patches the result back.",
+	}[t.Execution]
+	fmt.Fprintf(b, "- **Execution:** %s — %s\n", t.Execution, how)
 	fmt.Fprintf(b, "- **OpenCode tool id:** `%s` (`%s/%s.ts`)\n", t.FileName, s.OpenCode.ToolDir, t.FileName)
 	if len(t.Aliases) > 0 {
 		fmt.Fprintf(b, "- **Aliases** (accepted by the gateway): %s\n", codeList(t.Aliases))
@@ -257,18 +262,6 @@ func callback(b *bytes.Buffer, s *model.Spec) {
 	fmt.Fprintf(b, "- Retries: up to %d after the first attempt, on %s, waiting %d ms × 2^n before retry n; each attempt times out after %d ms; OpenCode's abort ends the call.\n",
 		c.MaxRetries, codeList(c.RetryOn), c.BackoffBaseMS, c.TimeoutMS)
 	fmt.Fprintf(b, "- The gateway keeps a completed result for %d ms.\n", c.RetentionMS)
-}
-
-func executionDoc(e model.Execution) string {
-	switch e {
-	case model.Gateway:
-		return "the sandbox module validates the arguments and calls the gateway, which runs the tool."
-	case model.Sandbox:
-		return "the tool runs in the sandbox and returns its summary."
-	case model.Intercepted:
-		return "the sandbox module is a stub; the gateway intercepts the call from OpenCode's event stream and patches the result back."
-	}
-	return ""
 }
 
 func anchor(name string) string {
