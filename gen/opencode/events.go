@@ -133,19 +133,6 @@ type normalizer struct {
 	turnError     string
 }
 
-func newNormalizer(sessionID string) *normalizer {
-	return &normalizer{
-		sessionID: sessionID,
-		roles:     map[string]string{},
-		partTypes: map[string]string{},
-		textDone:  map[string]bool{},
-		tools:     map[string]StreamEventType{},
-
-		unresolved: map[string]bool{},
-		texts:      map[string][]string{},
-	}
-}
-
 // handle normalises one raw event. Events of other sessions and of no
 // session yield nothing.
 func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {

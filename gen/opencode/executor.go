@@ -159,7 +159,16 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 		close(e.errs)
 		close(e.done)
 	}()
-	n := newNormalizer(e.sessionID)
+	n := &normalizer{
+		sessionID: e.sessionID,
+		roles:     map[string]string{},
+		partTypes: map[string]string{},
+		textDone:  map[string]bool{},
+		tools:     map[string]StreamEventType{},
+
+		unresolved: map[string]bool{},
+		texts:      map[string][]string{},
+	}
 	for {
 		data, err := sse.Next()
 		if err != nil {
