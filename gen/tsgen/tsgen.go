@@ -110,8 +110,14 @@ func toolModule(s *model.Spec, t *model.Tool) []byte {
 	}
 
 	// Doc comment on the default export.
-	doc := tslayout.JSDoc(firstParagraph(t.Description)) + "\n\n"
-	doc += fmt.Sprintf("Tool %s (%s).", tslayout.JSDoc(t.Name), executionDoc(t.Execution))
+	first, _, _ := strings.Cut(strings.TrimSpace(t.Description), "\n\n") // its first paragraph
+	doc := tslayout.JSDoc(first) + "\n\n"
+	how := map[model.Execution]string{
+		model.Gateway:     "executed by the gateway through a synchronous callback",
+		model.Sandbox:     "runs in the sandbox",
+		model.Intercepted: "a stub: the gateway intercepts the call",
+	}[t.Execution]
+	doc += fmt.Sprintf("Tool %s (%s).", tslayout.JSDoc(t.Name), how)
 	if len(t.Aliases) > 0 {
 		doc += fmt.Sprintf(" The gateway also accepts: %s.", tslayout.JSDoc(strings.Join(t.Aliases, ", ")))
 	}
@@ -150,18 +156,6 @@ func toolModule(s *model.Spec, t *model.Tool) []byte {
 	}
 	b.WriteString("  },\n})\n")
 	return b.Bytes()
-}
-
-func executionDoc(e model.Execution) string {
-	switch e {
-	case model.Gateway:
-		return "executed by the gateway through a synchronous callback"
-	case model.Sandbox:
-		return "runs in the sandbox"
-	case model.Intercepted:
-		return "a stub: the gateway intercepts the call"
-	}
-	return string(e)
 }
 
 // summaryExpr turns a sandbox tool's summary template into the parts of a
@@ -205,11 +199,6 @@ func accessOf(f *model.Field) string {
 		return "parsed[" + f.TSName + "]"
 	}
 	return "parsed." + f.TSName
-}
-
-func firstParagraph(s string) string {
-	p, _, _ := strings.Cut(strings.TrimSpace(s), "\n\n")
-	return p
 }
 
 // header is the two comment lines every generated TypeScript file starts with.
