@@ -283,13 +283,8 @@ func appendStructTag(b []byte, name, options string) []byte {
 // digits, spaces and the punctuation below, and no empty name; for any
 // other name it writes the Go field name, or what precedes a comma.
 func jsonTagName(name string) bool {
-	if name == "" {
-		return false
+	other := func(c rune) bool {
+		return !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c) && !unicode.IsLetter(c) && !unicode.IsDigit(c)
 	}
-	for _, c := range name {
-		if !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c) && !unicode.IsLetter(c) && !unicode.IsDigit(c) {
-			return false
-		}
-	}
-	return true
+	return name != "" && !strings.ContainsFunc(name, other)
 }
