@@ -159,15 +159,12 @@ func TSProperty(s string) string {
 // id) for a tool name: every character outside [A-Za-z0-9_-] becomes '_'
 // ("automation.complete" → "automation_complete").
 func FileName(tool string) string {
-	var b strings.Builder
-	for _, r := range tool {
+	return strings.Map(func(r rune) rune {
 		if r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || isDigit(r) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
+			return r
 		}
-	}
-	return b.String()
+		return '_'
+	}, tool)
 }
 
 // Singular returns a naive English singular for naming list element types
