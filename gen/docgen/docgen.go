@@ -265,16 +265,15 @@ func callback(b *bytes.Buffer, s *model.Spec) {
 }
 
 func anchor(name string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
+	return strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '-':
-			b.WriteRune(r)
+			return r
 		case r == ' ':
-			b.WriteRune('-')
+			return '-'
 		}
-	}
-	return b.String()
+		return -1 // dropped
+	}, strings.ToLower(name))
 }
 
 func codeList(vs []string) string {
