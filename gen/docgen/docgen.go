@@ -62,7 +62,12 @@ func tool(b *bytes.Buffer, s *model.Spec, t *model.Tool) {
 		fmt.Fprintf(b, "> **Deprecated.** %s\n\n", oneLine(t.Deprecated))
 	}
 	fmt.Fprintf(b, "%s\n\n", strings.TrimSpace(t.Description))
-	fmt.Fprintf(b, "- **Execution:** %s — %s\n", t.Execution, executionDoc(t.Execution))
+	how := map[model.Execution]string{
+		model.Gateway:     "the sandbox module validates the arguments and calls the gateway, which runs the tool.",
+		model.Sandbox:     "the tool runs in the sandbox and returns its summary.",
+		model.Intercepted: "the sandbox module is a stub; the gateway intercepts the call from OpenCode's event stream and patches the result back.",
+	}[t.Execution]
+	fmt.Fprintf(b, "- **Execution:** %s — %s\n", t.Execution, how)
 	fmt.Fprintf(b, "- **OpenCode tool id:** `%s` (`%s/%s.ts`)\n", t.FileName, s.OpenCode.ToolDir, t.FileName)
 	if len(t.Aliases) > 0 {
 		fmt.Fprintf(b, "- **Aliases** (accepted by the gateway): %s\n", codeList(t.Aliases))
@@ -161,20 +166,15 @@ func limits(t *model.Type) string {
 }
 
 func modes(b *bytes.Buffer, s *model.Spec) {
-	b.WriteString("## Modes\n\n| aspect |")
-	for _, m := range s.Modes {
-		fmt.Fprintf(b, " %s |", m.Name)
-	}
-	b.WriteString("\n| --- |")
-	for range s.Modes {
-		b.WriteString(" --- |")
-	}
+	b.WriteString("## Modes\n")
 	row := func(label string, f func(m *model.Mode) string) {
 		fmt.Fprintf(b, "\n| %s |", label)
 		for _, m := range s.Modes {
 			fmt.Fprintf(b, " %s |", cell(f(m)))
 		}
 	}
+	row("aspect", func(m *model.Mode) string { return m.Name })
+	row("---", func(*model.Mode) string { return "---" })
 	row("Base prompt", func(m *model.Mode) string {
 		if m.Extends != nil {
 			return "Extends " + m.Extends.Name
@@ -264,29 +264,16 @@ func callback(b *bytes.Buffer, s *model.Spec) {
 	fmt.Fprintf(b, "- The gateway keeps a completed result for %d ms.\n", c.RetentionMS)
 }
 
-func executionDoc(e model.Execution) string {
-	switch e {
-	case model.Gateway:
-		return "the sandbox module validates the arguments and calls the gateway, which runs the tool."
-	case model.Sandbox:
-		return "the tool runs in the sandbox and returns its summary."
-	case model.Intercepted:
-		return "the sandbox module is a stub; the gateway intercepts the call from OpenCode's event stream and patches the result back."
-	}
-	return ""
-}
-
 func anchor(name string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
+	return strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '-':
-			b.WriteRune(r)
+			return r
 		case r == ' ':
-			b.WriteRune('-')
+			return '-'
 		}
-	}
-	return b.String()
+		return -1 // dropped
+	}, strings.ToLower(name))
 }
 
 func codeList(vs []string) string {

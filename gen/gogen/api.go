@@ -178,13 +178,15 @@ func _() {
 	var x [1]struct{}
 	_ = x[len(modeTable)-%d]
 }
+
+// info returns the mode's facts; a Mode outside the contract's has none (its mode is "").
 func (m Mode) info() *modeInfo {
 	for i := range modeTable {
 		if modeTable[i].mode == m {
 			return &modeTable[i]
 		}
 	}
-	return nil
+	return &modeInfo{}
 }
 
 `, len(s.Modes))
@@ -196,7 +198,7 @@ func (m Mode) info() *modeInfo {
 	src.text("func Modes() []Mode {\n\treturn []Mode{%s}\n}\n\n", strings.Join(ms, ", "))
 	src.doc("ParseMode returns the named mode, or an error for an unknown name.")
 	src.text(`func ParseMode(name string) (Mode, error) {
-	if m := Mode(name); m.info() != nil {
+	if m := Mode(name); m.Valid() {
 		return m, nil
 	}
 	return "", %s.Errorf("unknown mode %%q", name)
@@ -204,37 +206,21 @@ func (m Mode) info() *modeInfo {
 
 `, src.use("fmt"))
 	src.doc("Valid reports whether m is one of the contract's modes.")
-	src.WriteString("func (m Mode) Valid() bool {\n\treturn m.info() != nil\n}\n\n")
+	src.WriteString("func (m Mode) Valid() bool {\n\treturn m.info().mode != \"\"\n}\n\n")
 	src.doc("Goal returns the mode's one-line purpose.")
-	src.WriteString(`func (m Mode) Goal() string {
-	if i := m.info(); i != nil {
-		return i.goal
-	}
-	return ""
-}
-
-`)
+	src.WriteString("func (m Mode) Goal() string {\n\treturn m.info().goal\n}\n\n")
 	src.doc("SourceEdits says whether the mode forbids, encourages or allows source-code edits.")
-	src.WriteString(`func (m Mode) SourceEdits() string {
-	if i := m.info(); i != nil {
-		return i.sourceEdits
-	}
-	return ""
-}
-
-`)
+	src.WriteString("func (m Mode) SourceEdits() string {\n\treturn m.info().sourceEdits\n}\n\n")
 	src.doc("Extends returns the mode whose prompt this mode's prompt extends, if any.")
 	src.WriteString(`func (m Mode) Extends() (Mode, bool) {
-	if i := m.info(); i != nil && i.extends != "" {
-		return i.extends, true
-	}
-	return "", false
+	e := m.info().extends
+	return e, e != ""
 }
 
 `)
 	src.doc("Standing returns the tool's standing in the mode (unavailable for an unknown mode).")
 	src.WriteString(`func (m Mode) Standing(t Tool) Standing {
-	if i := m.info(); i != nil && t >= 0 && t < numTools {
+	if i := m.info(); i.mode != "" && t >= 0 && t < numTools {
 		return i.standings[t]
 	}
 	return StandingUnavailable
@@ -244,17 +230,11 @@ func (m Mode) info() *modeInfo {
 	src.doc("Has reports whether the mode injects the tool (the gateway rejects other tools).")
 	src.WriteString("func (m Mode) Has(t Tool) bool {\n\treturn m.Standing(t).Injected()\n}\n\n")
 	src.doc("Tools returns the tools the mode injects, sorted by name.")
-	src.WriteString(`func (m Mode) Tools() []Tool {
-	var out []Tool
-	for _, t := range Tools() {
-		if m.Has(t) {
-			out = append(out, t)
-		}
-	}
-	return out
+	src.text(`func (m Mode) Tools() []Tool {
+	return %s.DeleteFunc(Tools(), func(t Tool) bool { return !m.Has(t) })
 }
 
-`)
+`, src.use("slices"))
 
 	// Selection.
 	src.doc("Session holds the session attributes that select its mode.")
@@ -265,24 +245,19 @@ func (m Mode) info() *modeInfo {
 		}
 	})
 	src.WriteByte('\n')
-	var rules []string
+	// Each rule, as the doc comment states it and as the code tests it.
+	var rules, tests []string
 	for _, r := range s.Selection.Rules {
-		var cs []string
+		var cs, ts []string
 		for _, c := range r.When {
 			cs = append(cs, fmt.Sprintf("%s == %q", c.Input.Name, c.Value))
+			ts = append(ts, fmt.Sprintf("s.%s == %q", c.Input.GoName, c.Value))
 		}
 		rules = append(rules, fmt.Sprintf("%s → %s", strings.Join(cs, " && "), r.Mode.Name))
+		tests = append(tests, fmt.Sprintf("\tif %s {\n\t\treturn Mode%s\n\t}\n", strings.Join(ts, " && "), r.Mode.GoName))
 	}
 	src.doc(fmt.Sprintf("SelectMode picks the session's mode: the first matching rule (%s), else %s.", strings.Join(rules, "; "), s.Selection.Default.Name))
-	src.WriteString("func SelectMode(s Session) Mode {\n")
-	for _, r := range s.Selection.Rules {
-		var cs []string
-		for _, c := range r.When {
-			cs = append(cs, fmt.Sprintf("s.%s == %s", c.Input.GoName, strconv.Quote(c.Value)))
-		}
-		src.text("\tif %s {\n\t\treturn Mode%s\n\t}\n", strings.Join(cs, " && "), r.Mode.GoName)
-	}
-	src.text("\treturn Mode%s\n}\n", s.Selection.Default.GoName)
+	src.text("func SelectMode(s Session) Mode {\n%s\treturn Mode%s\n}\n", strings.Join(tests, ""), s.Selection.Default.GoName)
 	src.add()
 }
 
@@ -341,18 +316,12 @@ func (g *generator) models(src *goSource) {
 	return %s.Sprintf("unknown %%s model ID %%q", e.Form, e.ID)
 }
 `, src.use("fmt"))
-	// str is a Model field as a string (only the canonical ID has a type
-	// of its own).
-	str := func(field string) string {
-		if field == "ID" {
-			return "string(m.ID)"
-		}
-		return "m." + field
-	}
-	for _, l := range []struct{ name, form, field, doc string }{
-		{"LookupModel", "canonical", "ID", "LookupModel returns the model with the canonical ID."},
-		{"ModelFromOpenCode", "opencode", "OpenCode", "ModelFromOpenCode returns the model with the OpenCode ID."},
-		{"ModelFromAPI", "api", "API", "ModelFromAPI returns the model with the API ID."},
+	// Each form's ID as a string, m's field (only the canonical ID has a
+	// type of its own).
+	for _, l := range []struct{ name, form, id, doc string }{
+		{"LookupModel", "canonical", "string(m.ID)", "LookupModel returns the model with the canonical ID."},
+		{"ModelFromOpenCode", "opencode", "m.OpenCode", "ModelFromOpenCode returns the model with the OpenCode ID."},
+		{"ModelFromAPI", "api", "m.API", "ModelFromAPI returns the model with the API ID."},
 	} {
 		src.WriteByte('\n')
 		src.doc(l.doc)
@@ -362,20 +331,17 @@ func (g *generator) models(src *goSource) {
 			return m, nil
 		}
 	}
-	return Model{}, &UnknownModelError{
-		Form: %q,
-		ID:   id,
-	}
+	return Model{}, &UnknownModelError{Form: %q, ID: id}
 }
-`, l.name, str(l.field), l.form)
+`, l.name, l.id, l.form)
 	}
 	for _, t := range []struct{ name, from, to, doc string }{
-		{"ToOpenCodeModelID", "LookupModel", "OpenCode", "ToOpenCodeModelID maps a canonical ID to OpenCode's."},
-		{"ToAPIModelID", "LookupModel", "API", "ToAPIModelID maps a canonical ID to the provider API's."},
-		{"OpenCodeToCanonicalModelID", "ModelFromOpenCode", "ID", "OpenCodeToCanonicalModelID maps an OpenCode ID to the canonical one."},
-		{"OpenCodeToAPIModelID", "ModelFromOpenCode", "API", "OpenCodeToAPIModelID maps an OpenCode ID to the provider API's."},
-		{"APIToCanonicalModelID", "ModelFromAPI", "ID", "APIToCanonicalModelID maps a provider API ID to the canonical one."},
-		{"APIToOpenCodeModelID", "ModelFromAPI", "OpenCode", "APIToOpenCodeModelID maps a provider API ID to OpenCode's."},
+		{"ToOpenCodeModelID", "LookupModel", "m.OpenCode", "ToOpenCodeModelID maps a canonical ID to OpenCode's."},
+		{"ToAPIModelID", "LookupModel", "m.API", "ToAPIModelID maps a canonical ID to the provider API's."},
+		{"OpenCodeToCanonicalModelID", "ModelFromOpenCode", "string(m.ID)", "OpenCodeToCanonicalModelID maps an OpenCode ID to the canonical one."},
+		{"OpenCodeToAPIModelID", "ModelFromOpenCode", "m.API", "OpenCodeToAPIModelID maps an OpenCode ID to the provider API's."},
+		{"APIToCanonicalModelID", "ModelFromAPI", "string(m.ID)", "APIToCanonicalModelID maps a provider API ID to the canonical one."},
+		{"APIToOpenCodeModelID", "ModelFromAPI", "m.OpenCode", "APIToOpenCodeModelID maps a provider API ID to OpenCode's."},
 	} {
 		src.WriteByte('\n')
 		src.doc(t.doc)
@@ -386,7 +352,7 @@ func (g *generator) models(src *goSource) {
 	}
 	return %s, nil
 }
-`, t.name, t.from, str(t.to))
+`, t.name, t.from, t.to)
 	}
 	src.WriteByte('\n')
 
@@ -428,24 +394,18 @@ func (g *generator) template(text string, indent int) string {
 	for _, p := range g.s.Template(text) {
 		if p.Param != nil {
 			parts = append(parts, "p."+p.Param.GoName)
-		} else {
-			parts = append(parts, textLines(p.Text)...)
+			continue
+		}
+		// A literal is split after each newline, so that a prompt reads
+		// line by line as the spec writes it.
+		for line := range strings.Lines(p.Text) {
+			parts = append(parts, strconv.Quote(line))
 		}
 	}
 	if len(parts) == 0 {
 		return `""`
 	}
 	return strings.Join(parts, " +\n"+strings.Repeat("\t", indent))
-}
-
-// textLines splits text after each newline into string literals, so that
-// a prompt reads line by line as the spec writes it.
-func textLines(text string) []string {
-	var out []string
-	for line := range strings.Lines(text) {
-		out = append(out, strconv.Quote(line))
-	}
-	return out
 }
 
 // prompts writes prompts.go: the prompt builders.

@@ -117,9 +117,7 @@ func (src *goSource) writeCommentLine(indent int, line string) {
 	src.tabs(indent)
 	text := strings.TrimRightFunc(line, unicode.IsSpace)
 	switch {
-	case text == "":
-		src.WriteString("//")
-	case line[0] == '\t':
+	case text == "", line[0] == '\t':
 		src.WriteString("//")
 	default:
 		src.WriteString("// ")

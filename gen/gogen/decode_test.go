@@ -141,3 +141,19 @@ func TestDecodeJSKeyOrder(t *testing.T) {
 	}
 	t.Fatal("Emit wrote no decode.go")
 }
+
+// TestListItemConstraints: a list's doc comment states its items'
+// constraints after "each item:", once under one "Constraints:" (the
+// grid of testdata/decodetext, a list of lists of bounded integers).
+func TestListItemConstraints(t *testing.T) {
+	files, err := Emit(&emit.Pass{Spec: decodeTextSpec(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "// Constraints: at most 3 items; each item: at least 1 items; each item: >= 0; < 10.\n"
+	for _, f := range files {
+		if path.Base(f.Path) == "tools.go" && !bytes.Contains(f.Data, []byte(want)) {
+			t.Errorf("tools.go lacks the grid's constraints %q", want)
+		}
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"embed"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/diag"
@@ -275,10 +276,7 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 					g.checkVars[c] = "check" + c.GoName
 					claim(g.checkVars[c], "named check %s", c.Name, c.Pos)
 					g.checkOrder = append(g.checkOrder, c)
-					for _, p := range c.Reject {
-						g.pattern(p.Regexp)
-					}
-					for _, p := range c.Match {
+					for _, p := range slices.Concat(c.Reject, c.Match) {
 						g.pattern(p.Regexp)
 					}
 				}

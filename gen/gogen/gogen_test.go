@@ -241,6 +241,15 @@ func TestModes(t *testing.T) {
 	if _, err := contract.ParseMode("nope"); err == nil {
 		t.Error("ParseMode accepted an unknown mode")
 	}
+	// A Mode outside the contract's has no facts, and no tool.
+	if m := contract.Mode("nope"); m.Valid() || m.Goal() != "" || m.SourceEdits() != "" ||
+		m.Standing(contract.ToolSaveSnapshot) != contract.StandingUnavailable || len(m.Tools()) != 0 {
+		t.Errorf("unknown mode: Valid %v, Goal %q, SourceEdits %q, Standing %q, Tools %v",
+			m.Valid(), m.Goal(), m.SourceEdits(), m.Standing(contract.ToolSaveSnapshot), m.Tools())
+	}
+	if m, ok := contract.Mode("nope").Extends(); ok || m != "" {
+		t.Errorf("unknown mode extends %q, %v", m, ok)
+	}
 	if tool, ok := contract.LookupTool("automation_complete"); !ok || tool != contract.ToolAutomationComplete || tool.FileName() != "automation_complete" {
 		t.Errorf("LookupTool(automation_complete) = %v, %v", tool, ok)
 	}

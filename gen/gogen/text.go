@@ -244,13 +244,6 @@ func (src *goSource) put(s string, bol *bool) {
 	}
 }
 
-// pad writes n spaces.
-func pad(b *bytes.Buffer, n int) {
-	for range n {
-		b.WriteByte(' ')
-	}
-}
-
 // keyedRows writes a composite literal's elements key: value, each on a
 // line of its own at the given tab indentation followed by suffix (such as
 // a comma), as gofmt lays them out: values aligned in sections. go/printer's
@@ -264,7 +257,7 @@ func keyedRows(b *bytes.Buffer, indent int, rows [][2]string, suffix string) {
 		if count > 0 && (prev > 40 || size > 40) {
 			ratio := float64(size) / math.Exp(lnsum/float64(count))
 			if 2.5*ratio <= 1 || 2.5 <= ratio {
-				keyedSection(b, indent, rows[start:i], suffix)
+				alignedRows(b, indent, rows[start:i], ":", suffix)
 				start, lnsum, count = i, 0, 0
 			}
 		}
@@ -272,42 +265,39 @@ func keyedRows(b *bytes.Buffer, indent int, rows [][2]string, suffix string) {
 		count++
 		prev = size
 	}
-	keyedSection(b, indent, rows[start:], suffix)
+	alignedRows(b, indent, rows[start:], ":", suffix)
 }
 
-// keyedSection writes one section of keyed lines, aligned as align aligns
-// rows of two cells, "key:" and the value.
-func keyedSection(b *bytes.Buffer, indent int, rows [][2]string, suffix string) {
+// alignedRows writes rows of two cells, each on a line of its own at the
+// given tab indentation: the first cell followed by sep, then the second,
+// aligned one space past the widest first cell and its sep, then suffix.
+// It is one section of keyed elements ("key:" and the value) and a var or
+// const block's specs (a name and the rest: "= value", "Type = value").
+func alignedRows(b *bytes.Buffer, indent int, rows [][2]string, sep, suffix string) {
 	width := 0
-	for _, kv := range rows {
-		width = max(width, utf8.RuneCountInString(kv[0])+2)
+	for _, r := range rows {
+		width = max(width, utf8.RuneCountInString(r[0]))
 	}
-	for _, kv := range rows {
+	for _, r := range rows {
 		for range indent {
 			b.WriteByte('\t')
 		}
-		b.WriteString(kv[0])
-		b.WriteByte(':')
-		pad(b, width-1-utf8.RuneCountInString(kv[0]))
-		b.WriteString(kv[1])
+		b.WriteString(r[0])
+		b.WriteString(sep)
+		for range width + 1 - utf8.RuneCountInString(r[0]) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(r[1])
 		b.WriteString(suffix)
 		b.WriteByte('\n')
 	}
 }
 
 // specs writes a var or const block (keyword): its specs, a name and the
-// rest of the spec ("= value", "Type = value"), one a line, one tab in,
-// the rest aligned as gofmt aligns it.
+// rest of the spec, one a line, one tab in, the rest aligned as gofmt
+// aligns it.
 func (src *goSource) specs(keyword string, rows [][2]string) {
 	src.text("%s (\n", keyword)
-	width := 0
-	for _, r := range rows {
-		width = max(width, utf8.RuneCountInString(r[0]))
-	}
-	for _, r := range rows {
-		src.text("\t%s", r[0])
-		pad(&src.Buffer, width+1-utf8.RuneCountInString(r[0]))
-		src.text("%s\n", r[1])
-	}
+	alignedRows(&src.Buffer, 1, rows, "", "")
 	src.WriteString(")\n")
 }

@@ -166,8 +166,8 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string) {
 			case model.Defaulted:
 				text += "\n\nDefault: " + string(fd.Default) + " (when the key is absent)."
 			}
-			if l := limits(fd.Type); l != "" {
-				text += "\n\n" + l
+			if l := limits(fd.Type); len(l) > 0 {
+				text += "\n\nConstraints: " + strings.Join(l, "; ") + "."
 			}
 			// Each field follows its doc comment: gofmt aligns no columns.
 			src.comment(1, text)
@@ -201,8 +201,8 @@ func (g *generator) objectTypes(src *goSource, t *model.Type, where string) {
 	}
 }
 
-// limits states a type's constraints for a doc comment.
-func limits(t *model.Type) string {
+// limits states a type's constraints for a doc comment, one part each.
+func limits(t *model.Type) []string {
 	var parts []string
 	switch t.Kind {
 	case model.String:
@@ -227,8 +227,8 @@ func limits(t *model.Type) string {
 		if t.MaxItems != nil {
 			parts = append(parts, fmt.Sprintf("at most %d items", *t.MaxItems))
 		}
-		if sub := limits(t.Items); sub != "" {
-			parts = append(parts, "each item: "+strings.TrimSuffix(sub, "."))
+		if sub := limits(t.Items); len(sub) > 0 {
+			parts = append(parts, "each item: "+strings.Join(sub, "; "))
 		}
 	case model.Number, model.Integer:
 		if m := t.Minimum; m != nil {
@@ -238,10 +238,7 @@ func limits(t *model.Type) string {
 			parts = append(parts, fmt.Sprintf("%s %s", map[bool]string{true: "<", false: "<="}[m.Exclusive], m.Value))
 		}
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "Constraints: " + strings.Join(parts, "; ") + "."
+	return parts
 }
 
 // goTypeText returns the Go type of t.
@@ -286,13 +283,8 @@ func appendStructTag(b []byte, name, options string) []byte {
 // digits, spaces and the punctuation below, and no empty name; for any
 // other name it writes the Go field name, or what precedes a comma.
 func jsonTagName(name string) bool {
-	if name == "" {
-		return false
+	other := func(c rune) bool {
+		return !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c) && !unicode.IsLetter(c) && !unicode.IsDigit(c)
 	}
-	for _, c := range name {
-		if !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c) && !unicode.IsLetter(c) && !unicode.IsDigit(c) {
-			return false
-		}
-	}
-	return true
+	return name != "" && !strings.ContainsFunc(name, other)
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/unicode/rangetable"
 )
 
 // RegexSource translates an RE2 pattern (Go regexp syntax, as the spec
@@ -303,16 +305,7 @@ func writePrintable(b *strings.Builder, c rune) {
 // U+0085.
 func Blank() string {
 	var rs []rune
-	for _, r := range unicode.White_Space.R16 {
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			rs = append(rs, c, c)
-		}
-	}
-	for _, r := range unicode.White_Space.R32 {
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			rs = append(rs, c, c)
-		}
-	}
+	rangetable.Visit(unicode.White_Space, func(c rune) { rs = append(rs, c, c) })
 	var b strings.Builder
 	b.WriteString("/^")
 	writeClass(&b, normalize(rs))

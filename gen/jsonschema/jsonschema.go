@@ -125,19 +125,15 @@ func node(t *model.Type) map[string]any {
 		// translated to ECMAScript (js.RegexSource); toJSONSchema writes that
 		// RegExp's source, which is the translation itself (it escapes "/"
 		// and every line terminator already).
-		var srcs []string
+		// One pattern is the type's; two or more, an allOf of one each.
+		var all []map[string]any
 		for _, p := range t.Patterns {
-			srcs = append(srcs, js.RegexSource(p.Regexp))
+			all = append(all, map[string]any{"pattern": js.RegexSource(p.Regexp)})
 		}
-		switch len(srcs) {
-		case 0:
-		case 1:
-			out["pattern"] = srcs[0]
-		default:
-			var all []any
-			for _, src := range srcs {
-				all = append(all, map[string]any{"pattern": src})
-			}
+		switch {
+		case len(all) == 1:
+			out["pattern"] = all[0]["pattern"]
+		case len(all) > 1:
 			out["allOf"] = all
 		}
 		return out

@@ -4,7 +4,6 @@
 package names
 
 import (
-	"encoding/json"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -13,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/agentc-dev/agentc/gen/tslayout"
 )
 
 // goInitialisms are written in capitals in Go names (as golint does).
@@ -57,8 +58,8 @@ func words(s string) []string {
 // otherwise run together ("4", "6" → "4_6").
 func join(ws []string) string {
 	var b strings.Builder
-	for i, w := range ws {
-		if i > 0 && isDigit(lastRune(ws[i-1])) && isDigit(firstRune(w)) {
+	for _, w := range ws {
+		if last, _ := utf8.DecodeLastRuneInString(b.String()); isDigit(last) && isDigit(firstRune(w)) {
 			b.WriteByte('_')
 		}
 		b.WriteString(w)
@@ -70,11 +71,6 @@ func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 func firstRune(s string) rune {
 	r, _ := utf8.DecodeRuneInString(s)
-	return r
-}
-
-func lastRune(s string) rune {
-	r, _ := utf8.DecodeLastRuneInString(s)
 	return r
 }
 
@@ -147,8 +143,8 @@ func TSPascal(s string) string {
 // TSProperty returns a property key as TypeScript source: the name itself
 // when it is an identifier (ASCII letters, digits, '_' and '$', not
 // starting with a digit: a subset of ECMAScript's IdentifierName), else a
-// string literal: JSON, which escapes U+2028 and U+2029 too, without HTML
-// escaping.
+// string literal (tslayout.String): JSON, which escapes U+2028 and U+2029
+// too, without HTML escaping.
 func TSProperty(s string) string {
 	other := func(r rune) bool {
 		return r != '_' && r != '$' && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && !isDigit(r)
@@ -156,26 +152,19 @@ func TSProperty(s string) string {
 	if s != "" && !isDigit(firstRune(s)) && !strings.ContainsFunc(s, other) {
 		return s
 	}
-	var b strings.Builder
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	_ = e.Encode(s) // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
+	return tslayout.String(s)
 }
 
 // FileName returns the OpenCode tool file base name (and so OpenCode's tool
 // id) for a tool name: every character outside [A-Za-z0-9_-] becomes '_'
 // ("automation.complete" → "automation_complete").
 func FileName(tool string) string {
-	var b strings.Builder
-	for _, r := range tool {
+	return strings.Map(func(r rune) rune {
 		if r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || isDigit(r) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
+			return r
 		}
-	}
-	return b.String()
+		return '_'
+	}, tool)
 }
 
 // Singular returns a naive English singular for naming list element types

@@ -133,19 +133,6 @@ type normalizer struct {
 	turnError     string
 }
 
-func newNormalizer(sessionID string) *normalizer {
-	return &normalizer{
-		sessionID: sessionID,
-		roles:     map[string]string{},
-		partTypes: map[string]string{},
-		textDone:  map[string]bool{},
-		tools:     map[string]StreamEventType{},
-
-		unresolved: map[string]bool{},
-		texts:      map[string][]string{},
-	}
-}
-
 // handle normalises one raw event. Events of other sessions and of no
 // session yield nothing.
 func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
@@ -185,17 +172,13 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 	if props.SessionID != n.sessionID {
 		return nil, sigNone, nil
 	}
-	mk := func(t StreamEventType) *StreamEvent {
-		return &StreamEvent{Type: t, SessionID: n.sessionID, RawType: ev.Type, Time: time.Now()}
-	}
-
 	switch ev.Type {
 	case "session.status":
 		switch props.Status.Type {
 		case "busy":
 			return nil, sigActive, nil
 		case "retry":
-			e := mk(EventSystem)
+			e := n.event(EventSystem, ev.Type)
 			e.Text = fmt.Sprintf("retrying the model call (attempt %d): %s", props.Status.Attempt, props.Status.Message)
 			return []*StreamEvent{e}, sigNone, nil
 		}
@@ -205,7 +188,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		return nil, sigIdle, nil
 
 	case "session.error":
-		e := mk(EventError)
+		e := n.event(EventError, ev.Type)
 		e.Error = props.Error.String()
 		if e.Error == "" {
 			e.Error = "UnknownError"
@@ -235,7 +218,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		if props.Field != "text" || n.partTypes[props.PartID] != "text" || n.textDone[props.PartID] || props.Delta == "" {
 			return nil, sigNone, nil
 		}
-		e := mk(EventMessage)
+		e := n.event(EventMessage, ev.Type)
 		e.Role = n.role(props.MessageID)
 		e.Text = props.Delta
 		e.Partial = true
@@ -246,8 +229,14 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		if props.Part == nil {
 			return nil, sigNone, nil
 		}
-		return n.part(props.Part, mk), sigNone, nil
+		return n.part(props.Part, ev.Type), sigNone, nil
 	}
+}
+
+// event returns a new event of the session, made from an OpenCode event
+// of rawType ("" for one made from the message list).
+func (n *normalizer) event(t StreamEventType, rawType string) *StreamEvent {
+	return &StreamEvent{Type: t, SessionID: n.sessionID, RawType: rawType, Time: time.Now()}
 }
 
 // role returns a message's role; a message not seen yet is the
@@ -260,7 +249,7 @@ func (n *normalizer) role(messageID string) string {
 }
 
 // part normalises a part's new state.
-func (n *normalizer) part(p *Part, mk func(StreamEventType) *StreamEvent) []*StreamEvent {
+func (n *normalizer) part(p *Part, rawType string) []*StreamEvent {
 	n.partTypes[p.ID] = p.Type
 	switch p.Type {
 	case "text":
@@ -278,20 +267,20 @@ func (n *normalizer) part(p *Part, mk func(StreamEventType) *StreamEvent) []*Str
 			return nil
 		}
 		n.texts[p.MessageID] = append(n.texts[p.MessageID], p.Text)
-		e := mk(EventMessage)
+		e := n.event(EventMessage, rawType)
 		e.Role = role
 		e.Text = p.Text
 		e.MessageID, e.PartID = p.MessageID, p.ID
 		return []*StreamEvent{e}
 	case "tool":
-		return n.tool(p, mk)
+		return n.tool(p, rawType)
 	}
 	return nil
 }
 
 // tool emits a tool part's tool_call once it runs (or ends, if it never
 // ran) and its tool_result once it ends.
-func (n *normalizer) tool(p *Part, mk func(StreamEventType) *StreamEvent) []*StreamEvent {
+func (n *normalizer) tool(p *Part, rawType string) []*StreamEvent {
 	if p.State.Done() {
 		delete(n.unresolved, p.ID)
 	} else if n.tools[p.ID] != EventToolResult {
@@ -303,14 +292,14 @@ func (n *normalizer) tool(p *Part, mk func(StreamEventType) *StreamEvent) []*Str
 	var out []*StreamEvent
 	if n.tools[p.ID] == "" {
 		n.tools[p.ID] = EventToolCall
-		e := mk(EventToolCall)
+		e := n.event(EventToolCall, rawType)
 		fillTool(e, p)
 		e.ToolStatus = ToolRunning
 		out = append(out, e)
 	}
 	if p.State.Done() && n.tools[p.ID] != EventToolResult {
 		n.tools[p.ID] = EventToolResult
-		e := mk(EventToolResult)
+		e := n.event(EventToolResult, rawType)
 		fillTool(e, p)
 		if p.State.Status == ToolError {
 			e.IsError = true
@@ -412,13 +401,10 @@ func (n *normalizer) settle(msgs []Message) []*StreamEvent {
 	}
 
 	var out []*StreamEvent
-	mk := func(t StreamEventType) *StreamEvent {
-		return &StreamEvent{Type: t, SessionID: n.sessionID, Time: time.Now()}
-	}
 	for _, m := range answer {
 		for i := range m.Parts {
 			if p := &m.Parts[i]; p.Type == "tool" {
-				out = append(out, n.tool(p, mk)...)
+				out = append(out, n.tool(p, "")...)
 			}
 		}
 	}

@@ -159,7 +159,16 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 		close(e.errs)
 		close(e.done)
 	}()
-	n := newNormalizer(e.sessionID)
+	n := &normalizer{
+		sessionID: e.sessionID,
+		roles:     map[string]string{},
+		partTypes: map[string]string{},
+		textDone:  map[string]bool{},
+		tools:     map[string]StreamEventType{},
+
+		unresolved: map[string]bool{},
+		texts:      map[string][]string{},
+	}
 	for {
 		data, err := sse.Next()
 		if err != nil {
@@ -352,14 +361,12 @@ func (e *Executor) Cancel() error {
 	if !running {
 		return nil
 	}
-	timer := time.NewTimer(e.c.cfg.AbortTimeout)
-	defer timer.Stop()
 	select {
 	case <-settled:
 		return nil
 	case <-e.done:
 		return ErrClosed
-	case <-timer.C:
+	case <-time.After(e.c.cfg.AbortTimeout):
 		return fmt.Errorf("opencode: session %s: aborted, but the turn did not settle within %v", e.sessionID, e.c.cfg.AbortTimeout)
 	}
 }

@@ -77,10 +77,8 @@ type StreamingExecutor interface {
 	IsClosed() bool
 }
 
-var (
-	_ Runtime           = (*Client)(nil)
-	_ StreamingExecutor = (*Executor)(nil)
-)
+// Client implements Runtime (ExecuteStreaming's return holds *Executor to StreamingExecutor).
+var _ Runtime = (*Client)(nil)
 
 // ExecuteRequest describes a session and its prompts.
 type ExecuteRequest struct {

@@ -118,20 +118,6 @@ func Inject(s *model.Spec, m *model.Mode, mcp bool) Injection {
 	return inj
 }
 
-// defaultAgent is the agent whose default model opencode.json names: the
-// agent called "opencode", or the only agent.
-func defaultAgent(s *model.Spec) (*model.Agent, error) {
-	for _, a := range s.Agents {
-		if a.Name == "opencode" {
-			return a, nil
-		}
-	}
-	if len(s.Agents) == 1 {
-		return s.Agents[0], nil
-	}
-	return nil, fmt.Errorf("opencode.json needs a model: the spec has %d agents and none is called \"opencode\"", len(s.Agents))
-}
-
 // Config returns opencode.json as a JSON object (numbers as json.Number):
 // the spec's opencode.config plus "model", the OpenCode ID of the default
 // agent's default model (the loader admits no agent without one, and no
@@ -143,11 +129,16 @@ func Config(s *model.Spec) (map[string]any, error) {
 	// A JSON object: the loader writes opencode.config, a struct ({...} in
 	// the metaschema), as canonical JSON.
 	_ = d.Decode(&cfg)
-	a, err := defaultAgent(s)
-	if err != nil {
-		return nil, err
+	// The default agent, whose default model opencode.json names: the agent
+	// called "opencode", or the only agent.
+	i := slices.IndexFunc(s.Agents, func(a *model.Agent) bool { return a.Name == "opencode" })
+	if i < 0 && len(s.Agents) == 1 {
+		i = 0
 	}
-	cfg["model"] = a.Default.OpenCode
+	if i < 0 {
+		return nil, fmt.Errorf("opencode.json needs a model: the spec has %d agents and none is called \"opencode\"", len(s.Agents))
+	}
+	cfg["model"] = s.Agents[i].Default.OpenCode
 	return cfg, nil
 }
 

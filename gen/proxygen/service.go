@@ -106,11 +106,7 @@ func service(s *model.Spec) ([]byte, error) {
 			fields = append(fields, "Modes: []Mode{"+strings.Join(ms, ", ")+"}")
 		}
 		if len(e.Agents) > 0 {
-			var as []string
-			for _, a := range e.Agents {
-				as = append(as, strconv.Quote(a))
-			}
-			fields = append(fields, "Agents: []string{"+strings.Join(as, ", ")+"}")
+			fields = append(fields, fmt.Sprintf("Agents: %#v", e.Agents)) // a []string literal
 		}
 		var vs []string
 		for _, v := range e.Variants {

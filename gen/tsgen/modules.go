@@ -127,13 +127,22 @@ func modesModule(s *model.Spec) []byte {
 		fmt.Fprintf(&b, "  readonly %s?: string | null\n", in.TSName)
 	}
 	b.WriteString("}\n\n")
-	var rule strings.Builder
+	// Each rule, as the doc comment states it and as the code tests it.
+	var rule, tests strings.Builder
 	for _, r := range s.Selection.Rules {
-		var conds []string
+		var conds, ts []string
 		for _, c := range r.When {
 			conds = append(conds, fmt.Sprintf("%s = %q", c.Input.Name, c.Value))
+			// An unset input (undefined, null) reads as "", as it does in
+			// Go, where it is the zero string.
+			in := "session." + c.Input.TSName
+			if c.Value == "" {
+				in = "(" + in + " ?? \"\")"
+			}
+			ts = append(ts, fmt.Sprintf("%s === %s", in, tslayout.String(c.Value)))
 		}
 		fmt.Fprintf(&rule, "\n  - %s → %s", strings.Join(conds, " and "), r.Mode.Name)
+		fmt.Fprintf(&tests, "  if (%s) {\n    return %s\n  }\n", strings.Join(ts, " && "), tslayout.String(r.Mode.Name))
 	}
 	fmt.Fprintf(&rule, "\n  - otherwise → %s", s.Selection.Default.Name)
 	doc(&b, "", "selectMode returns a session's mode: the first rule whose every condition\nholds, else the default."+rule.String())
@@ -141,20 +150,7 @@ func modesModule(s *model.Spec) []byte {
 	if len(s.Selection.Rules) == 0 {
 		session = "_session" // no rule reads the session (tsc --noUnusedParameters)
 	}
-	fmt.Fprintf(&b, "export function selectMode(%s: SessionAttributes): ModeName {\n", session)
-	for _, r := range s.Selection.Rules {
-		var conds []string
-		for _, c := range r.When {
-			// An unset input (undefined, null) reads as "", as it does in
-			// Go, where it is the zero string.
-			in := "session." + c.Input.TSName
-			if c.Value == "" {
-				in = "(" + in + " ?? \"\")"
-			}
-			conds = append(conds, fmt.Sprintf("%s === %s", in, tslayout.String(c.Value)))
-		}
-		fmt.Fprintf(&b, "  if (%s) {\n    return %s\n  }\n", strings.Join(conds, " && "), tslayout.String(r.Mode.Name))
-	}
+	fmt.Fprintf(&b, "export function selectMode(%s: SessionAttributes): ModeName {\n%s", session, tests.String())
 	fmt.Fprintf(&b, "  return %s\n}\n\n", tslayout.String(s.Selection.Default.Name))
 
 	doc(&b, "", "resolveTool returns the tool a name or alias names, or undefined.")

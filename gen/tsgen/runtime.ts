@@ -1,3 +1,54 @@
+{{header}}
+// The runtime shared by the agentc tools in ../tool: the helpers their
+// argument schemas call, argument parsing and the gateway callback helper.
+// It lives outside the tool folder because OpenCode loads every .ts file
+// there as a tool.
+
+import { tool } from {{plugin_package}}
+
+/**
+ * zod, as the plugin package exports it to the tools (tool.schema): the
+ * helpers below build their schemas with the very zod instance the tools do.
+ */
+const z = tool.schema
+
+{{zod_helpers}}
+/** The body of a gateway callback's answer (seed 001 §6.5). */
+export interface ToolCallbackResponse {
+  success: boolean
+  result: string
+  data?: Record<string, unknown>
+}
+
+/**
+ * The part of OpenCode's tool context the runtime reads. callID (the model's
+ * tool_use id) is passed at run time but not declared by @opencode-ai/plugin.
+ */
+export interface CallContext {
+  messageID?: string
+  callID?: string
+  abort?: AbortSignal
+}
+
+/** The gateway route; {sessionId} and {toolName} are filled in. */
+export const CALLBACK_PATH = {{callback_path}}
+/** Retries after the first attempt, on network-level failures only. */
+export const MAX_RETRIES = {{max_retries}}
+/** The backoff before retry n (from 0) is RETRY_BASE_MS × 2^n. */
+export const RETRY_BASE_MS = {{retry_base_ms}}
+/** The timeout of each attempt. */
+export const TIMEOUT_MS = {{timeout_ms}}
+/** Failure signatures (error names, codes, message parts) that are retried. */
+{{retry_on}}
+/**
+ * The request header that carries the calling stub's schema fingerprint, so
+ * that the gateway can tell a sandbox running tool files generated from
+ * another version of the contract.
+ */
+export const FINGERPRINT_HEADER = {{fingerprint_header}}
+/** The environment variables the callback reads. */
+{{env}}
+
 interface Issue {
   readonly path: readonly PropertyKey[]
   readonly message: string

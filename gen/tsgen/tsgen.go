@@ -20,7 +20,6 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -111,8 +110,14 @@ func toolModule(s *model.Spec, t *model.Tool) []byte {
 	}
 
 	// Doc comment on the default export.
-	doc := tslayout.JSDoc(firstParagraph(t.Description)) + "\n\n"
-	doc += fmt.Sprintf("Tool %s (%s).", tslayout.JSDoc(t.Name), executionDoc(t.Execution))
+	first, _, _ := strings.Cut(strings.TrimSpace(t.Description), "\n\n") // its first paragraph
+	doc := tslayout.JSDoc(first) + "\n\n"
+	how := map[model.Execution]string{
+		model.Gateway:     "executed by the gateway through a synchronous callback",
+		model.Sandbox:     "runs in the sandbox",
+		model.Intercepted: "a stub: the gateway intercepts the call",
+	}[t.Execution]
+	doc += fmt.Sprintf("Tool %s (%s).", tslayout.JSDoc(t.Name), how)
 	if len(t.Aliases) > 0 {
 		doc += fmt.Sprintf(" The gateway also accepts: %s.", tslayout.JSDoc(strings.Join(t.Aliases, ", ")))
 	}
@@ -153,20 +158,6 @@ func toolModule(s *model.Spec, t *model.Tool) []byte {
 	return b.Bytes()
 }
 
-func executionDoc(e model.Execution) string {
-	switch e {
-	case model.Gateway:
-		return "executed by the gateway through a synchronous callback"
-	case model.Sandbox:
-		return "runs in the sandbox"
-	case model.Intercepted:
-		return "a stub: the gateway intercepts the call"
-	}
-	return string(e)
-}
-
-var placeholder = regexp.MustCompile(`\{\{(count:)?([^{}]*)\}\}`)
-
 // summaryExpr turns a sandbox tool's summary template into the parts of a
 // TypeScript concatenation over `parsed`: {{field}} is the argument's
 // value and {{count:field}} the length of a list argument (0 when
@@ -175,15 +166,16 @@ var placeholder = regexp.MustCompile(`\{\{(count:)?([^{}]*)\}\}`)
 // were one left that does not, it would stay literal text.
 func summaryExpr(t *model.Tool) (parts []string, uses bool) {
 	last := 0
-	for _, m := range placeholder.FindAllStringSubmatchIndex(t.Summary, -1) {
-		i := slices.IndexFunc(t.Args.Fields, func(f *model.Field) bool { return f.Name == t.Summary[m[4]:m[5]] })
+	for _, m := range model.Placeholder.FindAllStringSubmatchIndex(t.Summary, -1) {
+		name, count := strings.CutPrefix(t.Summary[m[2]:m[3]], "count:")
+		i := slices.IndexFunc(t.Args.Fields, func(f *model.Field) bool { return f.Name == name })
 		if i < 0 {
 			continue
 		}
 		if m[0] > last {
 			parts = append(parts, tslayout.String(t.Summary[last:m[0]]))
 		}
-		f, count := t.Args.Fields[i], m[2] >= 0
+		f := t.Args.Fields[i]
 		switch {
 		case count && f.Presence == model.Optional:
 			parts = append(parts, "String(("+accessOf(f)+" ?? []).length)")
@@ -207,11 +199,6 @@ func accessOf(f *model.Field) string {
 		return "parsed[" + f.TSName + "]"
 	}
 	return "parsed." + f.TSName
-}
-
-func firstParagraph(s string) string {
-	p, _, _ := strings.Cut(strings.TrimSpace(s), "\n\n")
-	return p
 }
 
 // header is the two comment lines every generated TypeScript file starts with.

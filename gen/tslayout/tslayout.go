@@ -97,7 +97,8 @@ func Concat(indent, prefix string, parts []string, suffix string) string {
 	}
 	var split []string
 	for _, p := range parts {
-		if s, ok := unquote(p); ok {
+		var s string
+		if strings.HasPrefix(p, `"`) && json.Unmarshal([]byte(p), &s) == nil {
 			split = append(split, Pieces(s)...)
 		} else {
 			split = append(split, p)
@@ -154,16 +155,4 @@ func Comment(indent, lead, text string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-// unquote returns the value of a JSON string literal.
-func unquote(lit string) (string, bool) {
-	if len(lit) < 2 || lit[0] != '"' {
-		return "", false
-	}
-	var s string
-	if err := json.Unmarshal([]byte(lit), &s); err != nil {
-		return "", false
-	}
-	return s, true
 }

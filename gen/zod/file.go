@@ -63,17 +63,9 @@ func (f *File) Decls() string {
 			}
 			rule = append(rule, part.key+": "+tslayout.Call("  ", "[", lits, "]"))
 		}
-		head := fmt.Sprintf("const %s = named(%s, ", f.idents[c], tslayout.String(c.Message))
-		obj := "{ " + strings.Join(rule, ", ") + " }"
-		if line := head + obj + ")"; tslayout.Fits("", line) && !strings.Contains(line, "\n") {
-			b.WriteString(line + "\n\n")
-			continue
-		}
-		b.WriteString(head + "{\n")
-		for _, r := range rule {
-			b.WriteString("  " + r + ",\n")
-		}
-		b.WriteString("})\n\n")
+		// The loader admits no check without a pattern: rule is never empty.
+		head := fmt.Sprintf("const %s = named(%s, { ", f.idents[c], tslayout.String(c.Message))
+		b.WriteString(tslayout.Call("", head, rule, " })") + "\n\n")
 	}
 	return b.String()
 }

@@ -79,10 +79,7 @@ func LookupModel(id string) (Model, error) {
 			return m, nil
 		}
 	}
-	return Model{}, &UnknownModelError{
-		Form: "canonical",
-		ID:   id,
-	}
+	return Model{}, &UnknownModelError{Form: "canonical", ID: id}
 }
 
 // ModelFromOpenCode returns the model with the OpenCode ID.
@@ -92,10 +89,7 @@ func ModelFromOpenCode(id string) (Model, error) {
 			return m, nil
 		}
 	}
-	return Model{}, &UnknownModelError{
-		Form: "opencode",
-		ID:   id,
-	}
+	return Model{}, &UnknownModelError{Form: "opencode", ID: id}
 }
 
 // ModelFromAPI returns the model with the API ID.
@@ -105,10 +99,7 @@ func ModelFromAPI(id string) (Model, error) {
 			return m, nil
 		}
 	}
-	return Model{}, &UnknownModelError{
-		Form: "api",
-		ID:   id,
-	}
+	return Model{}, &UnknownModelError{Form: "api", ID: id}
 }
 
 // ToOpenCodeModelID maps a canonical ID to OpenCode's.

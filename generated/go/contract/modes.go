@@ -3,7 +3,10 @@
 
 package contract
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Mode is a session mode.
 type Mode string
@@ -91,13 +94,15 @@ func _() {
 	var x [1]struct{}
 	_ = x[len(modeTable)-3]
 }
+
+// info returns the mode's facts; a Mode outside the contract's has none (its mode is "").
 func (m Mode) info() *modeInfo {
 	for i := range modeTable {
 		if modeTable[i].mode == m {
 			return &modeTable[i]
 		}
 	}
-	return nil
+	return &modeInfo{}
 }
 
 // Modes returns every mode, sorted by name.
@@ -107,7 +112,7 @@ func Modes() []Mode {
 
 // ParseMode returns the named mode, or an error for an unknown name.
 func ParseMode(name string) (Mode, error) {
-	if m := Mode(name); m.info() != nil {
+	if m := Mode(name); m.Valid() {
 		return m, nil
 	}
 	return "", fmt.Errorf("unknown mode %q", name)
@@ -115,36 +120,28 @@ func ParseMode(name string) (Mode, error) {
 
 // Valid reports whether m is one of the contract's modes.
 func (m Mode) Valid() bool {
-	return m.info() != nil
+	return m.info().mode != ""
 }
 
 // Goal returns the mode's one-line purpose.
 func (m Mode) Goal() string {
-	if i := m.info(); i != nil {
-		return i.goal
-	}
-	return ""
+	return m.info().goal
 }
 
 // SourceEdits says whether the mode forbids, encourages or allows source-code edits.
 func (m Mode) SourceEdits() string {
-	if i := m.info(); i != nil {
-		return i.sourceEdits
-	}
-	return ""
+	return m.info().sourceEdits
 }
 
 // Extends returns the mode whose prompt this mode's prompt extends, if any.
 func (m Mode) Extends() (Mode, bool) {
-	if i := m.info(); i != nil && i.extends != "" {
-		return i.extends, true
-	}
-	return "", false
+	e := m.info().extends
+	return e, e != ""
 }
 
 // Standing returns the tool's standing in the mode (unavailable for an unknown mode).
 func (m Mode) Standing(t Tool) Standing {
-	if i := m.info(); i != nil && t >= 0 && t < numTools {
+	if i := m.info(); i.mode != "" && t >= 0 && t < numTools {
 		return i.standings[t]
 	}
 	return StandingUnavailable
@@ -157,13 +154,7 @@ func (m Mode) Has(t Tool) bool {
 
 // Tools returns the tools the mode injects, sorted by name.
 func (m Mode) Tools() []Tool {
-	var out []Tool
-	for _, t := range Tools() {
-		if m.Has(t) {
-			out = append(out, t)
-		}
-	}
-	return out
+	return slices.DeleteFunc(Tools(), func(t Tool) bool { return !m.Has(t) })
 }
 
 // Session holds the session attributes that select its mode.
