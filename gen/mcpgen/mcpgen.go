@@ -213,9 +213,11 @@ func Config(s *model.Spec) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The loader refuses an "mcp" that is not an object (openCodeMCP).
 	servers, _ := cfg["mcp"].(map[string]any)
 	if servers == nil {
+		if _, ok := cfg["mcp"]; ok {
+			return nil, fmt.Errorf("mcp: opencode.config's \"mcp\" is not an object")
+		}
 		servers = map[string]any{}
 	}
 	name := s.Contract.Name
