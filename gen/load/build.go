@@ -247,14 +247,13 @@ func (l *loader) toolNameClashes(named []namedTool) {
 	for _, nt := range named {
 		t := nt.t
 		owner[t.Name], ownerPos[t.Name] = t, t.Pos
-		if prev := files[t.FileName]; prev != nil {
-			l.errs.Add(t.Pos, "duplicate-tool", "tool %q has the same file name, %s.ts, as tool %q (%s); OpenCode would see one tool", t.Name, t.FileName, prev.Name, prev.Pos)
-			l.clashed[t], l.clashed[prev] = true, true
-			continue
-		}
 		if prev := folded[strings.ToLower(t.FileName)]; prev != nil {
-			l.errs.Add(t.Pos, "duplicate-tool", "tool %q's file name, %s.ts, differs only in case from tool %q's, %s.ts (%s): "+
-				"a macOS or Windows checkout would hold one file for both; rename one", t.Name, t.FileName, prev.Name, prev.FileName, prev.Pos)
+			if prev.FileName == t.FileName {
+				l.errs.Add(t.Pos, "duplicate-tool", "tool %q has the same file name, %s.ts, as tool %q (%s); OpenCode would see one tool", t.Name, t.FileName, prev.Name, prev.Pos)
+			} else {
+				l.errs.Add(t.Pos, "duplicate-tool", "tool %q's file name, %s.ts, differs only in case from tool %q's, %s.ts (%s): "+
+					"a macOS or Windows checkout would hold one file for both; rename one", t.Name, t.FileName, prev.Name, prev.FileName, prev.Pos)
+			}
 			l.clashed[t], l.clashed[prev] = true, true
 			continue
 		}
@@ -348,9 +347,7 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 
 func (l *loader) modes(root cue.Value, s *model.Spec) {
 	type raw struct {
-		extends string
-		extPos  model.Pos
-		prompt  cue.Value
+		extends, prompt cue.Value
 		// critical is the mode's critical instructions, if it has them.
 		critical cue.Value
 	}
@@ -367,7 +364,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		}
 	}
 	for name, mv := range l.named(lookup(root, cue.Str("modes")), true) {
-		r := raw{prompt: lookup(mv, cue.Str("prompt")), critical: lookup(mv, cue.Str("critical"))}
+		r := raw{extends: lookup(mv, cue.Str("extends")), prompt: lookup(mv, cue.Str("prompt")), critical: lookup(mv, cue.Str("critical"))}
 		m := &model.Mode{
 			Name:        name,
 			Goal:        l.text(lookup(mv, cue.Str("goal"))),
@@ -378,9 +375,6 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		}
 		m.GoName = names.GoExported(m.Name)
 		m.TSName = names.TSCamel(m.Name)
-		if e := lookup(mv, cue.Str("extends")); e.Exists() {
-			r.extends, r.extPos = str(e), l.vpos(e)
-		}
 		given := map[string]bool{}
 		for name, sv := range l.named(lookup(mv, cue.Str("tools")), true) {
 			pos := l.vpos(sv)
@@ -415,12 +409,12 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 
 	// Resolve extends, then detect cycles.
 	for _, m := range s.Modes {
-		r := raws[m]
-		if r.extends == "" {
+		e := raws[m].extends
+		if !e.Exists() {
 			continue
 		}
-		if p := s.Mode(r.extends); p == nil {
-			l.errs.Add(r.extPos, "unknown-mode", "mode %q extends unknown mode %q%s", m.Name, r.extends, suggest(r.extends, modeNames(s)))
+		if p := s.Mode(str(e)); p == nil {
+			l.errorf(e, "unknown-mode", "mode %q extends unknown mode %q%s", m.Name, str(e), suggest(str(e), modeNames(s)))
 		} else {
 			m.Extends = p
 		}
@@ -435,7 +429,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 					cyclic[m] = true
 					// One finding per cycle, at the first of its modes by name.
 					if slices.Min(chain) == m.Name {
-						l.errs.Add(raws[m].extPos, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
+						l.errorf(raws[m].extends, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
 					}
 				}
 				break
@@ -449,22 +443,19 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		// The critical instructions follow even a custom prompt: the
 		// model reads them as it reads the mode's prompt.
 		c := raws[m].critical
-		what := fmt.Sprintf("critical text of mode %q", m.Name)
-		l.checkTemplate(c, m.Critical, params, what)
-		l.checkMentions(c, m.Critical, []*model.Mode{m}, what)
+		l.checkText(c, m.Critical, params, []*model.Mode{m}, fmt.Sprintf("critical text of mode %q", m.Name))
 		if cyclic[m] {
 			continue
 		}
 		// m and the modes it extends, nearest first, however long the
 		// chain, up to a mode of a cycle (reported above).
 		var lineage []*model.Mode
+		var parts []string // their own prompts, farthest first
 		for x := m; x != nil && !cyclic[x]; x = x.Extends {
 			lineage = append(lineage, x)
+			parts = append(parts, x.OwnPrompt)
 		}
-		parts := make([]string, len(lineage))
-		for i, x := range lineage {
-			parts[len(lineage)-1-i] = x.OwnPrompt
-		}
+		slices.Reverse(parts)
 		m.Prompt = strings.Join(parts, "\n\n")
 		l.checkPrompt(lineage, params, func(m *model.Mode) cue.Value { return raws[m].prompt })
 	}
@@ -519,7 +510,8 @@ func (l *loader) checkPrompt(lineage []*model.Mode, params []string, prompt func
 	m := lineage[0]
 	own := prompt(m)
 	ownPos := l.vpos(own)
-	l.checkTemplate(own, m.OwnPrompt, params, fmt.Sprintf("prompt of mode %q", m.Name))
+	// Its mentions, which depend on the prompts it extends, are below.
+	l.checkText(own, m.OwnPrompt, params, nil, fmt.Sprintf("prompt of mode %q", m.Name))
 	for _, ts := range m.Standings {
 		if l.clashed[ts.Tool] {
 			continue // which tool a mention means is unclear; the clash is reported
