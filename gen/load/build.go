@@ -170,8 +170,8 @@ func localPath(p string) bool {
 
 func (l *loader) tools(root cue.Value, s *model.Spec) {
 	w := &typeWalker{l: l, checks: map[string]*model.Check{}, funcNames: map[string]string{}, shadows: map[string]bool{}}
-	var named []namedTool
-	for name, tv := range l.named(lookup(root, cue.Str("tools")), true) {
+	tsv := lookup(root, cue.Str("tools"))
+	for name, tv := range l.named(tsv, true) {
 		t := &model.Tool{
 			Name:        name,
 			Execution:   model.Execution(str(lookup(tv, cue.Str("execution")))),
@@ -190,15 +190,6 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		if !toolName.MatchString(t.Name) {
 			l.errs.Add(t.Pos, "tool-name", "tool name %q must start with an ASCII letter and hold only ASCII letters, digits, '_', '-' and '.'", t.Name)
 		}
-		nt := namedTool{t: t}
-		for i, a := range t.Aliases {
-			pos := l.vpos(lookup(tv, cue.Str("aliases"), cue.Index(i)))
-			if !toolName.MatchString(a) {
-				l.errs.Add(pos, "tool-name", "alias %q must start with an ASCII letter and hold only ASCII letters, digits, '_', '-' and '.'", a)
-			}
-			nt.aliasPos = append(nt.aliasPos, pos)
-		}
-		named = append(named, nt)
 
 		t.Args = w.object(lookup(tv, cue.Str("args")), t.GoName+"Args", t.GoName)
 		t.Args.Doc = t.Description
@@ -215,7 +206,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		// kept, it would stay reachable to the end of Load.
 		clear(l.exprMemo)
 	}
-	l.toolNameClashes(named)
+	l.toolNameClashes(tsv, s.Tools) // in the order the spec declares them
 	slices.SortFunc(s.Tools, func(a, b *model.Tool) int { return cmp.Compare(a.Name, b.Name) })
 	s.Checks = slices.SortedFunc(maps.Values(w.checks), func(a, b *model.Check) int { return cmp.Compare(a.Name, b.Name) })
 	if len(s.Tools) == 0 {
@@ -223,20 +214,15 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	}
 }
 
-// namedTool is a tool with the positions of its aliases.
-type namedTool struct {
-	t        *model.Tool
-	aliasPos []model.Pos
-}
-
-// toolNameClashes checks that every tool name and alias names one tool, and
+// toolNameClashes checks that every alias of tools (declared at tsv) is
+// spelt as a tool name is, that every tool name and alias names one tool, and
 // that tool names stay distinct as file names (OpenCode's tool ids, and the
 // files each tool is generated into, even ignoring case) and Go names. Tool
 // names come first, so a clash with an alias is reported at the alias; a
 // clashing alias is dropped. Tools whose names clash are marked clashed, so
 // that the names derived from them (TypeScript names, type names) and
 // prompt mentions do not repeat the finding.
-func (l *loader) toolNameClashes(named []namedTool) {
+func (l *loader) toolNameClashes(tsv cue.Value, tools []*model.Tool) {
 	owner := map[string]*model.Tool{} // every name and alias
 	ownerPos := map[string]model.Pos{}
 	files := map[string]*model.Tool{}
@@ -244,8 +230,7 @@ func (l *loader) toolNameClashes(named []namedTool) {
 	// macOS or Windows checkout for file names that differ only in case;
 	// file names are ASCII.
 	folded := map[string]*model.Tool{}
-	for _, nt := range named {
-		t := nt.t
+	for _, t := range tools {
 		owner[t.Name], ownerPos[t.Name] = t, t.Pos
 		if prev := folded[strings.ToLower(t.FileName)]; prev != nil {
 			if prev.FileName == t.FileName {
@@ -259,11 +244,13 @@ func (l *loader) toolNameClashes(named []namedTool) {
 		}
 		files[t.FileName], folded[strings.ToLower(t.FileName)] = t, t
 	}
-	for _, nt := range named {
-		t := nt.t
+	for _, t := range tools {
 		var kept []string
 		for i, a := range t.Aliases {
-			pos := nt.aliasPos[i]
+			pos := l.vpos(lookup(tsv, cue.Str(t.Name), cue.Str("aliases"), cue.Index(i)))
+			if !toolName.MatchString(a) {
+				l.errs.Add(pos, "tool-name", "alias %q must start with an ASCII letter and hold only ASCII letters, digits, '_', '-' and '.'", a)
+			}
 			if prev, taken := owner[a]; taken {
 				switch {
 				case prev == t && a == t.Name:
@@ -287,8 +274,7 @@ func (l *loader) toolNameClashes(named []namedTool) {
 		t.Aliases = kept
 	}
 	goNames := map[string]*model.Tool{}
-	for _, nt := range named {
-		t := nt.t
+	for _, t := range tools {
 		if l.clashed[t] {
 			continue
 		}
