@@ -24,7 +24,6 @@ import (
 func (l *loader) build(root cue.Value) *model.Spec {
 	s := &model.Spec{Dir: l.src.Display, Files: l.src.userFiles()}
 
-	l.unnormalizedLabels()
 	l.contract(root, s)
 	l.codegen(root, s)
 	l.tools(root, s)
@@ -338,15 +337,13 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		critical cue.Value
 	}
 	raws := map[*model.Mode]raw{}
-	// s.Tool, as a map: the first tool (by name) with the name or alias.
+	// s.Tool, as a map: toolNameClashes left each name or alias one tool's.
 	byName := map[string]*model.Tool{}
 	var toolNames []string // every tool's names, for did-you-mean
 	for _, t := range s.Tools {
-		toolNames = append(toolNames, t.AllNames()...)
 		for _, n := range t.AllNames() {
-			if _, ok := byName[n]; !ok {
-				byName[n] = t
-			}
+			byName[n] = t
+			toolNames = append(toolNames, n)
 		}
 	}
 	for name, mv := range l.named(lookup(root, cue.Str("modes")), true) {
@@ -495,7 +492,6 @@ func paramNames(s *model.Spec) []string {
 func (l *loader) checkPrompt(lineage []*model.Mode, params []string, prompt func(*model.Mode) cue.Value) {
 	m := lineage[0]
 	own := prompt(m)
-	ownPos := l.vpos(own)
 	// Its mentions, which depend on the prompts it extends, are below.
 	l.checkText(own, m.OwnPrompt, params, nil, fmt.Sprintf("prompt of mode %q", m.Name))
 	for _, ts := range m.Standings {
@@ -517,11 +513,10 @@ func (l *loader) checkPrompt(lineage []*model.Mode, params []string, prompt func
 				}
 				via = fmt.Sprintf(" (in the prompt it extends, of mode %q)", where.Name)
 			}
-			wv := prompt(where)
-			pos := l.textPos(wv, func(raw string) int { return mentionIndex(raw, ts.Tool) })
+			pos := l.textPos(prompt(where), func(raw string) int { return mentionIndex(raw, ts.Tool) })
 			l.errs.Add(pos, "prompt-mentions-tool", "prompt of mode %q mentions tool %q%s, which is %s in that mode", m.Name, ts.Tool.Name, via, ts.Standing)
 		case where == nil && ts.Standing.MustMention():
-			l.errs.Add(ownPos, "prompt-omits-tool", "prompt of mode %q never mentions tool %q, which is %s in that mode", m.Name, ts.Tool.Name, ts.Standing)
+			l.errorf(own, "prompt-omits-tool", "prompt of mode %q never mentions tool %q, which is %s in that mode", m.Name, ts.Tool.Name, ts.Standing)
 		}
 	}
 }

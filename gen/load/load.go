@@ -297,16 +297,15 @@ func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 	if !ok {
 		r.op, r.args = v.Expr()
 	}
-	op, args := r.op, r.args
-	if op != cue.AndOp {
+	if r.op != cue.AndOp {
 		return model.Pos{}, false
 	}
-	for _, a := range args {
+	for _, a := range r.args {
 		if p := l.pos(a.Pos()); inSpec(p) {
 			return p, true
 		}
 	}
-	for _, a := range args {
+	for _, a := range r.args {
 		if p, ok := l.userPos(a, depth+1); ok {
 			return p, true
 		}

@@ -33,12 +33,10 @@ const textRule = "text may hold tabs and newlines but no other control character
 // holds it as it is), one that holds a character badRune refuses.
 func (l *loader) text(v cue.Value) string {
 	s := str(v)
-	r, ok := badRune(s)
-	if !ok {
-		return s
+	if r, ok := badRune(s); ok {
+		pos := l.textPos(v, func(raw string) int { return runeIndex(raw, r) })
+		l.errs.Add(pos, "text", "%s holds %s; %s", v.Path(), runeName(r), textRule)
 	}
-	pos := l.textPos(v, func(raw string) int { return runeIndex(raw, r) })
-	l.errs.Add(pos, "text", "%s holds %s; %s", v.Path(), runeName(r), textRule)
 	return s
 }
 
@@ -47,7 +45,7 @@ func (l *loader) text(v cue.Value) string {
 func (l *loader) docOf(v cue.Value) string {
 	doc := l.syn.docs[v.Pos()]
 	if r, ok := badRune(doc); ok {
-		l.errs.Add(l.vpos(v), "text", "the doc comment of %s holds %s; %s", v.Path(), runeName(r), textRule)
+		l.errorf(v, "text", "the doc comment of %s holds %s; %s", v.Path(), runeName(r), textRule)
 	}
 	return doc
 }
