@@ -767,9 +767,7 @@ func (l *loader) opencode(root cue.Value, s *model.Spec) {
 		l.errorf(lookup(v, cue.Str("tool_dir")), "opencode", "opencode.tool_dir %q must be relative to the repository root", o.ToolDir)
 	}
 	cv := lookup(v, cue.Str("config"))
-	if b, ok := l.concreteJSON(cv, "opencode"); ok {
-		o.Config = b
-	}
+	o.Config, _ = l.concreteJSON(cv, "opencode") // nil when it has none
 	if lookup(cv, cue.Str("model")).Exists() {
 		l.errorf(lookup(cv, cue.Str("model")), "opencode", "opencode.config must not set \"model\": it comes from the agent's default model")
 	}

@@ -154,12 +154,22 @@ func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
 		if !ok {
 			continue
 		}
-		if id, ok := fd.Label.(*ast.Ident); ok && (strings.HasPrefix(id.Name, "_") || strings.HasPrefix(id.Name, "#")) {
-			continue // hidden fields and definitions are no path's
-		}
-		name, ok := labelName(fd.Label)
-		if !ok {
-			continue
+		var name string
+		switch l := fd.Label.(type) {
+		case *ast.Ident:
+			if strings.HasPrefix(l.Name, "_") || strings.HasPrefix(l.Name, "#") {
+				continue // hidden fields and definitions are no path's
+			}
+			name = l.Name
+		case *ast.BasicLit:
+			// A string; Unquote refuses a literal of another kind.
+			s, err := literal.Unquote(l.Value)
+			if err != nil {
+				continue
+			}
+			name = s
+		default:
+			continue // no plain label
 		}
 		key := prefix + "\x00" + name
 		if _, seen := x.decls[key]; !seen {
@@ -169,19 +179,6 @@ func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
 			x.fields(st.Elts, key)
 		}
 	}
-}
-
-// labelName returns the name a plain label declares: an identifier or a
-// string literal (Unquote refuses a literal of another kind).
-func labelName(l ast.Label) (string, bool) {
-	switch l := l.(type) {
-	case *ast.Ident:
-		return l.Name, true
-	case *ast.BasicLit:
-		s, err := literal.Unquote(l.Value)
-		return s, err == nil
-	}
-	return "", false
 }
 
 // declPos returns the position of the first declaration of v's field in
