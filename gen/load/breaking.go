@@ -31,11 +31,10 @@ func (l *loader) breaking(root cue.Value, s *model.Spec) {
 			Agent: field("agent"), Reason: strings.TrimSpace(field("reason")), Pos: l.vpos(av)}
 		if k, msg := breaking.CheckAcceptance(a); msg != "" {
 			at := lookup(av, cue.Str("rule"))
-			switch {
-			case k != 0 && lookup(av, cue.Str(k.String())).Exists():
-				at = lookup(av, cue.Str(k.String()))
-			case k != 0:
-				at = av
+			if k != 0 {
+				if at = lookup(av, cue.Str(k.String())); !at.Exists() {
+					at = av
+				}
 			}
 			if _, known := breaking.LookupRule(a.Rule); !known {
 				msg += suggest(a.Rule, ids)

@@ -24,7 +24,6 @@ import (
 func (l *loader) build(root cue.Value) *model.Spec {
 	s := &model.Spec{Dir: l.src.Display, Files: l.src.userFiles()}
 
-	l.unnormalizedLabels()
 	l.contract(root, s)
 	l.codegen(root, s)
 	l.tools(root, s)
@@ -170,8 +169,8 @@ func localPath(p string) bool {
 
 func (l *loader) tools(root cue.Value, s *model.Spec) {
 	w := &typeWalker{l: l, checks: map[string]*model.Check{}, funcNames: map[string]string{}, shadows: map[string]bool{}}
-	var named []namedTool
-	for name, tv := range l.named(lookup(root, cue.Str("tools")), true) {
+	tsv := lookup(root, cue.Str("tools"))
+	for name, tv := range l.named(tsv, true) {
 		t := &model.Tool{
 			Name:        name,
 			Execution:   model.Execution(str(lookup(tv, cue.Str("execution")))),
@@ -190,15 +189,6 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		if !toolName.MatchString(t.Name) {
 			l.errs.Add(t.Pos, "tool-name", "tool name %q must start with an ASCII letter and hold only ASCII letters, digits, '_', '-' and '.'", t.Name)
 		}
-		nt := namedTool{t: t}
-		for i, a := range t.Aliases {
-			pos := l.vpos(lookup(tv, cue.Str("aliases"), cue.Index(i)))
-			if !toolName.MatchString(a) {
-				l.errs.Add(pos, "tool-name", "alias %q must start with an ASCII letter and hold only ASCII letters, digits, '_', '-' and '.'", a)
-			}
-			nt.aliasPos = append(nt.aliasPos, pos)
-		}
-		named = append(named, nt)
 
 		t.Args = w.object(lookup(tv, cue.Str("args")), t.GoName+"Args", t.GoName)
 		t.Args.Doc = t.Description
@@ -215,7 +205,7 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 		// kept, it would stay reachable to the end of Load.
 		clear(l.exprMemo)
 	}
-	l.toolNameClashes(named)
+	l.toolNameClashes(tsv, s.Tools) // in the order the spec declares them
 	slices.SortFunc(s.Tools, func(a, b *model.Tool) int { return cmp.Compare(a.Name, b.Name) })
 	s.Checks = slices.SortedFunc(maps.Values(w.checks), func(a, b *model.Check) int { return cmp.Compare(a.Name, b.Name) })
 	if len(s.Tools) == 0 {
@@ -223,20 +213,15 @@ func (l *loader) tools(root cue.Value, s *model.Spec) {
 	}
 }
 
-// namedTool is a tool with the positions of its aliases.
-type namedTool struct {
-	t        *model.Tool
-	aliasPos []model.Pos
-}
-
-// toolNameClashes checks that every tool name and alias names one tool, and
+// toolNameClashes checks that every alias of tools (declared at tsv) is
+// spelt as a tool name is, that every tool name and alias names one tool, and
 // that tool names stay distinct as file names (OpenCode's tool ids, and the
 // files each tool is generated into, even ignoring case) and Go names. Tool
 // names come first, so a clash with an alias is reported at the alias; a
 // clashing alias is dropped. Tools whose names clash are marked clashed, so
 // that the names derived from them (TypeScript names, type names) and
 // prompt mentions do not repeat the finding.
-func (l *loader) toolNameClashes(named []namedTool) {
+func (l *loader) toolNameClashes(tsv cue.Value, tools []*model.Tool) {
 	owner := map[string]*model.Tool{} // every name and alias
 	ownerPos := map[string]model.Pos{}
 	files := map[string]*model.Tool{}
@@ -244,27 +229,27 @@ func (l *loader) toolNameClashes(named []namedTool) {
 	// macOS or Windows checkout for file names that differ only in case;
 	// file names are ASCII.
 	folded := map[string]*model.Tool{}
-	for _, nt := range named {
-		t := nt.t
+	for _, t := range tools {
 		owner[t.Name], ownerPos[t.Name] = t, t.Pos
-		if prev := files[t.FileName]; prev != nil {
-			l.errs.Add(t.Pos, "duplicate-tool", "tool %q has the same file name, %s.ts, as tool %q (%s); OpenCode would see one tool", t.Name, t.FileName, prev.Name, prev.Pos)
-			l.clashed[t], l.clashed[prev] = true, true
-			continue
-		}
 		if prev := folded[strings.ToLower(t.FileName)]; prev != nil {
-			l.errs.Add(t.Pos, "duplicate-tool", "tool %q's file name, %s.ts, differs only in case from tool %q's, %s.ts (%s): "+
-				"a macOS or Windows checkout would hold one file for both; rename one", t.Name, t.FileName, prev.Name, prev.FileName, prev.Pos)
+			if prev.FileName == t.FileName {
+				l.errs.Add(t.Pos, "duplicate-tool", "tool %q has the same file name, %s.ts, as tool %q (%s); OpenCode would see one tool", t.Name, t.FileName, prev.Name, prev.Pos)
+			} else {
+				l.errs.Add(t.Pos, "duplicate-tool", "tool %q's file name, %s.ts, differs only in case from tool %q's, %s.ts (%s): "+
+					"a macOS or Windows checkout would hold one file for both; rename one", t.Name, t.FileName, prev.Name, prev.FileName, prev.Pos)
+			}
 			l.clashed[t], l.clashed[prev] = true, true
 			continue
 		}
 		files[t.FileName], folded[strings.ToLower(t.FileName)] = t, t
 	}
-	for _, nt := range named {
-		t := nt.t
+	for _, t := range tools {
 		var kept []string
 		for i, a := range t.Aliases {
-			pos := nt.aliasPos[i]
+			pos := l.vpos(lookup(tsv, cue.Str(t.Name), cue.Str("aliases"), cue.Index(i)))
+			if !toolName.MatchString(a) {
+				l.errs.Add(pos, "tool-name", "alias %q must start with an ASCII letter and hold only ASCII letters, digits, '_', '-' and '.'", a)
+			}
 			if prev, taken := owner[a]; taken {
 				switch {
 				case prev == t && a == t.Name:
@@ -288,8 +273,7 @@ func (l *loader) toolNameClashes(named []namedTool) {
 		t.Aliases = kept
 	}
 	goNames := map[string]*model.Tool{}
-	for _, nt := range named {
-		t := nt.t
+	for _, t := range tools {
 		if l.clashed[t] {
 			continue
 		}
@@ -348,26 +332,22 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 
 func (l *loader) modes(root cue.Value, s *model.Spec) {
 	type raw struct {
-		extends string
-		extPos  model.Pos
-		prompt  cue.Value
+		extends, prompt cue.Value
 		// critical is the mode's critical instructions, if it has them.
 		critical cue.Value
 	}
 	raws := map[*model.Mode]raw{}
-	// s.Tool, as a map: the first tool (by name) with the name or alias.
+	// s.Tool, as a map: toolNameClashes left each name or alias one tool's.
 	byName := map[string]*model.Tool{}
 	var toolNames []string // every tool's names, for did-you-mean
 	for _, t := range s.Tools {
-		toolNames = append(toolNames, t.AllNames()...)
 		for _, n := range t.AllNames() {
-			if _, ok := byName[n]; !ok {
-				byName[n] = t
-			}
+			byName[n] = t
+			toolNames = append(toolNames, n)
 		}
 	}
 	for name, mv := range l.named(lookup(root, cue.Str("modes")), true) {
-		r := raw{prompt: lookup(mv, cue.Str("prompt")), critical: lookup(mv, cue.Str("critical"))}
+		r := raw{extends: lookup(mv, cue.Str("extends")), prompt: lookup(mv, cue.Str("prompt")), critical: lookup(mv, cue.Str("critical"))}
 		m := &model.Mode{
 			Name:        name,
 			Goal:        l.text(lookup(mv, cue.Str("goal"))),
@@ -378,9 +358,6 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		}
 		m.GoName = names.GoExported(m.Name)
 		m.TSName = names.TSCamel(m.Name)
-		if e := lookup(mv, cue.Str("extends")); e.Exists() {
-			r.extends, r.extPos = str(e), l.vpos(e)
-		}
 		given := map[string]bool{}
 		for name, sv := range l.named(lookup(mv, cue.Str("tools")), true) {
 			pos := l.vpos(sv)
@@ -415,12 +392,12 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 
 	// Resolve extends, then detect cycles.
 	for _, m := range s.Modes {
-		r := raws[m]
-		if r.extends == "" {
+		e := raws[m].extends
+		if !e.Exists() {
 			continue
 		}
-		if p := s.Mode(r.extends); p == nil {
-			l.errs.Add(r.extPos, "unknown-mode", "mode %q extends unknown mode %q%s", m.Name, r.extends, suggest(r.extends, modeNames(s)))
+		if p := s.Mode(str(e)); p == nil {
+			l.errorf(e, "unknown-mode", "mode %q extends unknown mode %q%s", m.Name, str(e), suggest(str(e), modeNames(s)))
 		} else {
 			m.Extends = p
 		}
@@ -435,7 +412,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 					cyclic[m] = true
 					// One finding per cycle, at the first of its modes by name.
 					if slices.Min(chain) == m.Name {
-						l.errs.Add(raws[m].extPos, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
+						l.errorf(raws[m].extends, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
 					}
 				}
 				break
@@ -449,22 +426,19 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		// The critical instructions follow even a custom prompt: the
 		// model reads them as it reads the mode's prompt.
 		c := raws[m].critical
-		what := fmt.Sprintf("critical text of mode %q", m.Name)
-		l.checkTemplate(c, m.Critical, params, what)
-		l.checkMentions(c, m.Critical, []*model.Mode{m}, what)
+		l.checkText(c, m.Critical, params, []*model.Mode{m}, fmt.Sprintf("critical text of mode %q", m.Name))
 		if cyclic[m] {
 			continue
 		}
 		// m and the modes it extends, nearest first, however long the
 		// chain, up to a mode of a cycle (reported above).
 		var lineage []*model.Mode
+		var parts []string // their own prompts, farthest first
 		for x := m; x != nil && !cyclic[x]; x = x.Extends {
 			lineage = append(lineage, x)
+			parts = append(parts, x.OwnPrompt)
 		}
-		parts := make([]string, len(lineage))
-		for i, x := range lineage {
-			parts[len(lineage)-1-i] = x.OwnPrompt
-		}
+		slices.Reverse(parts)
 		m.Prompt = strings.Join(parts, "\n\n")
 		l.checkPrompt(lineage, params, func(m *model.Mode) cue.Value { return raws[m].prompt })
 	}
@@ -518,8 +492,8 @@ func paramNames(s *model.Spec) []string {
 func (l *loader) checkPrompt(lineage []*model.Mode, params []string, prompt func(*model.Mode) cue.Value) {
 	m := lineage[0]
 	own := prompt(m)
-	ownPos := l.vpos(own)
-	l.checkTemplate(own, m.OwnPrompt, params, fmt.Sprintf("prompt of mode %q", m.Name))
+	// Its mentions, which depend on the prompts it extends, are below.
+	l.checkText(own, m.OwnPrompt, params, nil, fmt.Sprintf("prompt of mode %q", m.Name))
 	for _, ts := range m.Standings {
 		if l.clashed[ts.Tool] {
 			continue // which tool a mention means is unclear; the clash is reported
@@ -539,11 +513,10 @@ func (l *loader) checkPrompt(lineage []*model.Mode, params []string, prompt func
 				}
 				via = fmt.Sprintf(" (in the prompt it extends, of mode %q)", where.Name)
 			}
-			wv := prompt(where)
-			pos := l.textPos(wv, func(raw string) int { return mentionIndex(raw, ts.Tool) })
+			pos := l.textPos(prompt(where), func(raw string) int { return mentionIndex(raw, ts.Tool) })
 			l.errs.Add(pos, "prompt-mentions-tool", "prompt of mode %q mentions tool %q%s, which is %s in that mode", m.Name, ts.Tool.Name, via, ts.Standing)
 		case where == nil && ts.Standing.MustMention():
-			l.errs.Add(ownPos, "prompt-omits-tool", "prompt of mode %q never mentions tool %q, which is %s in that mode", m.Name, ts.Tool.Name, ts.Standing)
+			l.errorf(own, "prompt-omits-tool", "prompt of mode %q never mentions tool %q, which is %s in that mode", m.Name, ts.Tool.Name, ts.Standing)
 		}
 	}
 }
@@ -794,9 +767,7 @@ func (l *loader) opencode(root cue.Value, s *model.Spec) {
 		l.errorf(lookup(v, cue.Str("tool_dir")), "opencode", "opencode.tool_dir %q must be relative to the repository root", o.ToolDir)
 	}
 	cv := lookup(v, cue.Str("config"))
-	if b, ok := l.concreteJSON(cv, "opencode"); ok {
-		o.Config = b
-	}
+	o.Config, _ = l.concreteJSON(cv, "opencode") // nil when it has none
 	if lookup(cv, cue.Str("model")).Exists() {
 		l.errorf(lookup(cv, cue.Str("model")), "opencode", "opencode.config must not set \"model\": it comes from the agent's default model")
 	}

@@ -28,9 +28,6 @@ import (
 // DefaultDisplayDir is how positions in the embedded default spec are shown.
 const DefaultDisplayDir = "spec"
 
-// virtualRoot is where the embedded spec is placed in cue/load's overlay.
-var virtualRoot = filepath.Join(string(filepath.Separator), "agentc-embedded", "spec")
-
 // Source is a spec to load: a set of CUE files in one directory.
 type Source struct {
 	// Display is the directory name used in positions and messages.
@@ -51,7 +48,7 @@ func Default() *Source {
 		}
 		return nil
 	})
-	return &Source{Display: DefaultDisplayDir, Files: files, abs: virtualRoot}
+	return Bytes(DefaultDisplayDir, files)
 }
 
 // Dir reads the spec in dir: its *.cue files and cue.mod/module.cue.
@@ -161,11 +158,9 @@ func (l *loader) evaluate() (cue.Value, error) {
 	}
 	overlay := map[string]cueload.Source{}
 	for name, b := range l.src.Files {
-		if name == spec.SchemaFile {
-			continue
-		}
 		overlay[filepath.Join(l.src.abs, filepath.FromSlash(name))] = cueload.FromBytes(b)
 	}
+	// agentc's metaschema, in place of the copy the directory may hold.
 	overlay[filepath.Join(l.src.abs, spec.SchemaFile)] = cueload.FromBytes(schemaIn(pkg))
 	if _, ok := l.src.Files["cue.mod/module.cue"]; !ok {
 		overlay[filepath.Join(l.src.abs, "cue.mod", "module.cue")] = cueload.FromString("module: \"agentc.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
@@ -302,16 +297,15 @@ func (l *loader) userPos(v cue.Value, depth int) (model.Pos, bool) {
 	if !ok {
 		r.op, r.args = v.Expr()
 	}
-	op, args := r.op, r.args
-	if op != cue.AndOp {
+	if r.op != cue.AndOp {
 		return model.Pos{}, false
 	}
-	for _, a := range args {
+	for _, a := range r.args {
 		if p := l.pos(a.Pos()); inSpec(p) {
 			return p, true
 		}
 	}
-	for _, a := range args {
+	for _, a := range r.args {
 		if p, ok := l.userPos(a, depth+1); ok {
 			return p, true
 		}
@@ -338,9 +332,4 @@ func (l *loader) expr(v cue.Value) (cue.Op, []cue.Value) {
 // errorf records a finding at a CUE value's position.
 func (l *loader) errorf(v cue.Value, code, format string, args ...any) {
 	l.errs.Add(l.vpos(v), code, format, args...)
-}
-
-// docOf returns the doc comment of the field v came from.
-func (l *loader) docOf(v cue.Value) string {
-	return l.syn.docs[v.Pos()]
 }

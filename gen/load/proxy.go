@@ -54,9 +54,7 @@ func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params []string) {
 			}
 			text := strings.TrimSpace(l.text(pv))
 			own[m][name] = text
-			what := fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name)
-			l.checkTemplate(pv, text, params, what)
-			l.checkMentions(pv, text, []*model.Mode{m}, what)
+			l.checkText(pv, text, params, []*model.Mode{m}, fmt.Sprintf("prompt of mode %q for agent %q", m.Name, name))
 		}
 	}
 	for _, m := range s.Modes {
@@ -86,9 +84,10 @@ func (l *loader) knownAgent(s *model.Spec, v cue.Value, name, what string) bool 
 	return false
 }
 
-// checkTemplate reports {{placeholders}} of text that name no prompt
-// parameter (params, sorted), at the placeholder.
-func (l *loader) checkTemplate(v cue.Value, text string, params []string, what string) {
+// checkText reports, each at its place in v, the {{placeholders}} of text
+// that name no prompt parameter (params, sorted), and the tools text
+// mentions although one of modes does not let its prompt mention them.
+func (l *loader) checkText(v cue.Value, text string, params []string, modes []*model.Mode, what string) {
 	for _, ph := range model.Placeholder.FindAllStringSubmatch(text, -1) {
 		if slices.Contains(params, ph[1]) {
 			continue
@@ -103,11 +102,6 @@ func (l *loader) checkTemplate(v cue.Value, text string, params []string, what s
 		}
 		l.errs.Add(pos, "placeholder", "%s uses {{%s}}, which is not in prompt_params%s", what, ph[1], hint)
 	}
-}
-
-// checkMentions reports tools that text mentions although one of the modes
-// it is added to does not let its prompt mention them.
-func (l *loader) checkMentions(v cue.Value, text string, modes []*model.Mode, what string) {
 	for _, m := range modes {
 		for _, ts := range m.Standings {
 			if l.clashed[ts.Tool] || ts.Standing.Mentionable() || !Mentions(text, ts.Tool) {
@@ -209,9 +203,7 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params []string) {
 			v.Weight = l.integer(lookup(vv, cue.Str("weight")))
 			pv := lookup(vv, cue.Str("prompt"))
 			v.Prompt = strings.TrimSpace(l.text(pv))
-			what := fmt.Sprintf("prompt of variant %q of experiment %q", v.Name, e.Name)
-			l.checkTemplate(pv, v.Prompt, params, what)
-			l.checkMentions(pv, v.Prompt, modes, what)
+			l.checkText(pv, v.Prompt, params, modes, fmt.Sprintf("prompt of variant %q of experiment %q", v.Name, e.Name))
 			v.Params = l.params(lookup(vv, cue.Str("params")))
 			e.TotalWeight += v.Weight
 			e.Variants = append(e.Variants, v)

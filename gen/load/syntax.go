@@ -30,15 +30,18 @@ type syntaxIndex struct {
 	// then can a reference CUE resolved mean such a name's binding rather
 	// than the type (see typeWalker.shadowed, which asks CUE).
 	bindsPredeclared bool
-	// unnormalized holds the quoted labels that are not in Unicode NFC,
-	// which CUE's compiler reads in their NFC form (see unnormalizedLabels).
-	unnormalized []*ast.BasicLit
 }
 
 // indexSyntax reads the user's files (userFiles, by name) among the
 // instance's parsed files, and for doc comments and labels the files of
 // the packages they import from the spec's module (a definition in
-// import "example.com/spec/common").
+// import "example.com/spec/common"). It reports the quoted labels there
+// that are not in Unicode NFC ("e\u0301", an e and a combining acute
+// accent): CUE's compiler reads a quoted label in its NFC form ("\u00e9"),
+// so the name the contract carries — a tool's, an argument's, the key a
+// model sends — would differ, invisibly, from the one written. CUE decides
+// the name; the label is reported so that what is written is what it
+// decides.
 func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIndex {
 	var files []*ast.File
 	for _, f := range inst.Files {
@@ -74,7 +77,8 @@ func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIn
 			}
 			if lit, ok := fd.Label.(*ast.BasicLit); ok && lit.Kind == token.STRING && strings.ContainsFunc(lit.Value, func(r rune) bool { return r == '\\' || r >= utf8.RuneSelf }) {
 				if name, err := literal.Unquote(lit.Value); err == nil && !norm.NFC.IsNormalString(name) {
-					x.unnormalized = append(x.unnormalized, lit)
+					l.errs.Add(l.pos(lit.Pos()), "label-nfc", "the label %+q is not in Unicode normal form C: CUE reads it as %+q, a name other than the one written; write it in NFC",
+						name, norm.NFC.String(name))
 				}
 			}
 			var parts []string
@@ -150,12 +154,22 @@ func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
 		if !ok {
 			continue
 		}
-		if id, ok := fd.Label.(*ast.Ident); ok && (strings.HasPrefix(id.Name, "_") || strings.HasPrefix(id.Name, "#")) {
-			continue // hidden fields and definitions are no path's
-		}
-		name, ok := labelName(fd.Label)
-		if !ok {
-			continue
+		var name string
+		switch l := fd.Label.(type) {
+		case *ast.Ident:
+			if strings.HasPrefix(l.Name, "_") || strings.HasPrefix(l.Name, "#") {
+				continue // hidden fields and definitions are no path's
+			}
+			name = l.Name
+		case *ast.BasicLit:
+			// A string; Unquote refuses a literal of another kind.
+			s, err := literal.Unquote(l.Value)
+			if err != nil {
+				continue
+			}
+			name = s
+		default:
+			continue // no plain label
 		}
 		key := prefix + "\x00" + name
 		if _, seen := x.decls[key]; !seen {
@@ -165,19 +179,6 @@ func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
 			x.fields(st.Elts, key)
 		}
 	}
-}
-
-// labelName returns the name a plain label declares: an identifier or a
-// string literal (Unquote refuses a literal of another kind).
-func labelName(l ast.Label) (string, bool) {
-	switch l := l.(type) {
-	case *ast.Ident:
-		return l.Name, true
-	case *ast.BasicLit:
-		s, err := literal.Unquote(l.Value)
-		return s, err == nil
-	}
-	return "", false
 }
 
 // declPos returns the position of the first declaration of v's field in
@@ -198,18 +199,4 @@ func (x *syntaxIndex) declPos(v cue.Value) (token.Pos, bool) {
 func (x *syntaxIndex) declared(path []string) (token.Pos, bool) {
 	p, ok := x.decls["\x00"+strings.Join(path, "\x00")]
 	return p, ok
-}
-
-// unnormalizedLabels reports the quoted labels of the spec that are not in
-// Unicode NFC ("e\u0301", an e and a combining acute accent): CUE's
-// compiler reads a quoted label in its NFC form ("\u00e9"), so the name the
-// contract carries — a tool's, an argument's, the key a model sends —
-// would differ, invisibly, from the one written. CUE decides the name;
-// the label is reported so that what is written is what it decides.
-func (l *loader) unnormalizedLabels() {
-	for _, lit := range l.syn.unnormalized {
-		name, _ := literal.Unquote(lit.Value)
-		l.errs.Add(l.pos(lit.Pos()), "label-nfc", "the label %+q is not in Unicode normal form C: CUE reads it as %+q, a name other than the one written; write it in NFC",
-			name, norm.NFC.String(name))
-	}
 }

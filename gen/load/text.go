@@ -33,21 +33,21 @@ const textRule = "text may hold tabs and newlines but no other control character
 // holds it as it is), one that holds a character badRune refuses.
 func (l *loader) text(v cue.Value) string {
 	s := str(v)
-	r, ok := badRune(s)
-	if !ok {
-		return s
+	if r, ok := badRune(s); ok {
+		pos := l.textPos(v, func(raw string) int { return runeIndex(raw, r) })
+		l.errs.Add(pos, "text", "%s holds %s; %s", v.Path(), runeName(r), textRule)
 	}
-	pos := l.textPos(v, func(raw string) int { return runeIndex(raw, r) })
-	l.errs.Add(pos, "text", "%s holds %s; %s", v.Path(), runeName(r), textRule)
 	return s
 }
 
-// docText reports a doc comment, read from the syntax at the field v, that
-// holds a character badRune refuses.
-func (l *loader) docText(v cue.Value, doc string) {
+// docOf returns the doc comment of the field v came from, read from the
+// syntax, and reports one that holds a character badRune refuses.
+func (l *loader) docOf(v cue.Value) string {
+	doc := l.syn.docs[v.Pos()]
 	if r, ok := badRune(doc); ok {
-		l.errs.Add(l.vpos(v), "text", "the doc comment of %s holds %s; %s", v.Path(), runeName(r), textRule)
+		l.errorf(v, "text", "the doc comment of %s holds %s; %s", v.Path(), runeName(r), textRule)
 	}
+	return doc
 }
 
 // nameText reports, at pos, a name the spec gives (a field's, a model's)

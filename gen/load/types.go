@@ -156,7 +156,6 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 	}
 	f.Type = w.typ(fv, childGo, name)
 	f.Type.Doc = w.l.docOf(decl)
-	w.l.docText(decl, f.Type.Doc)
 	return f
 }
 
@@ -254,7 +253,6 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 		}
 		t.Items = w.typ(elem, base, names.Singular(field))
 		t.Items.Doc = w.l.docOf(elem)
-		w.l.docText(elem, t.Items.Doc)
 		w.constraints(v, t)
 		return t
 	case cue.StringKind, cue.IntKind, cue.NumberKind, cue.BoolKind:
@@ -745,18 +743,14 @@ func (w *typeWalker) bound(v cue.Value, op cue.Op, args []cue.Value, t *model.Ty
 	// is a number, so CUE refused a bound of another kind (int & >"a").
 	b, _ := args[0].MarshalJSON()
 	bd := &model.Bound{Value: json.Number(b), Exclusive: op == cue.GreaterThanOp || op == cue.LessThanOp}
-	switch op {
-	case cue.GreaterThanEqualOp, cue.GreaterThanOp:
-		if t.Minimum != nil {
-			w.errorv(v, "unsupported", "more than one lower bound (%s and %s); keep one", boundString(t.Minimum, ">"), boundString(bd, ">"))
-		}
-		t.Minimum = bd
-	default:
-		if t.Maximum != nil {
-			w.errorv(v, "unsupported", "more than one upper bound (%s and %s); keep one", boundString(t.Maximum, "<"), boundString(bd, "<"))
-		}
-		t.Maximum = bd
+	limit, which, dir := &t.Maximum, "upper", "<"
+	if op == cue.GreaterThanEqualOp || op == cue.GreaterThanOp {
+		limit, which, dir = &t.Minimum, "lower", ">"
 	}
+	if *limit != nil {
+		w.errorv(v, "unsupported", "more than one %s bound (%s and %s); keep one", which, boundString(*limit, dir), boundString(bd, dir))
+	}
+	*limit = bd
 }
 
 // boundString writes a bound as CUE does: >=0, >1, <=10, <5.
@@ -779,7 +773,6 @@ func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *
 		sels := path.Selectors()
 		name := strings.TrimPrefix(sels[len(sels)-1].String(), "#")
 		c = &model.Check{Name: name, Message: msg, Doc: w.l.docOf(def), GoName: names.GoExported(name), Pos: w.l.vpos(def)}
-		w.l.docText(def, c.Doc)
 		if r, ok := badRune(msg); ok {
 			w.l.errorf(def, "text", "the message of @check of #%s holds %s; %s", name, runeName(r), textRule)
 		}
