@@ -8,8 +8,6 @@ import (
 	pathpkg "path"
 	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -148,100 +146,24 @@ func (src *goSource) tabs(n int) {
 }
 
 // text writes format with its verbs replaced by args, as fmt.Fprintf
-// would, each line at the writer's indentation plus its own (a line left
-// empty stays empty): a template reads as the code it writes. The verbs
-// are the few the generator uses, each with an optional argument index
-// ("%[2]s"): %s (a string), %q (a string, quoted), %d (an int) and %%
-// ("%"). Unlike fmt's, they box nothing and build no string: the text
-// goes straight into the source.
+// does, each line at the writer's indentation plus its own (a line left
+// empty stays empty): a template reads as the code it writes.
 func (src *goSource) text(format string, args ...any) {
-	bol := true // at the beginning of a line
-	arg := 0
-	for format != "" {
-		i := strings.IndexByte(format, '%')
-		if i < 0 {
-			src.put(format, &bol)
-			return
-		}
-		src.put(format[:i], &bol)
-		format = format[i+1:]
-		if format != "" && format[0] == '[' {
-			if end := strings.IndexByte(format, ']'); end > 0 {
-				if n, err := strconv.Atoi(format[1:end]); err == nil {
-					arg, format = n-1, format[end+1:]
-				}
-			}
-		}
-		if format == "" {
-			src.put("%!(NOVERB)", &bol)
-			return
-		}
-		verb := format[0]
-		format = format[1:]
-		if verb == '%' {
-			src.put("%", &bol)
-			continue
-		}
-		var a any // nil, a missing argument
-		if arg >= 0 && arg < len(args) {
-			a = args[arg]
-		}
-		src.verb(verb, a, &bol)
-		arg++
-	}
+	fmt.Fprintf(indenter{src}, format, args...)
 }
 
-// verb writes one argument of text.
-func (src *goSource) verb(verb byte, a any, bol *bool) {
-	switch v := a.(type) {
-	case string:
-		if verb == 's' {
-			src.put(v, bol)
-			return
-		}
-		if verb == 'q' {
-			src.indent(bol)
-			src.Write(strconv.AppendQuote(src.AvailableBuffer(), v))
-			return
-		}
-	case int:
-		if verb == 'd' {
-			src.indent(bol)
-			src.Write(strconv.AppendInt(src.AvailableBuffer(), int64(v), 10))
-			return
-		}
-	}
-	// A verb or argument the generator does not use: visible in the
-	// output, as fmt shows one.
-	src.indent(bol)
-	src.WriteString("%!" + string(verb) + "(BADARG)")
-}
+// indenter writes to src what one call of text formats, each line it
+// starts at src's indentation (a line left empty stays empty).
+type indenter struct{ src *goSource }
 
-// indent writes the writer's indentation if at the beginning of a line.
-func (src *goSource) indent(bol *bool) {
-	if *bol {
-		src.tabs(src.depth)
-		*bol = false
-	}
-}
-
-// put writes s, each line it starts at the writer's indentation (a line
-// left empty stays empty).
-func (src *goSource) put(s string, bol *bool) {
-	for s != "" {
-		if *bol && s[0] != '\n' {
-			src.tabs(src.depth)
+func (w indenter) Write(p []byte) (int, error) {
+	for line := range bytes.Lines(p) {
+		if line[0] != '\n' {
+			w.src.tabs(w.src.depth)
 		}
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			src.WriteString(s)
-			*bol = false
-			return
-		}
-		src.WriteString(s[:i+1])
-		*bol = true
-		s = s[i+1:]
+		w.src.Write(line)
 	}
+	return len(p), nil
 }
 
 // keyedRows writes a composite literal's elements key: value, each on a

@@ -129,10 +129,10 @@ func TestTextBadVerb(t *testing.T) {
 		args   []any
 		want   string
 	}{
-		{"%x %s\n", []any{"a", "b"}, "%!x(BADARG) b\n"},
-		{"%d %q\n", []any{"a", "b"}, "%!d(BADARG) \"b\"\n"},
-		{"%s %s\n", []any{"a"}, "a %!s(BADARG)\n"},
-		{"%s %[3]s\n", []any{"a", "b"}, "a %!s(BADARG)\n"},
+		{"%z %s\n", []any{"a", "b"}, "%!z(string=a) b\n"},
+		{"%d %q\n", []any{"a", "b"}, "%!d(string=a) \"b\"\n"},
+		{"%s %s\n", []any{"a"}, "a %!s(MISSING)\n"},
+		{"%s %[3]s\n", []any{"a", "b"}, "a %!s(BADINDEX)\n"},
 		{"end %", nil, "end %!(NOVERB)"},
 	} {
 		var src goSource
