@@ -54,11 +54,13 @@ func words(s string) []string {
 	return out
 }
 
-// join concatenates words, putting '_' between two digits that would
-// otherwise run together ("4", "6" → "4_6").
-func join(ws []string) string {
+// ident concatenates the words of s, each as word cases it (i is its
+// index), putting '_' between two digits that would otherwise run together
+// ("4", "6" → "4_6").
+func ident(s string, word func(i int, w string) string) string {
 	var b strings.Builder
-	for _, w := range ws {
+	for i, w := range words(s) {
+		w = word(i, w)
 		if last, _ := utf8.DecodeLastRuneInString(b.String()); isDigit(last) && isDigit(firstRune(w)) {
 			b.WriteByte('_')
 		}
@@ -88,15 +90,12 @@ func capitalize(w string) string {
 // letter without case ("名前") gets an "X" prefix. It returns "" for a name
 // with no letters or digits.
 func GoExported(s string) string {
-	ws := words(s)
-	for i, w := range ws {
+	id := ident(s, func(_ int, w string) string {
 		if up := strings.ToUpper(w); goInitialisms[up] {
-			ws[i] = up
-		} else {
-			ws[i] = capitalize(w)
+			return up
 		}
-	}
-	id := join(ws)
+		return capitalize(w)
+	})
 	if r := firstRune(id); id != "" && (isDigit(r) || !unicode.IsUpper(r)) {
 		// A digit cannot start an identifier, and a letter without case
 		// ("名") would leave it unexported.
@@ -109,15 +108,12 @@ func GoExported(s string) string {
 // "saveSnapshot", "automation.complete" → "automationComplete". Reserved
 // words get a trailing '_'.
 func TSCamel(s string) string {
-	ws := words(s)
-	for i, w := range ws {
+	id := ident(s, func(i int, w string) string {
 		if i == 0 {
-			ws[i] = strings.ToLower(w)
-		} else {
-			ws[i] = capitalize(w)
+			return strings.ToLower(w)
 		}
-	}
-	id := join(ws)
+		return capitalize(w)
+	})
 	if id != "" && isDigit(firstRune(id)) {
 		id = "_" + id
 	}
@@ -129,11 +125,7 @@ func TSCamel(s string) string {
 
 // TSPascal returns a PascalCase TypeScript type name.
 func TSPascal(s string) string {
-	ws := words(s)
-	for i, w := range ws {
-		ws[i] = capitalize(w)
-	}
-	id := join(ws)
+	id := ident(s, func(_ int, w string) string { return capitalize(w) })
 	if id != "" && isDigit(firstRune(id)) {
 		id = "T" + id
 	}
