@@ -52,13 +52,8 @@ func (s *sseReader) Next() ([]byte, error) {
 		if line[0] == ':' {
 			continue
 		}
-		name, value := line, []byte(nil)
-		if i := bytes.IndexByte(line, ':'); i >= 0 {
-			name, value = line[:i], line[i+1:]
-			if len(value) > 0 && value[0] == ' ' {
-				value = value[1:]
-			}
-		}
+		name, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimPrefix(value, []byte(" "))
 		if string(name) != "data" {
 			continue
 		}
