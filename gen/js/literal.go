@@ -1,7 +1,6 @@
 package js
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/agentc-dev/agentc/gen/tslayout"
@@ -27,9 +26,6 @@ func Key(k string) string {
 // the value JSON.parse makes of it: raw itself, but with every key named
 // __proto__, at any depth, written as a computed key.
 func Literal(raw json.RawMessage) string {
-	if !bytes.Contains(raw, []byte("proto")) && !bytes.Contains(raw, []byte(`\u`)) { // no "__proto__", even with escapes
-		return string(raw)
-	}
 	var out []byte
 	last := 0
 	for i := 0; i < len(raw); i++ {
