@@ -297,10 +297,9 @@ func (e *Executor) report(err error) {
 // error; it is nil only when the context ended.
 func (e *Executor) exit(err error) {
 	e.mu.Lock()
-	closing := e.closing
-	e.mu.Unlock()
+	defer e.mu.Unlock()
 	switch {
-	case closing:
+	case e.closing:
 		return
 	case e.ctx.Err() != nil:
 		err = fmt.Errorf("opencode: session %s: %w", e.sessionID, context.Cause(e.ctx))
@@ -310,9 +309,7 @@ func (e *Executor) exit(err error) {
 		err = fmt.Errorf("opencode: session %s: reading the event stream: %w", e.sessionID, err)
 	}
 	e.report(err)
-	e.mu.Lock()
 	e.exitCode, e.exitErr = 1, err
-	e.mu.Unlock()
 }
 
 // SendMessage sends a text prompt with the request's model, agent, system
