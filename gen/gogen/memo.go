@@ -1,9 +1,11 @@
 package gogen
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"reflect"
+	"slices"
 
 	"github.com/agentc-dev/agentc/gen/model"
 )
@@ -138,21 +140,12 @@ func (u *unitHash) value(v reflect.Value) {
 func (u *unitHash) of(x any) { u.value(reflect.ValueOf(x)) }
 
 // ownDecls returns a copy of decls whose texts are copied out of the
-// blocks they were written in (see next) into one allocation: a unit kept
-// for later runs holds its own text, not the blocks of the run that wrote
-// it.
+// blocks they were written in (see next): a unit kept for later runs holds
+// its own text, not the blocks of the run that wrote it.
 func ownDecls(decls []decl) []decl {
-	size := 0
-	for _, d := range decls {
-		size += len(d.text)
-	}
-	text := make([]byte, 0, size)
-	out := make([]decl, len(decls))
-	for i, d := range decls {
-		start := len(text)
-		text = append(text, d.text...)
-		d.text = text[start:len(text):len(text)]
-		out[i] = d
+	out := slices.Clone(decls)
+	for i := range out {
+		out[i].text = bytes.Clone(out[i].text)
 	}
 	return out
 }
