@@ -321,29 +321,27 @@ func fillTool(e *StreamEvent, p *Part) {
 	e.MessageID, e.PartID = p.MessageID, p.ID
 }
 
-// settledByEvents reports whether the events show the turn over: the
-// newest assistant message answers the newest user message and is
+// completeFromEvents returns, when the events show the turn over, its
+// completion, and starts the next turn; otherwise nil. The turn is over
+// when the newest assistant message answers the newest user message and is
 // complete, and no tool call is pending or running. A turn that failed
 // before any assistant message counts as over once OpenCode reported the
 // error.
-func (n *normalizer) settledByEvents() bool {
+func (n *normalizer) completeFromEvents() *StreamEvent {
 	if n.lastUser == "" || len(n.unresolved) > 0 {
-		return false
+		return nil
 	}
 	a := n.lastAssistant
 	if a == nil || a.ParentID != n.lastUser {
-		return n.turnError != ""
+		if n.turnError == "" {
+			return nil
+		}
+		return n.complete(nil, "")
 	}
-	return a.Time.Completed != 0
-}
-
-// completeFromEvents returns the completion of a turn settledByEvents
-// reports over, and starts the next turn.
-func (n *normalizer) completeFromEvents() *StreamEvent {
-	if a := n.lastAssistant; a != nil && a.ParentID == n.lastUser {
-		return n.complete(a, strings.Join(n.texts[a.ID], "\n"))
+	if a.Time.Completed == 0 {
+		return nil
 	}
-	return n.complete(nil, "")
+	return n.complete(a, strings.Join(n.texts[a.ID], "\n"))
 }
 
 // complete returns the completion of a turn whose last assistant message

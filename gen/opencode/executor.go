@@ -225,10 +225,9 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 			continue
 		}
 		var end []*StreamEvent
-		switch {
-		case n.settledByEvents():
-			end = []*StreamEvent{n.completeFromEvents()}
-		case sig == sigIdle:
+		if done := n.completeFromEvents(); done != nil {
+			end = []*StreamEvent{done}
+		} else if sig == sigIdle {
 			// The events do not show the turn over: after an abort
 			// OpenCode goes idle before it publishes the running tool's
 			// end. Ask the message list, which also covers events the
