@@ -22,7 +22,7 @@ import (
 
 // build converts the evaluated root into the model, recording findings.
 func (l *loader) build(root cue.Value) *model.Spec {
-	s := &model.Spec{Dir: l.src.Display, Files: l.src.userFiles()}
+	s := &model.Spec{Dir: l.src.Display, Files: l.src.UserFiles()}
 
 	l.contract(root, s)
 	l.codegen(root, s)
