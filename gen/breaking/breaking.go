@@ -383,10 +383,8 @@ func (c *cmpr) tools() {
 				c.add("TOOL_ALIAS_REMOVED", at, nt.Pos, ot.Pos, "alias %q of tool %q now names tool %q", a, ot.Name, t.Name)
 			}
 		}
-		for _, a := range nt.Aliases {
-			if !slices.Contains(ot.AllNames(), a) {
-				c.add("TOOL_ALIAS_ADDED", at, nt.Pos, ot.Pos, "tool %q gained alias %q", ot.Name, a)
-			}
+		for _, a := range missing(nt.Aliases, ot.AllNames()) {
+			c.add("TOOL_ALIAS_ADDED", at, nt.Pos, ot.Pos, "tool %q gained alias %q", ot.Name, a)
 		}
 		if ot.Execution != nt.Execution {
 			c.add("TOOL_EXECUTION_CHANGED", at, nt.Pos, ot.Pos, "tool %q now executes %q: %s (was %q: %s)", ot.Name, nt.Execution, executes(nt.Execution), ot.Execution, executes(ot.Execution))
@@ -542,10 +540,8 @@ func (c *cmpr) typ(args bool, at About, o, n *model.Type, pos, oldPos model.Pos)
 	if !args {
 		// A value no longer produced breaks nobody; a new one may
 		// surprise a consumer that switches on the old ones.
-		for _, v := range nv {
-			if !slices.Contains(ov, v) {
-				c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s may now be %q (values were %s, now %s)", p, v, model.Disjunction(ov), model.Disjunction(nv))
-			}
+		for _, v := range missing(nv, ov) {
+			c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s may now be %q (values were %s, now %s)", p, v, model.Disjunction(ov), model.Disjunction(nv))
 		}
 		return
 	}
@@ -556,16 +552,17 @@ func (c *cmpr) typ(args bool, at About, o, n *model.Type, pos, oldPos model.Pos)
 	case model.Number, model.Integer:
 		c.bounds(at, o, n, pos, oldPos)
 	}
-	for _, v := range ov {
-		if !slices.Contains(nv, v) {
-			c.add("ARG_ENUM_VALUE_REMOVED", at, pos, oldPos, "argument %s no longer accepts %q", p, v)
-		}
+	for _, v := range missing(ov, nv) {
+		c.add("ARG_ENUM_VALUE_REMOVED", at, pos, oldPos, "argument %s no longer accepts %q", p, v)
 	}
-	for _, v := range nv {
-		if !slices.Contains(ov, v) {
-			c.add("ARG_ENUM_VALUE_ADDED", at, pos, oldPos, "argument %s now accepts %q", p, v)
-		}
+	for _, v := range missing(nv, ov) {
+		c.add("ARG_ENUM_VALUE_ADDED", at, pos, oldPos, "argument %s now accepts %q", p, v)
 	}
+}
+
+// missing returns the elements of a that b lacks, in a's order.
+func missing(a, b []string) []string {
+	return slices.DeleteFunc(slices.Clone(a), func(x string) bool { return slices.Contains(b, x) })
 }
 
 // kindChanged treats enum and literal as one family (values compared
@@ -640,15 +637,11 @@ func (c *cmpr) patterns(at About, o, n *model.Type, pos, oldPos model.Pos) {
 		return ks
 	}
 	ok, nk := key(o), key(n)
-	for _, k := range nk {
-		if !slices.Contains(ok, k) {
-			c.add("ARG_PATTERN_CHANGED", at, pos, oldPos, "argument %s gained %s", p, k)
-		}
+	for _, k := range missing(nk, ok) {
+		c.add("ARG_PATTERN_CHANGED", at, pos, oldPos, "argument %s gained %s", p, k)
 	}
-	for _, k := range ok {
-		if !slices.Contains(nk, k) {
-			c.add("ARG_PATTERN_REMOVED", at, pos, oldPos, "argument %s lost %s", p, k)
-		}
+	for _, k := range missing(ok, nk) {
+		c.add("ARG_PATTERN_REMOVED", at, pos, oldPos, "argument %s lost %s", p, k)
 	}
 }
 

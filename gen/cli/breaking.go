@@ -293,7 +293,7 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		if !hasSpec(src.Files) {
+		if len(src.UserFiles()) == 0 {
 			return nil, fmt.Sprintf("no .cue files in %s", against), nil
 		}
 		s, err := load.Load(src)
@@ -329,10 +329,13 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		// "./…", so that for dir "." nothing is trimmed).
 		files[strings.TrimPrefix(name, dir+"/")] = b
 	}
-	if !hasSpec(files) {
+	// Positions in the baseline read ref:dir/file, never like the
+	// working tree's files.
+	src := load.Bytes(ref+":"+dir, files)
+	if len(src.UserFiles()) == 0 {
 		// The change that adopts agentc adds the spec; a mistyped path
 		// names no spec here either, and must not pass unnoticed.
-		if here, err := load.Dir(dir); err != nil || !hasSpec(here.Files) {
+		if here, err := load.Dir(dir); err != nil || len(here.UserFiles()) == 0 {
 			return nil, "", fmt.Errorf("--against %s: no .cue files in %s at %s, nor in %s here: is the path right?", against, dir, ref, dir)
 		}
 		// Nor must a spec directory that moved pass as a new spec.
@@ -345,21 +348,8 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		}
 		return nil, fmt.Sprintf("no .cue files in %s at %s", dir, ref), nil
 	}
-	// Positions in the baseline read ref:dir/file, never like the
-	// working tree's files.
-	s, err := load.Load(load.Bytes(ref+":"+dir, files))
+	s, err := load.Load(src)
 	return s, "", err
-}
-
-// hasSpec reports whether files (a load.Source's) hold a spec file: a .cue
-// file of the directory other than the metaschema's copy.
-func hasSpec(files map[string][]byte) bool {
-	for name := range files {
-		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != spec.SchemaFile {
-			return true
-		}
-	}
-	return false
 }
 
 // runIn runs a command (git, go) in dir ("" is the working directory) and

@@ -82,7 +82,7 @@ func runInitSchema(e *env, dir string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !hasSpec(src.Files) {
+	if len(src.UserFiles()) == 0 {
 		// A copy would make dir the spec directory that commands find.
 		return nil, fmt.Errorf("init --schema: %s holds no spec (no .cue files); name the spec directory", dir)
 	}

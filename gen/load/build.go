@@ -22,7 +22,7 @@ import (
 
 // build converts the evaluated root into the model, recording findings.
 func (l *loader) build(root cue.Value) *model.Spec {
-	s := &model.Spec{Dir: l.src.Display, Files: l.src.userFiles()}
+	s := &model.Spec{Dir: l.src.Display, Files: l.src.UserFiles()}
 
 	l.contract(root, s)
 	l.codegen(root, s)
@@ -402,43 +402,32 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			m.Extends = p
 		}
 	}
-	cyclic := map[*model.Mode]bool{}
-	for _, m := range s.Modes {
-		seen := map[*model.Mode]bool{}
-		var chain []string
-		for x := m; x != nil; x = x.Extends {
-			if seen[x] {
-				if x == m {
-					cyclic[m] = true
-					// One finding per cycle, at the first of its modes by name.
-					if slices.Min(chain) == m.Name {
-						l.errorf(raws[m].extends, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
-					}
-				}
-				break
-			}
-			seen[x] = true
-			chain = append(chain, x.Name)
-		}
-	}
 	params := l.promptParams(root, s)
 	for _, m := range s.Modes {
 		// The critical instructions follow even a custom prompt: the
 		// model reads them as it reads the mode's prompt.
 		c := raws[m].critical
 		l.checkText(c, m.Critical, params, []*model.Mode{m}, fmt.Sprintf("critical text of mode %q", m.Name))
-		if cyclic[m] {
+		// m and the modes it extends, nearest first, however long the
+		// chain, up to the first mode it meets again: x.
+		var lineage []*model.Mode
+		x := m
+		for ; x != nil && !slices.Contains(lineage, x); x = x.Extends {
+			lineage = append(lineage, x)
+		}
+		if x == m {
+			// One finding per cycle, at the first of its modes by name.
+			chain := each(lineage, func(x *model.Mode) string { return x.Name })
+			if slices.Min(chain) == m.Name {
+				l.errorf(raws[m].extends, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
+			}
 			continue
 		}
-		// m and the modes it extends, nearest first, however long the
-		// chain, up to a mode of a cycle (reported above).
-		var lineage []*model.Mode
-		var parts []string // their own prompts, farthest first
-		for x := m; x != nil && !cyclic[x]; x = x.Extends {
-			lineage = append(lineage, x)
-			parts = append(parts, x.OwnPrompt)
+		if x != nil {
+			lineage = lineage[:slices.Index(lineage, x)] // up to the cycle m leads into
 		}
-		slices.Reverse(parts)
+		parts := each(lineage, func(x *model.Mode) string { return x.OwnPrompt })
+		slices.Reverse(parts) // their own prompts, farthest first
 		m.Prompt = strings.Join(parts, "\n\n")
 		l.checkPrompt(lineage, params, func(m *model.Mode) cue.Value { return raws[m].prompt })
 	}

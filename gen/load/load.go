@@ -85,9 +85,9 @@ func Bytes(display string, files map[string][]byte) *Source {
 	return &Source{Display: display, Files: files, abs: filepath.Join(string(filepath.Separator), "agentc-virtual", filepath.FromSlash(display))}
 }
 
-// userFiles returns the names of the spec author's .cue files, sorted: the
+// UserFiles returns the names of the spec author's .cue files, sorted: the
 // directory's own, without the metaschema copy.
-func (src *Source) userFiles() []string {
+func (src *Source) UserFiles() []string {
 	var names []string
 	for name := range src.Files {
 		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != spec.SchemaFile {
@@ -145,7 +145,7 @@ type loader struct {
 // metaschema closes the spec (see its pattern on the top-level fields), so
 // CUE itself reports a field it does not declare.
 func (l *loader) evaluate() (cue.Value, error) {
-	userFiles := l.src.userFiles()
+	userFiles := l.src.UserFiles()
 	if len(userFiles) == 0 {
 		return cue.Value{}, diag.List{{Pos: model.Pos{File: l.src.Display}, Code: "no-spec", Msg: "no .cue files in the spec directory"}}
 	}

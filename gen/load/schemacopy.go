@@ -40,7 +40,7 @@ func SchemaFor(src *Source) []byte {
 // specPackage returns the package of the spec author's files ("agentc"
 // when there are none; findings about package clauses are Load's).
 func (l *loader) specPackage() string {
-	if pkg, _ := l.packageName(l.src.userFiles()); pkg != "" {
+	if pkg, _ := l.packageName(l.src.UserFiles()); pkg != "" {
 		return pkg
 	}
 	return "agentc"
