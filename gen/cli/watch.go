@@ -118,7 +118,10 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 }
 
 // watchTree adds root, if it is a directory, and every directory below it
-// to w, but hidden ones (.git).
+// to w, but hidden ones (.git) and node_modules, which hold no package of
+// the spec: a spec at the root of a JavaScript repository would otherwise
+// watch every directory of its dependencies (and run out of inotify
+// watches, or of file descriptors on macOS).
 func watchTree(w *fsnotify.Watcher, root string) error {
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
@@ -126,7 +129,7 @@ func watchTree(w *fsnotify.Watcher, root string) error {
 			return nil // gone already: an editor's temporary file
 		case err != nil || !d.IsDir():
 			return err
-		case p != root && strings.HasPrefix(d.Name(), "."):
+		case p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules"):
 			return filepath.SkipDir
 		}
 		return w.Add(p)

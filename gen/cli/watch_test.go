@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -363,5 +364,33 @@ func TestSpecEvent(t *testing.T) {
 		if got := specEvent(ev); got != tc.want {
 			t.Errorf("specEvent(%s %v) = %v, want %v", tc.name, tc.op, got, tc.want)
 		}
+	}
+}
+
+// TestWatchTree: watch follows every directory below the spec's that can
+// hold a package of it, and none of the hidden ones or node_modules.
+func TestWatchTree(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"common/deep", ".git/objects", "node_modules/zod/lib", "cue.mod"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := watchTree(w, root); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range w.WatchList() {
+		rel, _ := filepath.Rel(root, p)
+		got = append(got, filepath.ToSlash(rel))
+	}
+	slices.Sort(got)
+	if want := []string{".", "common", "common/deep", "cue.mod"}; !slices.Equal(got, want) {
+		t.Errorf("watched %q, want %q", got, want)
 	}
 }
