@@ -178,11 +178,12 @@ type SQLStore struct {
 	// database that does not answer holds a caller's answer.
 	WriteTimeout time.Duration
 
-	ownerOnce sync.Once
-	owner     string
-	claims    atomic.Uint64
-	mu        sync.Mutex
-	local     map[invocationKey]*storeCall
+	claims atomic.Uint64
+	mu     sync.Mutex
+	// local and owner, this instance's lease_owner prefix, are set by the
+	// first Claim, under mu; claimRow runs after its Claim has locked mu.
+	local map[invocationKey]*storeCall
+	owner string
 }
 
 // NewSQLStore returns a SQLStore on db.
@@ -270,18 +271,13 @@ func (s *SQLStore) writeTimeout() time.Duration {
 // interval is d as a PostgreSQL interval literal.
 func interval(d time.Duration) string { return fmt.Sprintf("%d milliseconds", d.Milliseconds()) }
 
-func (s *SQLStore) ownerID() string {
-	s.ownerOnce.Do(func() { s.owner = "gw-" + newUUID() })
-	return s.owner
-}
-
 // Claim implements Store.
 func (s *SQLStore) Claim(ctx context.Context, inv Invocation) (Result, bool, error) {
 	k := invocationKey{inv.SessionID, inv.ToolCallID}
 	for {
 		s.mu.Lock()
 		if s.local == nil {
-			s.local = map[invocationKey]*storeCall{}
+			s.local, s.owner = map[invocationKey]*storeCall{}, "gw-"+newUUID()
 		}
 		if c := s.local[k]; c != nil {
 			s.mu.Unlock()
@@ -290,7 +286,7 @@ func (s *SQLStore) Claim(ctx context.Context, inv Invocation) (Result, bool, err
 			}
 			continue // its claimer gave up (or lost the row): ask the database
 		}
-		c := &storeCall{hash: inv.RequestHash, token: s.ownerID() + "/" + strconv.FormatUint(s.claims.Add(1), 10),
+		c := &storeCall{hash: inv.RequestHash, token: s.owner + "/" + strconv.FormatUint(s.claims.Add(1), 10),
 			done: make(chan struct{})}
 		s.local[k] = c
 		s.mu.Unlock()
@@ -409,7 +405,7 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 			continue
 		case hash != inv.RequestHash:
 			return Result{}, false, ErrConflict
-		case status == StatusRunning && strings.HasPrefix(owner.String, s.ownerID()+"/"):
+		case status == StatusRunning && strings.HasPrefix(owner.String, s.owner+"/"):
 			// An earlier attempt of this claim, or an earlier claim of
 			// this instance that then gave up, inserted the row and lost
 			// the answer; it never executed (an executing claim stays in
