@@ -297,7 +297,9 @@ func (d *Decoder) Reset(data []byte) {
 // decoding found: a *SyntaxError for input that is not JSON, Issues for
 // well-formed JSON that failed validation, nil otherwise.
 func (d *Decoder) End() error {
-	d.end()
+	if d.peek(); d.err == nil && d.pos != len(d.data) {
+		d.fail("unexpected data after the value")
+	}
 	if d.err != nil {
 		return d.err
 	}
@@ -325,16 +327,6 @@ func (d *Decoder) peek() byte {
 		}
 	}
 	return 0
-}
-
-// end checks that only whitespace follows the document.
-func (d *Decoder) end() {
-	if d.err != nil {
-		return
-	}
-	if d.peek(); d.pos != len(d.data) {
-		d.fail("unexpected data after the value")
-	}
 }
 
 // push enters the member or element e of the current object or array.

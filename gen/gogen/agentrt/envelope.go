@@ -109,7 +109,7 @@ func parseCallbackBody(body []byte) (toolCallID string, args []byte, argsSum [sh
 	if msg != "" {
 		return "", nil, argsSum, msg
 	}
-	d.end()
+	d.End() // a syntax error for data after the body; its one issue, a body not an object, is told below
 	switch {
 	case d.err != nil:
 		return "", nil, argsSum, "the body is not valid JSON: " + d.err.Error()

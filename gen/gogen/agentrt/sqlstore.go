@@ -178,11 +178,12 @@ type SQLStore struct {
 	// database that does not answer holds a caller's answer.
 	WriteTimeout time.Duration
 
-	ownerOnce sync.Once
-	owner     string
-	claims    atomic.Uint64
-	mu        sync.Mutex
-	local     map[invocationKey]*storeCall
+	claims atomic.Uint64
+	mu     sync.Mutex
+	// local and owner, this instance's lease_owner prefix, are set by the
+	// first Claim, under mu; claimRow runs after its Claim has locked mu.
+	local map[invocationKey]*storeCall
+	owner string
 }
 
 // NewSQLStore returns a SQLStore on db.
@@ -270,18 +271,13 @@ func (s *SQLStore) writeTimeout() time.Duration {
 // interval is d as a PostgreSQL interval literal.
 func interval(d time.Duration) string { return fmt.Sprintf("%d milliseconds", d.Milliseconds()) }
 
-func (s *SQLStore) ownerID() string {
-	s.ownerOnce.Do(func() { s.owner = "gw-" + newUUID() })
-	return s.owner
-}
-
 // Claim implements Store.
 func (s *SQLStore) Claim(ctx context.Context, inv Invocation) (Result, bool, error) {
 	k := invocationKey{inv.SessionID, inv.ToolCallID}
 	for {
 		s.mu.Lock()
 		if s.local == nil {
-			s.local = map[invocationKey]*storeCall{}
+			s.local, s.owner = map[invocationKey]*storeCall{}, "gw-"+newUUID()
 		}
 		if c := s.local[k]; c != nil {
 			s.mu.Unlock()
@@ -290,7 +286,7 @@ func (s *SQLStore) Claim(ctx context.Context, inv Invocation) (Result, bool, err
 			}
 			continue // its claimer gave up (or lost the row): ask the database
 		}
-		c := &storeCall{hash: inv.RequestHash, token: s.ownerID() + "/" + strconv.FormatUint(s.claims.Add(1), 10),
+		c := &storeCall{hash: inv.RequestHash, token: s.owner + "/" + strconv.FormatUint(s.claims.Add(1), 10),
 			done: make(chan struct{})}
 		s.local[k] = c
 		s.mu.Unlock()
@@ -305,7 +301,9 @@ func (s *SQLStore) Claim(ctx context.Context, inv Invocation) (Result, bool, err
 		if err != nil && uncertain {
 			// The database may have taken the claim without answering:
 			// remove the row (never executed) once it answers again.
-			go s.release(inv, c.token)
+			go s.persist("releasing an unexecuted claim", `DELETE FROM session_tool_invocations
+	WHERE session_id = $1 AND tool_call_id = $2 AND lease_owner = $3 AND status = 'running'`,
+				inv.SessionID, inv.ToolCallID, c.token)
 		}
 		s.forget(k, c)
 		c.res, c.ok = res, done && err == nil
@@ -340,11 +338,6 @@ func (s *SQLStore) newRetrier() *retrier {
 // happens to the request).
 func (r *retrier) attemptCtx(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithDeadline(context.WithoutCancel(ctx), r.deadline)
-}
-
-// ok records a success: the next failure gets a full deadline.
-func (r *retrier) ok() {
-	r.wait, r.deadline = 10*time.Millisecond, time.Now().Add(r.limit)
 }
 
 // again sleeps before the next attempt after err, or returns err when the
@@ -390,8 +383,6 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 			}
 			continue
 		}
-		noteStoreAttempt(ctx, nil)
-		rt.ok()
 		if n == 1 {
 			return Result{}, false, nil
 		}
@@ -414,15 +405,12 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 			continue
 		case hash != inv.RequestHash:
 			return Result{}, false, ErrConflict
-		case status == StatusRunning && owner.String == token:
-			// An earlier attempt of this claim inserted the row and its
-			// answer was lost.
-			return Result{}, false, nil
-		case status == StatusRunning && strings.HasPrefix(owner.String, s.ownerID()+"/"):
-			// An earlier claim of this instance inserted the row, lost the
-			// answer and gave up; it never executed (an executing claim
-			// stays in s.local until its result is recorded, and this
-			// claim is the key's entry there): take the row over.
+		case status == StatusRunning && strings.HasPrefix(owner.String, s.owner+"/"):
+			// An earlier attempt of this claim, or an earlier claim of
+			// this instance that then gave up, inserted the row and lost
+			// the answer; it never executed (an executing claim stays in
+			// s.local until its result is recorded, and this claim is the
+			// key's entry there): take the row over.
 			n, err := s.execRetried(ctx, rt, "taking over this instance's unexecuted claim", `UPDATE session_tool_invocations
 	SET lease_owner = $4, lease_until = now() + CAST($5 AS interval), updated_at = now()
 	WHERE session_id = $1 AND tool_call_id = $2 AND status = 'running' AND lease_owner IN ($3, $4)`,
@@ -444,14 +432,12 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 			// back and finish, still records its result.
 			b, _ := json.Marshal(Result{Result: inv.Tool + " was interrupted: the gateway executing it stopped before it " +
 				"finished, so whether it took effect is unknown. Check its effect before calling it again."})
-			_, err := s.exec(ctx, rt, `UPDATE session_tool_invocations
+			_, err := s.execRetried(ctx, rt, "marking an interrupted call", `UPDATE session_tool_invocations
 	SET status = 'interrupted', result = $3, lease_until = NULL, updated_at = now()
 	WHERE session_id = $1 AND tool_call_id = $2 AND status = 'running' AND lease_until < now()`,
 				inv.SessionID, inv.ToolCallID, string(b))
 			if err != nil {
-				if err := rt.again(ctx, fmt.Errorf("SQLStore: marking an interrupted call: %w", err)); err != nil {
-					return Result{}, false, err
-				}
+				return Result{}, false, err
 			}
 			continue
 		}
@@ -459,24 +445,6 @@ func (s *SQLStore) claimRow(ctx context.Context, inv Invocation, token string, u
 		if err := poll.sleep(ctx); err != nil {
 			return Result{}, false, err
 		}
-	}
-}
-
-// release deletes the row of a claim that gave up before executing, in
-// case the database took it without answering, retrying until the
-// database answers or the row is no longer the claim's.
-func (s *SQLStore) release(inv Invocation, token string) {
-	rt := &retrier{wait: 100 * time.Millisecond}
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), s.writeTimeout())
-		_, err := s.DB.ExecContext(ctx, `DELETE FROM session_tool_invocations
-	WHERE session_id = $1 AND tool_call_id = $2 AND lease_owner = $3 AND status = 'running'`,
-			inv.SessionID, inv.ToolCallID, token)
-		cancel()
-		if err == nil {
-			return
-		}
-		rt.sleep(context.Background())
 	}
 }
 
@@ -500,9 +468,14 @@ func (s *SQLStore) renew(inv Invocation, c *storeCall) {
 	}
 }
 
-// errClaimLost is what recording finds when the row is no longer the
-// claim's.
-var errClaimLost = errors.New("the claim was lost (its row was deleted)")
+// recordResult writes a claimed call's result: $4 its status, $5 its JSON.
+// The update is keyed by the claim's token ($3), so that repeating it after
+// a lost answer is harmless, and it replaces "interrupted" should another
+// gateway have given the claim up for dead. It affects no row when the
+// claim was lost (its row was deleted).
+const recordResult = `UPDATE session_tool_invocations
+	SET status = $4, result = $5, lease_until = NULL, updated_at = now()
+	WHERE session_id = $1 AND tool_call_id = $2 AND lease_owner = $3`
 
 // Complete implements Store. The waiting calls of this process get res at
 // once. Recording it is retried under WriteTimeout; when that does not
@@ -530,21 +503,18 @@ func (s *SQLStore) Complete(ctx context.Context, inv Invocation, res Result) err
 		s.finish(k, c)
 		return fmt.Errorf("SQLStore: encoding the result: %w", err)
 	}
-	err = s.record(ctx, s.newRetrier(), inv, c.token, status, string(b))
-	if err == nil || errors.Is(err, errClaimLost) {
+	args := []any{inv.SessionID, inv.ToolCallID, c.token, status, string(b)}
+	n, err := s.execRetried(ctx, s.newRetrier(), "recording the result", recordResult, args...)
+	if err == nil {
 		s.finish(k, c)
-		return err
+		if n != 1 {
+			return fmt.Errorf("SQLStore: recording the result of %s: the claim was lost (its row was deleted)", inv.ToolCallID)
+		}
+		return nil
 	}
 	go func() {
-		rt := &retrier{wait: 100 * time.Millisecond, limit: s.writeTimeout()}
-		for {
-			rt.deadline = time.Now().Add(s.writeTimeout())
-			err := s.record(context.Background(), rt, inv, c.token, status, string(b))
-			if err == nil || errors.Is(err, errClaimLost) {
-				s.finish(k, c)
-				return
-			}
-		}
+		s.persist("recording the result", recordResult, args...)
+		s.finish(k, c)
 	}()
 	return fmt.Errorf("SQLStore: recording the result of %s: the database did not take it within %v; "+
 		"it is kept and recorded when the database answers: %w", inv.ToolCallID, s.writeTimeout(), err)
@@ -557,29 +527,26 @@ func (s *SQLStore) finish(k invocationKey, c *storeCall) {
 	s.forget(k, c)
 }
 
-// record writes a claimed call's result, retrying under rt. The update is
-// keyed by the claim's token, so that repeating it after a lost answer is
-// harmless, and it replaces "interrupted" should another gateway have
-// given the claim up for dead.
-func (s *SQLStore) record(ctx context.Context, rt *retrier, inv Invocation, token, status, result string) error {
-	n, err := s.execRetried(ctx, rt, "recording the result", `UPDATE session_tool_invocations
-	SET status = $4, result = $5, lease_until = NULL, updated_at = now()
-	WHERE session_id = $1 AND tool_call_id = $2 AND lease_owner = $3`,
-		inv.SessionID, inv.ToolCallID, token, status, result)
-	if err == nil && n != 1 {
-		return fmt.Errorf("SQLStore: recording the result of %s: %w", inv.ToolCallID, errClaimLost)
+// persist runs a statement, detached from any request, until the database
+// takes it: rounds of retries under WriteTimeout, the first 100 ms after a
+// failure.
+func (s *SQLStore) persist(what, query string, args ...any) {
+	rt := &retrier{wait: 100 * time.Millisecond, limit: s.writeTimeout()}
+	for {
+		rt.deadline = time.Now().Add(s.writeTimeout())
+		if _, err := s.execRetried(context.Background(), rt, what, query, args...); err == nil {
+			return
+		}
 	}
-	return err
 }
 
-// execRetried runs a statement under rt until an attempt succeeds, which
-// it counts on ctx's call, or rt gives up; what names the operation in the
-// error. It returns the rows the statement affected.
+// execRetried runs a statement under rt until an attempt succeeds or rt
+// gives up; what names the operation in the error. It returns the rows the
+// statement affected.
 func (s *SQLStore) execRetried(ctx context.Context, rt *retrier, what, query string, args ...any) (int64, error) {
 	for {
 		n, err := s.exec(ctx, rt, query, args...)
 		if err == nil {
-			noteStoreAttempt(ctx, nil)
 			return n, nil
 		}
 		if err := rt.again(ctx, fmt.Errorf("SQLStore: %s: %w", what, err)); err != nil {
@@ -589,7 +556,9 @@ func (s *SQLStore) execRetried(ctx context.Context, rt *retrier, what, query str
 }
 
 // exec makes one attempt at a statement under rt's per-attempt deadline and
-// returns the rows it affected; the caller decides whether to retry.
+// returns the rows it affected; the caller decides whether to retry. A
+// success is counted on ctx's call and moves rt's deadline: the next
+// failure gets a full one.
 func (s *SQLStore) exec(ctx context.Context, rt *retrier, query string, args ...any) (int64, error) {
 	actx, cancel := rt.attemptCtx(ctx)
 	defer cancel()
@@ -597,6 +566,8 @@ func (s *SQLStore) exec(ctx context.Context, rt *retrier, query string, args ...
 	if err != nil {
 		return 0, err
 	}
+	noteStoreAttempt(ctx, nil)
+	rt.wait, rt.deadline = 10*time.Millisecond, time.Now().Add(rt.limit)
 	return r.RowsAffected()
 }
 

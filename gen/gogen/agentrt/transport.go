@@ -26,7 +26,7 @@ func RequestHash(tool string, args []byte) (hash, tooDeep string) {
 		if msg != "" {
 			return "", msg
 		}
-		if d.end(); d.err == nil {
+		if d.End(); d.err == nil {
 			return requestHash(tool, sum), ""
 		}
 	}
