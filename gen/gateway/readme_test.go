@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/agentc-dev/agentc/gen/internal/pgtest"
 	"github.com/agentc-dev/agentc/gen/internal/procout"
+	"github.com/agentc-dev/agentc/gen/internal/readme"
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
 
@@ -61,63 +60,6 @@ func run(ctx context.Context, gateway Gateway) error {
 }
 `
 
-// readmeGoBlocks returns the Go code blocks of the README between the
-// headings from and to, unindented.
-func readmeGoBlocks(t *testing.T, from, to string) []string {
-	t.Helper()
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, sec, ok := strings.Cut(string(b), "\n"+from+"\n")
-	sec, _, ok2 := strings.Cut(sec, "\n"+to)
-	if !ok || !ok2 {
-		t.Fatalf("README: no heading %q followed by %q", from, to)
-	}
-	var blocks []string
-	for _, m := range regexp.MustCompile("(?s)\n( *)```go\n(.*?)\n *```\n").FindAllStringSubmatch(sec, -1) {
-		indent, code := m[1], m[2]
-		var lines []string
-		for _, l := range strings.Split(code, "\n") {
-			lines = append(lines, strings.TrimPrefix(l, indent))
-		}
-		blocks = append(blocks, strings.Join(lines, "\n"))
-	}
-	return blocks
-}
-
-// buildREADMEProgram builds a program of files (paths relative to its
-// package directory, which does not exist: go build reads them from an
-// overlay) in package gen/gateway/readmeprogram of this module, so that
-// it imports this module's packages, and returns the binary.
-func buildREADMEProgram(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	replace := map[string]string{}
-	for name, src := range files {
-		tmp := filepath.Join(dir, strings.ReplaceAll(name, "/", "_"))
-		if err := os.WriteFile(tmp, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		replace[filepath.Join(root, "gen/gateway/readmeprogram", name)] = tmp
-	}
-	overlay, _ := json.Marshal(map[string]any{"Replace": replace})
-	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "program")
-	build := exec.Command("go", "build", "-overlay", filepath.Join(dir, "overlay.json"), "-o", bin, "./gen/gateway/readmeprogram")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("the README's code does not build: %v\n%s\nthe program:\n%s", err, out, files["main.go"])
-	}
-	return bin
-}
-
 // TestREADMEWiring builds the README's wiring as a stranger copies it —
 // the callback route, then the MCP server mounted beside it — into a
 // program that fills in only what the README leaves to its reader, runs it
@@ -131,7 +73,7 @@ func TestREADMEWiring(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a gateway program")
 	}
-	blocks := readmeGoBlocks(t, "### Wiring the gateway", "#### Stores under faults")
+	blocks := readme.GoBlocks(t, "### Wiring the gateway", "#### Stores under faults")
 	if len(blocks) < 2 {
 		t.Fatalf("README: %d Go blocks in \"Wiring the gateway\", want the route's and the MCP server's", len(blocks))
 	}
@@ -161,7 +103,7 @@ func TestREADMEWiring(t *testing.T) {
 	body = head + mount + tail[:eol] + "\n" + blocks[1] + "\n" + tail[eol+1:]
 	src := fmt.Sprintf(readmeHarness, imports, body)
 
-	bin := buildREADMEProgram(t, map[string]string{"main.go": src})
+	bin := readme.Build(t, "gen/gateway/readmeprogram", map[string]string{"main.go": src})
 
 	pg := pgtest.Start(t)
 	port, err := procout.FreePort()
@@ -330,7 +272,7 @@ func TestREADMEMetrics(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a program")
 	}
-	blocks := readmeGoBlocks(t, "#### Stores under faults, retention and metrics", "## Using agentc in your repository")
+	blocks := readme.GoBlocks(t, "#### Stores under faults, retention and metrics", "## Using agentc in your repository")
 	if len(blocks) != 1 {
 		t.Fatalf("README: %d Go blocks in \"Stores under faults, retention and metrics\", want the adaptor's", len(blocks))
 	}
@@ -338,7 +280,7 @@ func TestREADMEMetrics(t *testing.T) {
 	if !ok {
 		t.Fatalf("README: the adaptor does not set cfg.Observe after its metrics:\n%s", blocks[0])
 	}
-	bin := buildREADMEProgram(t, map[string]string{
+	bin := readme.Build(t, "gen/gateway/readmeprogram", map[string]string{
 		"main.go":                  fmt.Sprintf(readmeMetricsHarness, vars, "cfg.Observe = "+stmt),
 		"prometheus/prometheus.go": readmePrometheus,
 		"promauto/promauto.go":     readmePromauto,

@@ -2,17 +2,16 @@ package opencode_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentc-dev/agentc/gen/internal/readme"
 )
 
 // readmeProgram wraps the README's example (a function body using ctx and
@@ -48,40 +47,13 @@ func TestREADMEExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a program")
 	}
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, sec, ok := strings.Cut(string(b), "\n### Driving OpenCode from Go (`gen/opencode`)\n")
-	sec, _, ok2 := strings.Cut(sec, "\n## ")
-	m := regexp.MustCompile("(?s)\n```go\n(.*?)\n```\n").FindStringSubmatch(sec)
+	blocks := readme.GoBlocks(t, "### Driving OpenCode from Go (`gen/opencode`)", "## ")
 	const addr = `BaseURL: "http://127.0.0.1:4096"`
-	if !ok || !ok2 || m == nil || !strings.Contains(m[1], addr) {
+	if len(blocks) == 0 || !strings.Contains(blocks[0], addr) {
 		t.Fatalf("README: no Go block with %s in the section \"Driving OpenCode from Go\"", addr)
 	}
-	src := fmt.Sprintf(readmeProgram, strings.Replace(m[1], addr, `BaseURL: os.Getenv("OPENCODE_URL")`, 1))
-
-	dir := t.TempDir()
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	main := filepath.Join(dir, "main.go")
-	if err := os.WriteFile(main, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// The program's package directory does not exist: go build reads its
-	// file from the overlay, inside this module.
-	overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{filepath.Join(root, "gen/opencode/readmeprogram/main.go"): main}})
-	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "program")
-	build := exec.Command("go", "build", "-overlay", filepath.Join(dir, "overlay.json"), "-o", bin, "./gen/opencode/readmeprogram")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("the README's example does not build: %v\n%s\n%s", err, out, src)
-	}
+	src := fmt.Sprintf(readmeProgram, strings.Replace(blocks[0], addr, `BaseURL: os.Getenv("OPENCODE_URL")`, 1))
+	bin := readme.Build(t, "gen/opencode/readmeprogram", map[string]string{"main.go": src})
 
 	rec := loadRecording(t, "echo")
 	f := newFakeServer(t, rec.sessionID)
