@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentc-dev/agentc/gen/emit"
@@ -64,11 +65,25 @@ func Plan(root string, files []emit.File, partial bool) ([]Change, error) {
 			}
 		}
 	}
+	// The files on disk are read by a few goroutines at once: reading one
+	// is system calls more than bytes.
+	olds := make([][]byte, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	const readers = 4
+	for r := range readers {
+		wg.Go(func() {
+			for i := r; i < len(files); i += readers {
+				olds[i], errs[i] = os.ReadFile(filepath.Join(root, filepath.FromSlash(files[i].Path)))
+			}
+		})
+	}
+	wg.Wait()
 	changes := make([]Change, 0, len(files))
 	want := make(map[string]bool, len(files))
-	for _, f := range files {
+	for i, f := range files {
 		want[f.Path] = true
-		old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
+		old, err := olds[i], errs[i]
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			changes = append(changes, Change{Path: f.Path, Kind: Create, New: f.Data})
