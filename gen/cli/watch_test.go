@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -392,5 +393,47 @@ func TestWatchTree(t *testing.T) {
 	slices.Sort(got)
 	if want := []string{".", "common", "common/deep", "cue.mod"}; !slices.Equal(got, want) {
 		t.Errorf("watched %q, want %q", got, want)
+	}
+}
+
+// gcPercent returns the collector's target, which only setting it reads.
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
+}
+
+// TestWatchGC checks that a watch runs with the collector's target
+// watchGCPercent and restores the one it found when it ends, and that a
+// GOGC in the environment is left to rule.
+func TestWatchGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	dir := filepath.Join(t.TempDir(), "spec")
+	if err := synth.WriteDir(dir, synth.Files(5)); err != nil {
+		t.Fatal(err)
+	}
+	sink := &lineSink{C: make(chan string, 1000)}
+	e := &env{stdout: &bytes.Buffer{}, stderr: sink}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- watch(ctx, e, &specFlags{specChoice: specChoice{spec: dir}, out: filepath.Join(t.TempDir(), "out")})
+	}()
+	sink.await(t, `watching .* for changes`)
+	during := gcPercent()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if during != watchGCPercent || gcPercent() != 100 {
+		t.Errorf("GC target %d while watching, %d after; want %d, then 100 again", during, gcPercent(), watchGCPercent)
+	}
+
+	t.Setenv("GOGC", "50")
+	debug.SetGCPercent(50)
+	defer watchGC()()
+	if p := gcPercent(); p != 50 {
+		t.Errorf("with GOGC=50 in the environment, a watch set the GC target to %d", p)
 	}
 }
