@@ -114,6 +114,7 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 	// A plain open list [...T] is, to CUE, a concrete list (the empty one,
 	// open to more) that is its own default: no default was written.
 	if d, ok := fv.Default(); ok && fv.Kind() != cue.ListKind && !openListDefault(fv, d) {
+		var invalid error // the default, of its type
 		if k := d.Kind(); k == cue.StructKind || k == cue.ListKind {
 			// The field's type is the disjunct that every other one,
 			// the default among them, is an instance of (CUE's
@@ -131,6 +132,9 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 				return f
 			}
 			fv = schema
+			// *{} | {level!: int}: CUE takes the default as written,
+			// and it may leave out a field its type requires.
+			invalid = fv.Unify(d).Validate(cue.Concrete(true))
 		}
 		if f.Presence == model.Optional {
 			w.l.errorf(fv, "unsupported", "optional field %q has a default; drop the '?' (a field with a default may be omitted)", name)
@@ -142,6 +146,8 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 			w.l.errorf(fv, "unsupported", "default of %q is not a concrete value", name)
 		} else if b, err := d.MarshalJSON(); err != nil {
 			w.l.errorf(fv, "unsupported", "default of %q: %v", name, err)
+		} else if invalid != nil {
+			w.l.errorf(fv, "unsupported", "the default of %q is not a value of its type: %v", name, invalid)
 		} else {
 			f.Presence = model.Defaulted
 			f.Default = json.RawMessage(b)
