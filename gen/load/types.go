@@ -114,7 +114,7 @@ func (w *typeWalker) field(sel cue.Selector, fv cue.Value, goNames map[string]*m
 	// A plain open list [...T] is, to CUE, a concrete list (the empty one,
 	// open to more) that is its own default: no default was written.
 	if d, ok := fv.Default(); ok && fv.Kind() != cue.ListKind && !openListDefault(fv, d) {
-		var invalid error // the default, of its type
+		var invalid error // why the default is no value of its type
 		if k := d.Kind(); k == cue.StructKind || k == cue.ListKind {
 			// The field's type is the disjunct that every other one,
 			// the default among them, is an instance of (CUE's

@@ -126,6 +126,20 @@ type recording struct {
 	messages  []byte
 }
 
+// replayServer is a fake OpenCode serving the recording name: its events,
+// streamed once the prompt arrives, and its message list.
+func replayServer(t *testing.T, name string) *fakeServer {
+	t.Helper()
+	rec := loadRecording(t, name)
+	f := newFakeServer(t, rec.sessionID)
+	f.messages = func() []byte { return rec.messages }
+	f.stream = func(w io.Writer, flush func(), r *http.Request) {
+		wait(t, r, f.prompted, "prompt")
+		writeEvents(w, flush, rec.events)
+	}
+	return f
+}
+
 func loadRecording(t *testing.T, name string) *recording {
 	t.Helper()
 	raw, err := os.ReadFile("testdata/" + name + ".sse")
@@ -172,13 +186,7 @@ func newClient(t *testing.T, url string, cfg opencode.Config) *opencode.Client {
 }
 
 func TestReplayToolCall(t *testing.T) {
-	rec := loadRecording(t, "echo")
-	f := newFakeServer(t, rec.sessionID)
-	f.messages = func() []byte { return rec.messages }
-	f.stream = func(w io.Writer, flush func(), r *http.Request) {
-		wait(t, r, f.prompted, "prompt")
-		writeEvents(w, flush, rec.events)
-	}
+	f := replayServer(t, "echo")
 	c := newClient(t, f.URL, opencode.Config{})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -201,7 +209,7 @@ func TestReplayToolCall(t *testing.T) {
 	if got := complete(resp.Events); !slices.Equal(got, want) {
 		t.Errorf("events:\n%s\nwant:\n%v", dump(resp.Events), want)
 	}
-	if resp.FinalText != "The echo said hi." || resp.Error != "" || resp.SessionID != rec.sessionID {
+	if resp.FinalText != "The echo said hi." || resp.Error != "" || resp.SessionID != f.sessionID {
 		t.Errorf("response = %+v", resp)
 	}
 	var partials []string
@@ -753,14 +761,8 @@ func TestNoGoroutineLeak(t *testing.T) {
 	}
 	before := runtime.NumGoroutine()
 	func() {
-		rec := loadRecording(t, "echo")
-		f := newFakeServer(t, rec.sessionID)
+		f := replayServer(t, "echo")
 		defer f.Close()
-		f.messages = func() []byte { return rec.messages }
-		f.stream = func(w io.Writer, flush func(), r *http.Request) {
-			wait(t, r, f.prompted, "prompt")
-			writeEvents(w, flush, rec.events)
-		}
 		c, err := opencode.New(opencode.Config{BaseURL: f.URL})
 		if err != nil {
 			t.Fatal(err)

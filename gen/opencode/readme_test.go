@@ -3,8 +3,6 @@ package opencode_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -55,13 +53,7 @@ func TestREADMEExample(t *testing.T) {
 	src := fmt.Sprintf(readmeProgram, strings.Replace(blocks[0], addr, `BaseURL: os.Getenv("OPENCODE_URL")`, 1))
 	bin := readme.Build(t, "gen/opencode/readmeprogram", map[string]string{"main.go": src})
 
-	rec := loadRecording(t, "echo")
-	f := newFakeServer(t, rec.sessionID)
-	f.messages = func() []byte { return rec.messages }
-	f.stream = func(w io.Writer, flush func(), r *http.Request) {
-		wait(t, r, f.prompted, "prompt")
-		writeEvents(w, flush, rec.events)
-	}
+	f := replayServer(t, "echo")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin)
