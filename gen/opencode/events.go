@@ -234,7 +234,8 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 }
 
 // event returns a new event of the session, made from an OpenCode event
-// of rawType ("" for one made from the message list).
+// of rawType ("" for one made from the message list, and for a
+// completion, which no one event makes).
 func (n *normalizer) event(t StreamEventType, rawType string) *StreamEvent {
 	return &StreamEvent{Type: t, SessionID: n.sessionID, RawType: rawType, Time: time.Now()}
 }
@@ -348,7 +349,9 @@ func (n *normalizer) completeFromEvents() *StreamEvent {
 // is a (nil when it failed before one) with the final text, and starts the
 // next turn.
 func (n *normalizer) complete(a *MessageInfo, text string) *StreamEvent {
-	done := &StreamEvent{Type: EventCompletion, SessionID: n.sessionID, Role: "assistant", Time: time.Now(), Error: n.turnError}
+	done := n.event(EventCompletion, "")
+	done.Role = "assistant"
+	done.Error = n.turnError
 	if a != nil {
 		done.MessageID = a.ID
 		done.FinalText = text
