@@ -210,13 +210,15 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 			// Unless the session is busy (with a turn the prompt was
 			// queued behind), the refused prompt's turn is over.
 			busy, err := e.c.busy(e.ctx, e.sessionID)
-			if err != nil && e.ctx.Err() != nil {
-				e.exit(nil)
-				return
-			}
 			if err != nil {
+				if e.ctx.Err() != nil {
+					e.exit(nil)
+					return
+				}
 				e.report(fmt.Errorf("opencode: session %s reported an error but its status could not be read: %w", e.sessionID, err))
-			} else if !busy && !e.finishTurn([]*StreamEvent{n.complete(nil, "")}) {
+				continue
+			}
+			if !busy && !e.finishTurn([]*StreamEvent{n.complete(nil, "")}) {
 				return
 			}
 			continue
