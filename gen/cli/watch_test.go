@@ -68,20 +68,8 @@ func (s *lineSink) await(t *testing.T, re string) []string {
 // generation, a one-line edit, a broken save, its repair, and the end. After
 // each save the output equals a one-shot gen of the same spec.
 func TestWatch(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "spec")
-	if err := synth.WriteDir(dir, synth.Files(8)); err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(t.TempDir(), "out")
-	sink := &lineSink{C: make(chan string, 1000)}
-	e := &env{stdout: &bytes.Buffer{}, stderr: sink}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- watch(ctx, e, &specFlags{specChoice: specChoice{spec: dir}, out: out}) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
+	dir, sink, stop := startWatch(t, 8, out)
 
 	first := sink.await(t, `watching .* for changes`)
 	if !regexp.MustCompile(`^agentc gen: .*/out: [1-9][0-9]* written, 0 unchanged, 0 removed$`).MatchString(first[0]) {
@@ -180,11 +168,9 @@ func TestWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Fatalf("watch ended with %v, want nil", err)
 	}
-	done <- nil // for the deferred cleanup
 	close(sink.C)
 	var rest []string
 	for l := range sink.C {
@@ -193,6 +179,29 @@ func TestWatch(t *testing.T) {
 	if len(rest) != 1 || !strings.HasPrefix(rest[0], "agentc gen: stopped watching") {
 		t.Errorf("after the end: %q, want only the stop line (notes.txt must not regenerate)", rest)
 	}
+}
+
+// startWatch writes a synthetic spec of n tools and runs watch on it in
+// the background, generating into out, as gen --watch does. stop ends the
+// watch and returns what it returned; the test's cleanup calls it too, for
+// a test that ends before it does.
+func startWatch(t *testing.T, n int, out string) (dir string, sink *lineSink, stop func() error) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "spec")
+	if err := synth.WriteDir(dir, synth.Files(n)); err != nil {
+		t.Fatal(err)
+	}
+	sink = &lineSink{C: make(chan string, 1000)}
+	e := &env{stdout: &bytes.Buffer{}, stderr: sink}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- watch(ctx, e, &specFlags{specChoice: specChoice{spec: dir}, out: out}) }()
+	stop = sync.OnceValue(func() error {
+		cancel()
+		return <-done
+	})
+	t.Cleanup(func() { stop() })
+	return dir, sink, stop
 }
 
 func containsMatch(lines []string, re string) bool {
@@ -409,21 +418,10 @@ func gcPercent() int {
 func TestWatchGC(t *testing.T) {
 	t.Setenv("GOGC", "")
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	dir := filepath.Join(t.TempDir(), "spec")
-	if err := synth.WriteDir(dir, synth.Files(5)); err != nil {
-		t.Fatal(err)
-	}
-	sink := &lineSink{C: make(chan string, 1000)}
-	e := &env{stdout: &bytes.Buffer{}, stderr: sink}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- watch(ctx, e, &specFlags{specChoice: specChoice{spec: dir}, out: filepath.Join(t.TempDir(), "out")})
-	}()
+	_, sink, stop := startWatch(t, 5, filepath.Join(t.TempDir(), "out"))
 	sink.await(t, `watching .* for changes`)
 	during := gcPercent()
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 	if during != watchGCPercent || gcPercent() != 100 {

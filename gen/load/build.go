@@ -408,13 +408,9 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		// model reads them as it reads the mode's prompt.
 		c := raws[m].critical
 		l.checkText(c, m.Critical, params, []*model.Mode{m}, fmt.Sprintf("critical text of mode %q", m.Name))
-		// m and the modes it extends, nearest first, however long the
-		// chain, up to the first mode it meets again: x.
-		var lineage []*model.Mode
-		x := m
-		for ; x != nil && !slices.Contains(lineage, x); x = x.Extends {
-			lineage = append(lineage, x)
-		}
+		// m and the modes it extends, up to the first mode it meets
+		// again: x.
+		lineage, x := lineageOf(m)
 		if x == m {
 			// One finding per cycle, at the first of its modes by name.
 			chain := each(lineage, func(x *model.Mode) string { return x.Name })
@@ -431,6 +427,20 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		m.Prompt = strings.Join(parts, "\n\n")
 		l.checkPrompt(lineage, params, func(m *model.Mode) cue.Value { return raws[m].prompt })
 	}
+}
+
+// lineageOf returns m and the modes it extends, nearest first, however
+// long the chain, up to the first mode the chain would meet again, which it
+// returns too: nil when the chain ends, m when m is on a cycle, another
+// mode when m leads into a cycle it is not on.
+func lineageOf(m *model.Mode) (lineage []*model.Mode, again *model.Mode) {
+	seen := map[*model.Mode]bool{}
+	x := m
+	for ; x != nil && !seen[x]; x = x.Extends {
+		seen[x] = true
+		lineage = append(lineage, x)
+	}
+	return lineage, x
 }
 
 // promptParams reads prompt_params. Each becomes a field of the generated

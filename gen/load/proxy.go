@@ -61,11 +61,10 @@ func (l *loader) agentPrompts(root cue.Value, s *model.Spec, params []string) {
 		// The texts of m and the modes it extends, by agent, the farthest
 		// mode's first, however long the chain; a cycle (reported) ends it.
 		texts := map[string][]string{}
-		seen := map[*model.Mode]bool{}
-		for x := m; x != nil && !seen[x]; x = x.Extends {
-			seen[x] = true
+		lineage, _ := lineageOf(m)
+		for _, x := range slices.Backward(lineage) {
 			for a, text := range own[x] {
-				texts[a] = append([]string{text}, texts[a]...)
+				texts[a] = append(texts[a], text)
 			}
 		}
 		for _, a := range slices.Sorted(maps.Keys(texts)) {

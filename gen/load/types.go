@@ -502,20 +502,6 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 			return
 		}
 		w.leaf(v, t, field)
-	case cue.CallOp:
-		if !v.IsConcrete() {
-			w.call(v, args, t)
-			return
-		}
-		fallthrough // a function's result (strings.ToUpper("ab")), no validator
-	default:
-		if v.IsConcrete() {
-			// A value an operator or a function computes ("a" + "b"):
-			// what it is.
-			w.leaf(v, t, field)
-			return
-		}
-		w.errorv(v, "unsupported", "unsupported constraint %v (operator %v); %s", v, op, supported)
 	case cue.RegexMatchOp:
 		re, err := args[0].String()
 		if err != nil {
@@ -537,6 +523,20 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 		w.errorv(v, "unsupported", "!~ needs a message: put it in a named check, a definition with @check(\"message\")")
 	case cue.GreaterThanEqualOp, cue.GreaterThanOp, cue.LessThanEqualOp, cue.LessThanOp:
 		w.bound(v, op, args, t)
+	case cue.CallOp:
+		if !v.IsConcrete() {
+			w.call(v, args, t)
+			return
+		}
+		fallthrough // a function's result (strings.ToUpper("ab")), no validator
+	default:
+		if v.IsConcrete() {
+			// A value an operator or a function computes ("a" + "b"):
+			// what it is.
+			w.leaf(v, t, field)
+			return
+		}
+		w.errorv(v, "unsupported", "unsupported constraint %v (operator %v); %s", v, op, supported)
 	}
 }
 
