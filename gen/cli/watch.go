@@ -79,7 +79,7 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	// a new file over the old one, which ends a watch on the file itself.
 	// Every directory below the spec's is watched too: the packages the spec
 	// imports from its own module, and cue.mod.
-	if err := watchTree(w, sf.spec); err != nil {
+	if _, err := watchTree(w, sf.spec); err != nil {
 		return fmt.Errorf("watching %s: %w", sf.spec, err)
 	}
 	// What the emitters keep from one run to the next: the Go emitter's
@@ -119,10 +119,10 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 				return nil
 			}
 			if ev.Has(fsnotify.Create) {
-				// A directory made below the spec's is watched from now
-				// on (a file is no tree: nothing to add).
-				if err := watchTree(w, ev.Name); err != nil {
+				if cue, err := created(w, ev.Name); err != nil {
 					e.logf("agentc gen: watching %s: %v", ev.Name, err)
+				} else if cue {
+					timer.Reset(settle)
 				}
 			}
 			if specEvent(ev) {
@@ -141,23 +141,46 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	}
 }
 
+// created handles the path p made below the spec's directory. A directory
+// is watched from now on, with those below it (a file is no tree: nothing
+// to add), but a hidden one or node_modules, as watchTree leaves them out
+// below its root. It reports whether the new tree holds a .cue file: a
+// directory moved in makes one event, none for the files it brings.
+func created(w *fsnotify.Watcher, p string) (cue bool, err error) {
+	if unwatched(filepath.Base(p)) {
+		return false, nil
+	}
+	return watchTree(w, p)
+}
+
 // watchTree adds root, if it is a directory, and every directory below it
-// to w, but hidden ones (.git) and node_modules, which hold no package of
-// the spec: a spec at the root of a JavaScript repository would otherwise
-// watch every directory of its dependencies (and run out of inotify
-// watches, or of file descriptors on macOS).
-func watchTree(w *fsnotify.Watcher, root string) error {
-	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+// to w, but the unwatched ones, and reports whether the tree holds a .cue
+// file.
+func watchTree(w *fsnotify.Watcher, root string) (cue bool, err error) {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil // gone already: an editor's temporary file
-		case err != nil || !d.IsDir():
+		case err != nil:
 			return err
-		case p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules"):
+		case !d.IsDir():
+			cue = cue || strings.HasSuffix(d.Name(), ".cue")
+			return nil
+		case p != root && unwatched(d.Name()):
 			return filepath.SkipDir
 		}
 		return w.Add(p)
 	})
+	return cue, err
+}
+
+// unwatched reports whether a directory named name is left out of a
+// watch: a hidden one (.git) or node_modules, which hold no package of the
+// spec; a spec at the root of a JavaScript repository would otherwise
+// watch every directory of its dependencies (and run out of inotify
+// watches, or of file descriptors on macOS).
+func unwatched(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "node_modules"
 }
 
 // specEvent reports whether ev may change what the spec loads: a .cue file

@@ -163,6 +163,23 @@ func TestWatch(t *testing.T) {
 	}
 	sameAsOneShot(t, dir, out)
 
+	// A directory moved in with a .cue file already in it makes one event,
+	// for the directory: that regenerates too.
+	moved := filepath.Join(t.TempDir(), "extra")
+	if err := os.Mkdir(moved, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(moved, "extra.cue"), []byte("package extra\n\n#Extra: string\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(moved, filepath.Join(dir, "extra")); err != nil {
+		t.Fatal(err)
+	}
+	l = sink.await(t, `written|finding`)
+	if !regexp.MustCompile(`: 0 written, [1-9][0-9]* unchanged, 0 removed$`).MatchString(l[len(l)-1]) {
+		t.Fatalf("after a directory moved in: %q, want a run that writes nothing", l)
+	}
+
 	// A file that is not part of the spec is ignored.
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hi"), 0o644); err != nil {
 		t.Fatal(err)
@@ -391,17 +408,40 @@ func TestWatchTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if err := watchTree(w, root); err != nil {
+	if cue, err := watchTree(w, root); err != nil || cue {
+		t.Fatalf("watchTree = %v, %v; want no .cue file and no error", cue, err)
+	}
+	watched := func() []string {
+		var got []string
+		for _, p := range w.WatchList() {
+			rel, _ := filepath.Rel(root, p)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		slices.Sort(got)
+		return got
+	}
+	if got, want := watched(), []string{".", "common", "common/deep", "cue.mod"}; !slices.Equal(got, want) {
+		t.Errorf("watched %q, want %q", got, want)
+	}
+
+	// Directories made while watching: a hidden one and node_modules are
+	// left out as below the root; a tree moved in is watched whole, and
+	// its .cue file reported, for it makes no event of its own.
+	for _, d := range []string{".cache/x", "node_modules/zod", "empty", "moved/sub"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "moved", "sub", "extra.cue"), []byte("package extra\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, p := range w.WatchList() {
-		rel, _ := filepath.Rel(root, p)
-		got = append(got, filepath.ToSlash(rel))
+	for name, want := range map[string]bool{".cache": false, "node_modules": false, "empty": false, "moved": true} {
+		if cue, err := created(w, filepath.Join(root, name)); err != nil || cue != want {
+			t.Errorf("created(%s) = %v, %v; want %v, nil", name, cue, err, want)
+		}
 	}
-	slices.Sort(got)
-	if want := []string{".", "common", "common/deep", "cue.mod"}; !slices.Equal(got, want) {
-		t.Errorf("watched %q, want %q", got, want)
+	if got, want := watched(), []string{".", "common", "common/deep", "cue.mod", "empty", "moved", "moved/sub"}; !slices.Equal(got, want) {
+		t.Errorf("after the new directories, watched %q, want %q", got, want)
 	}
 }
 
