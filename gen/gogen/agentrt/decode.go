@@ -166,16 +166,24 @@ func (l Issues) Error() string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		for j, p := range is.Path {
-			if j > 0 {
-				b.WriteByte('.')
-			}
-			fmt.Fprint(&b, p) // a key as it is, an index in decimal
-		}
 		if len(is.Path) > 0 {
+			b.WriteString(is.pathText())
 			b.WriteString(": ")
 		}
 		b.WriteString(is.Message)
+	}
+	return b.String()
+}
+
+// pathText is the issue's path as Issues.Error states it: its keys and
+// indices joined with "." ("commands.0.name").
+func (is Issue) pathText() string {
+	var b strings.Builder
+	for j, p := range is.Path {
+		if j > 0 {
+			b.WriteByte('.')
+		}
+		fmt.Fprint(&b, p) // a key as it is, an index in decimal
 	}
 	return b.String()
 }

@@ -280,14 +280,10 @@ func (s *PromptService[M, P]) Decode(body []byte) (PromptRequest, error) {
 		if err[0].Expected != "string" {
 			article = "an " // object, array
 		}
-		var path []string
-		for _, step := range err[0].Path {
-			path = append(path, fmt.Sprint(step))
-		}
-		if len(path) == 0 {
+		if len(err[0].Path) == 0 {
 			return req, &PromptRequestError{Msg: "the body must be a JSON object, not " + got}
 		}
-		return req, &PromptRequestError{Field: strings.Join(path, "."), Msg: "must be " + article + err[0].Expected + ", not " + got}
+		return req, &PromptRequestError{Field: err[0].pathText(), Msg: "must be " + article + err[0].Expected + ", not " + got}
 	}
 	if strings.TrimSpace(req.SessionID) == "" {
 		return req, &PromptRequestError{Field: "sessionID", Msg: "is required"}
