@@ -202,27 +202,13 @@ func forEachStore(t *testing.T, f func(t *testing.T, store agentrt.Store, count 
 	t.Run("memory", func(t *testing.T) {
 		// It holds the calls it claimed for execution: it forgets none
 		// within a test.
-		store := &claimCounter{Store: contract.NewMemoryStore()}
+		store := &countingStore{Store: contract.NewMemoryStore()}
 		f(t, store, func() int { return int(store.claimed.Load()) })
 	})
 	t.Run("postgres", func(t *testing.T) {
 		store, db := openStore(t, pgtest.Start(t), 0)
 		f(t, store, func() int { return countRows(t, db) })
 	})
-}
-
-// claimCounter counts the calls its Store claimed for execution.
-type claimCounter struct {
-	agentrt.Store
-	claimed atomic.Int64
-}
-
-func (s *claimCounter) Claim(ctx context.Context, inv agentrt.Invocation) (contract.Result, bool, error) {
-	res, done, err := s.Store.Claim(ctx, inv)
-	if err == nil && !done {
-		s.claimed.Add(1)
-	}
-	return res, done, err
 }
 
 func countRows(t *testing.T, db *sql.DB) int {

@@ -23,11 +23,17 @@ import (
 type countingStore struct {
 	agentrt.Store
 	calls atomic.Int64
+	// claimed counts the claims the Store granted for execution.
+	claimed atomic.Int64
 }
 
 func (s *countingStore) Claim(ctx context.Context, inv agentrt.Invocation) (contract.Result, bool, error) {
 	s.calls.Add(1)
-	return s.Store.Claim(ctx, inv)
+	res, done, err := s.Store.Claim(ctx, inv)
+	if err == nil && !done {
+		s.claimed.Add(1)
+	}
+	return res, done, err
 }
 
 func (s *countingStore) Complete(ctx context.Context, inv agentrt.Invocation, res contract.Result) error {

@@ -199,7 +199,8 @@ func Reply[D any](tool string, out Output[D], err error) Result {
 }
 
 // Recover, deferred by a generated Dispatch, turns a handler's panic into
-// a failed result naming the tool, which keeps the panic's stack (Panic).
+// a failed result naming the tool, which keeps the panic's stack for
+// Execute to log.
 func Recover(tool string, res *Result) {
 	if p := recover(); p != nil {
 		*res = Failed(fmt.Sprintf("%s failed: panic: %v", tool, p))

@@ -166,16 +166,24 @@ func (l Issues) Error() string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		for j, p := range is.Path {
-			if j > 0 {
-				b.WriteByte('.')
-			}
-			fmt.Fprint(&b, p) // a key as it is, an index in decimal
-		}
 		if len(is.Path) > 0 {
+			b.WriteString(is.pathText())
 			b.WriteString(": ")
 		}
 		b.WriteString(is.Message)
+	}
+	return b.String()
+}
+
+// pathText is the issue's path as Issues.Error states it: its keys and
+// indices joined with "." ("commands.0.name").
+func (is Issue) pathText() string {
+	var b strings.Builder
+	for j, p := range is.Path {
+		if j > 0 {
+			b.WriteByte('.')
+		}
+		fmt.Fprint(&b, p) // a key as it is, an index in decimal
 	}
 	return b.String()
 }
@@ -684,7 +692,8 @@ func (d *Decoder) next(end byte) bool {
 // the generated zod schema parses JSON.parse's object: a key repeated
 // replaces the earlier value and its issues (JSON.parse keeps the last),
 // unknown keys are stripped, an absent field contributes missing[i] unless
-// that issue's Code is empty, and the issues come out in field order. seen
+// that issue's Code is empty (or missing is nil: no field is required),
+// and the issues come out in field order. seen
 // has bit i set when field i was present; ok is false when the value was
 // not an object (invalid_type) or decoding stopped at a syntax error: its
 // defaults are then not applied. field must reset the field it decodes,
@@ -756,13 +765,14 @@ func fieldIndex(keys []string, key []byte, next int) int {
 // fieldOrder puts the issues recorded since start, all at members of an
 // object whose keys are step depth of their paths, into the order of the
 // object's fields (keys), each field's in the order recorded, and adds
-// missing[i] for each absent field i whose missing issue has a Code.
+// missing[i] for each absent field i whose missing issue has a Code (none
+// when missing is nil).
 func (d *Decoder) fieldOrder(start, depth int, seen uint64, keys []string, missing []Issue) {
 	found := d.issues[start:]
 	out := make([]Issue, 0, len(found)+len(keys))
 	for i, key := range keys {
 		if seen&(1<<i) == 0 {
-			if missing[i].Code != "" {
+			if missing != nil && missing[i].Code != "" {
 				d.push(pathElem{key: key, index: -1})
 				out = append(out, d.at(missing[i]))
 				d.pop()

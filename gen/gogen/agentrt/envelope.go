@@ -85,7 +85,7 @@ func clip(s string) string {
 func parseCallbackBody(body []byte) (toolCallID string, args []byte, argsSum [sha256.Size]byte, msg string) {
 	d := Decoder{data: body}
 	idIsString := false
-	_, isObject := d.Object([]string{"tool_call_id", "args"}, make([]Issue, 2), func(i int) {
+	_, isObject := d.Object([]string{"tool_call_id", "args"}, nil, func(i int) {
 		if i == 0 {
 			toolCallID, idIsString = "", d.peek() == '"'
 			if idIsString {

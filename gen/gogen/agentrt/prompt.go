@@ -236,8 +236,7 @@ func (e *PromptRequestError) Error() string {
 func (s *PromptService[M, P]) Decode(body []byte) (PromptRequest, error) {
 	var req PromptRequest
 	d := Decoder{data: body}
-	object := func(keys []string, field func(i int)) { d.Object(keys, make([]Issue, len(keys)), field) }
-	object([]string{"sessionID", "agent", "user", "metadata"}, func(i int) {
+	d.Object([]string{"sessionID", "agent", "user", "metadata"}, nil, func(i int) {
 		switch i {
 		case 0:
 			d.Str(&req.SessionID)
@@ -245,7 +244,7 @@ func (s *PromptService[M, P]) Decode(body []byte) (PromptRequest, error) {
 			d.Str(&req.Agent)
 		case 2:
 			req.User = PromptUser{}
-			object([]string{"system", "parts"}, func(i int) {
+			d.Object([]string{"system", "parts"}, nil, func(i int) {
 				if i == 0 {
 					d.Str(&req.User.System)
 					return
@@ -261,7 +260,7 @@ func (s *PromptService[M, P]) Decode(body []byte) (PromptRequest, error) {
 		case 3:
 			m := &req.Metadata
 			*m = PromptMetadata{}
-			object([]string{"project", "directory", "mode", "model", "params"}, func(i int) {
+			d.Object([]string{"project", "directory", "mode", "model", "params"}, nil, func(i int) {
 				if i < 4 {
 					d.Str([]*string{&m.Project, &m.Directory, &m.Mode, &m.Model}[i])
 					return
@@ -280,14 +279,10 @@ func (s *PromptService[M, P]) Decode(body []byte) (PromptRequest, error) {
 		if err[0].Expected != "string" {
 			article = "an " // object, array
 		}
-		var path []string
-		for _, step := range err[0].Path {
-			path = append(path, fmt.Sprint(step))
-		}
-		if len(path) == 0 {
+		if len(err[0].Path) == 0 {
 			return req, &PromptRequestError{Msg: "the body must be a JSON object, not " + got}
 		}
-		return req, &PromptRequestError{Field: strings.Join(path, "."), Msg: "must be " + article + err[0].Expected + ", not " + got}
+		return req, &PromptRequestError{Field: err[0].pathText(), Msg: "must be " + article + err[0].Expected + ", not " + got}
 	}
 	if strings.TrimSpace(req.SessionID) == "" {
 		return req, &PromptRequestError{Field: "sessionID", Msg: "is required"}

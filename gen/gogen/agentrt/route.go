@@ -414,7 +414,12 @@ func (c *Contract[H, M]) Execute(ctx context.Context, h H, store Store, ti int, 
 	}()
 	inv := Invocation{SessionID: call.SessionID, OrganizationID: org, Tool: c.Tools[ti].Name, ToolCallID: call.ToolCallID,
 		RequestHash: hash}
-	attrs := []any{"tool", inv.Tool, "tool_call_id", inv.ToolCallID, "session_id", inv.SessionID}
+	// logError logs a failure of the call at level Error; the attributes
+	// are made only then.
+	logError := func(msg, key string, value any) {
+		logger.ErrorContext(ctx, transport+msg, "tool", inv.Tool, "tool_call_id", inv.ToolCallID,
+			"session_id", inv.SessionID, key, value)
+	}
 	if inv.ToolCallID != "" {
 		prev, done, err := store.Claim(ctx, inv)
 		switch {
@@ -424,8 +429,8 @@ func (c *Contract[H, M]) Execute(ctx context.Context, h H, store Store, ti int, 
 		case err != nil && ctx.Err() != nil:
 			return Result{}, &Refusal{Status: 499, Code: "client_gone", Message: "the caller left"}
 		case err != nil:
-			counter.err.Store(&err) // noted here too, for a Store that does not count its own operations
-			logger.ErrorContext(ctx, transport+": idempotency store failed", append(attrs, "error", err)...)
+			counter.note(err) // noted here too, for a Store that does not count its own operations
+			logError(": idempotency store failed", "error", err)
 			return Result{}, &Refusal{Status: http.StatusServiceUnavailable, Code: "store_failed",
 				Message: "the gateway could not record the call; retry it"}
 		case done:
@@ -436,12 +441,12 @@ func (c *Contract[H, M]) Execute(ctx context.Context, h H, store Store, ti int, 
 	res := c.Dispatch(context.WithoutCancel(ctx), h, call, args)
 	if inv.ToolCallID != "" {
 		if err := store.Complete(context.WithoutCancel(ctx), inv, res); err != nil {
-			counter.err.Store(&err)
-			logger.ErrorContext(ctx, transport+": recording the result failed", append(attrs, "error", err)...)
+			counter.note(err)
+			logError(": recording the result failed", "error", err)
 		}
 	}
 	if res.panicked != "" {
-		logger.ErrorContext(ctx, transport+": the handler panicked", append(attrs, "panic", res.panicked)...)
+		logError(": the handler panicked", "panic", res.panicked)
 	}
 	ev.Outcome = res.outcome()
 	return res, nil

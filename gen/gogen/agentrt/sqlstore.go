@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -178,12 +177,13 @@ type SQLStore struct {
 	// database that does not answer holds a caller's answer.
 	WriteTimeout time.Duration
 
-	claims atomic.Uint64
-	mu     sync.Mutex
+	mu sync.Mutex
 	// local and owner, this instance's lease_owner prefix, are set by the
 	// first Claim, under mu; claimRow runs after its Claim has locked mu.
 	local map[invocationKey]*storeCall
 	owner string
+	// claims numbers the claims of this instance, under mu.
+	claims uint64
 }
 
 // NewSQLStore returns a SQLStore on db.
@@ -286,7 +286,8 @@ func (s *SQLStore) Claim(ctx context.Context, inv Invocation) (Result, bool, err
 			}
 			continue // its claimer gave up (or lost the row): ask the database
 		}
-		c := &storeCall{hash: inv.RequestHash, token: s.owner + "/" + strconv.FormatUint(s.claims.Add(1), 10),
+		s.claims++
+		c := &storeCall{hash: inv.RequestHash, token: s.owner + "/" + strconv.FormatUint(s.claims, 10),
 			done: make(chan struct{})}
 		s.local[k] = c
 		s.mu.Unlock()

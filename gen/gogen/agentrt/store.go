@@ -62,9 +62,15 @@ func noteStoreAttempt(ctx context.Context, err error) {
 	}
 	c.attempts.Add(1)
 	if err != nil {
-		c.err.Store(&err)
+		c.note(err)
 	}
 }
+
+// note records err as the call's last store error. The pointer stored is
+// to note's own err, so that only a call that meets an error allocates
+// one (noteStoreAttempt's err, its address taken, would be allocated at
+// every store operation).
+func (c *storeCounter) note(err error) { c.err.Store(&err) }
 
 type invocationKey struct{ session, toolCallID string }
 
