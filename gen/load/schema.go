@@ -2,6 +2,7 @@ package load
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 
 	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
+	cueload "cuelang.org/go/cue/load"
 	"cuelang.org/go/cue/token"
 
 	"github.com/agentc-dev/agentc/gen/diag"
@@ -193,6 +195,13 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 			format, args = "%s", []any{strings.TrimPrefix(e.Error(), strings.Join(e.Path(), ".")+": ")}
 		}
 		ce := cueErr{path: e.Path(), format: format, args: args}
+		if pe := (*cueload.PackageError)(nil); errors.As(e, &pe) {
+			// An import cue/load could not resolve: the path is the
+			// import stack, and what went wrong is in the cause alone
+			// ("import failed" wraps it).
+			f, a := pe.Msg()
+			ce.path, ce.format, ce.args = nil, "%s: %s%s", []any{fmt.Sprintf(format, args...), fmt.Sprintf(f, a...), l.importAdvice()}
+		}
 		for _, p := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
 			mp := l.pos(p)
 			if !mp.IsValid() {
