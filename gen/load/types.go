@@ -557,6 +557,10 @@ func (w *typeWalker) leaf(v cue.Value, t *model.Type, field cue.Value) {
 	switch v.IncompleteKind() {
 	case cue.StringKind, cue.IntKind, cue.NumberKind, cue.BoolKind, cue.ListKind, cue.StructKind:
 		// The base type, already in t.Kind.
+	case cue.TopKind:
+		// _ beside the field's type (query: _ in another file, to give
+		// the field its doc comment): string & _ is string. A field that
+		// is _ alone has no type, which typ reports.
 	default:
 		w.errorv(v, "unsupported", "unsupported constraint %v; %s", v, supported)
 	}
