@@ -319,10 +319,28 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
 		alts = append(alts, alt{a, e.alt})
 	}
 	// At the offending value, which each conflict names (the same value,
-	// so each has its position or none does).
+	// so each has its position or none does): the position every conflict
+	// holds, when the alternatives are the spec's too (a template's
+	// *"text" | "json", and one tool's "xml"), which are then said.
 	pos := head.pos
 	if p := rest[0].pos; p.IsValid() {
 		pos = p
+	}
+	var also []model.Pos
+	if own := append([]model.Pos{rest[0].pos}, rest[0].also...); len(own) > 1 {
+		for _, p := range own {
+			if !slices.ContainsFunc(rest[1:n], func(e cueErr) bool { return e.pos != p && !slices.Contains(e.also, p) }) {
+				pos = p
+				break
+			}
+		}
+		for _, e := range rest[:n] {
+			for _, p := range append([]model.Pos{e.pos}, e.also...) {
+				if p != pos && !slices.Contains(also, p) {
+					also = append(also, p)
+				}
+			}
+		}
 	}
 	slices.SortStableFunc(alts, func(x, y alt) int {
 		return cmp.Or(cmp.Compare(x.pos.Line(), y.pos.Line()), cmp.Compare(x.pos.Column(), y.pos.Column()))
@@ -334,6 +352,12 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
 	if p := head.path; len(p) == 4 && p[0] == "modes" && p[2] == "tools" {
 		return &diag.Error{Pos: pos, Code: "unknown-standing", Msg: fmt.Sprintf("unknown standing %s for tool %q in mode %q (want one of %s)%s",
 			bad, unquote(p[3]), unquote(p[1]), strings.Join(plain, ", "), hint)}, n
+	}
+	if len(also) > 0 {
+		slices.SortFunc(also, func(x, y model.Pos) int {
+			return cmp.Or(cmp.Compare(x.File, y.File), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Col, y.Col))
+		})
+		hint += " (the alternatives are at " + strings.Join(each(also, model.Pos.String), ", ") + ")"
 	}
 	return &diag.Error{Pos: pos, Code: "schema", Msg: fmt.Sprintf("%s: %s is not one of %s%s",
 		strings.Join(head.path, "."), bad, strings.Join(lits, ", "), hint)}, n
