@@ -334,14 +334,16 @@ func (l *loader) errorf(v cue.Value, code, format string, args ...any) {
 	l.errs.Add(l.vpos(v), code, format, args...)
 }
 
-// importAdvice says, after an import the spec's module does not resolve,
-// which module that is and where its packages are: agentc reads the spec
-// directory as a module's root, and one with no cue.mod of its own as
-// module agentc.local/spec, whatever a cue.mod above it says (which is
-// where cue itself would look, so cue vet may pass).
+// importAdvice says, after an import cue/load could not resolve in a spec
+// directory with no cue.mod of its own, which module agentc read it as and
+// where its packages are: agentc reads the spec directory as a module's
+// root, and one with no cue.mod as module agentc.local/spec, whatever a
+// cue.mod above it says (which is where cue itself would look, so cue vet
+// may pass). With a cue.mod, CUE's cause says it all (a package the module
+// lacks, a dependency it cannot fetch).
 func (l *loader) importAdvice() string {
 	if _, ok := l.src.Files["cue.mod/module.cue"]; ok {
-		return "; the spec imports packages of its own module from the spec directory's subdirectories, under the module path its cue.mod/module.cue names"
+		return ""
 	}
 	return "; the spec directory holds no cue.mod/module.cue, so agentc reads it as the root of module agentc.local/spec (a cue.mod in a directory above it is not read): " +
 		"import the packages below the spec directory as agentc.local/spec/<dir>, or give the spec directory a cue.mod/module.cue that names its module and move the packages it imports below it"
