@@ -179,11 +179,12 @@ func (l *loader) evaluate() (cue.Value, error) {
 	v := cuecontext.New().BuildInstance(insts[0])
 	l.root = v // for positions while converting errors
 	// Validate reports every error; Err only one.
-	if err := v.Validate(cue.Concrete(false)); err != nil {
-		return cue.Value{}, l.convert(err)
+	err := v.Validate(cue.Concrete(false))
+	if err == nil {
+		err = v.Err()
 	}
-	if err := v.Err(); err != nil {
-		return cue.Value{}, l.convert(err)
+	if err != nil {
+		return cue.Value{}, l.twinNotes(l.convertList(err, model.Pos{File: l.src.Display})).Err()
 	}
 	var missing diag.List
 	l.required(v, nil, &anchor{pos: model.Pos{File: l.src.Display}, done: true}, &missing)
@@ -347,4 +348,22 @@ func (l *loader) importAdvice() string {
 	}
 	return "; the spec directory holds no cue.mod/module.cue, so agentc reads it as the root of module agentc.local/spec (a cue.mod in a directory above it is not read): " +
 		"import the packages below the spec directory as agentc.local/spec/<dir>, or give the spec directory a cue.mod/module.cue that names its module and move the packages it imports below it"
+}
+
+// twinNotes adds to errs, CUE's findings, one at each definition of the
+// spec's that the metaschema declares too when a finding lies within it:
+// the metaschema is part of the spec's package, so CUE unified the spec's
+// #Model with agentc's, which the findings alone do not say.
+func (l *loader) twinNotes(errs diag.List) diag.List {
+	notes := errs
+	for _, n := range l.syn.twins {
+		from, to := l.pos(n.Pos()), l.pos(n.End())
+		if slices.ContainsFunc(errs, func(e *diag.Error) bool {
+			return e.File == from.File && (e.Line > from.Line || e.Line == from.Line && e.Col >= from.Col) && (e.Line < to.Line || e.Line == to.Line && e.Col <= to.Col)
+		}) {
+			name := n.(*ast.Field).Label.(*ast.Ident).Name
+			notes.Add(from, "schema", "%s is also a definition of agentc's metaschema (%s, which is part of the spec's package), so CUE unifies the two, and the findings here come from that; rename this definition", name, spec.SchemaFile)
+		}
+	}
+	return notes
 }
