@@ -413,7 +413,13 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 		// The field's siblings in the spec hold the metaschema's fields too.
 		bad := unquote(e.path[len(e.path)-1])
 		parent := l.root.LookupPath(cue.ParsePath(strings.Join(e.path[:len(e.path)-1], ".")))
-		msg += suggest(bad, fieldsBut(parent, bad, cue.Optional(true)))
+		hint := suggest(bad, fieldsBut(parent, bad, cue.Optional(true)))
+		if hint == "" && len(e.path) == 1 {
+			// A value of the author's own (a shared schema, a table a
+			// comprehension reads), where only #Spec's fields may stand.
+			hint = ": the top level holds only the fields of the metaschema's #Spec; for a value of the spec's own (a shared schema, a table a comprehension reads), use a hidden field (_name: …) or a definition (#Name: …), which CUE leaves out of the spec's data"
+		}
+		msg += hint
 	}
 	return &diag.Error{Pos: e.pos, Code: "schema", Msg: msg}
 }
