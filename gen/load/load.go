@@ -25,6 +25,10 @@ import (
 	"github.com/agentc-dev/agentc/spec"
 )
 
+// cueLanguage is the CUE language version of a spec with no cue.mod, and
+// the one a cue.mod that declares none is told to declare.
+const cueLanguage = "v0.17.0"
+
 // DefaultDisplayDir is how positions in the embedded default spec are shown.
 const DefaultDisplayDir = "spec"
 
@@ -163,7 +167,7 @@ func (l *loader) evaluate() (cue.Value, error) {
 	// agentc's metaschema, in place of the copy the directory may hold.
 	overlay[filepath.Join(l.src.abs, spec.SchemaFile)] = cueload.FromBytes(schemaIn(pkg))
 	if _, ok := l.src.Files["cue.mod/module.cue"]; !ok {
-		overlay[filepath.Join(l.src.abs, "cue.mod", "module.cue")] = cueload.FromString("module: \"agentc.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
+		overlay[filepath.Join(l.src.abs, "cue.mod", "module.cue")] = cueload.FromString("module: \"agentc.local/spec\"\nlanguage: version: \"" + cueLanguage + "\"\n")
 	}
 	cfg := &cueload.Config{Dir: l.src.abs, Overlay: overlay, Package: pkg}
 	insts := cueload.Instances([]string{"."}, cfg)

@@ -14,6 +14,7 @@ import (
 	cueerrors "cuelang.org/go/cue/errors"
 	cueload "cuelang.org/go/cue/load"
 	"cuelang.org/go/cue/token"
+	"cuelang.org/go/mod/modfile"
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -225,6 +226,10 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 		}
 		if !ce.pos.IsValid() && strings.Contains(fmt.Sprint(ce.args...), "module.cue") {
 			ce.pos.File = path.Join(l.src.Display, "cue.mod", "module.cue")
+		}
+		if errors.Is(e, modfile.ErrNoLanguageVersion) {
+			// What cue's command adds to it.
+			ce.format, ce.args = "%s; add `language: version: %q` to it (or run `cue mod fix`)", []any{fmt.Sprintf(ce.format, ce.args...), cueLanguage}
 		}
 		es = append(es, ce)
 	}
