@@ -22,7 +22,9 @@ const supported = "supported: string, number, int, bool, string enums (\"a\" | \
 // typeWalker converts CUE argument schemas into model types.
 type typeWalker struct {
 	l *loader
-	// checks collects named checks by definition path.
+	// checks collects named checks by definition: its path and where it
+	// is declared (a package the spec imports may have a #Rel of its
+	// own).
 	checks map[string]*model.Check
 	// funcNames holds the printed names of package functions (see
 	// funcName).
@@ -773,7 +775,7 @@ func boundString(b *model.Bound, dir string) string {
 
 // check records a named check: a definition carrying @check("message").
 func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *model.Type) {
-	key := path.String()
+	key := path.String() + " " + def.Pos().String()
 	c, ok := w.checks[key]
 	if !ok {
 		msg, err := attr.String(0)
@@ -788,6 +790,12 @@ func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *
 		}
 		if c.Doc == "" {
 			c.Doc = msg
+		}
+		for _, o := range w.checks {
+			if o.Name == c.Name {
+				// Generated code names a check after its definition alone.
+				w.l.errorf(def, "name-clash", "named checks #%s here and at %s have one name, which generated code names each check by; rename one of them", name, o.Pos)
+			}
 		}
 		before := len(w.l.errs)
 		w.checkBody(def, c, 0)
