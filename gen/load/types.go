@@ -268,10 +268,10 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 		w.constraints(v, t)
 		return t
 	case cue.FloatKind:
-		w.errorv(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
+		w.errorv(w.writtenAt(v, kind), "unsupported", "float is not supported: JSON has one number type; use number (or int)")
 		return &model.Type{Kind: model.Number, Pos: pos}
 	case cue.BytesKind:
-		w.errorv(v, "unsupported", "bytes is not supported: JSON has no bytes; use string")
+		w.errorv(w.writtenAt(v, kind), "unsupported", "bytes is not supported: JSON has no bytes; use string")
 	case cue.TopKind, cue.BottomKind:
 		if verr != nil {
 			// No operand says what v is (an error such as a field a
@@ -295,6 +295,20 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 		w.errorv(v, "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
 	}
 	return &model.Type{Kind: model.String, Pos: pos}
+}
+
+// writtenAt returns the operand of v, a field's schema, that makes it of
+// kind, where the spec writes it: a definition's float (#Num: float & >=0)
+// rather than each field that refers to it. v when no operand does.
+func (w *typeWalker) writtenAt(v cue.Value, kind cue.Kind) cue.Value {
+	var leaves []cue.Value
+	w.leaves(v, &leaves, 0)
+	for _, lf := range leaves {
+		if lf.IncompleteKind() == kind && inSpec(w.l.valPos(lf)) {
+			return lf
+		}
+	}
+	return v
 }
 
 // importOf returns the name and quoted import path of the package n
