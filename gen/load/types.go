@@ -251,7 +251,7 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 					"so no list type is left to generate; drop the default or the minimum item count", v)
 				return t
 			}
-			w.errorv(v, "unsupported", "only open lists [...T] are supported, not fixed-length lists")
+			w.errorv(w.writtenAt(v, kind), "unsupported", "only open lists [...T] are supported, not fixed-length lists")
 			return t
 		}
 		// Elements before the "..." ([a, ...T]): Len is not concrete for
@@ -284,22 +284,23 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 			w.errorv(v, "unsupported", "unsupported builtin %s; %s", w.funcName(args[0]), supported)
 			break
 		}
-		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
+		w.errorv(w.writtenAt(v, kind), "unsupported", "a field needs a type (found _); %s", supported)
 	case cue.NullKind:
-		w.errorv(v, "unsupported", "null is not supported in argument schemas")
+		w.errorv(w.writtenAt(v, kind), "unsupported", "null is not supported in argument schemas")
 	case kind | cue.NullKind:
 		// *null | string: a value that may be absent is an optional
 		// field; null is not absence (see "One meaning everywhere").
-		w.errorv(v, "unsupported", "a field that may be null is not supported: null is a value, not absence; for a value that may be left out, make the field optional (name?: T) and drop null")
+		w.errorv(w.writtenAt(v, kind), "unsupported", "a field that may be null is not supported: null is a value, not absence; for a value that may be left out, make the field optional (name?: T) and drop null")
 	default:
-		w.errorv(v, "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
+		w.errorv(w.writtenAt(v, kind), "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
 	}
 	return &model.Type{Kind: model.String, Pos: pos}
 }
 
 // writtenAt returns the operand of v, a field's schema, that makes it of
-// kind, where the spec writes it: a definition's float (#Num: float & >=0)
-// rather than each field that refers to it. v when no operand does.
+// kind, where the spec writes it: a definition's float (#Num: float & >=0),
+// null or union of kinds rather than each field that refers to it. v when
+// no operand does.
 func (w *typeWalker) writtenAt(v cue.Value, kind cue.Kind) cue.Value {
 	var leaves []cue.Value
 	w.leaves(v, &leaves, 0)
