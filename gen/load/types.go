@@ -56,8 +56,21 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 		if op, args := w.l.expr(lf); op == cue.CallOp && w.funcName(args[0]) != "close" {
 			w.errorv(lf, "unsupported", "%s on an object is not supported: the generated validators check each of an object's fields, not a rule over the object as a whole; %s", w.funcName(args[0]), supported)
 			refused = true
-		} else if incomplete {
-			v, incomplete = lf, false
+		}
+	}
+	if incomplete && !refused {
+		// No validator fails it: CUE cannot say which fields it has (a
+		// field under `if kind == "file"`, kind an argument), and no
+		// one of its structs holds them all (the metaschema's {...}).
+		for _, e := range w.l.convertList(v.Err(), w.l.vpos(v)) {
+			w.l.errs.Add(e.Pos, "unsupported", "%s: CUE cannot list the fields of this object, so no schema can be made of it; a field may not depend on an argument's value (if kind == …): declare it optional instead (size?: int)", e.Msg)
+		}
+		return t
+	}
+	for _, lf := range leaves {
+		if op, args := w.l.expr(lf); incomplete && (op != cue.CallOp || w.funcName(args[0]) == "close") {
+			v = lf // the struct a validator fails while incomplete
+			break
 		}
 	}
 	switch {
