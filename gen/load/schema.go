@@ -227,6 +227,11 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 		if !ce.pos.IsValid() && strings.Contains(fmt.Sprint(ce.args...), "module.cue") {
 			ce.pos.File = path.Join(l.src.Display, "cue.mod", "module.cue")
 		}
+		if format == "reference %q not found" && len(args) == 1 && (args[0] == "strings" || args[0] == "list") {
+			// The package of the spec language's builtins, not imported
+			// (a snippet pasted without its imports).
+			ce.format, ce.args = "reference %q not found: add import %q to this file", []any{args[0], args[0]}
+		}
 		if errors.Is(e, modfile.ErrNoLanguageVersion) {
 			// What cue's command adds to it.
 			ce.format, ce.args = "%s; add `language: version: %q` to it (or run `cue mod fix`)", []any{fmt.Sprintf(ce.format, ce.args...), cueLanguage}
