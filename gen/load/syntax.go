@@ -35,7 +35,7 @@ type syntaxIndex struct {
 	// twins are the definitions the spec's files declare at the top level
 	// under a name the metaschema declares too (#Model, #Tool): the
 	// metaschema is part of the spec's package, so CUE unifies the two.
-	twins []ast.Node
+	twins []*ast.Field
 }
 
 // indexSyntax reads the user's files (userFiles, by name) among the
