@@ -338,19 +338,20 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
 	}
 	var also []model.Pos
 	if own := append([]model.Pos{rest[0].pos}, rest[0].also...); len(own) > 1 {
-		for _, p := range own {
-			if !slices.ContainsFunc(rest[1:n], func(e cueErr) bool { return e.pos != p && !slices.Contains(e.also, p) }) {
-				pos = p
-				break
-			}
-		}
+		// A position every conflict holds is the value's (or a reference
+		// on the way to it); one that only some hold, an alternative's.
+		in := map[model.Pos]int{}
 		for _, e := range rest[:n] {
 			for _, p := range append([]model.Pos{e.pos}, e.also...) {
-				if p != pos && !slices.Contains(also, p) {
+				if in[p]++; in[p] == 1 && p.IsValid() {
 					also = append(also, p)
 				}
 			}
 		}
+		if i := slices.IndexFunc(own, func(p model.Pos) bool { return in[p] == n }); i >= 0 {
+			pos = own[i]
+		}
+		also = slices.DeleteFunc(also, func(p model.Pos) bool { return in[p] == n })
 	}
 	slices.SortStableFunc(alts, func(x, y alt) int {
 		return cmp.Or(cmp.Compare(x.pos.Line(), y.pos.Line()), cmp.Compare(x.pos.Column(), y.pos.Column()))
