@@ -577,3 +577,30 @@ func TestDocFromAnyDeclaration(t *testing.T) {
 		t.Errorf("fields differ (-want +got):\n%s", diff)
 	}
 }
+
+// TestBoundsRefined: a number with several bounds one way has the tighter
+// as its bound, as CUE holds them all (accepted/bounds_refined).
+func TestBoundsRefined(t *testing.T) {
+	t.Parallel()
+	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["bounds_refined"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := func(b *model.Bound, incl, excl string) string {
+		switch {
+		case b == nil:
+			return ""
+		case b.Exclusive:
+			return excl + string(b.Value)
+		}
+		return incl + string(b.Value)
+	}
+	var got []string
+	for _, f := range s.Tool("measure").Args.Fields {
+		got = append(got, strings.Join(strings.Fields(f.Name+" "+bound(f.Type.Minimum, ">=", ">")+" "+bound(f.Type.Maximum, "<=", "<")), " "))
+	}
+	want := []string{"limit >=1 <=10", "count >=1", "offset >=0 <=2147483647", "level >=0 <=100", "score >1", "n <=5", "m >1", "ratio <2.5"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("bounds differ (-want +got):\n%s", diff)
+	}
+}

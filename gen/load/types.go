@@ -3,6 +3,7 @@ package load
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"regexp"
 	"slices"
 	"strings"
@@ -783,22 +784,31 @@ func (w *typeWalker) bound(v cue.Value, op cue.Op, args []cue.Value, t *model.Ty
 	// is a number, so CUE refused a bound of another kind (int & >"a").
 	b, _ := args[0].MarshalJSON()
 	bd := &model.Bound{Value: json.Number(b), Exclusive: op == cue.GreaterThanOp || op == cue.LessThanOp}
-	limit, which, dir := &t.Maximum, "upper", "<"
+	limit, lower := &t.Maximum, false
 	if op == cue.GreaterThanEqualOp || op == cue.GreaterThanOp {
-		limit, which, dir = &t.Minimum, "lower", ">"
+		limit, lower = &t.Minimum, true
 	}
-	if *limit != nil {
-		w.errorv(v, "unsupported", "more than one %s bound (%s and %s); keep one", which, boundString(*limit, dir), boundString(bd, dir))
+	// Two bounds one way (uint & >=1, a template's <=100 and one tool's
+	// <=10): the field holds both, so the tighter is its bound.
+	if *limit == nil || tighter(bd, *limit, lower) {
+		*limit = bd
 	}
-	*limit = bd
 }
 
-// boundString writes a bound as CUE does: >=0, >1, <=10, <5.
-func boundString(b *model.Bound, dir string) string {
-	if b.Exclusive {
-		return dir + b.Value.String()
+// tighter reports whether bound a admits fewer numbers than bound b, both
+// lower bounds or both upper: a larger lower bound (a smaller upper one),
+// or the same value, a exclusive and b not.
+func tighter(a, b *model.Bound, lower bool) bool {
+	x, okA := new(big.Rat).SetString(string(a.Value))
+	y, okB := new(big.Rat).SetString(string(b.Value))
+	if !okA || !okB {
+		return false
 	}
-	return dir + "=" + b.Value.String()
+	c := x.Cmp(y)
+	if !lower {
+		c = -c
+	}
+	return c > 0 || c == 0 && a.Exclusive && !b.Exclusive
 }
 
 // check records a named check: a definition carrying @check("message").
