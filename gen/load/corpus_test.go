@@ -293,8 +293,8 @@ func TestEnumsMeetStringConstraints(t *testing.T) {
 			t.Errorf("%s keeps string constraints its values meet: %+v", f.Name, ty)
 		}
 	}
-	if n != 6 {
-		t.Errorf("%d mood fields, want 6", n)
+	if n != 7 {
+		t.Errorf("%d mood fields, want 7", n)
 	}
 }
 
@@ -602,5 +602,26 @@ func TestBoundsRefined(t *testing.T) {
 	want := []string{"limit >=1 <=10", "count >=1", "offset >=0 <=2147483647", "level >=0 <=100", "score >1", "n <=5", "m >1", "ratio <2.5"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("bounds differ (-want +got):\n%s", diff)
+	}
+}
+
+// TestNotEmptyString: string & !="", CUE's idiom for a string that is not
+// empty, is a string of at least one character, beside other length
+// limits too (accepted/not_empty_string).
+func TestNotEmptyString(t *testing.T) {
+	t.Parallel()
+	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["not_empty_string"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range s.Tool("report.done").Args.Fields {
+		if ty := f.Type; ty.MinLength != nil {
+			got = append(got, fmt.Sprintf("%s %s %d %v", f.Name, ty.Kind, *ty.MinLength, ty.MaxLength != nil))
+		}
+	}
+	want := []string{"name string 1 false", "code string 1 true", "title string 3 false"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("fields differ (-want +got):\n%s", diff)
 	}
 }

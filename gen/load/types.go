@@ -554,6 +554,16 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 		w.errorv(v, "unsupported", "!~ needs a message: put it in a named check, a definition with @check(\"message\")")
 	case cue.GreaterThanEqualOp, cue.GreaterThanOp, cue.LessThanEqualOp, cue.LessThanOp:
 		w.bound(v, op, args, t)
+	case cue.NotEqualOp:
+		if s, err := args[0].String(); err == nil && s == "" && (t.Kind == model.String || t.Kind == model.Enum || t.Kind == model.Literal) {
+			// string & !="", CUE's idiom for a string that is not
+			// empty: strings.MinRunes(1).
+			if one := 1; t.MinLength == nil || *t.MinLength < 1 {
+				t.MinLength = &one
+			}
+			return
+		}
+		w.errorv(v, "unsupported", "unsupported constraint %v (operator %v); %s", v, op, supported)
 	case cue.CallOp:
 		if !v.IsConcrete() {
 			w.call(v, args, t)
