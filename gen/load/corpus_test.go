@@ -560,7 +560,8 @@ func TestReferencedFields(t *testing.T) {
 
 // TestDocFromAnyDeclaration: a field declared in two files, its doc
 // comment on the declaration that adds no constraint (query: _), keeps
-// its type and takes that doc comment, as cue def shows it
+// its type and takes that doc comment, as cue def shows it; one a
+// template documents too has both, in CUE's order
 // (accepted/field_documented_elsewhere).
 func TestDocFromAnyDeclaration(t *testing.T) {
 	t.Parallel()
@@ -572,7 +573,7 @@ func TestDocFromAnyDeclaration(t *testing.T) {
 	for _, f := range s.Tool("documented").Args.Fields {
 		got = append(got, fmt.Sprintf("%s %s %q", f.Name, f.Type.Kind, f.Type.Doc))
 	}
-	want := []string{`query string "What to look for."`, `mode enum "How to look."`, `tags array "Labels to filter by."`}
+	want := []string{`limit integer "Ten by default.\n\nHow many results, at most."`, `query string "What to look for."`, `mode enum "How to look."`, `tags array "Labels to filter by."`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("fields differ (-want +got):\n%s", diff)
 	}
