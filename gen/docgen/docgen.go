@@ -103,9 +103,9 @@ func fieldRows(b *bytes.Buffer, prefix string, t *model.Type) {
 		name := prefix + f.Name
 		presence := string(f.Presence)
 		if f.Presence == model.Defaulted {
-			presence = "default `" + string(f.Default) + "`"
+			presence = "default `" + pipes(string(f.Default)) + "`"
 		}
-		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", name, typeName(f.Type), presence, cell(limits(f.Type)), cell(f.Type.Description()))
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", pipes(name), typeName(f.Type), presence, cell(limits(f.Type)), cell(f.Type.Description()))
 		switch {
 		case f.Type.Kind == model.Object:
 			fieldRows(b, name+".", f.Type)
@@ -120,11 +120,11 @@ func typeName(t *model.Type) string {
 	case model.Enum:
 		var q []string
 		for _, v := range t.Enum {
-			q = append(q, "`"+jsonString(v)+"`")
+			q = append(q, "`"+pipes(jsonString(v))+"`")
 		}
 		return strings.Join(q, " \\| ")
 	case model.Literal:
-		return "`" + jsonString(t.Literal) + "`"
+		return "`" + pipes(jsonString(t.Literal)) + "`"
 	case model.Array:
 		return "list of " + typeName(t.Items)
 	}
@@ -248,7 +248,7 @@ func models(b *bytes.Buffer, s *model.Spec) {
 				}
 			}
 		}
-		fmt.Fprintf(b, "| `%s` | %s | `%s` | `%s` | %s |\n", m.Canonical, cell(m.Display), m.OpenCode, m.API, orDash(strings.Join(as, ", ")))
+		fmt.Fprintf(b, "| `%s` | %s | `%s` | `%s` | %s |\n", pipes(m.Canonical), cell(m.Display), m.OpenCode, pipes(m.API), orDash(strings.Join(as, ", ")))
 	}
 	b.WriteString("\n")
 }
@@ -288,7 +288,13 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // cell makes text safe inside a table cell.
 func cell(s string) string {
-	return strings.ReplaceAll(oneLine(s), "|", "\\|")
+	return pipes(oneLine(s))
+}
+
+// pipes escapes '|', which ends a table cell even in a code span (a name,
+// an enum value or a default that holds one).
+func pipes(s string) string {
+	return strings.ReplaceAll(s, "|", "\\|")
 }
 
 func orDash(s string) string {

@@ -293,8 +293,8 @@ func TestEnumsMeetStringConstraints(t *testing.T) {
 			t.Errorf("%s keeps string constraints its values meet: %+v", f.Name, ty)
 		}
 	}
-	if n != 6 {
-		t.Errorf("%d mood fields, want 6", n)
+	if n != 7 {
+		t.Errorf("%d mood fields, want 7", n)
 	}
 }
 
@@ -555,5 +555,74 @@ func TestReferencedFields(t *testing.T) {
 				t.Errorf("%s: %s differs (-want +got):\n%s", name, field, diff)
 			}
 		}
+	}
+}
+
+// TestDocFromAnyDeclaration: a field declared in two files, its doc
+// comment on the declaration that adds no constraint (query: _), keeps
+// its type and takes that doc comment, as cue def shows it; one a
+// template documents too has both, in CUE's order
+// (accepted/field_documented_elsewhere).
+func TestDocFromAnyDeclaration(t *testing.T) {
+	t.Parallel()
+	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["field_documented_elsewhere"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range s.Tool("documented").Args.Fields {
+		got = append(got, fmt.Sprintf("%s %s %q", f.Name, f.Type.Kind, f.Type.Doc))
+	}
+	want := []string{`limit integer "Ten by default.\n\nHow many results, at most."`, `query string "What to look for."`, `mode enum "How to look."`, `tags array "Labels to filter by."`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("fields differ (-want +got):\n%s", diff)
+	}
+}
+
+// TestBoundsRefined: a number with several bounds one way has the tighter
+// as its bound, as CUE holds them all (accepted/bounds_refined).
+func TestBoundsRefined(t *testing.T) {
+	t.Parallel()
+	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["bounds_refined"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := func(b *model.Bound, incl, excl string) string {
+		switch {
+		case b == nil:
+			return ""
+		case b.Exclusive:
+			return excl + string(b.Value)
+		}
+		return incl + string(b.Value)
+	}
+	var got []string
+	for _, f := range s.Tool("measure").Args.Fields {
+		got = append(got, strings.Join(strings.Fields(f.Name+" "+bound(f.Type.Minimum, ">=", ">")+" "+bound(f.Type.Maximum, "<=", "<")), " "))
+	}
+	want := []string{"limit >=1 <=10", "count >=1", "offset >=0 <=2147483647", "level >=0 <=100", "score >1", "n <=5", "m >1", "ratio <2.5"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("bounds differ (-want +got):\n%s", diff)
+	}
+}
+
+// TestNotEmptyString: string & !="", CUE's idiom for a string that is not
+// empty, is a string of at least one character, beside other length
+// limits too (accepted/not_empty_string).
+func TestNotEmptyString(t *testing.T) {
+	t.Parallel()
+	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["not_empty_string"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range s.Tool("report.done").Args.Fields {
+		if ty := f.Type; ty.MinLength != nil {
+			got = append(got, fmt.Sprintf("%s %s %d %v", f.Name, ty.Kind, *ty.MinLength, ty.MaxLength != nil))
+		}
+	}
+	want := []string{"name string 1 false", "code string 1 true", "title string 3 false"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("fields differ (-want +got):\n%s", diff)
 	}
 }

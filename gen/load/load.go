@@ -25,6 +25,10 @@ import (
 	"github.com/agentc-dev/agentc/spec"
 )
 
+// cueLanguage is the CUE language version of a spec with no cue.mod, and
+// the one a cue.mod that declares none is told to declare.
+const cueLanguage = "v0.17.0"
+
 // DefaultDisplayDir is how positions in the embedded default spec are shown.
 const DefaultDisplayDir = "spec"
 
@@ -163,7 +167,7 @@ func (l *loader) evaluate() (cue.Value, error) {
 	// agentc's metaschema, in place of the copy the directory may hold.
 	overlay[filepath.Join(l.src.abs, spec.SchemaFile)] = cueload.FromBytes(schemaIn(pkg))
 	if _, ok := l.src.Files["cue.mod/module.cue"]; !ok {
-		overlay[filepath.Join(l.src.abs, "cue.mod", "module.cue")] = cueload.FromString("module: \"agentc.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
+		overlay[filepath.Join(l.src.abs, "cue.mod", "module.cue")] = cueload.FromString("module: \"agentc.local/spec\"\nlanguage: version: \"" + cueLanguage + "\"\n")
 	}
 	cfg := &cueload.Config{Dir: l.src.abs, Overlay: overlay, Package: pkg}
 	insts := cueload.Instances([]string{"."}, cfg)
@@ -179,11 +183,12 @@ func (l *loader) evaluate() (cue.Value, error) {
 	v := cuecontext.New().BuildInstance(insts[0])
 	l.root = v // for positions while converting errors
 	// Validate reports every error; Err only one.
-	if err := v.Validate(cue.Concrete(false)); err != nil {
-		return cue.Value{}, l.convert(err)
+	err := v.Validate(cue.Concrete(false))
+	if err == nil {
+		err = v.Err()
 	}
-	if err := v.Err(); err != nil {
-		return cue.Value{}, l.convert(err)
+	if err != nil {
+		return cue.Value{}, l.twinNotes(l.convertList(err, model.Pos{File: l.src.Display})).Err()
 	}
 	var missing diag.List
 	l.required(v, nil, &anchor{pos: model.Pos{File: l.src.Display}, done: true}, &missing)
@@ -332,4 +337,37 @@ func (l *loader) expr(v cue.Value) (cue.Op, []cue.Value) {
 // errorf records a finding at a CUE value's position.
 func (l *loader) errorf(v cue.Value, code, format string, args ...any) {
 	l.errs.Add(l.vpos(v), code, format, args...)
+}
+
+// importAdvice says, after an import cue/load could not resolve in a spec
+// directory with no cue.mod of its own, which module agentc read it as and
+// where its packages are: agentc reads the spec directory as a module's
+// root, and one with no cue.mod as module agentc.local/spec, whatever a
+// cue.mod above it says (which is where cue itself would look, so cue vet
+// may pass). With a cue.mod, CUE's cause says it all (a package the module
+// lacks, a dependency it cannot fetch).
+func (l *loader) importAdvice() string {
+	if _, ok := l.src.Files["cue.mod/module.cue"]; ok {
+		return ""
+	}
+	return "; the spec directory holds no cue.mod/module.cue, so agentc reads it as the root of module agentc.local/spec (a cue.mod in a directory above it is not read): " +
+		"import the packages below the spec directory as agentc.local/spec/<dir>, or give the spec directory a cue.mod/module.cue that names its module and move the packages it imports below it"
+}
+
+// twinNotes adds to errs, CUE's findings, one at each definition of the
+// spec's that the metaschema declares too when a finding lies within it:
+// the metaschema is part of the spec's package, so CUE unified the spec's
+// #Model with agentc's, which the findings alone do not say.
+func (l *loader) twinNotes(errs diag.List) diag.List {
+	notes := errs
+	for _, n := range l.syn.twins {
+		from, to := l.pos(n.Pos()), l.pos(n.End())
+		if slices.ContainsFunc(errs, func(e *diag.Error) bool {
+			return e.File == from.File && (e.Line > from.Line || e.Line == from.Line && e.Col >= from.Col) && (e.Line < to.Line || e.Line == to.Line && e.Col <= to.Col)
+		}) {
+			name := n.Label.(*ast.Ident).Name
+			notes.Add(from, "schema", "%s is also a definition of agentc's metaschema (%s, which is part of the spec's package), so CUE unifies the two, and the findings here come from that; rename this definition", name, spec.SchemaFile)
+		}
+	}
+	return notes
 }

@@ -2,6 +2,7 @@ package load
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -11,7 +12,9 @@ import (
 
 	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
+	cueload "cuelang.org/go/cue/load"
 	"cuelang.org/go/cue/token"
+	"cuelang.org/go/mod/modfile"
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -193,6 +196,13 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 			format, args = "%s", []any{strings.TrimPrefix(e.Error(), strings.Join(e.Path(), ".")+": ")}
 		}
 		ce := cueErr{path: e.Path(), format: format, args: args}
+		if pe := (*cueload.PackageError)(nil); errors.As(e, &pe) {
+			// An import cue/load could not resolve: the path is the
+			// import stack, and what went wrong is in the cause alone
+			// ("import failed" wraps it).
+			f, a := pe.Msg()
+			ce.path, ce.format, ce.args = nil, "%s: %s%s", []any{fmt.Sprintf(format, args...), fmt.Sprintf(f, a...), l.importAdvice()}
+		}
 		for _, p := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
 			mp := l.pos(p)
 			if !mp.IsValid() {
@@ -216,6 +226,15 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 		}
 		if !ce.pos.IsValid() && strings.Contains(fmt.Sprint(ce.args...), "module.cue") {
 			ce.pos.File = path.Join(l.src.Display, "cue.mod", "module.cue")
+		}
+		if format == "reference %q not found" && len(args) == 1 && (args[0] == "strings" || args[0] == "list") {
+			// The package of the spec language's builtins, not imported
+			// (a snippet pasted without its imports).
+			ce.format, ce.args = "reference %q not found: add import %q to this file", []any{args[0], args[0]}
+		}
+		if errors.Is(e, modfile.ErrNoLanguageVersion) {
+			// What cue's command adds to it.
+			ce.format, ce.args = "%s; add `language: version: %q` to it (or run `cue mod fix`)", []any{fmt.Sprintf(ce.format, ce.args...), cueLanguage}
 		}
 		es = append(es, ce)
 	}
@@ -310,10 +329,29 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
 		alts = append(alts, alt{a, e.alt})
 	}
 	// At the offending value, which each conflict names (the same value,
-	// so each has its position or none does).
+	// so each has its position or none does): the position every conflict
+	// holds, when the alternatives are the spec's too (a template's
+	// *"text" | "json", and one tool's "xml"), which are then said.
 	pos := head.pos
 	if p := rest[0].pos; p.IsValid() {
 		pos = p
+	}
+	var also []model.Pos
+	if own := append([]model.Pos{rest[0].pos}, rest[0].also...); len(own) > 1 {
+		// A position every conflict holds is the value's (or a reference
+		// on the way to it); one that only some hold, an alternative's.
+		in := map[model.Pos]int{}
+		for _, e := range rest[:n] {
+			for _, p := range append([]model.Pos{e.pos}, e.also...) {
+				if in[p]++; in[p] == 1 && p.IsValid() {
+					also = append(also, p)
+				}
+			}
+		}
+		if i := slices.IndexFunc(own, func(p model.Pos) bool { return in[p] == n }); i >= 0 {
+			pos = own[i]
+		}
+		also = slices.DeleteFunc(also, func(p model.Pos) bool { return in[p] == n })
 	}
 	slices.SortStableFunc(alts, func(x, y alt) int {
 		return cmp.Or(cmp.Compare(x.pos.Line(), y.pos.Line()), cmp.Compare(x.pos.Column(), y.pos.Column()))
@@ -325,6 +363,12 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
 	if p := head.path; len(p) == 4 && p[0] == "modes" && p[2] == "tools" {
 		return &diag.Error{Pos: pos, Code: "unknown-standing", Msg: fmt.Sprintf("unknown standing %s for tool %q in mode %q (want one of %s)%s",
 			bad, unquote(p[3]), unquote(p[1]), strings.Join(plain, ", "), hint)}, n
+	}
+	if len(also) > 0 {
+		slices.SortFunc(also, func(x, y model.Pos) int {
+			return cmp.Or(cmp.Compare(x.File, y.File), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Col, y.Col))
+		})
+		hint += " (the alternatives are at " + strings.Join(each(also, model.Pos.String), ", ") + ")"
 	}
 	return &diag.Error{Pos: pos, Code: "schema", Msg: fmt.Sprintf("%s: %s is not one of %s%s",
 		strings.Join(head.path, "."), bad, strings.Join(lits, ", "), hint)}, n
@@ -380,7 +424,13 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 		// The field's siblings in the spec hold the metaschema's fields too.
 		bad := unquote(e.path[len(e.path)-1])
 		parent := l.root.LookupPath(cue.ParsePath(strings.Join(e.path[:len(e.path)-1], ".")))
-		msg += suggest(bad, fieldsBut(parent, bad, cue.Optional(true)))
+		hint := suggest(bad, fieldsBut(parent, bad, cue.Optional(true)))
+		if hint == "" && len(e.path) == 1 {
+			// A value of the author's own (a shared schema, a table a
+			// comprehension reads), where only #Spec's fields may stand.
+			hint = ": the top level holds only the fields of the metaschema's #Spec; for a value of the spec's own (a shared schema, a table a comprehension reads), use a hidden field (_name: …) or a definition (#Name: …), which CUE leaves out of the spec's data"
+		}
+		msg += hint
 	}
 	return &diag.Error{Pos: e.pos, Code: "schema", Msg: msg}
 }

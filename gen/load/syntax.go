@@ -12,6 +12,8 @@ import (
 	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/token"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/agentc-dev/agentc/spec"
 )
 
 // syntaxIndex is what the loader reads from the spec's own syntax, once:
@@ -30,6 +32,10 @@ type syntaxIndex struct {
 	// then can a reference CUE resolved mean such a name's binding rather
 	// than the type (see typeWalker.shadowed, which asks CUE).
 	bindsPredeclared bool
+	// twins are the definitions the spec's files declare at the top level
+	// under a name the metaschema declares too (#Model, #Tool): the
+	// metaschema is part of the spec's package, so CUE unifies the two.
+	twins []*ast.Field
 }
 
 // indexSyntax reads the user's files (userFiles, by name) among the
@@ -44,9 +50,21 @@ type syntaxIndex struct {
 // decides.
 func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIndex {
 	var files []*ast.File
+	schemaDefs := map[string]bool{}
 	for _, f := range inst.Files {
-		if filepath.Dir(f.Filename) == l.src.abs && slices.Contains(userFiles, filepath.Base(f.Filename)) {
+		if filepath.Dir(f.Filename) != l.src.abs {
+			continue
+		}
+		if slices.Contains(userFiles, filepath.Base(f.Filename)) {
 			files = append(files, f)
+		} else if filepath.Base(f.Filename) == spec.SchemaFile {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.Field); ok {
+					if id, ok := fd.Label.(*ast.Ident); ok && strings.HasPrefix(id.Name, "#") {
+						schemaDefs[id.Name] = true
+					}
+				}
+			}
 		}
 	}
 	own := len(files)
@@ -69,6 +87,13 @@ func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIn
 	for i, f := range files {
 		if i < own {
 			x.fields(f.Decls, "") // the paths of the spec's own fields
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.Field); ok {
+					if id, ok := fd.Label.(*ast.Ident); ok && schemaDefs[id.Name] {
+						x.twins = append(x.twins, fd)
+					}
+				}
+			}
 		}
 		ast.Walk(f, func(n ast.Node) bool {
 			fd, ok := n.(*ast.Field)

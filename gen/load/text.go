@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -44,6 +45,20 @@ func (l *loader) text(v cue.Value) string {
 // syntax, and reports one that holds a character badRune refuses.
 func (l *loader) docOf(v cue.Value) string {
 	doc := l.syn.docs[v.Pos()]
+	if op, args := l.expr(v); op == cue.AndOp {
+		// A field declared in several places (a template's and a tool's;
+		// query: string in one file, its doc comment on query: _ in
+		// another): v's position is one declaration's, and CUE's doc is
+		// every declaration's, in the order of its conjuncts (Value.Doc,
+		// quadratic in a file's size, would say so).
+		var docs []string
+		for _, a := range append(slices.Clone(args), v) {
+			if d := l.syn.docs[a.Pos()]; d != "" && !slices.Contains(docs, d) {
+				docs = append(docs, d)
+			}
+		}
+		doc = strings.Join(docs, "\n\n")
+	}
 	if r, ok := badRune(doc); ok {
 		l.errorf(v, "text", "the doc comment of %s holds %s; %s", v.Path(), runeName(r), textRule)
 	}

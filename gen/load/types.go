@@ -3,6 +3,7 @@ package load
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,7 +23,9 @@ const supported = "supported: string, number, int, bool, string enums (\"a\" | \
 // typeWalker converts CUE argument schemas into model types.
 type typeWalker struct {
 	l *loader
-	// checks collects named checks by definition path.
+	// checks collects named checks by definition: its path and where it
+	// is declared (a package the spec imports may have a #Rel of its
+	// own).
 	checks map[string]*model.Check
 	// funcNames holds the printed names of package functions (see
 	// funcName).
@@ -54,8 +57,21 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 		if op, args := w.l.expr(lf); op == cue.CallOp && w.funcName(args[0]) != "close" {
 			w.errorv(lf, "unsupported", "%s on an object is not supported: the generated validators check each of an object's fields, not a rule over the object as a whole; %s", w.funcName(args[0]), supported)
 			refused = true
-		} else if incomplete {
-			v, incomplete = lf, false
+		}
+	}
+	if incomplete && !refused {
+		// No validator fails it: CUE cannot say which fields it has (a
+		// field under `if kind == "file"`, kind an argument), and no
+		// one of its structs holds them all (the metaschema's {...}).
+		for _, e := range w.l.convertList(v.Err(), w.l.vpos(v)) {
+			w.l.errs.Add(e.Pos, "unsupported", "%s: CUE cannot list the fields of this object, so no schema can be made of it; a field may not depend on an argument's value (if kind == …): declare it optional instead (size?: int)", e.Msg)
+		}
+		return t
+	}
+	for _, lf := range leaves {
+		if op, args := w.l.expr(lf); incomplete && (op != cue.CallOp || w.funcName(args[0]) == "close") {
+			v = lf // the struct a validator fails while incomplete
+			break
 		}
 	}
 	switch {
@@ -249,7 +265,7 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 					"so no list type is left to generate; drop the default or the minimum item count", v)
 				return t
 			}
-			w.errorv(v, "unsupported", "only open lists [...T] are supported, not fixed-length lists")
+			w.errorv(w.writtenAt(v, kind), "unsupported", "only open lists [...T] are supported, not fixed-length lists")
 			return t
 		}
 		// Elements before the "..." ([a, ...T]): Len is not concrete for
@@ -266,10 +282,10 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 		w.constraints(v, t)
 		return t
 	case cue.FloatKind:
-		w.errorv(v, "unsupported", "float is not supported: JSON has one number type; use number (or int)")
+		w.errorv(w.writtenAt(v, kind), "unsupported", "float is not supported: JSON has one number type; use number (or int)")
 		return &model.Type{Kind: model.Number, Pos: pos}
 	case cue.BytesKind:
-		w.errorv(v, "unsupported", "bytes is not supported: JSON has no bytes; use string")
+		w.errorv(w.writtenAt(v, kind), "unsupported", "bytes is not supported: JSON has no bytes; use string")
 	case cue.TopKind, cue.BottomKind:
 		if verr != nil {
 			// No operand says what v is (an error such as a field a
@@ -282,17 +298,32 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 			w.errorv(v, "unsupported", "unsupported builtin %s; %s", w.funcName(args[0]), supported)
 			break
 		}
-		w.errorv(v, "unsupported", "a field needs a type (found _); %s", supported)
+		w.errorv(w.writtenAt(v, kind), "unsupported", "a field needs a type (found _); %s", supported)
 	case cue.NullKind:
-		w.errorv(v, "unsupported", "null is not supported in argument schemas")
+		w.errorv(w.writtenAt(v, kind), "unsupported", "null is not supported in argument schemas")
 	case kind | cue.NullKind:
 		// *null | string: a value that may be absent is an optional
 		// field; null is not absence (see "One meaning everywhere").
-		w.errorv(v, "unsupported", "a field that may be null is not supported: null is a value, not absence; for a value that may be left out, make the field optional (name?: T) and drop null")
+		w.errorv(w.writtenAt(v, kind), "unsupported", "a field that may be null is not supported: null is a value, not absence; for a value that may be left out, make the field optional (name?: T) and drop null")
 	default:
-		w.errorv(v, "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
+		w.errorv(w.writtenAt(v, kind), "unsupported", "unsupported type %v (a union of kinds); %s", kind, supported)
 	}
 	return &model.Type{Kind: model.String, Pos: pos}
+}
+
+// writtenAt returns the operand of v, a field's schema, that makes it of
+// kind, where the spec writes it: a definition's float (#Num: float & >=0),
+// null or union of kinds rather than each field that refers to it. v when
+// no operand does.
+func (w *typeWalker) writtenAt(v cue.Value, kind cue.Kind) cue.Value {
+	var leaves []cue.Value
+	w.leaves(v, &leaves, 0)
+	for _, lf := range leaves {
+		if lf.IncompleteKind() == kind && inSpec(w.l.valPos(lf)) {
+			return lf
+		}
+	}
+	return v
 }
 
 // importOf returns the name and quoted import path of the package n
@@ -523,6 +554,16 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 		w.errorv(v, "unsupported", "!~ needs a message: put it in a named check, a definition with @check(\"message\")")
 	case cue.GreaterThanEqualOp, cue.GreaterThanOp, cue.LessThanEqualOp, cue.LessThanOp:
 		w.bound(v, op, args, t)
+	case cue.NotEqualOp:
+		if s, err := args[0].String(); err == nil && s == "" && (t.Kind == model.String || t.Kind == model.Enum || t.Kind == model.Literal) {
+			// string & !="", CUE's idiom for a string that is not
+			// empty: strings.MinRunes(1).
+			if one := 1; t.MinLength == nil || *t.MinLength < 1 {
+				t.MinLength = &one
+			}
+			return
+		}
+		w.errorv(v, "unsupported", "unsupported constraint %v (operator %v); %s", v, op, supported)
 	case cue.CallOp:
 		if !v.IsConcrete() {
 			w.call(v, args, t)
@@ -557,6 +598,10 @@ func (w *typeWalker) leaf(v cue.Value, t *model.Type, field cue.Value) {
 	switch v.IncompleteKind() {
 	case cue.StringKind, cue.IntKind, cue.NumberKind, cue.BoolKind, cue.ListKind, cue.StructKind:
 		// The base type, already in t.Kind.
+	case cue.TopKind:
+		// _ beside the field's type (query: _ in another file, to give
+		// the field its doc comment): string & _ is string. A field that
+		// is _ alone has no type, which typ reports.
 	default:
 		w.errorv(v, "unsupported", "unsupported constraint %v; %s", v, supported)
 	}
@@ -749,27 +794,36 @@ func (w *typeWalker) bound(v cue.Value, op cue.Op, args []cue.Value, t *model.Ty
 	// is a number, so CUE refused a bound of another kind (int & >"a").
 	b, _ := args[0].MarshalJSON()
 	bd := &model.Bound{Value: json.Number(b), Exclusive: op == cue.GreaterThanOp || op == cue.LessThanOp}
-	limit, which, dir := &t.Maximum, "upper", "<"
+	limit, lower := &t.Maximum, false
 	if op == cue.GreaterThanEqualOp || op == cue.GreaterThanOp {
-		limit, which, dir = &t.Minimum, "lower", ">"
+		limit, lower = &t.Minimum, true
 	}
-	if *limit != nil {
-		w.errorv(v, "unsupported", "more than one %s bound (%s and %s); keep one", which, boundString(*limit, dir), boundString(bd, dir))
+	// Two bounds one way (uint & >=1, a template's <=100 and one tool's
+	// <=10): the field holds both, so the tighter is its bound.
+	if *limit == nil || tighter(bd, *limit, lower) {
+		*limit = bd
 	}
-	*limit = bd
 }
 
-// boundString writes a bound as CUE does: >=0, >1, <=10, <5.
-func boundString(b *model.Bound, dir string) string {
-	if b.Exclusive {
-		return dir + b.Value.String()
+// tighter reports whether bound a admits fewer numbers than bound b, both
+// lower bounds or both upper: a larger lower bound (a smaller upper one),
+// or the same value, a exclusive and b not.
+func tighter(a, b *model.Bound, lower bool) bool {
+	x, okA := new(big.Rat).SetString(string(a.Value))
+	y, okB := new(big.Rat).SetString(string(b.Value))
+	if !okA || !okB {
+		return false
 	}
-	return dir + "=" + b.Value.String()
+	c := x.Cmp(y)
+	if !lower {
+		c = -c
+	}
+	return c > 0 || c == 0 && a.Exclusive && !b.Exclusive
 }
 
 // check records a named check: a definition carrying @check("message").
 func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *model.Type) {
-	key := path.String()
+	key := path.String() + " " + def.Pos().String()
 	c, ok := w.checks[key]
 	if !ok {
 		msg, err := attr.String(0)
@@ -784,6 +838,12 @@ func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *
 		}
 		if c.Doc == "" {
 			c.Doc = msg
+		}
+		for _, o := range w.checks {
+			if o.Name == c.Name {
+				// Generated code names a check after its definition alone.
+				w.l.errorf(def, "name-clash", "named checks #%s here and at %s have one name, which generated code names each check by; rename one of them", name, o.Pos)
+			}
 		}
 		before := len(w.l.errs)
 		w.checkBody(def, c, 0)
