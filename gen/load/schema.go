@@ -2,6 +2,7 @@ package load
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -193,6 +194,16 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 			format, args = "%s", []any{strings.TrimPrefix(e.Error(), strings.Join(e.Path(), ".")+": ")}
 		}
 		ce := cueErr{path: e.Path(), format: format, args: args}
+		if w, ok := errors.Unwrap(e).(cueerrors.Error); ok {
+			// cue/load's "import failed" says which package and why only in
+			// the error it wraps; its path is the importing package's
+			// (agentc.local/spec@v0:agentc), which the author never wrote.
+			f, a := w.Msg()
+			ce.format, ce.args, ce.path = format+": "+f, append(slices.Clip(args), a...), nil
+			if strings.HasPrefix(fmt.Sprintf(f, a...), "cannot find package") {
+				ce.format += "; a spec imports only packages of its own module, from directories below it (the module its cue.mod/module.cue names, agentc.local/spec without one): a cue.mod above the spec directory is not read"
+			}
+		}
 		for _, p := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
 			mp := l.pos(p)
 			if !mp.IsValid() {
