@@ -44,7 +44,7 @@ func initCommand() *command {
 		flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&schema, "schema", false, "only write agentc's copy of the metaschema ("+spec.SchemaFile+") into the spec directory given as the argument")
 			fs.StringVar(&specDir, "spec-dir", "spec", "where to put the spec, relative to the repository")
-			fs.StringVar(&out, "out", "generated", "output root for generated files, relative to the repository")
+			fs.StringVar(&out, "out", "", "output root for generated files, relative to the repository (default: generated, beside the spec directory)")
 			fs.StringVar(&version, "version", "", "agentc version to require in "+toolModfile+" (default: this agentc's, or the replaced module's)")
 		},
 		run: func(e *env, args []string) (any, error) {
@@ -146,6 +146,12 @@ func (sc scaffold) undo() {
 }
 
 func runInit(e *env, dir, specDir, out, version string) (any, error) {
+	if out == "" && localPath(specDir) {
+		// codegen.out's own default, which is relative to the directory
+		// that holds the spec directory: --spec-dir contracts/agent
+		// alone works, where "generated" at the root could not be reached.
+		out = path.Join(path.Dir(specDir), "generated")
+	}
 	if !localPath(specDir) || !localPath(out) {
 		return nil, usagef("--spec-dir and --out must be relative paths inside the repository")
 	}
