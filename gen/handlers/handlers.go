@@ -31,6 +31,7 @@ import (
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/names"
 )
 
 // Finding codes.
@@ -351,6 +352,17 @@ func (c *checker) checkType(named *types.Named, iface *types.Interface, callObj 
 				tn.Name(), f.Name(), t.Name, t.Execution)
 			continue
 		}
+		if t, alias := c.toolByAlias(f.Name()); t != nil && t.Execution == model.Gateway {
+			// A tool renamed with its old name kept as an alias: the
+			// gateway dispatches calls by the old name to the new method.
+			do := "rename the method to " + t.GoName
+			if ms.Lookup(f.Pkg(), t.GoName) != nil {
+				do = "delete the method"
+			}
+			c.res.Findings.Add(c.pos(f), CodeStale, "%s.%s handles %q, now an alias of tool %q: the gateway calls %s for both names; %s",
+				tn.Name(), f.Name(), alias, t.Name, t.GoName, do)
+			continue
+		}
 		c.res.Findings.Add(c.pos(f), CodeStale, "%s.%s handles a tool the spec no longer has (no gateway tool is named %s in Go); delete the method",
 			tn.Name(), f.Name(), f.Name())
 	}
@@ -412,6 +424,19 @@ func (c *checker) toolByGoName(goName string) *model.Tool {
 		}
 	}
 	return nil
+}
+
+// toolByAlias returns the tool with an alias whose Go name is goName, and
+// that alias.
+func (c *checker) toolByAlias(goName string) (*model.Tool, string) {
+	for _, t := range c.spec.Tools {
+		for _, a := range t.Aliases {
+			if names.GoExported(a) == goName {
+				return t, a
+			}
+		}
+	}
+	return nil, ""
 }
 
 // toolName is the tool name behind a Handler method, or the method name
