@@ -355,8 +355,16 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 // runIn runs a command (git, go) in dir ("" is the working directory) and
 // returns its stdout; its failure says what the command printed on stderr.
 func runIn(dir, name string, args ...string) ([]byte, error) {
+	return runEnv(dir, nil, name, args...)
+}
+
+// runEnv is runIn with env added to agentc's environment.
+func runEnv(dir string, env []string, name string, args ...string) ([]byte, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

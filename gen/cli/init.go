@@ -198,24 +198,34 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 			version = "latest"
 		}
 	}
+	// go refuses -modfile in a workspace (go.work), and agentc is a tool
+	// of its own module file: there its go commands run with GOWORK=off.
+	work := goWork(dir)
 	replace := agentcReplace(mf)
 	if replace != "" && !semver.IsValid(version) {
 		version = "v0.0.0-00010101000000-000000000000" // resolved through the replace directive
 	}
 
 	sc := scaffold{}
-	if err := sc.run(dir, sdir, specDir, out, modPath, version, replace, mf); err != nil {
+	if err := sc.run(dir, sdir, specDir, out, modPath, version, replace, work, mf); err != nil {
 		sc.undo()
 		return nil, err
 	}
 	if !e.json {
 		e.logf("agentc init: wrote %s/ (an example contract), %s, %s/, .gitattributes and a README section; edit the spec, then go generate ./...", specDir, toolModfile, out)
+		if work != "" {
+			e.logf("agentc init: this module is in the workspace %s, where go refuses -modfile: run agentc as GOWORK=off go tool -modfile=%s agentc (the go:generate line does)", work, toolModfile)
+		}
 	}
 	return map[string]any{"spec": specDir, "out": out, "tool_modfile": toolModfile, "version": version}, nil
 }
 
 // run does init's steps, stopping at the first that fails.
-func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace string, mf *modfile.File) error {
+func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace, work string, mf *modfile.File) error {
+	var goEnv []string
+	if work != "" {
+		goEnv = []string{"GOWORK=off"}
+	}
 
 	// The spec: the starter example and agentc's metaschema copy.
 	starter := spec.Starter()
@@ -248,8 +258,8 @@ func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace string
 // compiles it into %[1]s/; run go generate ./... after editing it.
 package spec
 
-//go:generate go tool -modfile=%[2]s agentc gen
-`, out, toolRel)
+//go:generate %[3]sgo tool -modfile=%[2]s agentc gen
+`, out, toolRel, workPrefix(work, "env "))
 	if err := sc.create(filepath.Join(sdir, "generate.go"), []byte(gen)); err != nil {
 		return err
 	}
@@ -265,14 +275,14 @@ package spec
 	}
 	sc.keep(strings.TrimSuffix(tmFile, ".mod") + ".sum")
 	if replace == "" {
-		if _, err := runIn(dir, "go", "get", "-modfile="+toolModfile, modulePath+"/cmd/agentc@"+version); err != nil {
+		if _, err := runEnv(dir, goEnv, "go", "get", "-modfile="+toolModfile, modulePath+"/cmd/agentc@"+version); err != nil {
 			return fmt.Errorf("%w\nto use a checkout of agentc instead, replace its module first: go mod edit -replace %s=/path/to/agentc", err, modulePath)
 		}
 	}
 	// The requirements and sums of agentc's packages alone: go mod tidy
 	// would load the module's own packages too, copy their requirements
 	// into the tool module file, and fail on one that does not build yet.
-	if _, err := runIn(dir, "go", "list", "-modfile="+toolModfile, "-mod=mod", "-deps", modulePath+"/cmd/agentc"); err != nil {
+	if _, err := runEnv(dir, goEnv, "go", "list", "-modfile="+toolModfile, "-mod=mod", "-deps", modulePath+"/cmd/agentc"); err != nil {
 		return err
 	}
 
@@ -296,7 +306,7 @@ package spec
 	}
 	// Likewise only the generated packages' requirements: the module's
 	// go.mod changes in nothing else.
-	if _, err := runIn(dir, "go", "list", "-mod=mod", "-deps", "./"+out+"/..."); err != nil {
+	if _, err := runEnv(dir, goEnv, "go", "list", "-mod=mod", "-deps", "./"+out+"/..."); err != nil {
 		return err
 	}
 
@@ -308,12 +318,12 @@ package spec
 		return err
 	}
 	// README: how to regenerate, and the CI gates.
-	return appendOnce(sc, filepath.Join(dir, "README.md"), "<!-- agentc -->", readmeSection(specDir, out))
+	return appendOnce(sc, filepath.Join(dir, "README.md"), "<!-- agentc -->", readmeSection(specDir, out, work))
 }
 
 // readmeSection is what init appends to the README.
-func readmeSection(specDir, out string) string {
-	tool := "go tool -modfile=" + toolModfile + " agentc"
+func readmeSection(specDir, out, work string) string {
+	tool := workPrefix(work, "") + "go tool -modfile=" + toolModfile + " agentc"
 	specFlag := ""
 	if strings.Contains(specDir, "/") {
 		// A command run at the root finds a spec directory there or
@@ -341,6 +351,26 @@ In CI:
 		tool+" check"+specFlag+" --handlers ./...", "generated files and handlers match the spec",
 		tool+" breaking"+specFlag+" --against origin/main", "no unaccepted breaking contract change",
 	))
+}
+
+// goWork returns the go.work file that puts dir in a workspace, or "":
+// what go env GOWORK says without the GOWORK of agentc's own environment,
+// where it may be off for init itself.
+func goWork(dir string) string {
+	out, err := runEnv(dir, []string{"GOWORK="}, "go", "env", "GOWORK")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// workPrefix is what a command line starts with to run go outside the
+// workspace work ("env " for a go:generate line, which no shell reads).
+func workPrefix(work, env string) string {
+	if work == "" {
+		return ""
+	}
+	return env + "GOWORK=off "
 }
 
 // commandBlock lays out pairs of a command and what it does as an indented
