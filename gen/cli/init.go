@@ -183,6 +183,12 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 		return nil, fmt.Errorf("%s has no module line; name the module first: go mod edit -module example.com/yourmodule", gomod)
 	}
 	modPath := mf.Module.Mod.Path
+	if modPath == modulePath {
+		// go -C /path/to/agentc run ./cmd/agentc init, the repository's
+		// directory left out, runs in agentc's checkout.
+		abs, _ := filepath.Abs(dir)
+		return nil, fmt.Errorf("%s is agentc's own module; name your module's directory: go -C %s run ./cmd/agentc init /path/to/your/module", abs, abs)
+	}
 	// A second init is told that agentc is set up, whatever its spec
 	// directory, rather than to choose another.
 	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(toolModfile))); err == nil {
