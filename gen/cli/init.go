@@ -204,32 +204,30 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 			version = "latest"
 		}
 	}
-	// go refuses -modfile in a workspace (go.work), and agentc is a tool
-	// of its own module file: there its go commands run with GOWORK=off.
-	work := goWork(dir)
+	ra := runAsIn(dir)
 	replace := agentcReplace(mf)
 	if replace != "" && !semver.IsValid(version) {
 		version = "v0.0.0-00010101000000-000000000000" // resolved through the replace directive
 	}
 
 	sc := scaffold{}
-	if err := sc.run(dir, sdir, specDir, out, modPath, version, replace, work, mf); err != nil {
+	if err := sc.run(dir, sdir, specDir, out, modPath, version, replace, ra, mf); err != nil {
 		sc.undo()
 		return nil, err
 	}
 	if !e.json {
 		e.logf("agentc init: wrote %s/ (an example contract), %s, %s/, .gitattributes and a README section; edit the spec, then go generate ./...", specDir, toolModfile, out)
-		if work != "" {
-			e.logf("agentc init: this module is in the workspace %s, where go refuses -modfile: run agentc as GOWORK=off go tool -modfile=%s agentc (the go:generate line does)", work, toolModfile)
+		if ra != (runAs{}) {
+			e.logf("agentc init: %s: run agentc as %s (the go:generate line does)", ra, ra.command(toolModfile, ""))
 		}
 	}
 	return map[string]any{"spec": specDir, "out": out, "tool_modfile": toolModfile, "version": version}, nil
 }
 
 // run does init's steps, stopping at the first that fails.
-func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace, work string, mf *modfile.File) error {
+func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace string, ra runAs, mf *modfile.File) error {
 	var goEnv []string
-	if work != "" {
+	if ra.work != "" {
 		goEnv = []string{"GOWORK=off"}
 	}
 
@@ -264,8 +262,8 @@ func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace, work 
 // compiles it into %[1]s/; run go generate ./... after editing it.
 package spec
 
-//go:generate %[3]sgo tool -modfile=%[2]s agentc gen
-`, out, toolRel, workPrefix(work, "env "))
+//go:generate %[2]s gen
+`, out, ra.command(toolRel, "env "))
 	if err := sc.create(filepath.Join(sdir, "generate.go"), []byte(gen)); err != nil {
 		return err
 	}
@@ -324,12 +322,22 @@ package spec
 		return err
 	}
 	// README: how to regenerate, and the CI gates.
-	return appendOnce(sc, filepath.Join(dir, "README.md"), "<!-- agentc -->", readmeSection(specDir, out, work))
+	if err := appendOnce(sc, filepath.Join(dir, "README.md"), "<!-- agentc -->", readmeSection(specDir, out, ra)); err != nil {
+		return err
+	}
+	if ra.vendored {
+		// The generated packages' requirements, added to go.mod above.
+		sc.keep(filepath.Join(dir, "vendor", "modules.txt"))
+		if _, err := runEnv(dir, goEnv, "go", "mod", "vendor"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readmeSection is what init appends to the README.
-func readmeSection(specDir, out, work string) string {
-	tool := workPrefix(work, "") + "go tool -modfile=" + toolModfile + " agentc"
+func readmeSection(specDir, out string, ra runAs) string {
+	tool := ra.command(toolModfile, "")
 	specFlag := ""
 	if strings.Contains(specDir, "/") {
 		// A command run at the root finds a spec directory there or
@@ -359,24 +367,47 @@ In CI:
 	))
 }
 
-// goWork returns the go.work file that puts dir in a workspace, or "":
-// what go env GOWORK says without the GOWORK of agentc's own environment,
-// where it may be off for init itself.
-func goWork(dir string) string {
-	out, err := runEnv(dir, []string{"GOWORK="}, "go", "env", "GOWORK")
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
+// runAs is what running agentc as a tool of its own module file takes in
+// the module: go refuses -modfile in a workspace (work is its go.work),
+// and go tool insists on a vendor directory's being complete for the tool
+// module file too (vendored), where go run -mod=readonly does not.
+type runAs struct {
+	work     string
+	vendored bool
 }
 
-// workPrefix is what a command line starts with to run go outside the
-// workspace work ("env " for a go:generate line, which no shell reads).
-func workPrefix(work, env string) string {
-	if work == "" {
-		return ""
+// runAsIn returns what running agentc takes in the module at dir. work is
+// what go env GOWORK says without the GOWORK of agentc's own environment,
+// where it may be off for init itself.
+func runAsIn(dir string) runAs {
+	out, _ := runEnv(dir, []string{"GOWORK="}, "go", "env", "GOWORK")
+	_, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt"))
+	return runAs{work: strings.TrimSpace(string(out)), vendored: err == nil}
+}
+
+// String says why agentc runs as command says.
+func (ra runAs) String() string {
+	var why []string
+	if ra.work != "" {
+		why = append(why, "this module is in the workspace "+ra.work+", where go refuses -modfile")
 	}
-	return env + "GOWORK=off "
+	if ra.vendored {
+		why = append(why, "this module vendors its dependencies, and go tool would want agentc's in vendor/ too")
+	}
+	return strings.Join(why, "; ")
+}
+
+// command is the command line that runs agentc with the tool module file
+// at modfile; env is "env " for a go:generate line, which no shell reads.
+func (ra runAs) command(modfile, env string) string {
+	cmd := "go tool -modfile=" + modfile + " agentc"
+	if ra.vendored {
+		cmd = "go run -mod=readonly -modfile=" + modfile + " " + modulePath + "/cmd/agentc"
+	}
+	if ra.work != "" {
+		cmd = env + "GOWORK=off " + cmd
+	}
+	return cmd
 }
 
 // commandBlock lays out pairs of a command and what it does as an indented
