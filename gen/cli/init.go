@@ -192,7 +192,8 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	// A second init is told that agentc is set up, whatever its spec
 	// directory, rather than to choose another.
 	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(toolModfile))); err == nil {
-		return nil, fmt.Errorf("%s already exists: agentc is set up in this module", filepath.Join(dir, toolModfile))
+		return nil, fmt.Errorf("%s already exists: agentc is set up in this module; after a spec edit, go generate ./...; to move agentc's version, go get -tool -modfile=%s %s/cmd/agentc@VERSION",
+			filepath.Join(dir, toolModfile), toolModfile, modulePath)
 	}
 	sdir := filepath.Join(dir, filepath.FromSlash(specDir))
 	if entries, err := os.ReadDir(sdir); err == nil && len(entries) > 0 {
