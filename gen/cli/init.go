@@ -221,8 +221,35 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 		if ra != (runAs{}) {
 			e.logf("agentc init: %s: run agentc as %s (the go:generate line does)", ra, ra.command(toolModfile, ""))
 		}
+		if raised := raisedRequirements(mf, gomod); len(raised) > 0 {
+			e.logf("agentc init: go.mod: what the generated packages import raised %s", strings.Join(raised, ", "))
+		}
 	}
 	return map[string]any{"spec": specDir, "out": out, "tool_modfile": toolModfile, "version": version}, nil
+}
+
+// raisedRequirements lists the module's own requirements whose versions
+// go.mod at file raises from before ("path old => new"): the generated
+// packages' imports (the MCP SDK) may need newer ones, which no one asked
+// for.
+func raisedRequirements(before *modfile.File, file string) []string {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	after, err := modfile.ParseLax(file, b, nil)
+	if err != nil {
+		return nil
+	}
+	var raised []string
+	for _, old := range before.Require {
+		for _, r := range after.Require {
+			if r.Mod.Path == old.Mod.Path && r.Mod.Version != old.Mod.Version {
+				raised = append(raised, fmt.Sprintf("%s %s => %s", r.Mod.Path, old.Mod.Version, r.Mod.Version))
+			}
+		}
+	}
+	return raised
 }
 
 // run does init's steps, stopping at the first that fails.
