@@ -20,6 +20,7 @@ import (
 	"go/types"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -41,6 +42,7 @@ const (
 	CodeStale     = "handler-stale"     // a handler-shaped method for a tool the spec no longer has
 	CodeNone      = "handler-none"      // no type implements Handler at all
 	CodeCompile   = "handler-compile"   // the hand-written package does not type-check
+	CodeImport    = "handler-import"    // codegen.go.import is not the generated package's import path
 )
 
 // Options says what to check.
@@ -120,6 +122,13 @@ func Check(opts Options) (*Result, error) {
 		if c.res.MCPPath, err = genImportPath(pkgs, filepath.Join(out, filepath.FromSlash(mcp.Dir))); err != nil {
 			return nil, err
 		}
+	}
+	if cg := opts.Spec.Codegen; cg.GoImport != "" && cg.GoImport != c.res.GenPath {
+		// The generated package imports its runtime copy, and the MCP
+		// package the core, by this path: after codegen.out or go.dir
+		// moved, the old copy, still on disk, builds in their place.
+		c.res.Findings.Add(cg.GoImportPos, CodeImport, "codegen.go.import is %q, but the generated package is written to %s, imported as %q; set go: import: %q",
+			cg.GoImport, path.Join(opts.Out, cg.GoDir), c.res.GenPath, c.res.GenPath)
 	}
 	c.res.Transports = transports(pkgs, c.res.GenPath, c.res.MCPPath)
 	c.run(pkgs)

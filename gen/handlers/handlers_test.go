@@ -273,6 +273,28 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestStaleGoImport: a spec whose codegen.go.import is not the import path
+// of the directory the package is written to (codegen.out moved, and the
+// old tree, still on disk, would build in its place) is told the path.
+func TestStaleGoImport(t *testing.T) {
+	writeModule(t)
+	s := testSpec()
+	s.Codegen.GoImport = "example.com/gw/generated/go/contract"
+	s.Codegen.GoImportPos = model.Pos{File: "spec/contract.cue", Line: 7, Col: 15}
+	res, err := Check(Options{Patterns: []string{"./good"}, Out: "gen", Spec: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`handler-import spec/contract.cue:7:15: codegen.go.import is "example.com/gw/generated/go/contract", but the generated package is written to gen/go/contract, imported as "example.com/gw/gen/go/contract"; set go: import: "example.com/gw/gen/go/contract"`}
+	if diff := cmp.Diff(want, lines(res)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	s.Codegen.GoImport = "example.com/gw/gen/go/contract"
+	if res, err := Check(Options{Patterns: []string{"./good"}, Out: "gen", Spec: s}); err != nil || len(res.Findings) > 0 {
+		t.Errorf("with the right go.import: findings %q, error %v", lines(res), err)
+	}
+}
+
 // A package that does not compile for a reason the handler check does not
 // explain is reported rather than passed.
 func TestCompileError(t *testing.T) {
