@@ -146,6 +146,11 @@ func (sc scaffold) undo() {
 }
 
 func runInit(e *env, dir, specDir, out, version string) (any, error) {
+	if path.Clean(specDir) == "." {
+		// codegen.out is relative to the directory above the spec's,
+		// which would be outside the repository.
+		return nil, usagef("--spec-dir %s is the repository's root; the spec needs a directory of its own, below it (default spec)", specDir)
+	}
 	if out == "" && localPath(specDir) {
 		// codegen.out's own default, which is relative to the directory
 		// that holds the spec directory: --spec-dir contracts/agent
