@@ -300,6 +300,10 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		return s, "", err
 	}
 	ref, dir, hasPath := strings.Cut(against, ":")
+	if strings.HasSuffix(ref, "/") {
+		// origin/${{ github.base_ref }} outside a pull request.
+		return nil, "", fmt.Errorf("--against %s: the ref %q names no branch; in GitHub Actions, github.base_ref is set only for pull requests: run breaking on pull_request events", against, ref)
+	}
 	if !hasPath || dir == "" {
 		dir = cmp.Or(specDir, load.DefaultDisplayDir)
 	}
