@@ -300,6 +300,10 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		return s, "", err
 	}
 	ref, dir, hasPath := strings.Cut(against, ":")
+	if strings.HasSuffix(ref, "/") {
+		// origin/${{ github.base_ref }} outside a pull request.
+		return nil, "", fmt.Errorf("--against %s: the ref %q names no branch; in GitHub Actions, github.base_ref is set only for pull requests: run breaking on pull_request events", against, ref)
+	}
 	if !hasPath || dir == "" {
 		dir = cmp.Or(specDir, load.DefaultDisplayDir)
 	}
@@ -336,6 +340,12 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		// The change that adopts agentc adds the spec; a mistyped path
 		// names no spec here either, and must not pass unnoticed.
 		if here, err := load.Dir(dir); err != nil || len(here.UserFiles()) == 0 {
+			// A path from the repository's root, as git reads REF:PATH,
+			// run from below it (a module in a subdirectory).
+			if rel, ok := strings.CutPrefix(dir+"/", repoPrefix()); hasPath && ok && rel != dir+"/" {
+				return nil, "", fmt.Errorf("--against %s: the path after %s: is relative to the working directory, %s in the repository; compare with --against %s:%s",
+					against, ref, repoPrefix(), ref, cmp.Or(strings.TrimSuffix(rel, "/"), "."))
+			}
 			return nil, "", fmt.Errorf("--against %s: no .cue files in %s at %s, nor in %s here: is the path right?", against, dir, ref, dir)
 		}
 		// Nor must a spec directory that moved pass as a new spec.
@@ -355,8 +365,16 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 // runIn runs a command (git, go) in dir ("" is the working directory) and
 // returns its stdout; its failure says what the command printed on stderr.
 func runIn(dir, name string, args ...string) ([]byte, error) {
+	return runEnv(dir, nil, name, args...)
+}
+
+// runEnv is runIn with env added to agentc's environment.
+func runEnv(dir string, env []string, name string, args ...string) ([]byte, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

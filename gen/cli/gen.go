@@ -202,9 +202,11 @@ func sameContract(out string, changes []write.Change) error {
 	if i := slices.IndexFunc(changes, func(c write.Change) bool { return c.Path == emit.ManifestName }); i >= 0 {
 		was, now := emit.ManifestContract(changes[i].Old), emit.ManifestContract(changes[i].New)
 		if was != "" && was != now {
+			// The starter invites a rename (contract.name), which only the
+			// author can tell from another contract.
 			return fmt.Errorf("%s was generated from agent contract %q (its %s says so), not %q: "+
-				"agentc does not replace another contract's files; choose another --out, or remove %s first",
-				out, was, emit.ManifestName, now, out)
+				"agentc does not replace another contract's files; if you renamed %q to %q, remove %s and generate again, else choose another --out",
+				out, was, emit.ManifestName, now, was, now, out)
 		}
 	}
 	return nil

@@ -44,7 +44,7 @@ func initCommand() *command {
 		flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&schema, "schema", false, "only write agentc's copy of the metaschema ("+spec.SchemaFile+") into the spec directory given as the argument")
 			fs.StringVar(&specDir, "spec-dir", "spec", "where to put the spec, relative to the repository")
-			fs.StringVar(&out, "out", "generated", "output root for generated files, relative to the repository")
+			fs.StringVar(&out, "out", "", "output root for generated files, relative to the repository (default: generated, beside the spec directory)")
 			fs.StringVar(&version, "version", "", "agentc version to require in "+toolModfile+" (default: this agentc's, or the replaced module's)")
 		},
 		run: func(e *env, args []string) (any, error) {
@@ -146,6 +146,17 @@ func (sc scaffold) undo() {
 }
 
 func runInit(e *env, dir, specDir, out, version string) (any, error) {
+	if path.Clean(specDir) == "." {
+		// codegen.out is relative to the directory above the spec's,
+		// which would be outside the repository.
+		return nil, usagef("--spec-dir %s is the repository's root; the spec needs a directory of its own, below it (default spec)", specDir)
+	}
+	if out == "" && localPath(specDir) {
+		// codegen.out's own default, which is relative to the directory
+		// that holds the spec directory: --spec-dir contracts/agent
+		// alone works, where "generated" at the root could not be reached.
+		out = path.Join(path.Dir(specDir), "generated")
+	}
 	if !localPath(specDir) || !localPath(out) {
 		return nil, usagef("--spec-dir and --out must be relative paths inside the repository")
 	}
@@ -177,10 +188,17 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 		return nil, fmt.Errorf("%s has no module line; name the module first: go mod edit -module example.com/yourmodule", gomod)
 	}
 	modPath := mf.Module.Mod.Path
+	if modPath == modulePath {
+		// go -C /path/to/agentc run ./cmd/agentc init, the repository's
+		// directory left out, runs in agentc's checkout.
+		abs, _ := filepath.Abs(dir)
+		return nil, fmt.Errorf("%s is agentc's own module; name your module's directory: go -C %s run ./cmd/agentc init /path/to/your/module", abs, abs)
+	}
 	// A second init is told that agentc is set up, whatever its spec
 	// directory, rather than to choose another.
 	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(toolModfile))); err == nil {
-		return nil, fmt.Errorf("%s already exists: agentc is set up in this module", filepath.Join(dir, toolModfile))
+		return nil, fmt.Errorf("%s already exists: agentc is set up in this module; after a spec edit, go generate ./...; to move agentc's version, go get -tool -modfile=%s %s/cmd/agentc@VERSION",
+			filepath.Join(dir, toolModfile), toolModfile, modulePath)
 	}
 	sdir := filepath.Join(dir, filepath.FromSlash(specDir))
 	if entries, err := os.ReadDir(sdir); err == nil && len(entries) > 0 {
@@ -192,24 +210,59 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 			version = "latest"
 		}
 	}
+	ra := runAsIn(dir)
 	replace := agentcReplace(mf)
 	if replace != "" && !semver.IsValid(version) {
 		version = "v0.0.0-00010101000000-000000000000" // resolved through the replace directive
 	}
 
 	sc := scaffold{}
-	if err := sc.run(dir, sdir, specDir, out, modPath, version, replace, mf); err != nil {
+	if err := sc.run(dir, sdir, specDir, out, modPath, version, replace, ra, mf); err != nil {
 		sc.undo()
 		return nil, err
 	}
 	if !e.json {
 		e.logf("agentc init: wrote %s/ (an example contract), %s, %s/, .gitattributes and a README section; edit the spec, then go generate ./...", specDir, toolModfile, out)
+		if ra != (runAs{}) {
+			e.logf("agentc init: %s: run agentc as %s (the go:generate line does)", ra, ra.command(toolModfile, ""))
+		}
+		if raised := raisedRequirements(mf, gomod); len(raised) > 0 {
+			e.logf("agentc init: go.mod: what the generated packages import raised %s", strings.Join(raised, ", "))
+		}
 	}
 	return map[string]any{"spec": specDir, "out": out, "tool_modfile": toolModfile, "version": version}, nil
 }
 
+// raisedRequirements lists the module's own requirements whose versions
+// go.mod at file raises from before ("path old => new"): the generated
+// packages' imports (the MCP SDK) may need newer ones, which no one asked
+// for.
+func raisedRequirements(before *modfile.File, file string) []string {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	after, err := modfile.ParseLax(file, b, nil)
+	if err != nil {
+		return nil
+	}
+	var raised []string
+	for _, old := range before.Require {
+		for _, r := range after.Require {
+			if r.Mod.Path == old.Mod.Path && r.Mod.Version != old.Mod.Version {
+				raised = append(raised, fmt.Sprintf("%s %s => %s", r.Mod.Path, old.Mod.Version, r.Mod.Version))
+			}
+		}
+	}
+	return raised
+}
+
 // run does init's steps, stopping at the first that fails.
-func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace string, mf *modfile.File) error {
+func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace string, ra runAs, mf *modfile.File) error {
+	var goEnv []string
+	if ra.work != "" {
+		goEnv = []string{"GOWORK=off"}
+	}
 
 	// The spec: the starter example and agentc's metaschema copy.
 	starter := spec.Starter()
@@ -242,8 +295,8 @@ func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace string
 // compiles it into %[1]s/; run go generate ./... after editing it.
 package spec
 
-//go:generate go tool -modfile=%[2]s agentc gen
-`, out, toolRel)
+//go:generate %[2]s gen
+`, out, ra.command(toolRel, "env "))
 	if err := sc.create(filepath.Join(sdir, "generate.go"), []byte(gen)); err != nil {
 		return err
 	}
@@ -259,14 +312,14 @@ package spec
 	}
 	sc.keep(strings.TrimSuffix(tmFile, ".mod") + ".sum")
 	if replace == "" {
-		if _, err := runIn(dir, "go", "get", "-modfile="+toolModfile, modulePath+"/cmd/agentc@"+version); err != nil {
+		if _, err := runEnv(dir, goEnv, "go", "get", "-modfile="+toolModfile, modulePath+"/cmd/agentc@"+version); err != nil {
 			return fmt.Errorf("%w\nto use a checkout of agentc instead, replace its module first: go mod edit -replace %s=/path/to/agentc", err, modulePath)
 		}
 	}
 	// The requirements and sums of agentc's packages alone: go mod tidy
 	// would load the module's own packages too, copy their requirements
 	// into the tool module file, and fail on one that does not build yet.
-	if _, err := runIn(dir, "go", "list", "-modfile="+toolModfile, "-mod=mod", "-deps", modulePath+"/cmd/agentc"); err != nil {
+	if _, err := runEnv(dir, goEnv, "go", "list", "-modfile="+toolModfile, "-mod=mod", "-deps", modulePath+"/cmd/agentc"); err != nil {
 		return err
 	}
 
@@ -290,7 +343,7 @@ package spec
 	}
 	// Likewise only the generated packages' requirements: the module's
 	// go.mod changes in nothing else.
-	if _, err := runIn(dir, "go", "list", "-mod=mod", "-deps", "./"+out+"/..."); err != nil {
+	if _, err := runEnv(dir, goEnv, "go", "list", "-mod=mod", "-deps", "./"+out+"/..."); err != nil {
 		return err
 	}
 
@@ -302,12 +355,22 @@ package spec
 		return err
 	}
 	// README: how to regenerate, and the CI gates.
-	return appendOnce(sc, filepath.Join(dir, "README.md"), "<!-- agentc -->", readmeSection(specDir, out))
+	if err := appendOnce(sc, filepath.Join(dir, "README.md"), "<!-- agentc -->", readmeSection(specDir, out, ra)); err != nil {
+		return err
+	}
+	if ra.vendored {
+		// The generated packages' requirements, added to go.mod above.
+		sc.keep(filepath.Join(dir, "vendor", "modules.txt"))
+		if _, err := runEnv(dir, goEnv, "go", "mod", "vendor"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readmeSection is what init appends to the README.
-func readmeSection(specDir, out string) string {
-	tool := "go tool -modfile=" + toolModfile + " agentc"
+func readmeSection(specDir, out string, ra runAs) string {
+	tool := ra.command(toolModfile, "")
 	specFlag := ""
 	if strings.Contains(specDir, "/") {
 		// A command run at the root finds a spec directory there or
@@ -335,6 +398,49 @@ In CI:
 		tool+" check"+specFlag+" --handlers ./...", "generated files and handlers match the spec",
 		tool+" breaking"+specFlag+" --against origin/main", "no unaccepted breaking contract change",
 	))
+}
+
+// runAs is what running agentc as a tool of its own module file takes in
+// the module: go refuses -modfile in a workspace (work is its go.work),
+// and go tool insists on a vendor directory's being complete for the tool
+// module file too (vendored), where go run -mod=readonly does not.
+type runAs struct {
+	work     string
+	vendored bool
+}
+
+// runAsIn returns what running agentc takes in the module at dir. work is
+// what go env GOWORK says without the GOWORK of agentc's own environment,
+// where it may be off for init itself.
+func runAsIn(dir string) runAs {
+	out, _ := runEnv(dir, []string{"GOWORK="}, "go", "env", "GOWORK")
+	_, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt"))
+	return runAs{work: strings.TrimSpace(string(out)), vendored: err == nil}
+}
+
+// String says why agentc runs as command says.
+func (ra runAs) String() string {
+	var why []string
+	if ra.work != "" {
+		why = append(why, "this module is in the workspace "+ra.work+", where go refuses -modfile")
+	}
+	if ra.vendored {
+		why = append(why, "this module vendors its dependencies, and go tool would want agentc's in vendor/ too")
+	}
+	return strings.Join(why, "; ")
+}
+
+// command is the command line that runs agentc with the tool module file
+// at modfile; env is "env " for a go:generate line, which no shell reads.
+func (ra runAs) command(modfile, env string) string {
+	cmd := "go tool -modfile=" + modfile + " agentc"
+	if ra.vendored {
+		cmd = "go run -mod=readonly -modfile=" + modfile + " " + modulePath + "/cmd/agentc"
+	}
+	if ra.work != "" {
+		cmd = env + "GOWORK=off " + cmd
+	}
+	return cmd
 }
 
 // commandBlock lays out pairs of a command and what it does as an indented

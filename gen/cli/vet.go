@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
@@ -85,11 +87,15 @@ func specSource(dir string) (*load.Source, error) {
 		return load.Default(), nil
 	}
 	fi, err := os.Stat(dir)
+	if err != nil && strings.HasSuffix(dir, "...") {
+		// A Go package pattern, as check --handlers takes one.
+		return nil, fmt.Errorf("spec directory: %s is a package pattern; a spec is one directory: name it, or leave it out for this repository's", dir)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("spec directory: %w", err)
 	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("spec directory: %s is not a directory", dir)
+		return nil, fmt.Errorf("spec directory: %s is a file; a spec is the .cue files of one directory: name the directory, %s", dir, filepath.Dir(dir))
 	}
 	return load.Dir(dir)
 }

@@ -20,6 +20,7 @@ import (
 	"go/types"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -31,6 +32,7 @@ import (
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
+	"github.com/agentc-dev/agentc/gen/names"
 )
 
 // Finding codes.
@@ -40,6 +42,7 @@ const (
 	CodeStale     = "handler-stale"     // a handler-shaped method for a tool the spec no longer has
 	CodeNone      = "handler-none"      // no type implements Handler at all
 	CodeCompile   = "handler-compile"   // the hand-written package does not type-check
+	CodeImport    = "handler-import"    // codegen.go.import is not the generated package's import path
 )
 
 // Options says what to check.
@@ -119,6 +122,13 @@ func Check(opts Options) (*Result, error) {
 		if c.res.MCPPath, err = genImportPath(pkgs, filepath.Join(out, filepath.FromSlash(mcp.Dir))); err != nil {
 			return nil, err
 		}
+	}
+	if cg := opts.Spec.Codegen; cg.GoImport != "" && cg.GoImport != c.res.GenPath {
+		// The generated package imports its runtime copy, and the MCP
+		// package the core, by this path: after codegen.out or go.dir
+		// moved, the old copy, still on disk, builds in their place.
+		c.res.Findings.Add(cg.GoImportPos, CodeImport, "codegen.go.import is %q, but the generated package is written to %s, imported as %q; set go: import: %q",
+			cg.GoImport, path.Join(opts.Out, cg.GoDir), c.res.GenPath, c.res.GenPath)
 	}
 	c.res.Transports = transports(pkgs, c.res.GenPath, c.res.MCPPath)
 	c.run(pkgs)
@@ -351,6 +361,17 @@ func (c *checker) checkType(named *types.Named, iface *types.Interface, callObj 
 				tn.Name(), f.Name(), t.Name, t.Execution)
 			continue
 		}
+		if t, alias := c.toolByAlias(f.Name()); t != nil && t.Execution == model.Gateway {
+			// A tool renamed with its old name kept as an alias: the
+			// gateway dispatches calls by the old name to the new method.
+			do := "rename the method to " + t.GoName
+			if ms.Lookup(f.Pkg(), t.GoName) != nil {
+				do = "delete the method"
+			}
+			c.res.Findings.Add(c.pos(f), CodeStale, "%s.%s handles %q, now an alias of tool %q: the gateway calls %s for both names; %s",
+				tn.Name(), f.Name(), alias, t.Name, t.GoName, do)
+			continue
+		}
 		c.res.Findings.Add(c.pos(f), CodeStale, "%s.%s handles a tool the spec no longer has (no gateway tool is named %s in Go); delete the method",
 			tn.Name(), f.Name(), f.Name())
 	}
@@ -412,6 +433,19 @@ func (c *checker) toolByGoName(goName string) *model.Tool {
 		}
 	}
 	return nil
+}
+
+// toolByAlias returns the tool with an alias whose Go name is goName, and
+// that alias.
+func (c *checker) toolByAlias(goName string) (*model.Tool, string) {
+	for _, t := range c.spec.Tools {
+		for _, a := range t.Aliases {
+			if names.GoExported(a) == goName {
+				return t, a
+			}
+		}
+	}
+	return nil, ""
 }
 
 // toolName is the tool name behind a Handler method, or the method name

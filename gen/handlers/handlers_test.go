@@ -139,6 +139,17 @@ func (*Tools) RequestEnvVariables(ctx context.Context, call contract.Call, args 
 type Empty struct{}
 
 var _ contract.Handler = Empty{}
+
+// SaveSnap handles save_snapshot by its old name, now its alias.
+func (*Tools) SaveSnap(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (contract.Output[contract.SaveSnapshotResult], error) {
+	return contract.Output[contract.SaveSnapshotResult]{}, nil
+}
+
+// Finish handles automation.complete by its old name, and Tools has no
+// AutomationComplete.
+func (*Tools) Finish(ctx context.Context, call contract.Call, args contract.AutomationCompleteArgs) (contract.Output[contract.NoData], error) {
+	return contract.Output[contract.NoData]{}, nil
+}
 -- local/local.go --
 package local
 
@@ -194,9 +205,9 @@ func testSpec() *model.Spec {
 	return &model.Spec{
 		Codegen: model.Codegen{GoPackage: "contract", GoDir: "go/contract", MCP: &model.MCPCodegen{Dir: "go/contractmcp"}},
 		Tools: []*model.Tool{
-			{Name: "automation.complete", GoName: "AutomationComplete", Execution: model.Gateway},
+			{Name: "automation.complete", Aliases: []string{"finish"}, GoName: "AutomationComplete", Execution: model.Gateway},
 			{Name: "request_env_variables", GoName: "RequestEnvVariables", Execution: model.Sandbox},
-			{Name: "save_snapshot", GoName: "SaveSnapshot", Execution: model.Gateway},
+			{Name: "save_snapshot", Aliases: []string{"save_snap"}, GoName: "SaveSnapshot", Execution: model.Gateway},
 		},
 	}
 }
@@ -233,6 +244,8 @@ func TestCheck(t *testing.T) {
 			`handler-stale bad/bad.go:22:15: Tools.RequestEnvVariables handles tool "request_env_variables", which the gateway no longer executes (it runs sandbox); delete the method`,
 			`handler-missing bad/bad.go:28:6: type Empty has no handler for tool "automation.complete": add the method AutomationComplete(ctx context.Context, call contract.Call, args contract.AutomationCompleteArgs) (contract.Output[contract.NoData], error)`,
 			`handler-missing bad/bad.go:28:6: type Empty has no handler for tool "save_snapshot": add the method SaveSnapshot(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (contract.Output[contract.SaveSnapshotResult], error)`,
+			`handler-stale bad/bad.go:33:15: Tools.SaveSnap handles "save_snap", now an alias of tool "save_snapshot": the gateway calls SaveSnapshot for both names; delete the method`,
+			`handler-stale bad/bad.go:39:15: Tools.Finish handles "finish", now an alias of tool "automation.complete": the gateway calls AutomationComplete for both names; rename the method to AutomationComplete`,
 		}},
 		{"./local", []string{"example.com/gw/local.Gateway"}, []string{
 			`handler-signature local/local.go:23:17: Gateway.SaveSnapshot, the handler for tool "save_snapshot", has the wrong signature: have func(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (Result, error), want func(ctx context.Context, call contract.Call, args contract.SaveSnapshotArgs) (contract.Output[contract.SaveSnapshotResult], error)`,
@@ -257,6 +270,28 @@ func TestCheck(t *testing.T) {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestStaleGoImport: a spec whose codegen.go.import is not the import path
+// of the directory the package is written to (codegen.out moved, and the
+// old tree, still on disk, would build in its place) is told the path.
+func TestStaleGoImport(t *testing.T) {
+	writeModule(t)
+	s := testSpec()
+	s.Codegen.GoImport = "example.com/gw/generated/go/contract"
+	s.Codegen.GoImportPos = model.Pos{File: "spec/contract.cue", Line: 7, Col: 15}
+	res, err := Check(Options{Patterns: []string{"./good"}, Out: "gen", Spec: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`handler-import spec/contract.cue:7:15: codegen.go.import is "example.com/gw/generated/go/contract", but the generated package is written to gen/go/contract, imported as "example.com/gw/gen/go/contract"; set go: import: "example.com/gw/gen/go/contract"`}
+	if diff := cmp.Diff(want, lines(res)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	s.Codegen.GoImport = "example.com/gw/gen/go/contract"
+	if res, err := Check(Options{Patterns: []string{"./good"}, Out: "gen", Spec: s}); err != nil || len(res.Findings) > 0 {
+		t.Errorf("with the right go.import: findings %q, error %v", lines(res), err)
 	}
 }
 

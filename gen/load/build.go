@@ -119,6 +119,9 @@ func (l *loader) codegen(root cue.Value, s *model.Spec) {
 	*c = model.Codegen{Out: str(at("out")), GoDir: str(at("go.dir")), GoPackage: str(at("go.package")),
 		GoImport: str(at("go.import")), GoRuntime: str(at("go.runtime")), OpenCodeDir: str(at("opencode.dir")),
 		TSDir: str(at("ts.dir")), JSONSchemaDir: str(at("jsonschema.dir")), DocsDir: str(at("docs.dir"))}
+	if c.GoImport != "" {
+		c.GoImportPos = l.vpos(at("go.import"))
+	}
 	for _, field := range []string{"out", "go.dir", "opencode.dir", "ts.dir", "jsonschema.dir", "docs.dir"} {
 		if dir := str(at(field)); !localPath(dir) {
 			l.errorf(at(field), "codegen", "codegen.%s %q must be a relative path inside the output tree (no '..', no leading '/')", field, dir)

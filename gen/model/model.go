@@ -113,6 +113,8 @@ type Codegen struct {
 	// GoImport is the import path of the package in GoDir, "" when the
 	// spec does not say it.
 	GoImport string
+	// GoImportPos is where the spec says GoImport.
+	GoImportPos Pos
 	// GoRuntime is the import path of the runtime package (agentrt) the
 	// Go package imports; "" means the copy written beside it, in
 	// GoDir/agentrt.
