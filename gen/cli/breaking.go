@@ -333,6 +333,11 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		// "./…", so that for dir "." nothing is trimmed).
 		files[strings.TrimPrefix(name, dir+"/")] = b
 	}
+	if _, ok := files["cue.mod/module.cue"]; !ok && len(files) > 0 {
+		if err := moduleAbove(ref, dir, files); err != nil {
+			return nil, "", fmt.Errorf("--against %s: %w", against, err)
+		}
+	}
 	// Positions in the baseline read ref:dir/file, never like the
 	// working tree's files.
 	src := load.Bytes(ref+":"+dir, files)
@@ -360,6 +365,38 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 	}
 	s, err := load.Load(src)
 	return s, "", err
+}
+
+// moduleAbove adds to files, a spec's at ref in dir (relative to the
+// working directory), the .cue files at ref of the module in a directory
+// above dir that holds a cue.mod/module.cue, as load.Dir finds it in the
+// working tree: its module file and the packages the spec may import,
+// each by its path relative to dir ("../schemas/slug.cue"). A spec with no
+// module above it is left as it is.
+func moduleAbove(ref, dir string, files map[string][]byte) error {
+	specDir := path.Join(repoPrefix(), dir) // from the repository's root, as --full-tree lists
+	for d, root := specDir, path.Dir(specDir); root != d; d, root = root, path.Dir(root) {
+		if _, err := runIn("", "git", "cat-file", "-e", ref+":"+path.Join(root, "cue.mod/module.cue")); err != nil {
+			continue
+		}
+		out, err := runIn("", "git", "ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", ref, "--", root+"/")
+		if err != nil {
+			return err
+		}
+		for name := range strings.SplitSeq(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+			if !strings.HasSuffix(name, ".cue") || strings.HasPrefix(name, specDir+"/") {
+				continue // the spec's own, read already
+			}
+			b, err := runIn("", "git", "show", ref+":"+name)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(filepath.FromSlash(specDir), filepath.FromSlash(name))
+			files[filepath.ToSlash(rel)] = b
+		}
+		return nil
+	}
+	return nil
 }
 
 // runIn runs a command (git, go) in dir ("" is the working directory) and

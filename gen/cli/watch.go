@@ -62,12 +62,14 @@ func runWatch(e *env, sf *specFlags) (any, error) {
 }
 
 // watch generates once, then again whenever a .cue file in the spec
-// directory or below it (its module's packages, cue.mod) changes, printing
+// directory or below it, or in a directory of its module that holds .cue
+// files (the packages it imports, cue.mod), changes, printing
 // each run's findings or its "N written, M unchanged" line on stderr. A
 // broken spec is reported and the next save tried; watch returns when ctx
 // is done.
 func watch(ctx context.Context, e *env, sf *specFlags) error {
-	if _, err := specSource(sf.spec); err != nil {
+	src, err := specSource(sf.spec)
+	if err != nil {
 		return err // no spec directory there
 	}
 	w, err := fsnotify.NewWatcher()
@@ -78,9 +80,16 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	// Watch the directories, not the files: editors often save by renaming
 	// a new file over the old one, which ends a watch on the file itself.
 	// Every directory below the spec's is watched too: the packages the spec
-	// imports from its own module, and cue.mod.
+	// imports from its own module, and cue.mod; and in a module above the
+	// spec directory, its directories that hold .cue files.
 	if _, err := watchTree(w, sf.spec); err != nil {
 		return fmt.Errorf("watching %s: %w", sf.spec, err)
+	}
+	dir, _ := filepath.Abs(sf.spec) // as specSource made it
+	if root := src.ModuleRoot(); root != dir {
+		if err := watchModule(w, root); err != nil {
+			return fmt.Errorf("watching %s: %w", root, err)
+		}
 	}
 	// What the emitters keep from one run to the next: the Go emitter's
 	// rendered declarations, so that an edit renders again only the
@@ -172,6 +181,28 @@ func watchTree(w *fsnotify.Watcher, root string) (cue bool, err error) {
 		return w.Add(p)
 	})
 	return cue, err
+}
+
+// watchModule adds to w the directories of the spec's module, rooted at
+// root, that hold .cue files (its cue.mod, the packages the spec may import
+// from it), but the unwatched ones: a module above the spec directory is
+// often a whole repository, whose other directories a watch leaves alone.
+// (A directory that holds no .cue file yet when the watch starts is not
+// watched; the spec directory's own tree is, whole.)
+func watchModule(w *fsnotify.Watcher, root string) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil
+		case err != nil:
+			return err
+		case d.IsDir() && p != root && unwatched(d.Name()):
+			return filepath.SkipDir
+		case !d.IsDir() && strings.HasSuffix(d.Name(), ".cue"):
+			return w.Add(filepath.Dir(p))
+		}
+		return nil
+	})
 }
 
 // unwatched reports whether a directory named name is left out of a

@@ -445,6 +445,40 @@ func TestWatchTree(t *testing.T) {
 	}
 }
 
+// TestWatchModule checks that in a module rooted above the spec directory
+// the directories that hold .cue files are watched (cue.mod, a package the
+// spec may import), and no other: not one without a .cue file, not a hidden
+// one or node_modules.
+func TestWatchModule(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"cue.mod/module.cue", "schemas/slug.cue", "docs/readme.md", ".git/x/a.cue", "node_modules/m/b.cue", "contracts/agent/tools.cue"} {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := watchModule(w, root); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range w.WatchList() {
+		rel, _ := filepath.Rel(root, p)
+		got = append(got, filepath.ToSlash(rel))
+	}
+	slices.Sort(got)
+	if want := []string{"contracts/agent", "cue.mod", "schemas"}; !slices.Equal(got, want) {
+		t.Errorf("watched %q, want %q", got, want)
+	}
+}
+
 // gcPercent returns the collector's target, which only setting it reads.
 func gcPercent() int {
 	p := debug.SetGCPercent(100)

@@ -5,6 +5,7 @@
 package load
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
@@ -36,7 +37,11 @@ const DefaultDisplayDir = "spec"
 type Source struct {
 	// Display is the directory name used in positions and messages.
 	Display string
-	// Files maps a file name (no directory) to its contents.
+	// Files maps a file name to its contents: the spec's own (no
+	// directory), its module's cue.mod/module.cue, in the spec directory
+	// or in one above it ("../cue.mod/module.cue"), and any other file of
+	// the module that cue/load is to read from here rather than from disk,
+	// each by its slash path relative to the spec directory.
 	Files map[string][]byte
 	// abs is the absolute directory cue/load sees.
 	abs string
@@ -55,7 +60,10 @@ func Default() *Source {
 	return Bytes(DefaultDisplayDir, files)
 }
 
-// Dir reads the spec in dir: its *.cue files and cue.mod/module.cue.
+// Dir reads the spec in dir: its *.cue files and its module's
+// cue.mod/module.cue, found as cue finds it: in dir, or else in the nearest
+// directory above dir that holds a cue.mod (a repository's CUE module, the
+// spec one of its packages).
 func Dir(dir string) (*Source, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -76,8 +84,16 @@ func Dir(dir string) (*Source, error) {
 		}
 		files[e.Name()] = b
 	}
-	if b, err := os.ReadFile(filepath.Join(abs, "cue.mod", "module.cue")); err == nil {
-		files["cue.mod/module.cue"] = b
+	for d, up := abs, "cue.mod"; ; d, up = filepath.Dir(d), "../"+up {
+		if _, err := os.Stat(filepath.Join(d, "cue.mod")); err == nil {
+			if b, err := os.ReadFile(filepath.Join(d, "cue.mod", "module.cue")); err == nil {
+				files[up+"/module.cue"] = b
+			}
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
 	}
 	display := filepath.ToSlash(filepath.Clean(dir))
 	return &Source{Display: display, Files: files, abs: abs}, nil
@@ -86,7 +102,33 @@ func Dir(dir string) (*Source, error) {
 // Bytes builds a source from in-memory files placed in a virtual directory
 // (agentc breaking's baseline, read from git; tests and fuzzing).
 func Bytes(display string, files map[string][]byte) *Source {
-	return &Source{Display: display, Files: files, abs: filepath.Join(string(filepath.Separator), "agentc-virtual", filepath.FromSlash(display))}
+	// As deep as the files of a module above the spec reach up
+	// ("../../cue.mod/module.cue"), so that they stay in the virtual
+	// directory.
+	depth := 0
+	for name := range files {
+		depth = max(depth, strings.Count(name, "../"))
+	}
+	abs := filepath.Join(string(filepath.Separator), "agentc-virtual", strings.Repeat("up/", depth), filepath.FromSlash(strings.ReplaceAll(display, ":", "/")))
+	return &Source{Display: display, Files: files, abs: abs}
+}
+
+// ModuleRoot returns the directory of the spec's module, whose packages
+// the spec may import: the directory that holds the module's cue.mod,
+// the spec directory itself when there is none.
+func (src *Source) ModuleRoot() string {
+	return filepath.Join(src.abs, filepath.FromSlash(path.Dir(path.Dir(cmp.Or(src.moduleFile(), "cue.mod/module.cue")))))
+}
+
+// moduleFile returns the name in Files of the spec's cue.mod/module.cue
+// ("cue.mod/module.cue", "../cue.mod/module.cue" …), "" when there is none.
+func (src *Source) moduleFile() string {
+	for name := range src.Files {
+		if up, ok := strings.CutSuffix(name, "cue.mod/module.cue"); ok && strings.ReplaceAll(up, "../", "") == "" {
+			return name
+		}
+	}
+	return ""
 }
 
 // UserFiles returns the names of the spec author's .cue files, sorted: the
@@ -112,6 +154,7 @@ func Load(src *Source) (*model.Spec, error) { return load(src, true) }
 func load(src *Source, emitChecks bool) (*model.Spec, error) {
 	l := &loader{
 		src:      src,
+		modRoot:  src.ModuleRoot(),
 		clashed:  map[*model.Tool]bool{},
 		exprMemo: map[cue.Value]exprResult{},
 	}
@@ -139,6 +182,8 @@ type loader struct {
 	// exprMemo holds the results of Value.Expr, which re-evaluates each
 	// conjunct of a value: the loader asks again for the same values.
 	exprMemo map[cue.Value]exprResult
+	// modRoot is the spec's module's root directory (Source.ModuleRoot).
+	modRoot string
 	// clashed holds tools whose names clash with another tool's; checks
 	// that would only repeat that finding skip them.
 	clashed map[*model.Tool]bool
@@ -166,7 +211,7 @@ func (l *loader) evaluate() (cue.Value, error) {
 	}
 	// agentc's metaschema, in place of the copy the directory may hold.
 	overlay[filepath.Join(l.src.abs, spec.SchemaFile)] = cueload.FromBytes(schemaIn(pkg))
-	if _, ok := l.src.Files["cue.mod/module.cue"]; !ok {
+	if l.src.moduleFile() == "" {
 		overlay[filepath.Join(l.src.abs, "cue.mod", "module.cue")] = cueload.FromString("module: \"agentc.local/spec\"\nlanguage: version: \"" + cueLanguage + "\"\n")
 	}
 	cfg := &cueload.Config{Dir: l.src.abs, Overlay: overlay, Package: pkg}
@@ -263,13 +308,22 @@ func (l *loader) pos(p token.Pos) model.Pos {
 	if !p.IsValid() {
 		return model.Pos{}
 	}
-	rel, err := filepath.Rel(l.src.abs, p.Filename())
-	if err != nil || strings.HasPrefix(rel, "..") {
+	if !l.inModule(p.Filename()) {
 		// A place outside the spec's module: a builtin package's source
 		// (list:3:9), which is on no author's disk.
 		return model.Pos{}
 	}
+	// A package of the module outside the spec directory is shown from
+	// it too (spec/../schemas/x.cue is schemas/x.cue).
+	rel, _ := filepath.Rel(l.src.abs, p.Filename())
 	return model.Pos{File: path.Join(l.src.Display, filepath.ToSlash(rel)), Line: p.Line(), Col: p.Column()}
+}
+
+// inModule reports whether the file name is one of the spec's module's:
+// in the directory that holds its cue.mod, or below it.
+func (l *loader) inModule(name string) bool {
+	rel, err := filepath.Rel(l.modRoot, name)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // vpos returns the position of v in the spec's own files when it has one
@@ -340,18 +394,17 @@ func (l *loader) errorf(v cue.Value, code, format string, args ...any) {
 }
 
 // importAdvice says, after an import cue/load could not resolve in a spec
-// directory with no cue.mod of its own, which module agentc read it as and
-// where its packages are: agentc reads the spec directory as a module's
-// root, and one with no cue.mod as module agentc.local/spec, whatever a
-// cue.mod above it says (which is where cue itself would look, so cue vet
-// may pass). With a cue.mod, CUE's cause says it all (a package the module
-// lacks, a dependency it cannot fetch).
+// with no module (no cue.mod in its directory or above it, as cue looks),
+// which module agentc read it as and where its packages are: module
+// agentc.local/spec, rooted at the spec directory. With a module, CUE's
+// cause says it all (a package the module lacks, a dependency it cannot
+// fetch).
 func (l *loader) importAdvice() string {
-	if _, ok := l.src.Files["cue.mod/module.cue"]; ok {
+	if l.src.moduleFile() != "" {
 		return ""
 	}
-	return "; the spec directory holds no cue.mod/module.cue, so agentc reads it as the root of module agentc.local/spec (a cue.mod in a directory above it is not read): " +
-		"import the packages below the spec directory as agentc.local/spec/<dir>, or give the spec directory a cue.mod/module.cue that names its module and move the packages it imports below it"
+	return "; neither the spec directory nor one above it holds a cue.mod/module.cue, so agentc reads the spec directory as the root of module agentc.local/spec: " +
+		"import the packages below the spec directory as agentc.local/spec/<dir>, or give the spec a module (cue mod init in the spec directory or the repository's root) and import the module's packages by its path"
 }
 
 // twinNotes adds to errs, CUE's findings, one at each definition of the

@@ -225,7 +225,7 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 			ce.pos = l.pathPos(ce.path, fallback)
 		}
 		if !ce.pos.IsValid() && strings.Contains(fmt.Sprint(ce.args...), "module.cue") {
-			ce.pos.File = path.Join(l.src.Display, "cue.mod", "module.cue")
+			ce.pos.File = path.Join(l.src.Display, cmp.Or(l.src.moduleFile(), "cue.mod/module.cue"))
 		}
 		if format == "reference %q not found" && len(args) == 1 && (args[0] == "strings" || args[0] == "list") {
 			// The package of the spec language's builtins, not imported

@@ -71,7 +71,7 @@ func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIn
 	imps := imports(inst, map[*build.Instance]bool{inst: true})
 	for _, imp := range imps {
 		for _, f := range imp.Files {
-			if rel, err := filepath.Rel(l.src.abs, f.Filename); err == nil && !strings.HasPrefix(rel, "..") {
+			if l.inModule(f.Filename) {
 				files = append(files, f) // in the spec's module (the builtin packages have no files)
 			}
 		}
