@@ -347,9 +347,10 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		if here, err := load.Dir(dir); err != nil || len(here.UserFiles()) == 0 {
 			// A path from the repository's root, as git reads REF:PATH,
 			// run from below it (a module in a subdirectory).
-			if rel, ok := strings.CutPrefix(dir+"/", repoPrefix()); hasPath && ok && rel != dir+"/" {
+			prefix := repoPrefix()
+			if rel, ok := strings.CutPrefix(dir+"/", prefix); hasPath && ok && prefix != "" {
 				return nil, "", fmt.Errorf("--against %s: the path after %s: is relative to the working directory, %s in the repository; compare with --against %s:%s",
-					against, ref, repoPrefix(), ref, cmp.Or(strings.TrimSuffix(rel, "/"), "."))
+					against, ref, prefix, ref, cmp.Or(strings.TrimSuffix(rel, "/"), "."))
 			}
 			return nil, "", fmt.Errorf("--against %s: no .cue files in %s at %s, nor in %s here: is the path right?", against, dir, ref, dir)
 		}

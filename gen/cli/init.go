@@ -151,7 +151,7 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 		// which would be outside the repository.
 		return nil, usagef("--spec-dir %s is the repository's root; the spec needs a directory of its own, below it (default spec)", specDir)
 	}
-	if out == "" && localPath(specDir) {
+	if out == "" {
 		// codegen.out's own default, which is relative to the directory
 		// that holds the spec directory: --spec-dir contracts/agent
 		// alone works, where "generated" at the root could not be reached.

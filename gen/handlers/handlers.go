@@ -3,7 +3,9 @@
 // golang.org/x/tools/go/packages, finds the types that implement (or are
 // meant to implement) the generated Handler interface, and reports, per
 // tool, a missing handler method, a handler for a tool the spec no longer
-// has, and a method whose signature is wrong — each at its file:line:col.
+// has (or for a tool's alias), and a method whose signature is wrong — each
+// at its file:line:col — and a codegen.go.import that is not the generated
+// package's import path.
 //
 // The generated package is located by directory, not by name: it is the Go
 // package in <out>/<codegen.go.dir>, and its import path follows from the
