@@ -98,8 +98,9 @@ func genCommand() *command {
 	var watch bool
 	help := "Nothing is written unless every emitter succeeds; each changed file is replaced atomically;\n" +
 		"stale files that agentc generated are removed; a file agentc did not generate is never\n" +
-		"overwritten.\n\nWith --watch, agentc regenerates whenever a .cue file in the spec directory or below it is saved,\n" +
-		"printing the findings or what it wrote, until Ctrl-C.\n\nemitters:"
+		"overwritten.\n\nWith --watch, agentc regenerates whenever a .cue file in the spec directory or below it,\n" +
+		"or in a package of a module rooted above it, is saved, printing the findings or what it wrote,\n" +
+		"until Ctrl-C.\n\nemitters:"
 	for _, e := range emitters.All() {
 		help += fmt.Sprintf("\n  %-11s %s", e.Name, e.Doc)
 	}

@@ -62,8 +62,8 @@ func Default() *Source {
 
 // Dir reads the spec in dir: its *.cue files and its module's
 // cue.mod/module.cue, found as cue finds it: in dir, or else in the nearest
-// directory above dir that holds a cue.mod (a repository's CUE module, the
-// spec one of its packages).
+// directory above dir that holds one (a repository's CUE module, the spec
+// one of its packages).
 func Dir(dir string) (*Source, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -85,10 +85,8 @@ func Dir(dir string) (*Source, error) {
 		files[e.Name()] = b
 	}
 	for d, up := abs, "cue.mod"; ; d, up = filepath.Dir(d), "../"+up {
-		if _, err := os.Stat(filepath.Join(d, "cue.mod")); err == nil {
-			if b, err := os.ReadFile(filepath.Join(d, "cue.mod", "module.cue")); err == nil {
-				files[up+"/module.cue"] = b
-			}
+		if b, err := os.ReadFile(filepath.Join(d, "cue.mod", "module.cue")); err == nil {
+			files[up+"/module.cue"] = b
 			break
 		}
 		if filepath.Dir(d) == d {
