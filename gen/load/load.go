@@ -5,7 +5,6 @@
 package load
 
 import (
-	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
@@ -117,7 +116,8 @@ func Bytes(display string, files map[string][]byte) *Source {
 // the spec may import: the directory that holds the module's cue.mod,
 // the spec directory itself when there is none.
 func (src *Source) ModuleRoot() string {
-	return filepath.Join(src.abs, filepath.FromSlash(path.Dir(path.Dir(cmp.Or(src.moduleFile(), "cue.mod/module.cue")))))
+	up := strings.TrimSuffix(src.moduleFile(), "cue.mod/module.cue") // "", "../", "../../" …
+	return filepath.Join(src.abs, filepath.FromSlash(up))
 }
 
 // moduleFile returns the name in Files of the spec's cue.mod/module.cue
