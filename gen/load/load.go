@@ -323,7 +323,7 @@ func (l *loader) pos(p token.Pos) model.Pos {
 // in the directory that holds its cue.mod, or below it.
 func (l *loader) inModule(name string) bool {
 	rel, err := filepath.Rel(l.modRoot, name)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // vpos returns the position of v in the spec's own files when it has one
