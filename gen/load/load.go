@@ -416,7 +416,7 @@ func (l *loader) twinNotes(errs diag.List) diag.List {
 	for _, n := range l.syn.twins {
 		from, to := l.pos(n.Pos()), l.pos(n.End())
 		if slices.ContainsFunc(errs, func(e *diag.Error) bool {
-			return e.File == from.File && (e.Line > from.Line || e.Line == from.Line && e.Col >= from.Col) && (e.Line < to.Line || e.Line == to.Line && e.Col <= to.Col)
+			return from.Compare(e.Pos) <= 0 && e.Pos.Compare(to) <= 0
 		}) {
 			name := n.Label.(*ast.Ident).Name
 			notes.Add(from, "schema", "%s is also a definition of agentc's metaschema (%s, which is part of the spec's package), so CUE unifies the two, and the findings here come from that; rename this definition", name, spec.SchemaFile)
