@@ -558,9 +558,7 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 		if s, err := args[0].String(); err == nil && s == "" && (t.Kind == model.String || t.Kind == model.Enum || t.Kind == model.Literal) {
 			// string & !="", CUE's idiom for a string that is not
 			// empty: strings.MinRunes(1).
-			if one := 1; t.MinLength == nil || *t.MinLength < 1 {
-				t.MinLength = &one
-			}
+			tightenCount(&t.MinLength, 1, true)
 			return
 		}
 		w.errorv(v, "unsupported", "unsupported constraint %v (operator %v); %s", v, op, supported)
@@ -752,8 +750,14 @@ func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 		w.errorv(args[1], "unsupported", "%s needs a non-negative integer literal", fn)
 		return
 	}
-	if i := int(n); *limit == nil || lower == (i > **limit) {
-		*limit = &i
+	tightenCount(limit, int(n), lower)
+}
+
+// tightenCount sets *limit, a lower or an upper limit on a count, to n
+// when it has none or n is the tighter.
+func tightenCount(limit **int, n int, lower bool) {
+	if *limit == nil || lower == (n > **limit) {
+		*limit = &n
 	}
 }
 
