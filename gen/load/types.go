@@ -53,10 +53,13 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 	var leaves []cue.Value
 	w.leaves(v, &leaves, 0)
 	refused := false
+	var st cue.Value // the first operand that is no validator
 	for _, lf := range leaves {
 		if op, args := w.l.expr(lf); op == cue.CallOp && w.funcName(args[0]) != "close" {
 			w.errorv(lf, "unsupported", "%s on an object is not supported: the generated validators check each of an object's fields, not a rule over the object as a whole; %s", w.funcName(args[0]), supported)
 			refused = true
+		} else if !st.Exists() {
+			st = lf
 		}
 	}
 	if incomplete && !refused {
@@ -68,11 +71,8 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 		}
 		return t
 	}
-	for _, lf := range leaves {
-		if op, args := w.l.expr(lf); incomplete && (op != cue.CallOp || w.funcName(args[0]) == "close") {
-			v = lf // the struct a validator fails while incomplete
-			break
-		}
+	if incomplete && st.Exists() {
+		v = st // the struct a validator fails while incomplete
 	}
 	switch {
 	case refused && v.Kind() != cue.StructKind:
