@@ -103,7 +103,9 @@ func Dir(dir string) (*Source, error) {
 func Bytes(display string, files map[string][]byte) *Source {
 	// As deep as the files of a module above the spec reach up
 	// ("../../cue.mod/module.cue"), so that they stay in the virtual
-	// directory.
+	// directory; and with no ':' (a git baseline's HEAD:contracts/agent),
+	// which in the directory's path cue/load takes for no package of the
+	// module.
 	depth := 0
 	for name := range files {
 		depth = max(depth, strings.Count(name, "../"))
