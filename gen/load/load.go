@@ -222,7 +222,7 @@ func (l *loader) evaluate() (cue.Value, error) {
 		return cue.Value{}, fmt.Errorf("loading spec: %d instances", len(insts))
 	}
 	if err := insts[0].Err; err != nil {
-		return cue.Value{}, l.convert(err)
+		return cue.Value{}, l.convertList(err, model.Pos{File: l.src.Display}).Err()
 	}
 	// The doc comments are read from the syntax cue/load parsed (with
 	// comments), rather than parsing the files a second time.
@@ -292,11 +292,6 @@ func (l *loader) packageName(userFiles []string) (string, diag.List) {
 		}
 	}
 	return pkg, errs
-}
-
-// convert turns CUE errors into positioned findings.
-func (l *loader) convert(err error) error {
-	return l.convertList(err, model.Pos{File: l.src.Display}).Err()
 }
 
 // cueErr records the CUE errors err, placing findings without a position
