@@ -53,12 +53,7 @@ func (l List) Err() error {
 // exact duplicates.
 func (l *List) Sort() {
 	slices.SortStableFunc(*l, func(a, b *Error) int {
-		return cmp.Or(
-			cmp.Compare(a.Pos.File, b.Pos.File),
-			cmp.Compare(a.Pos.Line, b.Pos.Line),
-			cmp.Compare(a.Pos.Col, b.Pos.Col),
-			cmp.Compare(a.Msg, b.Msg),
-		)
+		return cmp.Or(a.Pos.Compare(b.Pos), cmp.Compare(a.Msg, b.Msg))
 	})
 	*l = slices.CompactFunc(*l, func(a, b *Error) bool {
 		return a.Pos == b.Pos && a.Msg == b.Msg

@@ -125,10 +125,7 @@ func TestBase(t *testing.T) {
 // of them has a prompt for.
 func TestLongExtendsChain(t *testing.T) {
 	t.Parallel()
-	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["extends_chain_long"]))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadAccepted(t, "extends_chain_long")
 	last := s.Mode("chain69")
 	if last == nil {
 		t.Fatal("no mode chain69")
@@ -154,10 +151,7 @@ func TestLongExtendsChain(t *testing.T) {
 // (accepted/experiments_out_of_order).
 func TestExperimentsSorted(t *testing.T) {
 	t.Parallel()
-	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["experiments_out_of_order"]))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadAccepted(t, "experiments_out_of_order")
 	var got []string
 	for _, e := range s.Experiments {
 		got = append(got, "experiment "+e.Name)
@@ -211,10 +205,7 @@ func TestDefaultsOfGeneralAlternatives(t *testing.T) {
 			"opts":  {kind: model.Object, def: `{}`, doc: "Optional fields of a defaulted object.", fields: 1},
 		},
 	} {
-		s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)[name]))
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		s := loadAccepted(t, name)
 		for _, f := range s.Tool("report.done").Args.Fields {
 			w, ok := fields[f.Name]
 			if !ok {
@@ -421,10 +412,7 @@ func TestNoSpecFiles(t *testing.T) {
 // #RelativePath and #Name, are sorted by name.
 func TestCheckBuildsOnDefinition(t *testing.T) {
 	t.Parallel()
-	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["check_builds_on_definition"]))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadAccepted(t, "check_builds_on_definition")
 	var got, checks []string
 	for _, c := range s.Checks {
 		checks = append(checks, c.Name)
@@ -447,10 +435,7 @@ func TestCheckBuildsOnDefinition(t *testing.T) {
 // definition is (accepted/closed_struct).
 func TestClosedStructs(t *testing.T) {
 	t.Parallel()
-	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["closed_struct"]))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadAccepted(t, "closed_struct")
 	var got []string
 	var visit func(prefix string, ty *model.Type)
 	visit = func(prefix string, ty *model.Type) {
@@ -536,10 +521,7 @@ func TestReferencedFields(t *testing.T) {
 			"le":  {"le default enum default \"p\" p|q"},
 		},
 	} {
-		s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)[name]))
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		s := loadAccepted(t, name)
 		got := map[string][]string{}
 		for _, f := range s.Tool("report.done").Args.Fields {
 			if f.Type.Kind != model.Object {
@@ -565,10 +547,7 @@ func TestReferencedFields(t *testing.T) {
 // (accepted/field_documented_elsewhere).
 func TestDocFromAnyDeclaration(t *testing.T) {
 	t.Parallel()
-	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["field_documented_elsewhere"]))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadAccepted(t, "field_documented_elsewhere")
 	var got []string
 	for _, f := range s.Tool("documented").Args.Fields {
 		got = append(got, fmt.Sprintf("%s %s %q", f.Name, f.Type.Kind, f.Type.Doc))
@@ -583,10 +562,7 @@ func TestDocFromAnyDeclaration(t *testing.T) {
 // as its bound, as CUE holds them all (accepted/bounds_refined).
 func TestBoundsRefined(t *testing.T) {
 	t.Parallel()
-	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["bounds_refined"]))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadAccepted(t, "bounds_refined")
 	bound := func(b *model.Bound, incl, excl string) string {
 		switch {
 		case b == nil:
@@ -611,10 +587,7 @@ func TestBoundsRefined(t *testing.T) {
 // limits too (accepted/not_empty_string).
 func TestNotEmptyString(t *testing.T) {
 	t.Parallel()
-	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)["not_empty_string"]))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadAccepted(t, "not_empty_string")
 	var got []string
 	for _, f := range s.Tool("report.done").Args.Fields {
 		if ty := f.Type; ty.MinLength != nil {
@@ -625,4 +598,14 @@ func TestNotEmptyString(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("fields differ (-want +got):\n%s", diff)
 	}
+}
+
+// loadAccepted loads the accepted case name, which must load.
+func loadAccepted(t *testing.T, name string) *model.Spec {
+	t.Helper()
+	s, err := load.Load(load.Bytes(displayDir, acceptedCases(t)[name]))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return s
 }

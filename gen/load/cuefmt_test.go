@@ -28,16 +28,6 @@ func TestSchemaCopyIsCueFmtClean(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, b) {
-		t.Errorf("cue fmt changes the metaschema copy (first difference at line %d); format spec/%s with cue fmt", firstLineDiff(b, got), spec.SchemaFile)
+		t.Errorf("cue fmt changes the metaschema copy (first difference at line %d); format spec/%s with cue fmt", load.FirstDifference(b, got), spec.SchemaFile)
 	}
-}
-
-func firstLineDiff(a, b []byte) int {
-	la, lb := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
-	for i := range min(len(la), len(lb)) {
-		if !bytes.Equal(la[i], lb[i]) {
-			return i + 1
-		}
-	}
-	return min(len(la), len(lb)) + 1
 }

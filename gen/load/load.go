@@ -5,7 +5,6 @@
 package load
 
 import (
-	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
@@ -102,7 +101,9 @@ func Dir(dir string) (*Source, error) {
 func Bytes(display string, files map[string][]byte) *Source {
 	// As deep as the files of a module above the spec reach up
 	// ("../../cue.mod/module.cue"), so that they stay in the virtual
-	// directory.
+	// directory; and with no ':' (a git baseline's HEAD:contracts/agent),
+	// which in the directory's path cue/load takes for no package of the
+	// module.
 	depth := 0
 	for name := range files {
 		depth = max(depth, strings.Count(name, "../"))
@@ -115,7 +116,8 @@ func Bytes(display string, files map[string][]byte) *Source {
 // the spec may import: the directory that holds the module's cue.mod,
 // the spec directory itself when there is none.
 func (src *Source) ModuleRoot() string {
-	return filepath.Join(src.abs, filepath.FromSlash(path.Dir(path.Dir(cmp.Or(src.moduleFile(), "cue.mod/module.cue")))))
+	up := strings.TrimSuffix(src.moduleFile(), "cue.mod/module.cue") // "", "../", "../../" …
+	return filepath.Join(src.abs, filepath.FromSlash(up))
 }
 
 // moduleFile returns the name in Files of the spec's cue.mod/module.cue
@@ -218,7 +220,7 @@ func (l *loader) evaluate() (cue.Value, error) {
 		return cue.Value{}, fmt.Errorf("loading spec: %d instances", len(insts))
 	}
 	if err := insts[0].Err; err != nil {
-		return cue.Value{}, l.convert(err)
+		return cue.Value{}, l.convertList(err, model.Pos{File: l.src.Display}).Err()
 	}
 	// The doc comments are read from the syntax cue/load parsed (with
 	// comments), rather than parsing the files a second time.
@@ -290,11 +292,6 @@ func (l *loader) packageName(userFiles []string) (string, diag.List) {
 	return pkg, errs
 }
 
-// convert turns CUE errors into positioned findings.
-func (l *loader) convert(err error) error {
-	return l.convertList(err, model.Pos{File: l.src.Display}).Err()
-}
-
 // cueErr records the CUE errors err, placing findings without a position
 // at v.
 func (l *loader) cueErr(v cue.Value, err error) {
@@ -321,7 +318,7 @@ func (l *loader) pos(p token.Pos) model.Pos {
 // in the directory that holds its cue.mod, or below it.
 func (l *loader) inModule(name string) bool {
 	rel, err := filepath.Rel(l.modRoot, name)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // vpos returns the position of v in the spec's own files when it has one
@@ -414,7 +411,7 @@ func (l *loader) twinNotes(errs diag.List) diag.List {
 	for _, n := range l.syn.twins {
 		from, to := l.pos(n.Pos()), l.pos(n.End())
 		if slices.ContainsFunc(errs, func(e *diag.Error) bool {
-			return e.File == from.File && (e.Line > from.Line || e.Line == from.Line && e.Col >= from.Col) && (e.Line < to.Line || e.Line == to.Line && e.Col <= to.Col)
+			return from.Compare(e.Pos) <= 0 && e.Pos.Compare(to) <= 0
 		}) {
 			name := n.Label.(*ast.Ident).Name
 			notes.Add(from, "schema", "%s is also a definition of agentc's metaschema (%s, which is part of the spec's package), so CUE unifies the two, and the findings here come from that; rename this definition", name, spec.SchemaFile)

@@ -365,9 +365,7 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
 			bad, unquote(p[3]), unquote(p[1]), strings.Join(plain, ", "), hint)}, n
 	}
 	if len(also) > 0 {
-		slices.SortFunc(also, func(x, y model.Pos) int {
-			return cmp.Or(cmp.Compare(x.File, y.File), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Col, y.Col))
-		})
+		slices.SortFunc(also, model.Pos.Compare)
 		hint += " (the alternatives are at " + strings.Join(each(also, model.Pos.String), ", ") + ")"
 	}
 	return &diag.Error{Pos: pos, Code: "schema", Msg: fmt.Sprintf("%s: %s is not one of %s%s",

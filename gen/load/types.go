@@ -53,10 +53,13 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 	var leaves []cue.Value
 	w.leaves(v, &leaves, 0)
 	refused := false
+	var st cue.Value // the first operand that is no validator
 	for _, lf := range leaves {
 		if op, args := w.l.expr(lf); op == cue.CallOp && w.funcName(args[0]) != "close" {
 			w.errorv(lf, "unsupported", "%s on an object is not supported: the generated validators check each of an object's fields, not a rule over the object as a whole; %s", w.funcName(args[0]), supported)
 			refused = true
+		} else if !st.Exists() {
+			st = lf
 		}
 	}
 	if incomplete && !refused {
@@ -68,11 +71,8 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 		}
 		return t
 	}
-	for _, lf := range leaves {
-		if op, args := w.l.expr(lf); incomplete && (op != cue.CallOp || w.funcName(args[0]) == "close") {
-			v = lf // the struct a validator fails while incomplete
-			break
-		}
+	if incomplete && st.Exists() {
+		v = st // the struct a validator fails while incomplete
 	}
 	switch {
 	case refused && v.Kind() != cue.StructKind:
@@ -558,9 +558,7 @@ func (w *typeWalker) walk(v cue.Value, t *model.Type, field cue.Value, depth int
 		if s, err := args[0].String(); err == nil && s == "" && (t.Kind == model.String || t.Kind == model.Enum || t.Kind == model.Literal) {
 			// string & !="", CUE's idiom for a string that is not
 			// empty: strings.MinRunes(1).
-			if one := 1; t.MinLength == nil || *t.MinLength < 1 {
-				t.MinLength = &one
-			}
+			tightenCount(&t.MinLength, 1, true)
 			return
 		}
 		w.errorv(v, "unsupported", "unsupported constraint %v (operator %v); %s", v, op, supported)
@@ -752,8 +750,14 @@ func (w *typeWalker) call(v cue.Value, args []cue.Value, t *model.Type) {
 		w.errorv(args[1], "unsupported", "%s needs a non-negative integer literal", fn)
 		return
 	}
-	if i := int(n); *limit == nil || lower == (i > **limit) {
-		*limit = &i
+	tightenCount(limit, int(n), lower)
+}
+
+// tightenCount sets *limit, a lower or an upper limit on a count, to n
+// when it has none or n is the tighter.
+func tightenCount(limit **int, n int, lower bool) {
+	if *limit == nil || lower == (n > **limit) {
+		*limit = &n
 	}
 }
 

@@ -28,6 +28,12 @@ type Pos struct {
 // IsValid reports whether p names a place in a file.
 func (p Pos) IsValid() bool { return p.File != "" && p.Line > 0 }
 
+// Compare orders positions by file, then line, then column: -1 when p
+// comes before q, 0 when they are the same, +1 when p comes after.
+func (p Pos) Compare(q Pos) int {
+	return cmp.Or(cmp.Compare(p.File, q.File), cmp.Compare(p.Line, q.Line), cmp.Compare(p.Col, q.Col))
+}
+
 // String formats p as file:line:col (or file, or "-").
 func (p Pos) String() string {
 	switch {
