@@ -26,7 +26,7 @@ import (
 // metaschema copy in the spec directory that differs from agentc's. A
 // broken copy is not a warning but one of Load's errors.
 func Warnings(src *Source) diag.List {
-	l := &loader{src: src}
+	l := &loader{src: src, modRoot: src.ModuleRoot()}
 	w, _ := l.schemaCopy(l.specPackage())
 	return w
 }
@@ -34,7 +34,7 @@ func Warnings(src *Source) diag.List {
 // SchemaFor returns agentc's metaschema as a copy in src's directory
 // should read: in the package of src's files (agentc init --schema).
 func SchemaFor(src *Source) []byte {
-	return schemaIn((&loader{src: src}).specPackage())
+	return schemaIn((&loader{src: src, modRoot: src.ModuleRoot()}).specPackage())
 }
 
 // specPackage returns the package of the spec author's files ("agentc"
