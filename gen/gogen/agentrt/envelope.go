@@ -146,7 +146,7 @@ func requestHash(tool string, argsSum [sha256.Size]byte) string {
 // canonizer: its digest, or the message for an object nested deeper than
 // MaxArgsDepth.
 func argsDigest(d *Decoder) (sum [sha256.Size]byte, tooDeep string) {
-	c := canonizer{d: d}
+	c := canonizer{d: d, h: sha256.New()}
 	if c.value(0); c.tooDeep {
 		return sum, fmt.Sprintf("args nests deeper than %d objects and arrays (MaxArgsDepth)", MaxArgsDepth)
 	}
@@ -223,9 +223,6 @@ func (c *canonizer) value(depth int) {
 		buf := c.buf
 		// The last of a repeated name counts, as in JSON.parse.
 		slices.SortStableFunc(ms, func(a, b canonMember) int { return bytes.Compare(buf[a.key:a.val], buf[b.key:b.val]) })
-		if c.h == nil {
-			c.h = sha256.New()
-		}
 		c.h.Reset()
 		c.h.Write([]byte{'{'})
 		for i, m := range ms {

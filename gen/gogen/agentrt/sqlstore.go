@@ -326,12 +326,11 @@ func (s *SQLStore) forget(k invocationKey, c *storeCall) {
 // 500 ms, until a deadline that a success moves.
 type retrier struct {
 	wait     time.Duration
-	limit    time.Duration
 	deadline time.Time
 }
 
 func (s *SQLStore) newRetrier() *retrier {
-	return &retrier{wait: 10 * time.Millisecond, limit: s.writeTimeout(), deadline: time.Now().Add(s.writeTimeout())}
+	return &retrier{wait: 10 * time.Millisecond, deadline: time.Now().Add(s.writeTimeout())}
 }
 
 // attemptCtx bounds one attempt by the deadline; the attempt runs detached
@@ -532,7 +531,7 @@ func (s *SQLStore) finish(k invocationKey, c *storeCall) {
 // takes it: rounds of retries under WriteTimeout, the first 100 ms after a
 // failure.
 func (s *SQLStore) persist(what, query string, args ...any) {
-	rt := &retrier{wait: 100 * time.Millisecond, limit: s.writeTimeout()}
+	rt := &retrier{wait: 100 * time.Millisecond}
 	for {
 		rt.deadline = time.Now().Add(s.writeTimeout())
 		if _, err := s.execRetried(context.Background(), rt, what, query, args...); err == nil {
@@ -568,7 +567,7 @@ func (s *SQLStore) exec(ctx context.Context, rt *retrier, query string, args ...
 		return 0, err
 	}
 	noteStoreAttempt(ctx, nil)
-	rt.wait, rt.deadline = 10*time.Millisecond, time.Now().Add(rt.limit)
+	rt.wait, rt.deadline = 10*time.Millisecond, time.Now().Add(s.writeTimeout())
 	return r.RowsAffected()
 }
 

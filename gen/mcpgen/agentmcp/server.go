@@ -27,7 +27,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -175,8 +174,7 @@ type Server[H any, M ~string] struct {
 
 	// origins are Config.AllowedOrigins, lower-cased.
 	origins map[string]bool
-
-	mu    sync.Mutex
+	// modes holds the MCP server of each of the contract's modes.
 	modes map[M]*mcp.Server
 }
 
@@ -219,7 +217,15 @@ func New[H any, M ~string](c *agentrt.Contract[H, M], tools []Tool, cfg Config[H
 		}
 		s.origins[strings.ToLower(u.Scheme+"://"+u.Host)] = true
 	}
-	s.http = mcp.NewStreamableHTTPHandler(s.serverFor, &mcp.StreamableHTTPOptions{
+	for _, m := range c.Modes {
+		s.modes[m] = s.newServer(m)
+	}
+	// Only ServeHTTP hands requests to the transport, each with its caller,
+	// whose mode LookupMode found among the contract's.
+	serverFor := func(r *http.Request) *mcp.Server {
+		return s.modes[r.Context().Value(callerKey{}).(*caller[M]).mode]
+	}
+	s.http = mcp.NewStreamableHTTPHandler(serverFor, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
 		// ServeHTTP validates Origin itself (see Server): the SDK's
@@ -331,18 +337,11 @@ func loopback(hostport string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// serverFor returns the MCP server of the request's mode: one per mode,
-// holding exactly the gateway tools the mode injects, built on first use.
-// Only ServeHTTP hands requests to the transport, each with its caller.
-func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
-	c := r.Context().Value(callerKey{}).(*caller[M])
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if srv, ok := s.modes[c.mode]; ok {
-		return srv
-	}
+// newServer returns the MCP server of mode: it holds exactly the gateway
+// tools the mode injects.
+func (s *Server[H, M]) newServer(mode M) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: s.c.Name, Version: s.c.Revision}, &mcp.ServerOptions{
-		Instructions: "Gateway tools of agent contract " + s.c.Name + " for " + string(c.mode) + " sessions.",
+		Instructions: "Gateway tools of agent contract " + s.c.Name + " for " + string(mode) + " sessions.",
 		// The tools listed are the session's mode's, for its token: no
 		// intermediary may serve them to another caller (the SDK's
 		// default scope is "public").
@@ -354,7 +353,7 @@ func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
 		for _, alias := range s.c.Tools[t.Tool].Aliases {
 			unlisted[alias] = h
 		}
-		if !s.c.Injects(c.mode, t.Tool) {
+		if !s.c.Injects(mode, t.Tool) {
 			unlisted[s.c.Tools[t.Tool].Name] = h
 			continue
 		}
@@ -369,7 +368,6 @@ func (s *Server[H, M]) serverFor(r *http.Request) *mcp.Server {
 	if len(unlisted) > 0 {
 		srv.AddReceivingMiddleware(callUnlisted(unlisted))
 	}
-	s.modes[c.mode] = srv
 	return srv
 }
 
