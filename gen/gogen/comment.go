@@ -165,20 +165,7 @@ func (c *canonicalScan) end() bool { return c.lines > 0 && !c.prevBlank }
 // plainText reports whether text holds only valid UTF-8, printable
 // characters, spaces, tabs and line breaks.
 func plainText(text string) bool {
-	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			if c < ' ' && c != '\n' && c != '\t' || c == 0x7f {
-				return false
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if r == utf8.RuneError && size == 1 || !unicode.IsPrint(r) {
-			return false
-		}
-		i += size
-	}
-	return true
+	return utf8.ValidString(text) && !strings.ContainsFunc(text, func(r rune) bool {
+		return r != '\n' && r != '\t' && !unicode.IsPrint(r)
+	})
 }

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -27,7 +26,10 @@ func Number(n json.Number) string {
 	return FormatNumber(f)
 }
 
-// FormatNumber formats f as JavaScript's Number::toString does.
+// FormatNumber formats f as JavaScript's Number::toString does. For a
+// finite number that is encoding/json's text ("as if by ES6 number to
+// string conversion": shortest round-trip digits, an exponent below 1e-6
+// and from 1e21 on), but for -0, which JavaScript prints as "0".
 func FormatNumber(f float64) string {
 	switch {
 	case math.IsNaN(f):
@@ -39,33 +41,8 @@ func FormatNumber(f float64) string {
 	case f == 0:
 		return "0"
 	}
-	sign := ""
-	if f < 0 {
-		sign, f = "-", -f
-	}
-	// Shortest round-trip digits and exponent: d.ddddde±x.
-	e := strconv.FormatFloat(f, 'e', -1, 64)
-	mant, expStr, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	x, _ := strconv.Atoi(expStr)
-	k := len(digits)
-	n := x + 1 // the decimal point sits after n digits
-	switch {
-	case k <= n && n <= 21:
-		return sign + digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		return sign + digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		return sign + "0." + strings.Repeat("0", -n) + digits
-	}
-	es, ex := "+", n-1
-	if ex < 0 {
-		es, ex = "-", -ex
-	}
-	if k == 1 {
-		return sign + digits + "e" + es + strconv.Itoa(ex)
-	}
-	return sign + digits[:1] + "." + digits[1:] + "e" + es + strconv.Itoa(ex)
+	b, _ := json.Marshal(f) // finite: it cannot fail
+	return string(b)
 }
 
 // Check finds, each at its position, what JavaScript would not read as Go

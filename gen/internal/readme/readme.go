@@ -1,7 +1,7 @@
 // Package readme lets tests build the README's Go code as a stranger copies
 // it: it reads the Go blocks of a README section and builds a program of
-// them inside this module, so that the program imports this module's
-// packages as they are.
+// them inside this module (found as nodetool.ModuleRoot finds it), so that
+// the program imports this module's packages as they are.
 package readme
 
 import (
@@ -12,17 +12,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-)
 
-// root is the module's root, seen from a test of a package two directories
-// below it (gen/gateway, gen/opencode).
-const root = "../.."
+	"github.com/agentc-dev/agentc/gen/internal/nodetool"
+)
 
 // GoBlocks returns the Go code blocks of the README between the headings
 // from and to, unindented.
 func GoBlocks(t *testing.T, from, to string) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	b, err := os.ReadFile(filepath.Join(nodetool.ModuleRoot(t), "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,10 +48,7 @@ func GoBlocks(t *testing.T, from, to string) []string {
 func Build(t *testing.T, pkg string, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	abs := nodetool.ModuleRoot(t)
 	replace := map[string]string{}
 	for name, src := range files {
 		tmp := filepath.Join(dir, strings.ReplaceAll(name, "/", "_"))
