@@ -27,7 +27,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"reflect"
 	"slices"
 	"strings"
@@ -658,15 +657,9 @@ func (c *cmpr) bounds(at About, o, n *model.Type, pos, oldPos model.Pos) {
 		case nb == nil:
 			c.add("ARG_LIMIT_LOOSENED", at, pos, oldPos, "argument %s lost %s bound %s", p, what, bound(ob, lower))
 		default:
-			d := cmpNum(nb.Value, ob.Value)
-			if !lower {
-				d = -d
-			}
-			tight := d > 0 || (d == 0 && nb.Exclusive && !ob.Exclusive)
-			loose := d < 0 || (d == 0 && !nb.Exclusive && ob.Exclusive)
-			if tight {
+			if nb.Tighter(ob, lower) {
 				c.add("ARG_LIMIT_TIGHTENED", at, pos, oldPos, "argument %s's %s bound tightened from %s to %s", p, what, bound(ob, lower), bound(nb, lower))
-			} else if loose {
+			} else if ob.Tighter(nb, lower) {
 				c.add("ARG_LIMIT_LOOSENED", at, pos, oldPos, "argument %s's %s bound loosened from %s to %s", p, what, bound(ob, lower), bound(nb, lower))
 			}
 		}
@@ -678,14 +671,6 @@ func (c *cmpr) bounds(at About, o, n *model.Type, pos, oldPos model.Pos) {
 func bound(b *model.Bound, lower bool) string {
 	op := map[[2]bool]string{{true, false}: ">=", {true, true}: ">", {false, false}: "<=", {false, true}: "<"}[[2]bool{lower, b.Exclusive}]
 	return op + string(b.Value)
-}
-
-// cmpNum compares two bounds: number literals as the loader has CUE write
-// them in JSON, which big.ParseFloat always reads.
-func cmpNum(a, b json.Number) int {
-	x, _, _ := big.ParseFloat(string(a), 10, 256, big.ToNearestEven)
-	y, _, _ := big.ParseFloat(string(b), 10, 256, big.ToNearestEven)
-	return x.Cmp(y)
 }
 
 // jsonEqual compares two defaults as values (1.0 is 1, fields in any

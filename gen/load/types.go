@@ -3,7 +3,6 @@ package load
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"regexp"
 	"slices"
 	"strings"
@@ -804,25 +803,9 @@ func (w *typeWalker) bound(v cue.Value, op cue.Op, args []cue.Value, t *model.Ty
 	}
 	// Two bounds one way (uint & >=1, a template's <=100 and one tool's
 	// <=10): the field holds both, so the tighter is its bound.
-	if *limit == nil || tighter(bd, *limit, lower) {
+	if *limit == nil || bd.Tighter(*limit, lower) {
 		*limit = bd
 	}
-}
-
-// tighter reports whether bound a admits fewer numbers than bound b, both
-// lower bounds or both upper: a larger lower bound (a smaller upper one),
-// or the same value, a exclusive and b not.
-func tighter(a, b *model.Bound, lower bool) bool {
-	x, okA := new(big.Rat).SetString(string(a.Value))
-	y, okB := new(big.Rat).SetString(string(b.Value))
-	if !okA || !okB {
-		return false
-	}
-	c := x.Cmp(y)
-	if !lower {
-		c = -c
-	}
-	return c > 0 || c == 0 && a.Exclusive && !b.Exclusive
 }
 
 // check records a named check: a definition carrying @check("message").

@@ -10,6 +10,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"path"
 	"regexp"
 	"slices"
@@ -323,6 +324,20 @@ type Bound struct {
 	Value json.Number
 	// Exclusive is true for < and >.
 	Exclusive bool
+}
+
+// Tighter reports whether b admits fewer numbers than c, both lower bounds
+// (lower) or both upper: a larger lower bound (a smaller upper one), or the
+// same value, b exclusive and c not. Values are number literals as the
+// loader has CUE write them in JSON, which big.ParseFloat always reads.
+func (b *Bound) Tighter(c *Bound, lower bool) bool {
+	x, _, _ := big.ParseFloat(string(b.Value), 10, 256, big.ToNearestEven)
+	y, _, _ := big.ParseFloat(string(c.Value), 10, 256, big.ToNearestEven)
+	d := x.Cmp(y)
+	if !lower {
+		d = -d
+	}
+	return d > 0 || d == 0 && b.Exclusive && !c.Exclusive
 }
 
 // Check is a named check: a rule with its own message, expressed in CUE as a
