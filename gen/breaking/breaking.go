@@ -589,10 +589,7 @@ func values(t *model.Type) []string {
 }
 
 func describe(t *model.Type) string {
-	switch t.Kind {
-	case model.Enum:
-		return "enum"
-	case model.Array:
+	if t.Kind == model.Array {
 		return "list of " + describe(t.Items)
 	}
 	return string(t.Kind)

@@ -307,7 +307,12 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 	if !hasPath || dir == "" {
 		dir = cmp.Or(specDir, load.DefaultDisplayDir)
 	}
-	dir = path.Clean(dir) // also drops a trailing slash
+	// git names files relative to the working directory as filepath.Rel
+	// does: spell dir so (an absolute --spec found none of them, and passed).
+	wd, _ := filepath.Abs(".")
+	abs, _ := filepath.Abs(dir)
+	rel, _ := filepath.Rel(wd, abs) // also drops a trailing slash
+	dir = filepath.ToSlash(rel)
 	// ls-tree fails when ref names no tree (or outside a repository); a
 	// path the tree lacks lists nothing. -z lists names as they are:
 	// without it git quotes a name that is not ASCII, and a space would
@@ -315,8 +320,7 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 	// packages of the spec's module it may import.
 	out, err := runEnv("", nil, "git", "ls-tree", "-r", "-z", "--name-only", "--end-of-options", ref, "--", dir+"/")
 	if shallow, _ := runEnv("", nil, "git", "rev-parse", "--is-shallow-repository"); err != nil && string(shallow) == "true\n" {
-		// CI checks out one commit unless told otherwise (actions/checkout's
-		// fetch-depth 1): the base is then missing, not mistyped.
+		// CI checks out one commit by default: the base is missing, not mistyped.
 		err = fmt.Errorf("%w\nthis clone is shallow and may lack the ref: fetch it, or the history (git fetch --unshallow; actions/checkout with fetch-depth: 0)", err)
 	}
 	switch {
