@@ -319,14 +319,14 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 	// split one. -r lists the subdirectories' files too: cue.mod, and the
 	// packages of the spec's module it may import.
 	out, err := runEnv("", nil, "git", "ls-tree", "-r", "-z", "--name-only", "--end-of-options", ref, "--", dir+"/")
-	if shallow, _ := runEnv("", nil, "git", "rev-parse", "--is-shallow-repository"); err != nil && string(shallow) == "true\n" {
-		// CI checks out one commit by default: the base is missing, not mistyped.
-		err = fmt.Errorf("%w\nthis clone is shallow and may lack the ref: fetch it, or the history (git fetch --unshallow; actions/checkout with fetch-depth: 0)", err)
-	}
-	switch {
-	case err != nil && !hasPath:
-		return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
-	case err != nil:
+	if err != nil {
+		if shallow, _ := runEnv("", nil, "git", "rev-parse", "--is-shallow-repository"); string(shallow) == "true\n" {
+			// CI checks out one commit by default: the base is missing, not mistyped.
+			err = fmt.Errorf("%w\nthis clone is shallow and may lack the ref: fetch it, or the history (git fetch --unshallow; actions/checkout with fetch-depth: 0)", err)
+		}
+		if !hasPath {
+			return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
+		}
 		return nil, "", fmt.Errorf("--against %s: %q is not a git ref: %w", against, ref, err)
 	}
 	files := map[string][]byte{}
