@@ -111,15 +111,15 @@ var Rules = []Rule{
 	{"ARG_DEFAULT_CHANGED", Args, true, KeyTool | KeyField, "an argument's default changed: calls that omit it now mean something else"},
 	{"ARG_TYPE_CHANGED", Args, true, KeyTool | KeyField, "an argument's type changed"},
 	{"ARG_LIMIT_TIGHTENED", Args, true, KeyTool | KeyField, "a length, count or numeric limit became stricter"},
-	{"ARG_LIMIT_LOOSENED", Args, false, KeyTool | KeyField, "a length, count or numeric limit became looser"},
+	{"ARG_LIMIT_LOOSENED", Args, false, KeyTool | KeyField, "a length, count or numeric limit became looser, or an enum a string, or an integer a number"},
 	{"ARG_ENUM_VALUE_REMOVED", Args, true, KeyTool | KeyField, "an enum value was removed"},
 	{"ARG_ENUM_VALUE_ADDED", Args, false, KeyTool | KeyField, "an enum value was added"},
-	{"ARG_PATTERN_CHANGED", Args, true, KeyTool | KeyField, "a pattern or named check was added or changed"},
-	{"ARG_PATTERN_REMOVED", Args, false, KeyTool | KeyField, "a pattern or named check was removed"},
+	{"ARG_PATTERN_CHANGED", Args, true, KeyTool | KeyField, "a value must now match, or not match, a pattern it need not before (the field's own, or a named check's)"},
+	{"ARG_PATTERN_REMOVED", Args, false, KeyTool | KeyField, "a pattern was removed (the field's own, or a named check's)"},
 	{"RESULT_FIELD_REMOVED", Result, true, KeyTool | KeyField, "a result field was removed or renamed"},
 	{"RESULT_FIELD_ADDED", Result, false, KeyTool | KeyField, "a result field was added"},
 	{"RESULT_FIELD_NOW_OPTIONAL", Result, true, KeyTool | KeyField, "a result field may now be absent"},
-	{"RESULT_TYPE_CHANGED", Result, true, KeyTool | KeyField, "a result field's type or values changed"},
+	{"RESULT_TYPE_CHANGED", Result, true, KeyTool | KeyField, "a result field's type changed, or it may now be a value it could not be"},
 	{"RESULT_REMOVED", Result, true, KeyTool, "a tool no longer declares result data"},
 	{"MODE_REMOVED", Mode, true, KeyMode, "a mode was removed"},
 	{"MODE_ADDED", Mode, false, KeyMode, "a mode was added"},
@@ -489,7 +489,7 @@ func (c *cmpr) argPresence(fa About, of, nf *model.Field) {
 	p := fa.path()
 	switch {
 	case of.Presence != model.Required && nf.Presence == model.Required:
-		c.add("ARG_NOW_REQUIRED", fa, nf.Pos, of.Pos, "argument %s is now required (was %s)", p, of.Presence)
+		c.add("ARG_NOW_REQUIRED", fa, nf.Pos, of.Pos, "argument %s is now required (was %s)", p, presence(of.Presence))
 	case of.Presence == model.Required && nf.Presence != model.Required:
 		c.add("ARG_NOW_OPTIONAL", fa, nf.Pos, of.Pos, "argument %s is now %s (was required)", p, presence(nf.Presence))
 	case of.Presence == model.Defaulted && nf.Presence == model.Defaulted && !jsonEqual(of.Default, nf.Default):
@@ -509,18 +509,25 @@ func presence(p model.Presence) string {
 }
 
 // typ compares the types of one argument or result field (args as for
-// fields). A result field that was an integer and may now be a fraction
-// changes type for its consumers; an argument that may now be one is a
-// loosened limit (bounds).
+// fields). An argument may widen, and a result narrow, to another kind
+// (narrower): every call the old argument admitted the new one admits, and
+// every value consumers now see they could see before.
 func (c *cmpr) typ(args bool, at About, o, n *model.Type, pos, oldPos model.Pos) {
 	p := at.path()
-	if !args && (kindChanged(o, n) || (o.Kind == model.Integer && n.Kind == model.Number)) {
-		c.add("RESULT_TYPE_CHANGED", at, pos, oldPos, "result field %s changed type from %s to %s", p, describe(o), describe(n))
+	ok := args && narrower(o.Kind, n.Kind) || !args && narrower(n.Kind, o.Kind)
+	switch {
+	// An enum and a literal are not different types: their values compare.
+	case o.Kind != n.Kind && !ok && (values(o) == nil || values(n) == nil):
+		rule, noun := "ARG_TYPE_CHANGED", "argument"
+		if !args {
+			rule, noun = "RESULT_TYPE_CHANGED", "result field"
+		}
+		c.add(rule, at, pos, oldPos, "%s %s changed type from %s to %s", noun, p, describe(o), describe(n))
 		return
-	}
-	if kindChanged(o, n) {
-		c.add("ARG_TYPE_CHANGED", at, pos, oldPos, "argument %s changed type from %s to %s", p, describe(o), describe(n))
-		return
+	case ok && !args:
+		return // a result that narrowed shows consumers nothing new
+	case ok:
+		c.add("ARG_LIMIT_LOOSENED", at, pos, oldPos, "argument %s now accepts any %s (was %s)", p, describe(n), describe(o))
 	}
 	switch o.Kind {
 	case model.Object:
@@ -544,18 +551,21 @@ func (c *cmpr) typ(args bool, at About, o, n *model.Type, pos, oldPos model.Pos)
 		}
 		return
 	}
-	switch o.Kind {
+	// An enum that widened to a string meets the string's limits and
+	// patterns as if they were new.
+	switch n.Kind {
 	case model.String:
 		c.limits(at, "length", o.MinLength, o.MaxLength, n.MinLength, n.MaxLength, pos, oldPos)
 		c.patterns(at, o, n, pos, oldPos)
 	case model.Number, model.Integer:
 		c.bounds(at, o, n, pos, oldPos)
-	}
-	for _, v := range missing(ov, nv) {
-		c.add("ARG_ENUM_VALUE_REMOVED", at, pos, oldPos, "argument %s no longer accepts %q", p, v)
-	}
-	for _, v := range missing(nv, ov) {
-		c.add("ARG_ENUM_VALUE_ADDED", at, pos, oldPos, "argument %s now accepts %q", p, v)
+	case model.Enum, model.Literal:
+		for _, v := range missing(ov, nv) {
+			c.add("ARG_ENUM_VALUE_REMOVED", at, pos, oldPos, "argument %s no longer accepts %q", p, v)
+		}
+		for _, v := range missing(nv, ov) {
+			c.add("ARG_ENUM_VALUE_ADDED", at, pos, oldPos, "argument %s now accepts %q", p, v)
+		}
 	}
 }
 
@@ -564,19 +574,11 @@ func missing(a, b []string) []string {
 	return slices.DeleteFunc(slices.Clone(a), func(x string) bool { return slices.Contains(b, x) })
 }
 
-// kindChanged treats enum and literal as one family (values compared
-// separately) and an integer → number change as a loosening.
-func kindChanged(o, n *model.Type) bool {
-	fam := func(k model.Kind) model.Kind {
-		switch k {
-		case model.Enum, model.Literal:
-			return model.Enum
-		case model.Integer:
-			return model.Number
-		}
-		return k
-	}
-	return fam(o.Kind) != fam(n.Kind) || (o.Kind == model.Number && n.Kind == model.Integer)
+// narrower reports whether kind a admits some of the values of kind b and
+// no other: an enum's or a literal's of a string's, an integer's of a
+// number's.
+func narrower(a, b model.Kind) bool {
+	return (a == model.Enum || a == model.Literal) && b == model.String || a == model.Integer && b == model.Number
 }
 
 func values(t *model.Type) []string {
@@ -587,10 +589,7 @@ func values(t *model.Type) []string {
 }
 
 func describe(t *model.Type) string {
-	switch t.Kind {
-	case model.Enum:
-		return "enum"
-	case model.Array:
+	if t.Kind == model.Array {
 		return "list of " + describe(t.Items)
 	}
 	return string(t.Kind)
@@ -606,49 +605,45 @@ func (c *cmpr) limits(at About, what string, omin, omax, nmin, nmax *int, pos, o
 	}
 	if tighterMin(omin, nmin) || tighterMax(omax, nmax) {
 		c.add("ARG_LIMIT_TIGHTENED", at, pos, oldPos, "argument %s's %s limits tightened from [%s, %s] to [%s, %s]", p, what, val(omin), val(omax), val(nmin), val(nmax))
-	} else if !eqInt(omin, nmin) || !eqInt(omax, nmax) {
+	} else if val(omin) != val(nmin) || val(omax) != val(nmax) {
 		c.add("ARG_LIMIT_LOOSENED", at, pos, oldPos, "argument %s's %s limits loosened from [%s, %s] to [%s, %s]", p, what, val(omin), val(omax), val(nmin), val(nmax))
 	}
 }
 
-func eqInt(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
-
 func tighterMin(o, n *int) bool { return n != nil && (o == nil || *n > *o) }
 func tighterMax(o, n *int) bool { return n != nil && (o == nil || *n < *o) }
 
+// patterns compares the patterns a string must match (=~) and must not
+// match (!~), whether the field or a named check holds them: renaming a
+// check, reordering its patterns or moving one between a check and the
+// field changes no call's fate.
 func (c *cmpr) patterns(at About, o, n *model.Type, pos, oldPos model.Pos) {
-	p := at.path()
-	key := func(t *model.Type) []string {
-		var ks []string
-		for _, x := range t.Patterns {
-			ks = append(ks, "pattern "+x.Regexp)
+	op, np := patternList(o), patternList(n)
+	for _, x := range missing(np, op) {
+		c.add("ARG_PATTERN_CHANGED", at, pos, oldPos, "argument %s gained pattern %s", at.path(), x)
+	}
+	for _, x := range missing(op, np) {
+		c.add("ARG_PATTERN_REMOVED", at, pos, oldPos, "argument %s lost pattern %s", at.path(), x)
+	}
+}
+
+// patternList lists t's patterns and its named checks', each as "=~re" or
+// "!~re": the field's own patterns must match as a check's Match do.
+func patternList(t *model.Type) []string {
+	var l []string
+	for _, ch := range append([]*model.Check{{Match: t.Patterns}}, t.Checks...) {
+		for _, x := range ch.Reject {
+			l = append(l, "!~"+x.Regexp)
 		}
-		for _, ch := range t.Checks {
-			var res []string
-			for _, x := range ch.Reject {
-				res = append(res, "!~"+x.Regexp)
-			}
-			for _, x := range ch.Match {
-				res = append(res, "=~"+x.Regexp)
-			}
-			ks = append(ks, "check #"+ch.Name+" "+strings.Join(res, " "))
+		for _, x := range ch.Match {
+			l = append(l, "=~"+x.Regexp)
 		}
-		return ks
 	}
-	ok, nk := key(o), key(n)
-	for _, k := range missing(nk, ok) {
-		c.add("ARG_PATTERN_CHANGED", at, pos, oldPos, "argument %s gained %s", p, k)
-	}
-	for _, k := range missing(ok, nk) {
-		c.add("ARG_PATTERN_REMOVED", at, pos, oldPos, "argument %s lost %s", p, k)
-	}
+	return l
 }
 
 func (c *cmpr) bounds(at About, o, n *model.Type, pos, oldPos model.Pos) {
 	p := at.path()
-	if o.Kind == model.Integer && n.Kind == model.Number {
-		c.add("ARG_LIMIT_LOOSENED", at, pos, oldPos, "argument %s now accepts non-integers", p)
-	}
 	cmpBound := func(ob, nb *model.Bound, lower bool, what string) {
 		switch {
 		case ob == nil && nb == nil:

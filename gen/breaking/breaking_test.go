@@ -427,7 +427,7 @@ func TestNumericBounds(t *testing.T) {
 		{"same value written otherwise", num(model.Number, b("1", false), b("1e2", false)), num(model.Number, b("1.0", false), b("100", false)),
 			nil, ""},
 		{"integer to number", num(model.Integer, nil, nil), num(model.Number, nil, nil),
-			[]string{"ARG_LIMIT_LOOSENED"}, "argument t.n now accepts non-integers"},
+			[]string{"ARG_LIMIT_LOOSENED"}, "argument t.n now accepts any number (was integer)"},
 		{"number to integer", num(model.Number, nil, nil), num(model.Integer, nil, nil),
 			[]string{"ARG_TYPE_CHANGED"}, "argument t.n changed type from number to integer"},
 	}
@@ -501,6 +501,7 @@ func TestEveryRule(t *testing.T) {
 		}),
 			"required argument t.b was added"},
 		{"ARG_NOW_REQUIRED", with(arg(fld("a", model.Optional, str()))), base(), "argument t.a is now required (was optional)"},
+		{"ARG_NOW_REQUIRED", with(arg(defaulted(`"x"`))), base(), "argument t.a is now required (was defaulted)"},
 		{"ARG_NOW_OPTIONAL", base(), with(arg(defaulted(`"x"`))), "argument t.a is now defaulted (was required)"},
 		{"ARG_DEFAULT_CHANGED", with(arg(defaulted(`"."`))), with(arg(defaulted(`"/"`))), `argument t.a's default changed from "." to "/"`},
 		{"ARG_DEFAULT_CHANGED", with(arg(fld("a", model.Optional, str()))), with(arg(defaulted(`"."`))), `argument t.a now defaults to "." when omitted`},
@@ -513,10 +514,10 @@ func TestEveryRule(t *testing.T) {
 		{"ARG_ENUM_VALUE_REMOVED", with(argType(enum("x", "y"))), with(argType(enum("x"))), `argument t.a no longer accepts "y"`},
 		{"ARG_ENUM_VALUE_ADDED", with(argType(enum("x"))), with(argType(enum("x", "y"))), `argument t.a now accepts "y"`},
 		{"ARG_PATTERN_CHANGED", base(), with(argType(str(func(t *model.Type) { t.Patterns = []model.Pattern{{Regexp: "^a"}} }))),
-			"argument t.a gained pattern ^a"},
+			"argument t.a gained pattern =~^a"},
 		{"ARG_PATTERN_REMOVED", with(argType(str(func(t *model.Type) {
-			t.Checks = []*model.Check{{Name: "Rel", Reject: []model.Pattern{{Regexp: `\.\.`}}, Match: []model.Pattern{{Regexp: "^[a-z]"}}}}
-		}))), base(), `argument t.a lost check #Rel !~\.\. =~^[a-z]`},
+			t.Checks = []*model.Check{{Name: "Rel", Match: []model.Pattern{{Regexp: "^[a-z]"}}}}
+		}))), base(), `argument t.a lost pattern =~^[a-z]`},
 		{"RESULT_FIELD_REMOVED", base(), with(func(s *model.Spec) { s.Tools[0].Result = obj() }), "result field t.id was removed"},
 		{"RESULT_FIELD_ADDED", with(func(s *model.Spec) { s.Tools[0].Result = obj() }), base(), "result field t.id was added"},
 		{"RESULT_FIELD_NOW_OPTIONAL", base(), with(result(fld("id", model.Optional, str()))), "result field t.id may now be absent"},
@@ -566,6 +567,85 @@ func TestEveryRule(t *testing.T) {
 	for _, r := range Rules {
 		if !tested[r.ID] {
 			t.Errorf("rule %s has no case", r.ID)
+		}
+	}
+}
+
+// TestKinds: an argument may widen to a kind that admits every value it
+// did (an enum to a string, an integer to a number), a result may narrow;
+// the other way is a changed type.
+func TestKinds(t *testing.T) {
+	enum := &model.Type{Kind: model.Enum, Enum: []string{"x", "y"}}
+	lit := &model.Type{Kind: model.Literal, Literal: "x"}
+	limited := str(func(t *model.Type) { t.MaxLength = ip(1) })
+	num, integer := &model.Type{Kind: model.Number}, &model.Type{Kind: model.Integer}
+	arg := func(t *model.Type) *model.Spec { return spec(obj(fld("a", model.Required, t)), nil, model.Available) }
+	res := func(t *model.Type) *model.Spec { return spec(obj(), obj(fld("a", model.Required, t)), model.Available) }
+	cases := []struct {
+		name     string
+		old, new *model.Spec
+		want     string
+	}{
+		{"argument enum to string", arg(enum), arg(str()), "ARG_LIMIT_LOOSENED: argument t.a now accepts any string (was enum)"},
+		{"argument literal to string", arg(lit), arg(str()), "ARG_LIMIT_LOOSENED: argument t.a now accepts any string (was literal)"},
+		{"argument enum to a string with limits", arg(enum), arg(limited),
+			"ARG_LIMIT_LOOSENED: argument t.a now accepts any string (was enum)\nARG_LIMIT_TIGHTENED: argument t.a's length limits tightened from [none, none] to [none, 1]"},
+		{"argument string to enum", arg(str()), arg(enum), "ARG_TYPE_CHANGED: argument t.a changed type from string to enum"},
+		{"argument list of enum to list of string", arg(&model.Type{Kind: model.Array, Items: enum}), arg(&model.Type{Kind: model.Array, Items: str()}),
+			"ARG_LIMIT_LOOSENED: argument t.a[] now accepts any string (was enum)"},
+		{"result string to enum", res(str()), res(enum), ""},
+		{"result number to integer", res(num), res(integer), ""},
+		{"result enum to string", res(enum), res(str()), "RESULT_TYPE_CHANGED: result field t.a changed type from enum to string"},
+		{"result integer to number", res(integer), res(num), "RESULT_TYPE_CHANGED: result field t.a changed type from integer to number"},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, f := range Compare(c.old, c.new) {
+			got = append(got, f.Rule+": "+f.Message)
+		}
+		if strings.Join(got, "\n") != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestPatterns: patterns compare as the set a value must match and must
+// not match, whoever holds them.
+func TestPatterns(t *testing.T) {
+	check := func(name string, reject ...string) *model.Check {
+		c := &model.Check{Name: name}
+		for _, r := range reject {
+			c.Reject = append(c.Reject, model.Pattern{Regexp: r})
+		}
+		return c
+	}
+	arg := func(patterns []string, checks ...*model.Check) *model.Spec {
+		return spec(obj(fld("a", model.Required, str(func(t *model.Type) {
+			for _, p := range patterns {
+				t.Patterns = append(t.Patterns, model.Pattern{Regexp: p})
+			}
+			t.Checks = checks
+		}))), nil, model.Available)
+	}
+	cases := []struct {
+		name     string
+		old, new *model.Spec
+		want     string
+	}{
+		{"check renamed", arg(nil, check("Rel", "^/", "^$")), arg(nil, check("RelPath", "^/", "^$")), ""},
+		{"patterns reordered", arg(nil, check("Rel", "^/", "^$")), arg(nil, check("Rel", "^$", "^/")), ""},
+		{"check split in two", arg(nil, check("Rel", "^/", "^$")), arg(nil, check("A", "^/"), check("B", "^$")), ""},
+		{"check gained a pattern", arg(nil, check("Rel", "^/")), arg(nil, check("Rel", "^/", "^$")), "ARG_PATTERN_CHANGED: argument t.a gained pattern !~^$"},
+		{"check lost a pattern", arg(nil, check("Rel", "^/", "^$")), arg(nil, check("Rel", "^/")), "ARG_PATTERN_REMOVED: argument t.a lost pattern !~^$"},
+		{"pattern gained", arg(nil), arg([]string{"^a"}), "ARG_PATTERN_CHANGED: argument t.a gained pattern =~^a"},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, f := range Compare(c.old, c.new) {
+			got = append(got, f.Rule+": "+f.Message)
+		}
+		if strings.Join(got, "\n") != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}
 	}
 }

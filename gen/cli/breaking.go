@@ -220,10 +220,10 @@ func (e *env) printBreaking(rep breakingReport, format string) {
 // repoPrefix is the working directory's path in its git repository
 // ("svc/"; "" at its root or outside one): GitHub annotates a file by its
 // path from the repository's root, and positions are relative to the
-// working directory. Outside a repository git fails, and runIn returns
+// working directory. Outside a repository git fails, and runEnv returns
 // no output.
 func repoPrefix() string {
-	out, _ := runIn("", "git", "rev-parse", "--show-prefix")
+	out, _ := runEnv("", nil, "git", "rev-parse", "--show-prefix")
 	return strings.TrimSpace(string(out))
 }
 
@@ -307,17 +307,26 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 	if !hasPath || dir == "" {
 		dir = cmp.Or(specDir, load.DefaultDisplayDir)
 	}
-	dir = path.Clean(dir) // also drops a trailing slash
+	// git names files relative to the working directory as filepath.Rel
+	// does: spell dir so (an absolute --spec found none of them, and passed).
+	wd, _ := filepath.Abs(".")
+	abs, _ := filepath.Abs(dir)
+	rel, _ := filepath.Rel(wd, abs) // also drops a trailing slash
+	dir = filepath.ToSlash(rel)
 	// ls-tree fails when ref names no tree (or outside a repository); a
 	// path the tree lacks lists nothing. -z lists names as they are:
 	// without it git quotes a name that is not ASCII, and a space would
 	// split one. -r lists the subdirectories' files too: cue.mod, and the
 	// packages of the spec's module it may import.
-	out, err := runIn("", "git", "ls-tree", "-r", "-z", "--name-only", "--end-of-options", ref, "--", dir+"/")
-	switch {
-	case err != nil && !hasPath:
-		return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
-	case err != nil:
+	out, err := runEnv("", nil, "git", "ls-tree", "-r", "-z", "--name-only", "--end-of-options", ref, "--", dir+"/")
+	if err != nil {
+		if shallow, _ := runEnv("", nil, "git", "rev-parse", "--is-shallow-repository"); string(shallow) == "true\n" {
+			// CI checks out one commit by default: the base is missing, not mistyped.
+			err = fmt.Errorf("%w\nthis clone is shallow and may lack the ref: fetch it, or the history (git fetch --unshallow; actions/checkout with fetch-depth: 0)", err)
+		}
+		if !hasPath {
+			return nil, "", fmt.Errorf("--against %s is neither a directory nor a git ref: %w", against, err)
+		}
 		return nil, "", fmt.Errorf("--against %s: %q is not a git ref: %w", against, ref, err)
 	}
 	files := map[string][]byte{}
@@ -325,7 +334,7 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 		if !strings.HasSuffix(name, ".cue") {
 			continue
 		}
-		b, err := runIn("", "git", "show", ref+":./"+name)
+		b, err := runEnv("", nil, "git", "show", ref+":./"+name)
 		if err != nil {
 			return nil, "", fmt.Errorf("--against %s: %w", against, err)
 		}
@@ -355,7 +364,7 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 			return nil, "", fmt.Errorf("--against %s: no .cue files in %s at %s, nor in %s here: is the path right?", against, dir, ref, dir)
 		}
 		// Nor must a spec directory that moved pass as a new spec.
-		out, _ := runIn("", "git", "ls-tree", "-r", "-z", "--name-only", "--end-of-options", ref)
+		out, _ := runEnv("", nil, "git", "ls-tree", "-r", "-z", "--name-only", "--end-of-options", ref)
 		for name := range strings.SplitSeq(string(out), "\x00") {
 			if old, ok := strings.CutSuffix(name, "/"+spec.SchemaFile); ok && !isSpecDir(old) {
 				return nil, "", fmt.Errorf("--against %s: no .cue files in %s at %s, but %s held a spec there and holds none here: "+
@@ -377,10 +386,10 @@ func loadAgainst(specDir, against string) (*model.Spec, string, error) {
 func moduleAbove(ref, dir string, files map[string][]byte) error {
 	specDir := path.Join(repoPrefix(), dir) // from the repository's root, as --full-tree lists
 	for d, root := specDir, path.Dir(specDir); root != d; d, root = root, path.Dir(root) {
-		if _, err := runIn("", "git", "cat-file", "-e", ref+":"+path.Join(root, "cue.mod/module.cue")); err != nil {
+		if _, err := runEnv("", nil, "git", "cat-file", "-e", ref+":"+path.Join(root, "cue.mod/module.cue")); err != nil {
 			continue
 		}
-		out, err := runIn("", "git", "ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", ref, "--", root+"/")
+		out, err := runEnv("", nil, "git", "ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", ref, "--", root+"/")
 		if err != nil {
 			return err
 		}
@@ -388,7 +397,7 @@ func moduleAbove(ref, dir string, files map[string][]byte) error {
 			if !strings.HasSuffix(name, ".cue") || strings.HasPrefix(name, specDir+"/") {
 				continue // the spec's own, read already
 			}
-			b, err := runIn("", "git", "show", ref+":"+name)
+			b, err := runEnv("", nil, "git", "show", ref+":"+name)
 			if err != nil {
 				return err
 			}
@@ -400,13 +409,9 @@ func moduleAbove(ref, dir string, files map[string][]byte) error {
 	return nil
 }
 
-// runIn runs a command (git, go) in dir ("" is the working directory) and
-// returns its stdout; its failure says what the command printed on stderr.
-func runIn(dir, name string, args ...string) ([]byte, error) {
-	return runEnv(dir, nil, name, args...)
-}
-
-// runEnv is runIn with env added to agentc's environment.
+// runEnv runs a command (git, go) in dir ("" is the working directory),
+// with env added to agentc's environment, and returns its stdout; its
+// failure says what the command printed on stderr.
 func runEnv(dir string, env []string, name string, args ...string) ([]byte, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir

@@ -115,10 +115,10 @@ func drift(changes []write.Change) []driftFinding {
 		}
 		findings = append(findings, f)
 	}
-	// The manifest lists every file's sum, so it changes whenever another
-	// file does; report it only when it is the only difference.
+	// The manifest changes whenever another file does: report it stale only
+	// when it is the only difference (missing, always: it makes files agentc's).
 	if len(findings) > 1 {
-		findings = slices.DeleteFunc(findings, func(f driftFinding) bool { return f.Path == emit.ManifestName })
+		findings = slices.DeleteFunc(findings, func(f driftFinding) bool { return f.Path == emit.ManifestName && f.Kind == "stale" })
 	}
 	return findings
 }
