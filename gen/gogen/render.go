@@ -56,11 +56,7 @@ func (g *generator) head(withDoc bool, paths []string) ([]byte, error) {
 			g.s.Codegen.GoPackage, g.s.Contract.Name, g.s.Contract.Revision, commentText(g.s.Contract.Summary)))
 	}
 	src.text("package %s\n", g.s.Codegen.GoPackage)
-	switch len(paths) {
-	case 0:
-	case 1:
-		src.text("\nimport %s\n", g.importLine(paths[0]))
-	default:
+	if len(paths) > 0 { // one import too is written in parentheses, which gofmt keeps
 		src.WriteString("\nimport (\n")
 		for _, path := range paths {
 			src.text("\t%s\n", g.importLine(path))

@@ -248,7 +248,8 @@ type CallEvent struct {
 	// Outcome is "executed", "invalid_arguments" (executed, but the
 	// arguments failed validation and no handler ran: the model's malformed
 	// call, not the tool's failure), "panicked" (the handler panicked: the
-	// gateway's bug, whose stack Execute logs), "replayed" (answered with
+	// gateway's bug, whose stack Execute logs; with Status 500 on the route,
+	// Auth, Sessions or the Store did), "replayed" (answered with
 	// the stored result of an earlier execution), "rejected" (a tool the
 	// session's mode lacks), "client_gone" (the caller left while Auth,
 	// Sessions or the Store kept it waiting), or the error code of a
@@ -275,7 +276,9 @@ type CallEvent struct {
 // ServeHTTP serves one callback.
 func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	c := &CallEvent{} // what ServeHTTP learns, for the log record and Observe
+	// What ServeHTTP learns, for the log record and Observe. Until it learns it, a panic of
+	// Auth, Sessions or the Store (net/http logs its stack, drops the connection) is a 500.
+	c := &CallEvent{Status: http.StatusInternalServerError, Outcome: "panicked"}
 	defer func() {
 		c.Duration = time.Since(start)
 		c.Log(r.Context(), rt.cfg.Logger, "agentc tool callback", rt.cfg.Observe)

@@ -411,6 +411,38 @@ func TestRouteClientGoneFromAuth(t *testing.T) {
 	}
 }
 
+// TestRoutePanicOfSessions: a Sessions (or Auth, or Store) that panics is
+// left to net/http, which logs it and drops the connection, but the route
+// still logs and observes the request as the gateway's bug: status 500,
+// outcome "panicked", at level Error — not status 0 with no outcome at
+// level Info, as it did.
+func TestRoutePanicOfSessions(t *testing.T) {
+	var log strings.Builder
+	ev := &events{}
+	route, err := agentrt.NewRoute(&fakeContract, agentrt.RouteConfig[handler, mode]{
+		Handler: newEchoer(), Auth: auth,
+		Sessions: agentrt.SessionsFunc[mode](func(context.Context, string) (mode, error) { panic("no database") }),
+		Logger:   slog.New(slog.NewTextHandler(&log, nil)),
+		Observe:  ev.add,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest(http.MethodPost, "/cb/s-full/tools/echo", strings.NewReader(`{"tool_call_id":"p1","args":{"text":"x"}}`))
+	req.Header.Set("Authorization", "Bearer sbx")
+	func() {
+		defer func() {
+			if p := recover(); p != "no database" {
+				t.Errorf("the panic that reached net/http: %v", p)
+			}
+		}()
+		route.ServeHTTP(httptest.NewRecorder(), req)
+	}()
+	if e := ev.last(); e.Status != http.StatusInternalServerError || e.Outcome != "panicked" || !strings.Contains(log.String(), "level=ERROR") {
+		t.Errorf("observed %+v, logged:\n%s", e, log.String())
+	}
+}
+
 // TestRouteInvalidSessionMode: a Sessions that gives a mode the contract
 // lacks is the gateway's misconfiguration: the call is answered 500
 // saying so, logged at level Error with the mode, and not executed — not

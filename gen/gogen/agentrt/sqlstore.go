@@ -36,10 +36,8 @@ type InvocationsMigration struct {
 // (PostgreSQL). A later column or index is a new version appended here:
 // SQLStore.CreateTable runs the versions the database lacks, and
 // InvocationsMigrationSQL prints them for a deployment that migrates by
-// hand. Each statement is idempotent. A deployment whose table has the
-// seed's columns only adds the others with ALTER TABLE … ADD COLUMN and the
-// unique constraint; session_id may be uuid there (the queries pass it as
-// a parameter and never cast it).
+// hand. Each statement is idempotent. Version 3 completes seed 001's table,
+// whose session_id may be uuid: queries pass it as a parameter, never cast.
 var InvocationsMigrations = []InvocationsMigration{
 	{Version: 1, Why: "the table, its unique key and its first indexes", Statements: []string{
 		`CREATE TABLE IF NOT EXISTS session_tool_invocations (
@@ -66,6 +64,12 @@ var InvocationsMigrations = []InvocationsMigration{
 		`DROP INDEX IF EXISTS session_tool_invocations_session_idx`,
 		`DROP INDEX IF EXISTS session_tool_invocations_status_idx`,
 		`CREATE INDEX IF NOT EXISTS session_tool_invocations_created_idx ON session_tool_invocations (created_at)`,
+	}},
+	{Version: 3, Why: "complete seed 001's table, which version 1 kept (its rows get an empty request_hash)", Statements: []string{
+		`ALTER TABLE session_tool_invocations ADD COLUMN IF NOT EXISTS request_hash text NOT NULL DEFAULT '',
+	ADD COLUMN IF NOT EXISTS result text, ADD COLUMN IF NOT EXISTS lease_until timestamptz,
+	ADD COLUMN IF NOT EXISTS lease_owner text, ADD COLUMN IF NOT EXISTS updated_at timestamptz NOT NULL DEFAULT now()`,
+		`CREATE UNIQUE INDEX IF NOT EXISTS session_tool_invocations_call_key ON session_tool_invocations (session_id, tool_call_id)`,
 	}},
 }
 

@@ -131,6 +131,52 @@ func TestSQLStoreMigrations(t *testing.T) {
 	}
 }
 
+// TestSQLStoreAdoptsSeedTable: a deployment that has seed 001's
+// session_tool_invocations (its seven columns, session_id a uuid, its own
+// indexes, rows of earlier calls) is completed by CreateTable, so that the
+// store works on it at once: a call executes once and its retry gets the
+// stored result, and a retry of a call recorded before is refused as a
+// conflict, never executed. (CreateTable used to record the newest version
+// over the seed's table unchanged, and every call was then a store error.)
+func TestSQLStoreAdoptsSeedTable(t *testing.T) {
+	srv := pgtest.Start(t)
+	_, admin := openStore(t, srv)
+	ctx := context.Background()
+	db := newDatabase(t, srv, admin, "seed")
+	const session = "11111111-1111-4111-8111-111111111111"
+	for _, stmt := range []string{
+		`CREATE TABLE session_tool_invocations (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), session_id uuid NOT NULL,
+	organization_id text NOT NULL, tool_name text NOT NULL, tool_call_id text NOT NULL, status text NOT NULL,
+	created_at timestamp NOT NULL DEFAULT now())`,
+		`CREATE INDEX idx_session_tool_invocations_session ON session_tool_invocations (session_id)`,
+		`INSERT INTO session_tool_invocations (session_id, organization_id, tool_name, tool_call_id, status)
+	VALUES ('` + session + `', 'org', 'save_snapshot', 'before', 'completed')`,
+	} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store := agentrt.NewSQLStore(db)
+	store.WriteTimeout = time.Second
+	if err := store.CreateTable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	inv := agentrt.Invocation{SessionID: session, OrganizationID: "org", Tool: "save_snapshot", ToolCallID: "after", RequestHash: "h"}
+	if _, done, err := store.Claim(ctx, inv); err != nil || done {
+		t.Fatalf("the first Claim on the seed's table: done %v, %v", done, err)
+	}
+	if err := store.Complete(ctx, inv, agentrt.Result{Success: true, Result: "saved"}); err != nil {
+		t.Fatal(err)
+	}
+	if res, done, err := agentrt.NewSQLStore(db).Claim(ctx, inv); err != nil || !done || res.Result != "saved" {
+		t.Errorf("a retry on another instance: %+v, done %v, %v; want the stored result", res, done, err)
+	}
+	inv.ToolCallID = "before"
+	if _, _, err := store.Claim(ctx, inv); err != agentrt.ErrConflict {
+		t.Errorf("a retry of a call recorded before the migration: %v, want ErrConflict", err)
+	}
+}
+
 // TestSQLStoreHOTUpdates: with no index on the columns a call's updates
 // change, recording results and renewing leases are heap-only updates.
 func TestSQLStoreHOTUpdates(t *testing.T) {
