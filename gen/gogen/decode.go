@@ -445,7 +445,9 @@ func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (
 		return strconv.FormatBool(v), err
 	case model.Array:
 		var items []json.RawMessage
-		_ = json.Unmarshal(raw, &items) // an array: the loader refuses a default that is no value of its type
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return "", err
+		}
 		vs := make([]string, len(items))
 		for i, it := range items {
 			v, err := g.goValue(src, t.Items, it)
@@ -457,8 +459,10 @@ func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (
 		return g.goTypeText(t) + "{" + strings.Join(vs, ", ") + "}", nil
 	case model.Object:
 		var m map[string]json.RawMessage
-		_ = json.Unmarshal(raw, &m) // an object: the loader refuses a default that is no value of its type
-		var keys, vals []string     // sorted by key
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return "", err
+		}
+		var keys, vals []string // sorted by key
 		for _, fd := range t.Fields {
 			r, ok := m[fd.Name]
 			if !ok {
