@@ -27,6 +27,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"reflect"
 	"slices"
 	"strings"
@@ -652,15 +653,35 @@ func (c *cmpr) bounds(at About, o, n *model.Type, pos, oldPos model.Pos) {
 		case nb == nil:
 			c.add("ARG_LIMIT_LOOSENED", at, pos, oldPos, "argument %s lost %s bound %s", p, what, bound(ob, lower))
 		default:
-			if nb.Tighter(ob, lower) {
+			// An integer's bound compares as the integers it admits.
+			oi, ni := integral(o.Kind, ob, lower), integral(n.Kind, nb, lower)
+			if ni.Tighter(oi, lower) {
 				c.add("ARG_LIMIT_TIGHTENED", at, pos, oldPos, "argument %s's %s bound tightened from %s to %s", p, what, bound(ob, lower), bound(nb, lower))
-			} else if ob.Tighter(nb, lower) {
+			} else if oi.Tighter(ni, lower) {
 				c.add("ARG_LIMIT_LOOSENED", at, pos, oldPos, "argument %s's %s bound loosened from %s to %s", p, what, bound(ob, lower), bound(nb, lower))
 			}
 		}
 	}
 	cmpBound(o.Minimum, n.Minimum, true, "lower")
 	cmpBound(o.Maximum, n.Maximum, false, "upper")
+}
+
+// integral returns b, a bound of a value of kind k, as the inclusive bound
+// of the integers it admits when k is integer (>0 is >=1, <=2.5 is <=2), so
+// that bounds written otherwise compare equal; else b.
+func integral(k model.Kind, b *model.Bound, lower bool) *model.Bound {
+	r, ok := new(big.Rat).SetString(string(b.Value))
+	if k != model.Integer || !ok {
+		return b
+	}
+	i := new(big.Int).Div(r.Num(), r.Denom()) // the floor: Denom is positive
+	switch {
+	case lower && (b.Exclusive || !r.IsInt()):
+		i.Add(i, big.NewInt(1))
+	case !lower && b.Exclusive && r.IsInt():
+		i.Sub(i, big.NewInt(1))
+	}
+	return &model.Bound{Value: json.Number(i.String())}
 }
 
 func bound(b *model.Bound, lower bool) string {

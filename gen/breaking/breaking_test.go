@@ -398,7 +398,8 @@ func checkKeys(t *testing.T, fs []Finding) {
 
 // TestNumericBounds: a numeric argument's bounds compare as numbers (10 is
 // above 9, 1.0 is 1), an exclusive bound at the same value is the
-// stricter, and an integer that may now be a fraction is a loosened limit.
+// stricter, an integer's as the integers they admit (>0 is >=1), and an
+// integer that may now be a fraction is a loosened limit.
 func TestNumericBounds(t *testing.T) {
 	num := func(kind model.Kind, min, max *model.Bound) *model.Spec {
 		return spec(obj(fld("n", model.Required, &model.Type{Kind: kind, Minimum: min, Maximum: max})), nil, model.Available)
@@ -426,6 +427,16 @@ func TestNumericBounds(t *testing.T) {
 			[]string{"ARG_LIMIT_LOOSENED"}, "argument t.n's lower bound loosened from >0 to >=0"},
 		{"same value written otherwise", num(model.Number, b("1", false), b("1e2", false)), num(model.Number, b("1.0", false), b("100", false)),
 			nil, ""},
+		{"integer's bound written otherwise", num(model.Integer, b("0", true), b("10", true)), num(model.Integer, b("1", false), b("9.5", false)),
+			nil, ""},
+		{"integer's bound tightened, written otherwise", num(model.Integer, b("0", true), b("2.5", false)), num(model.Integer, b("1.5", false), b("3", true)),
+			[]string{"ARG_LIMIT_TIGHTENED"}, "argument t.n's lower bound tightened from >0 to >=1.5"},
+		{"integer's bound loosened, written otherwise", num(model.Integer, nil, b("-1", true)), num(model.Integer, nil, b("-1.5", false)),
+			nil, ""},
+		{"number's bound is no integer's", num(model.Number, b("0", true), nil), num(model.Number, b("1", false), nil),
+			[]string{"ARG_LIMIT_TIGHTENED"}, "argument t.n's lower bound tightened from >0 to >=1"},
+		{"integer to number, same numbers above", num(model.Integer, b("0", true), nil), num(model.Number, b("1", false), nil),
+			[]string{"ARG_LIMIT_LOOSENED"}, "argument t.n now accepts any number (was integer)"},
 		{"integer to number", num(model.Integer, nil, nil), num(model.Number, nil, nil),
 			[]string{"ARG_LIMIT_LOOSENED"}, "argument t.n now accepts any number (was integer)"},
 		{"number to integer", num(model.Number, nil, nil), num(model.Integer, nil, nil),
