@@ -78,9 +78,6 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 		// A validator with no struct beside it (opts:
 		// struct.MinFields(1)), reported: there are no fields to read.
 		return t
-	case v.IncompleteKind() != cue.StructKind:
-		w.errorv(v, "unsupported", "expected a struct of fields, found %v", v.IncompleteKind())
-		return t
 	case v.Kind() != cue.StructKind:
 		// Not one struct: a disjunction of them, whose fields CUE does
 		// not list.
