@@ -276,13 +276,3 @@ var greekNames = map[rune]string{
 	'ν': "Nu", 'ξ': "Xi", 'ο': "Omicron", 'π': "Pi", 'ρ': "Rho", 'σ': "Sigma", 'ς': "Sigma",
 	'τ': "Tau", 'υ': "Upsilon", 'φ': "Phi", 'χ': "Chi", 'ψ': "Psi", 'ω': "Omega",
 }
-
-// JSInherited reports whether name is a property every JavaScript object
-// inherits from Object.prototype: a zod object schema reads the inherited
-// value when such a key is absent, so no argument or result field may be
-// called so.
-func JSInherited(name string) bool { return jsInherited[name] }
-
-var jsInherited = setOf("constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
-	"toLocaleString", "toString", "valueOf", "__proto__", "__defineGetter__", "__defineSetter__",
-	"__lookupGetter__", "__lookupSetter__")
