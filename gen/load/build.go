@@ -765,7 +765,7 @@ func (l *loader) opencode(root cue.Value, s *model.Spec) {
 // object keys sorted, or records why it has none.
 func (l *loader) concreteJSON(v cue.Value, code string) ([]byte, bool) {
 	if err := v.Validate(cue.Concrete(true)); err != nil {
-		l.cueErr(v, err)
+		l.errs = append(l.errs, l.convertList(err, l.vpos(v))...)
 		return nil, false
 	}
 	b, err := v.MarshalJSON()

@@ -92,14 +92,7 @@ func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIn
 	indexed := len(files)
 	for i, f := range append(files, others...) {
 		if i < own {
-			x.fields(f.Decls, "") // the paths of the spec's own fields
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.Field); ok {
-					if id, ok := fd.Label.(*ast.Ident); ok && schemaDefs[id.Name] {
-						x.twins = append(x.twins, fd)
-					}
-				}
-			}
+			x.fields(f.Decls, "", schemaDefs) // the paths of the spec's own fields, and its twins
 		}
 		ast.Walk(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -165,8 +158,9 @@ func (x *syntaxIndex) bind(n ast.Node) {
 }
 
 // fields records the plain fields among decls, a struct's at path prefix,
-// and the struct literals below them.
-func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
+// and the struct literals below them; and, among decls, the definitions
+// twins names (the metaschema's, for a file's top level; nil below it).
+func (x *syntaxIndex) fields(decls []ast.Decl, prefix string, twins map[string]bool) {
 	for _, d := range decls {
 		fd, ok := d.(*ast.Field)
 		if !ok {
@@ -175,6 +169,9 @@ func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
 		var name string
 		switch l := fd.Label.(type) {
 		case *ast.Ident:
+			if twins[l.Name] {
+				x.twins = append(x.twins, fd)
+			}
 			if strings.HasPrefix(l.Name, "_") || strings.HasPrefix(l.Name, "#") {
 				continue // hidden fields and definitions are no path's
 			}
@@ -194,7 +191,7 @@ func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
 			x.decls[key] = fd.Pos()
 		}
 		if st, ok := fd.Value.(*ast.StructLit); ok {
-			x.fields(st.Elts, key)
+			x.fields(st.Elts, key, nil)
 		}
 	}
 }

@@ -287,7 +287,7 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 			// No operand says what v is (an error such as a field a
 			// closed definition does not allow, #Args & {y?: int}), or
 			// its operands' kinds exclude each other.
-			w.l.cueErr(v, verr)
+			w.l.errs = append(w.l.errs, w.l.convertList(verr, w.l.vpos(v))...)
 			break
 		}
 		if op, args := w.l.expr(v); op == cue.CallOp {
