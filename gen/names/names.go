@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -117,7 +118,7 @@ func TSCamel(s string) string {
 	if id != "" && isDigit(firstRune(id)) {
 		id = "_" + id
 	}
-	if tsReserved[id] {
+	if slices.Contains(tsReserved, id) {
 		id += "_"
 	}
 	return id
@@ -178,7 +179,7 @@ func Singular(s string) string {
 
 // tsReserved are ECMAScript/TypeScript reserved words (and a few globals the
 // generated modules use) that a binding name must not take.
-var tsReserved = setOf(
+var tsReserved = []string{
 	"break", "case", "catch", "class", "const", "continue", "debugger", "default",
 	"delete", "do", "else", "enum", "export", "extends", "false", "finally", "for",
 	"function", "if", "import", "in", "instanceof", "new", "null", "return", "super",
@@ -186,14 +187,6 @@ var tsReserved = setOf(
 	"as", "implements", "interface", "let", "package", "private", "protected", "public",
 	"static", "yield", "await", "any", "boolean", "number", "string", "symbol", "type",
 	"undefined", "unknown", "never", "object", "z", "tool",
-)
-
-func setOf(ss ...string) map[string]bool {
-	m := make(map[string]bool, len(ss))
-	for _, s := range ss {
-		m[s] = true
-	}
-	return m
 }
 
 // IsGoReserved reports whether id is a Go keyword or predeclared identifier
