@@ -198,12 +198,11 @@ func modes(b *bytes.Buffer, s *model.Spec) {
 		}
 		return "—"
 	})
-	b.WriteString("\n\nStandings, strongest first: ")
 	var st []string
 	for _, x := range model.Standings {
-		st = append(st, "`"+string(x)+"`")
+		st = append(st, string(x))
 	}
-	b.WriteString(strings.Join(st, ", "))
+	b.WriteString("\n\nStandings, strongest first: " + codeList(st))
 	b.WriteString(". A tool is injected into a mode's sandbox unless it is `unavailable` there; its files are then removed and the gateway rejects it. An `unmentioned` tool is injected but the prompt must not mention it.\n\n")
 }
 
