@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
@@ -237,14 +238,12 @@ func models(b *bytes.Buffer, s *model.Spec) {
 	for _, m := range s.Models {
 		var as []string
 		for _, a := range s.Agents {
-			for _, x := range a.Models {
-				if x == m {
-					n := a.Name
-					if a.Default == m {
-						n += " (default)"
-					}
-					as = append(as, n)
+			if slices.Contains(a.Models, m) {
+				n := a.Name
+				if a.Default == m {
+					n += " (default)"
 				}
+				as = append(as, n)
 			}
 		}
 		fmt.Fprintf(b, "| `%s` | %s | `%s` | `%s` | %s |\n", pipes(m.Canonical), cell(m.Display), m.OpenCode, pipes(m.API), orDash(strings.Join(as, ", ")))
