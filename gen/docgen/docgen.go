@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
@@ -198,12 +199,11 @@ func modes(b *bytes.Buffer, s *model.Spec) {
 		}
 		return "—"
 	})
-	b.WriteString("\n\nStandings, strongest first: ")
 	var st []string
 	for _, x := range model.Standings {
-		st = append(st, "`"+string(x)+"`")
+		st = append(st, string(x))
 	}
-	b.WriteString(strings.Join(st, ", "))
+	b.WriteString("\n\nStandings, strongest first: " + codeList(st))
 	b.WriteString(". A tool is injected into a mode's sandbox unless it is `unavailable` there; its files are then removed and the gateway rejects it. An `unmentioned` tool is injected but the prompt must not mention it.\n\n")
 }
 
@@ -238,14 +238,12 @@ func models(b *bytes.Buffer, s *model.Spec) {
 	for _, m := range s.Models {
 		var as []string
 		for _, a := range s.Agents {
-			for _, x := range a.Models {
-				if x == m {
-					n := a.Name
-					if a.Default == m {
-						n += " (default)"
-					}
-					as = append(as, n)
+			if slices.Contains(a.Models, m) {
+				n := a.Name
+				if a.Default == m {
+					n += " (default)"
 				}
+				as = append(as, n)
 			}
 		}
 		fmt.Fprintf(b, "| `%s` | %s | `%s` | `%s` | %s |\n", pipes(m.Canonical), cell(m.Display), m.OpenCode, pipes(m.API), orDash(strings.Join(as, ", ")))

@@ -2,6 +2,7 @@ package js
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,6 +19,19 @@ func TestInfiniteNumber(t *testing.T) {
 		n, ok := infiniteNumber(json.RawMessage(raw))
 		if n != want || ok != (want != "") {
 			t.Errorf("infiniteNumber(%.20s) = %q, %v; want %q", raw, n, ok, want)
+		}
+	}
+}
+
+// TestInherited: the properties every JavaScript object inherits are
+// refused as field names; an own name is not.
+func TestInherited(t *testing.T) {
+	for name, want := range map[string]bool{
+		"constructor": true, "__proto__": true, "toString": true, "hasOwnProperty": true,
+		"name": false, "proto": false, "ToString": false,
+	} {
+		if got := slices.Contains(inherited, name); got != want {
+			t.Errorf("inherited holds %q: %v, want %v", name, got, want)
 		}
 	}
 }

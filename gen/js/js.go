@@ -10,11 +10,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/agentc-dev/agentc/gen/diag"
 	"github.com/agentc-dev/agentc/gen/model"
-	"github.com/agentc-dev/agentc/gen/names"
 )
 
 // Number returns the text JavaScript gives the double nearest to n, a
@@ -60,6 +60,13 @@ func Check(s *model.Spec) diag.List {
 	return l
 }
 
+// inherited are the properties every JavaScript object inherits from
+// Object.prototype: a zod object schema reads the inherited value when such
+// a key is absent, so no argument or result field may be called so.
+var inherited = []string{"constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
+	"toLocaleString", "toString", "valueOf", "__proto__", "__defineGetter__", "__defineSetter__",
+	"__lookupGetter__", "__lookupSetter__"}
+
 // checkType checks an argument or result type and the types below it.
 func checkType(l *diag.List, t *model.Type) {
 	if t == nil {
@@ -72,7 +79,7 @@ func checkType(l *diag.List, t *model.Type) {
 		}
 	}
 	for _, f := range t.Fields {
-		if names.JSInherited(f.Name) {
+		if slices.Contains(inherited, f.Name) {
 			l.Add(f.Pos, "js-name", "field name %q is a property every JavaScript object inherits "+
 				"(Object.prototype.%s): zod would read the inherited value when the key is absent; rename the field", f.Name, f.Name)
 		}

@@ -165,6 +165,8 @@ const (
 	surrogateLo = 0xD800
 	surrogateHi = 0xDFFF
 	replacement = 0xFFFD
+	// classSpecial are the characters writeRune escapes inside a class.
+	classSpecial = `\]^-[/`
 )
 
 // writeClass writes a class of the sorted, non-overlapping ranges rs (pairs
@@ -189,12 +191,12 @@ func writeClass(b *strings.Builder, rs []rune) {
 	}
 	for i := 0; i < len(rs); i += 2 {
 		lo, hi := rs[i], rs[i+1]
-		writeClassRune(b, lo)
+		writeRune(b, lo, classSpecial)
 		if hi > lo {
 			if hi > lo+1 {
 				b.WriteString("-")
 			}
-			writeClassRune(b, hi)
+			writeRune(b, hi, classSpecial)
 		}
 	}
 	b.WriteString("]")
@@ -270,32 +272,23 @@ func writeLiteralRune(b *strings.Builder, c rune) {
 		writeClass(b, []rune{c, c})
 		return
 	}
-	if strings.ContainsRune(`\^$.|?*+()[]{}/`, c) {
-		b.WriteByte('\\')
-		b.WriteRune(c)
-		return
-	}
-	writePrintable(b, c)
+	writeRune(b, c, `\^$.|?*+()[]{}/`)
 }
 
-// writeClassRune writes c inside a class.
-func writeClassRune(b *strings.Builder, c rune) {
-	if strings.ContainsRune(`\]^-[/`, c) {
+// writeRune writes c escaped when it is one of special (the characters
+// that mean something where it stands: outside a class, or inside one),
+// printable ASCII as itself, and everything else as \u{X}, so no line
+// terminator or invisible character is ever raw.
+func writeRune(b *strings.Builder, c rune, special string) {
+	switch {
+	case strings.ContainsRune(special, c):
 		b.WriteByte('\\')
 		b.WriteRune(c)
-		return
-	}
-	writePrintable(b, c)
-}
-
-// writePrintable writes printable ASCII as itself and everything else as
-// \u{X}, so no line terminator or invisible character is ever raw.
-func writePrintable(b *strings.Builder, c rune) {
-	if c >= 0x20 && c < 0x7f {
+	case c >= 0x20 && c < 0x7f:
 		b.WriteRune(c)
-		return
+	default:
+		fmt.Fprintf(b, `\u{%X}`, c)
 	}
-	fmt.Fprintf(b, `\u{%X}`, c)
 }
 
 // Blank returns an ECMAScript regex literal that matches exactly the

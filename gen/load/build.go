@@ -334,12 +334,8 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 }
 
 func (l *loader) modes(root cue.Value, s *model.Spec) {
-	type raw struct {
-		extends, prompt cue.Value
-		// critical is the mode's critical instructions, if it has them.
-		critical cue.Value
-	}
-	raws := map[*model.Mode]raw{}
+	values := map[*model.Mode]cue.Value{} // each mode's, for its fields' positions
+	at := func(m *model.Mode, field string) cue.Value { return lookup(values[m], cue.Str(field)) }
 	// s.Tool, as a map: toolNameClashes left each name or alias one tool's.
 	byName := map[string]*model.Tool{}
 	var toolNames []string // every tool's names, for did-you-mean
@@ -350,13 +346,12 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		}
 	}
 	for name, mv := range l.named(lookup(root, cue.Str("modes")), true) {
-		r := raw{extends: lookup(mv, cue.Str("extends")), prompt: lookup(mv, cue.Str("prompt")), critical: lookup(mv, cue.Str("critical"))}
 		m := &model.Mode{
 			Name:        name,
 			Goal:        l.text(lookup(mv, cue.Str("goal"))),
 			SourceEdits: str(lookup(mv, cue.Str("source_edits"))),
-			OwnPrompt:   strings.TrimSpace(l.text(r.prompt)),
-			Critical:    strings.TrimSpace(l.text(r.critical)),
+			OwnPrompt:   strings.TrimSpace(l.text(lookup(mv, cue.Str("prompt")))),
+			Critical:    strings.TrimSpace(l.text(lookup(mv, cue.Str("critical")))),
 			Pos:         l.vpos(mv),
 		}
 		m.GoName = names.GoExported(m.Name)
@@ -385,7 +380,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			}
 		}
 		slices.SortFunc(m.Standings, func(a, b model.ToolStanding) int { return cmp.Compare(a.Tool.Name, b.Tool.Name) })
-		raws[m] = r
+		values[m] = mv
 		s.Modes = append(s.Modes, m)
 	}
 	slices.SortFunc(s.Modes, func(a, b *model.Mode) int { return cmp.Compare(a.Name, b.Name) })
@@ -395,22 +390,17 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 
 	// Resolve extends, then detect cycles.
 	for _, m := range s.Modes {
-		e := raws[m].extends
+		e := at(m, "extends")
 		if !e.Exists() {
 			continue
 		}
-		if p := s.Mode(str(e)); p == nil {
-			l.errorf(e, "unknown-mode", "mode %q extends unknown mode %q%s", m.Name, str(e), suggest(str(e), modeNames(s)))
-		} else {
-			m.Extends = p
-		}
+		m.Extends = l.knownMode(s, e, str(e), fmt.Sprintf("mode %q extends", m.Name))
 	}
 	params := l.promptParams(root, s)
 	for _, m := range s.Modes {
 		// The critical instructions follow even a custom prompt: the
 		// model reads them as it reads the mode's prompt.
-		c := raws[m].critical
-		l.checkText(c, m.Critical, params, []*model.Mode{m}, fmt.Sprintf("critical text of mode %q", m.Name))
+		l.checkText(at(m, "critical"), m.Critical, params, []*model.Mode{m}, fmt.Sprintf("critical text of mode %q", m.Name))
 		// m and the modes it extends, up to the first mode it meets
 		// again: x.
 		lineage, x := lineageOf(m)
@@ -418,7 +408,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 			// One finding per cycle, at the first of its modes by name.
 			chain := each(lineage, func(x *model.Mode) string { return x.Name })
 			if slices.Min(chain) == m.Name {
-				l.errorf(raws[m].extends, "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
+				l.errorf(at(m, "extends"), "extends-cycle", "mode %q extends itself through %s", m.Name, strings.Join(append(chain, m.Name), " → "))
 			}
 			continue
 		}
@@ -428,7 +418,7 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		parts := each(lineage, func(x *model.Mode) string { return x.OwnPrompt })
 		slices.Reverse(parts) // their own prompts, farthest first
 		m.Prompt = strings.Join(parts, "\n\n")
-		l.checkPrompt(lineage, params, func(m *model.Mode) cue.Value { return raws[m].prompt })
+		l.checkPrompt(lineage, params, func(m *model.Mode) cue.Value { return at(m, "prompt") })
 	}
 }
 
@@ -647,9 +637,7 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 		rv := rules.Value()
 		r := &model.Rule{}
 		mv := lookup(rv, cue.Str("mode"))
-		if r.Mode = s.Mode(str(mv)); r.Mode == nil {
-			l.errorf(mv, "unknown-mode", "selection rule picks unknown mode %q%s", str(mv), suggest(str(mv), modeNames(s)))
-		}
+		r.Mode = l.knownMode(s, mv, str(mv), "selection rule picks")
 		conds := 0
 		for name, v := range l.named(lookup(rv, cue.Str("when")), true) {
 			conds++
@@ -667,9 +655,7 @@ func (l *loader) selection(root cue.Value, s *model.Spec) {
 		s.Selection.Rules = append(s.Selection.Rules, r)
 	}
 	dv := lookup(sv, cue.Str("default"))
-	if s.Selection.Default = s.Mode(str(dv)); s.Selection.Default == nil {
-		l.errorf(dv, "unknown-mode", "selection.default is unknown mode %q%s", str(dv), suggest(str(dv), modeNames(s)))
-	}
+	s.Selection.Default = l.knownMode(s, dv, str(dv), "selection.default is")
 }
 
 func (l *loader) models(root cue.Value, s *model.Spec) {
@@ -779,7 +765,7 @@ func (l *loader) opencode(root cue.Value, s *model.Spec) {
 // object keys sorted, or records why it has none.
 func (l *loader) concreteJSON(v cue.Value, code string) ([]byte, bool) {
 	if err := v.Validate(cue.Concrete(true)); err != nil {
-		l.cueErr(v, err)
+		l.errs = append(l.errs, l.convertList(err, l.vpos(v))...)
 		return nil, false
 	}
 	b, err := v.MarshalJSON()
@@ -832,8 +818,14 @@ func (l *loader) nameClashes(s *model.Spec) {
 	}
 }
 
-func modeNames(s *model.Spec) []string {
-	return each(s.Modes, func(m *model.Mode) string { return m.Name })
+// knownMode returns the mode named name, or nil after recording a finding
+// at v: what, then "unknown mode" and the name.
+func (l *loader) knownMode(s *model.Spec, v cue.Value, name, what string) *model.Mode {
+	m := s.Mode(name)
+	if m == nil {
+		l.errorf(v, "unknown-mode", "%s unknown mode %q%s", what, name, suggest(name, each(s.Modes, func(m *model.Mode) string { return m.Name })))
+	}
+	return m
 }
 
 func modelIDs(s *model.Spec) []string {

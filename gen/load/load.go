@@ -292,12 +292,6 @@ func (l *loader) packageName(userFiles []string) (string, diag.List) {
 	return pkg, errs
 }
 
-// cueErr records the CUE errors err, placing findings without a position
-// at v.
-func (l *loader) cueErr(v cue.Value, err error) {
-	l.errs = append(l.errs, l.convertList(err, l.vpos(v))...)
-}
-
 // pos converts a CUE position to a display position.
 func (l *loader) pos(p token.Pos) model.Pos {
 	if !p.IsValid() {

@@ -120,9 +120,8 @@ func (l *loader) modelParams(root cue.Value, s *model.Spec) {
 	modeLayers := func(v cue.Value, where string) []*model.ModeLayer {
 		var out []*model.ModeLayer
 		for name, pv := range l.named(lookup(v, cue.Str("modes")), true) {
-			m := s.Mode(name)
+			m := l.knownMode(s, pv, name, where+" names")
 			if m == nil {
-				l.errorf(pv, "unknown-mode", "%s names unknown mode %q%s", where, name, suggest(name, modeNames(s)))
 				continue
 			}
 			out = append(out, &model.ModeLayer{Mode: m, Params: l.params(pv)})
@@ -170,10 +169,9 @@ func (l *loader) experiments(root cue.Value, s *model.Spec, params []string) {
 		lit, _ := lookup(ev, cue.Str("modes")).List()
 		for lit.Next() {
 			name := str(lit.Value())
-			m := s.Mode(name)
+			m := l.knownMode(s, lit.Value(), name, fmt.Sprintf("experiment %q runs in", e.Name))
 			switch {
 			case m == nil:
-				l.errorf(lit.Value(), "unknown-mode", "experiment %q runs in unknown mode %q%s", e.Name, name, suggest(name, modeNames(s)))
 			case slices.Contains(e.Modes, m):
 				l.errorf(lit.Value(), "experiment", "experiment %q lists mode %q twice", e.Name, name)
 			default:

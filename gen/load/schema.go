@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -373,20 +372,18 @@ func (l *loader) notOneOf(rest []cueErr, head cueErr) (*diag.Error, int) {
 }
 
 // keyRules are the metaschema's maps whose keys must be identifiers, with
-// the noun for a key and the rule it breaks. The loader reports a bad key
-// itself: CUE's "field not allowed" on the key's fields does not say why.
+// the noun for a key and the rule its pattern states. The loader reports a
+// key the metaschema's #Spec does not allow (as CUE says) itself: CUE's
+// "field not allowed" on the key's fields does not say why.
 var keyRules = []struct {
 	path       []string
 	noun, rule string
-	re         *regexp.Regexp
 }{
-	{[]string{"modes"}, "mode name", identifierRule, identifier},
-	{[]string{"agents"}, "agent name", identifierRule, identifier},
-	{[]string{"selection", "inputs"}, "selection input name", identifierRule, identifier},
-	{[]string{"prompt_params"}, "prompt parameter name", "start with an ASCII letter and hold only ASCII letters, digits and '_'", regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)},
+	{[]string{"modes"}, "mode name", identifierRule},
+	{[]string{"agents"}, "agent name", identifierRule},
+	{[]string{"selection", "inputs"}, "selection input name", identifierRule},
+	{[]string{"prompt_params"}, "prompt parameter name", "start with an ASCII letter and hold only ASCII letters, digits and '_'"},
 }
-
-var identifier = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
 const identifierRule = "start with a lower-case ASCII letter and hold only lower-case ASCII letters, digits and '_'"
 
@@ -399,8 +396,8 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 			continue
 		}
 		key := unquote(e.path[len(r.path)])
-		if r.re.MatchString(key) {
-			break
+		if m := l.root.LookupPath(cue.ParsePath("#Spec." + strings.Join(r.path, "."))); !m.Exists() || m.Allows(cue.Str(key)) {
+			break // a field below the key is not allowed
 		}
 		kp := e.path[:len(r.path)+1]
 		return &diag.Error{Pos: l.pathPos(kp, e.pos), Code: "name", Msg: fmt.Sprintf("%s %q must %s", r.noun, key, r.rule)}

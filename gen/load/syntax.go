@@ -49,15 +49,19 @@ type syntaxIndex struct {
 // the name; the label is reported so that what is written is what it
 // decides.
 func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIndex {
-	var files []*ast.File
+	// The user's files, then the module's files they import; the others
+	// (the metaschema, a package's files above the spec directory, packages
+	// outside the module) are read for their bindings alone.
+	var files, others []*ast.File
 	schemaDefs := map[string]bool{}
 	for _, f := range inst.Files {
-		if filepath.Dir(f.Filename) != l.src.abs {
+		inDir := filepath.Dir(f.Filename) == l.src.abs
+		if inDir && slices.Contains(userFiles, filepath.Base(f.Filename)) {
+			files = append(files, f)
 			continue
 		}
-		if slices.Contains(userFiles, filepath.Base(f.Filename)) {
-			files = append(files, f)
-		} else if filepath.Base(f.Filename) == spec.SchemaFile {
+		others = append(others, f)
+		if inDir && filepath.Base(f.Filename) == spec.SchemaFile {
 			for _, d := range f.Decls {
 				if fd, ok := d.(*ast.Field); ok {
 					if id, ok := fd.Label.(*ast.Ident); ok && strings.HasPrefix(id.Name, "#") {
@@ -68,11 +72,12 @@ func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIn
 		}
 	}
 	own := len(files)
-	imps := imports(inst, map[*build.Instance]bool{inst: true})
-	for _, imp := range imps {
+	for _, imp := range imports(inst, map[*build.Instance]bool{inst: true}) {
 		for _, f := range imp.Files {
 			if l.inModule(f.Filename) {
 				files = append(files, f) // in the spec's module (the builtin packages have no files)
+			} else {
+				others = append(others, f)
 			}
 		}
 	}
@@ -84,47 +89,50 @@ func (l *loader) indexSyntax(inst *build.Instance, userFiles []string) *syntaxIn
 		size += len(l.src.Files[name])
 	}
 	x := &syntaxIndex{docs: make(map[token.Pos]string, size/64), decls: make(map[string]token.Pos, size/128)}
-	for i, f := range files {
+	indexed := len(files)
+	for i, f := range append(files, others...) {
 		if i < own {
-			x.fields(f.Decls, "") // the paths of the spec's own fields
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.Field); ok {
-					if id, ok := fd.Label.(*ast.Ident); ok && schemaDefs[id.Name] {
-						x.twins = append(x.twins, fd)
-					}
-				}
-			}
+			x.fields(f.Decls, "", schemaDefs) // the paths of the spec's own fields, and its twins
 		}
 		ast.Walk(f, func(n ast.Node) bool {
-			fd, ok := n.(*ast.Field)
-			if !ok {
-				return true
-			}
-			if lit, ok := fd.Label.(*ast.BasicLit); ok && lit.Kind == token.STRING && strings.ContainsFunc(lit.Value, func(r rune) bool { return r == '\\' || r >= utf8.RuneSelf }) {
-				if name, err := literal.Unquote(lit.Value); err == nil && !norm.NFC.IsNormalString(name) {
-					l.errs.Add(l.pos(lit.Pos()), "label-nfc", "the label %+q is not in Unicode normal form C: CUE reads it as %+q, a name other than the one written; write it in NFC",
-						name, norm.NFC.String(name))
+			switch n := n.(type) {
+			case *ast.Alias:
+				x.bind(n.Ident)
+			case *ast.LetClause:
+				x.bind(n.Ident)
+			case *ast.ForClause:
+				x.bind(n.Key)
+				x.bind(n.Value)
+			case *ast.Field:
+				x.bind(n.Label)
+				if i >= indexed {
+					break
 				}
-			}
-			var parts []string
-			for _, cg := range ast.Comments(fd) {
-				if cg.Doc && !cg.Line {
-					if t := strings.TrimSpace(cg.Text()); t != "" {
-						parts = append(parts, t)
+				if lit, ok := n.Label.(*ast.BasicLit); ok && lit.Kind == token.STRING && strings.ContainsFunc(lit.Value, func(r rune) bool { return r == '\\' || r >= utf8.RuneSelf }) {
+					if name, err := literal.Unquote(lit.Value); err == nil && !norm.NFC.IsNormalString(name) {
+						l.errs.Add(l.pos(lit.Pos()), "label-nfc", "the label %+q is not in Unicode normal form C: CUE reads it as %+q, a name other than the one written; write it in NFC",
+							name, norm.NFC.String(name))
 					}
 				}
-			}
-			if len(parts) > 0 {
-				doc := strings.Join(parts, "\n")
-				x.docs[fd.Label.Pos()] = doc // the field's position too
-				if fd.Value != nil {
-					x.docs[fd.Value.Pos()] = doc
+				var parts []string
+				for _, cg := range ast.Comments(n) {
+					if cg.Doc && !cg.Line {
+						if t := strings.TrimSpace(cg.Text()); t != "" {
+							parts = append(parts, t)
+						}
+					}
+				}
+				if len(parts) > 0 {
+					doc := strings.Join(parts, "\n")
+					x.docs[n.Label.Pos()] = doc // the field's position too
+					if n.Value != nil {
+						x.docs[n.Value.Pos()] = doc
+					}
 				}
 			}
 			return true
 		}, nil)
 	}
-	x.bindsPredeclared = bindsPredeclared(append(imps, inst))
 	return x
 }
 
@@ -141,39 +149,18 @@ func imports(inst *build.Instance, seen map[*build.Instance]bool) []*build.Insta
 	return out
 }
 
-// bindsPredeclared reports whether the files of insts bind a name in
-// predeclared.
-func bindsPredeclared(insts []*build.Instance) bool {
-	found := false
-	binds := func(n ast.Node) {
-		if id, ok := n.(*ast.Ident); ok && id != nil && predeclared[id.Name] {
-			found = true
-		}
+// bind records whether n, a name a file binds (a field's label, an
+// alias, a let or a comprehension's variable), is one of predeclared.
+func (x *syntaxIndex) bind(n ast.Node) {
+	if id, ok := n.(*ast.Ident); ok && id != nil && predeclared[id.Name] {
+		x.bindsPredeclared = true
 	}
-	for _, inst := range insts {
-		for _, f := range inst.Files {
-			ast.Walk(f, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.Field:
-					binds(n.Label)
-				case *ast.Alias:
-					binds(n.Ident)
-				case *ast.LetClause:
-					binds(n.Ident)
-				case *ast.ForClause:
-					binds(n.Key)
-					binds(n.Value)
-				}
-				return !found
-			}, nil)
-		}
-	}
-	return found
 }
 
 // fields records the plain fields among decls, a struct's at path prefix,
-// and the struct literals below them.
-func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
+// and the struct literals below them; and, among decls, the definitions
+// twins names (the metaschema's, for a file's top level; nil below it).
+func (x *syntaxIndex) fields(decls []ast.Decl, prefix string, twins map[string]bool) {
 	for _, d := range decls {
 		fd, ok := d.(*ast.Field)
 		if !ok {
@@ -182,6 +169,9 @@ func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
 		var name string
 		switch l := fd.Label.(type) {
 		case *ast.Ident:
+			if twins[l.Name] {
+				x.twins = append(x.twins, fd)
+			}
 			if strings.HasPrefix(l.Name, "_") || strings.HasPrefix(l.Name, "#") {
 				continue // hidden fields and definitions are no path's
 			}
@@ -201,7 +191,7 @@ func (x *syntaxIndex) fields(decls []ast.Decl, prefix string) {
 			x.decls[key] = fd.Pos()
 		}
 		if st, ok := fd.Value.(*ast.StructLit); ok {
-			x.fields(st.Elts, key)
+			x.fields(st.Elts, key, nil)
 		}
 	}
 }

@@ -78,9 +78,6 @@ func (w *typeWalker) object(v cue.Value, goName, childGo string) *model.Type {
 		// A validator with no struct beside it (opts:
 		// struct.MinFields(1)), reported: there are no fields to read.
 		return t
-	case v.IncompleteKind() != cue.StructKind:
-		w.errorv(v, "unsupported", "expected a struct of fields, found %v", v.IncompleteKind())
-		return t
 	case v.Kind() != cue.StructKind:
 		// Not one struct: a disjunction of them, whose fields CUE does
 		// not list.
@@ -290,7 +287,7 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 			// No operand says what v is (an error such as a field a
 			// closed definition does not allow, #Args & {y?: int}), or
 			// its operands' kinds exclude each other.
-			w.l.cueErr(v, verr)
+			w.l.errs = append(w.l.errs, w.l.convertList(verr, w.l.vpos(v))...)
 			break
 		}
 		if op, args := w.l.expr(v); op == cue.CallOp {

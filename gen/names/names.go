@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -117,7 +118,7 @@ func TSCamel(s string) string {
 	if id != "" && isDigit(firstRune(id)) {
 		id = "_" + id
 	}
-	if tsReserved[id] {
+	if slices.Contains(tsReserved, id) {
 		id += "_"
 	}
 	return id
@@ -178,7 +179,7 @@ func Singular(s string) string {
 
 // tsReserved are ECMAScript/TypeScript reserved words (and a few globals the
 // generated modules use) that a binding name must not take.
-var tsReserved = setOf(
+var tsReserved = []string{
 	"break", "case", "catch", "class", "const", "continue", "debugger", "default",
 	"delete", "do", "else", "enum", "export", "extends", "false", "finally", "for",
 	"function", "if", "import", "in", "instanceof", "new", "null", "return", "super",
@@ -186,14 +187,6 @@ var tsReserved = setOf(
 	"as", "implements", "interface", "let", "package", "private", "protected", "public",
 	"static", "yield", "await", "any", "boolean", "number", "string", "symbol", "type",
 	"undefined", "unknown", "never", "object", "z", "tool",
-)
-
-func setOf(ss ...string) map[string]bool {
-	m := make(map[string]bool, len(ss))
-	for _, s := range ss {
-		m[s] = true
-	}
-	return m
 }
 
 // IsGoReserved reports whether id is a Go keyword or predeclared identifier
@@ -276,13 +269,3 @@ var greekNames = map[rune]string{
 	'ν': "Nu", 'ξ': "Xi", 'ο': "Omicron", 'π': "Pi", 'ρ': "Rho", 'σ': "Sigma", 'ς': "Sigma",
 	'τ': "Tau", 'υ': "Upsilon", 'φ': "Phi", 'χ': "Chi", 'ψ': "Psi", 'ω': "Omega",
 }
-
-// JSInherited reports whether name is a property every JavaScript object
-// inherits from Object.prototype: a zod object schema reads the inherited
-// value when such a key is absent, so no argument or result field may be
-// called so.
-func JSInherited(name string) bool { return jsInherited[name] }
-
-var jsInherited = setOf("constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
-	"toLocaleString", "toString", "valueOf", "__proto__", "__defineGetter__", "__defineSetter__",
-	"__lookupGetter__", "__lookupSetter__")

@@ -150,16 +150,3 @@ func TestSingular(t *testing.T) {
 		}
 	}
 }
-
-// TestJSInherited: the properties every JavaScript object inherits are
-// refused as field names; an own name is not.
-func TestJSInherited(t *testing.T) {
-	for name, want := range map[string]bool{
-		"constructor": true, "__proto__": true, "toString": true, "hasOwnProperty": true,
-		"name": false, "proto": false, "ToString": false,
-	} {
-		if got := JSInherited(name); got != want {
-			t.Errorf("JSInherited(%q) = %v, want %v", name, got, want)
-		}
-	}
-}

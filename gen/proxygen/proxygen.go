@@ -30,6 +30,7 @@ package proxygen
 
 import (
 	"path"
+	"slices"
 	"strconv"
 
 	"github.com/agentc-dev/agentc/gen/emit"
@@ -89,28 +90,20 @@ type layer struct {
 	params model.Params
 }
 
+// layers returns the spec's parameter layers that set anything.
 func layers(s *model.Spec) []layer {
 	mp := s.ModelParams
-	var out []layer
-	if !mp.Default.IsZero() {
-		out = append(out, layer{params: mp.Default})
-	}
+	out := []layer{{params: mp.Default}}
 	for _, m := range mp.Models {
-		if !m.Params.IsZero() {
-			out = append(out, layer{model: m.Model, params: m.Params})
-		}
+		out = append(out, layer{model: m.Model, params: m.Params})
 	}
 	for _, m := range mp.Modes {
-		if !m.Params.IsZero() {
-			out = append(out, layer{mode: m.Mode, params: m.Params})
-		}
+		out = append(out, layer{mode: m.Mode, params: m.Params})
 	}
 	for _, m := range mp.Models {
 		for _, x := range m.Modes {
-			if !x.Params.IsZero() {
-				out = append(out, layer{model: m.Model, mode: x.Mode, params: x.Params})
-			}
+			out = append(out, layer{model: m.Model, mode: x.Mode, params: x.Params})
 		}
 	}
-	return out
+	return slices.DeleteFunc(out, func(l layer) bool { return l.params.IsZero() })
 }
