@@ -731,6 +731,20 @@ func (l *loader) callback(root cue.Value, s *model.Spec) {
 			l.errorf(at("path"), "callback", "callback.path must contain %s exactly once", p)
 		}
 	}
+	// The route compares the path as sent with its segments as written: a
+	// character a client sends escaped (a space, é) never matches, and
+	// clients and net/http drop . and .. segments.
+	segs := strings.Split(c.Path, "/")
+	for i, seg := range segs {
+		if bad := strings.IndexFunc(seg, func(r rune) bool {
+			return r > unicode.MaxASCII || !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-._~!$&'()*+,;=:@{}", r)
+		}); bad >= 0 {
+			l.errorf(at("path"), "callback", "callback.path segment %q holds %q, which a URL carries only escaped, so no call would reach the route; "+
+				"use ASCII letters, digits and - . _ ~", seg, []rune(seg[bad:])[0])
+		} else if seg == "." || seg == ".." || seg == "" && i > 0 && i < len(segs)-1 {
+			l.errorf(at("path"), "callback", "callback.path has an empty, . or .. segment, which clients and net/http remove from a URL's path, so no call would reach the route")
+		}
+	}
 	l.envNames(v, "callback")
 }
 
