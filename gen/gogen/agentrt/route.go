@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -142,7 +141,8 @@ type RouteConfig[H any, M ~string] struct {
 // a session id or FingerprintHeader over its limit (MaxSessionIDLength,
 // MaxFingerprintLength); 404 unknown_tool for an unknown tool
 // or one that runs in the sandbox; 413 body_too_large for a body over the
-// limit; 400 invalid_body for a body that is not {tool_call_id: string,
+// limit (a body the caller left before sending whole is answered nothing:
+// 499 client_gone); 400 invalid_body for a body that is not {tool_call_id: string,
 // args: object} as JSON.parse reads it (keys case-sensitive, the last of a
 // repeated key counting), for a tool_call_id that is empty, longer than
 // MaxToolCallIDLength, not Unicode text (a lone surrogate, invalid UTF-8)
@@ -252,7 +252,7 @@ type CallEvent struct {
 	// Auth, Sessions or the Store did), "replayed" (answered with
 	// the stored result of an earlier execution), "rejected" (a tool the
 	// session's mode lacks), "client_gone" (the caller left while Auth,
-	// Sessions or the Store kept it waiting), or the error code of a
+	// Sessions or the Store kept it waiting, or before its body arrived), or the error code of a
 	// non-200 answer ("unauthorized", "store_failed", …: Route lists them).
 	Outcome string
 	// Status is the HTTP status answered (499 when the caller left).
@@ -328,15 +328,9 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set(FingerprintHeader, tool.Fingerprint)
 
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, rt.cfg.MaxBodyBytes))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			rt.fail(w, c, http.StatusRequestEntityTooLarge, "body_too_large",
-				fmt.Sprintf("the request body exceeds %d bytes", tooBig.Limit))
-			return
-		}
-		rt.fail(w, c, http.StatusBadRequest, "invalid_body", "reading the request body: "+err.Error())
+	body, refused := ReadBody(w, r, rt.cfg.MaxBodyBytes)
+	if refused != nil {
+		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
 		return
 	}
 	toolCallID, args, argsSum, msg := parseCallbackBody(body)

@@ -164,8 +164,8 @@ type Config[H any, M ~string] struct {
 // unknown_session, 503 session_lookup_failed (Sessions failed otherwise)
 // and 500 invalid_session_mode (Sessions gave a mode the contract lacks:
 // see agentrt.Contract.LookupMode). A caller that leaves while its token
-// or its session is looked up is observed as 499 client_gone and answered
-// nothing.
+// or its session is looked up, or before its body arrived, is observed as
+// 499 client_gone and answered nothing.
 type Server[H any, M ~string] struct {
 	c     *agentrt.Contract[H, M]
 	tools []Tool
@@ -287,15 +287,9 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	checked = session
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			fail(http.StatusRequestEntityTooLarge, "body_too_large",
-				fmt.Sprintf("the request body exceeds %d bytes", tooBig.Limit))
-			return
-		}
-		fail(http.StatusBadRequest, "invalid_body", "reading the request body: "+err.Error())
+	body, refused := agentrt.ReadBody(w, r, s.cfg.MaxBodyBytes)
+	if refused != nil {
+		fail(refused.Status, refused.Code, refused.Message)
 		return
 	}
 	mode, refused := s.c.LookupMode(r, s.cfg.Sessions, session, s.cfg.Logger, "agentc mcp")
