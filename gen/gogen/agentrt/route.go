@@ -119,7 +119,10 @@ type RouteConfig[H any, M ~string] struct {
 	// Store makes calls idempotent by tool_call_id; nil means a new
 	// MemoryStore keeping results for the contract's Retention.
 	Store Store
-	// Logger receives one record per call; nil means slog.Default().
+	// Logger receives each request's record after its answer (see
+	// CallEvent.Log) and, besides it, Error records of a failed or wrong
+	// session lookup, a failed Store and a handler's panic, and a Warn
+	// record of a stub with another fingerprint; nil means slog.Default().
 	Logger *slog.Logger
 	// MaxBodyBytes bounds the request body; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64

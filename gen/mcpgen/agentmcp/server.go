@@ -106,8 +106,10 @@ type Config[H any, M ~string] struct {
 	// the route's limits.
 	Observe func(context.Context, agentrt.CallEvent)
 	// Logger receives one record per tool call and per request refused
-	// before MCP, at the callback route's levels (agentrt.CallEvent.Log);
-	// nil means slog.Default().
+	// before MCP, at the callback route's levels (agentrt.CallEvent.Log),
+	// and besides them the route's Error records (agentrt.RouteConfig's
+	// Logger): a failed or wrong session lookup, a Store that cannot claim
+	// or record a call, a handler's panic. nil means slog.Default().
 	Logger *slog.Logger
 	// MaxBodyBytes bounds the request body, a JSON-RPC message; 0 means
 	// agentrt.DefaultMaxBodyBytes, as on the callback route
