@@ -69,7 +69,8 @@ type Options struct {
 
 // Result is the outcome of a check.
 type Result struct {
-	// Findings are sorted by position.
+	// Findings are sorted by position, but for a wrong codegen.go.import,
+	// which comes first.
 	Findings diag.List
 	// GenPath is the import path of the generated package.
 	GenPath string
@@ -135,6 +136,12 @@ func Check(opts Options) (*Result, error) {
 	c.res.Transports = transports(pkgs, c.res.GenPath, c.res.MCPPath)
 	c.run(pkgs)
 	c.res.Findings.Sort()
+	// A wrong codegen.go.import breaks the generated packages' build: it
+	// comes first, before the compile errors that follow from it.
+	if i := slices.IndexFunc(c.res.Findings, func(e *diag.Error) bool { return e.Code == CodeImport }); i > 0 {
+		f := c.res.Findings[i]
+		c.res.Findings = append(diag.List{f}, slices.Delete(c.res.Findings, i, i+1)...)
+	}
 	return c.res, nil
 }
 
@@ -379,19 +386,26 @@ func (c *checker) checkType(named *types.Named, iface *types.Interface, callObj 
 	}
 }
 
-// compileErrors reports the matched packages' type errors, which make the
-// analysis unreliable, when nothing else explains them.
+// compileErrors reports, for each matched package that does not compile,
+// which makes the analysis unreliable, its first error and how many more
+// it has, when nothing else explains them: one cause (a go.mod without a
+// go directive, a wrong codegen.go.import) makes hundreds.
 func (c *checker) compileErrors(pkgs []*packages.Package) {
 	for _, p := range pkgs {
 		// go list's own compile failure repeats the type errors; keep it
 		// only when it is all there is.
-		typeErrs := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind != packages.ListError })
-		for _, e := range p.Errors {
-			if e.Kind == packages.ListError && typeErrs {
-				continue
-			}
-			c.res.Findings.Add(c.parsePos(e.Pos), CodeCompile, "package %s does not compile: %s", p.PkgPath, e.Msg)
+		errs := slices.DeleteFunc(slices.Clone(p.Errors), func(e packages.Error) bool { return e.Kind == packages.ListError })
+		if len(errs) == 0 {
+			errs = p.Errors
 		}
+		if len(errs) == 0 {
+			continue
+		}
+		more := ""
+		if len(errs) > 1 {
+			more = fmt.Sprintf(" (and %d more errors)", len(errs)-1)
+		}
+		c.res.Findings.Add(c.parsePos(errs[0].Pos), CodeCompile, "package %s does not compile: %s%s", p.PkgPath, errs[0].Msg, more)
 	}
 }
 
