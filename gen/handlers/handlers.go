@@ -126,21 +126,16 @@ func Check(opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	if cg := opts.Spec.Codegen; cg.GoImport != "" && cg.GoImport != c.res.GenPath {
-		// The generated package imports its runtime copy, and the MCP
-		// package the core, by this path: after codegen.out or go.dir
-		// moved, the old copy, still on disk, builds in their place.
-		c.res.Findings.Add(cg.GoImportPos, CodeImport, "codegen.go.import is %q, but the generated package is written to %s, imported as %q; set go: import: %q",
-			cg.GoImport, path.Join(opts.Out, cg.GoDir), c.res.GenPath, c.res.GenPath)
-	}
 	c.res.Transports = transports(pkgs, c.res.GenPath, c.res.MCPPath)
 	c.run(pkgs)
 	c.res.Findings.Sort()
-	// A wrong codegen.go.import breaks the generated packages' build: it
-	// comes first, before the compile errors that follow from it.
-	if i := slices.IndexFunc(c.res.Findings, func(e *diag.Error) bool { return e.Code == CodeImport }); i > 0 {
-		f := c.res.Findings[i]
-		c.res.Findings = append(diag.List{f}, slices.Delete(c.res.Findings, i, i+1)...)
+	if cg := opts.Spec.Codegen; cg.GoImport != "" && cg.GoImport != c.res.GenPath {
+		// The generated package imports its runtime copy, and the MCP
+		// package the core, by this path: after codegen.out or go.dir
+		// moved, the old copy, still on disk, builds in their place. It
+		// comes first, before the compile errors that follow from it.
+		c.res.Findings = append(diag.List{{Pos: cg.GoImportPos, Code: CodeImport, Msg: fmt.Sprintf("codegen.go.import is %q, but the generated package is written to %s, imported as %q; set go: import: %q",
+			cg.GoImport, path.Join(opts.Out, cg.GoDir), c.res.GenPath, c.res.GenPath)}}, c.res.Findings...)
 	}
 	return c.res, nil
 }
