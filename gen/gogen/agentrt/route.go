@@ -191,9 +191,7 @@ func NewRoute[H any, M ~string](c *Contract[H, M], cfg RouteConfig[H, M]) (*Rout
 		cfg.Store = &MemoryStore{Retention: c.Retention}
 	}
 	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
-	if cfg.MaxBodyBytes <= 0 {
-		cfg.MaxBodyBytes = DefaultMaxBodyBytes
-	}
+	cfg.MaxBodyBytes = cmp.Or(max(cfg.MaxBodyBytes, 0), DefaultMaxBodyBytes)
 	rt := &Route[H, M]{c: c, cfg: cfg, tools: make(map[string]int, len(c.Tools)), segs: strings.Split(c.CallbackPath, "/")}
 	for i, t := range c.Tools {
 		rt.tools[t.Name] = i

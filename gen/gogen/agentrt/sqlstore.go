@@ -1,6 +1,7 @@
 package agentrt
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -264,18 +265,12 @@ func (s *SQLStore) Purge(ctx context.Context, olderThan time.Duration) (int64, e
 	}
 }
 
-func (s *SQLStore) lease() time.Duration {
-	if s.Lease > 0 {
-		return s.Lease
-	}
-	return DefaultLease
-}
+// lease and writeTimeout are Lease and WriteTimeout, or their defaults
+// for zero (or less).
+func (s *SQLStore) lease() time.Duration { return cmp.Or(max(s.Lease, 0), DefaultLease) }
 
 func (s *SQLStore) writeTimeout() time.Duration {
-	if s.WriteTimeout > 0 {
-		return s.WriteTimeout
-	}
-	return DefaultWriteTimeout
+	return cmp.Or(max(s.WriteTimeout, 0), DefaultWriteTimeout)
 }
 
 // interval is d as a PostgreSQL interval literal.

@@ -207,9 +207,7 @@ func New[H any, M ~string](c *agentrt.Contract[H, M], tools []Tool, cfg Config[H
 		cfg.Store = &agentrt.MemoryStore{Retention: c.Retention}
 	}
 	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
-	if cfg.MaxBodyBytes <= 0 {
-		cfg.MaxBodyBytes = agentrt.DefaultMaxBodyBytes
-	}
+	cfg.MaxBodyBytes = cmp.Or(max(cfg.MaxBodyBytes, 0), agentrt.DefaultMaxBodyBytes)
 	s := &Server[H, M]{c: c, tools: tools, cfg: cfg, modes: map[M]*mcp.Server{}, origins: map[string]bool{}}
 	for _, o := range cfg.AllowedOrigins {
 		u, err := url.Parse(o)
