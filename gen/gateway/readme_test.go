@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -67,7 +68,8 @@ func run(ctx context.Context, gateway Gateway) error {
 // callback route and again, with the same tool_call_id, over MCP: the
 // first executes, the second is answered the stored result. It fails when
 // a snippet uses a name that the generated packages or the snippets do
-// not define, or when the wiring as written does not serve a call (a
+// not define, when what a line offers in its place ("// or …") does not
+// build there, or when the wiring as written does not serve a call (a
 // store without its table answers every call 503).
 func TestREADMEWiring(t *testing.T) {
 	if testing.Short() {
@@ -104,6 +106,13 @@ func TestREADMEWiring(t *testing.T) {
 	src := fmt.Sprintf(readmeHarness, imports, body)
 
 	bin := readme.Build(t, "gen/gateway/readmeprogram", map[string]string{"main.go": src})
+	// What a line offers in its place ("x := a // or b()") builds there,
+	// the rest of the wiring as written: the swap a reader makes.
+	swaps := regexp.MustCompile(`(?m)^(.*=) \S+( // or ([\w.]+\(\)).*)$`)
+	if !swaps.MatchString(src) {
+		t.Fatal("README: the wiring offers no alternative store (// or contract.NewMemoryStore())")
+	}
+	readme.Build(t, "gen/gateway/readmeprogram", map[string]string{"main.go": swaps.ReplaceAllString(src, "$1 $3$2")})
 
 	pg := pgtest.Start(t)
 	port, err := procout.FreePort()

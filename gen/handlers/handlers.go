@@ -69,7 +69,8 @@ type Options struct {
 
 // Result is the outcome of a check.
 type Result struct {
-	// Findings are sorted by position.
+	// Findings are sorted by position, but for a wrong codegen.go.import,
+	// which comes first.
 	Findings diag.List
 	// GenPath is the import path of the generated package.
 	GenPath string
@@ -125,16 +126,17 @@ func Check(opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	if cg := opts.Spec.Codegen; cg.GoImport != "" && cg.GoImport != c.res.GenPath {
-		// The generated package imports its runtime copy, and the MCP
-		// package the core, by this path: after codegen.out or go.dir
-		// moved, the old copy, still on disk, builds in their place.
-		c.res.Findings.Add(cg.GoImportPos, CodeImport, "codegen.go.import is %q, but the generated package is written to %s, imported as %q; set go: import: %q",
-			cg.GoImport, path.Join(opts.Out, cg.GoDir), c.res.GenPath, c.res.GenPath)
-	}
 	c.res.Transports = transports(pkgs, c.res.GenPath, c.res.MCPPath)
 	c.run(pkgs)
 	c.res.Findings.Sort()
+	if cg := opts.Spec.Codegen; cg.GoImport != "" && cg.GoImport != c.res.GenPath {
+		// The generated package imports its runtime copy, and the MCP
+		// package the core, by this path: after codegen.out or go.dir
+		// moved, the old copy, still on disk, builds in their place. It
+		// comes first, before the compile errors that follow from it.
+		c.res.Findings = append(diag.List{{Pos: cg.GoImportPos, Code: CodeImport, Msg: fmt.Sprintf("codegen.go.import is %q, but the generated package is written to %s, imported as %q; set go: import: %q",
+			cg.GoImport, path.Join(opts.Out, cg.GoDir), c.res.GenPath, c.res.GenPath)}}, c.res.Findings...)
+	}
 	return c.res, nil
 }
 
@@ -379,19 +381,26 @@ func (c *checker) checkType(named *types.Named, iface *types.Interface, callObj 
 	}
 }
 
-// compileErrors reports the matched packages' type errors, which make the
-// analysis unreliable, when nothing else explains them.
+// compileErrors reports, for each matched package that does not compile,
+// which makes the analysis unreliable, its first error and how many more
+// it has, when nothing else explains them: one cause (a go.mod without a
+// go directive, a wrong codegen.go.import) makes hundreds.
 func (c *checker) compileErrors(pkgs []*packages.Package) {
 	for _, p := range pkgs {
 		// go list's own compile failure repeats the type errors; keep it
 		// only when it is all there is.
-		typeErrs := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind != packages.ListError })
-		for _, e := range p.Errors {
-			if e.Kind == packages.ListError && typeErrs {
-				continue
-			}
-			c.res.Findings.Add(c.parsePos(e.Pos), CodeCompile, "package %s does not compile: %s", p.PkgPath, e.Msg)
+		errs := slices.DeleteFunc(slices.Clone(p.Errors), func(e packages.Error) bool { return e.Kind == packages.ListError })
+		if len(errs) == 0 {
+			errs = p.Errors
 		}
+		if len(errs) == 0 {
+			continue
+		}
+		more := ""
+		if len(errs) > 1 {
+			more = fmt.Sprintf(" (and %d more errors)", len(errs)-1)
+		}
+		c.res.Findings.Add(c.parsePos(errs[0].Pos), CodeCompile, "package %s does not compile: %s%s", p.PkgPath, errs[0].Msg, more)
 	}
 }
 

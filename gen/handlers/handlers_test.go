@@ -295,6 +295,35 @@ func TestStaleGoImport(t *testing.T) {
 	}
 }
 
+// TestStaleGoImportFirst: in a module without a go directive (Go reads it
+// as go 1.16, without generics) and with a wrong codegen.go.import, the
+// import comes first and each package that does not compile is one
+// finding, its first error and how many more, not one finding per error.
+func TestStaleGoImportFirst(t *testing.T) {
+	writeModule(t)
+	if err := os.WriteFile("go.mod", []byte("module example.com/gw\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := testSpec()
+	s.Codegen.GoImport = "example.com/gw/generated/go/contract"
+	s.Codegen.GoImportPos = model.Pos{File: "spec/contract.cue", Line: 7, Col: 15}
+	res, err := Check(Options{Patterns: []string{"./gen/..."}, Out: "gen", Spec: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := lines(res)
+	compiled := map[string]int{}
+	for _, f := range res.Findings {
+		if f.Code == CodeCompile {
+			compiled[f.File]++
+		}
+	}
+	if len(got) == 0 || !strings.HasPrefix(got[0], "handler-import spec/contract.cue:7:15: ") ||
+		compiled["gen/go/contract/dispatch.go"] != 1 || len(got) > 4 || !strings.Contains(strings.Join(got, "\n"), " more errors)") {
+		t.Errorf("findings, want the import first and one compile error per package, counting the others:\n%s", strings.Join(got, "\n"))
+	}
+}
+
 // A package that does not compile for a reason the handler check does not
 // explain is reported rather than passed.
 func TestCompileError(t *testing.T) {

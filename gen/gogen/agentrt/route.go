@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -120,7 +119,10 @@ type RouteConfig[H any, M ~string] struct {
 	// Store makes calls idempotent by tool_call_id; nil means a new
 	// MemoryStore keeping results for the contract's Retention.
 	Store Store
-	// Logger receives one record per call; nil means slog.Default().
+	// Logger receives each request's record after its answer (see
+	// CallEvent.Log) and, besides it, Error records of a failed or wrong
+	// session lookup, a failed Store and a handler's panic, and a Warn
+	// record of a stub with another fingerprint; nil means slog.Default().
 	Logger *slog.Logger
 	// MaxBodyBytes bounds the request body; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
@@ -142,7 +144,8 @@ type RouteConfig[H any, M ~string] struct {
 // a session id or FingerprintHeader over its limit (MaxSessionIDLength,
 // MaxFingerprintLength); 404 unknown_tool for an unknown tool
 // or one that runs in the sandbox; 413 body_too_large for a body over the
-// limit; 400 invalid_body for a body that is not {tool_call_id: string,
+// limit (a body the caller left before sending whole is answered nothing:
+// 499 client_gone); 400 invalid_body for a body that is not {tool_call_id: string,
 // args: object} as JSON.parse reads it (keys case-sensitive, the last of a
 // repeated key counting), for a tool_call_id that is empty, longer than
 // MaxToolCallIDLength, not Unicode text (a lone surrogate, invalid UTF-8)
@@ -188,9 +191,7 @@ func NewRoute[H any, M ~string](c *Contract[H, M], cfg RouteConfig[H, M]) (*Rout
 		cfg.Store = &MemoryStore{Retention: c.Retention}
 	}
 	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
-	if cfg.MaxBodyBytes <= 0 {
-		cfg.MaxBodyBytes = DefaultMaxBodyBytes
-	}
+	cfg.MaxBodyBytes = cmp.Or(max(cfg.MaxBodyBytes, 0), DefaultMaxBodyBytes)
 	rt := &Route[H, M]{c: c, cfg: cfg, tools: make(map[string]int, len(c.Tools)), segs: strings.Split(c.CallbackPath, "/")}
 	for i, t := range c.Tools {
 		rt.tools[t.Name] = i
@@ -252,7 +253,7 @@ type CallEvent struct {
 	// Auth, Sessions or the Store did), "replayed" (answered with
 	// the stored result of an earlier execution), "rejected" (a tool the
 	// session's mode lacks), "client_gone" (the caller left while Auth,
-	// Sessions or the Store kept it waiting), or the error code of a
+	// Sessions or the Store kept it waiting, or before its body arrived), or the error code of a
 	// non-200 answer ("unauthorized", "store_failed", …: Route lists them).
 	Outcome string
 	// Status is the HTTP status answered (499 when the caller left).
@@ -328,15 +329,9 @@ func (rt *Route[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set(FingerprintHeader, tool.Fingerprint)
 
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, rt.cfg.MaxBodyBytes))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			rt.fail(w, c, http.StatusRequestEntityTooLarge, "body_too_large",
-				fmt.Sprintf("the request body exceeds %d bytes", tooBig.Limit))
-			return
-		}
-		rt.fail(w, c, http.StatusBadRequest, "invalid_body", "reading the request body: "+err.Error())
+	body, refused := ReadBody(w, r, rt.cfg.MaxBodyBytes)
+	if refused != nil {
+		rt.fail(w, c, refused.Status, refused.Code, refused.Message)
 		return
 	}
 	toolCallID, args, argsSum, msg := parseCallbackBody(body)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -485,6 +486,40 @@ func TestRouteRefusalTexts(t *testing.T) {
 	route.ServeHTTP(w, req)
 	if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), `"reading the request body: connection reset"`) {
 		t.Errorf("a body that cannot be read: %d %s", w.Code, w.Body)
+	}
+}
+
+// TestRouteClientGoneMidBody: a caller whose connection drops before its
+// body (of a Content-Length not reached) has arrived is observed as
+// client_gone 499, as one that leaves while the store keeps it waiting,
+// not as the sandbox's malformed body (400 invalid_body).
+func TestRouteClientGoneMidBody(t *testing.T) {
+	events := make(chan agentrt.CallEvent, 1)
+	route, err := agentrt.NewRoute(&fakeContract, agentrt.RouteConfig[handler, mode]{
+		Handler: newEchoer(), Auth: auth, Sessions: sessions,
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Observe: func(_ context.Context, ev agentrt.CallEvent) { events <- ev },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(route)
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "POST /cb/s-full/tools/echo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sbx\r\n"+
+		"Content-Length: 100\r\n\r\n{\"tool_call_id\":")
+	time.Sleep(50 * time.Millisecond) // the route reads the first part
+	conn.Close()
+	select {
+	case ev := <-events:
+		if ev.Outcome != "client_gone" || ev.Status != 499 {
+			t.Errorf("observed %+v, want client_gone 499", ev)
+		}
+	case <-time.After(10 * time.Second): // a guard against a hang, not a measure
+		t.Fatal("no event 10 s after the caller left")
 	}
 }
 

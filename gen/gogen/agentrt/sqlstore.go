@@ -1,6 +1,7 @@
 package agentrt
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -8,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -152,6 +154,11 @@ const DefaultWriteTimeout = 5 * time.Second
 //     recorded by then is answered all the same, kept in memory and
 //     recorded when the database answers again; meanwhile retries wait for
 //     it (in memory on this instance, polling the running row on others).
+//     An SQLSTATE outside classes 08, 40, 53, 57 and 58 (connection,
+//     serialization failure or deadlock, too many clients, shutdown or
+//     restart, system error) is the database refusing the statement itself
+//     (a missing table or column, a constraint, a privilege): it is not
+//     retried; the claim fails at once, and a result is not kept.
 //   - At most once. The executing gateway renews its lease every Lease/3
 //     until its result is recorded. When a gateway dies mid-execution (or
 //     loses the database for a whole Lease), its lease runs out; the next
@@ -258,18 +265,12 @@ func (s *SQLStore) Purge(ctx context.Context, olderThan time.Duration) (int64, e
 	}
 }
 
-func (s *SQLStore) lease() time.Duration {
-	if s.Lease > 0 {
-		return s.Lease
-	}
-	return DefaultLease
-}
+// lease and writeTimeout are Lease and WriteTimeout, or their defaults
+// for zero (or less).
+func (s *SQLStore) lease() time.Duration { return cmp.Or(max(s.Lease, 0), DefaultLease) }
 
 func (s *SQLStore) writeTimeout() time.Duration {
-	if s.WriteTimeout > 0 {
-		return s.WriteTimeout
-	}
-	return DefaultWriteTimeout
+	return cmp.Or(max(s.WriteTimeout, 0), DefaultWriteTimeout)
 }
 
 // interval is d as a PostgreSQL interval literal.
@@ -344,14 +345,24 @@ func (r *retrier) attemptCtx(ctx context.Context) (context.Context, context.Canc
 	return context.WithDeadline(context.WithoutCancel(ctx), r.deadline)
 }
 
-// again sleeps before the next attempt after err, or returns err when the
-// deadline has passed or ctx ended.
+// again sleeps before the next attempt after err, or returns err when it
+// is permanent, the deadline has passed or ctx ended.
 func (r *retrier) again(ctx context.Context, err error) error {
 	noteStoreAttempt(ctx, err)
-	if !time.Now().Add(r.wait).Before(r.deadline) {
+	if permanent(err) || !time.Now().Add(r.wait).Before(r.deadline) {
 		return err
 	}
 	return r.sleep(ctx)
+}
+
+// permanent reports whether err is the database's refusal of the statement
+// itself, which repeating it would not change: an SQLSTATE, as pgx's
+// *pgconn.PgError and lib/pq's *pq.Error give it (the driver is the
+// user's), of a class that SQLStore does not retry.
+func permanent(err error) bool {
+	var state interface{ SQLState() string }
+	return errors.As(err, &state) && len(state.SQLState()) == 5 &&
+		!slices.Contains([]string{"08", "40", "53", "57", "58"}, state.SQLState()[:2])
 }
 
 // sleep waits the current backoff and doubles it.
@@ -485,7 +496,8 @@ const recordResult = `UPDATE session_tool_invocations
 // once. Recording it is retried under WriteTimeout; when that does not
 // suffice, Complete returns an error saying so, and the result is kept and
 // recorded in the background when the database answers (until then the
-// lease is renewed, and retries on this instance get res from memory).
+// lease is renewed, and retries on this instance get res from memory). A
+// permanent error (see SQLStore) is returned at once, the result not kept.
 func (s *SQLStore) Complete(ctx context.Context, inv Invocation, res Result) error {
 	k := invocationKey{inv.SessionID, inv.ToolCallID}
 	s.mu.Lock()
@@ -509,12 +521,12 @@ func (s *SQLStore) Complete(ctx context.Context, inv Invocation, res Result) err
 	}
 	args := []any{inv.SessionID, inv.ToolCallID, c.token, status, string(b)}
 	n, err := s.execRetried(ctx, s.newRetrier(), "recording the result", recordResult, args...)
-	if err == nil {
+	if err == nil || permanent(err) { // a permanent error: the database would refuse it again
 		s.finish(k, c)
-		if n != 1 {
+		if err == nil && n != 1 {
 			return fmt.Errorf("SQLStore: recording the result of %s: the claim was lost (its row was deleted)", inv.ToolCallID)
 		}
-		return nil
+		return err
 	}
 	go func() {
 		s.persist("recording the result", recordResult, args...)
@@ -538,7 +550,8 @@ func (s *SQLStore) persist(what, query string, args ...any) {
 	rt := &retrier{wait: 100 * time.Millisecond}
 	for {
 		rt.deadline = time.Now().Add(s.writeTimeout())
-		if _, err := s.execRetried(context.Background(), rt, what, query, args...); err == nil {
+		// A permanent error would be the answer to every round.
+		if _, err := s.execRetried(context.Background(), rt, what, query, args...); err == nil || permanent(err) {
 			return
 		}
 	}

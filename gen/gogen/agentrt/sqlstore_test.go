@@ -288,3 +288,34 @@ func TestSQLStoreInterrupted(t *testing.T) {
 		t.Errorf("Claim of a call another gateway executes = %v, %v; want it to wait until the deadline", done, err)
 	}
 }
+
+// TestSQLStorePermanentErrors: an error the database gives for the
+// statement itself is returned at once with its SQLSTATE, not retried for
+// the whole WriteTimeout: a claim without the table (42P01), and a result
+// whose column is missing (42703).
+func TestSQLStorePermanentErrors(t *testing.T) {
+	srv := pgtest.Start(t)
+	store, db := openStore(t, srv)
+	store.WriteTimeout = 5 * time.Second
+	ctx := context.Background()
+	inv := agentrt.Invocation{SessionID: "s", OrganizationID: "org", Tool: "save_snapshot", ToolCallID: "c1", RequestHash: "h"}
+	if _, err := db.Exec(`ALTER TABLE session_tool_invocations DROP COLUMN result`); err != nil {
+		t.Fatal(err)
+	}
+	if _, done, err := store.Claim(ctx, inv); err != nil || done {
+		t.Fatalf("Claim = %v, %v", done, err)
+	}
+	start := time.Now()
+	err := store.Complete(ctx, inv, agentrt.Result{Success: true, Result: "saved"})
+	if took := time.Since(start); err == nil || !strings.Contains(err.Error(), "42703") || took > time.Second {
+		t.Errorf("Complete without the result column: %v after %v, want SQLSTATE 42703 at once", err, took)
+	}
+	if _, err := db.Exec(`DROP TABLE session_tool_invocations`); err != nil {
+		t.Fatal(err)
+	}
+	start = time.Now()
+	_, _, err = store.Claim(ctx, inv)
+	if took := time.Since(start); err == nil || !strings.Contains(err.Error(), "42P01") || took > time.Second {
+		t.Errorf("Claim without the table: %v after %v, want SQLSTATE 42P01 at once", err, took)
+	}
+}

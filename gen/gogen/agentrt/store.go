@@ -1,6 +1,7 @@
 package agentrt
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"maps"
@@ -166,13 +167,7 @@ func (s *MemoryStore) now() time.Time {
 // sweepLocked forgets the results older than the retention and the oldest
 // beyond the cap, and returns the memory of a map or queue that emptied.
 func (s *MemoryStore) sweepLocked(now time.Time) {
-	retention, limit := s.Retention, s.MaxEntries
-	if retention <= 0 {
-		retention = defaultRetention
-	}
-	if limit <= 0 {
-		limit = DefaultMaxEntries
-	}
+	retention, limit := cmp.Or(max(s.Retention, 0), defaultRetention), cmp.Or(max(s.MaxEntries, 0), DefaultMaxEntries)
 	cut := now.Add(-retention)
 	for s.head < len(s.expiry) {
 		e := s.expiry[s.head]

@@ -3,7 +3,9 @@ package agentrt
 import (
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 )
@@ -76,6 +78,28 @@ func Authenticate(w http.ResponseWriter, r *http.Request, auth Authenticator,
 		return Claims{}, &Refusal{Status: http.StatusForbidden, Code: "forbidden", Message: "the token belongs to another session"}
 	}
 	return claims, nil
+}
+
+// ReadBody reads r's body, at most limit bytes, as the callback route
+// does, for another transport (the MCP server, package agentmcp) to read
+// its own alike. It refuses with 413 body_too_large for a longer body,
+// 499 client_gone when the body could not be read because the caller
+// left (net/http ends the request's context when the connection breaks: a
+// body cut short by a dropped connection is no malformed body), and 400
+// invalid_body when it could not be read otherwise.
+func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *Refusal) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return nil, &Refusal{Status: http.StatusRequestEntityTooLarge, Code: "body_too_large",
+			Message: fmt.Sprintf("the request body exceeds %d bytes", tooBig.Limit)}
+	case err != nil && r.Context().Err() != nil:
+		return nil, &Refusal{Status: 499, Code: "client_gone", Message: "the caller left"}
+	case err != nil:
+		return nil, &Refusal{Status: http.StatusBadRequest, Code: "invalid_body", Message: "reading the request body: " + err.Error()}
+	}
+	return body, nil
 }
 
 // WriteError answers w with status and the callback route's JSON error

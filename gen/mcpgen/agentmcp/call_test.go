@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -221,6 +222,41 @@ func TestClientGoneFromSessions(t *testing.T) {
 	case ev := <-events:
 		if ev.Outcome != "client_gone" || ev.Status != 499 || strings.Contains(log.String(), "level=ERROR") {
 			t.Errorf("observed %+v, logged:\n%s", ev, log.String())
+		}
+	case <-time.After(10 * time.Second): // a guard against a hang, not a measure
+		t.Fatal("no event 10 s after the caller left")
+	}
+}
+
+// TestClientGoneMidBody: a caller whose connection drops before its body
+// (of a Content-Length not reached) has arrived is observed as client_gone
+// 499, as on the callback route, not as a malformed body (400
+// invalid_body).
+func TestClientGoneMidBody(t *testing.T) {
+	events := make(chan agentrt.CallEvent, 1)
+	s, err := agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Schema: `{"type":"object"}`}}, agentmcp.Config[noHandler, string]{
+		Handler: noHandler{}, Auth: sandboxAuth,
+		Sessions: agentrt.SessionsFunc[string](func(ctx context.Context, id string) (string, error) { return "m", nil }),
+		Observe:  func(ctx context.Context, ev agentrt.CallEvent) { events <- ev },
+		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n%s: s1\r\n"+
+		"Content-Length: 100\r\n\r\n{\"jsonrpc\":", agentmcp.SessionHeader)
+	time.Sleep(50 * time.Millisecond) // the server reads the first part
+	conn.Close()
+	select {
+	case ev := <-events:
+		if ev.Outcome != "client_gone" || ev.Status != 499 {
+			t.Errorf("observed %+v, want client_gone 499", ev)
 		}
 	case <-time.After(10 * time.Second): // a guard against a hang, not a measure
 		t.Fatal("no event 10 s after the caller left")

@@ -106,8 +106,10 @@ type Config[H any, M ~string] struct {
 	// the route's limits.
 	Observe func(context.Context, agentrt.CallEvent)
 	// Logger receives one record per tool call and per request refused
-	// before MCP, at the callback route's levels (agentrt.CallEvent.Log);
-	// nil means slog.Default().
+	// before MCP, at the callback route's levels (agentrt.CallEvent.Log),
+	// and besides them the route's Error records (agentrt.RouteConfig's
+	// Logger): a failed or wrong session lookup, a Store that cannot claim
+	// or record a call, a handler's panic. nil means slog.Default().
 	Logger *slog.Logger
 	// MaxBodyBytes bounds the request body, a JSON-RPC message; 0 means
 	// agentrt.DefaultMaxBodyBytes, as on the callback route
@@ -164,8 +166,8 @@ type Config[H any, M ~string] struct {
 // unknown_session, 503 session_lookup_failed (Sessions failed otherwise)
 // and 500 invalid_session_mode (Sessions gave a mode the contract lacks:
 // see agentrt.Contract.LookupMode). A caller that leaves while its token
-// or its session is looked up is observed as 499 client_gone and answered
-// nothing.
+// or its session is looked up, or before its body arrived, is observed as
+// 499 client_gone and answered nothing.
 type Server[H any, M ~string] struct {
 	c     *agentrt.Contract[H, M]
 	tools []Tool
@@ -205,9 +207,7 @@ func New[H any, M ~string](c *agentrt.Contract[H, M], tools []Tool, cfg Config[H
 		cfg.Store = &agentrt.MemoryStore{Retention: c.Retention}
 	}
 	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
-	if cfg.MaxBodyBytes <= 0 {
-		cfg.MaxBodyBytes = agentrt.DefaultMaxBodyBytes
-	}
+	cfg.MaxBodyBytes = cmp.Or(max(cfg.MaxBodyBytes, 0), agentrt.DefaultMaxBodyBytes)
 	s := &Server[H, M]{c: c, tools: tools, cfg: cfg, modes: map[M]*mcp.Server{}, origins: map[string]bool{}}
 	for _, o := range cfg.AllowedOrigins {
 		u, err := url.Parse(o)
@@ -287,15 +287,9 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	checked = session
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			fail(http.StatusRequestEntityTooLarge, "body_too_large",
-				fmt.Sprintf("the request body exceeds %d bytes", tooBig.Limit))
-			return
-		}
-		fail(http.StatusBadRequest, "invalid_body", "reading the request body: "+err.Error())
+	body, refused := agentrt.ReadBody(w, r, s.cfg.MaxBodyBytes)
+	if refused != nil {
+		fail(refused.Status, refused.Code, refused.Message)
 		return
 	}
 	mode, refused := s.c.LookupMode(r, s.cfg.Sessions, session, s.cfg.Logger, "agentc mcp")
