@@ -154,11 +154,12 @@ const DefaultWriteTimeout = 5 * time.Second
 //     recorded by then is answered all the same, kept in memory and
 //     recorded when the database answers again; meanwhile retries wait for
 //     it (in memory on this instance, polling the running row on others).
-//     An SQLSTATE outside classes 08, 40, 53, 57 and 58 (connection,
-//     serialization failure or deadlock, too many clients, shutdown or
-//     restart, system error) is the database refusing the statement itself
-//     (a missing table or column, a constraint, a privilege): it is not
-//     retried; the claim fails at once, and a result is not kept.
+//     An SQLSTATE outside classes 08, 0A, 40, 53, 55, 57 and 58
+//     (connection, pgx's cached plan after a schema change, serialization
+//     failure or deadlock, too many clients, a lock not available, shutdown
+//     or restart, system error) is the database refusing the statement
+//     itself (a missing table or column, a constraint, a privilege): it is
+//     not retried; the claim fails at once, and a result is not kept.
 //   - At most once. The executing gateway renews its lease every Lease/3
 //     until its result is recorded. When a gateway dies mid-execution (or
 //     loses the database for a whole Lease), its lease runs out; the next
@@ -362,7 +363,7 @@ func (r *retrier) again(ctx context.Context, err error) error {
 func permanent(err error) bool {
 	var state interface{ SQLState() string }
 	return errors.As(err, &state) && len(state.SQLState()) == 5 &&
-		!slices.Contains([]string{"08", "40", "53", "57", "58"}, state.SQLState()[:2])
+		!slices.Contains([]string{"08", "0A", "40", "53", "55", "57", "58"}, state.SQLState()[:2])
 }
 
 // sleep waits the current backoff and doubles it.

@@ -319,3 +319,34 @@ func TestSQLStorePermanentErrors(t *testing.T) {
 		t.Errorf("Claim without the table: %v after %v, want SQLSTATE 42P01 at once", err, took)
 	}
 }
+
+// TestSQLStoreRetriesLockTimeout: a statement that waits past lock_timeout
+// for a lock another session holds (SQLSTATE 55P03) is a fault that passes,
+// retried like a lost connection, not the database refusing the statement.
+func TestSQLStoreRetriesLockTimeout(t *testing.T) {
+	srv := pgtest.Start(t)
+	_, db := openStore(t, srv)
+	if _, err := db.Exec(`ALTER ROLE CURRENT_USER SET lock_timeout = '50ms'`); err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxIdleConns(0) // new connections read the role's lock_timeout
+	store := agentrt.NewSQLStore(db)
+	store.WriteTimeout = 5 * time.Second
+	ctx := context.Background()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`LOCK TABLE session_tool_invocations IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(500*time.Millisecond, func() { tx.Rollback() })
+	start := time.Now()
+	inv := agentrt.Invocation{SessionID: "s", OrganizationID: "org", Tool: "save_snapshot", ToolCallID: "c1", RequestHash: "h"}
+	if _, done, err := store.Claim(ctx, inv); err != nil || done {
+		t.Fatalf("Claim while the table is locked past lock_timeout = %v, %v after %v; want it claimed once the lock is released", done, err, time.Since(start))
+	}
+	if took := time.Since(start); took < 400*time.Millisecond {
+		t.Errorf("Claim took %v: it did not wait for the lock", took)
+	}
+}
