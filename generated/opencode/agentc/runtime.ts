@@ -269,12 +269,13 @@ function json(text: string): unknown {
  * with the sandbox token and {tool_call_id, args}, retrying network-level
  * failures with the same tool_call_id and exponential backoff. A non-2xx
  * answer is not retried: its result is "Gateway error <status>" and the
- * message of the gateway's JSON error, {"error", "code"}, if any. abort (OpenCode's ctx.abort) ends the call and any
- * backoff at once. fingerprint, the calling stub's schema fingerprint, is
- * sent in FINGERPRINT_HEADER. A call that got no whole answer throws an
- * error naming the tool, the attempts and fetch's error with its cause:
- * fetch's own message ("fetch failed", "terminated") is all the model would
- * read otherwise.
+ * message of the gateway's JSON error, {"error", "code"}, if any. abort
+ * (OpenCode's ctx.abort) ends the call and any backoff at once.
+ * fingerprint, the calling stub's schema fingerprint, is sent in
+ * FINGERPRINT_HEADER. A call that got no whole answer throws an error
+ * naming the tool, the attempts and fetch's error with its cause: fetch's
+ * own message ("fetch failed", "terminated") is all the model would read
+ * otherwise.
  */
 export async function callGatewayTool(
   toolName: string,
