@@ -273,17 +273,23 @@ func TestExecuteUnderNode(t *testing.T) {
 		calls := cases[dir]
 		t.Run(specName(dir), func(t *testing.T) {
 			g := generate(t, dir)
-			root := t.TempDir()
+			// The packages are installed beside the tool folder's
+			// package.json, as seed 001 §6.3 installs them, and nowhere
+			// above: every module the tools import must find them there.
+			// The driver (and its hooks' typescript) has its own copy.
+			root, drv := t.TempDir(), t.TempDir()
 			g.writeUnder(t, g.spec.Codegen.OpenCodeDir, root)
 			for _, f := range []string{"driver.mjs", "hooks.mjs"} {
 				b, err := os.ReadFile(filepath.Join(driverDir, f))
 				if err != nil {
 					t.Fatal(err)
 				}
-				writeFile(t, filepath.Join(root, f), b)
+				writeFile(t, filepath.Join(drv, f), b)
 			}
-			if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
-				t.Fatal(err)
+			for _, d := range []string{filepath.Join(root, opencodelayout.ToolSubdir), drv} {
+				if err := os.Symlink(modules, filepath.Join(d, "node_modules")); err != nil {
+					t.Fatal(err)
+				}
 			}
 			type driverCall struct {
 				Module string            `json:"module"`
@@ -312,7 +318,7 @@ func TestExecuteUnderNode(t *testing.T) {
 				}
 			}
 			in, _ := json.Marshal(input)
-			cmd := exec.Command(node, "driver.mjs")
+			cmd := exec.Command(node, filepath.Join(drv, "driver.mjs"))
 			cmd.Dir = root
 			cb := g.spec.Callback
 			cmd.Env = append(os.Environ(), cb.EnvGatewayURL+"="+srv.URL+"/", cb.EnvSessionID+"=sess/1", cb.EnvAuthToken+"=tok-1")

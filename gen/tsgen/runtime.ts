@@ -1,8 +1,9 @@
 {{header}}
-// The runtime shared by the agentc tools in ../tool: the helpers their
-// argument schemas call, argument parsing and the gateway callback helper.
-// It lives outside the tool folder because OpenCode loads every .ts file
-// there as a tool.
+// The runtime shared by the agentc tools in ..: the helpers their argument
+// schemas call, argument parsing and the gateway callback helper. It lives
+// in a subfolder of the tool folder because OpenCode loads every .ts file
+// of the tool folder itself as a tool, and imports @opencode-ai/plugin from
+// there: the packages installed beside the tool folder's package.json.
 
 import { tool } from {{plugin_package}}
 
