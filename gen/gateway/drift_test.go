@@ -109,7 +109,7 @@ func TestVersionDrift(t *testing.T) {
 func TestStubsCarryFingerprints(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..", "generated", "opencode")
-	rt, err := os.ReadFile(filepath.Join(root, "agentc", "runtime.ts"))
+	rt, err := os.ReadFile(filepath.Join(root, "tool", "agentc", "runtime.ts"))
 	if err != nil {
 		t.Fatal(err)
 	}

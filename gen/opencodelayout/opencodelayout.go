@@ -22,9 +22,9 @@ const (
 	// ToolSubdir holds the tool modules, descriptions and package.json; it
 	// is installed as opencode.tool_dir.
 	ToolSubdir = "tool"
-	// RuntimeFile is the shared runtime; it is installed beside the tool
-	// folder (agentc/runtime.ts next to tool/), where OpenCode does not
-	// load it as a tool and the tools' relative import finds it.
+	// RuntimeFile is the shared runtime, relative to the tool folder: in a
+	// subfolder, where OpenCode (which loads tool/*.ts) does not load it as
+	// a tool and its @opencode-ai/plugin resolves to the tool folder's.
 	RuntimeFile = "agentc/runtime.ts"
 	// ConfigFile is opencode.json.
 	ConfigFile = "opencode.json"
@@ -101,7 +101,7 @@ func Inject(s *model.Spec, m *model.Mode, mcp bool) Injection {
 	}
 	inj.Write = append(inj.Write,
 		InjectFile{Path: path.Join(toolDir, "package.json"), Source: path.Join(ToolSubdir, "package.json")},
-		InjectFile{Path: path.Join(path.Dir(toolDir), RuntimeFile), Source: RuntimeFile},
+		InjectFile{Path: path.Join(toolDir, RuntimeFile), Source: path.Join(ToolSubdir, RuntimeFile)},
 		// The prompt proxy plugin; OpenCode loads every file in
 		// .opencode/plugin/.
 		InjectFile{Path: path.Join(path.Dir(toolDir), PluginFile), Source: PluginFile},

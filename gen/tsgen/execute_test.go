@@ -33,8 +33,10 @@ type gatewayRequest struct {
 // data}. A tool_call_id containing "drop" has its first request's
 // connection dropped before any answer; one containing "fail" gets
 // success: false; one ending in ":500" gets HTTP 500, one ending in ":409"
-// the gateway's JSON error of a conflict (a suffix, because a random UUID,
-// the call id when OpenCode passes none, may contain "500").
+// the gateway's JSON error of a conflict, one ending in ":text" a 200 whose
+// body is not JSON, and one ending in ":cut" a 200 whose body is cut off by
+// the connection's close (a suffix, because a random UUID, the call id when
+// OpenCode passes none, may contain "500").
 type fakeGateway struct {
 	mu       sync.Mutex
 	requests []gatewayRequest
@@ -64,6 +66,15 @@ func (g *fakeGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err == nil {
 			conn.Close() // the sandbox froze: the socket is gone
 		}
+	case strings.HasSuffix(req.ToolCallID, ":cut"):
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"succ")
+			buf.Flush()
+			conn.Close()
+		}
+	case strings.HasSuffix(req.ToolCallID, ":text"):
+		io.WriteString(w, "<html>sign in</html>")
 	case strings.HasSuffix(req.ToolCallID, ":500"):
 		http.Error(w, "boom", http.StatusInternalServerError)
 	case strings.HasSuffix(req.ToolCallID, ":409"):
@@ -188,6 +199,21 @@ func TestExecuteUnderNode(t *testing.T) {
 				WantRequests: []wantRequest{{"msg_5:409", `{}`}},
 			},
 			{
+				// An answer that is not JSON: the model reads what went wrong,
+				// not a JSON parser's complaint.
+				Tool: "save_snapshot", MessageID: "msg_5", CallID: "text", Args: `{}`,
+				WantError:    "agentc: the gateway answered save_snapshot without {success, result}",
+				WantRequests: []wantRequest{{"msg_5:text", `{}`}},
+			},
+			{
+				// A failure outside retry_on is not retried, and the model
+				// reads which callback failed and why, not fetch's bare
+				// "terminated".
+				Tool: "save_snapshot", MessageID: "msg_5", CallID: "cut", Args: `{}`,
+				WantError:    "agentc: the gateway callback of save_snapshot failed after 1 attempt(s): terminated (other side closed)",
+				WantRequests: []wantRequest{{"msg_5:cut", `{}`}},
+			},
+			{
 				Tool: "save_snapshot", MessageID: "msg_6", CallID: "x", Args: `{}`, Abort: "before",
 				WantError: "This operation was aborted",
 			},
@@ -247,17 +273,23 @@ func TestExecuteUnderNode(t *testing.T) {
 		calls := cases[dir]
 		t.Run(specName(dir), func(t *testing.T) {
 			g := generate(t, dir)
-			root := t.TempDir()
+			// The packages are installed beside the tool folder's
+			// package.json, as seed 001 §6.3 installs them, and nowhere
+			// above: every module the tools import must find them there.
+			// The driver (and its hooks' typescript) has its own copy.
+			root, drv := t.TempDir(), t.TempDir()
 			g.writeUnder(t, g.spec.Codegen.OpenCodeDir, root)
 			for _, f := range []string{"driver.mjs", "hooks.mjs"} {
 				b, err := os.ReadFile(filepath.Join(driverDir, f))
 				if err != nil {
 					t.Fatal(err)
 				}
-				writeFile(t, filepath.Join(root, f), b)
+				writeFile(t, filepath.Join(drv, f), b)
 			}
-			if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
-				t.Fatal(err)
+			for _, d := range []string{filepath.Join(root, opencodelayout.ToolSubdir), drv} {
+				if err := os.Symlink(modules, filepath.Join(d, "node_modules")); err != nil {
+					t.Fatal(err)
+				}
 			}
 			type driverCall struct {
 				Module string            `json:"module"`
@@ -286,7 +318,7 @@ func TestExecuteUnderNode(t *testing.T) {
 				}
 			}
 			in, _ := json.Marshal(input)
-			cmd := exec.Command(node, "driver.mjs")
+			cmd := exec.Command(node, filepath.Join(drv, "driver.mjs"))
 			cmd.Dir = root
 			cb := g.spec.Callback
 			cmd.Env = append(os.Environ(), cb.EnvGatewayURL+"="+srv.URL+"/", cb.EnvSessionID+"=sess/1", cb.EnvAuthToken+"=tok-1")

@@ -83,7 +83,7 @@ func modesModule(s *model.Spec) []byte {
 	for _, m := range s.Modes {
 		modes = append(modes, m.Name)
 	}
-	doc(&b, "", "A tool, by the name the model calls.")
+	doc(&b, "", "A tool, by its name in the contract (the model calls it by its fileName, OpenCode's tool id).")
 	b.WriteString(union("ToolName", tools) + "\n\n")
 	doc(&b, "", "Every tool, sorted.")
 	b.WriteString(list("", "export const TOOL_NAMES: readonly ToolName[] = ", tools) + "\n\n")

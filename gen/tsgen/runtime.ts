@@ -1,8 +1,9 @@
 {{header}}
-// The runtime shared by the agentc tools in ../tool: the helpers their
-// argument schemas call, argument parsing and the gateway callback helper.
-// It lives outside the tool folder because OpenCode loads every .ts file
-// there as a tool.
+// The runtime shared by the agentc tools in ..: the helpers their argument
+// schemas call, argument parsing and the gateway callback helper. It lives
+// in a subfolder of the tool folder because OpenCode loads every .ts file
+// of the tool folder itself as a tool, and imports @opencode-ai/plugin from
+// there: the packages installed beside the tool folder's package.json.
 
 import { tool } from {{plugin_package}}
 
@@ -136,14 +137,27 @@ function sleep(ms: number, abort?: AbortSignal): Promise<void> {
   })
 }
 
+/** json is text as JSON, or undefined when it is not JSON. */
+function json(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * callGatewayTool runs a gateway-executed tool: POST {gateway}{CALLBACK_PATH}
  * with the sandbox token and {tool_call_id, args}, retrying network-level
  * failures with the same tool_call_id and exponential backoff. A non-2xx
  * answer is not retried: its result is "Gateway error <status>" and the
- * message of the gateway's JSON error, {"error", "code"}, if any. abort (OpenCode's ctx.abort) ends the call and any
- * backoff at once. fingerprint, the calling stub's schema fingerprint, is
- * sent in FINGERPRINT_HEADER.
+ * message of the gateway's JSON error, {"error", "code"}, if any. abort
+ * (OpenCode's ctx.abort) ends the call and any backoff at once.
+ * fingerprint, the calling stub's schema fingerprint, is sent in
+ * FINGERPRINT_HEADER. A call that got no whole answer throws an error
+ * naming the tool, the attempts and fetch's error with its cause: fetch's
+ * own message ("fetch failed", "terminated") is all the model would read
+ * otherwise.
  */
 export async function callGatewayTool(
   toolName: string,
@@ -166,36 +180,41 @@ export async function callGatewayTool(
   }
   for (let attempt = 0; ; attempt++) {
     abort?.throwIfAborted()
+    let res: Response
+    let text: string
     try {
       const timeout = AbortSignal.timeout(TIMEOUT_MS)
-      const res = await fetch(url, {
+      res = await fetch(url, {
         method: "POST",
         headers,
         body,
         signal: abort ? AbortSignal.any([abort, timeout]) : timeout,
       })
-      if (!res.ok) {
-        // The gateway's JSON error names what is wrong (a limit, an out-of-date
-        // tool file, a reused tool_call_id): pass it on to the model.
-        const why = await res.json().then(
-          (e) => (typeof e?.error === "string" ? ": " + e.error : ""),
-          () => "",
-        )
-        return { success: false, result: "Gateway error " + res.status + why }
-      }
-      const out = (await res.json()) as ToolCallbackResponse
-      const valid = typeof out === "object" && out !== null && typeof out.success === "boolean"
-      if (!valid || typeof out.result !== "string") {
-        throw new Error("agentc: the gateway answered " + toolName + " without {success, result}")
-      }
-      return out
+      text = await res.text()
     } catch (err) {
       abort?.throwIfAborted()
       if (attempt < MAX_RETRIES && isRetryable(err)) {
         await sleep(RETRY_BASE_MS * Math.pow(2, attempt), abort)
         continue
       }
-      throw err
+      const e = err as { message?: unknown; cause?: { message?: unknown } } | null
+      const cause = typeof e?.cause?.message === "string" ? " (" + e.cause.message + ")" : ""
+      throw new Error(
+        "agentc: the gateway callback of " + toolName + " failed after " + String(attempt + 1) + " attempt(s): " +
+          String(e?.message ?? err) + cause,
+        { cause: err },
+      )
     }
+    const out = json(text) as Partial<ToolCallbackResponse & { error: unknown }> | null | undefined
+    if (!res.ok) {
+      // The gateway's JSON error names what is wrong (a limit, an out-of-date
+      // tool file, a reused tool_call_id): pass it on to the model.
+      const why = typeof out?.error === "string" ? ": " + out.error : ""
+      return { success: false, result: "Gateway error " + res.status + why }
+    }
+    if (typeof out?.success !== "boolean" || typeof out.result !== "string") {
+      throw new Error("agentc: the gateway answered " + toolName + " without {success, result}")
+    }
+    return out as ToolCallbackResponse
   }
 }

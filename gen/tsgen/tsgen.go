@@ -4,10 +4,10 @@
 // one tool module per tool (tool/<id>.ts, all in one style: tool() from
 // @opencode-ai/plugin, zod through tool.schema, arguments parsed inside
 // execute()), its description (tool/<id>.txt), the tool folder's
-// package.json, the shared runtime (agentc/runtime.ts: argument parsing
-// and the gateway callback helper; outside the tool folder because OpenCode
-// loads every .ts file there as a tool, and imported relatively as
-// "../agentc/runtime.ts"), opencode.json, and one injection manifest per
+// package.json, the shared runtime (tool/agentc/runtime.ts: argument
+// parsing and the gateway callback helper; in a subfolder because OpenCode
+// loads every .ts file of the tool folder as a tool, and imported as
+// "./agentc/runtime.ts"), opencode.json, and one injection manifest per
 // mode (inject/<mode>.json: the files to write where, and the files to
 // remove).
 //
@@ -50,7 +50,7 @@ var TSEmitter = &emit.Emitter{
 }
 
 // runtimeImport is how a tool module imports the runtime.
-const runtimeImport = "../agentc/runtime.ts"
+const runtimeImport = "./agentc/runtime.ts"
 
 // emitOpenCode returns the OpenCode files of the pass's spec.
 func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
@@ -69,7 +69,7 @@ func emitOpenCode(p *emit.Pass) ([]emit.File, error) {
 		"dependencies": map[string]string{s.OpenCode.PluginPackage: s.OpenCode.PluginVersion},
 	})
 	add(path.Join(opencodelayout.ToolSubdir, "package.json"), pkg)
-	add(opencodelayout.RuntimeFile, runtimeModule(s))
+	add(path.Join(opencodelayout.ToolSubdir, opencodelayout.RuntimeFile), runtimeModule(s))
 	cfg, err := opencodelayout.Config(s)
 	if err != nil {
 		return nil, err

@@ -25,7 +25,7 @@ export const STANDINGS: readonly Standing[] = [
   "unavailable",
 ]
 
-/** A tool, by the name the model calls. */
+/** A tool, by its name in the contract (the model calls it by its fileName, OpenCode's tool id). */
 export type ToolName =
   | "automation.complete"
   | "request_env_variables"

@@ -24,7 +24,7 @@ const Path = "example.com/scratch"
 
 // tsconfig type-checks strictly, unused names included, against the
 // pinned @opencode-ai/plugin; allowImportingTsExtensions is for the tools'
-// "../agentc/runtime.ts" import, which OpenCode's Bun runtime resolves as
+// "./agentc/runtime.ts" import, which OpenCode's Bun runtime resolves as
 // written. %s stands for the "include" list.
 const tsconfig = `{
   "compilerOptions": {

@@ -2,7 +2,7 @@
 // Source: agent contract proliferate (contract.cue, modes.cue, tools.cue)
 
 import { tool } from "@opencode-ai/plugin"
-import { callGatewayTool, parseArgs, toolCallId } from "../agentc/runtime.ts"
+import { callGatewayTool, parseArgs, toolCallId } from "./agentc/runtime.ts"
 
 /** zod, as the plugin exports it to tools (the runtime's helpers use the same instance). */
 const z = tool.schema
