@@ -35,8 +35,8 @@ type gatewayRequest struct {
 // success: false; one ending in ":500" gets HTTP 500, one ending in ":409"
 // the gateway's JSON error of a conflict, one ending in ":text" a 200 whose
 // body is not JSON, and one ending in ":cut" a 200 whose body is cut off by
-// the connection's close (a suffix, because a random UUID, the call id when
-// OpenCode passes none, may contain "500").
+// the connection's close, the first time (a suffix, because a random UUID,
+// the call id when OpenCode passes none, may contain "500").
 type fakeGateway struct {
 	mu       sync.Mutex
 	requests []gatewayRequest
@@ -56,7 +56,8 @@ func (g *fakeGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.mu.Lock()
 	g.requests = append(g.requests, req)
 	drop := strings.Contains(req.ToolCallID, "drop") && !g.dropped[req.ToolCallID]
-	if drop {
+	cut := strings.HasSuffix(req.ToolCallID, ":cut") && !g.dropped[req.ToolCallID]
+	if drop || cut {
 		g.dropped[req.ToolCallID] = true
 	}
 	g.mu.Unlock()
@@ -66,7 +67,7 @@ func (g *fakeGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err == nil {
 			conn.Close() // the sandbox froze: the socket is gone
 		}
-	case strings.HasSuffix(req.ToolCallID, ":cut"):
+	case cut:
 		conn, buf, err := w.(http.Hijacker).Hijack()
 		if err == nil {
 			buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"succ")
@@ -206,12 +207,12 @@ func TestExecuteUnderNode(t *testing.T) {
 				WantRequests: []wantRequest{{"msg_5:text", `{}`}},
 			},
 			{
-				// A failure outside retry_on is not retried, and the model
-				// reads which callback failed and why, not fetch's bare
-				// "terminated".
+				// An answer cut off mid-body (the sandbox froze after the
+				// gateway executed the call) is retried with the same
+				// tool_call_id: "terminated" is in the spec's retry_on.
 				Tool: "save_snapshot", MessageID: "msg_5", CallID: "cut", Args: `{}`,
-				WantError:    "agentc: the gateway callback of save_snapshot failed after 1 attempt(s): terminated (other side closed)",
-				WantRequests: []wantRequest{{"msg_5:cut", `{}`}},
+				WantOutput:   "done msg_5:cut",
+				WantRequests: []wantRequest{{"msg_5:cut", `{}`}, {"msg_5:cut", `{}`}},
 			},
 			{
 				Tool: "save_snapshot", MessageID: "msg_6", CallID: "x", Args: `{}`, Abort: "before",
@@ -257,6 +258,15 @@ func TestExecuteUnderNode(t *testing.T) {
 				Args:         `{"name": "abc", "path": "a/b", "ratio": 0.5, "count": 2, "kind": "sink", "tags": [], "items": [{"id": 1}]}`,
 				WantOutput:   "done m:k",
 				WantRequests: []wantRequest{{"m:k", `{"name":"abc","path":"a/b","ratio":0.5,"count":2,"weight":1.5,"retries":3,"dry_run":false,"level":"info","kind":"sink","tags":[],"items":[{"id":1}]}`}},
+			},
+			{
+				// A failure outside retry_on (this spec's is ECONNRESET alone)
+				// is not retried, and the model reads which callback failed
+				// and why, not fetch's bare "terminated".
+				Tool: "kitchen_sink", MessageID: "m", CallID: "cut",
+				Args:         `{"name": "abc", "path": "a/b", "ratio": 0.5, "count": 2, "kind": "sink", "tags": [], "items": [{"id": 1}]}`,
+				WantError:    "agentc: the gateway callback of kitchen.sink failed after 1 attempt(s): terminated (other side closed)",
+				WantRequests: []wantRequest{{"m:cut", `{"name":"abc","path":"a/b","ratio":0.5,"count":2,"weight":1.5,"retries":3,"dry_run":false,"level":"info","kind":"sink","tags":[],"items":[{"id":1}]}`}},
 			},
 			{
 				Tool: "empty", Args: `{"anything": 1}`,

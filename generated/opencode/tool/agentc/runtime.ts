@@ -153,6 +153,7 @@ export const RETRY_ON: readonly string[] = [
   "ECONNREFUSED",
   "ETIMEDOUT",
   "fetch failed",
+  "terminated",
   "AbortError",
   "TimeoutError",
 ]
