@@ -468,24 +468,32 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 // one; the callback route compares ids as JavaScript strings and refuses
 // those (agentrt.CheckToolCallID). Here a lone surrogate becomes its
 // WTF-8 bytes and invalid UTF-8 stays as it is, so that CheckToolCallID
-// refuses them too. When body does not hold that value, decoded is
-// returned.
+// refuses them too. In a JSON-RPC batch (protocol 2025-03-26) the SDK does
+// not say which message a call is, so any message whose id decodes to
+// decoded but is spelt otherwise answers: a valid id beside such a twin is
+// refused rather than two ids made one. When body holds no such value,
+// decoded is returned.
 func rawMetaString(body []byte, key, decoded string) string {
-	var msg struct {
-		Params struct {
-			Meta map[string]json.RawMessage `json:"_meta"`
-		} `json:"params"`
+	// Maps, not structs: encoding/json matches a struct's fields
+	// case-insensitively ("_META"), the SDK's decoder only exactly.
+	var batch []map[string]json.RawMessage
+	if json.Unmarshal(body, &batch) != nil {
+		batch = make([]map[string]json.RawMessage, 1)
+		json.Unmarshal(body, &batch[0])
 	}
-	if json.Unmarshal(body, &msg) != nil {
-		return decoded
+	for _, msg := range batch {
+		var params, meta map[string]json.RawMessage
+		json.Unmarshal(msg["params"], &params)
+		json.Unmarshal(params["_meta"], &meta)
+		var same string
+		if json.Unmarshal(meta[key], &same) != nil || same != decoded {
+			continue
+		}
+		// meta[key] is then exactly one JSON string (encoding/json trims
+		// the space around a RawMessage), which JSString reads.
+		if s, _ := agentrt.JSString(meta[key]); s != decoded {
+			return s
+		}
 	}
-	raw := msg.Params.Meta[key]
-	var same string
-	if json.Unmarshal(raw, &same) != nil || same != decoded {
-		return decoded
-	}
-	// raw is then exactly one JSON string (encoding/json trims the space
-	// around a RawMessage), which JSString reads.
-	s, _ := agentrt.JSString(raw)
-	return s
+	return decoded
 }
