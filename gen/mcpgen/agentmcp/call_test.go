@@ -508,3 +508,37 @@ func TestSurrogateIDAnyFraming(t *testing.T) {
 		t.Errorf("%d executions, want 1 (the valid id)", executed)
 	}
 }
+
+// TestInvalidParamsStatus: a refused _meta tool_call_id is observed with
+// the HTTP status it is answered with: 200 before protocol 2026-07-28, and
+// from it 400, which the SDK sends for an invalid-params error (SEP-2575).
+func TestInvalidParamsStatus(t *testing.T) {
+	var events []agentrt.CallEvent
+	srv := storeServer(t, &oneTool, nil, func(ev agentrt.CallEvent) { events = append(events, ev) })
+	envelope := `,"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+		`"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}`
+	cases := []struct {
+		version, envelope string
+		status            int
+	}{{"2025-11-25", "", http.StatusOK}, {"2026-07-28", envelope, http.StatusBadRequest}}
+	for i, c := range cases {
+		msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"` +
+			agentmcp.ToolCallIDMeta + `":""` + c.envelope + `}}}`
+		req := newRPC(t, t.Context(), srv.URL, msg)
+		req.Header.Set("Mcp-Protocol-Version", c.version)
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "echo")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != c.status || !strings.Contains(string(b), `"code":-32602`) {
+			t.Fatalf("%s: %d %s, want %d and invalid params", c.version, res.StatusCode, b, c.status)
+		}
+		if len(events) != i+1 || events[i].Outcome != "invalid_params" || events[i].Status != c.status {
+			t.Errorf("%s: observed %+v, want invalid_params with status %d", c.version, events, c.status)
+		}
+	}
+}

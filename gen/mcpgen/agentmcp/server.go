@@ -98,7 +98,8 @@ type Config[H any, M ~string] struct {
 	// and once per request refused before MCP, with the callback route's
 	// agentrt.CallEvent, so one adaptor serves both transports' metrics.
 	// Status is the HTTP status: 200 for every tools/call (MCP answers
-	// inside JSON-RPC), and the refusal's (401, 403, 400, 413, 404, 503, 500), whose
+	// inside JSON-RPC) but an "invalid_params" one from protocol
+	// 2026-07-28 (400), and the refusal's (401, 403, 400, 413, 404, 503, 500), whose
 	// Tool is "" (the tool is named inside the JSON-RPC body). Outcome is
 	// as on the route ("executed", "invalid_arguments", "replayed",
 	// "rejected", …), plus "invalid_params" for a refused _meta
@@ -410,6 +411,11 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 		}
 		invalid := func(msg string) (*mcp.CallToolResult, error) {
 			ev.Outcome = "invalid_params"
+			// From protocol 2026-07-28 the SDK answers it with HTTP 400
+			// (SEP-2575), deciding by this header as here.
+			if req.Extra != nil && req.Extra.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
+				ev.Status = http.StatusBadRequest
+			}
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 		}
 		// Without the _meta id the call simply executes; with one, the id
