@@ -156,7 +156,9 @@ type Config[H any, M ~string] struct {
 // the server's own pages — unless the request reached a loopback address
 // under a Host that is not loopback (localhost, 127.0.0.1, [::1]): that
 // is a foreign name rebound to this machine. Any other Origin is refused
-// with 403 "origin_not_allowed" before the token is checked.
+// with 403 "origin_not_allowed" before the token is checked. An allowed
+// Origin is answered under CORS (Access-Control-Allow-Origin), and its
+// preflight (OPTIONS) with 204 and the methods and headers it asks for.
 //
 // Errors before MCP starts are JSON {"error", "code"} with the callback
 // route's statuses and codes: 403 origin_not_allowed (see above), 401
@@ -268,10 +270,22 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ev := agentrt.CallEvent{SessionID: checked, Outcome: code, Status: status, Duration: time.Since(start)}
 		ev.Log(r.Context(), s.cfg.Logger, "agentc mcp request refused", s.cfg.Observe)
 	}
-	if origin := r.Header.Get("Origin"); origin != "" && !s.allowedOrigin(r, origin) {
-		fail(http.StatusForbidden, "origin_not_allowed", "requests from web origin "+strconv.Quote(origin)+
-			" are not allowed (list it in the MCP server's AllowedOrigins)")
-		return
+	if origin := r.Header.Get("Origin"); origin != "" {
+		if !s.allowedOrigin(r, origin) {
+			fail(http.StatusForbidden, "origin_not_allowed", "requests from web origin "+strconv.Quote(origin)+
+				" are not allowed (list it in the MCP server's AllowedOrigins)")
+			return
+		}
+		// A page of another origin reads the answer only under CORS, and
+		// first asks (a preflight, without the token) to send its headers.
+		w.Header().Set("Access-Control-Allow-Origin", origin)
+		w.Header().Add("Vary", "Origin")
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			w.Header().Set("Access-Control-Allow-Methods", "POST")
+			w.Header().Set("Access-Control-Allow-Headers", r.Header.Get("Access-Control-Request-Headers"))
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
 	}
 	session := r.Header.Get(SessionHeader)
 	claims, refused := agentrt.Authenticate(w, r, s.cfg.Auth, "agentc-mcp", "tool calls", session)
