@@ -158,7 +158,7 @@ type Config[H any, M ~string] struct {
 // is a foreign name rebound to this machine. Any other Origin is refused
 // with 403 "origin_not_allowed" before the token is checked. An allowed
 // Origin is answered under CORS (Access-Control-Allow-Origin), and its
-// preflight (OPTIONS) with 204 and the methods and headers it asks for.
+// preflight (OPTIONS) with 204 and the headers it asks for.
 //
 // Errors before MCP starts are JSON {"error", "code"} with the callback
 // route's statuses and codes: 403 origin_not_allowed (see above), 401
@@ -281,7 +281,6 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", origin)
 		w.Header().Add("Vary", "Origin")
 		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
-			w.Header().Set("Access-Control-Allow-Methods", "POST")
 			w.Header().Set("Access-Control-Allow-Headers", r.Header.Get("Access-Control-Request-Headers"))
 			w.WriteHeader(http.StatusNoContent)
 			return
