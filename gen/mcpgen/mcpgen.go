@@ -207,7 +207,7 @@ func rawString(s string) string {
 // plus a remote MCP server entry for the gateway, under the contract's
 // name (OpenCode shows its tools to the model as <name>_<tool>), whose
 // URL, token and session OpenCode reads from the same environment
-// variables the callback stubs read.
+// variables the callback stubs read, and whose timeout is a callback's.
 func Config(s *model.Spec) ([]byte, error) {
 	cfg, err := opencodelayout.Config(s)
 	if err != nil {
@@ -229,6 +229,9 @@ func Config(s *model.Spec) ([]byte, error) {
 		"type":    "remote",
 		"url":     "{env:" + cb.EnvGatewayURL + "}" + opencodelayout.MCPPath,
 		"enabled": true,
+		// OpenCode's wait for a tool call, as the stubs' for a callback:
+		// without it OpenCode 1.18.33 gives up after 60 s (the MCP SDK's).
+		"timeout": cb.TimeoutMS,
 		"headers": map[string]any{
 			"Authorization":                 "Bearer {env:" + cb.EnvAuthToken + "}",
 			opencodelayout.MCPSessionHeader: "{env:" + cb.EnvSessionID + "}",

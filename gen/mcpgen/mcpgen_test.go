@@ -111,6 +111,7 @@ func TestEmit(t *testing.T) {
 			Type    string            `json:"type"`
 			URL     string            `json:"url"`
 			Headers map[string]string `json:"headers"`
+			Timeout int               `json:"timeout"`
 		} `json:"mcp"`
 	}
 	if err := json.Unmarshal(cfg, &parsed); err != nil {
@@ -118,7 +119,8 @@ func TestEmit(t *testing.T) {
 	}
 	e := parsed.MCP[s.Contract.Name]
 	if e.Type != "remote" || e.URL != "{env:"+s.Callback.EnvGatewayURL+"}"+opencodelayout.MCPPath ||
-		e.Headers[opencodelayout.MCPSessionHeader] != "{env:"+s.Callback.EnvSessionID+"}" || e.Headers["Authorization"] != "Bearer {env:"+s.Callback.EnvAuthToken+"}" {
+		e.Headers[opencodelayout.MCPSessionHeader] != "{env:"+s.Callback.EnvSessionID+"}" || e.Headers["Authorization"] != "Bearer {env:"+s.Callback.EnvAuthToken+"}" ||
+		e.Timeout != s.Callback.TimeoutMS {
 		t.Errorf("MCP entry %+v", e)
 	}
 

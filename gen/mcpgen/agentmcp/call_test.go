@@ -474,3 +474,71 @@ func TestRefusalLogged(t *testing.T) {
 		t.Errorf("answered %d, logged:\n%s\nwant a record %s", res.StatusCode, log.String(), want)
 	}
 }
+
+// TestSurrogateIDAnyFraming: a _meta tool_call_id holding a lone surrogate,
+// which the SDK decodes to U+FFFD, is refused however the message is framed:
+// alone, in a JSON-RPC batch (which the SDK accepts for protocol 2025-03-26,
+// the default without Mcp-Protocol-Version), first or second in it, or beside
+// a "_META" that only a case-insensitive decoder would read. It reaches
+// neither the store nor the handler, while a valid id beside it executes.
+func TestSurrogateIDAnyFraming(t *testing.T) {
+	c := oneTool
+	executed := 0
+	c.Dispatch = func(ctx context.Context, h noHandler, call agentrt.Call[string], args []byte) agentrt.Result {
+		executed++
+		return agentrt.Result{Success: true, Result: "echoed " + call.ToolCallID}
+	}
+	srv := storeServer(t, &c, nil, func(agentrt.CallEvent) {})
+	call := func(id int, toolCallID string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{%q:%s}}}`,
+			id, agentmcp.ToolCallIDMeta, toolCallID)
+	}
+	cases := []struct{ name, msg string }{
+		{"alone", call(1, `"\ud800-x"`)},
+		{"in a batch", "[" + call(1, `"\ud800-x"`) + "]"},
+		{"second in a batch", "[" + call(1, `"ok"`) + "," + call(2, `"\udc00-x"`) + "]"},
+		{"beside _META", strings.Replace(call(1, `"\ud800-x"`), "}}}", fmt.Sprintf(`},"_META":{%q:"\ufffd-x"}}}`, agentmcp.ToolCallIDMeta), 1)},
+	}
+	for _, tc := range cases {
+		if got := rpc(t, srv.URL, tc.msg); !strings.Contains(got, `"code":-32602`) || !strings.Contains(got, "lone surrogate") {
+			t.Errorf("%s: %s, want invalid params naming the lone surrogate", tc.name, got)
+		}
+	}
+	if executed != 1 {
+		t.Errorf("%d executions, want 1 (the valid id)", executed)
+	}
+}
+
+// TestInvalidParamsStatus: a refused _meta tool_call_id is observed with
+// the HTTP status it is answered with: 200 before protocol 2026-07-28, and
+// from it 400, which the SDK sends for an invalid-params error (SEP-2575).
+func TestInvalidParamsStatus(t *testing.T) {
+	var events []agentrt.CallEvent
+	srv := storeServer(t, &oneTool, nil, func(ev agentrt.CallEvent) { events = append(events, ev) })
+	envelope := `,"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+		`"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}`
+	cases := []struct {
+		version, envelope string
+		status            int
+	}{{"2025-11-25", "", http.StatusOK}, {"2026-07-28", envelope, http.StatusBadRequest}}
+	for i, c := range cases {
+		msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"` +
+			agentmcp.ToolCallIDMeta + `":""` + c.envelope + `}}}`
+		req := newRPC(t, t.Context(), srv.URL, msg)
+		req.Header.Set("Mcp-Protocol-Version", c.version)
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "echo")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != c.status || !strings.Contains(string(b), `"code":-32602`) {
+			t.Fatalf("%s: %d %s, want %d and invalid params", c.version, res.StatusCode, b, c.status)
+		}
+		if len(events) != i+1 || events[i].Outcome != "invalid_params" || events[i].Status != c.status {
+			t.Errorf("%s: observed %+v, want invalid_params with status %d", c.version, events, c.status)
+		}
+	}
+}

@@ -35,7 +35,8 @@ var oneTool = agentrt.Contract[noHandler, string]{
 // with 403 before its token is checked, unless AllowedOrigins lists it;
 // a foreign name rebound to the loopback address the server listens on is
 // refused though its Origin and Host agree (the conformance suite's
-// dns-rebinding-protection probe).
+// dns-rebinding-protection probe). An allowed Origin is answered under
+// CORS, its preflight included, which carries no token.
 func TestOrigin(t *testing.T) {
 	const console = "https://Console.Example.com"
 	s, err := agentmcp.New(&oneTool, []agentmcp.Tool{{Tool: 0, Description: "echoes", Schema: `{"type":"object"}`}},
@@ -102,6 +103,30 @@ func TestOrigin(t *testing.T) {
 			t.Errorf("%s: tools/list did not list echo: %s", c.name, b)
 		case c.status == 403 && !strings.Contains(string(b), `"code":"origin_not_allowed"`):
 			t.Errorf("%s: 403 %s, want code origin_not_allowed", c.name, b)
+		case c.status != 403 && res.Header.Get("Access-Control-Allow-Origin") != c.origin:
+			t.Errorf("%s: Access-Control-Allow-Origin %q, want %q", c.name, res.Header.Get("Access-Control-Allow-Origin"), c.origin)
+		}
+	}
+
+	// A browser asks before it sends the token (a CORS preflight): a
+	// listed origin may, a foreign one may not.
+	for origin, status := range map[string]int{strings.ToLower(console): 204, "http://evil.example.com": 403} {
+		req, err := http.NewRequest(http.MethodOptions, srv.URL+agentmcp.Path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		req.Header.Set("Access-Control-Request-Headers", "authorization,content-type,x-agentc-session,mcp-protocol-version")
+		res, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		allowed := res.Header.Get("Access-Control-Allow-Origin") == origin &&
+			res.Header.Get("Access-Control-Allow-Headers") == req.Header.Get("Access-Control-Request-Headers")
+		if res.StatusCode != status || allowed != (status == 204) {
+			t.Errorf("preflight from %s: %d %v, want %d", origin, res.StatusCode, res.Header, status)
 		}
 	}
 

@@ -98,7 +98,8 @@ type Config[H any, M ~string] struct {
 	// and once per request refused before MCP, with the callback route's
 	// agentrt.CallEvent, so one adaptor serves both transports' metrics.
 	// Status is the HTTP status: 200 for every tools/call (MCP answers
-	// inside JSON-RPC), and the refusal's (401, 403, 400, 413, 404, 503, 500), whose
+	// inside JSON-RPC) but an "invalid_params" one from protocol
+	// 2026-07-28 (400), and the refusal's (401, 403, 400, 413, 404, 503, 500), whose
 	// Tool is "" (the tool is named inside the JSON-RPC body). Outcome is
 	// as on the route ("executed", "invalid_arguments", "replayed",
 	// "rejected", …), plus "invalid_params" for a refused _meta
@@ -155,7 +156,9 @@ type Config[H any, M ~string] struct {
 // the server's own pages — unless the request reached a loopback address
 // under a Host that is not loopback (localhost, 127.0.0.1, [::1]): that
 // is a foreign name rebound to this machine. Any other Origin is refused
-// with 403 "origin_not_allowed" before the token is checked.
+// with 403 "origin_not_allowed" before the token is checked. An allowed
+// Origin is answered under CORS (Access-Control-Allow-Origin), and its
+// preflight (OPTIONS) with 204 and the headers it asks for.
 //
 // Errors before MCP starts are JSON {"error", "code"} with the callback
 // route's statuses and codes: 403 origin_not_allowed (see above), 401
@@ -267,10 +270,21 @@ func (s *Server[H, M]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ev := agentrt.CallEvent{SessionID: checked, Outcome: code, Status: status, Duration: time.Since(start)}
 		ev.Log(r.Context(), s.cfg.Logger, "agentc mcp request refused", s.cfg.Observe)
 	}
-	if origin := r.Header.Get("Origin"); origin != "" && !s.allowedOrigin(r, origin) {
-		fail(http.StatusForbidden, "origin_not_allowed", "requests from web origin "+strconv.Quote(origin)+
-			" are not allowed (list it in the MCP server's AllowedOrigins)")
-		return
+	if origin := r.Header.Get("Origin"); origin != "" {
+		if !s.allowedOrigin(r, origin) {
+			fail(http.StatusForbidden, "origin_not_allowed", "requests from web origin "+strconv.Quote(origin)+
+				" are not allowed (list it in the MCP server's AllowedOrigins)")
+			return
+		}
+		// A page of another origin reads the answer only under CORS, and
+		// first asks (a preflight, without the token) to send its headers.
+		w.Header().Set("Access-Control-Allow-Origin", origin)
+		w.Header().Add("Vary", "Origin")
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			w.Header().Set("Access-Control-Allow-Headers", r.Header.Get("Access-Control-Request-Headers"))
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
 	}
 	session := r.Header.Get(SessionHeader)
 	claims, refused := agentrt.Authenticate(w, r, s.cfg.Auth, "agentc-mcp", "tool calls", session)
@@ -410,6 +424,11 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 		}
 		invalid := func(msg string) (*mcp.CallToolResult, error) {
 			ev.Outcome = "invalid_params"
+			// From protocol 2026-07-28 the SDK answers it with HTTP 400
+			// (SEP-2575), deciding by this header as here.
+			if req.Extra != nil && req.Extra.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
+				ev.Status = http.StatusBadRequest
+			}
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 		}
 		// Without the _meta id the call simply executes; with one, the id
@@ -468,24 +487,32 @@ func (s *Server[H, M]) handler(ti int) mcp.ToolHandler {
 // one; the callback route compares ids as JavaScript strings and refuses
 // those (agentrt.CheckToolCallID). Here a lone surrogate becomes its
 // WTF-8 bytes and invalid UTF-8 stays as it is, so that CheckToolCallID
-// refuses them too. When body does not hold that value, decoded is
-// returned.
+// refuses them too. In a JSON-RPC batch (protocol 2025-03-26) the SDK does
+// not say which message a call is, so any message whose id decodes to
+// decoded but is spelt otherwise answers: a valid id beside such a twin is
+// refused rather than two ids made one. When body holds no such value,
+// decoded is returned.
 func rawMetaString(body []byte, key, decoded string) string {
-	var msg struct {
-		Params struct {
-			Meta map[string]json.RawMessage `json:"_meta"`
-		} `json:"params"`
+	// Maps, not structs: encoding/json matches a struct's fields
+	// case-insensitively ("_META"), the SDK's decoder only exactly.
+	var batch []map[string]json.RawMessage
+	if json.Unmarshal(body, &batch) != nil {
+		batch = make([]map[string]json.RawMessage, 1)
+		json.Unmarshal(body, &batch[0])
 	}
-	if json.Unmarshal(body, &msg) != nil {
-		return decoded
+	for _, msg := range batch {
+		var params, meta map[string]json.RawMessage
+		json.Unmarshal(msg["params"], &params)
+		json.Unmarshal(params["_meta"], &meta)
+		var same string
+		if json.Unmarshal(meta[key], &same) != nil || same != decoded {
+			continue
+		}
+		// meta[key] is then exactly one JSON string (encoding/json trims
+		// the space around a RawMessage), which JSString reads.
+		if s, _ := agentrt.JSString(meta[key]); s != decoded {
+			return s
+		}
 	}
-	raw := msg.Params.Meta[key]
-	var same string
-	if json.Unmarshal(raw, &same) != nil || same != decoded {
-		return decoded
-	}
-	// raw is then exactly one JSON string (encoding/json trims the space
-	// around a RawMessage), which JSString reads.
-	s, _ := agentrt.JSString(raw)
-	return s
+	return decoded
 }
