@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -82,14 +83,23 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	// Every directory below the spec's is watched too: the packages the spec
 	// imports from its own module, and cue.mod; and in a module above the
 	// spec directory, its directories that hold .cue files.
-	if _, err := watchTree(w, sf.spec); err != nil {
+	dir, _ := filepath.Abs(sf.spec) // as specSource made it
+	if _, err := watchTree(w, dir); err != nil {
 		return fmt.Errorf("watching %s: %w", sf.spec, err)
 	}
-	dir, _ := filepath.Abs(sf.spec) // as specSource made it
 	if root := src.ModuleRoot(); root != dir {
 		if err := watchModule(w, root); err != nil {
 			return fmt.Errorf("watching %s: %w", root, err)
 		}
+	}
+	// The spec directory's parent is watched too, for the spec directory
+	// alone (unless the module watches it): moved away or removed (an mv, a
+	// git checkout), the spec directory takes its own watches with it, and
+	// only its parent sees it come back.
+	parent := filepath.Dir(dir)
+	inModule := slices.Contains(w.WatchList(), parent)
+	if err := w.Add(parent); err != nil {
+		return fmt.Errorf("watching %s: %w", parent, err)
 	}
 	// What the emitters keep from one run to the next: the Go emitter's
 	// rendered declarations, so that an edit renders again only the
@@ -127,6 +137,12 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 			if !open {
 				return nil
 			}
+			switch {
+			case ev.Name == dir && !ev.Has(fsnotify.Create):
+				timer.Reset(settle) // the spec directory is gone: say so
+			case filepath.Dir(ev.Name) == parent && ev.Name != dir && !inModule:
+				continue // another entry of the spec directory's parent
+			}
 			if ev.Has(fsnotify.Create) {
 				if cue, err := created(w, ev.Name); err != nil {
 					e.logf("agentc gen: watching %s: %v", ev.Name, err)
@@ -150,11 +166,12 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	}
 }
 
-// created handles the path p made below the spec's directory. A directory
-// is watched from now on, with those below it (a file is no tree: nothing
-// to add), but a hidden one or node_modules, as watchTree leaves them out
-// below its root. It reports whether the new tree holds a .cue file: a
-// directory moved in makes one event, none for the files it brings.
+// created handles the path p made below the spec's directory, or the spec
+// directory come back. A directory is watched from now on, with those
+// below it (a file is no tree: nothing to add), but a hidden one or
+// node_modules, as watchTree leaves them out below its root. It reports
+// whether the new tree holds a .cue file: a directory moved in makes one
+// event, none for the files it brings.
 func created(w *fsnotify.Watcher, p string) (cue bool, err error) {
 	if unwatched(filepath.Base(p)) {
 		return false, nil

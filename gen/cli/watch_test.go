@@ -198,6 +198,52 @@ func TestWatch(t *testing.T) {
 	}
 }
 
+// TestWatchSpecDirMoved: the spec directory moved away (or removed) takes
+// its watches with it; watch says the spec is gone, and when the directory
+// comes back (moved back, a git checkout), watches and regenerates it again.
+func TestWatchSpecDirMoved(t *testing.T) {
+	dir, sink, stop := startWatch(t, 8, filepath.Join(t.TempDir(), "out"))
+	sink.await(t, `watching .* for changes`)
+	away := filepath.Join(t.TempDir(), "away")
+	if err := os.Rename(dir, away); err != nil {
+		t.Fatal(err)
+	}
+	if l := sink.await(t, `waiting for the next save`); !containsMatch(l, `spec directory: .*spec: no such file or directory`) {
+		t.Fatalf("after the spec directory moved away:\n%s", strings.Join(l, "\n"))
+	}
+	if err := os.Rename(away, dir); err != nil {
+		t.Fatal(err)
+	}
+	if l := sink.await(t, `written|finding|waiting`); !regexp.MustCompile(`: 0 written, [1-9][0-9]* unchanged, 0 removed$`).MatchString(l[len(l)-1]) {
+		t.Fatalf("after the spec directory came back: %q, want a run that writes nothing", l)
+	}
+	tools := filepath.Join(dir, "synthetic_tools.cue")
+	b, err := os.ReadFile(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeSpecFile(t, tools, bytes.Replace(b, []byte("Synthetic tool 2: saves service commands."), []byte("Synthetic tool 2: back."), 1))
+	if l := sink.await(t, `written|finding|waiting`); !regexp.MustCompile(`: [1-9][0-9]* written, [1-9][0-9]* unchanged, 0 removed$`).MatchString(l[len(l)-1]) {
+		t.Fatalf("after a save in the spec directory moved back: %q, want some files written", l)
+	}
+
+	// The parent is watched for the spec directory alone: a .cue file
+	// beside the spec directory is no part of it.
+	if err := os.WriteFile(filepath.Join(filepath.Dir(dir), "beside.cue"), []byte("package beside\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(10 * settle)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	close(sink.C)
+	for l := range sink.C {
+		if !strings.HasPrefix(l, "agentc gen: stopped watching") {
+			t.Errorf("after a .cue file was saved beside the spec directory: %q, want only the stop line", l)
+		}
+	}
+}
+
 // startWatch writes a synthetic spec of n tools and runs watch on it in
 // the background, generating into out, as gen --watch does. stop ends the
 // watch and returns what it returned; the test's cleanup calls it too, for
