@@ -83,11 +83,22 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	// Every directory below the spec's is watched too: the packages the spec
 	// imports from its own module, and cue.mod; and in a module above the
 	// spec directory, its directories that hold .cue files.
-	dir, _ := filepath.Abs(sf.spec) // as specSource made it
+	// Each directory by its own name: a walk does not follow a symbolic
+	// link, not even at its root, and a spec directory named by one went
+	// unwatched.
+	dir, err := filepath.EvalSymlinks(sf.spec)
+	if err != nil {
+		return fmt.Errorf("watching %s: %w", sf.spec, err)
+	}
+	dir, _ = filepath.Abs(dir) // as the names of its parent's events are
+	root, err := filepath.EvalSymlinks(src.ModuleRoot())
+	if err != nil {
+		return fmt.Errorf("watching %s: %w", sf.spec, err)
+	}
 	if _, err := watchTree(w, dir); err != nil {
 		return fmt.Errorf("watching %s: %w", sf.spec, err)
 	}
-	if root := src.ModuleRoot(); root != dir {
+	if root != dir {
 		if err := watchModule(w, root); err != nil {
 			return fmt.Errorf("watching %s: %w", root, err)
 		}

@@ -254,6 +254,13 @@ func startWatch(t *testing.T, n int, out string) (dir string, sink *lineSink, st
 	if err := synth.WriteDir(dir, synth.Files(n)); err != nil {
 		t.Fatal(err)
 	}
+	sink, stop = watchDir(t, dir, out)
+	return dir, sink, stop
+}
+
+// watchDir runs watch on the spec in dir as startWatch does.
+func watchDir(t *testing.T, dir, out string) (sink *lineSink, stop func() error) {
+	t.Helper()
 	sink = &lineSink{C: make(chan string, 1000)}
 	e := &env{stdout: &bytes.Buffer{}, stderr: sink}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -264,7 +271,31 @@ func startWatch(t *testing.T, n int, out string) (dir string, sink *lineSink, st
 		return <-done
 	})
 	t.Cleanup(func() { stop() })
-	return dir, sink, stop
+	return sink, stop
+}
+
+// TestWatchSymlinkedSpec: a spec directory named by a symbolic link to it
+// is watched (a walk does not follow the link, and watched nothing).
+func TestWatchSymlinkedSpec(t *testing.T) {
+	real := filepath.Join(t.TempDir(), "spec")
+	if err := synth.WriteDir(real, synth.Files(8)); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	sink, _ := watchDir(t, link, filepath.Join(t.TempDir(), "out"))
+	sink.await(t, `watching .* for changes`)
+	tools := filepath.Join(link, "synthetic_tools.cue")
+	b, err := os.ReadFile(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeSpecFile(t, tools, bytes.Replace(b, []byte("Synthetic tool 2: saves service commands."), []byte("Synthetic tool 2: linked."), 1))
+	if l := sink.await(t, `written|finding|waiting`); !regexp.MustCompile(`: [1-9][0-9]* written, [1-9][0-9]* unchanged, 0 removed$`).MatchString(l[len(l)-1]) {
+		t.Fatalf("after a save in the linked spec directory: %q, want some files written", l)
+	}
 }
 
 func containsMatch(lines []string, re string) bool {
