@@ -95,11 +95,11 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	if err != nil {
 		return fmt.Errorf("watching %s: %w", sf.spec, err)
 	}
-	if _, err := watchTree(w, dir); err != nil {
+	if _, err := watchTree(w, dir, true); err != nil {
 		return fmt.Errorf("watching %s: %w", sf.spec, err)
 	}
 	if root != dir {
-		if err := watchModule(w, root); err != nil {
+		if _, err := watchTree(w, root, false); err != nil {
 			return fmt.Errorf("watching %s: %w", root, err)
 		}
 	}
@@ -187,50 +187,37 @@ func created(w *fsnotify.Watcher, p string) (cue bool, err error) {
 	if unwatched(filepath.Base(p)) {
 		return false, nil
 	}
-	return watchTree(w, p)
+	return watchTree(w, p, true)
 }
 
 // watchTree adds root, if it is a directory, and every directory below it
 // to w, but the unwatched ones, and reports whether the tree holds a .cue
-// file.
-func watchTree(w *fsnotify.Watcher, root string) (cue bool, err error) {
+// file. Not every directory of a module above the spec directory, which
+// is often a whole repository, whose other directories a watch leaves
+// alone: there it adds those that hold .cue files (its cue.mod, the
+// packages the spec may import from it). (A directory that holds no .cue
+// file yet when the watch starts is not watched then; the spec directory's
+// own tree is, whole.)
+func watchTree(w *fsnotify.Watcher, root string, every bool) (cue bool, err error) {
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil // gone already: an editor's temporary file
 		case err != nil:
 			return err
-		case !d.IsDir():
-			cue = cue || strings.HasSuffix(d.Name(), ".cue")
-			return nil
-		case p != root && unwatched(d.Name()):
-			return filepath.SkipDir
-		}
-		return w.Add(p)
-	})
-	return cue, err
-}
-
-// watchModule adds to w the directories of the spec's module, rooted at
-// root, that hold .cue files (its cue.mod, the packages the spec may import
-// from it), but the unwatched ones: a module above the spec directory is
-// often a whole repository, whose other directories a watch leaves alone.
-// (A directory that holds no .cue file yet when the watch starts is not
-// watched; the spec directory's own tree is, whole.)
-func watchModule(w *fsnotify.Watcher, root string) error {
-	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return nil
-		case err != nil:
-			return err
+		case !d.IsDir() && strings.HasSuffix(d.Name(), ".cue"):
+			cue = true
+			if !every {
+				return w.Add(filepath.Dir(p))
+			}
 		case d.IsDir() && p != root && unwatched(d.Name()):
 			return filepath.SkipDir
-		case !d.IsDir() && strings.HasSuffix(d.Name(), ".cue"):
-			return w.Add(filepath.Dir(p))
+		case d.IsDir() && every:
+			return w.Add(p)
 		}
 		return nil
 	})
+	return cue, err
 }
 
 // unwatched reports whether a directory named name is left out of a

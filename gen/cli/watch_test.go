@@ -485,7 +485,7 @@ func TestWatchTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if cue, err := watchTree(w, root); err != nil || cue {
+	if cue, err := watchTree(w, root, true); err != nil || cue {
 		t.Fatalf("watchTree = %v, %v; want no .cue file and no error", cue, err)
 	}
 	watched := func() []string {
@@ -542,7 +542,7 @@ func TestWatchModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if err := watchModule(w, root); err != nil {
+	if _, err := watchTree(w, root, false); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
