@@ -210,6 +210,14 @@ func watchTree(w *fsnotify.Watcher, root string, every bool) (cue bool, err erro
 			if !every {
 				return w.Add(filepath.Dir(p))
 			}
+		case d.Type()&fs.ModeSymlink != 0 && every && !unwatched(d.Name()):
+			// A directory linked in (cue.mod/pkg/x -> ../x), which cue loads
+			// through the link and inotify watches through it, but a walk
+			// does not follow (nor do we, below it: a link may close a loop).
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+				cue = true // it may bring a package, as a directory moved in does
+				return w.Add(p)
+			}
 		case d.IsDir() && p != root && unwatched(d.Name()):
 			return filepath.SkipDir
 		case d.IsDir() && every:

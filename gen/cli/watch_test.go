@@ -274,6 +274,35 @@ func watchDir(t *testing.T, dir, out string) (sink *lineSink, stop func() error)
 	return sink, stop
 }
 
+// TestWatchLinkedPackage: a package of the spec's module linked into the
+// spec directory (common -> ../shared), which CUE loads through the link,
+// is watched through it.
+func TestWatchLinkedPackage(t *testing.T) {
+	files := synth.Files(8)
+	tools := files["synthetic_tools.cue"]
+	tools = bytes.Replace(tools, []byte("\t\"strings\"\n)"), []byte("\t\"strings\"\n\t\"agentc.dev/spec/common\"\n)"), 1)
+	files["synthetic_tools.cue"] = bytes.Replace(tools, []byte(`"Synthetic tool 2: saves service commands."`), []byte("common.#Note"), 1)
+	dir := filepath.Join(t.TempDir(), "spec")
+	if err := synth.WriteDir(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	shared := filepath.Join(t.TempDir(), "shared")
+	if err := synth.WriteDir(shared, map[string][]byte{"common.cue": []byte("package common\n\n#Note: \"Synthetic tool 2: shared.\"\n")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(shared, filepath.Join(dir, "common")); err != nil {
+		t.Fatal(err)
+	}
+	sink, _ := watchDir(t, dir, filepath.Join(t.TempDir(), "out"))
+	if l := sink.await(t, `watching .* for changes`); !strings.HasSuffix(l[0], " 0 removed") {
+		t.Fatalf("first run: %q", l)
+	}
+	writeSpecFile(t, filepath.Join(shared, "common.cue"), []byte("package common\n\n#Note: \"Synthetic tool 2: shared, edited.\"\n"))
+	if l := sink.await(t, `written|finding|waiting`); !regexp.MustCompile(`: [1-9][0-9]* written, [1-9][0-9]* unchanged, 0 removed$`).MatchString(l[len(l)-1]) {
+		t.Fatalf("after a save in the linked package: %q, want some files written", l)
+	}
+}
+
 // TestWatchSymlinkedSpec: a spec directory named by a symbolic link to it
 // is watched (a walk does not follow the link, and watched nothing).
 func TestWatchSymlinkedSpec(t *testing.T) {
