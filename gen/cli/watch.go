@@ -106,12 +106,11 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	// The spec directory's parent is watched too, for the spec directory
 	// alone (unless the module watches it): moved away or removed (an mv, a
 	// git checkout), the spec directory takes its own watches with it, and
-	// only its parent sees it come back.
+	// only its parent sees it come back. A parent we may not read is left
+	// out: the spec is watched as well without it.
 	parent := filepath.Dir(dir)
 	inModule := slices.Contains(w.WatchList(), parent)
-	if err := w.Add(parent); err != nil {
-		return fmt.Errorf("watching %s: %w", parent, err)
-	}
+	_ = w.Add(parent)
 	// What the emitters keep from one run to the next: the Go emitter's
 	// rendered declarations, so that an edit renders again only the
 	// declarations it changed.
