@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -82,15 +83,34 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	// Every directory below the spec's is watched too: the packages the spec
 	// imports from its own module, and cue.mod; and in a module above the
 	// spec directory, its directories that hold .cue files.
-	if _, err := watchTree(w, sf.spec); err != nil {
+	// Each directory by its own name: a walk does not follow a symbolic
+	// link, not even at its root, and a spec directory named by one went
+	// unwatched.
+	dir, err := filepath.EvalSymlinks(sf.spec)
+	if err != nil {
 		return fmt.Errorf("watching %s: %w", sf.spec, err)
 	}
-	dir, _ := filepath.Abs(sf.spec) // as specSource made it
-	if root := src.ModuleRoot(); root != dir {
-		if err := watchModule(w, root); err != nil {
+	dir, _ = filepath.Abs(dir) // as the names of its parent's events are
+	root, err := filepath.EvalSymlinks(src.ModuleRoot())
+	if err != nil {
+		return fmt.Errorf("watching %s: %w", sf.spec, err)
+	}
+	if _, err := watchTree(w, dir, true); err != nil {
+		return fmt.Errorf("watching %s: %w", sf.spec, err)
+	}
+	if root != dir {
+		if _, err := watchTree(w, root, false); err != nil {
 			return fmt.Errorf("watching %s: %w", root, err)
 		}
 	}
+	// The spec directory's parent is watched too, for the spec directory
+	// alone (unless the module watches it): moved away or removed (an mv, a
+	// git checkout), the spec directory takes its own watches with it, and
+	// only its parent sees it come back. A parent we may not read is left
+	// out: the spec is watched as well without it.
+	parent := filepath.Dir(dir)
+	inModule := slices.Contains(w.WatchList(), parent)
+	_ = w.Add(parent)
 	// What the emitters keep from one run to the next: the Go emitter's
 	// rendered declarations, so that an edit renders again only the
 	// declarations it changed.
@@ -127,6 +147,12 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 			if !open {
 				return nil
 			}
+			switch {
+			case ev.Name == dir && !ev.Has(fsnotify.Create):
+				timer.Reset(settle) // the spec directory is gone: say so
+			case filepath.Dir(ev.Name) == parent && ev.Name != dir && !inModule:
+				continue // another entry of the spec directory's parent
+			}
 			if ev.Has(fsnotify.Create) {
 				if cue, err := created(w, ev.Name); err != nil {
 					e.logf("agentc gen: watching %s: %v", ev.Name, err)
@@ -150,59 +176,55 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 	}
 }
 
-// created handles the path p made below the spec's directory. A directory
-// is watched from now on, with those below it (a file is no tree: nothing
-// to add), but a hidden one or node_modules, as watchTree leaves them out
-// below its root. It reports whether the new tree holds a .cue file: a
-// directory moved in makes one event, none for the files it brings.
+// created handles the path p made below the spec's directory, or the spec
+// directory come back. A directory is watched from now on, with those
+// below it (a file is no tree: nothing to add), but a hidden one or
+// node_modules, as watchTree leaves them out below its root. It reports
+// whether the new tree holds a .cue file: a directory moved in makes one
+// event, none for the files it brings.
 func created(w *fsnotify.Watcher, p string) (cue bool, err error) {
 	if unwatched(filepath.Base(p)) {
 		return false, nil
 	}
-	return watchTree(w, p)
+	return watchTree(w, p, true)
 }
 
 // watchTree adds root, if it is a directory, and every directory below it
 // to w, but the unwatched ones, and reports whether the tree holds a .cue
-// file.
-func watchTree(w *fsnotify.Watcher, root string) (cue bool, err error) {
+// file. Not every directory of a module above the spec directory, which
+// is often a whole repository, whose other directories a watch leaves
+// alone: there it adds those that hold .cue files (its cue.mod, the
+// packages the spec may import from it). (A directory that holds no .cue
+// file yet when the watch starts is not watched then; the spec directory's
+// own tree is, whole.)
+func watchTree(w *fsnotify.Watcher, root string, every bool) (cue bool, err error) {
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil // gone already: an editor's temporary file
 		case err != nil:
 			return err
-		case !d.IsDir():
-			cue = cue || strings.HasSuffix(d.Name(), ".cue")
-			return nil
-		case p != root && unwatched(d.Name()):
-			return filepath.SkipDir
-		}
-		return w.Add(p)
-	})
-	return cue, err
-}
-
-// watchModule adds to w the directories of the spec's module, rooted at
-// root, that hold .cue files (its cue.mod, the packages the spec may import
-// from it), but the unwatched ones: a module above the spec directory is
-// often a whole repository, whose other directories a watch leaves alone.
-// (A directory that holds no .cue file yet when the watch starts is not
-// watched; the spec directory's own tree is, whole.)
-func watchModule(w *fsnotify.Watcher, root string) error {
-	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return nil
-		case err != nil:
-			return err
+		case !d.IsDir() && strings.HasSuffix(d.Name(), ".cue"):
+			cue = true
+			if !every {
+				return w.Add(filepath.Dir(p))
+			}
+		case d.Type()&fs.ModeSymlink != 0 && every && !unwatched(d.Name()):
+			// A directory linked in (cue.mod/pkg/x -> ../x), which cue loads
+			// through the link and inotify watches through it, but a walk
+			// does not follow (nor do we, below it: a link may close a loop).
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+				cue = true // it may bring a package, as a directory moved in does
+				return w.Add(p)
+			}
 		case d.IsDir() && p != root && unwatched(d.Name()):
 			return filepath.SkipDir
-		case !d.IsDir() && strings.HasSuffix(d.Name(), ".cue"):
-			return w.Add(filepath.Dir(p))
+		case d.IsDir() && every:
+			return w.Add(p)
 		}
 		return nil
 	})
+	return cue, err
 }
 
 // unwatched reports whether a directory named name is left out of a

@@ -198,6 +198,52 @@ func TestWatch(t *testing.T) {
 	}
 }
 
+// TestWatchSpecDirMoved: the spec directory moved away (or removed) takes
+// its watches with it; watch says the spec is gone, and when the directory
+// comes back (moved back, a git checkout), watches and regenerates it again.
+func TestWatchSpecDirMoved(t *testing.T) {
+	dir, sink, stop := startWatch(t, 8, filepath.Join(t.TempDir(), "out"))
+	sink.await(t, `watching .* for changes`)
+	away := filepath.Join(t.TempDir(), "away")
+	if err := os.Rename(dir, away); err != nil {
+		t.Fatal(err)
+	}
+	if l := sink.await(t, `waiting for the next save`); !containsMatch(l, `spec directory: .*spec: no such file or directory`) {
+		t.Fatalf("after the spec directory moved away:\n%s", strings.Join(l, "\n"))
+	}
+	if err := os.Rename(away, dir); err != nil {
+		t.Fatal(err)
+	}
+	if l := sink.await(t, `written|finding|waiting`); !regexp.MustCompile(`: 0 written, [1-9][0-9]* unchanged, 0 removed$`).MatchString(l[len(l)-1]) {
+		t.Fatalf("after the spec directory came back: %q, want a run that writes nothing", l)
+	}
+	tools := filepath.Join(dir, "synthetic_tools.cue")
+	b, err := os.ReadFile(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeSpecFile(t, tools, bytes.Replace(b, []byte("Synthetic tool 2: saves service commands."), []byte("Synthetic tool 2: back."), 1))
+	if l := sink.await(t, `written|finding|waiting`); !regexp.MustCompile(`: [1-9][0-9]* written, [1-9][0-9]* unchanged, 0 removed$`).MatchString(l[len(l)-1]) {
+		t.Fatalf("after a save in the spec directory moved back: %q, want some files written", l)
+	}
+
+	// The parent is watched for the spec directory alone: a .cue file
+	// beside the spec directory is no part of it.
+	if err := os.WriteFile(filepath.Join(filepath.Dir(dir), "beside.cue"), []byte("package beside\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(10 * settle)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	close(sink.C)
+	for l := range sink.C {
+		if !strings.HasPrefix(l, "agentc gen: stopped watching") {
+			t.Errorf("after a .cue file was saved beside the spec directory: %q, want only the stop line", l)
+		}
+	}
+}
+
 // startWatch writes a synthetic spec of n tools and runs watch on it in
 // the background, generating into out, as gen --watch does. stop ends the
 // watch and returns what it returned; the test's cleanup calls it too, for
@@ -208,6 +254,13 @@ func startWatch(t *testing.T, n int, out string) (dir string, sink *lineSink, st
 	if err := synth.WriteDir(dir, synth.Files(n)); err != nil {
 		t.Fatal(err)
 	}
+	sink, stop = watchDir(t, dir, out)
+	return dir, sink, stop
+}
+
+// watchDir runs watch on the spec in dir as startWatch does.
+func watchDir(t *testing.T, dir, out string) (sink *lineSink, stop func() error) {
+	t.Helper()
 	sink = &lineSink{C: make(chan string, 1000)}
 	e := &env{stdout: &bytes.Buffer{}, stderr: sink}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -218,7 +271,60 @@ func startWatch(t *testing.T, n int, out string) (dir string, sink *lineSink, st
 		return <-done
 	})
 	t.Cleanup(func() { stop() })
-	return dir, sink, stop
+	return sink, stop
+}
+
+// TestWatchLinkedPackage: a package of the spec's module linked into the
+// spec directory (common -> ../shared), which CUE loads through the link,
+// is watched through it.
+func TestWatchLinkedPackage(t *testing.T) {
+	files := synth.Files(8)
+	tools := files["synthetic_tools.cue"]
+	tools = bytes.Replace(tools, []byte("\t\"strings\"\n)"), []byte("\t\"strings\"\n\t\"agentc.dev/spec/common\"\n)"), 1)
+	files["synthetic_tools.cue"] = bytes.Replace(tools, []byte(`"Synthetic tool 2: saves service commands."`), []byte("common.#Note"), 1)
+	dir := filepath.Join(t.TempDir(), "spec")
+	if err := synth.WriteDir(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	shared := filepath.Join(t.TempDir(), "shared")
+	if err := synth.WriteDir(shared, map[string][]byte{"common.cue": []byte("package common\n\n#Note: \"Synthetic tool 2: shared.\"\n")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(shared, filepath.Join(dir, "common")); err != nil {
+		t.Fatal(err)
+	}
+	sink, _ := watchDir(t, dir, filepath.Join(t.TempDir(), "out"))
+	if l := sink.await(t, `watching .* for changes`); !strings.HasSuffix(l[0], " 0 removed") {
+		t.Fatalf("first run: %q", l)
+	}
+	writeSpecFile(t, filepath.Join(shared, "common.cue"), []byte("package common\n\n#Note: \"Synthetic tool 2: shared, edited.\"\n"))
+	if l := sink.await(t, `written|finding|waiting`); !regexp.MustCompile(`: [1-9][0-9]* written, [1-9][0-9]* unchanged, 0 removed$`).MatchString(l[len(l)-1]) {
+		t.Fatalf("after a save in the linked package: %q, want some files written", l)
+	}
+}
+
+// TestWatchSymlinkedSpec: a spec directory named by a symbolic link to it
+// is watched (a walk does not follow the link, and watched nothing).
+func TestWatchSymlinkedSpec(t *testing.T) {
+	real := filepath.Join(t.TempDir(), "spec")
+	if err := synth.WriteDir(real, synth.Files(8)); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	sink, _ := watchDir(t, link, filepath.Join(t.TempDir(), "out"))
+	sink.await(t, `watching .* for changes`)
+	tools := filepath.Join(link, "synthetic_tools.cue")
+	b, err := os.ReadFile(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeSpecFile(t, tools, bytes.Replace(b, []byte("Synthetic tool 2: saves service commands."), []byte("Synthetic tool 2: linked."), 1))
+	if l := sink.await(t, `written|finding|waiting`); !regexp.MustCompile(`: [1-9][0-9]* written, [1-9][0-9]* unchanged, 0 removed$`).MatchString(l[len(l)-1]) {
+		t.Fatalf("after a save in the linked spec directory: %q, want some files written", l)
+	}
 }
 
 func containsMatch(lines []string, re string) bool {
@@ -408,7 +514,7 @@ func TestWatchTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if cue, err := watchTree(w, root); err != nil || cue {
+	if cue, err := watchTree(w, root, true); err != nil || cue {
 		t.Fatalf("watchTree = %v, %v; want no .cue file and no error", cue, err)
 	}
 	watched := func() []string {
@@ -465,7 +571,7 @@ func TestWatchModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if err := watchModule(w, root); err != nil {
+	if _, err := watchTree(w, root, false); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
