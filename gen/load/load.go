@@ -74,7 +74,7 @@ func Dir(dir string) (*Source, error) {
 	}
 	files := map[string][]byte{}
 	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".cue") {
+		if e.IsDir() || !cueFile(e.Name()) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(abs, e.Name()))
@@ -131,12 +131,19 @@ func (src *Source) moduleFile() string {
 	return ""
 }
 
+// cueFile reports whether the file name is one of a package's .cue files
+// as cue/load reads them: it ignores a name that begins with _ or . (a
+// draft _x.cue, an editor's lock file .#x.cue), as go build does.
+func cueFile(name string) bool {
+	return strings.HasSuffix(name, ".cue") && !strings.HasPrefix(name, "_") && !strings.HasPrefix(name, ".")
+}
+
 // UserFiles returns the names of the spec author's .cue files, sorted: the
 // directory's own, without the metaschema copy.
 func (src *Source) UserFiles() []string {
 	var names []string
 	for name := range src.Files {
-		if strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") && name != spec.SchemaFile {
+		if cueFile(name) && !strings.Contains(name, "/") && name != spec.SchemaFile {
 			names = append(names, name)
 		}
 	}
