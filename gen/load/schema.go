@@ -189,13 +189,17 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 	var es []cueErr
 	for _, e := range cueerrors.Errors(err) {
 		format, args := e.Msg()
-		if m := fmt.Sprintf(format, args...); strings.TrimSpace(m) == "" || strings.Contains(m, "%!") {
-			// Some errors (cue/load's wrapped ones) carry their text only in
-			// Error.
-			format, args = "%s", []any{strings.TrimPrefix(e.Error(), strings.Join(e.Path(), ".")+": ")}
+		pe := (*cueload.PackageError)(nil)
+		isPkg := errors.As(e, &pe)
+		full := strings.TrimPrefix(e.Error(), strings.Join(e.Path(), ".")+": ")
+		if m := fmt.Sprintf(format, args...); strings.TrimSpace(m) == "" || strings.Contains(m, "%!") || !isPkg && strings.HasPrefix(full, m+": ") {
+			// Some errors (cue/load's wrapped ones) carry their text, or
+			// their cause (an imported package's syntax error: "import
+			// failed: expected '}'"), only in Error.
+			format, args = "%s", []any{full}
 		}
 		ce := cueErr{path: e.Path(), format: format, args: args}
-		if pe := (*cueload.PackageError)(nil); errors.As(e, &pe) {
+		if isPkg {
 			// An import cue/load could not resolve: the path is the
 			// import stack, and what went wrong is in the cause alone
 			// ("import failed" wraps it).
@@ -260,8 +264,9 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 		if len(e.path) > 0 {
 			msg = strings.Join(e.path, ".") + ": " + msg
 		}
-		if e.format == "conflicting values %s and %s" && len(e.also) > 0 {
-			// Say where the other value comes from, as cue vet does.
+		if len(e.also) > 0 && (e.format == "conflicting values %s and %s" || strings.HasPrefix(msg, "import failed: ")) {
+			// Say where the other value comes from, or the imported
+			// package's error is, as cue vet does.
 			msg += " (also at " + strings.Join(each(e.also, model.Pos.String), ", ") + ")"
 		}
 		out = append(out, &diag.Error{Pos: e.pos, Code: "cue", Msg: msg})
