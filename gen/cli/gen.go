@@ -2,6 +2,7 @@ package cli
 
 import (
 	"cmp"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -161,6 +162,10 @@ func genOnce(sf *specFlags, warn io.Writer) (*genResult, error) {
 	return g.write()
 }
 
+// errInterrupted is write's error when a signal came while it wrote: the
+// run ends, and a watch stops, once the files are written.
+var errInterrupted = errors.New("interrupted")
+
 // write carries out g's changes, unless the output root holds another
 // contract's files.
 func (g *generation) write() (*genResult, error) {
@@ -178,7 +183,7 @@ func (g *generation) write() (*genResult, error) {
 	}
 	select {
 	case s := <-sig:
-		return nil, fmt.Errorf("interrupted (%v) after writing every file", s)
+		return nil, fmt.Errorf("%w (%v) after writing every file", errInterrupted, s)
 	default:
 	}
 	r := &genResult{out: g.out}

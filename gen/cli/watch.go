@@ -128,6 +128,8 @@ func watch(ctx context.Context, e *env, sf *specFlags) error {
 		case errors.As(err, &l):
 			diag.Print(e.stderr, l)
 			e.logf("agentc gen: %d finding(s); nothing written, waiting for the next save", len(l))
+		case errors.Is(err, errInterrupted):
+			e.logf("agentc gen: %v", err) // the watch stops next
 		default:
 			e.logf("agentc gen: %v", err)
 			e.logf("agentc gen: waiting for the next save")

@@ -430,45 +430,68 @@ func TestWatchInterrupt(t *testing.T) {
 	}
 }
 
+// TestWatchInterruptMidWrite: gen --watch interrupted (SIGINT) while its
+// first run writes says so and stops, exit status 0, without saying it
+// waits for the next save.
+func TestWatchInterruptMidWrite(t *testing.T) {
+	_, stderr, err := interruptMidWrite(t, "--watch")
+	if err != nil {
+		t.Fatalf("after SIGINT: %v, want exit status 0\n%s", err, stderr)
+	}
+	if !strings.Contains(stderr, "interrupted (interrupt) after writing every file") || !strings.Contains(stderr, "stopped watching") || strings.Contains(stderr, "waiting for the next save") {
+		t.Errorf("gen --watch interrupted while it writes: want it to say so and stop, not wait for the next save:\n%s", stderr)
+	}
+}
+
 // TestGenInterrupt: agentc gen, as a process, interrupted (SIGINT) while it
 // writes, writes every file before it stops: no temporary file is left, the
 // output is a one-shot gen's, and it exits 1 saying it was interrupted.
 func TestGenInterrupt(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "spec")
-	if err := synth.WriteDir(dir, synth.Files(300)); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "out")
-	cmd := exec.Command(os.Args[0], "gen", "--spec", dir, "--out", out)
-	cmd.Env = append(os.Environ(), "AGENTC_TEST_AS_MAIN=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	// The manifest is the first file written.
-	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(time.Millisecond) {
-		if _, err := os.Stat(filepath.Join(out, "agentc-manifest.txt")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("gen wrote no manifest:\n%s", stderr.String())
-		}
-	}
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "interrupted") {
-		t.Fatalf("after SIGINT: %v, want exit status 1 and a word that it was interrupted\n%s", err, stderr.String())
+	out, stderr, err := interruptMidWrite(t)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(stderr, "interrupted") {
+		t.Fatalf("after SIGINT: %v, want exit status 1 and a word that it was interrupted\n%s", err, stderr)
 	}
 	for p := range readTree(t, out) {
 		if strings.Contains(p, ".agentc-tmp-") {
 			t.Errorf("left a temporary file: %s", p)
 		}
 	}
-	sameAsOneShot(t, dir, out)
+	sameAsOneShot(t, filepath.Join(filepath.Dir(out), "spec"), out)
+}
+
+// interruptMidWrite runs agentc gen with args on a 300-tool spec, as a
+// process, and interrupts it (SIGINT) once it has written its first file,
+// the manifest; it returns the output root (out, beside the spec directory,
+// spec, in one temporary directory), what the run printed on stderr and how
+// it ended.
+func interruptMidWrite(t *testing.T, args ...string) (out, stderr string, err error) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "spec")
+	if err := synth.WriteDir(dir, synth.Files(300)); err != nil {
+		t.Fatal(err)
+	}
+	out = filepath.Join(filepath.Dir(dir), "out")
+	cmd := exec.Command(os.Args[0], append([]string{"gen", "--spec", dir, "--out", out}, args...)...)
+	cmd.Env = append(os.Environ(), "AGENTC_TEST_AS_MAIN=1")
+	var buf bytes.Buffer
+	cmd.Stderr = &buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(out, "agentc-manifest.txt")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("gen wrote no manifest:\n%s", buf.String())
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	return out, buf.String(), err
 }
 
 // TestSpecEvent: only changes to .cue files (in the watched directories:
