@@ -65,10 +65,10 @@ func rpc(t *testing.T, url, msg string) string {
 	return string(b)
 }
 
-// TestListAndCall: tools/list serves the indented schema compact; a
-// tools/call without arguments reaches Dispatch with {}; one whose
-// tool_call_id the Store cannot record is a JSON-RPC error, observed as
-// store_failed, and executes nothing.
+// TestListAndCall: initialize offers tools alone; tools/list serves the
+// indented schema compact; a tools/call without arguments reaches Dispatch
+// with {}; one whose tool_call_id the Store cannot record is a JSON-RPC
+// error, observed as store_failed, and executes nothing.
 func TestListAndCall(t *testing.T) {
 	c := oneTool
 	executed := 0
@@ -92,6 +92,10 @@ func TestListAndCall(t *testing.T) {
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 
+	// Tools, and no promise of notifications a stateless server never sends.
+	if got := rpc(t, srv.URL, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`); !strings.Contains(got, `"capabilities":{"tools":{}}`) {
+		t.Errorf("initialize: %s, want the capabilities {\"tools\":{}}", got)
+	}
 	if got := rpc(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`); !strings.Contains(got, `"inputSchema":{"type":"object"}`) {
 		t.Errorf("tools/list: %s, want the schema compact", got)
 	}

@@ -354,6 +354,10 @@ func (s *Server[H, M]) newServer(mode M) *mcp.Server {
 		// intermediary may serve them to another caller (the SDK's
 		// default scope is "public").
 		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) { c.CacheScope = "private" },
+		// Tools alone, whose list never changes for a mode: the SDK's
+		// default (logging, tools.listChanged) promises notifications a
+		// stateless server never sends.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	unlisted := map[string]mcp.ToolHandler{}
 	for _, t := range s.tools {
