@@ -43,6 +43,16 @@ func rules(fs []Finding) []string {
 	return out
 }
 
+// report is Compare's findings of old against new, one "RULE: message" a
+// line.
+func report(old, new *model.Spec) string {
+	var lines []string
+	for _, f := range Compare(old, new) {
+		lines = append(lines, f.Rule+": "+f.Message)
+	}
+	return strings.Join(lines, "\n")
+}
+
 func rule(id string) Rule {
 	r, _ := LookupRule(id)
 	return r
@@ -610,11 +620,7 @@ func TestKinds(t *testing.T) {
 		{"result integer to number", res(integer), res(num), "RESULT_TYPE_CHANGED: result field t.a changed type from integer to number"},
 	}
 	for _, c := range cases {
-		var got []string
-		for _, f := range Compare(c.old, c.new) {
-			got = append(got, f.Rule+": "+f.Message)
-		}
-		if strings.Join(got, "\n") != c.want {
+		if got := report(c.old, c.new); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -651,11 +657,7 @@ func TestPatterns(t *testing.T) {
 		{"pattern gained", arg(nil), arg([]string{"^a"}), "ARG_PATTERN_CHANGED: argument t.a gained pattern =~^a"},
 	}
 	for _, c := range cases {
-		var got []string
-		for _, f := range Compare(c.old, c.new) {
-			got = append(got, f.Rule+": "+f.Message)
-		}
-		if strings.Join(got, "\n") != c.want {
+		if got := report(c.old, c.new); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}
 	}
