@@ -710,15 +710,17 @@ func (w *typeWalker) droppedDefault(v, field cue.Value) {
 	case ok && field.IsConcrete():
 		// (*"a" | "b") & ("a" | "c") is "a": CUE keeps no default for a
 		// field with one value, which must then be given.
-		w.errorv(v, "default", "the field's constraints leave it one value, %v, so CUE drops the default and the field must be given; "+
-			"remove the default, or let the field allow more than one value", field)
+		w.errorv(v, "default", "the constraints of %v leave it one value, %v, so CUE drops the default and the field must be given; "+
+			"remove the default, or let the field allow more than one value", field.Path(), field)
 	case ok && field.Unify(d).Validate() == nil:
 		// The field admits d: another default disagrees with it (a
 		// template's, tools: [_]: args: x: *"a" | …, and a tool's).
 		w.errorv(v, "default", "the default %v of %v disagrees with another default of the field, so CUE keeps neither: "+
 			"a default does not override another (a tool's does not override a template's); give the field one default, and only its type elsewhere", d, field.Path())
 	case ok:
-		w.errorv(v, "default", "the default %v conflicts with the field's other constraints, so CUE drops it; remove it or make it satisfy them", d)
+		// Named by its path: the default may be a shared definition's, and
+		// the constraint one tool's (#Paging & {limit: <=10}).
+		w.errorv(v, "default", "the default %v of %v conflicts with the field's other constraints, so CUE drops it; remove it or make it satisfy them", d, field.Path())
 	}
 }
 
