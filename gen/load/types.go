@@ -265,9 +265,22 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 			return t
 		}
 		// Elements before the "..." ([a, ...T]): Len is not concrete for
-		// an open list, so they are listed.
+		// an open list, so they are listed, at the operand that writes
+		// them ([...string] & [_, ...], CUE's non-empty list).
 		if it, err := lv.List(); err == nil && it.Next() {
-			w.errorv(v, "unsupported", "list prefixes ([a, ...T]) are not supported; use [...T]")
+			n, at := 1, v
+			for it.Next() {
+				n++
+			}
+			var ops []cue.Value
+			w.leaves(v, &ops, 0)
+			for _, lf := range ops {
+				if it, err := lf.List(); err == nil && it.Next() {
+					at = lf
+					break
+				}
+			}
+			w.errorv(at, "unsupported", "list prefixes ([a, ...T]) are not supported; use [...T], and list.MinItems(%d) to require the items the prefix does ([_, ...T] is [...T] & list.MinItems(1))", n)
 		}
 		t.Items = w.typ(elem, base, names.Singular(field))
 		t.Items.Doc = w.l.docOf(elem)
