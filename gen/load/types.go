@@ -826,8 +826,9 @@ func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *
 	c, ok := w.checks[key]
 	if !ok {
 		msg, err := attr.String(0)
-		if err != nil || strings.TrimSpace(msg) == "" {
-			w.l.errorf(def, "check", "@check needs a message: @check(\"what is wrong\")")
+		// Not CUE's key=value form, whose text, key and all, String gives.
+		if args := slices.Collect(attr.Args(0)); err != nil || strings.TrimSpace(msg) == "" || len(args) != 1 || args[0].Key != "" {
+			w.l.errorf(def, "check", "@check takes one argument, its message: @check(\"what is wrong\"), found @check(%s)", attr.Contents())
 		}
 		sels := path.Selectors()
 		name := strings.TrimPrefix(sels[len(sels)-1].String(), "#")
