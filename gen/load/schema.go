@@ -410,9 +410,12 @@ func (l *loader) notAllowed(e cueErr) *diag.Error {
 	msg := strings.Join(e.path, ".") + ": field not allowed"
 	if len(e.path) > 3 && schemaPath(e.path[:3]) {
 		// The metaschema leaves both open: a closed struct of the spec's
-		// (#Args & {x: …}) refuses the field.
+		// (#Args & {x: …}) refuses the field. So does one that embeds a
+		// definition ({#Args, y: T}) a field added from elsewhere: CUE
+		// closes it as the definition is, unless it is open (...).
 		return &diag.Error{Pos: e.pos, Code: "schema", Msg: msg + ": a closed struct of the spec's (a definition, or close({…})) does not declare it; " +
-			"declare it there, or embed the definition in a struct that adds it ({#Args, x: T}) rather than unify with it (#Args & {x: T})"}
+			"declare it there, or embed the definition in a struct that adds it ({#Args, x: T}) rather than unify with it (#Args & {x: T}); " +
+			"a struct that embeds it takes a field added from elsewhere (a template's tools: [_]: args: x: T) only when it is open too ({#Args, ...})"}
 	}
 	if e.metaschemaOnly && len(e.path) > 1 {
 		// A closed definition of the spec's stands where the metaschema

@@ -265,9 +265,22 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 			return t
 		}
 		// Elements before the "..." ([a, ...T]): Len is not concrete for
-		// an open list, so they are listed.
+		// an open list, so they are listed, at the operand that writes
+		// them ([...string] & [_, ...], CUE's non-empty list).
 		if it, err := lv.List(); err == nil && it.Next() {
-			w.errorv(v, "unsupported", "list prefixes ([a, ...T]) are not supported; use [...T]")
+			n, at := 1, v
+			for it.Next() {
+				n++
+			}
+			var ops []cue.Value
+			w.leaves(v, &ops, 0)
+			for _, lf := range ops {
+				if it, err := lf.List(); err == nil && it.Next() {
+					at = lf
+					break
+				}
+			}
+			w.errorv(at, "unsupported", "list prefixes ([a, ...T]) are not supported; use [...T], and list.MinItems(%d) to require the items the prefix does ([_, ...T] is [...T] & list.MinItems(1))", n)
 		}
 		t.Items = w.typ(elem, base, names.Singular(field))
 		t.Items.Doc = w.l.docOf(elem)
@@ -710,15 +723,17 @@ func (w *typeWalker) droppedDefault(v, field cue.Value) {
 	case ok && field.IsConcrete():
 		// (*"a" | "b") & ("a" | "c") is "a": CUE keeps no default for a
 		// field with one value, which must then be given.
-		w.errorv(v, "default", "the field's constraints leave it one value, %v, so CUE drops the default and the field must be given; "+
-			"remove the default, or let the field allow more than one value", field)
+		w.errorv(v, "default", "the constraints of %v leave it one value, %v, so CUE drops the default and the field must be given; "+
+			"remove the default, or let the field allow more than one value", field.Path(), field)
 	case ok && field.Unify(d).Validate() == nil:
 		// The field admits d: another default disagrees with it (a
 		// template's, tools: [_]: args: x: *"a" | …, and a tool's).
 		w.errorv(v, "default", "the default %v of %v disagrees with another default of the field, so CUE keeps neither: "+
 			"a default does not override another (a tool's does not override a template's); give the field one default, and only its type elsewhere", d, field.Path())
 	case ok:
-		w.errorv(v, "default", "the default %v conflicts with the field's other constraints, so CUE drops it; remove it or make it satisfy them", d)
+		// Named by its path: the default may be a shared definition's, and
+		// the constraint one tool's (#Paging & {limit: <=10}).
+		w.errorv(v, "default", "the default %v of %v conflicts with the field's other constraints, so CUE drops it; remove it or make it satisfy them", d, field.Path())
 	}
 }
 
@@ -811,8 +826,9 @@ func (w *typeWalker) check(def cue.Value, path cue.Path, attr cue.Attribute, t *
 	c, ok := w.checks[key]
 	if !ok {
 		msg, err := attr.String(0)
-		if err != nil || strings.TrimSpace(msg) == "" {
-			w.l.errorf(def, "check", "@check needs a message: @check(\"what is wrong\")")
+		// Not CUE's key=value form, whose text, key and all, String gives.
+		if args := slices.Collect(attr.Args(0)); err != nil || strings.TrimSpace(msg) == "" || len(args) != 1 || args[0].Key != "" {
+			w.l.errorf(def, "check", "@check takes one argument, its message: @check(\"what is wrong\"), found @check(%s)", attr.Contents())
 		}
 		sels := path.Selectors()
 		name := strings.TrimPrefix(sels[len(sels)-1].String(), "#")
