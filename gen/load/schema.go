@@ -205,6 +205,10 @@ func (l *loader) convertList(err error, fallback model.Pos) diag.List {
 			// ("import failed" wraps it).
 			f, a := pe.Msg()
 			ce.path, ce.format, ce.args = nil, "%s: %s%s", []any{fmt.Sprintf(format, args...), fmt.Sprintf(f, a...), l.importAdvice()}
+		} else if m := fmt.Sprint(args...); format == "builtin package %q undefined" || strings.Contains(m, "relative import paths not allowed") {
+			// The two imports an author tries first for a package below
+			// the spec directory: import "shared" and import "./shared".
+			ce.format, ce.args = "%s%s", []any{fmt.Sprintf(format, args...), l.importAdvice()}
 		}
 		for _, p := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
 			mp := l.pos(p)
