@@ -89,12 +89,6 @@ var modeTable = [...]modeInfo{
 	},
 }
 
-func _() {
-	// An "invalid array index" compiler error here means the modes changed: run agentc gen again.
-	var x [1]struct{}
-	_ = x[len(modeTable)-3]
-}
-
 // info returns the mode's facts; a Mode outside the contract's has none (its mode is "").
 func (m Mode) info() *modeInfo {
 	for i := range modeTable {

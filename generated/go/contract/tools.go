@@ -43,18 +43,6 @@ const (
 // numTools is the number of tools.
 const numTools = 5
 
-func _() {
-	// An "invalid array index" compiler error here means the tool constants changed
-	// since this package was generated: run agentc gen again.
-	var x [1]struct{}
-	_ = x[ToolAutomationComplete-0]
-	_ = x[ToolRequestEnvVariables-1]
-	_ = x[ToolSaveEnvFiles-2]
-	_ = x[ToolSaveServiceCommands-3]
-	_ = x[ToolSaveSnapshot-4]
-	_ = x[len(toolTable)-numTools]
-}
-
 // An "overflows" compiler error here means that the runtime (package agentrt) does
 // not serve the API this package was generated against: generate the package and
 // its runtime with the same agentc.
