@@ -109,7 +109,7 @@ func decodeAutomationCompleteArgs(d *decoder, v *AutomationCompleteArgs) {
 			d.Str(&v.CompletionID)
 		case 2:
 			v.Outcome = ""
-			d.Enum((*string)(&v.Outcome), values0, "Invalid option: expected one of \"succeeded\"|\"failed\"|\"needs_human\"")
+			d.Enum((*string)(&v.Outcome), valuesAutomationCompleteArgsOutcome, "Invalid option: expected one of \"succeeded\"|\"failed\"|\"needs_human\"")
 		case 3:
 			v.SummaryMarkdown = Opt[string]{Set: true}
 			d.Str(&v.SummaryMarkdown.Value)
@@ -221,7 +221,7 @@ func decodeRequestEnvVariablesKey(d *decoder, v *RequestEnvVariablesKey) {
 			d.Str(&v.Description.Value)
 		case 2:
 			v.Type = Opt[RequestEnvVariablesKeyType]{Set: true}
-			d.Enum((*string)(&v.Type.Value), values1, "Invalid option: expected one of \"env\"|\"secret\"")
+			d.Enum((*string)(&v.Type.Value), valuesRequestEnvVariablesKeyType, "Invalid option: expected one of \"env\"|\"secret\"")
 		case 3:
 			v.Required = false
 			d.Bool(&v.Required)
@@ -359,10 +359,10 @@ func decodeSaveEnvFilesFile(d *decoder, v *SaveEnvFilesFile) {
 			d.Str(&v.WorkspacePath)
 		case 2:
 			v.Format = ""
-			d.Enum(&v.Format, values2, "Invalid input: expected \"dotenv\"")
+			d.Enum(&v.Format, valuesSaveEnvFilesFileFormat, "Invalid input: expected \"dotenv\"")
 		case 3:
 			v.Mode = ""
-			d.Enum(&v.Mode, values3, "Invalid input: expected \"secret\"")
+			d.Enum(&v.Mode, valuesSaveEnvFilesFileMode, "Invalid input: expected \"secret\"")
 		case 4:
 			v.Keys = nil
 			n, ok := agentrt.Array(d, &v.Keys, func(e *SaveEnvFilesFileKey) {
@@ -582,25 +582,20 @@ var missingSaveSnapshotArgs = []Issue{
 }
 
 // The accepted values of enums and literals, in the spec's order (zod's "values").
-var (
-	values0 = []string{"succeeded", "failed", "needs_human"}
-	values1 = []string{"env", "secret"}
-	values2 = []string{"dotenv"}
-	values3 = []string{"secret"}
-)
-
-// The spec's patterns (RE2), as Go, CUE and the translated ECMAScript regexes read them alike.
-var (
-	pattern0 = regexp.MustCompile("^$")
-	pattern1 = regexp.MustCompile("^/")
-	pattern2 = regexp.MustCompile("^[A-Za-z]:")
-	pattern3 = regexp.MustCompile("\\\\")
-	pattern4 = regexp.MustCompile("(^|/)\\.\\.(/|$)")
-)
+var valuesAutomationCompleteArgsOutcome = []string{"succeeded", "failed", "needs_human"}
+var valuesRequestEnvVariablesKeyType = []string{"env", "secret"}
+var valuesSaveEnvFilesFileFormat = []string{"dotenv"}
+var valuesSaveEnvFilesFileMode = []string{"secret"}
 
 // checkRelativePath is the named check #RelativePath: A path relative to its workspace: not empty, no
 // leading slash or drive letter, no backslashes, and no ".." segment.
 var checkRelativePath = &agentrt.NamedCheck{
 	Message: "Path must be relative, without a leading '/' and without '..' segments",
-	Reject:  []*regexp.Regexp{pattern0, pattern1, pattern2, pattern3, pattern4},
+	Reject: []*regexp.Regexp{
+		regexp.MustCompile("^$"),
+		regexp.MustCompile("^/"),
+		regexp.MustCompile("^[A-Za-z]:"),
+		regexp.MustCompile("\\\\"),
+		regexp.MustCompile("(^|/)\\.\\.(/|$)"),
+	},
 }
