@@ -84,15 +84,8 @@ export function criticalInstructions(mode: ModeName, _params: PromptParams): str
       return (
         "You must finish every automation run by calling automation.complete exactly once, with the run_id and completion_id from your instructions and the outcome: \"succeeded\" when the task is done, \"failed\" when it cannot be done, \"needs_human\" when a person must decide or act. Include a Markdown summary, and references to the diff, the test report and any other side effects. If the call fails with a network error, call it again with the same completion_id."
       )
-    case "coding":
-      return (
-        ""
-      )
-    case "setup":
-      return (
-        ""
-      )
   }
+  return ""
 }
 
 /**
