@@ -76,7 +76,9 @@ func tool(b *bytes.Buffer, s *model.Spec, t *model.Tool) {
 	if t.Summary != "" {
 		fmt.Fprintf(b, "- **Returns** (in the sandbox): %s\n", oneLine(t.Summary))
 	}
-	fmt.Fprintf(b, "- **Defined at:** %s\n\n", specRelative(s, t.Pos))
+	// The file alone: a line number would change with every edit above
+	// the tool, in the reference of every tool below it.
+	fmt.Fprintf(b, "- **Defined in:** %s\n\n", specFile(s, t.Pos))
 
 	fieldTable(b, "**Arguments**", "argument", t.Args)
 	if t.Result != nil {
@@ -307,12 +309,12 @@ func jsonString(s string) string {
 	return strings.Trim(string(b), `"`)
 }
 
-// specRelative shows a position relative to the spec directory, so the
+// specFile names a position's file relative to the spec directory, so the
 // reference does not depend on how the directory was named on the command
 // line (the same rule as the Source header).
-func specRelative(s *model.Spec, p model.Pos) model.Pos {
+func specFile(s *model.Spec, p model.Pos) string {
 	if rel, ok := strings.CutPrefix(p.File, s.Dir+"/"); ok && s.Dir != "" && s.Dir != "." {
-		p.File = rel
+		return rel
 	}
-	return p
+	return p.File
 }

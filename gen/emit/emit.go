@@ -246,9 +246,10 @@ func HasHeader(data []byte) bool {
 }
 
 // SourceLine returns a one-line statement of where a file came from, for
-// headers: "Source: agent contract proliferate (contract.cue, modes.cue,
-// tools.cue)". File names are relative to the spec directory, so the line
-// is the same however the directory was named on the command line.
+// headers: "Source: agent contract proliferate". It names the contract, not
+// the spec's files: every file comes from all of them, and a spec file
+// added, renamed or removed would change the header of every generated
+// file in the review (the manifest still lists them, on one line).
 func SourceLine(s *model.Spec) string {
-	return fmt.Sprintf("Source: agent contract %s (%s)", s.Contract.Name, strings.Join(s.Files, ", "))
+	return "Source: agent contract " + s.Contract.Name
 }

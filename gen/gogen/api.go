@@ -171,13 +171,7 @@ func (g *generator) modes(src *goSource) {
 		keyedRows(&src.Buffer, 3, sts, ",")
 		src.WriteString("\t\t},\n\t},\n")
 	}
-	src.text(`}
-
-func _() {
-	// An "invalid array index" compiler error here means the modes changed: run agentc gen again.
-	var x [1]struct{}
-	_ = x[len(modeTable)-%d]
-}
+	src.WriteString(`}
 
 // info returns the mode's facts; a Mode outside the contract's has none (its mode is "").
 func (m Mode) info() *modeInfo {
@@ -189,7 +183,7 @@ func (m Mode) info() *modeInfo {
 	return &modeInfo{}
 }
 
-`, len(s.Modes))
+`)
 	src.doc("Modes returns every mode, sorted by name.")
 	var ms []string
 	for _, m := range s.Modes {
@@ -421,11 +415,14 @@ func (g *generator) prompts(src *goSource) {
 	src.add()
 	for _, m := range s.Modes {
 		text := fmt.Sprintf("%sPrompt returns the %s mode's system prompt.", m.GoName, m.Name)
+		body := g.template(m.Prompt, 2)
 		if m.Extends != nil {
+			// The parent's builder, called: its text is written once.
 			text += fmt.Sprintf(" It is the %s prompt followed by the %s mode's own text.", m.Extends.Name, m.Name)
+			body = m.Extends.GoName + "Prompt(p) +\n\t\t\"\\n\\n\" +\n\t\t" + g.template(m.OwnPrompt, 2)
 		}
 		src.doc(text)
-		src.text("func %sPrompt(p PromptParams) string {\n\treturn %s\n}\n", m.GoName, g.template(m.Prompt, 2))
+		src.text("func %sPrompt(p PromptParams) string {\n\treturn %s\n}\n", m.GoName, body)
 		src.add()
 	}
 	fmtName, stringsName := src.use("fmt"), src.use("strings")

@@ -23,11 +23,6 @@ func (g *generator) decoders(src *goSource) {
 		alias{"SyntaxError is the error a decoder returns for input that is not JSON.", "SyntaxError", "SyntaxError"},
 	)
 
-	for _, t := range g.decoded {
-		for _, fd := range t.Fields {
-			g.nameValues(fd.Type)
-		}
-	}
 	for _, t := range g.s.Tools {
 		a := t.Args.GoName
 		g.unit(src, func(h *unitHash) { h.str("Decode"); h.str(a); h.str(t.Name) }, func() { g.decodeFunc(src, a, t.Name) })
@@ -35,42 +30,39 @@ func (g *generator) decoders(src *goSource) {
 	for _, t := range g.decoded {
 		g.unit(src, func(h *unitHash) { h.str("decode"); h.of(t) }, func() { g.objectDecoder(src, t) })
 	}
+	// One declaration each, named after its field, not a var block: a
+	// name added to a block would realign every other.
 	if len(g.valuesOrder) > 0 {
 		src.doc("The accepted values of enums and literals, in the spec's order (zod's \"values\").")
-		var rows [][2]string
-		for _, key := range g.valuesOrder {
-			rows = append(rows, [2]string{g.values[key], "= []string{" + quoteJoin(strings.Split(key, "\x00")) + "}"})
+		for _, t := range g.valuesOrder {
+			src.text("var %s = []string{%s}\n", g.values[t], quoteJoin(enumValues(t)))
 		}
-		src.specs("var", rows)
 		src.add()
 	}
 	if len(g.patternOrder) > 0 {
 		src.doc("The spec's patterns (RE2), as Go, CUE and the translated ECMAScript regexes read them alike.")
-		var rows [][2]string
-		for _, re := range g.patternOrder {
-			rows = append(rows, [2]string{g.patterns[re], "= " + src.use("regexp") + ".MustCompile(" + strconv.Quote(re) + ")"})
+		for _, t := range g.patternOrder {
+			for i, p := range t.Patterns {
+				src.text("var %s = %s.MustCompile(%s)\n", g.patternVar(t, i), src.use("regexp"), strconv.Quote(p.Regexp))
+			}
 		}
-		src.specs("var", rows)
 		src.add()
 	}
 	for _, c := range g.checkOrder {
-		rows := [][2]string{{"Message", strconv.Quote(c.Message)}}
+		src.doc(fmt.Sprintf("%s is the named check #%s: %s", g.checkVars[c], c.Name, strings.Join(strings.Fields(c.Doc), " ")))
+		src.text("var %s = &%s.NamedCheck{\n\tMessage: %s,\n", g.checkVars[c], src.use(g.runtime), strconv.Quote(c.Message))
 		for _, ps := range []struct {
 			key      string
 			patterns []model.Pattern
 		}{{"Reject", c.Reject}, {"Match", c.Match}} {
-			if len(ps.patterns) == 0 {
-				continue
+			if len(ps.patterns) > 0 {
+				src.text("\t%s: []*%s.Regexp{\n", ps.key, src.use("regexp"))
+				for _, p := range ps.patterns {
+					src.text("\t\t%s.MustCompile(%s),\n", src.use("regexp"), strconv.Quote(p.Regexp))
+				}
+				src.WriteString("\t},\n")
 			}
-			vars := make([]string, len(ps.patterns))
-			for i, p := range ps.patterns {
-				vars[i] = g.patterns[p.Regexp]
-			}
-			rows = append(rows, [2]string{ps.key, "[]*" + src.use("regexp") + ".Regexp{" + strings.Join(vars, ", ") + "}"})
 		}
-		src.doc(fmt.Sprintf("%s is the named check #%s: %s", g.checkVars[c], c.Name, strings.Join(strings.Fields(c.Doc), " ")))
-		src.text("var %s = &%s.NamedCheck{\n", g.checkVars[c], src.use(g.runtime))
-		keyedRows(&src.Buffer, 1, rows, ",")
 		src.WriteString("}\n")
 		src.add()
 	}
@@ -235,9 +227,9 @@ func (g *generator) value(src *goSource, t *model.Type, dst string) {
 		src.indented(1, func() { g.stringChecks(src, t, dst) })
 		src.text("}\n")
 	case model.Literal:
-		src.text("d.Enum(%s, %s, %q)\n", ptr, g.valuesVar([]string{t.Literal}), valueMessage([]string{t.Literal}))
+		src.text("d.Enum(%s, %s, %q)\n", ptr, g.values[t], valueMessage(enumValues(t)))
 	case model.Enum:
-		src.text("d.Enum((*string)(%s), %s, %q)\n", ptr, g.valuesVar(t.Enum), valueMessage(t.Enum))
+		src.text("d.Enum((*string)(%s), %s, %q)\n", ptr, g.values[t], valueMessage(enumValues(t)))
 	case model.Boolean:
 		src.text("d.Bool(%s)\n", ptr)
 	case model.Number:
@@ -294,8 +286,8 @@ func (g *generator) stringChecks(src *goSource, t *model.Type, s string) {
 	if t.MaxLength != nil {
 		src.text("d.MaxRunes(%s, %d)\n", s, *t.MaxLength)
 	}
-	for _, p := range t.Patterns {
-		src.text("d.Pattern(%s, %s, %q)\n", s, g.patterns[p.Regexp], js.RegexLiteral(p.Regexp))
+	for i, p := range t.Patterns {
+		src.text("d.Pattern(%s, %s, %q)\n", s, g.patternVar(t, i), js.RegexLiteral(p.Regexp))
 	}
 	for _, c := range t.Checks {
 		src.text("d.Check(%s, %s)\n", s, g.checkVars[c])
@@ -495,32 +487,10 @@ func (g *generator) goValue(src *goSource, t *model.Type, raw json.RawMessage) (
 	return "", fmt.Errorf("no Go value for kind %s", t.Kind)
 }
 
-// joinValues is the key of a list of values in g.values.
-func joinValues(vals []string) string { return strings.Join(vals, "\x00") }
-
-// nameValues names the values slices of the enums and literals t's decoder
-// reads, in the order the decoders name them as they are written, before
-// any is written: a decoder's text then only reads the names, and can be
-// reused (see unit).
-func (g *generator) nameValues(t *model.Type) {
-	switch t.Kind {
-	case model.Literal:
-		g.valuesVar([]string{t.Literal})
-	case model.Enum:
-		g.valuesVar(t.Enum)
-	case model.Array:
-		g.nameValues(t.Items)
+// enumValues are the values an enum or a literal admits.
+func enumValues(t *model.Type) []string {
+	if t.Kind == model.Literal {
+		return []string{t.Literal}
 	}
-}
-
-// valuesVar names the package-level slice of an enum's or literal's values.
-func (g *generator) valuesVar(vals []string) string {
-	key := joinValues(vals)
-	if name, ok := g.values[key]; ok {
-		return name
-	}
-	name := fmt.Sprintf("values%d", len(g.values))
-	g.values[key] = name
-	g.valuesOrder = append(g.valuesOrder, key)
-	return name
+	return t.Enum
 }

@@ -26,7 +26,7 @@ import (
 	"embed"
 	"fmt"
 	"path"
-	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentc-dev/agentc/gen/diag"
@@ -130,18 +130,19 @@ type generator struct {
 	// checkVars name the named checks' variables, declared in checkOrder.
 	checkVars  map[*model.Check]string
 	checkOrder []*model.Check
-	// patterns names compiled regexps by RE2 source.
-	patterns     map[string]string
-	patternOrder []string
-	// values names the slices of enum and literal values.
-	values      map[string]string
-	valuesOrder []string
+	// patterns and values name the variables a string type's decoder
+	// reads (its compiled patterns, an index following the name when it
+	// has several) and an enum's or literal's (its values), after the
+	// type's place in the spec: an enum or a pattern added to one field
+	// renames no other field's.
+	patterns, values          map[*model.Type]string
+	patternOrder, valuesOrder []*model.Type
 	// memo is the memory of written units in a session.
 	memo *memo
 	// runtime is the import path of the runtime package (agentrt).
 	runtime string
-	// claims are the package-level identifiers the package declares, other
-	// than the numbered patternN and valuesN, and what each was claimed for.
+	// claims are the package-level identifiers the package declares, and
+	// what each was claimed for.
 	claims map[string]claimed
 }
 
@@ -172,8 +173,8 @@ func (c claimed) String() string {
 }
 
 func newGenerator(s *model.Spec) (*generator, diag.List) {
-	g := &generator{s: s, enumNames: map[*model.Type]string{}, checkVars: map[*model.Check]string{}, patterns: map[string]string{},
-		values: map[string]string{}, runtime: s.Codegen.RuntimeImport()}
+	g := &generator{s: s, enumNames: map[*model.Type]string{}, checkVars: map[*model.Check]string{}, patterns: map[*model.Type]string{},
+		values: map[*model.Type]string{}, runtime: s.Codegen.RuntimeImport()}
 	// A tool claims a dozen names or so: the map is grown once, if at all.
 	used := make(map[string]claimed, len(fixedNames)+len(proxyNames)+len(model.Standings)+16*len(s.Tools))
 	g.claims = used
@@ -264,21 +265,30 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 				enumValue(name+names.GoEnumValue(v), v, t.Pos)
 			}
 			g.enumNames[t] = name
-		case model.String:
 			if args {
-				for _, p := range t.Patterns {
-					g.pattern(p.Regexp)
+				g.values[t] = "values" + name
+				claim(g.values[t], "the values of %s", name, t.Pos)
+				g.valuesOrder = append(g.valuesOrder, t)
+			}
+		case model.Literal:
+			if args {
+				g.values[t] = "values" + owner + field
+				claim(g.values[t], "the value of %s", owner+field, t.Pos)
+				g.valuesOrder = append(g.valuesOrder, t)
+			}
+		case model.String:
+			if args && len(t.Patterns) > 0 {
+				g.patterns[t] = "pattern" + owner + field
+				for i := range t.Patterns {
+					claim(g.patternVar(t, i), "a pattern of %s", owner+field, t.Pos)
 				}
-				for _, c := range t.Checks {
-					if _, ok := g.checkVars[c]; ok {
-						continue
-					}
+				g.patternOrder = append(g.patternOrder, t)
+			}
+			for _, c := range t.Checks {
+				if _, ok := g.checkVars[c]; args && !ok {
 					g.checkVars[c] = "check" + c.GoName
 					claim(g.checkVars[c], "named check %s", c.Name, c.Pos)
 					g.checkOrder = append(g.checkOrder, c)
-					for _, p := range slices.Concat(c.Reject, c.Match) {
-						g.pattern(p.Regexp)
-					}
 				}
 			}
 		}
@@ -309,8 +319,7 @@ func newGenerator(s *model.Spec) (*generator, diag.List) {
 }
 
 // fixedNames are the package-level identifiers the package always
-// declares, exported or not, other than the numbered patternN and valuesN
-// and the Standing constants (model.Standings). TestClaimsCoverPackage
+// declares, exported or not, other than the Standing constants (model.Standings). TestClaimsCoverPackage
 // checks that every identifier the generated package declares is claimed.
 var fixedNames = []string{
 	// tools.go
@@ -340,11 +349,12 @@ var proxyNames = []string{
 	"ResolvePrompt", "PromptHandler",
 }
 
-func (g *generator) pattern(re string) {
-	if _, ok := g.patterns[re]; !ok {
-		g.patterns[re] = fmt.Sprintf("pattern%d", len(g.patterns))
-		g.patternOrder = append(g.patternOrder, re)
+// patternVar names the variable of string type t's pattern i.
+func (g *generator) patternVar(t *model.Type, i int) string {
+	if len(t.Patterns) == 1 {
+		return g.patterns[t]
 	}
+	return g.patterns[t] + strconv.Itoa(i)
 }
 
 // maxLine is the longest line the generated files hold, other than a

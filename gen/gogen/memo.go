@@ -69,16 +69,15 @@ func (u *unitHash) num(v uint64) {
 }
 
 var (
-	posType     = reflect.TypeFor[model.Pos]()
-	patternType = reflect.TypeFor[model.Pattern]()
-	typeType    = reflect.TypeFor[model.Type]()
-	checkType   = reflect.TypeFor[model.Check]()
+	posType   = reflect.TypeFor[model.Pos]()
+	typeType  = reflect.TypeFor[model.Type]()
+	checkType = reflect.TypeFor[model.Check]()
 )
 
 // value writes every field of v, deeply (pointers followed, positions left
-// out: no generated Go text holds one), and, for each schema type, check
-// and pattern met on the way, the names the generator gave it (enum type,
-// values slice, pattern and check variables). Whatever the model comes to
+// out: no generated Go text holds one), and, for each schema type and
+// check met on the way, the names the generator gave it (enum type, values
+// slice, pattern and check variables). Whatever the model comes to
 // hold, of the kinds below, is part of the key without a change here.
 func (u *unitHash) value(v reflect.Value) {
 	switch v.Kind() {
@@ -92,22 +91,15 @@ func (u *unitHash) value(v reflect.Value) {
 		case typeType:
 			t := (*model.Type)(v.UnsafePointer())
 			u.str(u.g.enumNames[t])
-			switch t.Kind {
-			case model.Enum:
-				u.str(u.g.values[joinValues(t.Enum)])
-			case model.Literal:
-				u.str(u.g.values[joinValues([]string{t.Literal})])
-			}
+			u.str(u.g.values[t])
+			u.str(u.g.patterns[t])
 		case checkType:
 			u.str(u.g.checkVars[(*model.Check)(v.UnsafePointer())])
 		}
 		u.value(v.Elem())
 	case reflect.Struct:
-		switch v.Type() {
-		case posType:
+		if v.Type() == posType {
 			return
-		case patternType:
-			u.str(u.g.patterns[v.FieldByName("Regexp").String()])
 		}
 		for i := range v.NumField() {
 			u.value(v.Field(i))

@@ -137,17 +137,3 @@ func TestRenderDecls(t *testing.T) {
 		}
 	}
 }
-
-// TestHeadOddSourceLine: a spec file name holding a carriage return makes
-// the header's Source line one gofmt rewrites (it drops the CR): the head
-// is then left to go/format, and every file is still gofmt's, the name in
-// it.
-func TestHeadOddSourceLine(t *testing.T) {
-	s := *testspecs.Load(t, "") // a copy: the loaded spec is shared
-	s.Files = []string{"tools\rodd.cue", "modes.cue"}
-	files := emitGo(t, &s)
-	checkGofmt(t, "odd source line", files)
-	if !bytes.Contains(goFile(t, files, "modes.go"), []byte("odd.cue, modes.cue)")) {
-		t.Error("modes.go's header does not name the file")
-	}
-}

@@ -10,8 +10,10 @@ import (
 	"github.com/agentc-dev/agentc/gen/names"
 )
 
-// tools writes tools.go: the Tool enumeration with its staleness guard,
-// and every argument and result type.
+// tools writes tools.go: the Tool enumeration, its table, and every
+// argument and result type. No stringer-style guard checks the constants:
+// they and every table indexed by them are written in one run, and
+// agentc check reports a hand-edited file.
 func (g *generator) tools(src *goSource) {
 	s := g.s
 	// The tables below take some 360 bytes a tool: room made once, not
@@ -42,17 +44,6 @@ func (g *generator) tools(src *goSource) {
 	src.WriteString(")\n\n")
 	src.doc("numTools is the number of tools.")
 	src.text("const numTools = %d\n\n", len(s.Tools))
-
-	// The staleness guard, in the manner of stringer.
-	src.WriteString(`func _() {
-	// An "invalid array index" compiler error here means the tool constants changed
-	// since this package was generated: run agentc gen again.
-	var x [1]struct{}
-`)
-	for i, t := range s.Tools {
-		src.text("\t_ = x[Tool%s-%d]\n", t.GoName, i)
-	}
-	src.WriteString("\t_ = x[len(toolTable)-numTools]\n}\n\n")
 
 	// The runtime's version guard, in the manner of protobuf's.
 	rt := src.use(g.runtime)

@@ -89,6 +89,13 @@ func Plugin(s *model.Spec) []byte {
 	}{{"MODE_PROMPTS", func(m *model.Mode) string { return m.Prompt }}, {"CRITICAL", func(m *model.Mode) string { return m.Critical }}} {
 		w("\nconst %s: Record<ModeName, (p: PromptParams) => string> = {\n", table.name)
 		for _, m := range s.Modes {
+			if table.name == "MODE_PROMPTS" && m.Extends != nil {
+				// The parent's prompt, called: its text is written once.
+				own := template(s, m.OwnPrompt, tslayout.String, func(p *model.PromptParam) string { return "p." + p.TSName })
+				parts := append([]string{"MODE_PROMPTS[" + tslayout.String(m.Extends.Name) + "](p)", tslayout.String("\n\n")}, own...)
+				w("  %s\n", tslayout.Concat("  ", m.Name+": (p) => ", parts, ","))
+				continue
+			}
 			w("  %s\n", tsFunc(s, "  ", m.Name+": ", table.text(m), ","))
 		}
 		w("}\n")

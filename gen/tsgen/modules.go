@@ -264,19 +264,23 @@ func promptsModule(s *model.Spec) []byte {
 		fmt.Fprintf(&b, "export function %s(%s: PromptParams): string {\n  return (\n    %s\n  )\n}\n\n", promptFunc(m), param, body)
 	}
 	doc(&b, "", "criticalInstructions returns what a mode appends even to a custom\nsystem prompt, or \"\".")
+	// A case for each mode that has critical instructions, as in Go: a mode
+	// added without them leaves the function as it was.
 	var cases strings.Builder
 	for _, m := range s.Modes {
-		expr := `""`
 		if m.Critical != "" {
-			expr = templateExpr(s, m.Critical)
+			fmt.Fprintf(&cases, "    case %s:\n      return (\n        %s\n      )\n", tslayout.String(m.Name),
+				strings.ReplaceAll(templateExpr(s, m.Critical), "\n    ", "\n        "))
 		}
-		fmt.Fprintf(&cases, "    case %s:\n      return (\n        %s\n      )\n", tslayout.String(m.Name), strings.ReplaceAll(expr, "\n    ", "\n        "))
 	}
-	param := "params"
+	mode, param, body := "_mode", "params", "" // no mode has any (tsc --noUnusedParameters)
+	if cases.Len() > 0 {
+		mode, body = "mode", "  switch (mode) {\n"+cases.String()+"  }\n"
+	}
 	if !strings.Contains(cases.String(), "params.") {
 		param = "_params" // no critical instructions use a parameter
 	}
-	fmt.Fprintf(&b, "export function criticalInstructions(mode: ModeName, %s: PromptParams): string {\n  switch (mode) {\n%s  }\n}\n\n", param, cases.String())
+	fmt.Fprintf(&b, "export function criticalInstructions(%s: ModeName, %s: PromptParams): string {\n%s  return \"\"\n}\n\n", mode, param, body)
 	doc(&b, "", "isBlank reports whether s is empty or white space only, as Go's\nstrings.TrimSpace sees white space (trim() also takes U+FEFF, and not U+0085).")
 	fmt.Fprintf(&b, "function isBlank(s: string): boolean {\n  return %s.test(s)\n}\n\n", js.Blank())
 	doc(&b, "", "buildSystemPrompt returns a session's system prompt: the mode's prompt, or\nthe custom prompt when one is set and not blank, followed then (without its\ntrailing line breaks) by a blank line and the mode's critical instructions,\nso that an override cannot drop what the mode depends on.")
