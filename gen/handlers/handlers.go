@@ -301,9 +301,6 @@ func handlerShaped(f *types.Func, callObj *types.TypeName) bool {
 // var _ gen.Handler = (*T)(nil), T{}, &T{} or NewT().
 func assertedTypes(p *packages.Package, handler types.Type) map[*types.TypeName]bool {
 	out := map[*types.TypeName]bool{}
-	if p.TypesInfo == nil {
-		return out
-	}
 	for _, f := range p.Syntax {
 		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)

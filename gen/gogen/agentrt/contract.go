@@ -117,27 +117,11 @@ type Result struct {
 	// Data is the tool's result data, when it has any.
 	Data json.RawMessage `json:"data,omitempty"`
 
-	// invalid marks InvalidArguments' answer, for outcome.
+	// invalid marks InvalidArguments' answer, for Execute's outcome.
 	invalid bool
 	// panicked is Recover's: the panic and its stack, which Execute logs
 	// (the model reads the value alone).
 	panicked string
-}
-
-// outcome is the CallEvent outcome of a call that was executed and
-// answered r: "invalid_arguments" when r is InvalidArguments' answer (the
-// arguments failed validation and no handler ran), "panicked" when it is
-// Recover's (the handler panicked), "executed" otherwise. Both transports
-// report it, so that a metric can tell a model's malformed calls and the
-// gateway's bugs from the tool's own failures.
-func (r Result) outcome() string {
-	switch {
-	case r.invalid:
-		return "invalid_arguments"
-	case r.panicked != "":
-		return "panicked"
-	}
-	return "executed"
 }
 
 // Output is what a handler returns on success: the text the model reads

@@ -823,18 +823,17 @@ func Array[T any](d *Decoder, s *[]T, elem func(e *T)) (n int, ok bool) {
 }
 
 // MinItems checks that an array has at least min elements: zod's too_small.
-func (d *Decoder) MinItems(n, min int) {
-	if n < min {
-		m := strconv.Itoa(min)
-		d.add(sizeIssue(">=", m, "array", "array to have >="+m+" items"))
-	}
-}
+func (d *Decoder) MinItems(n, min int) { d.count(n >= min, ">=", min, "array", "items") }
 
 // MaxItems checks that an array has at most max elements: zod's too_big.
-func (d *Decoder) MaxItems(n, max int) {
-	if n > max {
-		m := strconv.Itoa(max)
-		d.add(sizeIssue("<=", m, "array", "array to have <="+m+" items"))
+func (d *Decoder) MaxItems(n, max int) { d.count(n <= max, "<=", max, "array", "items") }
+
+// count records, unless ok, the issue of an array or string (origin) whose
+// count of unit ("items", "characters") is beyond the bound n.
+func (d *Decoder) count(ok bool, op string, n int, origin, unit string) {
+	if !ok {
+		m := strconv.Itoa(n)
+		d.add(sizeIssue(op, m, origin, origin+" to have "+op+m+" "+unit))
 	}
 }
 
@@ -1046,20 +1045,12 @@ func hex4(b []byte, p int) (uint16, bool) {
 // most n code points, and at least n/4: the count is skipped when the
 // bytes alone decide.
 func (d *Decoder) MinRunes(s string, min int) {
-	if len(s) >= 4*min || utf8.RuneCountInString(s) >= min {
-		return
-	}
-	m := strconv.Itoa(min)
-	d.add(sizeIssue(">=", m, "string", "string to have >="+m+" characters"))
+	d.count(len(s) >= 4*min || utf8.RuneCountInString(s) >= min, ">=", min, "string", "characters")
 }
 
 // MaxRunes checks strings.MaxRunes(max): zod's too_big.
 func (d *Decoder) MaxRunes(s string, max int) {
-	if len(s) <= max || utf8.RuneCountInString(s) <= max {
-		return
-	}
-	m := strconv.Itoa(max)
-	d.add(sizeIssue("<=", m, "string", "string to have <="+m+" characters"))
+	d.count(len(s) <= max || utf8.RuneCountInString(s) <= max, "<=", max, "string", "characters")
 }
 
 // Pattern checks =~ re; literal is the ECMAScript regex zod reports

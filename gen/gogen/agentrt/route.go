@@ -443,10 +443,16 @@ func (c *Contract[H, M]) Execute(ctx context.Context, h H, store Store, ti int, 
 			logError(": recording the result failed", "error", err)
 		}
 	}
-	if res.panicked != "" {
+	// The outcome tells a model's malformed call and the gateway's bug
+	// from the tool's own failure, for a metric.
+	ev.Outcome = "executed"
+	switch {
+	case res.invalid:
+		ev.Outcome = "invalid_arguments"
+	case res.panicked != "":
+		ev.Outcome = "panicked"
 		logError(": the handler panicked", "panic", res.panicked)
 	}
-	ev.Outcome = res.outcome()
 	return res, nil
 }
 

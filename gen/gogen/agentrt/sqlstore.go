@@ -312,19 +312,17 @@ func (s *SQLStore) Claim(ctx context.Context, inv Invocation) (Result, bool, err
 	WHERE session_id = $1 AND tool_call_id = $2 AND lease_owner = $3 AND status = 'running'`,
 				inv.SessionID, inv.ToolCallID, c.token)
 		}
-		s.forget(k, c)
+		s.forget(k)
 		c.res, c.ok = res, done && err == nil
 		close(c.done)
 		return res, done, err
 	}
 }
 
-// forget removes c from the calls of this process.
-func (s *SQLStore) forget(k invocationKey, c *storeCall) {
+// forget removes the call of k from the calls of this process.
+func (s *SQLStore) forget(k invocationKey) {
 	s.mu.Lock()
-	if s.local[k] == c {
-		delete(s.local, k)
-	}
+	delete(s.local, k)
 	s.mu.Unlock()
 }
 
@@ -541,7 +539,7 @@ func (s *SQLStore) Complete(ctx context.Context, inv Invocation, res Result) err
 // process forgets it.
 func (s *SQLStore) finish(k invocationKey, c *storeCall) {
 	close(c.stop)
-	s.forget(k, c)
+	s.forget(k)
 }
 
 // persist runs a statement, detached from any request, until the database

@@ -107,7 +107,7 @@ type MemoryStore struct {
 	calls map[invocationKey]*storeCall
 	// peak is the most calls the map has held since it was last rebuilt.
 	peak int
-	// expiry queues completed calls in completion order, which is also
+	// expiry queues the keys of completed calls in completion order, which is also
 	// their expiry and eviction order; head is the index of its first.
 	expiry []memoryExpiry
 	head   int
@@ -145,9 +145,8 @@ func (c *storeCall) wait(ctx context.Context, hash string) (res Result, ok bool,
 }
 
 type memoryExpiry struct {
-	key  invocationKey
-	call *storeCall
-	at   time.Time
+	key invocationKey
+	at  time.Time
 }
 
 // shrinkMin is the size under which MemoryStore does not bother to return
@@ -174,9 +173,7 @@ func (s *MemoryStore) sweepLocked(now time.Time) {
 		if e.at.After(cut) && len(s.expiry)-s.head <= limit {
 			break
 		}
-		if s.calls[e.key] == e.call {
-			delete(s.calls, e.key)
-		}
+		delete(s.calls, e.key)
 		s.expiry[s.head] = memoryExpiry{}
 		s.head++
 	}
@@ -227,7 +224,7 @@ func (s *MemoryStore) Complete(ctx context.Context, inv Invocation, res Result) 
 	}
 	c.res, c.ok = res, true
 	close(c.done)
-	s.expiry = append(s.expiry, memoryExpiry{key: k, call: c, at: s.now()})
+	s.expiry = append(s.expiry, memoryExpiry{key: k, at: s.now()})
 	s.sweepLocked(s.now())
 	return nil
 }

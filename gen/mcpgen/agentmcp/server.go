@@ -377,9 +377,7 @@ func (s *Server[H, M]) newServer(mode M) *mcp.Server {
 			InputSchema: json.RawMessage(t.Schema),
 		}, h)
 	}
-	if len(unlisted) > 0 {
-		srv.AddReceivingMiddleware(callUnlisted(unlisted))
-	}
+	srv.AddReceivingMiddleware(callUnlisted(unlisted))
 	return srv
 }
 
