@@ -236,7 +236,8 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 // raisedRequirements lists the module's own requirements whose versions
 // go.mod at file raises from before ("path old => new"): the generated
 // packages' imports (the MCP SDK) may need newer ones, which no one asked
-// for.
+// for. Its go line first: a newer one is a newer Go for every build of
+// the module, which a team that pins its toolchain must know.
 func raisedRequirements(before *modfile.File, file string) []string {
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -247,6 +248,9 @@ func raisedRequirements(before *modfile.File, file string) []string {
 		return nil
 	}
 	var raised []string
+	if before.Go != nil && after.Go != nil && before.Go.Version != after.Go.Version {
+		raised = append(raised, fmt.Sprintf("go %s => %s", before.Go.Version, after.Go.Version))
+	}
 	for _, old := range before.Require {
 		for _, r := range after.Require {
 			if r.Mod.Path == old.Mod.Path && r.Mod.Version != old.Mod.Version {
