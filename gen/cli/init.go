@@ -177,6 +177,14 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 				return nil, fmt.Errorf("%s is inside module %s; run agentc init at its root, %s (with --spec-dir for a spec directory deeper down)", abs, modfile.ModulePath(b), root)
 			}
 		}
+		// A repository whose modules lie below it (a monorepo's backend/),
+		// where go mod init would start another module beside them.
+		mods, _ := fs.Glob(os.DirFS(dir), "*/go.mod")
+		deeper, _ := fs.Glob(os.DirFS(dir), "*/*/go.mod")
+		if mods = append(mods, deeper...); len(mods) > 0 {
+			return nil, fmt.Errorf("%s has no go.mod, but directories below it hold Go modules (%s): name the one whose code serves the agent, agentc init %s, rather than start another module here",
+				abs, strings.Join(mods, ", "), filepath.Join(dir, path.Dir(mods[0])))
+		}
 		return nil, fmt.Errorf("%s: %w (run go mod init first)", gomod, err)
 	}
 	mf, err := modfile.Parse(gomod, mod, nil)
