@@ -232,7 +232,7 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	if !e.json {
 		e.logf("agentc init: wrote %s/ (an example contract), %s, %s/, .gitattributes and a README section; edit the spec, then go generate ./...", specDir, toolModfile, out)
 		if ra != (runAs{}) {
-			e.logf("agentc init: %s: run agentc as %s (the go:generate line does)", ra, ra.command(toolModfile, ""))
+			e.logf("agentc init: %s: run agentc as %s (the go:generate line does)", ra, ra.command("", ""))
 		}
 		if raised := raisedRequirements(mf, gomod); len(raised) > 0 {
 			e.logf("agentc init: go.mod: what the generated packages import raised %s", strings.Join(raised, ", "))
@@ -300,15 +300,17 @@ func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace string
 	if err := sc.create(filepath.Join(sdir, spec.SchemaFile), load.SchemaFor(src)); err != nil {
 		return err
 	}
-	// The tool module file, relative to the spec directory (relOut's is
-	// relative to the directory above it).
-	toolRel := path.Join("..", relOut(specDir, toolModfile))
+	// go generate runs agentc in the spec directory; go -C runs it in the
+	// module's root (relOut's path is relative to the directory above the
+	// spec's), where go generate ./... is run, so that the paths it prints
+	// (spec/tools.cue:3:1, generated) read as from there, and a directory
+	// it says to remove is the one meant.
 	gen := fmt.Sprintf(`// Package spec holds this repository's agent contract, written in CUE. agentc
 // compiles it into %[1]s/; run go generate ./... after editing it.
 package spec
 
-//go:generate %[2]s gen
-`, out, ra.command(toolRel, "env "))
+//go:generate %[2]s gen --spec %[3]s
+`, out, ra.command(path.Join("..", relOut(specDir, ".")), "env "), specDir)
 	if err := sc.create(filepath.Join(sdir, "generate.go"), []byte(gen)); err != nil {
 		return err
 	}
@@ -382,7 +384,7 @@ package spec
 
 // readmeSection is what init appends to the README.
 func readmeSection(specDir, out string, ra runAs) string {
-	tool := ra.command(toolModfile, "")
+	tool := ra.command("", "")
 	specFlag := ""
 	if strings.Contains(specDir, "/") {
 		// A command run at the root finds a spec directory there or
@@ -442,12 +444,17 @@ func (ra runAs) String() string {
 	return strings.Join(why, "; ")
 }
 
-// command is the command line that runs agentc with the tool module file
-// at modfile; env is "env " for a go:generate line, which no shell reads.
-func (ra runAs) command(modfile, env string) string {
-	cmd := "go tool -modfile=" + modfile + " agentc"
+// command is the command line that runs agentc in the module's root, from
+// dir below it (go -C dir; "" at the root); env is "env " for a
+// go:generate line, which no shell reads.
+func (ra runAs) command(dir, env string) string {
+	goCmd := "go "
+	if dir != "" {
+		goCmd = "go -C " + dir + " "
+	}
+	cmd := goCmd + "tool -modfile=" + toolModfile + " agentc"
 	if ra.vendored {
-		cmd = "go run -mod=readonly -modfile=" + modfile + " " + modulePath + "/cmd/agentc"
+		cmd = goCmd + "run -mod=readonly -modfile=" + toolModfile + " " + modulePath + "/cmd/agentc"
 	}
 	if ra.work != "" {
 		cmd = env + "GOWORK=off " + cmd
