@@ -232,7 +232,7 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	if !e.json {
 		e.logf("agentc init: wrote %s/ (an example contract), %s, %s/, .gitattributes and a README section; edit the spec, then go generate ./...", specDir, toolModfile, out)
 		if ra != (runAs{}) {
-			e.logf("agentc init: %s: run agentc as %s (the go:generate line does)", ra, ra.command("", ""))
+			e.logf("agentc init: %s: run agentc as %s (the go:generate line does)", ra, ra.command("go", ""))
 		}
 		if raised := raisedRequirements(mf, gomod); len(raised) > 0 {
 			e.logf("agentc init: go.mod: what the generated packages import raised %s", strings.Join(raised, ", "))
@@ -310,7 +310,7 @@ func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace string
 package spec
 
 //go:generate %[2]s gen --spec %[3]s
-`, out, ra.command(path.Join("..", relOut(specDir, ".")), "env "), specDir)
+`, out, ra.command("go -C "+path.Join("..", relOut(specDir, ".")), "env "), specDir)
 	if err := sc.create(filepath.Join(sdir, "generate.go"), []byte(gen)); err != nil {
 		return err
 	}
@@ -384,7 +384,7 @@ package spec
 
 // readmeSection is what init appends to the README.
 func readmeSection(specDir, out string, ra runAs) string {
-	tool := ra.command("", "")
+	tool := ra.command("go", "")
 	specFlag := ""
 	if strings.Contains(specDir, "/") {
 		// A command run at the root finds a spec directory there or
@@ -444,17 +444,13 @@ func (ra runAs) String() string {
 	return strings.Join(why, "; ")
 }
 
-// command is the command line that runs agentc in the module's root, from
-// dir below it (go -C dir; "" at the root); env is "env " for a
-// go:generate line, which no shell reads.
-func (ra runAs) command(dir, env string) string {
-	goCmd := "go "
-	if dir != "" {
-		goCmd = "go -C " + dir + " "
-	}
-	cmd := goCmd + "tool -modfile=" + toolModfile + " agentc"
+// command is the command line that runs agentc in the module's root with
+// goCmd: "go" there, "go -C DIR" from a directory below it. env is "env "
+// for a go:generate line, which no shell reads.
+func (ra runAs) command(goCmd, env string) string {
+	cmd := goCmd + " tool -modfile=" + toolModfile + " agentc"
 	if ra.vendored {
-		cmd = goCmd + "run -mod=readonly -modfile=" + toolModfile + " " + modulePath + "/cmd/agentc"
+		cmd = goCmd + " run -mod=readonly -modfile=" + toolModfile + " " + modulePath + "/cmd/agentc"
 	}
 	if ra.work != "" {
 		cmd = env + "GOWORK=off " + cmd
@@ -513,8 +509,13 @@ func relOut(specDir, out string) string {
 	return filepath.ToSlash(rel)
 }
 
-// appendOnce appends text to file unless the file already holds marker.
+// appendOnce appends text to file unless the file already holds marker. A
+// file that is a link (README.md -> docs/index.md) stays one: the text goes
+// to its target, where the rename of an atomic write would replace the link.
 func appendOnce(sc scaffold, file, marker, text string) error {
+	if target, err := filepath.EvalSymlinks(file); err == nil {
+		file = target
+	}
 	old, err := os.ReadFile(file)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
