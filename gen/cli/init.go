@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 
 	"golang.org/x/mod/modfile"
@@ -167,11 +169,11 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	if rel, err := filepath.Rel(filepath.FromSlash(out), filepath.FromSlash(specDir)); err == nil && filepath.IsLocal(rel) {
 		return nil, usagef("--spec-dir %s is inside --out %s, which .gitattributes marks generated: reviews would fold the spec; keep them apart", specDir, out)
 	}
+	abs, _ := filepath.Abs(dir) // "" (no working directory) has no parent to try
 	gomod := filepath.Join(dir, "go.mod")
 	mod, err := os.ReadFile(gomod)
 	if err != nil {
 		// A module whose go.mod lies in a directory above dir.
-		abs, _ := filepath.Abs(dir) // "" (no working directory) has no parent to try
 		for root := filepath.Dir(abs); root != filepath.Dir(root); root = filepath.Dir(root) {
 			if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
 				return nil, fmt.Errorf("%s is inside module %s; run agentc init at its root, %s (with --spec-dir for a spec directory deeper down)", abs, modfile.ModulePath(b), root)
@@ -199,7 +201,6 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	if modPath == modulePath {
 		// go -C /path/to/agentc run ./cmd/agentc init, the repository's
 		// directory left out, runs in agentc's checkout.
-		abs, _ := filepath.Abs(dir)
 		return nil, fmt.Errorf("%s is agentc's own module; name your module's directory: go -C %s run ./cmd/agentc init /path/to/your/module", abs, abs)
 	}
 	// A second init is told that agentc is set up, whatever its spec
@@ -224,6 +225,11 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 		version = "v0.0.0-00010101000000-000000000000" // resolved through the replace directive
 	}
 
+	// Ctrl-C ends the running go command and the step with it: init undoes its
+	// steps, rather than die and leave half a scaffold, which init then refuses.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
 	sc := scaffold{}
 	if err := sc.run(dir, sdir, specDir, out, modPath, version, replace, ra, mf); err != nil {
 		sc.undo()
@@ -247,10 +253,7 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 // for. Its go line first: a newer one is a newer Go for every build of
 // the module, which a team that pins its toolchain must know.
 func raisedRequirements(before *modfile.File, file string) []string {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return nil
-	}
+	b, _ := os.ReadFile(file) // unread, it parses as empty: nothing raised
 	after, err := modfile.ParseLax(file, b, nil)
 	if err != nil {
 		return nil
@@ -301,10 +304,9 @@ func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace string
 		return err
 	}
 	// go generate runs agentc in the spec directory; go -C runs it in the
-	// module's root (relOut's path is relative to the directory above the
-	// spec's), where go generate ./... is run, so that the paths it prints
-	// (spec/tools.cue:3:1, generated) read as from there, and a directory
-	// it says to remove is the one meant.
+	// module's root, where go generate ./... is run: the paths it prints
+	// (spec/tools.cue:3:1, generated; a directory to remove) read as from
+	// there. relOut's path is relative to the directory above the spec's.
 	gen := fmt.Sprintf(`// Package spec holds this repository's agent contract, written in CUE. agentc
 // compiles it into %[1]s/; run go generate ./... after editing it.
 package spec
