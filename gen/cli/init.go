@@ -473,8 +473,8 @@ func commandBlock(pairs ...string) string {
 }
 
 // agentcReplace returns the replacement of agentc's module that go.mod
-// declares, as the tool module file must see it (a directory relative to
-// the repository, or a module version), or "".
+// declares, as the tool module file must spell it (a directory relative to
+// the repository, quoted if it holds a space, or a module version), or "".
 func agentcReplace(mf *modfile.File) string {
 	for _, r := range mf.Replace {
 		if r.Old.Path != modulePath {
@@ -489,7 +489,7 @@ func agentcReplace(mf *modfile.File) string {
 			// lies one directory down.
 			p = filepath.ToSlash(filepath.Join("..", p))
 		}
-		return p
+		return modfile.AutoQuote(p)
 	}
 	return ""
 }
