@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 
 	"golang.org/x/mod/modfile"
@@ -167,15 +169,23 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	if rel, err := filepath.Rel(filepath.FromSlash(out), filepath.FromSlash(specDir)); err == nil && filepath.IsLocal(rel) {
 		return nil, usagef("--spec-dir %s is inside --out %s, which .gitattributes marks generated: reviews would fold the spec; keep them apart", specDir, out)
 	}
+	abs, _ := filepath.Abs(dir) // "" (no working directory) has no parent to try
 	gomod := filepath.Join(dir, "go.mod")
 	mod, err := os.ReadFile(gomod)
 	if err != nil {
 		// A module whose go.mod lies in a directory above dir.
-		abs, _ := filepath.Abs(dir) // "" (no working directory) has no parent to try
 		for root := filepath.Dir(abs); root != filepath.Dir(root); root = filepath.Dir(root) {
 			if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
 				return nil, fmt.Errorf("%s is inside module %s; run agentc init at its root, %s (with --spec-dir for a spec directory deeper down)", abs, modfile.ModulePath(b), root)
 			}
+		}
+		// A repository whose modules lie below it (a monorepo's backend/),
+		// where go mod init would start another module beside them.
+		mods, _ := fs.Glob(os.DirFS(dir), "*/go.mod")
+		deeper, _ := fs.Glob(os.DirFS(dir), "*/*/go.mod")
+		if mods = append(mods, deeper...); len(mods) > 0 {
+			return nil, fmt.Errorf("%s has no go.mod, but directories below it hold Go modules (%s): name the one whose code serves the agent, agentc init %s, rather than start another module here",
+				abs, strings.Join(mods, ", "), filepath.Join(dir, path.Dir(mods[0])))
 		}
 		return nil, fmt.Errorf("%s: %w (run go mod init first)", gomod, err)
 	}
@@ -191,7 +201,6 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	if modPath == modulePath {
 		// go -C /path/to/agentc run ./cmd/agentc init, the repository's
 		// directory left out, runs in agentc's checkout.
-		abs, _ := filepath.Abs(dir)
 		return nil, fmt.Errorf("%s is agentc's own module; name your module's directory: go -C %s run ./cmd/agentc init /path/to/your/module", abs, abs)
 	}
 	// A second init is told that agentc is set up, whatever its spec
@@ -216,6 +225,11 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 		version = "v0.0.0-00010101000000-000000000000" // resolved through the replace directive
 	}
 
+	// Ctrl-C ends the running go command and the step with it: init undoes its
+	// steps, rather than die and leave half a scaffold, which init then refuses.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
 	sc := scaffold{}
 	if err := sc.run(dir, sdir, specDir, out, modPath, version, replace, ra, mf); err != nil {
 		sc.undo()
@@ -224,7 +238,7 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	if !e.json {
 		e.logf("agentc init: wrote %s/ (an example contract), %s, %s/, .gitattributes and a README section; edit the spec, then go generate ./...", specDir, toolModfile, out)
 		if ra != (runAs{}) {
-			e.logf("agentc init: %s: run agentc as %s (the go:generate line does)", ra, ra.command(toolModfile, ""))
+			e.logf("agentc init: %s: run agentc as %s (the go:generate line does)", ra, ra.command("go", ""))
 		}
 		if raised := raisedRequirements(mf, gomod); len(raised) > 0 {
 			e.logf("agentc init: go.mod: what the generated packages import raised %s", strings.Join(raised, ", "))
@@ -236,17 +250,18 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 // raisedRequirements lists the module's own requirements whose versions
 // go.mod at file raises from before ("path old => new"): the generated
 // packages' imports (the MCP SDK) may need newer ones, which no one asked
-// for.
+// for. Its go line first: a newer one is a newer Go for every build of
+// the module, which a team that pins its toolchain must know.
 func raisedRequirements(before *modfile.File, file string) []string {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return nil
-	}
+	b, _ := os.ReadFile(file) // unread, it parses as empty: nothing raised
 	after, err := modfile.ParseLax(file, b, nil)
 	if err != nil {
 		return nil
 	}
 	var raised []string
+	if before.Go != nil && after.Go != nil && before.Go.Version != after.Go.Version {
+		raised = append(raised, fmt.Sprintf("go %s => %s", before.Go.Version, after.Go.Version))
+	}
 	for _, old := range before.Require {
 		for _, r := range after.Require {
 			if r.Mod.Path == old.Mod.Path && r.Mod.Version != old.Mod.Version {
@@ -288,15 +303,16 @@ func (sc scaffold) run(dir, sdir, specDir, out, modPath, version, replace string
 	if err := sc.create(filepath.Join(sdir, spec.SchemaFile), load.SchemaFor(src)); err != nil {
 		return err
 	}
-	// The tool module file, relative to the spec directory (relOut's is
-	// relative to the directory above it).
-	toolRel := path.Join("..", relOut(specDir, toolModfile))
+	// go generate runs agentc in the spec directory; go -C runs it in the
+	// module's root, where go generate ./... is run: the paths it prints
+	// (spec/tools.cue:3:1, generated; a directory to remove) read as from
+	// there. relOut's path is relative to the directory above the spec's.
 	gen := fmt.Sprintf(`// Package spec holds this repository's agent contract, written in CUE. agentc
 // compiles it into %[1]s/; run go generate ./... after editing it.
 package spec
 
-//go:generate %[2]s gen
-`, out, ra.command(toolRel, "env "))
+//go:generate %[2]s gen --spec %[3]s
+`, out, ra.command("go -C "+path.Join("..", relOut(specDir, ".")), "env "), specDir)
 	if err := sc.create(filepath.Join(sdir, "generate.go"), []byte(gen)); err != nil {
 		return err
 	}
@@ -370,7 +386,7 @@ package spec
 
 // readmeSection is what init appends to the README.
 func readmeSection(specDir, out string, ra runAs) string {
-	tool := ra.command(toolModfile, "")
+	tool := ra.command("go", "")
 	specFlag := ""
 	if strings.Contains(specDir, "/") {
 		// A command run at the root finds a spec directory there or
@@ -430,12 +446,13 @@ func (ra runAs) String() string {
 	return strings.Join(why, "; ")
 }
 
-// command is the command line that runs agentc with the tool module file
-// at modfile; env is "env " for a go:generate line, which no shell reads.
-func (ra runAs) command(modfile, env string) string {
-	cmd := "go tool -modfile=" + modfile + " agentc"
+// command is the command line that runs agentc in the module's root with
+// goCmd: "go" there, "go -C DIR" from a directory below it. env is "env "
+// for a go:generate line, which no shell reads.
+func (ra runAs) command(goCmd, env string) string {
+	cmd := goCmd + " tool -modfile=" + toolModfile + " agentc"
 	if ra.vendored {
-		cmd = "go run -mod=readonly -modfile=" + modfile + " " + modulePath + "/cmd/agentc"
+		cmd = goCmd + " run -mod=readonly -modfile=" + toolModfile + " " + modulePath + "/cmd/agentc"
 	}
 	if ra.work != "" {
 		cmd = env + "GOWORK=off " + cmd
@@ -456,8 +473,8 @@ func commandBlock(pairs ...string) string {
 }
 
 // agentcReplace returns the replacement of agentc's module that go.mod
-// declares, as the tool module file must see it (a directory relative to
-// the repository, or a module version), or "".
+// declares, as the tool module file must spell it (a directory relative to
+// the repository, quoted if it holds a space, or a module version), or "".
 func agentcReplace(mf *modfile.File) string {
 	for _, r := range mf.Replace {
 		if r.Old.Path != modulePath {
@@ -472,7 +489,7 @@ func agentcReplace(mf *modfile.File) string {
 			// lies one directory down.
 			p = filepath.ToSlash(filepath.Join("..", p))
 		}
-		return p
+		return modfile.AutoQuote(p)
 	}
 	return ""
 }
@@ -494,8 +511,13 @@ func relOut(specDir, out string) string {
 	return filepath.ToSlash(rel)
 }
 
-// appendOnce appends text to file unless the file already holds marker.
+// appendOnce appends text to file unless the file already holds marker. A
+// file that is a link (README.md -> docs/index.md) stays one: the text goes
+// to its target, where the rename of an atomic write would replace the link.
 func appendOnce(sc scaffold, file, marker, text string) error {
+	if target, err := filepath.EvalSymlinks(file); err == nil {
+		file = target
+	}
 	old, err := os.ReadFile(file)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err

@@ -9,8 +9,8 @@ import (
 // TestToolModfileFromGoMod: the tool module file (tools/agentc.mod) takes
 // the module's go version, and agentc's replacement as it must read one
 // directory down: a relative directory gains a "..", an absolute one and a
-// module version stay, and another module's replacement is none of
-// agentc's.
+// module version stay, one with a space stays quoted, and another module's
+// replacement is none of agentc's.
 func TestToolModfileFromGoMod(t *testing.T) {
 	for _, tc := range []struct {
 		gomod, replace, goVersion string
@@ -21,6 +21,8 @@ func TestToolModfileFromGoMod(t *testing.T) {
 		{"module m\n\nreplace github.com/agentc-dev/agentc => ../agentc\n", "../../agentc", "1.26"},
 		{"module m\n\nreplace github.com/agentc-dev/agentc => ./third_party/agentc\n", "../third_party/agentc", "1.26"},
 		{"module m\n\nreplace github.com/agentc-dev/agentc => /src/agentc\n", "/src/agentc", "1.26"},
+		// A checkout in a directory whose name holds a space (C:\Users\Jane Doe\…) stays quoted.
+		{"module m\n\nreplace github.com/agentc-dev/agentc => \"/My Projects/agentc\"\n", `"/My Projects/agentc"`, "1.26"},
 		{"module m\n\nreplace github.com/agentc-dev/agentc => example.com/fork v1.2.3\n", "example.com/fork v1.2.3", "1.26"},
 	} {
 		mf, err := modfile.Parse("go.mod", []byte(tc.gomod), nil)
