@@ -231,7 +231,15 @@ func runInit(e *env, dir, specDir, out, version string) (any, error) {
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
 	sc := scaffold{}
-	if err := sc.run(dir, sdir, specDir, out, modPath, version, replace, ra, mf); err != nil {
+	err = sc.run(dir, sdir, specDir, out, modPath, version, replace, ra, mf)
+	select {
+	case s := <-sig:
+		// A signal for agentc alone (a CI runner's SIGTERM) lets the go
+		// command finish its step: init is undone all the same.
+		err = errors.Join(fmt.Errorf("interrupted (%v): init undid its steps", s), err)
+	default:
+	}
+	if err != nil {
 		sc.undo()
 		return nil, err
 	}
