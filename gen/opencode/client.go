@@ -60,23 +60,6 @@ type Model struct {
 	ModelID string `json:"modelID"`
 }
 
-// Prompt is the body of POST /session/:id/prompt_async.
-type Prompt struct {
-	// Model selects the model; nil means the session's or the config's.
-	Model *Model `json:"model,omitempty"`
-	// Agent selects the agent (build, plan, …); "" means the default.
-	Agent string `json:"agent,omitempty"`
-	// System is added to the system prompt.
-	System string `json:"system,omitempty"`
-	// Variant selects a model variant (a reasoning level, for example).
-	Variant string `json:"variant,omitempty"`
-	// Tools enables (true) or disables (false) tools by id; the key "*"
-	// matches every tool, and a specific id wins over it.
-	Tools map[string]bool `json:"tools,omitempty"`
-	// Parts is the message.
-	Parts []PromptPart `json:"parts"`
-}
-
 // PromptPart is one part of a prompt; only text parts are supported here.
 type PromptPart struct {
 	// Type is "text".
@@ -231,7 +214,7 @@ func New(cfg Config) (*Client, error) {
 func (c *Client) newRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
 	var rd io.Reader
 	if body != nil {
-		// A Prompt or a map of strings, which always encode.
+		// A prompt's body or a map of strings, which always encode.
 		data, _ := json.Marshal(body)
 		rd = bytes.NewReader(data)
 	}

@@ -34,7 +34,7 @@ var ErrClosed = errors.New("opencode: executor closed")
 type Executor struct {
 	c         *Client
 	sessionID string
-	defaults  Prompt
+	defaults  ExecuteRequest
 
 	events chan *StreamEvent
 	errs   chan error
@@ -85,7 +85,7 @@ func (c *Client) ExecuteStreaming(ctx context.Context, req *ExecuteRequest) (Str
 	e := &Executor{
 		c:         c,
 		sessionID: sessionID,
-		defaults:  Prompt{Model: req.Model, Agent: req.Agent, System: req.System, Variant: req.Variant, Tools: req.Tools},
+		defaults:  *req,
 		events:    make(chan *StreamEvent, eventBuffer),
 		errs:      make(chan error, errorBuffer),
 		done:      make(chan struct{}),
@@ -318,8 +318,10 @@ func (e *Executor) exit(err error) {
 // while a turn runs are queued by OpenCode; one completion then answers
 // them all.
 func (e *Executor) SendMessage(message string) error {
-	p := e.defaults
-	p.Parts = []PromptPart{{Type: "text", Text: message}}
+	p := struct {
+		ExecuteRequest
+		Parts []PromptPart `json:"parts"`
+	}{e.defaults, []PromptPart{{Type: "text", Text: message}}}
 	e.mu.Lock()
 	if e.closing {
 		e.mu.Unlock()
