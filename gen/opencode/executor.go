@@ -118,19 +118,9 @@ func (c *Client) subscribe(ctx context.Context, cancel context.CancelFunc) (*sse
 		}
 		return nil, nil, err
 	}
-	req, err := c.newRequest(ctx, http.MethodGet, "/event", nil)
+	resp, err := c.send(ctx, http.MethodGet, "/event", "text/event-stream", nil)
 	if err != nil {
 		return fail(err)
-	}
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return fail(fmt.Errorf("opencode: GET /event: %w", err))
-	}
-	if resp.StatusCode != http.StatusOK {
-		data, _ := io.ReadAll(io.LimitReader(resp.Body, 2000))
-		resp.Body.Close()
-		return fail(&HTTPError{Method: http.MethodGet, Path: "/event", StatusCode: resp.StatusCode, Body: truncate(data, 2000)})
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
 		resp.Body.Close()
