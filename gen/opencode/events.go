@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // StreamEventType is the kind of a normalised event.
@@ -70,8 +69,6 @@ type StreamEvent struct {
 	// RawType is the OpenCode event type it came from ("" for events made
 	// from the message list).
 	RawType string
-	// Time is when the executor produced the event.
-	Time time.Time
 }
 
 // String is a one-line description for logs and failure messages.
@@ -237,7 +234,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 // of rawType ("" for one made from the message list, and for a
 // completion, which no one event makes).
 func (n *normalizer) event(t StreamEventType, rawType string) *StreamEvent {
-	return &StreamEvent{Type: t, SessionID: n.sessionID, RawType: rawType, Time: time.Now()}
+	return &StreamEvent{Type: t, SessionID: n.sessionID, RawType: rawType}
 }
 
 // role returns a message's role; a message not seen yet is the
