@@ -34,8 +34,6 @@ const (
 type StreamEvent struct {
 	// Type is the event's kind.
 	Type StreamEventType
-	// SessionID is the OpenCode session.
-	SessionID string
 	// Role is "user" or "assistant" for a message event, "assistant" for
 	// tool and completion events.
 	Role string
@@ -234,7 +232,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 // of rawType ("" for one made from the message list, and for a
 // completion, which no one event makes).
 func (n *normalizer) event(t StreamEventType, rawType string) *StreamEvent {
-	return &StreamEvent{Type: t, SessionID: n.sessionID, RawType: rawType}
+	return &StreamEvent{Type: t, RawType: rawType}
 }
 
 // role returns a message's role; a message not seen yet is the

@@ -94,7 +94,7 @@ func (c *Client) ExecuteStreaming(ctx context.Context, req *ExecuteRequest) (Str
 		settled:   make(chan struct{}),
 	}
 	e.events <- &StreamEvent{
-		Type: EventSystem, SessionID: sessionID,
+		Type: EventSystem,
 		Text: fmt.Sprintf("opencode session %s at %s", sessionID, c.base),
 	}
 	go e.run(sse, body)
