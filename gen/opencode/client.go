@@ -60,23 +60,6 @@ type Model struct {
 	ModelID string `json:"modelID"`
 }
 
-// Prompt is the body of POST /session/:id/prompt_async.
-type Prompt struct {
-	// Model selects the model; nil means the session's or the config's.
-	Model *Model `json:"model,omitempty"`
-	// Agent selects the agent (build, plan, …); "" means the default.
-	Agent string `json:"agent,omitempty"`
-	// System is added to the system prompt.
-	System string `json:"system,omitempty"`
-	// Variant selects a model variant (a reasoning level, for example).
-	Variant string `json:"variant,omitempty"`
-	// Tools enables (true) or disables (false) tools by id; the key "*"
-	// matches every tool, and a specific id wins over it.
-	Tools map[string]bool `json:"tools,omitempty"`
-	// Parts is the message.
-	Parts []PromptPart `json:"parts"`
-}
-
 // PromptPart is one part of a prompt; only text parts are supported here.
 type PromptPart struct {
 	// Type is "text".
@@ -226,12 +209,14 @@ func New(cfg Config) (*Client, error) {
 	return &Client{base: u, cfg: cfg, http: &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}}, nil
 }
 
-// newRequest builds a request of path with the configured directory,
-// authentication and, for a non-nil body, a JSON content type.
-func (c *Client) newRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
+// send sends a request of path with the configured directory,
+// authentication and, for a non-nil body, a JSON content type. An answer
+// whose status is not 2xx is an *HTTPError; the caller closes the body of
+// any other.
+func (c *Client) send(ctx context.Context, method, path, accept string, body any) (*http.Response, error) {
 	var rd io.Reader
 	if body != nil {
-		// A Prompt or a map of strings, which always encode.
+		// A prompt's body or a map of strings, which always encode.
 		data, _ := json.Marshal(body)
 		rd = bytes.NewReader(data)
 	}
@@ -244,6 +229,7 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body any) 
 	if err != nil {
 		return nil, fmt.Errorf("opencode: %s %s: %w", method, path, err)
 	}
+	req.Header.Set("Accept", accept)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -254,7 +240,17 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body any) 
 		}
 		req.SetBasicAuth(user, c.cfg.Password)
 	}
-	return req, nil
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("opencode: %s %s: %w", method, path, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		// One byte more than is kept, so that truncate marks a longer body.
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 2001))
+		resp.Body.Close()
+		return nil, &HTTPError{Method: method, Path: path, StatusCode: resp.StatusCode, Body: truncate(data, 2000)}
+	}
+	return resp, nil
 }
 
 // do sends a request bounded by RequestTimeout and decodes a JSON answer
@@ -262,22 +258,14 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body any) 
 func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
 	defer cancel()
-	req, err := c.newRequest(ctx, method, path, body)
+	resp, err := c.send(ctx, method, path, "application/json", body)
 	if err != nil {
 		return err
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("opencode: %s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
 		return fmt.Errorf("opencode: %s %s: reading the answer: %w", method, path, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return &HTTPError{Method: method, Path: path, StatusCode: resp.StatusCode, Body: truncate(data, 2000)}
 	}
 	if out == nil {
 		return nil

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // StreamEventType is the kind of a normalised event.
@@ -35,8 +34,6 @@ const (
 type StreamEvent struct {
 	// Type is the event's kind.
 	Type StreamEventType
-	// SessionID is the OpenCode session.
-	SessionID string
 	// Role is "user" or "assistant" for a message event, "assistant" for
 	// tool and completion events.
 	Role string
@@ -68,10 +65,8 @@ type StreamEvent struct {
 	// MessageID and PartID locate the event in the session.
 	MessageID, PartID string
 	// RawType is the OpenCode event type it came from ("" for events made
-	// from the message list).
+	// from the message list, and for a completion, which no one event makes).
 	RawType string
-	// Time is when the executor produced the event.
-	Time time.Time
 }
 
 // String is a one-line description for logs and failure messages.
@@ -178,7 +173,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		case "busy":
 			return nil, sigActive, nil
 		case "retry":
-			e := n.event(EventSystem, ev.Type)
+			e := &StreamEvent{Type: EventSystem, RawType: ev.Type}
 			e.Text = fmt.Sprintf("retrying the model call (attempt %d): %s", props.Status.Attempt, props.Status.Message)
 			return []*StreamEvent{e}, sigNone, nil
 		}
@@ -188,7 +183,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		return nil, sigIdle, nil
 
 	case "session.error":
-		e := n.event(EventError, ev.Type)
+		e := &StreamEvent{Type: EventError, RawType: ev.Type}
 		e.Error = props.Error.String()
 		if e.Error == "" {
 			e.Error = "UnknownError"
@@ -218,7 +213,7 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		if props.Field != "text" || n.partTypes[props.PartID] != "text" || n.textDone[props.PartID] || props.Delta == "" {
 			return nil, sigNone, nil
 		}
-		e := n.event(EventMessage, ev.Type)
+		e := &StreamEvent{Type: EventMessage, RawType: ev.Type}
 		e.Role = n.role(props.MessageID)
 		e.Text = props.Delta
 		e.Partial = true
@@ -231,13 +226,6 @@ func (n *normalizer) handle(data []byte) ([]*StreamEvent, signal, error) {
 		}
 		return n.part(props.Part, ev.Type), sigNone, nil
 	}
-}
-
-// event returns a new event of the session, made from an OpenCode event
-// of rawType ("" for one made from the message list, and for a
-// completion, which no one event makes).
-func (n *normalizer) event(t StreamEventType, rawType string) *StreamEvent {
-	return &StreamEvent{Type: t, SessionID: n.sessionID, RawType: rawType, Time: time.Now()}
 }
 
 // role returns a message's role; a message not seen yet is the
@@ -268,7 +256,7 @@ func (n *normalizer) part(p *Part, rawType string) []*StreamEvent {
 			return nil
 		}
 		n.texts[p.MessageID] = append(n.texts[p.MessageID], p.Text)
-		e := n.event(EventMessage, rawType)
+		e := &StreamEvent{Type: EventMessage, RawType: rawType}
 		e.Role = role
 		e.Text = p.Text
 		e.MessageID, e.PartID = p.MessageID, p.ID
@@ -293,14 +281,14 @@ func (n *normalizer) tool(p *Part, rawType string) []*StreamEvent {
 	var out []*StreamEvent
 	if n.tools[p.ID] == "" {
 		n.tools[p.ID] = EventToolCall
-		e := n.event(EventToolCall, rawType)
+		e := &StreamEvent{Type: EventToolCall, RawType: rawType}
 		fillTool(e, p)
 		e.ToolStatus = ToolRunning
 		out = append(out, e)
 	}
 	if p.State.Done() && n.tools[p.ID] != EventToolResult {
 		n.tools[p.ID] = EventToolResult
-		e := n.event(EventToolResult, rawType)
+		e := &StreamEvent{Type: EventToolResult, RawType: rawType}
 		fillTool(e, p)
 		if p.State.Status == ToolError {
 			e.IsError = true
@@ -349,7 +337,7 @@ func (n *normalizer) completeFromEvents() *StreamEvent {
 // is a (nil when it failed before one) with the final text, and starts the
 // next turn.
 func (n *normalizer) complete(a *MessageInfo, text string) *StreamEvent {
-	done := n.event(EventCompletion, "")
+	done := &StreamEvent{Type: EventCompletion}
 	done.Role = "assistant"
 	done.Error = n.turnError
 	if a != nil {

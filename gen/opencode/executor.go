@@ -34,7 +34,7 @@ var ErrClosed = errors.New("opencode: executor closed")
 type Executor struct {
 	c         *Client
 	sessionID string
-	defaults  Prompt
+	defaults  ExecuteRequest
 
 	events chan *StreamEvent
 	errs   chan error
@@ -85,7 +85,7 @@ func (c *Client) ExecuteStreaming(ctx context.Context, req *ExecuteRequest) (Str
 	e := &Executor{
 		c:         c,
 		sessionID: sessionID,
-		defaults:  Prompt{Model: req.Model, Agent: req.Agent, System: req.System, Variant: req.Variant, Tools: req.Tools},
+		defaults:  *req,
 		events:    make(chan *StreamEvent, eventBuffer),
 		errs:      make(chan error, errorBuffer),
 		done:      make(chan struct{}),
@@ -94,7 +94,7 @@ func (c *Client) ExecuteStreaming(ctx context.Context, req *ExecuteRequest) (Str
 		settled:   make(chan struct{}),
 	}
 	e.events <- &StreamEvent{
-		Type: EventSystem, SessionID: sessionID, Time: time.Now(),
+		Type: EventSystem,
 		Text: fmt.Sprintf("opencode session %s at %s", sessionID, c.base),
 	}
 	go e.run(sse, body)
@@ -118,19 +118,9 @@ func (c *Client) subscribe(ctx context.Context, cancel context.CancelFunc) (*sse
 		}
 		return nil, nil, err
 	}
-	req, err := c.newRequest(ctx, http.MethodGet, "/event", nil)
+	resp, err := c.send(ctx, http.MethodGet, "/event", "text/event-stream", nil)
 	if err != nil {
 		return fail(err)
-	}
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return fail(fmt.Errorf("opencode: GET /event: %w", err))
-	}
-	if resp.StatusCode != http.StatusOK {
-		data, _ := io.ReadAll(io.LimitReader(resp.Body, 2000))
-		resp.Body.Close()
-		return fail(&HTTPError{Method: http.MethodGet, Path: "/event", StatusCode: resp.StatusCode, Body: truncate(data, 2000)})
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
 		resp.Body.Close()
@@ -318,8 +308,10 @@ func (e *Executor) exit(err error) {
 // while a turn runs are queued by OpenCode; one completion then answers
 // them all.
 func (e *Executor) SendMessage(message string) error {
-	p := e.defaults
-	p.Parts = []PromptPart{{Type: "text", Text: message}}
+	p := struct {
+		ExecuteRequest
+		Parts []PromptPart `json:"parts"`
+	}{e.defaults, []PromptPart{{Type: "text", Text: message}}}
 	e.mu.Lock()
 	if e.closing {
 		e.mu.Unlock()

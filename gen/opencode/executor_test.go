@@ -30,7 +30,7 @@ type fakeServer struct {
 	sessionID string
 
 	mu       sync.Mutex
-	prompts  []opencode.Prompt
+	prompts  []string      // the bodies of prompt_async, as sent
 	messages func() []byte // GET /session/:id/message
 
 	prompted  chan struct{} // a prompt arrived
@@ -57,13 +57,13 @@ func newFakeServer(t *testing.T, sessionID string) *fakeServer {
 		fmt.Fprintf(w, `{"id":%q,"title":"t"}`, f.sessionID)
 	})
 	mux.HandleFunc("POST /session/{id}/prompt_async", func(w http.ResponseWriter, r *http.Request) {
-		var p opencode.Prompt
-		if err := json.NewDecoder(r.Body).Decode(&p); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
+		p, err := io.ReadAll(r.Body)
+		if err != nil || !json.Valid(p) {
+			http.Error(w, fmt.Sprintf("not JSON (%v): %s", err, p), http.StatusBadRequest)
 			return
 		}
 		f.mu.Lock()
-		f.prompts = append(f.prompts, p)
+		f.prompts = append(f.prompts, string(p))
 		status := f.promptErr
 		f.mu.Unlock()
 		if status != 0 {
@@ -226,9 +226,9 @@ func TestReplayToolCall(t *testing.T) {
 	if len(f.prompts) != 1 {
 		t.Fatalf("%d prompts", len(f.prompts))
 	}
-	p := f.prompts[0]
-	if p.Model == nil || p.Model.ProviderID != "p" || !p.Tools["echo"] || p.Tools["*"] || len(p.Parts) != 1 || p.Parts[0].Text != "please echo hi" {
-		t.Errorf("prompt sent = %+v", p)
+	const wantPrompt = `{"model":{"providerID":"p","modelID":"m"},"tools":{"*":false,"echo":true},"parts":[{"type":"text","text":"please echo hi"}]}`
+	if got := f.prompts[0]; got != wantPrompt {
+		t.Errorf("prompt sent = %s, want %s", got, wantPrompt)
 	}
 }
 
@@ -919,10 +919,8 @@ func TestRequestShapesEveryPrompt(t *testing.T) {
 		t.Fatalf("%d prompts, want 2", len(f.prompts))
 	}
 	for i, text := range []string{"first", "second"} {
-		p := f.prompts[i]
-		got := fmt.Sprintf("%v %s %s %s %v %v", *p.Model, p.Agent, p.System, p.Variant, p.Tools, p.Parts)
-		want := fmt.Sprintf("{p m} plan Be brief. high map[*:false echo:true] [{text %s}]", text)
-		if got != want {
+		want := fmt.Sprintf(`{"model":{"providerID":"p","modelID":"m"},"agent":"plan","system":"Be brief.","variant":"high","tools":{"*":false,"echo":true},"parts":[{"type":"text","text":%q}]}`, text)
+		if got := f.prompts[i]; got != want {
 			t.Errorf("prompt %d: %s, want %s", i+1, got, want)
 		}
 	}

@@ -80,28 +80,30 @@ type StreamingExecutor interface {
 // Client implements Runtime (ExecuteStreaming's return holds *Executor to StreamingExecutor).
 var _ Runtime = (*Client)(nil)
 
-// ExecuteRequest describes a session and its prompts.
+// ExecuteRequest describes a session and its prompts. The fields after
+// Message are sent with every prompt, in the body of POST
+// /session/:id/prompt_async.
 type ExecuteRequest struct {
 	// SessionID continues an existing session; "" creates one.
-	SessionID string
+	SessionID string `json:"-"`
 	// Title is a new session's title; "" lets OpenCode ask the small model
 	// for one.
-	Title string
+	Title string `json:"-"`
 	// Message is the first prompt's text; ExecuteStreaming sends nothing
 	// when it is "", Execute requires it.
-	Message string
+	Message string `json:"-"`
 	// Model selects the model of every prompt; nil means the config's.
-	Model *Model
-	// Agent selects the agent; "" means the default (build).
-	Agent string
+	Model *Model `json:"model,omitempty"`
+	// Agent selects the agent (build, plan, …); "" means the default (build).
+	Agent string `json:"agent,omitempty"`
 	// System is added to the system prompt of every prompt.
-	System string
+	System string `json:"system,omitempty"`
 	// Variant selects the model variant (a reasoning level) of every
 	// prompt.
-	Variant string
-	// Tools enables or disables tools by id for every prompt; "*" matches
-	// all of them.
-	Tools map[string]bool
+	Variant string `json:"variant,omitempty"`
+	// Tools enables (true) or disables (false) tools by id for every
+	// prompt; the key "*" matches every tool, and a specific id wins over it.
+	Tools map[string]bool `json:"tools,omitempty"`
 }
 
 // ExecuteResponse is the outcome of one turn.
