@@ -183,18 +183,21 @@ func (e *Executor) run(sse *sseReader, body io.ReadCloser) {
 			return
 		}
 		e.mu.Lock()
+		// Not inTurn, the event is no turn's, though a prompt may have
+		// been sent while send waited for Events' consumer.
+		turn := inTurn && e.pending > 0
 		// A prompt OpenCode refuses before its loop starts (an unknown
 		// agent) yields session.error and nothing more: no busy, no idle.
-		refused := sig == sigError && e.pending > 0 && !e.active
+		refused := sig == sigError && turn && !e.active
 		switch {
-		case (sig == sigActive || sig == sigError) && e.pending > 0:
+		case (sig == sigActive || sig == sigError) && turn:
 			e.active = true
-		case sig == sigIdle && e.pending > 0 && e.active:
+		case sig == sigIdle && turn && e.active:
 			e.idle = true
 		}
 		// The turn may end at an idle of its own or, after an idle that
 		// came too early, at any later event but one of activity.
-		check := sig != sigActive && sig != sigError && e.idle && e.pending > 0 && e.active
+		check := sig != sigActive && sig != sigError && e.idle && turn && e.active
 		e.mu.Unlock()
 		if refused {
 			// Unless the session is busy (with a turn the prompt was

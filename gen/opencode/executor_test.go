@@ -549,6 +549,48 @@ func TestRefusedPrompt(t *testing.T) {
 	}
 }
 
+// TestStaleErrorBeforePrompt: a session.error read while no prompt was
+// pending belongs to no turn, also when a prompt is sent while the executor
+// still delivers it (Events full, its consumer not reading): it neither
+// refuses the prompt nor ends its turn, where it was taken for the prompt's
+// refusal and the turn ended at once with an empty completion.
+func TestStaleErrorBeforePrompt(t *testing.T) {
+	rec := loadRecording(t, "echo")
+	f := newFakeServer(t, rec.sessionID)
+	f.messages = func() []byte { return rec.messages }
+	var before []string
+	// Enough events to fill Events beside its first (the system event)...
+	for i := range 255 {
+		before = append(before, fmt.Sprintf(`{"type":"session.status","properties":{"sessionID":%q,"status":{"type":"retry","attempt":%d,"message":"overloaded","next":1}}}`, rec.sessionID, i+1))
+	}
+	// ... so that the executor waits to deliver this one.
+	before = append(before, fmt.Sprintf(`{"type":"session.error","properties":{"sessionID":%q,"error":{"name":"UnknownError","data":{"message":"left over"}}}}`, rec.sessionID))
+	f.stream = func(w io.Writer, flush func(), r *http.Request) {
+		writeEvents(w, flush, before)
+		wait(t, r, f.prompted, "prompt")
+		writeEvents(w, flush, rec.events)
+	}
+	c := newClient(t, f.URL, opencode.Config{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ex, err := c.ExecuteStreaming(ctx, &opencode.ExecuteRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	if !settles(func() bool { return len(ex.Events()) == cap(ex.Events()) }) {
+		t.Fatalf("Events holds %d of %d events", len(ex.Events()), cap(ex.Events()))
+	}
+	time.Sleep(100 * time.Millisecond) // the executor reads the error, and waits
+	if err := ex.SendMessage("please echo hi"); err != nil {
+		t.Fatal(err)
+	}
+	evs := untilCompletion(t, ex, nil)
+	if last := evs[len(evs)-1]; last.IsError || last.FinalText != "The echo said hi." {
+		t.Errorf("the prompt's completion = %s", last)
+	}
+}
+
 // TestExecuteAbortsWhenContextEnds: Execute gives up with its context and
 // aborts the session's turn on the way out.
 func TestExecuteAbortsWhenContextEnds(t *testing.T) {
