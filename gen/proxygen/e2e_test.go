@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -34,13 +35,14 @@ const (
 	repoName   = "acme/web"
 )
 
-// service is the generated Go handler behind a switch that can make it
-// answer garbage or hang, counting the requests that reach it.
+// service is the generated Go handler (the example's, run by
+// serveExample) behind a switch that can make it answer garbage or hang,
+// counting the requests that reach it.
 type service struct {
 	behaviour atomic.Value // "serve", "malformed", "hang"
 	stop      chan struct{}
 	requests  atomic.Int32
-	handler   *contract.PromptHandler
+	handler   http.Handler
 	logs      *procout.SyncBuffer
 }
 
@@ -60,15 +62,16 @@ func (s *service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// stalePlugin generates the plugin from the default spec with one coding
-// sentence and the coding temperatures changed: a plugin built from an
+// stalePlugin generates the plugin from the default spec with the
+// example's settings, one coding sentence and the coding temperature
+// changed: a plugin built from an
 // older revision than the service, so the local defaults it falls back to
 // are told apart from what the service serves.
 func stalePlugin(t *testing.T) []byte {
 	t.Helper()
 	s := loadEdited(t, map[string][2]string{
-		"modes.cue":    {"Your goal is to implement the changes you are asked for.", "Your goal is to implement the changes you are asked for (local defaults)."},
-		"contract.cue": {"coding:     temperature: 0.5", "coding:     temperature: 0.9"},
+		"modes.cue": {"Your goal is to implement the changes you are asked for.", "Your goal is to implement the changes you are asked for (local defaults)."},
+		exampleFile: {"coding:     temperature: 0.5", "coding:     temperature: 0.9"},
 	})
 	// A budget a loaded machine keeps: with the spec's 500 ms, a served
 	// answer read while the CPU is busy was cut off and taken for a
@@ -131,7 +134,8 @@ func post(ctx context.Context, t *testing.T, url string, body, out any) {
 
 // TestPromptProxyThroughOpenCode runs the real opencode serve with the
 // generated plugin (from a stale revision of the spec) and the scripted
-// model, against the generated Go service: served answers reach the model;
+// model, against the generated Go service, both from the default spec with
+// the example's settings: served answers reach the model;
 // a malformed answer, a hanging service and a stopped one fall back to the
 // plugin's local defaults within the timeout, and the chat goes on.
 func TestPromptProxyThroughOpenCode(t *testing.T) {
@@ -143,9 +147,13 @@ func TestPromptProxyThroughOpenCode(t *testing.T) {
 		turns = append(turns, fakemodel.Turn{Name: fmt.Sprintf("answer %d", i+1), Reply: fakemodel.Say("Done.")})
 	}
 	fm := fakemodel.New(t, turns...)
-	svc := &service{logs: &procout.SyncBuffer{}, stop: make(chan struct{})}
+	example := serveExample(t)
+	target, err := url.Parse(example.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := &service{logs: example.logs, stop: make(chan struct{}), handler: httputil.NewSingleHostReverseProxy(target)}
 	svc.behaviour.Store("serve")
-	svc.handler = &contract.PromptHandler{Logger: slog.New(slog.NewJSONHandler(svc.logs, nil))}
 	ts := httptest.NewServer(svc)
 	defer func() {
 		closeOnce(svc.stop)
@@ -166,7 +174,7 @@ func TestPromptProxyThroughOpenCode(t *testing.T) {
 		Env:    []string{"AGENTC_PROMPT_PROXY_URL=" + ts.URL, "AGENTC_MODE=coding", "AGENTC_PROMPT_PARAMS=" + string(params)},
 	})
 	stale := loadEdited(t, map[string][2]string{
-		"contract.cue": {"coding:     temperature: 0.5", "coding:     temperature: 0.9"},
+		exampleFile: {"coding:     temperature: 0.5", "coding:     temperature: 0.9"},
 	})
 
 	// lastRequest returns the model's request for the session's turn.
@@ -180,14 +188,14 @@ func TestPromptProxyThroughOpenCode(t *testing.T) {
 	}
 	expectServed := func(t *testing.T, sessionID string) contract.PromptResponse {
 		t.Helper()
-		want, err := contract.ResolvePrompt(contract.PromptRequest{
+		a := askExample(t, exampleQuery{Requests: []contract.PromptRequest{{
 			SessionID: sessionID, Agent: "build",
 			Metadata: contract.PromptMetadata{Mode: "coding", Model: providerID + "/" + modelID, Params: map[string]string{"repoName": repoName}},
-		})
-		if err != nil {
-			t.Fatal(err)
+		}}})
+		if a.Errors[0] != "" {
+			t.Fatal(a.Errors[0])
 		}
-		return want
+		return a.Resolved[0]
 	}
 	checkLocal := func(t *testing.T, sessionID string) {
 		t.Helper()
@@ -215,8 +223,16 @@ func TestPromptProxyThroughOpenCode(t *testing.T) {
 		if r.Messages.Temperature == nil || want.Params.Temperature == nil || *r.Messages.Temperature != *want.Params.Temperature {
 			t.Errorf("temperature = %v, want the served %v", ptrString(r.Messages.Temperature), ptrString(want.Params.Temperature))
 		}
-		if !strings.Contains(svc.logs.String(), `"sessionID":"`+sid+`"`) || !strings.Contains(svc.logs.String(), `"experimentID":"coding_focus=`) {
-			t.Errorf("the service did not log the request with sessionID and experimentID:\n%s", svc.logs.String())
+		// The service's log reaches us through its stderr, after its answer.
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			logged := strings.Contains(svc.logs.String(), `"sessionID":"`+sid+`"`) && strings.Contains(svc.logs.String(), `"experimentID":"coding_focus=`)
+			if logged {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("the service did not log the request with sessionID and experimentID:\n%s", svc.logs.String())
+				break
+			}
 		}
 		// A second message of the session uses the cached answer.
 		before := svc.requests.Load()

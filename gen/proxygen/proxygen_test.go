@@ -1,19 +1,20 @@
 package proxygen_test
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"log/slog"
+	"io"
 	"math"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/agentc-dev/agentc/gen/emitters"
 	"github.com/agentc-dev/agentc/gen/gogen/agentrt"
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
+	"github.com/agentc-dev/agentc/gen/internal/procout"
 	"github.com/agentc-dev/agentc/gen/internal/scratch"
 	"github.com/agentc-dev/agentc/gen/internal/testspecs"
 	"github.com/agentc-dev/agentc/gen/load"
@@ -29,9 +31,14 @@ import (
 	"github.com/agentc-dev/agentc/generated/go/contract"
 )
 
-// loadEdited loads the default spec with, per file, one text replaced; it
-// fails when a text is not found, so an edit of the spec cannot make the
-// test vacuous.
+// exampleFile holds the prompt proxy's example settings (seed 002's: an
+// agent's text, model parameters, an experiment), which the default spec,
+// seed 001's contract, has none of.
+const exampleFile = "proxy_example.cue"
+
+// loadEdited loads the default spec with exampleFile added and, per file,
+// one text replaced; it fails when a text is not found, so an edit of the
+// spec cannot make the test vacuous.
 func loadEdited(t *testing.T, edits map[string][2]string) *model.Spec {
 	t.Helper()
 	src := load.Default()
@@ -39,9 +46,14 @@ func loadEdited(t *testing.T, edits map[string][2]string) *model.Spec {
 	for name, data := range src.Files {
 		files[name] = data
 	}
+	example, err := os.ReadFile(filepath.Join("testdata", exampleFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files[exampleFile] = example
 	for name, e := range edits {
 		if !bytes.Contains(files[name], []byte(e[0])) {
-			t.Fatalf("spec/%s no longer holds %q", name, e[0])
+			t.Fatalf("%s no longer holds %q", name, e[0])
 		}
 		files[name] = bytes.Replace(files[name], []byte(e[0]), []byte(e[1]), 1)
 	}
@@ -50,6 +62,217 @@ func loadEdited(t *testing.T, edits map[string][2]string) *model.Spec {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// exampleBuild is the program exampleBinary builds, once for the
+// package's tests; TestMain removes its directory.
+var exampleBuild struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if exampleBuild.dir != "" {
+		os.RemoveAll(exampleBuild.dir)
+	}
+	os.Exit(code)
+}
+
+// exampleMain is a program around the Go package generated from the
+// default spec with exampleFile added: with argument serve it answers the
+// prompt route on loopback, printing its URL and logging to stderr, until
+// its stdin is closed; without, it reads an exampleQuery on stdin and
+// writes its answer. %s stands for the package's import path.
+const exampleMain = `package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+
+	contract "%s"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "serve" {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println("http://" + l.Addr().String())
+		go func() {
+			io.Copy(io.Discard, os.Stdin)
+			os.Exit(0)
+		}()
+		http.Serve(l, &contract.PromptHandler{Logger: slog.New(slog.NewJSONHandler(os.Stderr, nil))})
+		return
+	}
+	var in struct {
+		IDs         []string
+		Experiments []string
+		Requests    []contract.PromptRequest
+	}
+	if err := json.NewDecoder(os.Stdin).Decode(&in); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	out := struct {
+		Alloc, Again map[string][]string
+		Resolved     []contract.PromptResponse
+		Errors       []string
+	}{Alloc: map[string][]string{}, Again: map[string][]string{}}
+	for _, e := range in.Experiments {
+		for _, id := range in.IDs {
+			v, ok := contract.AllocateVariant(e, id)
+			again, _ := contract.AllocateVariant(e, id)
+			if !ok {
+				v = ""
+			}
+			out.Alloc[e] = append(out.Alloc[e], v)
+			out.Again[e] = append(out.Again[e], again)
+		}
+	}
+	for _, r := range in.Requests {
+		resp, err := contract.ResolvePrompt(r)
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		out.Resolved = append(out.Resolved, resp)
+		out.Errors = append(out.Errors, msg)
+	}
+	json.NewEncoder(os.Stdout).Encode(out)
+}
+`
+
+// exampleBinary returns the exampleMain program, which it builds once.
+func exampleBinary(t *testing.T) string {
+	t.Helper()
+	exampleBuild.once.Do(func() {
+		s := loadEdited(t, nil)
+		mod := scratch.New(t)
+		s.Codegen.GoImport, s.Codegen.GoRuntime = scratch.Path+"/x/"+s.Codegen.GoDir, ""
+		s.Codegen.MCP = nil
+		files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"go", "proxy"}})
+		if err != nil {
+			exampleBuild.err = err
+			return
+		}
+		mod.Add(t, "x", files)
+		mod.Write(t, "x/promptsvc/main.go", []byte(fmt.Sprintf(exampleMain, s.Codegen.GoImport)))
+		if exampleBuild.dir, err = os.MkdirTemp("", "proxygen-example-"); err != nil {
+			exampleBuild.err = err
+			return
+		}
+		bin := filepath.Join(exampleBuild.dir, "promptsvc")
+		cmd := exec.Command("go", "build", "-o", bin, "./x/promptsvc")
+		cmd.Dir, cmd.Env = mod.Dir, scratch.GoEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			exampleBuild.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		exampleBuild.bin = bin
+	})
+	if exampleBuild.err != nil || exampleBuild.bin == "" {
+		t.Fatalf("building the example's prompt service: %v", exampleBuild.err)
+	}
+	return exampleBuild.bin
+}
+
+// exampleQuery asks the example's generated Go for every experiment's
+// variant of each session ID, twice, and for the answer to each request.
+type exampleQuery struct {
+	IDs         []string
+	Experiments []string
+	Requests    []contract.PromptRequest
+}
+
+// exampleAnswer is what the example's generated Go answers an
+// exampleQuery: AllocateVariant's variants ("" for false), ResolvePrompt's
+// answers and errors ("" for none).
+type exampleAnswer struct {
+	Alloc, Again map[string][]string
+	Resolved     []contract.PromptResponse
+	Errors       []string
+}
+
+// askExample runs the example's program on q.
+func askExample(t *testing.T, q exampleQuery) exampleAnswer {
+	t.Helper()
+	in, _ := json.Marshal(q)
+	cmd := exec.Command(exampleBinary(t))
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the example's Go: %v\n%s", err, stderr.Bytes())
+	}
+	var a exampleAnswer
+	if err := json.Unmarshal(out, &a); err != nil || len(a.Resolved) != len(q.Requests) || len(a.Errors) != len(q.Requests) {
+		t.Fatalf("the example's Go answered %d resolutions for %d requests (%v)", len(a.Resolved), len(q.Requests), err)
+	}
+	return a
+}
+
+// exampleService is the example's program serving the prompt route.
+type exampleService struct {
+	URL  string
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	logs *procout.SyncBuffer
+}
+
+// serveExample starts the example's prompt service; the test's end stops
+// it.
+func serveExample(t *testing.T) *exampleService {
+	t.Helper()
+	svc := &exampleService{cmd: exec.Command(exampleBinary(t), "serve"), logs: &procout.SyncBuffer{}}
+	svc.cmd.Stderr = svc.logs
+	var err error
+	if svc.in, err = svc.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := svc.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.stop() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the example's service printed no URL (%v): %s", err, svc.logs.String())
+	}
+	svc.URL = strings.TrimSpace(line)
+	return svc
+}
+
+// stop ends the service (it exits when its stdin closes) and returns its
+// log, all of it.
+func (svc *exampleService) stop() string {
+	if svc.in.Close() == nil {
+		done := make(chan struct{})
+		go func() {
+			svc.cmd.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			svc.cmd.Process.Kill()
+			<-done
+		}
+	}
+	return svc.logs.String()
 }
 
 // localTemperature resolves the coding-mode temperature of the registry's
@@ -98,9 +321,35 @@ func TestGeneratedIsCurrent(t *testing.T) {
 	}
 }
 
+// TestDefaultSpecServesSeed001 checks that the service generated from the
+// default spec, seed 001's contract, which sets no model parameters, agent
+// texts or experiments, answers each mode's prompt alone, for the plan
+// agent too, and leaves every parameter to OpenCode.
+func TestDefaultSpecServesSeed001(t *testing.T) {
+	t.Parallel()
+	params := contract.PromptParams{RepoName: "acme/web"}
+	for _, mode := range contract.Modes() {
+		want, err := contract.SystemPrompt(mode, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, agent := range []string{"build", "plan"} {
+			for _, mdl := range []string{"anthropic/claude-opus-4-6", "anthropic/claude-sonnet-4-5"} {
+				got, err := contract.ResolvePrompt(contract.PromptRequest{SessionID: "ses_1", Agent: agent,
+					Metadata: contract.PromptMetadata{Mode: string(mode), Model: mdl, Params: map[string]string{"repoName": params.RepoName}}})
+				if err != nil || got.System != want || got.Params.Temperature != nil || got.Params.TopP != nil || len(got.Params.Options) > 0 || len(got.Experiments) > 0 {
+					t.Errorf("mode %s, agent %s, model %s: %+v (%v); want the mode's prompt alone, no parameters, no experiment", mode, agent, mdl, got, err)
+				}
+			}
+		}
+	}
+}
+
 // TestPluginTypeChecks runs the pinned tsc --strict over the plugins of
-// the default spec and of the bare spec, which has no prompt parameter
-// (promptParams reads no values), against the installed @opencode-ai/plugin.
+// the default spec, which sets no model parameters, agent texts or
+// experiments, of the default spec with the example's, and of the bare
+// spec, which has no prompt parameter (promptParams reads no values),
+// against the installed @opencode-ai/plugin.
 func TestPluginTypeChecks(t *testing.T) {
 	t.Parallel()
 	tsc := nodetool.Tsc(t)
@@ -115,6 +364,7 @@ func TestPluginTypeChecks(t *testing.T) {
 		src := proxygen.Plugin(s)
 		write(t, filepath.Join(root, testspecs.Name(dir), "agentc-prompt-proxy.ts"), src)
 	}
+	write(t, filepath.Join(root, "example", "agentc-prompt-proxy.ts"), proxygen.Plugin(loadEdited(t, nil)))
 	write(t, filepath.Join(root, "tsconfig.json"), []byte(scratch.TSConfig(`"**/*.ts"`)))
 	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
 		t.Fatal(err)
@@ -129,11 +379,11 @@ func TestPluginTypeChecks(t *testing.T) {
 // TestExperimentFormsBuild: an experiment that names agents and no mode,
 // whose variant alone sets provider options, makes a proxy.go that builds
 // and vets beside its core package (it must import encoding/json for those
-// options, and list the agents) and a plugin that type-checks; the default
-// spec's experiment has neither.
+// options, and list the agents) and a plugin that type-checks; the
+// example's experiment has neither.
 func TestExperimentFormsBuild(t *testing.T) {
 	t.Parallel()
-	s := loadEdited(t, map[string][2]string{"contract.cue": {
+	s := loadEdited(t, map[string][2]string{exampleFile: {
 		"modes: [\"coding\"]\n\tvariants: {\n\t\tcontrol: weight: 1\n\t\tfocused: {\n\t\t\tweight: 1\n\t\t\tprompt: \"Prefer small, focused changes: touch only what the request needs, and say what you left alone.\"\n\t\t\tparams: temperature: 0.3",
 		"agents: [\"build\", \"plan\"]\n\tvariants: {\n\t\tcontrol: weight: 1\n\t\tfocused: {\n\t\t\tweight: 1\n\t\t\tprompt: \"Prefer small, focused changes.\"\n\t\t\tparams: options: thinking: {type: \"enabled\", budgetTokens: 1024}",
 	}})
@@ -143,7 +393,7 @@ func TestExperimentFormsBuild(t *testing.T) {
 	}
 	for _, l := range s.ModelParams.Models {
 		if len(l.Params.Options) > 0 {
-			t.Fatal("the default spec's model_params set options; the variant must be the only one")
+			t.Fatal("the example's model_params set options; the variant must be the only one")
 		}
 	}
 	mod := scratch.New(t)
@@ -216,19 +466,17 @@ process.stdout.write(JSON.stringify({
 }))
 `
 
-// TestAllocationGoAndTS allocates many session IDs in the generated Go and
-// in the plugin under node: the variants must be identical, stable, and
-// spread as the weights say (chi-square); the plugin's local resolution
-// must equal the Go service's for every mode, agent (toString included:
-// an agent prompt is an own property) and model.
+// TestAllocationGoAndTS allocates many session IDs in the Go and in the
+// plugin generated from the default spec with the example's settings
+// (under node): the variants must be identical, stable, and spread as the
+// weights say (chi-square); the plugin's local resolution must equal the
+// Go service's for every mode, agent (toString included: an agent prompt
+// is an own property) and model.
 func TestAllocationGoAndTS(t *testing.T) {
 	t.Parallel()
 	node := nodetool.Node(t)
 	modules := nodetool.Dir(t)
-	s, err := load.Load(load.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadEdited(t, nil)
 	src := proxygen.Plugin(s)
 	const n = 20000
 	ids := sessionIDs(n)
@@ -289,18 +537,22 @@ func TestAllocationGoAndTS(t *testing.T) {
 	}
 
 	if len(s.Experiments) == 0 {
-		t.Fatal("the default spec has no experiment to allocate")
+		t.Fatal("the example has no experiment to allocate")
 	}
+	q := exampleQuery{IDs: ids, Requests: requests}
+	for _, e := range s.Experiments {
+		q.Experiments = append(q.Experiments, e.Name)
+	}
+	goSide := askExample(t, q)
 	for _, e := range s.Experiments {
 		tsAlloc := got.Alloc[e.Name]
-		if len(tsAlloc) != n {
-			t.Fatalf("experiment %s: %d TS allocations, want %d", e.Name, len(tsAlloc), n)
+		if len(tsAlloc) != n || len(goSide.Alloc[e.Name]) != n || len(goSide.Again[e.Name]) != n {
+			t.Fatalf("experiment %s: %d TS and %d Go allocations, want %d", e.Name, len(tsAlloc), len(goSide.Alloc[e.Name]), n)
 		}
 		counts := map[string]int{}
 		for i, id := range ids {
-			goV, ok := contract.AllocateVariant(e.Name, id)
-			again, _ := contract.AllocateVariant(e.Name, id)
-			if !ok || goV != tsAlloc[i] || goV != again || goV != allocate(e, id).Name {
+			goV, again := goSide.Alloc[e.Name][i], goSide.Again[e.Name][i]
+			if goV == "" || goV != tsAlloc[i] || goV != again || goV != allocate(e, id).Name {
 				t.Fatalf("experiment %s, session %s: Go %q (again %q), TS %q, model %q", e.Name, id, goV, again, tsAlloc[i], allocate(e, id).Name)
 			}
 			counts[goV]++
@@ -329,11 +581,10 @@ func TestAllocationGoAndTS(t *testing.T) {
 		t.Fatalf("%d local resolutions, want %d", len(got.Local), len(requests))
 	}
 	for i, req := range requests {
-		want, err := contract.ResolvePrompt(req)
-		if err != nil {
-			t.Fatal(err)
+		if goSide.Errors[i] != "" {
+			t.Fatal(goSide.Errors[i])
 		}
-		wb, _ := json.Marshal(want)
+		wb, _ := json.Marshal(goSide.Resolved[i])
 		gb, _ := json.Marshal(got.Local[i])
 		if !bytes.Equal(wb, gb) {
 			t.Errorf("request %d (mode %s, agent %q, model %s, custom %q): the plugin resolves\n%s\nthe service\n%s", i, req.Metadata.Mode, req.Agent, req.Metadata.Model, req.User.System, gb, wb)
@@ -425,20 +676,27 @@ func TestExperimentsIndependent(t *testing.T) {
 	}
 }
 
-// TestServiceHandler checks the generated handler's answers, its 400s
-// and its log records.
+// TestServiceHandler checks the answers, the 400s and the log records of
+// the handler generated from the default spec with the example's settings.
 func TestServiceHandler(t *testing.T) {
 	t.Parallel()
-	var logs bytes.Buffer
-	h := &contract.PromptHandler{Logger: slog.New(slog.NewJSONHandler(&logs, nil))}
+	svc := serveExample(t)
 	do := func(method, body string) (int, map[string]any) {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(method, contract.PromptProxyPath, strings.NewReader(body)))
-		var out map[string]any
-		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
-			t.Fatalf("%s %q: answer %q is not JSON", method, body, rec.Body.String())
+		req, err := http.NewRequest(method, svc.URL+contract.PromptProxyPath, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
 		}
-		return rec.Code, out
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		var out map[string]any
+		if err := json.Unmarshal(data, &out); err != nil {
+			t.Fatalf("%s %q: answer %q is not JSON", method, body, data)
+		}
+		return resp.StatusCode, out
 	}
 	code, out := do(http.MethodPost, `{"sessionID":"ses_1","agent":"plan","user":{"system":"","parts":[]},"metadata":{"project":"p","directory":"/w","mode":"setup","model":"anthropic/claude-opus-4-6","params":{"repoName":"acme/web"}}}`)
 	if code != http.StatusOK {
@@ -475,7 +733,7 @@ func TestServiceHandler(t *testing.T) {
 		}
 	}
 	var records int
-	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(svc.stop()), "\n") {
 		var rec map[string]any
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
 			t.Fatalf("log line %q: %v", line, err)

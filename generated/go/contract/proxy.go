@@ -27,33 +27,6 @@ var PromptDescriptor = agentrt.PromptService[Mode, PromptParams]{
 		return PromptParams{RepoName: v["repoName"]}
 	},
 	System: BuildSystemPrompt,
-	Agents: map[Mode]map[string]func(PromptParams) string{
-		ModeAutomation: {
-			"plan": func(p PromptParams) string {
-				return "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything."
-			},
-		},
-		ModeCoding: {
-			"plan": func(p PromptParams) string {
-				return "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything."
-			},
-		},
-	},
-	Layers: []agentrt.ParamLayer[Mode]{
-		{Model: "anthropic/claude-sonnet-4-5", Params: SamplingParams{TopP: agentrt.Float(0.95)}},
-		{Mode: ModeAutomation, Params: SamplingParams{Temperature: agentrt.Float(0.3)}},
-		{Mode: ModeCoding, Params: SamplingParams{Temperature: agentrt.Float(0.5)}},
-		{Mode: ModeSetup, Params: SamplingParams{Temperature: agentrt.Float(0.2)}},
-		{Model: "anthropic/claude-opus-4-6", Mode: ModeAutomation, Params: SamplingParams{Temperature: agentrt.Float(0.2)}},
-	},
-	Experiments: []agentrt.Experiment[Mode, PromptParams]{
-		{Name: "coding_focus", Modes: []Mode{ModeCoding}, Variants: []agentrt.Variant[PromptParams]{
-			{Name: "control", Weight: 1},
-			{Name: "focused", Weight: 1, Prompt: func(p PromptParams) string {
-				return "Prefer small, focused changes: touch only what the request needs, and say what you left alone."
-			}, Params: SamplingParams{Temperature: agentrt.Float(0.3)}},
-		}},
-	},
 }
 
 // PromptRequest is the body of POST PromptProxyPath (see agentrt.PromptRequest).

@@ -148,43 +148,17 @@ const CRITICAL: Record<ModeName, (p: PromptParams) => string> = {
 }
 
 const AGENT_PROMPTS: Record<ModeName, Record<string, (p: PromptParams) => string>> = {
-  automation: {
-    "plan": () =>
-      "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything.",
-  },
-  coding: {
-    "plan": () =>
-      "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything.",
-  },
+  automation: {},
+  coding: {},
   setup: {},
 }
 
 /** model_params' layers in precedence order: defaults, models, modes, models and modes (model: OpenCode ID). */
 const PARAM_LAYERS: readonly { model?: string; mode?: ModeName; params: ModelParams }[] = [
-  { model: "anthropic/claude-sonnet-4-5", params: { topP: 0.95 } },
-  { mode: "automation", params: { temperature: 0.3 } },
-  { mode: "coding", params: { temperature: 0.5 } },
-  { mode: "setup", params: { temperature: 0.2 } },
-  { model: "anthropic/claude-opus-4-6", mode: "automation", params: { temperature: 0.2 } },
 ]
 
 /** The experiments, by name; variants in name order. */
 export const EXPERIMENTS: readonly Experiment[] = [
-  {
-    name: "coding_focus",
-    modes: ["coding"],
-    agents: [],
-    total: 2,
-    variants: [
-      { name: "control", weight: 1, prompt: undefined, params: {} },
-      {
-        name: "focused",
-        weight: 1,
-        prompt: () => "Prefer small, focused changes: touch only what the request needs, and say what you left alone.",
-        params: { temperature: 0.3 },
-      },
-    ],
-  },
 ]
 
 function promptParams(values: Record<string, string>): PromptParams {
