@@ -42,12 +42,15 @@ func tsParams(p model.Params) string {
 // ("coding: ", at indent) and before tail: `(p) => …` on one line when it
 // fits, else the parts of its concatenation one per line. One without
 // placeholders takes no parameter (tsc --noUnusedParameters).
-func tsFunc(s *model.Spec, indent, head, text, tail string) string {
+func tsFunc(s *model.Spec, indent, head, text, tail string, first ...string) string {
 	arrow := "() => "
+	if len(first) > 0 {
+		arrow = "(p) => "
+	}
 	parts := template(s, text, tslayout.String, func(p *model.PromptParam) string {
 		arrow = "(p) => "
 		return "p." + p.TSName
-	})
+	}, first...)
 	return tslayout.Concat(indent, head+arrow, parts, tail)
 }
 
@@ -91,9 +94,7 @@ func Plugin(s *model.Spec) []byte {
 		for _, m := range s.Modes {
 			if table.name == "MODE_PROMPTS" && m.Extends != nil {
 				// The parent's prompt, called: its text is written once.
-				own := template(s, m.OwnPrompt, tslayout.String, func(p *model.PromptParam) string { return "p." + p.TSName })
-				parts := append([]string{"MODE_PROMPTS[" + tslayout.String(m.Extends.Name) + "](p)", tslayout.String("\n\n")}, own...)
-				w("  %s\n", tslayout.Concat("  ", m.Name+": (p) => ", parts, ","))
+				w("  %s\n", tsFunc(s, "  ", m.Name+": ", "\n\n"+m.OwnPrompt, ",", "MODE_PROMPTS["+tslayout.String(m.Extends.Name)+"](p)"))
 				continue
 			}
 			w("  %s\n", tsFunc(s, "  ", m.Name+": ", table.text(m), ","))
@@ -104,7 +105,10 @@ func Plugin(s *model.Spec) []byte {
 	for _, m := range s.Modes {
 		var prompts []string
 		for _, a := range m.AgentPrompts {
-			prompts = append(prompts, tsFunc(s, "    ", tslayout.String(a.Agent)+": ", a.Prompt, ""))
+			call, text := inherited(m, a, func(parent *model.Mode) string {
+				return "AGENT_PROMPTS[" + tslayout.String(parent.Name) + "][" + tslayout.String(a.Agent) + "](p)"
+			})
+			prompts = append(prompts, tsFunc(s, "    ", tslayout.String(a.Agent)+": ", text, "", call...))
 		}
 		w("  %s\n", tslayout.Call("  ", m.Name+": { ", prompts, " },"))
 	}

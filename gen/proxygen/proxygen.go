@@ -32,6 +32,7 @@ import (
 	"path"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -66,10 +67,13 @@ func run(p *emit.Pass) ([]emit.File, error) {
 }
 
 // template renders a prompt template as the parts of a concatenation in
-// either language: lit quotes a literal piece, param names a prompt
-// parameter's value.
-func template(s *model.Spec, text string, lit func(string) string, param func(*model.PromptParam) string) []string {
-	var parts []string
+// either language, after first (a call of the text it extends, if any):
+// lit quotes a literal piece, param names a prompt parameter's value.
+func template(s *model.Spec, text string, lit func(string) string, param func(*model.PromptParam) string, first ...string) []string {
+	parts := first
+	if text == "" && len(first) > 0 {
+		return parts // nothing of its own: no `+ ""`
+	}
 	for _, p := range s.Template(text) {
 		if p.Param != nil {
 			parts = append(parts, param(p.Param))
@@ -106,4 +110,20 @@ func layers(s *model.Spec) []layer {
 		}
 	}
 	return slices.DeleteFunc(out, func(l layer) bool { return l.params.IsZero() })
+}
+
+// inherited returns the call of the parent mode's text for a's agent when
+// m extends a mode that has one, and the rest of a's text: its own text
+// after a blank line, or nothing. Each text is then written once in each
+// file, as the modes' prompts are (a mode's agent text is its parent's,
+// then its own: model.AgentPrompt). call renders the parent's call.
+func inherited(m *model.Mode, a *model.AgentPrompt, call func(parent *model.Mode) string) ([]string, string) {
+	if m.Extends == nil {
+		return nil, a.Prompt
+	}
+	i := slices.IndexFunc(m.Extends.AgentPrompts, func(p *model.AgentPrompt) bool { return p.Agent == a.Agent })
+	if i < 0 {
+		return nil, a.Prompt
+	}
+	return []string{call(m.Extends)}, strings.TrimPrefix(a.Prompt, m.Extends.AgentPrompts[i].Prompt)
 }

@@ -34,9 +34,9 @@ func goParams(p model.Params) string {
 
 func modeConst(m *model.Mode) string { return "Mode" + m.GoName }
 
-// goPrompt renders a prompt template as a func(PromptParams) string.
-func goPrompt(s *model.Spec, text string) string {
-	parts := template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + p.GoName })
+// goPrompt renders a prompt template, after first, as a func(PromptParams) string.
+func goPrompt(s *model.Spec, text string, first ...string) string {
+	parts := template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + p.GoName }, first...)
 	return "func(p PromptParams) string { return " + strings.Join(parts, " + ") + " }"
 }
 
@@ -74,13 +74,23 @@ func service(s *model.Spec) ([]byte, error) {
 	for _, m := range s.Modes {
 		var texts []string
 		for _, a := range m.AgentPrompts {
-			texts = append(texts, strconv.Quote(a.Agent)+": "+goPrompt(s, a.Prompt))
+			call, text := inherited(m, a, func(parent *model.Mode) string {
+				return "a[" + modeConst(parent) + "][" + strconv.Quote(a.Agent) + "](p)"
+			})
+			texts = append(texts, strconv.Quote(a.Agent)+": "+goPrompt(s, text, call...))
 		}
 		if len(texts) > 0 {
 			agents = append(agents, modeConst(m)+": {\n"+strings.Join(texts, ",\n")+",\n}")
 		}
 	}
-	list(w, "Agents: map[Mode]map[string]func(PromptParams) string", agents)
+	if len(agents) > 0 {
+		// A mode that extends another calls its parent's text through a, the
+		// map returned, when it runs: naming PromptDescriptor would be an
+		// initialization cycle.
+		w("\tAgents: func() (a map[Mode]map[string]func(PromptParams) string) {\n")
+		w("// A mode's text calls its parent's (a: this map) for the part it inherits.\n")
+		w("return map[Mode]map[string]func(PromptParams) string{\n%s,\n}\n}(),\n", strings.Join(agents, ",\n"))
+	}
 	options := false
 	var ls []string
 	for _, l := range layers(s) {
