@@ -27,18 +27,19 @@ var PromptDescriptor = agentrt.PromptService[Mode, PromptParams]{
 		return PromptParams{RepoName: v["repoName"]}
 	},
 	System: BuildSystemPrompt,
-	Agents: map[Mode]map[string]func(PromptParams) string{
-		ModeAutomation: {
-			"plan": func(p PromptParams) string {
-				return "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything."
+	Agents: func() (a map[Mode]map[string]func(PromptParams) string) {
+		// A mode's text calls its parent's (a: this map) for the part it inherits.
+		return map[Mode]map[string]func(PromptParams) string{
+			ModeAutomation: {
+				"plan": func(p PromptParams) string { return a[ModeCoding]["plan"](p) },
 			},
-		},
-		ModeCoding: {
-			"plan": func(p PromptParams) string {
-				return "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything."
+			ModeCoding: {
+				"plan": func(p PromptParams) string {
+					return "You are planning, not implementing: read the code and describe the changes you would make, file by file, then wait for approval before editing anything."
+				},
 			},
-		},
-	},
+		}
+	}(),
 	Layers: []agentrt.ParamLayer[Mode]{
 		{Model: "anthropic/claude-sonnet-4-5", Params: SamplingParams{TopP: agentrt.Float(0.95)}},
 		{Mode: ModeAutomation, Params: SamplingParams{Temperature: agentrt.Float(0.3)}},
