@@ -118,12 +118,10 @@ func layers(s *model.Spec) []layer {
 // file, as the modes' prompts are (a mode's agent text is its parent's,
 // then its own: model.AgentPrompt). call renders the parent's call.
 func inherited(m *model.Mode, a *model.AgentPrompt, call func(parent *model.Mode) string) ([]string, string) {
-	if m.Extends == nil {
-		return nil, a.Prompt
+	if m.Extends != nil {
+		if i := slices.IndexFunc(m.Extends.AgentPrompts, func(p *model.AgentPrompt) bool { return p.Agent == a.Agent }); i >= 0 {
+			return []string{call(m.Extends)}, strings.TrimPrefix(a.Prompt, m.Extends.AgentPrompts[i].Prompt)
+		}
 	}
-	i := slices.IndexFunc(m.Extends.AgentPrompts, func(p *model.AgentPrompt) bool { return p.Agent == a.Agent })
-	if i < 0 {
-		return nil, a.Prompt
-	}
-	return []string{call(m.Extends)}, strings.TrimPrefix(a.Prompt, m.Extends.AgentPrompts[i].Prompt)
+	return nil, a.Prompt
 }

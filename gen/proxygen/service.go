@@ -40,11 +40,11 @@ func goPrompt(s *model.Spec, text string, first ...string) string {
 	return "func(p PromptParams) string { return " + strings.Join(parts, " + ") + " }"
 }
 
-// list writes a descriptor field holding a slice literal of elems, unless
-// there are none.
-func list(w func(string, ...any), field string, elems []string) {
+// list writes a descriptor field, open, elems and close, unless there are
+// no elems.
+func list(w func(string, ...any), open string, elems []string, close string) {
 	if len(elems) > 0 {
-		w("\t%s{\n%s,\n},\n", field, strings.Join(elems, ",\n"))
+		w("\t%s{\n%s,\n%s\n", open, strings.Join(elems, ",\n"), close)
 	}
 }
 
@@ -83,14 +83,11 @@ func service(s *model.Spec) ([]byte, error) {
 			agents = append(agents, modeConst(m)+": {\n"+strings.Join(texts, ",\n")+",\n}")
 		}
 	}
-	if len(agents) > 0 {
-		// A mode that extends another calls its parent's text through a, the
-		// map returned, when it runs: naming PromptDescriptor would be an
-		// initialization cycle.
-		w("\tAgents: func() (a map[Mode]map[string]func(PromptParams) string) {\n")
-		w("// A mode's text calls its parent's (a: this map) for the part it inherits.\n")
-		w("return map[Mode]map[string]func(PromptParams) string{\n%s,\n}\n}(),\n", strings.Join(agents, ",\n"))
-	}
+	// A mode that extends another calls its parent's text through a, the map
+	// returned: naming PromptDescriptor would be an initialization cycle.
+	list(w, "Agents: func() (a map[Mode]map[string]func(PromptParams) string) {\n"+
+		"// A mode's text calls its parent's (a: this map) for the part it inherits.\n"+
+		"return map[Mode]map[string]func(PromptParams) string", agents, "}\n}(),")
 	options := false
 	var ls []string
 	for _, l := range layers(s) {
@@ -104,7 +101,7 @@ func service(s *model.Spec) ([]byte, error) {
 		ls = append(ls, "{"+strings.Join(append(fields, "Params: "+goParams(l.params)), ", ")+"}")
 		options = options || len(l.params.Options) > 0
 	}
-	list(w, "Layers: []agentrt.ParamLayer[Mode]", ls)
+	list(w, "Layers: []agentrt.ParamLayer[Mode]", ls, "},")
 	var es []string
 	for _, e := range s.Experiments {
 		fields := []string{"Name: " + strconv.Quote(e.Name)}
@@ -133,7 +130,7 @@ func service(s *model.Spec) ([]byte, error) {
 		fields = append(fields, "Variants: []agentrt.Variant[PromptParams]{\n"+strings.Join(vs, ",\n")+",\n}")
 		es = append(es, "{"+strings.Join(fields, ", ")+"}")
 	}
-	list(w, "Experiments: []agentrt.Experiment[Mode, PromptParams]", es)
+	list(w, "Experiments: []agentrt.Experiment[Mode, PromptParams]", es, "},")
 	w("}\n\n")
 	b.WriteString(serviceAPI)
 
