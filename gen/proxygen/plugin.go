@@ -43,14 +43,11 @@ func tsParams(p model.Params) string {
 // fits, else the parts of its concatenation one per line. One without
 // placeholders takes no parameter (tsc --noUnusedParameters).
 func tsFunc(s *model.Spec, indent, head, text, tail string, first ...string) string {
+	parts := template(s, text, tslayout.String, func(p *model.PromptParam) string { return "p." + p.TSName }, first...)
 	arrow := "() => "
-	if len(first) > 0 {
-		arrow = "(p) => "
+	if slices.ContainsFunc(parts, func(part string) bool { return !strings.HasPrefix(part, `"`) }) {
+		arrow = "(p) => " // a part that is no literal reads p
 	}
-	parts := template(s, text, tslayout.String, func(p *model.PromptParam) string {
-		arrow = "(p) => "
-		return "p." + p.TSName
-	}, first...)
 	return tslayout.Concat(indent, head+arrow, parts, tail)
 }
 
@@ -92,12 +89,12 @@ func Plugin(s *model.Spec) []byte {
 	}{{"MODE_PROMPTS", func(m *model.Mode) string { return m.Prompt }}, {"CRITICAL", func(m *model.Mode) string { return m.Critical }}} {
 		w("\nconst %s: Record<ModeName, (p: PromptParams) => string> = {\n", table.name)
 		for _, m := range s.Modes {
+			text, first := table.text(m), []string(nil)
 			if table.name == "MODE_PROMPTS" && m.Extends != nil {
 				// The parent's prompt, called: its text is written once.
-				w("  %s\n", tsFunc(s, "  ", m.Name+": ", "\n\n"+m.OwnPrompt, ",", "MODE_PROMPTS["+tslayout.String(m.Extends.Name)+"](p)"))
-				continue
+				text, first = "\n\n"+m.OwnPrompt, []string{"MODE_PROMPTS[" + tslayout.String(m.Extends.Name) + "](p)"}
 			}
-			w("  %s\n", tsFunc(s, "  ", m.Name+": ", table.text(m), ","))
+			w("  %s\n", tsFunc(s, "  ", m.Name+": ", text, ",", first...))
 		}
 		w("}\n")
 	}
@@ -105,9 +102,7 @@ func Plugin(s *model.Spec) []byte {
 	for _, m := range s.Modes {
 		var prompts []string
 		for _, a := range m.AgentPrompts {
-			call, text := inherited(m, a, func(parent *model.Mode) string {
-				return "AGENT_PROMPTS[" + tslayout.String(parent.Name) + "][" + tslayout.String(a.Agent) + "](p)"
-			})
+			call, text := inherited(m, a, "AGENT_PROMPTS", func(m *model.Mode) string { return tslayout.String(m.Name) })
 			prompts = append(prompts, tsFunc(s, "    ", tslayout.String(a.Agent)+": ", text, "", call...))
 		}
 		w("  %s\n", tslayout.Call("  ", m.Name+": { ", prompts, " },"))

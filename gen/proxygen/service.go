@@ -62,21 +62,16 @@ func service(s *model.Spec) ([]byte, error) {
 		"// agentrt): the prompt parameters, the agents' texts, model_params' layers in\n" +
 		"// precedence order (defaults, models, modes, models and modes) and the experiments.\n")
 	w("var PromptDescriptor = agentrt.PromptService[Mode, PromptParams]{\n\tModes: Modes(),\n\tDefault: %s,\n", modeConst(s.Selection.Default))
-	w("\tParams: func(v map[string]string) PromptParams {\n\t\treturn PromptParams{")
-	for i, p := range s.PromptParams {
-		if i > 0 {
-			w(", ")
-		}
-		w("%s: v[%s]", p.GoName, strconv.Quote(p.Name))
+	var values []string
+	for _, p := range s.PromptParams {
+		values = append(values, p.GoName+": v["+strconv.Quote(p.Name)+"]")
 	}
-	w("}\n\t},\n\tSystem: BuildSystemPrompt,\n")
+	w("\tParams: func(v map[string]string) PromptParams {\n\t\treturn PromptParams{%s}\n\t},\n\tSystem: BuildSystemPrompt,\n", strings.Join(values, ", "))
 	var agents []string
 	for _, m := range s.Modes {
 		var texts []string
 		for _, a := range m.AgentPrompts {
-			call, text := inherited(m, a, func(parent *model.Mode) string {
-				return "a[" + modeConst(parent) + "][" + strconv.Quote(a.Agent) + "](p)"
-			})
+			call, text := inherited(m, a, "a", modeConst)
 			texts = append(texts, strconv.Quote(a.Agent)+": "+goPrompt(s, text, call...))
 		}
 		if len(texts) > 0 {
