@@ -78,10 +78,8 @@ func service(s *model.Spec) ([]byte, error) {
 			agents = append(agents, modeConst(m)+": {\n"+strings.Join(texts, ",\n")+",\n}")
 		}
 	}
-	// A mode that extends another calls its parent's text through a, the map
-	// returned: naming PromptDescriptor would be an initialization cycle.
 	list(w, "Agents: func() (a map[Mode]map[string]func(PromptParams) string) {\n"+
-		"// A mode's text calls its parent's (a: this map) for the part it inherits.\n"+
+		"// A mode's text calls its parent's through a, this map (PromptDescriptor naming itself is an initialization cycle).\n"+
 		"return map[Mode]map[string]func(PromptParams) string", agents, "}\n}(),")
 	options := false
 	var ls []string
