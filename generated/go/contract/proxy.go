@@ -28,7 +28,7 @@ var PromptDescriptor = agentrt.PromptService[Mode, PromptParams]{
 	},
 	System: BuildSystemPrompt,
 	Agents: func() (a map[Mode]map[string]func(PromptParams) string) {
-		// A mode's text calls its parent's (a: this map) for the part it inherits.
+		// A mode's text calls its parent's through a, this map (PromptDescriptor naming itself is an initialization cycle).
 		return map[Mode]map[string]func(PromptParams) string{
 			ModeAutomation: {
 				"plan": func(p PromptParams) string { return a[ModeCoding]["plan"](p) },
