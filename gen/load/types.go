@@ -300,19 +300,7 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 			// No operand says what v is (an error such as a field a
 			// closed definition does not allow, #Args & {y?: int}), or
 			// its operands' kinds exclude each other.
-			errs := w.l.convertList(verr, w.l.vpos(v))
-			lit := false // _|_ as written: its error value tells it from no other
-			if f, ok := v.Source().(*ast.Field); ok {
-				_, lit = f.Value.(*ast.BottomLit)
-			}
-			if op, args := w.l.expr(v); lit || op == cue.CallOp && w.funcName(args[0]) == "error" {
-				// notes?: error("use summary"), legacy?: _|_: CUE's field
-				// that may not be given, which a JSON Schema cannot say.
-				for _, e := range errs {
-					e.Msg += `; agentc has no forbidden field: leave it out (unknown keys are stripped, so a call that sends it is not refused) or, to refuse it, use a named check no string passes (#NoNotes: string & !~"" @check("use summary"))`
-				}
-			}
-			w.l.errs = append(w.l.errs, errs...)
+			w.l.errs = append(w.l.errs, w.l.convertList(verr, w.l.vpos(v))...)
 			break
 		}
 		if op, args := w.l.expr(v); op == cue.CallOp {
