@@ -42,12 +42,12 @@ func tsParams(p model.Params) string {
 // ("coding: ", at indent) and before tail: `(p) => …` on one line when it
 // fits, else the parts of its concatenation one per line. One without
 // placeholders takes no parameter (tsc --noUnusedParameters).
-func tsFunc(s *model.Spec, indent, head, text, tail string) string {
+func tsFunc(s *model.Spec, indent, head, text, tail string, first ...string) string {
+	parts := template(s, text, tslayout.String, func(p *model.PromptParam) string { return "p." + p.TSName }, first...)
 	arrow := "() => "
-	parts := template(s, text, tslayout.String, func(p *model.PromptParam) string {
-		arrow = "(p) => "
-		return "p." + p.TSName
-	})
+	if slices.ContainsFunc(parts, func(part string) bool { return !strings.HasPrefix(part, `"`) }) {
+		arrow = "(p) => " // a part that is no literal reads p
+	}
 	return tslayout.Concat(indent, head+arrow, parts, tail)
 }
 
@@ -89,14 +89,12 @@ func Plugin(s *model.Spec) []byte {
 	}{{"MODE_PROMPTS", func(m *model.Mode) string { return m.Prompt }}, {"CRITICAL", func(m *model.Mode) string { return m.Critical }}} {
 		w("\nconst %s: Record<ModeName, (p: PromptParams) => string> = {\n", table.name)
 		for _, m := range s.Modes {
+			text, first := table.text(m), []string(nil)
 			if table.name == "MODE_PROMPTS" && m.Extends != nil {
 				// The parent's prompt, called: its text is written once.
-				own := template(s, m.OwnPrompt, tslayout.String, func(p *model.PromptParam) string { return "p." + p.TSName })
-				parts := append([]string{"MODE_PROMPTS[" + tslayout.String(m.Extends.Name) + "](p)", tslayout.String("\n\n")}, own...)
-				w("  %s\n", tslayout.Concat("  ", m.Name+": (p) => ", parts, ","))
-				continue
+				text, first = "\n\n"+m.OwnPrompt, []string{"MODE_PROMPTS[" + tslayout.String(m.Extends.Name) + "](p)"}
 			}
-			w("  %s\n", tsFunc(s, "  ", m.Name+": ", table.text(m), ","))
+			w("  %s\n", tsFunc(s, "  ", m.Name+": ", text, ",", first...))
 		}
 		w("}\n")
 	}
@@ -104,7 +102,8 @@ func Plugin(s *model.Spec) []byte {
 	for _, m := range s.Modes {
 		var prompts []string
 		for _, a := range m.AgentPrompts {
-			prompts = append(prompts, tsFunc(s, "    ", tslayout.String(a.Agent)+": ", a.Prompt, ""))
+			call, text := inherited(m, a, "AGENT_PROMPTS", func(m *model.Mode) string { return tslayout.String(m.Name) })
+			prompts = append(prompts, tsFunc(s, "    ", tslayout.String(a.Agent)+": ", text, "", call...))
 		}
 		w("  %s\n", tslayout.Call("  ", m.Name+": { ", prompts, " },"))
 	}

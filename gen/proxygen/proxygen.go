@@ -32,6 +32,7 @@ import (
 	"path"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/model"
@@ -66,14 +67,14 @@ func run(p *emit.Pass) ([]emit.File, error) {
 }
 
 // template renders a prompt template as the parts of a concatenation in
-// either language: lit quotes a literal piece, param names a prompt
-// parameter's value.
-func template(s *model.Spec, text string, lit func(string) string, param func(*model.PromptParam) string) []string {
-	var parts []string
+// either language, after first (a call of the text it extends, if any):
+// lit quotes a literal piece, param names a prompt parameter's value.
+func template(s *model.Spec, text string, lit func(string) string, param func(*model.PromptParam) string, first ...string) []string {
+	parts := first
 	for _, p := range s.Template(text) {
 		if p.Param != nil {
 			parts = append(parts, param(p.Param))
-		} else {
+		} else if p.Text != "" || len(parts) == 0 { // an empty text after first adds no `+ ""`
 			parts = append(parts, lit(p.Text))
 		}
 	}
@@ -106,4 +107,20 @@ func layers(s *model.Spec) []layer {
 		}
 	}
 	return slices.DeleteFunc(out, func(l layer) bool { return l.params.IsZero() })
+}
+
+// inherited returns the call of the parent mode's text for a's agent,
+// table[key(parent)]["agent"](p), when m extends a mode that has one, and
+// the rest of a's text: its own text after a blank line, or nothing. Each
+// text is then written once in each file, as the modes' prompts are (a
+// mode's agent text is its parent's, then its own: model.AgentPrompt). An
+// agent's name is quoted alike in Go and TypeScript (#AgentName: [a-z0-9_-]).
+func inherited(m *model.Mode, a *model.AgentPrompt, table string, key func(*model.Mode) string) ([]string, string) {
+	if m.Extends != nil {
+		if i := slices.IndexFunc(m.Extends.AgentPrompts, func(p *model.AgentPrompt) bool { return p.Agent == a.Agent }); i >= 0 {
+			call := table + "[" + key(m.Extends) + "][" + strconv.Quote(a.Agent) + "](p)"
+			return []string{call}, strings.TrimPrefix(a.Prompt, m.Extends.AgentPrompts[i].Prompt)
+		}
+	}
+	return nil, a.Prompt
 }

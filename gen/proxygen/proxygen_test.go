@@ -818,3 +818,120 @@ func TestPluginKeepsOwnKeys(t *testing.T) {
 		}
 	}
 }
+
+// resolveDump is a program, in a scratch module beside a generated
+// package, that answers the PromptRequests on stdin with the package's
+// ResolvePrompt, as JSON.
+const resolveDump = `package main
+
+import (
+	"encoding/json"
+	"os"
+
+	contract %q
+)
+
+func main() {
+	var reqs []contract.PromptRequest
+	if err := json.NewDecoder(os.Stdin).Decode(&reqs); err != nil {
+		panic(err)
+	}
+	var out []contract.PromptResponse
+	for _, r := range reqs {
+		a, err := contract.ResolvePrompt(r)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, a)
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
+		panic(err)
+	}
+}
+`
+
+// TestInheritedAgentPrompts: a mode's agent text that calls its parent's
+// (written once in each file) resolves, in the service and in the plugin,
+// to the loader's text: the parent's followed by the mode's own (plan), the
+// parent's alone (explore), the mode's own alone, empty (build).
+func TestInheritedAgentPrompts(t *testing.T) {
+	t.Parallel()
+	s := loadEdited(t, map[string][2]string{"modes.cue": {
+		"modes: coding: agents: plan: prompt: \"\"\"",
+		"modes: automation: agents: {plan: prompt: \"List the risks to {{repoName}} too.\", build: prompt: \"\"}\n" +
+			"modes: coding: agents: explore: prompt: \"Explore {{repoName}}.\"\n" +
+			"modes: coding: agents: plan: prompt: \"\"\"",
+	}})
+	auto := s.Mode("automation")
+	if auto.Extends != s.Mode("coding") || len(auto.AgentPrompts) != 3 {
+		t.Fatalf("automation extends %v with agent texts %v", auto.Extends, auto.AgentPrompts)
+	}
+	var requests []contract.PromptRequest
+	for _, m := range s.Modes {
+		for _, agent := range []string{"build", "explore", "plan"} {
+			requests = append(requests, contract.PromptRequest{
+				SessionID: "ses_1", Agent: agent, User: contract.PromptUser{Parts: []json.RawMessage{}},
+				Metadata: contract.PromptMetadata{Mode: m.Name, Model: "other/model", Params: map[string]string{"repoName": "acme/web"}},
+			})
+		}
+	}
+	in, _ := json.Marshal(requests)
+
+	mod := scratch.New(t)
+	s.Codegen.GoImport, s.Codegen.GoRuntime = scratch.Path+"/x/"+s.Codegen.GoDir, ""
+	s.Codegen.MCP = nil
+	files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"go", "proxy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod.Add(t, "x", files)
+	mod.Write(t, "dump/main.go", fmt.Appendf(nil, resolveDump, s.Codegen.GoImport))
+	goRun := exec.Command("go", "run", "./dump")
+	goRun.Dir, goRun.Env, goRun.Stdin = mod.Dir, scratch.GoEnv(), bytes.NewReader(in)
+	goOut, err := goRun.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run: %v\n%s", err, goOut)
+	}
+	root := t.TempDir()
+	write(t, filepath.Join(root, "agentc-prompt-proxy.ts"), proxygen.Plugin(s))
+	write(t, filepath.Join(root, "driver.mjs"), []byte(driver))
+	write(t, filepath.Join(root, "hooks.mjs"), readHooks(t))
+	if err := os.Symlink(nodetool.Dir(t), filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	node := exec.Command(nodetool.Node(t), "driver.mjs", filepath.Join(root, "agentc-prompt-proxy.ts"))
+	node.Dir = root
+	node.Stdin = bytes.NewReader(fmt.Appendf(nil, `{"ids": [], "hashes": [], "requests": %s}`, in))
+	tsOut, err := node.Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+
+	var goGot []contract.PromptResponse
+	var tsGot struct{ Local []contract.PromptResponse }
+	if err := json.Unmarshal(goOut, &goGot); err != nil {
+		t.Fatalf("go run: %v\n%s", err, goOut)
+	}
+	if err := json.Unmarshal(tsOut, &tsGot); err != nil || len(goGot) != len(requests) || len(tsGot.Local) != len(requests) {
+		t.Fatalf("node: %v, %d and %d answers to %d requests", err, len(goGot), len(tsGot.Local), len(requests))
+	}
+	for i, req := range requests {
+		m := s.Mode(req.Metadata.Mode)
+		want := ""
+		for _, a := range m.AgentPrompts {
+			if a.Agent == req.Agent {
+				for _, p := range s.Template(a.Prompt) {
+					if p.Param != nil {
+						want += "acme/web"
+					} else {
+						want += p.Text
+					}
+				}
+			}
+		}
+		g, ts := goGot[i].System, tsGot.Local[i].System
+		if g != ts || !strings.Contains(g, want) {
+			t.Errorf("mode %s, agent %s: the service resolves\n%q\nthe plugin\n%q\nwant the agent text %q", m.Name, req.Agent, g, ts, want)
+		}
+	}
+}

@@ -34,17 +34,17 @@ func goParams(p model.Params) string {
 
 func modeConst(m *model.Mode) string { return "Mode" + m.GoName }
 
-// goPrompt renders a prompt template as a func(PromptParams) string.
-func goPrompt(s *model.Spec, text string) string {
-	parts := template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + p.GoName })
+// goPrompt renders a prompt template, after first, as a func(PromptParams) string.
+func goPrompt(s *model.Spec, text string, first ...string) string {
+	parts := template(s, text, strconv.Quote, func(p *model.PromptParam) string { return "p." + p.GoName }, first...)
 	return "func(p PromptParams) string { return " + strings.Join(parts, " + ") + " }"
 }
 
-// list writes a descriptor field holding a slice literal of elems, unless
-// there are none.
-func list(w func(string, ...any), field string, elems []string) {
+// list writes a descriptor field, open, elems and close, unless there are
+// no elems.
+func list(w func(string, ...any), open string, elems []string, close string) {
 	if len(elems) > 0 {
-		w("\t%s{\n%s,\n},\n", field, strings.Join(elems, ",\n"))
+		w("\t%s{\n%s,\n%s\n", open, strings.Join(elems, ",\n"), close)
 	}
 }
 
@@ -62,25 +62,25 @@ func service(s *model.Spec) ([]byte, error) {
 		"// agentrt): the prompt parameters, the agents' texts, model_params' layers in\n" +
 		"// precedence order (defaults, models, modes, models and modes) and the experiments.\n")
 	w("var PromptDescriptor = agentrt.PromptService[Mode, PromptParams]{\n\tModes: Modes(),\n\tDefault: %s,\n", modeConst(s.Selection.Default))
-	w("\tParams: func(v map[string]string) PromptParams {\n\t\treturn PromptParams{")
-	for i, p := range s.PromptParams {
-		if i > 0 {
-			w(", ")
-		}
-		w("%s: v[%s]", p.GoName, strconv.Quote(p.Name))
+	var values []string
+	for _, p := range s.PromptParams {
+		values = append(values, p.GoName+": v["+strconv.Quote(p.Name)+"]")
 	}
-	w("}\n\t},\n\tSystem: BuildSystemPrompt,\n")
+	w("\tParams: func(v map[string]string) PromptParams {\n\t\treturn PromptParams{%s}\n\t},\n\tSystem: BuildSystemPrompt,\n", strings.Join(values, ", "))
 	var agents []string
 	for _, m := range s.Modes {
 		var texts []string
 		for _, a := range m.AgentPrompts {
-			texts = append(texts, strconv.Quote(a.Agent)+": "+goPrompt(s, a.Prompt))
+			call, text := inherited(m, a, "a", modeConst)
+			texts = append(texts, strconv.Quote(a.Agent)+": "+goPrompt(s, text, call...))
 		}
 		if len(texts) > 0 {
 			agents = append(agents, modeConst(m)+": {\n"+strings.Join(texts, ",\n")+",\n}")
 		}
 	}
-	list(w, "Agents: map[Mode]map[string]func(PromptParams) string", agents)
+	list(w, "Agents: func() (a map[Mode]map[string]func(PromptParams) string) {\n"+
+		"// A mode's text calls its parent's through a, this map (PromptDescriptor naming itself is an initialization cycle).\n"+
+		"return map[Mode]map[string]func(PromptParams) string", agents, "}\n}(),")
 	options := false
 	var ls []string
 	for _, l := range layers(s) {
@@ -94,7 +94,7 @@ func service(s *model.Spec) ([]byte, error) {
 		ls = append(ls, "{"+strings.Join(append(fields, "Params: "+goParams(l.params)), ", ")+"}")
 		options = options || len(l.params.Options) > 0
 	}
-	list(w, "Layers: []agentrt.ParamLayer[Mode]", ls)
+	list(w, "Layers: []agentrt.ParamLayer[Mode]", ls, "},")
 	var es []string
 	for _, e := range s.Experiments {
 		fields := []string{"Name: " + strconv.Quote(e.Name)}
@@ -123,7 +123,7 @@ func service(s *model.Spec) ([]byte, error) {
 		fields = append(fields, "Variants: []agentrt.Variant[PromptParams]{\n"+strings.Join(vs, ",\n")+",\n}")
 		es = append(es, "{"+strings.Join(fields, ", ")+"}")
 	}
-	list(w, "Experiments: []agentrt.Experiment[Mode, PromptParams]", es)
+	list(w, "Experiments: []agentrt.Experiment[Mode, PromptParams]", es, "},")
 	w("}\n\n")
 	b.WriteString(serviceAPI)
 

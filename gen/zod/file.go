@@ -81,6 +81,10 @@ func (f *File) Shape(t *model.Type, indent string) string {
 }
 
 func (f *File) shape(b *strings.Builder, t *model.Type, indent string) {
+	if len(t.Fields) == 0 {
+		b.WriteString("{}") // a tool without arguments: not "{\n}"
+		return
+	}
 	b.WriteString("{\n")
 	inner := indent + "  "
 	for _, fd := range t.Fields {

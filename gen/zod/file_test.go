@@ -38,6 +38,10 @@ func TestFileRendersHelpers(t *testing.T) {
 			t.Errorf("shape lacks %q:\n%s", want, shape)
 		}
 	}
+	// A tool without arguments reads as one: {} (it rendered "{\n}").
+	if empty := f.Shape(&model.Type{Kind: model.Object}, "  "); empty != "{}" {
+		t.Errorf("the shape of no fields is %q, want {}", empty)
+	}
 	if got, want := strings.Join(f.Helpers(), ","), "maxItems,maxRunes,minRunes,named,runes"; got != want {
 		t.Errorf("Helpers() = %s, want %s", got, want)
 	}

@@ -251,8 +251,9 @@ export function resolveLocal(req: PromptRequest): PromptAnswer {
     const critical = CRITICAL[mode](p)
     system = critical === "" ? custom : custom.replace(/\n+$/, "") + "\n\n" + critical
   }
-  const agentPrompt = own(AGENT_PROMPTS[mode], req.agent)
-  if (agentPrompt !== undefined) system += "\n\n" + agentPrompt(p)
+  // An agent text that renders empty adds nothing, not a blank line, as in the service.
+  const agentText = own(AGENT_PROMPTS[mode], req.agent)?.(p) ?? ""
+  if (agentText !== "") system += "\n\n" + agentText
   let params: ModelParams = {}
   for (const l of PARAM_LAYERS) {
     if ((l.model === undefined || l.model === req.metadata.model) && (l.mode === undefined || l.mode === mode)) {
