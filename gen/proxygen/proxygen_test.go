@@ -856,7 +856,7 @@ func main() {
 // parent's alone (explore), the mode's own alone, empty (build).
 func TestInheritedAgentPrompts(t *testing.T) {
 	t.Parallel()
-	s := loadEdited(t, map[string][2]string{"modes.cue": {
+	s := loadEdited(t, map[string][2]string{exampleFile: {
 		"modes: coding: agents: plan: prompt: \"\"\"",
 		"modes: automation: agents: {plan: prompt: \"List the risks to {{repoName}} too.\", build: prompt: \"\"}\n" +
 			"modes: coding: agents: explore: prompt: \"Explore {{repoName}}.\"\n" +
