@@ -18,6 +18,7 @@ package handlers
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/token"
 	"go/types"
 	"maps"
@@ -50,7 +51,8 @@ const (
 // Options says what to check.
 type Options struct {
 	// Patterns are the package patterns of the hand-written code ("./..."),
-	// resolved in the working directory, which positions are relative to.
+	// resolved in the working directory, which positions are relative to
+	// (in the module below it that holds the first one's directory, if any).
 	Patterns []string
 	// Spec is the spec the generated packages come from (required): it
 	// names the tools, and its codegen says where under Out the generated
@@ -108,8 +110,9 @@ func Check(opts Options) (*Result, error) {
 			overlay[filepath.Join(out, filepath.FromSlash(f.Path))] = f.Data
 		}
 	}
-	cfg := &packages.Config{Mode: loadMode, Dir: dir, Overlay: overlay}
-	pkgs, err := packages.Load(cfg, opts.Patterns...)
+	modDir, patterns := inModule(dir, opts.Patterns)
+	cfg := &packages.Config{Mode: loadMode, Dir: modDir, Overlay: overlay}
+	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(opts.Patterns, " "), err)
 	}
@@ -138,6 +141,27 @@ func Check(opts Options) (*Result, error) {
 			cg.GoImport, path.Join(opts.Out, cg.GoDir), c.res.GenPath, c.res.GenPath)}}, c.res.Findings...)
 	}
 	return c.res, nil
+}
+
+// inModule returns the directory to load packages in and the patterns as
+// they read from there: dir, unless the first pattern names a directory in
+// a module whose root lies below dir (./backend/... at a monorepo's root),
+// where go refuses it (directory prefix backend does not contain main
+// module): that root, then. Positions stay relative to dir.
+func inModule(dir string, patterns []string) (string, []string) {
+	prefix, _, _ := strings.Cut(patterns[0], "...")
+	for d := filepath.Join(dir, prefix); build.IsLocalImport(patterns[0]) && d != dir && strings.HasPrefix(d, dir); d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			rel := slices.Clone(patterns)
+			for i, p := range patterns {
+				if r, err := filepath.Rel(d, filepath.Join(dir, p)); err == nil && build.IsLocalImport(p) {
+					rel[i] = "./" + filepath.ToSlash(r)
+				}
+			}
+			return d, rel
+		}
+	}
+	return dir, patterns
 }
 
 // genImportPath computes the import path of the package in genDir from the
