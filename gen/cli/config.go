@@ -3,18 +3,18 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/agentc-dev/agentc/spec"
 )
 
-// errNoSpec is the answer of a command run without --spec where findSpec
-// finds no spec directory; noSpec adds what to do.
-var errNoSpec = errors.New("no agentc spec found")
+// errNoSpec is the answer of a command run outside any agentc repository
+// without --spec: it says how to start one rather than falling back on the
+// built-in example.
+var errNoSpec = errors.New("no agentc spec found here or in any parent directory (a spec directory holds " + spec.SchemaFile + ").\n" +
+	"Start one with 'agentc init', name one with --spec DIR, or use agentc's built-in example contract with --builtin")
 
 // findSpec returns the spec directory a command uses when --spec is left
 // out, as buf finds buf.yaml and cue its cue.mod: walking up from dir, the
@@ -43,7 +43,17 @@ func findSpec(dir string) (string, error) {
 			}
 			switch len(found) {
 			case 0:
-				return "", noSpec(start, d)
+				// A spec directory deeper down (api/agent, backend/spec,
+				// services/api/spec) is named rather than taken: a command
+				// does not search a repository for its spec (init's README
+				// section names it with --spec), but says where it lies.
+				deeper, _ := filepath.Glob(filepath.Join(d, "*", "*", spec.SchemaFile))
+				deepest, _ := filepath.Glob(filepath.Join(d, "*", "*", "*", spec.SchemaFile))
+				if deeper = append(deeper, deepest...); len(deeper) > 0 {
+					rel, _ := filepath.Rel(start, filepath.Dir(deeper[0])) // both absolute
+					return "", fmt.Errorf("no agentc spec found here, in a parent directory or among the children of %s, the root of its module or repository, where the search stops; %s below it holds one: name it, --spec %s", d, rel, rel)
+				}
+				return "", errNoSpec
 			case 1:
 				return filepath.Rel(start, found[0])
 			}
@@ -51,41 +61,10 @@ func findSpec(dir string) (string, error) {
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", noSpec(start, "")
+			return "", errNoSpec
 		}
 		d = parent
 	}
-}
-
-// noSpec is errNoSpec with what to do. Below root (the module's or
-// repository's, "" outside any), a spec directory deeper than findSpec
-// looks (api/agent, backend/spec) is named, with how to name it: findSpec
-// stops at root's children so that no command walks a whole repository,
-// node_modules and all, to find its spec; this walk runs only when it
-// found none. Otherwise it says how to start one, rather than fall back on
-// the built-in example.
-func noSpec(start, root string) error {
-	var found []string
-	if root != "" {
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			switch {
-			case err != nil || !d.IsDir():
-				return nil
-			case p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules"):
-				return filepath.SkipDir
-			case isSpecDir(p):
-				rel, _ := filepath.Rel(start, p) // both absolute
-				found = append(found, rel)
-				return filepath.SkipDir
-			}
-			return nil
-		})
-	}
-	if len(found) > 0 {
-		return fmt.Errorf("%w here, in a parent directory or among the children of %s, the root of its module or repository, where the search stops; one lies deeper below it: name it, --spec %s",
-			errNoSpec, root, strings.Join(found, " or --spec "))
-	}
-	return fmt.Errorf("%w here or in any parent directory (a spec directory holds "+spec.SchemaFile+").\nStart one with 'agentc init', name one with --spec DIR, or use agentc's built-in example contract with --builtin", errNoSpec)
 }
 
 // isRoot reports whether dir is a module's or a repository's root.
