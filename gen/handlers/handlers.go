@@ -51,8 +51,7 @@ const (
 // Options says what to check.
 type Options struct {
 	// Patterns are the package patterns of the hand-written code ("./..."),
-	// resolved in the working directory, which positions are relative to
-	// (in the module below it that holds the first one's directory, if any).
+	// resolved in the working directory, which positions are relative to.
 	Patterns []string
 	// Spec is the spec the generated packages come from (required): it
 	// names the tools, and its codegen says where under Out the generated
@@ -144,24 +143,23 @@ func Check(opts Options) (*Result, error) {
 }
 
 // inModule returns the directory to load packages in and the patterns as
-// they read from there: dir, unless the first pattern names a directory in
-// a module whose root lies below dir (./backend/... at a monorepo's root),
-// where go refuses it (directory prefix backend does not contain main
-// module): that root, then. Positions stay relative to dir.
+// they read from there: the first pattern's directory (backend for
+// ./backend/...), where go finds the module that holds it, which from a
+// monorepo's root it refused (directory prefix backend does not contain
+// main module); dir when that is no directory. Positions stay relative to dir.
 func inModule(dir string, patterns []string) (string, []string) {
 	prefix, _, _ := strings.Cut(patterns[0], "...")
-	for d := filepath.Join(dir, prefix); build.IsLocalImport(patterns[0]) && d != dir && strings.HasPrefix(d, dir); d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			rel := slices.Clone(patterns)
-			for i, p := range patterns {
-				if r, err := filepath.Rel(d, filepath.Join(dir, p)); err == nil && build.IsLocalImport(p) {
-					rel[i] = "./" + filepath.ToSlash(r)
-				}
-			}
-			return d, rel
+	at := filepath.Join(dir, prefix)
+	if fi, err := os.Stat(at); err != nil || !fi.IsDir() || !build.IsLocalImport(patterns[0]) {
+		return dir, patterns
+	}
+	rel := slices.Clone(patterns)
+	for i, p := range patterns {
+		if r, err := filepath.Rel(at, filepath.Join(dir, p)); err == nil && build.IsLocalImport(p) {
+			rel[i] = "./" + filepath.ToSlash(r)
 		}
 	}
-	return dir, patterns
+	return at, rel
 }
 
 // genImportPath computes the import path of the package in genDir from the
