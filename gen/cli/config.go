@@ -34,13 +34,7 @@ func findSpec(dir string) (string, error) {
 			return filepath.Rel(start, d)
 		}
 		if isRoot(d) {
-			entries, _ := os.ReadDir(d)
-			var found []string
-			for _, e := range entries {
-				if e.IsDir() && isSpecDir(filepath.Join(d, e.Name())) {
-					found = append(found, filepath.Join(d, e.Name()))
-				}
-			}
+			found, _ := filepath.Glob(filepath.Join(d, "*", spec.SchemaFile))
 			switch len(found) {
 			case 0:
 				// A spec directory deeper down (api/agent, backend/spec,
@@ -55,9 +49,9 @@ func findSpec(dir string) (string, error) {
 				}
 				return "", errNoSpec
 			case 1:
-				return filepath.Rel(start, found[0])
+				return filepath.Rel(start, filepath.Dir(found[0]))
 			}
-			return "", fmt.Errorf("%s holds more than one spec directory (%s, %s, …): name one with --spec DIR", d, filepath.Base(found[0]), filepath.Base(found[1]))
+			return "", fmt.Errorf("%s holds more than one spec directory (%s, %s, …): name one with --spec DIR", d, filepath.Base(filepath.Dir(found[0])), filepath.Base(filepath.Dir(found[1])))
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
