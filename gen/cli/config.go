@@ -34,20 +34,24 @@ func findSpec(dir string) (string, error) {
 			return filepath.Rel(start, d)
 		}
 		if isRoot(d) {
-			entries, _ := os.ReadDir(d)
-			var found []string
-			for _, e := range entries {
-				if e.IsDir() && isSpecDir(filepath.Join(d, e.Name())) {
-					found = append(found, filepath.Join(d, e.Name()))
-				}
-			}
+			found, _ := filepath.Glob(filepath.Join(d, "*", spec.SchemaFile))
 			switch len(found) {
 			case 0:
+				// A spec directory deeper down (api/agent, backend/spec,
+				// services/api/spec) is named rather than taken: a command
+				// does not search a repository for its spec (init's README
+				// section names it with --spec), but says where it lies.
+				deeper, _ := filepath.Glob(filepath.Join(d, "*", "*", spec.SchemaFile))
+				deepest, _ := filepath.Glob(filepath.Join(d, "*", "*", "*", spec.SchemaFile))
+				if deeper = append(deeper, deepest...); len(deeper) > 0 {
+					rel, _ := filepath.Rel(start, filepath.Dir(deeper[0])) // both absolute
+					return "", fmt.Errorf("no agentc spec found here, in a parent directory or among the children of %s, the root of its module or repository, where the search stops; %s below it holds one: name it, --spec %s", d, rel, rel)
+				}
 				return "", errNoSpec
 			case 1:
-				return filepath.Rel(start, found[0])
+				return filepath.Rel(start, filepath.Dir(found[0]))
 			}
-			return "", fmt.Errorf("%s holds more than one spec directory (%s, %s, …): name one with --spec DIR", d, filepath.Base(found[0]), filepath.Base(found[1]))
+			return "", fmt.Errorf("%s holds more than one spec directory (%s, %s, …): name one with --spec DIR", d, filepath.Base(filepath.Dir(found[0])), filepath.Base(filepath.Dir(found[1])))
 		}
 		parent := filepath.Dir(d)
 		if parent == d {

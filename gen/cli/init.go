@@ -365,6 +365,21 @@ package spec
 	if _, err := g.write(); err != nil {
 		return err
 	}
+	if g.spec.Codegen.MCP != nil {
+		// The MCP SDK at the version agentc pins and is tested against, the
+		// one agentc's go.mod requires (the tool module's graph holds it),
+		// where go list below adds the latest; not one the module selects
+		// newer already, which go get would downgrade.
+		sdk := "github.com/modelcontextprotocol/go-sdk"
+		pin, err := runEnv(dir, goEnv, "go", "list", "-modfile="+toolModfile, "-mod=mod", "-m", "-f", "{{.Version}}", sdk)
+		have, _ := runEnv(dir, goEnv, "go", "list", "-mod=mod", "-m", "-e", "-f", "{{.Version}}", sdk)
+		if err == nil && semver.Compare(strings.TrimSpace(string(have)), strings.TrimSpace(string(pin))) < 0 {
+			_, err = runEnv(dir, goEnv, "go", "get", sdk+"@"+strings.TrimSpace(string(pin)))
+		}
+		if err != nil {
+			return err
+		}
+	}
 	// Likewise only the generated packages' requirements: the module's
 	// go.mod changes in nothing else.
 	if _, err := runEnv(dir, goEnv, "go", "list", "-mod=mod", "-deps", "./"+out+"/..."); err != nil {

@@ -18,6 +18,7 @@ package handlers
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/token"
 	"go/types"
 	"maps"
@@ -108,8 +109,9 @@ func Check(opts Options) (*Result, error) {
 			overlay[filepath.Join(out, filepath.FromSlash(f.Path))] = f.Data
 		}
 	}
-	cfg := &packages.Config{Mode: loadMode, Dir: dir, Overlay: overlay}
-	pkgs, err := packages.Load(cfg, opts.Patterns...)
+	modDir, patterns := inModule(dir, opts.Patterns)
+	cfg := &packages.Config{Mode: loadMode, Dir: modDir, Overlay: overlay}
+	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(opts.Patterns, " "), err)
 	}
@@ -138,6 +140,26 @@ func Check(opts Options) (*Result, error) {
 			cg.GoImport, path.Join(opts.Out, cg.GoDir), c.res.GenPath, c.res.GenPath)}}, c.res.Findings...)
 	}
 	return c.res, nil
+}
+
+// inModule returns the directory to load packages in and the patterns as
+// they read from there: the first pattern's directory (backend for
+// ./backend/...), where go finds the module that holds it, which from a
+// monorepo's root it refused (directory prefix backend does not contain
+// main module); dir when that is no directory. Positions stay relative to dir.
+func inModule(dir string, patterns []string) (string, []string) {
+	prefix, _, _ := strings.Cut(patterns[0], "...")
+	at := filepath.Join(dir, prefix)
+	if fi, err := os.Stat(at); err != nil || !fi.IsDir() || !build.IsLocalImport(patterns[0]) {
+		return dir, patterns
+	}
+	rel := slices.Clone(patterns)
+	for i, p := range patterns {
+		if r, err := filepath.Rel(at, filepath.Join(dir, p)); err == nil && build.IsLocalImport(p) {
+			rel[i] = "./" + filepath.ToSlash(r)
+		}
+	}
+	return at, rel
 }
 
 // genImportPath computes the import path of the package in genDir from the
