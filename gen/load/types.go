@@ -253,7 +253,7 @@ func (w *typeWalker) typ(v cue.Value, base, field string) *model.Type {
 		}
 		elem := lv.LookupPath(cue.MakePath(cue.AnyIndex))
 		if !elem.Exists() {
-			if v.IsConcrete() && w.calls(v, "list.MinItems", 0) {
+			if v.IsConcrete() && w.callsMinItems(v, 0) {
 				// *["x"] | [...string] & list.MinItems(1): as a schema
 				// the open alternative fails (its empty default has too
 				// few items), and CUE keeps the default alone.
@@ -352,17 +352,17 @@ func importOf(n ast.Node) (*ast.Ident, string, bool) {
 	return id, imp.Path.Value, true
 }
 
-// calls reports whether v's expression calls the function fn (as
-// funcName prints it) among its conjunctions and disjunctions.
-func (w *typeWalker) calls(v cue.Value, fn string, depth int) bool {
+// callsMinItems reports whether v's expression calls list.MinItems among
+// its conjunctions and disjunctions.
+func (w *typeWalker) callsMinItems(v cue.Value, depth int) bool {
 	op, args := w.l.expr(v)
 	switch {
 	case depth > 16:
 		return false
 	case op == cue.CallOp:
-		return w.funcName(args[0]) == fn
+		return w.funcName(args[0]) == "list.MinItems"
 	case op == cue.AndOp || op == cue.OrOp:
-		return slices.ContainsFunc(args, func(a cue.Value) bool { return w.calls(a, fn, depth+1) })
+		return slices.ContainsFunc(args, func(a cue.Value) bool { return w.callsMinItems(a, depth+1) })
 	}
 	return false
 }
