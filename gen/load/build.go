@@ -27,12 +27,13 @@ func (l *loader) build(root cue.Value) *model.Spec {
 	l.contract(root, s)
 	l.codegen(root, s)
 	l.tools(root, s)
-	l.modes(root, s)
+	params := l.promptParams(root, s) // the names, sorted, that prompts' placeholders may use
+	l.modes(root, s, params)
 	l.selection(root, s)
 	l.models(root, s)
 	l.callback(root, s)
 	l.opencode(root, s)
-	l.proxy(root, s)
+	l.proxy(root, s, params)
 	l.breaking(root, s)
 	l.nameClashes(s)
 	return s
@@ -333,7 +334,7 @@ func (l *loader) summary(v cue.Value, t *model.Tool) {
 	}
 }
 
-func (l *loader) modes(root cue.Value, s *model.Spec) {
+func (l *loader) modes(root cue.Value, s *model.Spec, params []string) {
 	values := map[*model.Mode]cue.Value{} // each mode's, for its fields' positions
 	at := func(m *model.Mode, field string) cue.Value { return lookup(values[m], cue.Str(field)) }
 	// s.Tool, as a map: toolNameClashes left each name or alias one tool's.
@@ -396,7 +397,6 @@ func (l *loader) modes(root cue.Value, s *model.Spec) {
 		}
 		m.Extends = l.knownMode(s, e, str(e), fmt.Sprintf("mode %q extends", m.Name))
 	}
-	params := l.promptParams(root, s)
 	for _, m := range s.Modes {
 		// The critical instructions follow even a custom prompt: the
 		// model reads them as it reads the mode's prompt.
@@ -467,11 +467,6 @@ func (l *loader) promptParams(root cue.Value, s *model.Spec) []string {
 		s.PromptParams = append(s.PromptParams, p)
 	}
 	slices.SortFunc(s.PromptParams, func(a, b *model.PromptParam) int { return cmp.Compare(a.Name, b.Name) })
-	return paramNames(s)
-}
-
-// paramNames returns the names of the prompt parameters, sorted.
-func paramNames(s *model.Spec) []string {
 	return each(s.PromptParams, func(p *model.PromptParam) string { return p.Name })
 }
 

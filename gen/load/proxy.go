@@ -17,8 +17,8 @@ import (
 // proxy builds what the prompt proxy (seed 002) needs: the proxy settings,
 // the modes' per-agent prompt texts, the layered model parameters and the
 // experiments. It runs after modes and models are built, since it refers to
-// both.
-func (l *loader) proxy(root cue.Value, s *model.Spec) {
+// both; params are the prompt parameters' names, sorted.
+func (l *loader) proxy(root cue.Value, s *model.Spec, params []string) {
 	pv := lookup(root, cue.Str("proxy"))
 	at := func(field string) cue.Value { return pv.LookupPath(cue.ParsePath(field)) }
 	s.Proxy = model.Proxy{Path: str(at("path")), TimeoutMS: l.integer(at("timeout_ms")), EnvURL: str(at("env.url")),
@@ -35,7 +35,6 @@ func (l *loader) proxy(root cue.Value, s *model.Spec) {
 	slices.Sort(s.Proxy.Agents)
 	l.envNames(pv, "proxy")
 
-	params := paramNames(s)
 	l.agentPrompts(root, s, params)
 	l.modelParams(root, s)
 	l.experiments(root, s, params)
