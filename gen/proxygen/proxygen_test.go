@@ -152,21 +152,36 @@ func main() {
 }
 `
 
+// generatedGo returns a scratch module holding the Go package generated
+// from s, its runtime imported from this module, as package x.
+func generatedGo(t *testing.T, s *model.Spec) *scratch.Module {
+	t.Helper()
+	mod := scratch.New(t)
+	s.Codegen.GoImport, s.Codegen.GoRuntime = scratch.Path+"/x/"+s.Codegen.GoDir, ""
+	s.Codegen.MCP = nil
+	files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"go", "proxy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod.Add(t, "x", files)
+	return mod
+}
+
+// withExampleMain is generatedGo with the exampleMain program beside the
+// package, as x/promptsvc.
+func withExampleMain(t *testing.T, s *model.Spec) *scratch.Module {
+	t.Helper()
+	mod := generatedGo(t, s)
+	mod.Write(t, "x/promptsvc/main.go", fmt.Appendf(nil, exampleMain, s.Codegen.GoImport))
+	return mod
+}
+
 // exampleBinary returns the exampleMain program, which it builds once.
 func exampleBinary(t *testing.T) string {
 	t.Helper()
 	exampleBuild.once.Do(func() {
-		s := loadEdited(t, nil)
-		mod := scratch.New(t)
-		s.Codegen.GoImport, s.Codegen.GoRuntime = scratch.Path+"/x/"+s.Codegen.GoDir, ""
-		s.Codegen.MCP = nil
-		files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"go", "proxy"}})
-		if err != nil {
-			exampleBuild.err = err
-			return
-		}
-		mod.Add(t, "x", files)
-		mod.Write(t, "x/promptsvc/main.go", []byte(fmt.Sprintf(exampleMain, s.Codegen.GoImport)))
+		mod := withExampleMain(t, loadEdited(t, nil))
+		var err error
 		if exampleBuild.dir, err = os.MkdirTemp("", "proxygen-example-"); err != nil {
 			exampleBuild.err = err
 			return
@@ -396,14 +411,7 @@ func TestExperimentFormsBuild(t *testing.T) {
 			t.Fatal("the example's model_params set options; the variant must be the only one")
 		}
 	}
-	mod := scratch.New(t)
-	s.Codegen.GoImport, s.Codegen.GoRuntime = scratch.Path+"/x/"+s.Codegen.GoDir, ""
-	s.Codegen.MCP = nil
-	files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"go", "proxy"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod.Add(t, "x", files)
+	mod := generatedGo(t, s)
 	if err := mod.LinkNodeModules(nodetool.Dir(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -819,37 +827,6 @@ func TestPluginKeepsOwnKeys(t *testing.T) {
 	}
 }
 
-// resolveDump is a program, in a scratch module beside a generated
-// package, that answers the PromptRequests on stdin with the package's
-// ResolvePrompt, as JSON.
-const resolveDump = `package main
-
-import (
-	"encoding/json"
-	"os"
-
-	contract %q
-)
-
-func main() {
-	var reqs []contract.PromptRequest
-	if err := json.NewDecoder(os.Stdin).Decode(&reqs); err != nil {
-		panic(err)
-	}
-	var out []contract.PromptResponse
-	for _, r := range reqs {
-		a, err := contract.ResolvePrompt(r)
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, a)
-	}
-	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
-		panic(err)
-	}
-}
-`
-
 // TestInheritedAgentPrompts: a mode's agent text that calls its parent's
 // (written once in each file) resolves, in the service and in the plugin,
 // to the loader's text: the parent's followed by the mode's own (plan), the
@@ -876,18 +853,10 @@ func TestInheritedAgentPrompts(t *testing.T) {
 		}
 	}
 	in, _ := json.Marshal(requests)
+	q, _ := json.Marshal(exampleQuery{Requests: requests})
 
-	mod := scratch.New(t)
-	s.Codegen.GoImport, s.Codegen.GoRuntime = scratch.Path+"/x/"+s.Codegen.GoDir, ""
-	s.Codegen.MCP = nil
-	files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"go", "proxy"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod.Add(t, "x", files)
-	mod.Write(t, "dump/main.go", fmt.Appendf(nil, resolveDump, s.Codegen.GoImport))
-	goRun := exec.Command("go", "run", "./dump")
-	goRun.Dir, goRun.Env, goRun.Stdin = mod.Dir, scratch.GoEnv(), bytes.NewReader(in)
+	goRun := exec.Command("go", "run", "./x/promptsvc")
+	goRun.Dir, goRun.Env, goRun.Stdin = withExampleMain(t, s).Dir, scratch.GoEnv(), bytes.NewReader(q)
 	goOut, err := goRun.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go run: %v\n%s", err, goOut)
@@ -907,11 +876,12 @@ func TestInheritedAgentPrompts(t *testing.T) {
 		t.Fatalf("node: %v", err)
 	}
 
-	var goGot []contract.PromptResponse
+	var goAnswer exampleAnswer
 	var tsGot struct{ Local []contract.PromptResponse }
-	if err := json.Unmarshal(goOut, &goGot); err != nil {
+	if err := json.Unmarshal(goOut, &goAnswer); err != nil || strings.Join(goAnswer.Errors, "") != "" {
 		t.Fatalf("go run: %v\n%s", err, goOut)
 	}
+	goGot := goAnswer.Resolved
 	if err := json.Unmarshal(tsOut, &tsGot); err != nil || len(goGot) != len(requests) || len(tsGot.Local) != len(requests) {
 		t.Fatalf("node: %v, %d and %d answers to %d requests", err, len(goGot), len(tsGot.Local), len(requests))
 	}

@@ -1,19 +1,16 @@
 package tsgen_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	"github.com/agentc-dev/agentc/gen/opencodelayout"
@@ -131,12 +128,7 @@ type callResult struct {
 // connection with the same tool_call_id.
 func TestExecuteUnderNode(t *testing.T) {
 	t.Parallel()
-	node := nodetool.Node(t)
 	modules := nodetool.Dir(t)
-	driverDir, err := filepath.Abs(filepath.Join("testdata", "node"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	cases := map[string][]call{
 		"": {
 			{
@@ -287,25 +279,10 @@ func TestExecuteUnderNode(t *testing.T) {
 			// package.json, as seed 001 §6.3 installs them, and nowhere
 			// above: every module the tools import must find them there.
 			// The driver (and its hooks' typescript) has its own copy.
-			root, drv := t.TempDir(), t.TempDir()
+			root, drv := t.TempDir(), newDriver(t)
 			g.writeUnder(t, g.spec.Codegen.OpenCodeDir, root)
-			for _, f := range []string{"driver.mjs", "hooks.mjs"} {
-				b, err := os.ReadFile(filepath.Join(driverDir, f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				writeFile(t, filepath.Join(drv, f), b)
-			}
-			for _, d := range []string{filepath.Join(root, opencodelayout.ToolSubdir), drv} {
-				if err := os.Symlink(modules, filepath.Join(d, "node_modules")); err != nil {
-					t.Fatal(err)
-				}
-			}
-			type driverCall struct {
-				Module string            `json:"module"`
-				Args   json.RawMessage   `json:"args"`
-				Ctx    map[string]string `json:"ctx"`
-				Abort  string            `json:"abort,omitempty"`
+			if err := os.Symlink(modules, filepath.Join(root, opencodelayout.ToolSubdir, "node_modules")); err != nil {
+				t.Fatal(err)
 			}
 			// Every tool must be exercised at least once.
 			seen := map[string]bool{}
@@ -327,24 +304,8 @@ func TestExecuteUnderNode(t *testing.T) {
 					t.Errorf("no execute() case for %s", tl.FileName)
 				}
 			}
-			in, _ := json.Marshal(input)
-			cmd := exec.Command(node, filepath.Join(drv, "driver.mjs"))
-			cmd.Dir = root
 			cb := g.spec.Callback
-			cmd.Env = append(os.Environ(), cb.EnvGatewayURL+"="+srv.URL+"/", cb.EnvSessionID+"=sess/1", cb.EnvAuthToken+"=tok-1")
-			cmd.Stdin = bytes.NewReader(in)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			began := time.Now()
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("node driver: %v\n%s", err, stderr.Bytes())
-			}
-			t.Logf("%d calls under node in %v", len(calls), time.Since(began).Round(time.Millisecond))
-			var results []callResult
-			if err := json.Unmarshal(out, &results); err != nil || len(results) != len(calls) {
-				t.Fatalf("driver output %q: %v", out, err)
-			}
+			results := runTools(t, drv, root, []string{cb.EnvGatewayURL + "=" + srv.URL + "/", cb.EnvSessionID + "=sess/1", cb.EnvAuthToken + "=tok-1"}, input)
 			requests := gw.take()
 			compared := 0 // invalid arguments whose stub error was compared with the gateway's
 			for i, c := range calls {

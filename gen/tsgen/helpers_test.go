@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentc-dev/agentc/gen/emit"
 	"github.com/agentc-dev/agentc/gen/emitters"
+	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	"github.com/agentc-dev/agentc/gen/internal/testspecs"
 	"github.com/agentc-dev/agentc/gen/model"
 	"github.com/agentc-dev/agentc/gen/opencodelayout"
@@ -34,8 +36,13 @@ type generated struct {
 
 func generate(t testing.TB, dir string) *generated {
 	t.Helper()
-	s := loadSpec(t, dir)
-	files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"opencode", "ts", "jsonschema"}})
+	return generateOnly(t, loadSpec(t, dir), "opencode", "ts", "jsonschema")
+}
+
+// generateOnly runs the emitters only of s.
+func generateOnly(t testing.TB, s *model.Spec, only ...string) *generated {
+	t.Helper()
+	files, err := emit.Generate(s, emitters.All(), emit.Options{Only: only})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,4 +100,47 @@ func writeFile(t testing.TB, p string, data []byte) {
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// driverCall is one call of testdata/node/driver.mjs: the tool module to
+// import, execute()'s arguments and OpenCode context, and when to abort it.
+type driverCall struct {
+	Module string            `json:"module"`
+	Args   json.RawMessage   `json:"args"`
+	Ctx    map[string]string `json:"ctx"`
+	Abort  string            `json:"abort,omitempty"`
+}
+
+// newDriver lays out the node driver (driver.mjs, its typescript hooks and
+// the packages they import) in a directory of its own, which it returns.
+func newDriver(t *testing.T) string {
+	t.Helper()
+	drv := t.TempDir()
+	for _, f := range []string{"driver.mjs", "hooks.mjs"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "node", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(drv, f), b)
+	}
+	if err := os.Symlink(nodetool.Dir(t), filepath.Join(drv, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return drv
+}
+
+// runTools makes calls in one node process, the driver of drv (newDriver)
+// run in dir with env added to the environment, and returns a result for
+// each.
+func runTools(t *testing.T, drv, dir string, env []string, calls []driverCall) []callResult {
+	t.Helper()
+	in, _ := json.Marshal(calls)
+	began := time.Now()
+	out := runDriver(t, nodetool.Node(t), dir, filepath.Join(drv, "driver.mjs"), in, env...)
+	t.Logf("%d calls under node in %v", len(calls), time.Since(began).Round(time.Millisecond))
+	var results []callResult
+	if err := json.Unmarshal(out, &results); err != nil || len(results) != len(calls) {
+		t.Fatalf("driver output %q: %v", out, err)
+	}
+	return results
 }

@@ -81,7 +81,7 @@ func TestModulesUnderNode(t *testing.T) {
 		sessions = next
 	}
 	in, _ := json.Marshal(map[string]any{"sessions": sessions})
-	out := runDriver(t, node, root, in)
+	out := runDriver(t, node, root, "driver.mjs", in)
 	var got struct {
 		IDs      []string `json:"ids"`
 		Known    []bool   `json:"known"`
@@ -143,12 +143,14 @@ func selectMode(s *model.Spec, session map[string]any) string {
 	return s.Selection.Default.Name
 }
 
-// runDriver runs driver.mjs in root under node with in on its stdin and
-// returns what it printed; a failure ends the test with node's stderr.
-func runDriver(t *testing.T, node, root string, in []byte) []byte {
+// runDriver runs driver (driver.mjs in root when relative) in root under
+// node, with env added to the environment and in on its stdin, and returns
+// what it printed; a failure ends the test with node's stderr.
+func runDriver(t *testing.T, node, root, driver string, in []byte, env ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(node, "driver.mjs")
+	cmd := exec.Command(node, driver)
 	cmd.Dir = root
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin = bytes.NewReader(in)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -73,7 +73,7 @@ func TestPromptsAsGo(t *testing.T) {
 		t.Fatalf("%d of the default spec's %d modes have critical instructions; the test needs some with and some without", critical, len(contract.Modes()))
 	}
 	in, _ := json.Marshal(map[string]any{"cases": cases})
-	out := runDriver(t, node, root, in)
+	out := runDriver(t, node, root, "driver.mjs", in)
 	var got [][2]string
 	if err := json.Unmarshal(out, &got); err != nil || len(got) != len(cases) {
 		t.Fatalf("driver output %.200q (%d answers for %d cases): %v", out, len(got), len(cases), err)

@@ -113,7 +113,7 @@ func TestSchemaIsZods(t *testing.T) {
 		modules = append(modules, c.module)
 	}
 	in, _ := json.Marshal(modules)
-	got := runDriver(t, node, root, in)
+	got := runDriver(t, node, root, "driver.mjs", in)
 	var schemas []json.RawMessage
 	if err := json.Unmarshal(got, &schemas); err != nil || len(schemas) != len(tools) {
 		t.Fatalf("driver output %.200s: %v", got, err)

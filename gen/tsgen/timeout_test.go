@@ -1,22 +1,18 @@
 package tsgen_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/agentc-dev/agentc/gen/emit"
-	"github.com/agentc-dev/agentc/gen/emitters"
 	"github.com/agentc-dev/agentc/gen/internal/nodetool"
 	"github.com/agentc-dev/agentc/gen/load"
 	"github.com/agentc-dev/agentc/gen/opencodelayout"
@@ -52,15 +48,7 @@ func timeoutSpec(t *testing.T, retryOn string) *generated {
 	if cb := s.Callback; cb.TimeoutMS != timeoutMS || cb.MaxRetries != maxRetries || cb.BackoffBaseMS != backoffMS {
 		t.Fatalf("the spec variant's callback is %+v", cb)
 	}
-	files, err := emit.Generate(s, emitters.All(), emit.Options{Only: []string{"opencode"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &generated{spec: s, files: map[string][]byte{}}
-	for _, f := range files {
-		g.files[f.Path] = f.Data
-	}
-	return g
+	return generateOnly(t, s, "opencode")
 }
 
 // stallingGateway answers callbacks as fakeGateway does, except that it
@@ -112,12 +100,7 @@ func (g *stallingGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // specs run in one node process, to start node (and typescript) once.
 func TestCallbackTimeoutUnderNode(t *testing.T) {
 	t.Parallel()
-	node := nodetool.Node(t)
 	modules := nodetool.Dir(t)
-	driverDir, err := filepath.Abs(filepath.Join("testdata", "node"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	const (
 		retried    = `["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "fetch failed", "terminated", "AbortError", "TimeoutError"]`
 		notRetried = `["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "fetch failed", "terminated", "AbortError"]`
@@ -153,17 +136,7 @@ func TestCallbackTimeoutUnderNode(t *testing.T) {
 	gw := &stallingGateway{attempts: map[string][]string{}}
 	srv := httptest.NewServer(gw) // listens on 127.0.0.1
 	defer srv.Close()
-	drv := t.TempDir()
-	for _, f := range []string{"driver.mjs", "hooks.mjs"} {
-		b, err := os.ReadFile(filepath.Join(driverDir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, filepath.Join(drv, f), b)
-	}
-	if err := os.Symlink(modules, filepath.Join(drv, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
+	drv := newDriver(t)
 	// Each spec's tool folder, as TestExecuteUnderNode lays it out.
 	toolDirs := map[string]string{}
 	var env []string
@@ -178,31 +151,15 @@ func TestCallbackTimeoutUnderNode(t *testing.T) {
 		cb := g.spec.Callback
 		env = []string{cb.EnvGatewayURL + "=" + srv.URL, cb.EnvSessionID + "=sess-1", cb.EnvAuthToken + "=tok-1"}
 	}
-	var input []map[string]any
+	var input []driverCall
 	for _, c := range calls {
-		input = append(input, map[string]any{
-			"module": filepath.Join(toolDirs[c.RetryOn], "save_snapshot.ts"),
-			"args":   map[string]any{},
-			"ctx":    map[string]string{"messageID": c.MessageID},
+		input = append(input, driverCall{
+			Module: filepath.Join(toolDirs[c.RetryOn], "save_snapshot.ts"),
+			Args:   json.RawMessage("{}"),
+			Ctx:    map[string]string{"messageID": c.MessageID},
 		})
 	}
-	in, _ := json.Marshal(input)
-	cmd := exec.Command(node, filepath.Join(drv, "driver.mjs"))
-	cmd.Dir = drv
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	began := time.Now()
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node driver: %v\n%s", err, stderr.Bytes())
-	}
-	t.Logf("%d calls under node in %v", len(calls), time.Since(began).Round(time.Millisecond))
-	var results []callResult
-	if err := json.Unmarshal(out, &results); err != nil || len(results) != len(calls) {
-		t.Fatalf("driver output %q: %v", out, err)
-	}
+	results := runTools(t, drv, drv, env, input)
 	gw.mu.Lock()
 	defer gw.mu.Unlock()
 	for i, c := range calls {
